@@ -1,0 +1,29 @@
+# rsplars: `make demo` and `make test` do all set-up on a fresh machine.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: install demo test bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[spark,test]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+demo: $(STAMP)
+	bash examples/demo.sh
+
+test: $(STAMP)
+	@command -v java >/dev/null 2>&1 || { echo "java missing: installing OpenJDK 17"; \
+	  (apt-get update -qq && apt-get install -y -qq openjdk-17-jre-headless) >/dev/null; }
+	$(BIN)/python -m pytest -q
+
+bench: $(STAMP)
+	$(BIN)/python bench/lars_bench.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache

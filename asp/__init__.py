@@ -1,0 +1,1 @@
+"""LARS → clingo: the ASP encoding and the multi-shot stream solver."""

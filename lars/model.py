@@ -1,0 +1,279 @@
+"""LARS programs as frozen dataclasses.
+
+The fragment of LARS (Beck, Dao-Tran, Eiter, Fink, AAAI 2015) used by the RSP translations of
+seed 000 §2.3–2.4 (see ``shared/spec/000-core.md`` §2):
+
+* terms: constants, strings, integers, variables and arithmetic over them;
+* atoms ``p(t1, …, tn)``; the predicate ``true/0`` is reserved and holds at every time point of the
+  timeline (it is what the pull trigger ``⊞^0 @_T true`` of §4.1 needs);
+* extended atoms ``a``, ``@_T a``, ``⊞^w ◇a``, ``⊞^w □a``, ``⊞^w @_T a``;
+* window functions: time-based ``⊞^{l,u,d}`` (``l = None`` is ``⊞^∞``), tuple-based ``⊞^{#n}`` and
+  partition-based tuple windows (the last n atoms of one partition of the stream);
+* rules ``α ← β1,…,βj, not βj+1,…, not βn`` with head ``a`` or ``@_T a`` (or no head: a constraint),
+  built-in comparisons; facts are rules with an empty body and hold at every time point (D11).
+
+Everything here is plain data: no parsing, printing or evaluation (see ``lars.syntax``,
+``lars.printer``, ``lars.reference``; ``asp`` for the clingo engine).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable, Iterator, Literal as TypingLiteral, Mapping, Union
+
+# --------------------------------------------------------------------------------------------- terms
+
+
+@dataclass(frozen=True, order=True)
+class Constant:
+    """A symbolic constant such as ``tram`` or ``a`` (lower-case identifier)."""
+
+    name: str
+
+
+@dataclass(frozen=True, order=True)
+class String:
+    """A quoted string constant ``"…"``; ``value`` is the unescaped text."""
+
+    value: str
+
+
+@dataclass(frozen=True, order=True)
+class Integer:
+    """An integer constant."""
+
+    value: int
+
+
+@dataclass(frozen=True, order=True)
+class Variable:
+    """A variable (upper-case identifier, or ``_`` for an anonymous one)."""
+
+    name: str
+
+
+ArithOp = TypingLiteral["+", "-", "*", "/", "\\"]
+
+
+@dataclass(frozen=True)
+class Arith:
+    """An arithmetic term ``left op right``; ``/`` is integer division, ``\\`` is modulo (clingo)."""
+
+    op: ArithOp
+    left: "Term"
+    right: "Term"
+
+
+@dataclass(frozen=True)
+class Function:
+    """A compound term ``f(t1, …, tn)`` used as an argument (clingo function symbol)."""
+
+    name: str
+    args: tuple["Term", ...]
+
+
+Term = Union[Constant, String, Integer, Variable, Arith, Function]
+GroundTerm = Union[Constant, String, Integer, Function]
+
+# --------------------------------------------------------------------------------------------- atoms
+
+
+@dataclass(frozen=True)
+class Atom:
+    """``predicate(args…)``; a propositional atom has ``args == ()``."""
+
+    predicate: str
+    args: tuple[Term, ...] = ()
+
+    @property
+    def signature(self) -> tuple[str, int]:
+        return (self.predicate, len(self.args))
+
+
+TRUE = Atom("true")
+"""The reserved atom that holds at every time point of the timeline."""
+
+# ------------------------------------------------------------------------------------------- windows
+
+
+@dataclass(frozen=True)
+class TimeWindow:
+    """Time-based window ``⊞^{l,u,d}`` (seed 000 §2.3): at reference time t, with ``t' = ⌊t/d⌋·d``,
+    the window is ``[max(tmin, t'−l), min(t'+u, tmax)]``.
+
+    ``l = None`` means unbounded (``⊞^∞``, from the start of the timeline); ``⊞^L`` is
+    ``TimeWindow(L, 0, 1)``; NOW (``⊞^0``) is ``TimeWindow(0, 0, 1)``. ``unit`` keeps the unit the
+    program was written in (``None``: base ticks); l, u, d are always in base ticks.
+    """
+
+    l: int | None
+    u: int = 0
+    d: int = 1
+    unit: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.l is not None and self.l < 0:
+            raise ValueError(f"window length must be >= 0, got {self.l}")
+        if self.u < 0:
+            raise ValueError(f"window look-ahead must be >= 0, got {self.u}")
+        if self.d < 1:
+            raise ValueError(f"window step must be >= 1, got {self.d}")
+
+
+NOW = TimeWindow(0, 0, 1)
+ALL = TimeWindow(None, 0, 1)
+
+
+@dataclass(frozen=True)
+class TupleWindow:
+    """Tuple-based window ``⊞^{#n}``: the last n stream atoms up to t, ties at the cut broken by
+    arrival order (spec D11: stream atoms only)."""
+
+    n: int
+
+
+@dataclass(frozen=True)
+class PartitionWindow:
+    """Partition-based tuple window: the last n stream atoms up to t *of one partition*.
+
+    The partition is the set of stream atoms that match ``key`` (an atom pattern whose variables and
+    ``_`` are wildcards and whose constants must be equal), e.g. ``striple(_,_,_,s1)`` is the
+    partition of stream ``s1``: CQELS ``[TRIPLES n]`` on one stream (spec §2).
+    """
+
+    n: int
+    key: Atom
+
+
+Window = Union[TimeWindow, TupleWindow, PartitionWindow]
+
+# ------------------------------------------------------------------------------------ extended atoms
+
+
+@dataclass(frozen=True)
+class At:
+    """``@_T a`` with no window: a holds at time T of the whole timeline [tmin, t] (D9)."""
+
+    atom: Atom
+    time: Term
+
+
+@dataclass(frozen=True)
+class Diamond:
+    """``⊞^w ◇a``: a holds at some time point of the window."""
+
+    window: Window
+    atom: Atom
+
+
+@dataclass(frozen=True)
+class Box:
+    """``⊞^w □a``: a holds at every time point of the window."""
+
+    window: Window
+    atom: Atom
+
+
+@dataclass(frozen=True)
+class WindowAt:
+    """``⊞^w @_T a``: a holds at time T, and T lies in the window."""
+
+    window: Window
+    atom: Atom
+    time: Term
+
+
+ExtendedAtom = Union[Atom, At, Diamond, Box, WindowAt]
+
+ComparisonOp = TypingLiteral["=", "!=", "<", "<=", ">", ">="]
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """A built-in ``left op right`` over terms and time variables."""
+
+    op: ComparisonOp
+    left: Term
+    right: Term
+
+
+@dataclass(frozen=True)
+class Literal:
+    """A body element: an extended atom, possibly under default negation ``not``."""
+
+    atom: ExtendedAtom
+    negated: bool = False
+
+
+BodyElement = Union[Literal, Comparison]
+Head = Union[Atom, At, None]
+
+
+@dataclass(frozen=True)
+class Rule:
+    """``head ← body``. ``head`` is an atom, ``@_T a``, or ``None`` for a constraint."""
+
+    head: Head
+    body: tuple[BodyElement, ...] = ()
+
+    @property
+    def is_fact(self) -> bool:
+        return not self.body and isinstance(self.head, Atom)
+
+
+@dataclass(frozen=True)
+class Program:
+    """A LARS program: a sequence of rules (facts included)."""
+
+    rules: tuple[Rule, ...]
+
+    def __iter__(self) -> Iterator[Rule]:
+        return iter(self.rules)
+
+    @property
+    def facts(self) -> tuple[Rule, ...]:
+        return tuple(r for r in self.rules if r.is_fact)
+
+    def intensional(self) -> frozenset[tuple[str, int]]:
+        """Signatures defined by some rule head (facts included)."""
+        out: set[tuple[str, int]] = set()
+        for r in self.rules:
+            head = r.head.atom if isinstance(r.head, At) else r.head
+            if head is not None:
+                out.add(head.signature)
+        return frozenset(out)
+
+
+# -------------------------------------------------------------------------------------------- streams
+
+
+@dataclass(frozen=True)
+class Stream:
+    """A LARS data stream ``S = (T, υ)`` with arrival order kept (spec §1).
+
+    ``points`` maps a time point to its ground atoms in arrival order. The timeline is
+    ``[start, end]``; by default it spans the first to the last time point with data.
+    """
+
+    points: Mapping[int, tuple[Atom, ...]]
+    start: int | None = None
+    end: int | None = None
+    _sorted: tuple[int, ...] = field(init=False, repr=False, compare=False, default=())
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_sorted", tuple(sorted(self.points)))
+
+    @property
+    def timeline(self) -> tuple[int, int]:
+        """``(tmin, tmax)``; ``(0, 0)`` for an empty stream with no explicit bounds."""
+        lo = self.start if self.start is not None else (self._sorted[0] if self._sorted else 0)
+        hi = self.end if self.end is not None else (self._sorted[-1] if self._sorted else lo)
+        return (lo, hi)
+
+    def at(self, t: int) -> tuple[Atom, ...]:
+        return tuple(self.points.get(t, ()))
+
+    def items(self) -> Iterable[tuple[int, tuple[Atom, ...]]]:
+        """Time points with data, ascending, each with its atoms in arrival order."""
+        for t in self._sorted:
+            yield t, tuple(self.points[t])

@@ -1,0 +1,1 @@
+"""Partitioned runs and agreement at scale on Spark (the only package that imports pyspark)."""

@@ -1,0 +1,5 @@
+import sys
+
+from translator.cli import main
+
+sys.exit(main())

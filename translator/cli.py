@@ -1,0 +1,52 @@
+"""The ``rsplars`` command line: ``main(argv) -> exit code``.
+
+Subcommands live in :mod:`translator.commands` (one module each, imported lazily so that
+``rsplars translate`` never loads clingo or pyspark). Every user error derives from
+:class:`lars.errors.RsplarsError` and is printed without a traceback, exit code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from typing import Sequence
+
+from lars.errors import EXIT_USAGE, RsplarsError, SourceError
+
+#: subcommand name -> module in translator.commands that defines it (argparse lists them in this order)
+SUBCOMMANDS: dict[str, str] = {
+    "translate": "translate",
+    "lars": "lars_cmd",
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="rsplars",
+        description="Translate RDF stream queries (C-SPARQL, CQELS-QL, EP-SPARQL) into LARS, "
+        "solve them with clingo, and compare engines.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for module in SUBCOMMANDS.values():
+        # command modules import their heavy dependencies (clingo, pyspark) inside run()
+        importlib.import_module(f"translator.commands.{module}").add_parser(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(list(sys.argv[1:] if argv is None else argv))
+    try:
+        return int(args.func(args))
+    except RsplarsError as err:
+        # a SourceError starts with FILE:LINE:COLUMN; anything else is prefixed with the program name
+        print(err if isinstance(err, SourceError) else f"rsplars: {err}", file=sys.stderr)
+        return EXIT_USAGE
+    except BrokenPipeError:
+        return 0
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
