@@ -1,0 +1,24 @@
+"""Shared fixtures. The Spark session is built once per test run and only when a test asks for it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+DATA = Path(__file__).parent / "data"
+
+
+@pytest.fixture(scope="session")
+def data_dir() -> Path:
+    return DATA
+
+
+@pytest.fixture(scope="session")
+def spark():
+    """One ``local[2]`` SparkSession for the whole run (STYLE.md §1.8). Needs Java: never skipped."""
+    from spark_jobs.session import build_session
+
+    session = build_session("local[2]", app_name="rsplars-tests")
+    yield session
+    session.stop()
