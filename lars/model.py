@@ -72,7 +72,20 @@ class Function:
     args: tuple["Term", ...]
 
 
-Term = Union[Constant, String, Integer, Variable, Arith, Function]
+@dataclass(frozen=True)
+class Call:
+    """A term computed at grounding time by a named function, clingo's ``@name(t1, …, tn)``.
+
+    This is how exact SPARQL expression semantics enter LARS (spec D6): e.g.
+    ``@sparql_test("?p >= 20", P) = 1``. The function receives the ground argument terms and
+    returns a ground term; engines and the reference semantics get the functions by name.
+    """
+
+    name: str
+    args: tuple["Term", ...]
+
+
+Term = Union[Constant, String, Integer, Variable, Arith, Function, Call]
 GroundTerm = Union[Constant, String, Integer, Function]
 
 # --------------------------------------------------------------------------------------------- atoms
@@ -104,6 +117,9 @@ class TimeWindow:
     ``l = None`` means unbounded (``⊞^∞``, from the start of the timeline); ``⊞^L`` is
     ``TimeWindow(L, 0, 1)``; NOW (``⊞^0``) is ``TimeWindow(0, 0, 1)``. ``unit`` keeps the unit the
     program was written in (``None``: base ticks); l, u, d are always in base ticks.
+
+    ``u = −1`` (an extension of LARS, where u ≥ 0) ends the window one tick before t': the
+    right-open window ``[t'−l, t')`` of the CSRBench/SECRET convention (spec D2).
     """
 
     l: int | None
@@ -114,8 +130,8 @@ class TimeWindow:
     def __post_init__(self) -> None:
         if self.l is not None and self.l < 0:
             raise ValueError(f"window length must be >= 0, got {self.l}")
-        if self.u < 0:
-            raise ValueError(f"window look-ahead must be >= 0, got {self.u}")
+        if self.u < -1:
+            raise ValueError(f"window look-ahead must be >= -1 (-1: right-open), got {self.u}")
         if self.d < 1:
             raise ValueError(f"window step must be >= 1, got {self.d}")
 

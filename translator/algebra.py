@@ -1,0 +1,276 @@
+"""The graph-pattern algebra that the RSP → LARS translations work on (seed 000 §3, §4.3).
+
+A normalised view of the pattern ``P`` and the stream graph patterns ``S`` of an RSP query
+``Q = (V, P, D, S)``: binary AND / UNION / MINUS / OPT as in Polleres (WWW 2007) and Fig. 1 of
+seed 000, FILTER, GRAPH, BIND, VALUES, and the CQELS stream graph pattern ``(STREAM s ω g)``.
+
+Constants are already LARS ground terms (an RDF term is a :class:`lars.model.String` holding its
+N-Triples form, spec D7), so the translation never has to know about rdflib. Filter and bind
+expressions are kept opaque here (:class:`Expression`: SPARQL text plus the variables it reads);
+they are evaluated exactly at grounding time (spec D6).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import singledispatch
+from typing import Union
+
+from lars.model import Constant, Integer, String
+
+
+@dataclass(frozen=True, order=True)
+class Var:
+    """A SPARQL variable ``?name`` (name without the ``?``)."""
+
+    name: str
+
+
+Constant_ = Union[String, Constant, Integer]
+"""A ground LARS term standing for an RDF term."""
+
+PatternTerm = Union[Var, Constant_]
+
+
+@dataclass(frozen=True)
+class Expression:
+    """A SPARQL expression kept as canonical text with the variables it reads, in order of first
+    occurrence (``text`` uses ``?name`` for them)."""
+
+    text: str
+    variables: tuple[Var, ...]
+
+
+@dataclass(frozen=True)
+class Triple:
+    """A triple pattern ``(s, p, o)``."""
+
+    s: PatternTerm
+    p: PatternTerm
+    o: PatternTerm
+
+
+@dataclass(frozen=True)
+class Join:
+    """``P1 AND P2``."""
+
+    left: "Pattern"
+    right: "Pattern"
+
+
+@dataclass(frozen=True)
+class Union_:
+    """``P1 UNION P2``."""
+
+    left: "Pattern"
+    right: "Pattern"
+
+
+@dataclass(frozen=True)
+class Minus:
+    """SPARQL 1.1 ``P1 MINUS P2``: drop a solution of P1 that is compatible with some solution of
+    P2 sharing at least one bound variable with it."""
+
+    left: "Pattern"
+    right: "Pattern"
+
+
+@dataclass(frozen=True)
+class Optional_:
+    """``P1 OPT P2`` (SPARQL LeftJoin), with the filter of the optional group if any."""
+
+    left: "Pattern"
+    right: "Pattern"
+    condition: Expression | None = None
+
+
+@dataclass(frozen=True)
+class Filter:
+    """``P FILTER R``."""
+
+    pattern: "Pattern"
+    condition: Expression
+
+
+@dataclass(frozen=True)
+class Graph:
+    """``GRAPH g P`` with g an IRI or a variable."""
+
+    graph: PatternTerm
+    pattern: "Pattern"
+
+
+@dataclass(frozen=True)
+class Bind:
+    """``P BIND(expr AS ?var)``: ``var`` is unbound where ``expr`` raises an error."""
+
+    pattern: "Pattern"
+    expression: Expression
+    var: Var
+
+
+@dataclass(frozen=True)
+class Values:
+    """Inline data ``VALUES (?x …) { (… ) … }``; ``None`` is UNDEF."""
+
+    variables: tuple[Var, ...]
+    rows: tuple[tuple[Constant_ | None, ...], ...]
+
+
+@dataclass(frozen=True)
+class Empty:
+    """The empty group ``{}``: one solution with no bindings."""
+
+
+@dataclass(frozen=True)
+class WindowSpec:
+    """A window expression ω in base ticks (D1), before a bounds convention is applied.
+
+    ``kind``: ``range`` (``range`` ticks, ``step`` ticks; TUMBLING has ``step == range``), ``now``,
+    ``all`` (RANGE UNBOUNDED / CQELS ALL) or ``triples`` (``rows`` triples of one stream).
+    """
+
+    kind: str
+    range: int | None = None
+    step: int = 1
+    rows: int | None = None
+
+
+@dataclass(frozen=True)
+class Stream:
+    """The CQELS stream graph pattern ``(STREAM s ω g)`` of seed 000 §4.3 (τ2)."""
+
+    stream: PatternTerm
+    window: WindowSpec
+    triples: tuple[Triple, ...]
+
+
+Pattern = Union[Triple, Join, Union_, Minus, Optional_, Filter, Graph, Bind, Values, Empty, Stream]
+
+
+@dataclass(frozen=True)
+class StreamSource:
+    """A C-SPARQL ``FROM [NAMED] STREAM s [ω]`` (τ1 imports its window content)."""
+
+    stream: Constant_
+    window: WindowSpec
+    named: bool = False
+
+
+# ------------------------------------------------------------------------------------- variables
+
+
+@singledispatch
+def variables(pattern: Pattern) -> frozenset[Var]:
+    """``vars(P)``: the variables a solution of P may bind (SPARQL in-scope variables)."""
+    raise TypeError(f"not a pattern: {pattern!r}")
+
+
+@variables.register
+def _(p: Triple) -> frozenset[Var]:
+    return frozenset(t for t in (p.s, p.p, p.o) if isinstance(t, Var))
+
+
+@variables.register(Join)
+@variables.register(Union_)
+@variables.register(Optional_)
+def _(p) -> frozenset[Var]:
+    return variables(p.left) | variables(p.right)
+
+
+@variables.register
+def _(p: Minus) -> frozenset[Var]:
+    return variables(p.left)
+
+
+@variables.register
+def _(p: Filter) -> frozenset[Var]:
+    return variables(p.pattern)
+
+
+@variables.register
+def _(p: Graph) -> frozenset[Var]:
+    extra = {p.graph} if isinstance(p.graph, Var) else set()
+    return variables(p.pattern) | extra
+
+
+@variables.register
+def _(p: Bind) -> frozenset[Var]:
+    return variables(p.pattern) | {p.var}
+
+
+@variables.register
+def _(p: Values) -> frozenset[Var]:
+    return frozenset(p.variables)
+
+
+@variables.register
+def _(p: Empty) -> frozenset[Var]:
+    return frozenset()
+
+
+@variables.register
+def _(p: Stream) -> frozenset[Var]:
+    out: set[Var] = {p.stream} if isinstance(p.stream, Var) else set()
+    for t in p.triples:
+        out |= variables(t)
+    return frozenset(out)
+
+
+@singledispatch
+def certain(pattern: Pattern) -> frozenset[Var]:
+    """The variables bound in *every* solution of P (never unbound, so never ``null``)."""
+    raise TypeError(f"not a pattern: {pattern!r}")
+
+
+@certain.register(Triple)
+@certain.register(Stream)
+def _(p) -> frozenset[Var]:
+    return variables(p)
+
+
+@certain.register
+def _(p: Join) -> frozenset[Var]:
+    return certain(p.left) | certain(p.right)
+
+
+@certain.register
+def _(p: Union_) -> frozenset[Var]:
+    return certain(p.left) & certain(p.right)
+
+
+@certain.register(Optional_)
+@certain.register(Minus)
+def _(p) -> frozenset[Var]:
+    return certain(p.left)
+
+
+@certain.register
+def _(p: Filter) -> frozenset[Var]:
+    return certain(p.pattern)
+
+
+@certain.register
+def _(p: Graph) -> frozenset[Var]:
+    extra = {p.graph} if isinstance(p.graph, Var) else set()
+    return certain(p.pattern) | extra
+
+
+@certain.register
+def _(p: Bind) -> frozenset[Var]:
+    return certain(p.pattern)
+
+
+@certain.register
+def _(p: Values) -> frozenset[Var]:
+    return frozenset(v for i, v in enumerate(p.variables) if all(r[i] is not None for r in p.rows))
+
+
+@certain.register
+def _(p: Empty) -> frozenset[Var]:
+    return frozenset()
+
+
+def ordered(vs: frozenset[Var] | set[Var]) -> tuple[Var, ...]:
+    """``V̄``: the variables ordered lexicographically (seed 000 §3)."""
+    return tuple(sorted(vs))

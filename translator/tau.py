@@ -1,0 +1,390 @@
+"""RSP → LARS: the translations τ, τ1 and τ2 of seed 000 §4.3 (Fig. 1) and the windows of Table 1.
+
+``τ(V, P, D, S, i)`` (Polleres, WWW 2007, extended with input streams) turns a graph pattern into
+rules over predicates ``ans_i`` indexed by the position of the sub-pattern in the pattern tree
+(children of ``i`` are ``2i`` and ``2i+1``). An atom ``ans_i(x̄, D)`` says that the solution x̄ (the
+values of ``V̄ = vars(P)`` in lexicographic order, ``null`` for unbound, D5) matches sub-pattern i
+in graph D. The stream parameter S of the paper is constant for a query, so it is left out of
+``ans_i`` (which makes ``chop`` the identity).
+
+Differences from Fig. 1, all needed for SPARQL's exact semantics (seed 000 says τ is taken from
+[17] without restating these cases; tested against rdflib):
+
+* AND joins *compatible* solutions: a variable that may be unbound on one side joins with any
+  value of the other (three cases per such variable; variables bound in every solution, see
+  :func:`translator.algebra.certain`, join by equality as in Fig. 1).
+* OPT is AND ∪ "no compatible right solution" (the LeftJoin), checked with an auxiliary
+  ``compat_i``; SPARQL 1.1 MINUS additionally requires a shared bound variable (``minus_i``).
+  Fig. 1's ``ans'_2i(vars(P1) ∩ vars(P2))`` is the special case where the shared variables are
+  always bound.
+* FILTER: Lloyd–Topor on the top-level ``&&``/``||`` (one rule per disjunct of the DNF, one body
+  test per conjunct); each leaf is evaluated exactly with SPARQL's operator semantics at grounding
+  time (D6) through the external function ``@sparql_test`` (true only if the expression's effective
+  boolean value is true: an error or an unbound operand is false). ``!`` stays inside a leaf, since
+  ``not`` of an erroneous test would be true.
+* τ1's extra base case ``ans_i ← triple(S,P,O,S)`` is added in the default graph only: C-SPARQL
+  merges window contents into the default graph; ``FROM NAMED STREAM s`` imports them into the
+  named graph ``s`` instead.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass, field
+from typing import Iterable, Iterator, Sequence, Union
+
+from lars.errors import UnsupportedError
+from lars.model import (
+    ALL,
+    NOW,
+    Atom,
+    BodyElement,
+    Call,
+    Comparison,
+    Constant,
+    Diamond,
+    Integer,
+    Literal,
+    PartitionWindow,
+    Program,
+    Rule,
+    String,
+    Term,
+    TimeWindow,
+    Variable,
+    Window,
+)
+from translator import algebra as A
+
+NULL = Constant("null")
+"""The reserved constant for an unbound variable (D5)."""
+
+DEFAULT_GRAPH = Constant("default")
+"""The graph id of the default graph of the static dataset."""
+
+STREAM_GRAPH = Constant("stream")
+"""τ1: the graph id into which C-SPARQL merges the window contents of ``FROM STREAM`` (the paper's S)."""
+
+TRIPLE = "triple"
+"""Static data: ``triple(S, P, O, G)`` (seed 000 §4.3 (i))."""
+
+STRIPLE = "striple"
+"""Stream data: ``striple(S, P, O, s)`` at the time the triple arrives on stream s."""
+
+SPARQL_TEST = "sparql_test"
+SPARQL_VALUE = "sparql_value"
+
+WINDOW_BOUNDS = ("closed", "left-open", "right-open")
+
+
+def ans(i: int) -> str:
+    return f"ans{i}"
+
+
+def lars_var(v: A.Var) -> Variable:
+    """The LARS variable for SPARQL ``?name``: ``V_name``; characters ASP does not allow in a
+    variable name are written ``_uXXXX`` so that distinct SPARQL names stay distinct."""
+    safe = re.sub(r"[^A-Za-z0-9]", lambda m: f"_u{ord(m.group()):04X}", v.name)
+    return Variable(f"V_{safe}")
+
+
+def lars_term(t: A.PatternTerm) -> Term:
+    return lars_var(t) if isinstance(t, A.Var) else t
+
+
+# ------------------------------------------------------------------------------------------ windows
+
+
+def lars_window(spec: A.WindowSpec, stream: Term, bounds: str = "closed") -> Window:
+    """τ(ω) of Table 1 (seed 000 §4.2) under a window-bounds convention (D2).
+
+    ``closed`` is Table 1 literally: ``[RANGE L STEP D]`` ↦ ``⊞^{L,0,D}``, the window
+    ``[t'−L, t']``. ``left-open`` ``(t'−L, t']`` is ``⊞^{L−1,0,D}`` in integer time.
+    ``right-open`` ``[t'−L, t')`` is ``⊞^{L,−1,D}`` (the window ends one tick before t').
+    NOW is ``⊞^0`` and UNBOUNDED/ALL is ``⊞^∞`` whatever the convention (right-open: ``[tmin, t)``).
+    ``[TRIPLES n]`` is a partition-based tuple window on the stream's own triples.
+    """
+    if bounds not in WINDOW_BOUNDS:
+        raise ValueError(f"window bounds must be one of {WINDOW_BOUNDS}, not {bounds!r}")
+    if spec.kind == "now":
+        return NOW
+    if spec.kind == "all":
+        return TimeWindow(None, -1, 1) if bounds == "right-open" else ALL
+    if spec.kind == "triples":
+        if not isinstance(stream, (String, Constant)):
+            raise UnsupportedError("[TRIPLES n] on a stream variable", "translation to LARS",
+                                   "a tuple window needs a fixed stream to count its triples")
+        wildcard = Variable("_")
+        return PartitionWindow(spec.rows or 0, Atom(STRIPLE, (wildcard, wildcard, wildcard, stream)))
+    if spec.kind == "range":
+        length = spec.range or 0
+        if bounds == "closed":
+            return TimeWindow(length, 0, spec.step)
+        if bounds == "left-open":
+            if length < 1:
+                raise UnsupportedError("a left-open window of length 0", "translation to LARS",
+                                       "(t−0, t] is empty")
+            return TimeWindow(length - 1, 0, spec.step)
+        return TimeWindow(length, -1, spec.step)
+    raise UnsupportedError(f"window kind {spec.kind!r}", "translation to LARS")
+
+
+# -------------------------------------------------------------------------------------- conditions
+
+
+@dataclass(frozen=True)
+class AllOf:
+    """Conjunction of conditions (top-level ``&&``)."""
+
+    parts: tuple["Condition", ...]
+
+
+@dataclass(frozen=True)
+class AnyOf:
+    """Disjunction of conditions (top-level ``||``)."""
+
+    parts: tuple["Condition", ...]
+
+
+Condition = Union[A.Expression, AllOf, AnyOf]
+
+
+def dnf(cond: Condition) -> list[list[A.Expression]]:
+    """Lloyd–Topor: the condition as a disjunction of conjunctions of leaf expressions."""
+    if isinstance(cond, A.Expression):
+        return [[cond]]
+    if isinstance(cond, AnyOf):
+        return [conj for part in cond.parts for conj in dnf(part)]
+    products = itertools.product(*(dnf(p) for p in cond.parts))
+    return [[e for conj in combo for e in conj] for combo in products]
+
+
+def expression_call(function: str, expr: A.Expression, scope: frozenset[A.Var]) -> Call:
+    """``@function("expr", X1, …, Xn)``; a variable out of scope is passed as ``null`` (unbound)."""
+    args = (lars_var(v) if v in scope else NULL for v in expr.variables)
+    return Call(function, (String(expr.text), *args))
+
+
+def test_literal(expr: A.Expression, scope: frozenset[A.Var]) -> Comparison:
+    """``@sparql_test("expr", X1, …, Xn) = 1``: true iff the expression's EBV is true (D6)."""
+    return Comparison("=", expression_call(SPARQL_TEST, expr, scope), Integer(1))
+
+
+def value_literal(expr: A.Expression, var: A.Var, scope: frozenset[A.Var]) -> Comparison:
+    """``V = @sparql_value("expr", X1, …, Xn)``: the expression's value, ``null`` on error."""
+    return Comparison("=", lars_var(var), expression_call(SPARQL_VALUE, expr, scope))
+
+
+# ------------------------------------------------------------------------------------- translation
+
+
+@dataclass
+class Tau:
+    """Builds ``τ`` (strategy ``tau``), ``τ1`` (``tau1``) or ``τ2`` (``tau2``) of a pattern.
+
+    ``stream_sources`` are the C-SPARQL ``FROM [NAMED] STREAM`` clauses (τ1 imports them),
+    ``bounds`` the window-bounds convention (D2).
+    """
+
+    strategy: str = "tau"
+    stream_sources: Sequence[A.StreamSource] = ()
+    bounds: str = "closed"
+    rules: list[Rule] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if self.strategy not in ("tau", "tau1", "tau2"):
+            raise ValueError(f"unknown strategy {self.strategy!r}")
+
+    # -- entry point
+
+    def program(self, pattern: A.Pattern) -> Program:
+        """``τ_k(vars(P), P, default, S, 1)`` plus, for τ1, the import rules ``τ'(S)``."""
+        self.translate(pattern, DEFAULT_GRAPH, 1)
+        if self.strategy == "tau1":
+            self.rules.extend(self.import_rules())
+        return Program(tuple(self.rules))
+
+    def import_rules(self) -> list[Rule]:
+        """τ'(S) of §4.3: ``triple(S,P,O,g) ← τ(ω) ◇ striple(S,P,O,s)`` for every stream source,
+        g being the merged stream graph (FROM STREAM) or s itself (FROM NAMED STREAM)."""
+        s, p, o = Variable("S"), Variable("P"), Variable("O")
+        out = []
+        for src in self.stream_sources:
+            graph = src.stream if src.named else STREAM_GRAPH
+            window = lars_window(src.window, src.stream, self.bounds)
+            body = (Literal(Diamond(window, Atom(STRIPLE, (s, p, o, src.stream)))),)
+            out.append(Rule(Atom(TRIPLE, (s, p, o, graph)), body))
+        return out
+
+    # -- recursion
+
+    def translate(self, pattern: A.Pattern, graph: Term, i: int) -> None:
+        method = getattr(self, f"_t_{type(pattern).__name__.rstrip('_').lower()}")
+        method(pattern, graph, i)
+
+    def head(self, i: int, pattern: A.Pattern, graph: Term, values: dict[A.Var, Term] | None = None) -> Atom:
+        values = values or {}
+        args = tuple(values.get(v, lars_var(v)) for v in A.ordered(A.variables(pattern)))
+        return Atom(ans(i), (*args, graph))
+
+    def child(self, i: int, pattern: A.Pattern, graph: Term, values: dict[A.Var, Term] | None = None) -> Literal:
+        return Literal(self.head(i, pattern, graph, values))
+
+    def add(self, head: Atom, body: Iterable[BodyElement]) -> None:
+        self.rules.append(Rule(head, tuple(body)))
+
+    def _t_triple(self, p: A.Triple, graph: Term, i: int) -> None:
+        terms = (lars_term(p.s), lars_term(p.p), lars_term(p.o))
+        self.add(self.head(i, p, graph), [Literal(Atom(TRIPLE, (*terms, graph)))])
+        if self.strategy == "tau1" and graph == DEFAULT_GRAPH and self.stream_sources:
+            self.add(self.head(i, p, graph), [Literal(Atom(TRIPLE, (*terms, STREAM_GRAPH)))])
+
+    def _t_join(self, p: A.Join, graph: Term, i: int) -> None:
+        self.translate(p.left, graph, 2 * i)
+        self.translate(p.right, graph, 2 * i + 1)
+        for left_vals, right_vals, guards in compatible_cases(p.left, p.right):
+            body = [self.child(2 * i, p.left, graph, left_vals), self.child(2 * i + 1, p.right, graph, right_vals)]
+            self.add(self.head(i, p, graph), [*body, *guards])
+
+    def _t_union(self, p: A.Union_, graph: Term, i: int) -> None:
+        self.translate(p.left, graph, 2 * i)
+        self.translate(p.right, graph, 2 * i + 1)
+        for k, side in ((2 * i, p.left), (2 * i + 1, p.right)):
+            missing = {v: NULL for v in A.variables(p) - A.variables(side)}
+            self.add(self.head(i, p, graph, missing), [self.child(k, side, graph)])
+
+    def _t_minus(self, p: A.Minus, graph: Term, i: int) -> None:
+        self.translate(p.left, graph, 2 * i)
+        self.translate(p.right, graph, 2 * i + 1)
+        shared = A.variables(p.left) & A.variables(p.right)
+        if not shared:  # SPARQL 1.1: disjoint domains never remove anything
+            self.add(self.head(i, p, graph), [self.child(2 * i, p.left, graph)])
+            return
+        removed = Atom(f"minus{i}", self.head(i, p.left, graph).args)
+        for left_vals, right_vals, guards in compatible_cases(p.left, p.right, need_shared=True):
+            body = [self.child(2 * i, p.left, graph, left_vals), self.child(2 * i + 1, p.right, graph, right_vals)]
+            self.add(substitute(removed, left_vals), [*body, *guards])
+        self.add(self.head(i, p, graph), [self.child(2 * i, p.left, graph), Literal(removed, negated=True)])
+
+    def _t_optional(self, p: A.Optional_, graph: Term, i: int) -> None:
+        self.translate(p.left, graph, 2 * i)
+        self.translate(p.right, graph, 2 * i + 1)
+        conjunctions = dnf(p.condition) if p.condition is not None else [[]]
+        compat = Atom(f"compat{i}", self.head(i, p.left, graph).args)
+        for left_vals, right_vals, guards in compatible_cases(p.left, p.right):
+            body = [self.child(2 * i, p.left, graph, left_vals), self.child(2 * i + 1, p.right, graph, right_vals)]
+            for conj in conjunctions:
+                tests = [test_literal(e, A.variables(p)) for e in conj]
+                self.add(self.head(i, p, graph), [*body, *guards, *tests])
+                self.add(substitute(compat, left_vals), [*body, *guards, *tests])
+        missing = {v: NULL for v in A.variables(p) - A.variables(p.left)}
+        self.add(self.head(i, p, graph, missing), [self.child(2 * i, p.left, graph), Literal(compat, negated=True)])
+
+    def _t_filter(self, p: A.Filter, graph: Term, i: int) -> None:
+        self.translate(p.pattern, graph, 2 * i)
+        for conj in dnf(p.condition):
+            tests = [test_literal(e, A.variables(p)) for e in conj]
+            self.add(self.head(i, p, graph), [self.child(2 * i, p.pattern, graph), *tests])
+
+    def _t_graph(self, p: A.Graph, graph: Term, i: int) -> None:
+        inner = lars_term(p.graph)
+        self.translate(p.pattern, inner, 2 * i)
+        guards: list[BodyElement] = []
+        if isinstance(p.graph, A.Var):  # a named graph: not the default graph, not the merged streams
+            guards = [Comparison("!=", inner, DEFAULT_GRAPH), Comparison("!=", inner, STREAM_GRAPH)]
+        self.add(self.head(i, p, graph), [self.child(2 * i, p.pattern, inner), *guards])
+
+    def _t_bind(self, p: A.Bind, graph: Term, i: int) -> None:
+        if p.var in A.variables(p.pattern):
+            raise UnsupportedError(f"BIND to ?{p.var.name}, already in scope", "translation to LARS",
+                                   "SPARQL forbids binding a variable that the group already binds")
+        self.translate(p.pattern, graph, 2 * i)
+        self.add(self.head(i, p, graph), [self.child(2 * i, p.pattern, graph), value_literal(p.expression, p.var, A.variables(p.pattern))])
+
+    def _t_values(self, p: A.Values, graph: Term, i: int) -> None:
+        self.require_ground_graph(graph, "VALUES")
+        order = A.ordered(A.variables(p))
+        for row in p.rows:
+            by_var = dict(zip(p.variables, row))
+            self.add(Atom(ans(i), (*(by_var[v] if by_var[v] is not None else NULL for v in order), graph)), [])
+
+    def _t_empty(self, p: A.Empty, graph: Term, i: int) -> None:
+        self.require_ground_graph(graph, "an empty group {}")
+        self.add(Atom(ans(i), (graph,)), [])
+
+    def _t_stream(self, p: A.Stream, graph: Term, i: int) -> None:
+        """τ2: ``ans_i(V̄, D) ← τ(ω)(⋀_{(S,P,O)∈g} ◇ striple(S,P,O,s))``; ``⊞(◇a ∧ ◇b)`` is written
+        as ``⊞◇a ∧ ⊞◇b`` (same window, spec §2). τ and τ1 never see this node."""
+        if self.strategy != "tau2":
+            raise UnsupportedError("a STREAM graph pattern", f"translation {self.strategy}",
+                                   "stream graph patterns are CQELS: use strategy tau2")
+        stream = lars_term(p.stream)
+        window = lars_window(p.window, stream, self.bounds)
+        body = [Literal(Diamond(window, Atom(STRIPLE, (lars_term(t.s), lars_term(t.p), lars_term(t.o), stream))))
+                for t in p.triples]
+        self.add(self.head(i, p, graph), body)
+
+    @staticmethod
+    def require_ground_graph(graph: Term, what: str) -> None:
+        if isinstance(graph, Variable):
+            raise UnsupportedError(f"{what} directly inside GRAPH ?var", "translation to LARS",
+                                   "the graph variable would be unbound")
+
+
+# ---------------------------------------------------------------------------------- compatibility
+
+
+def compatible_cases(
+    left: A.Pattern, right: A.Pattern, need_shared: bool = False
+) -> Iterator[tuple[dict[A.Var, Term], dict[A.Var, Term], list[BodyElement]]]:
+    """The ways a solution of ``left`` and one of ``right`` are compatible (SPARQL §18.3).
+
+    Yields ``(left_values, right_values, guards)``: ``null`` substitutions for the shared
+    variables on each side, and the comparisons that go with them. A shared variable joins by
+    equality (both bound to the same term, or both unbound); one that may be unbound on a side also
+    matches when that side is ``null``, and the merged solution takes the other side's value (the
+    rule's head uses the variable, which the other side binds). With ``need_shared`` (MINUS) at least one shared variable must be bound on both sides.
+    """
+    shared = A.ordered(A.variables(left) & A.variables(right))
+    sure_l, sure_r = A.certain(left), A.certain(right)
+    options: list[list[str]] = []
+    for v in shared:
+        opts = ["equal"]
+        if v not in sure_l:
+            opts.append("left-null")
+        if v not in sure_r:
+            opts.append("right-null")
+        options.append(opts)
+    for combo in itertools.product(*options):
+        left_vals: dict[A.Var, Term] = {}
+        right_vals: dict[A.Var, Term] = {}
+        for v, case in zip(shared, combo):
+            if case == "left-null":
+                left_vals[v] = NULL
+            elif case == "right-null":
+                right_vals[v] = NULL
+        equal = [v for v, case in zip(shared, combo) if case == "equal"]
+        if not need_shared:
+            yield left_vals, right_vals, []
+            continue
+        for v in equal:  # one rule per shared variable that is bound on both sides
+            guard = [] if (v in sure_l and v in sure_r) else [Comparison("!=", lars_var(v), NULL)]
+            yield left_vals, right_vals, guard
+
+
+def substitute(atom: Atom, values: dict[A.Var, Term]) -> Atom:
+    by_name = {lars_var(v): t for v, t in values.items()}
+    return Atom(atom.predicate, tuple(by_name.get(a, a) for a in atom.args))
+
+
+def translate(pattern: A.Pattern, strategy: str = "tau", *, stream_sources: Sequence[A.StreamSource] = (),
+              bounds: str = "closed") -> Program:
+    """``τ(Q)``, ``τ1(Q)`` or ``τ2(Q)`` for the pattern of a query (seed 000 §4.3)."""
+    return Tau(strategy, stream_sources, bounds).program(pattern)
+
+
+__all__ = [
+    "AllOf", "AnyOf", "Condition", "DEFAULT_GRAPH", "NULL", "STREAM_GRAPH", "Tau", "dnf", "lars_var",
+    "lars_window", "translate",
+]
