@@ -1,0 +1,195 @@
+"""RDF terms ↔ LARS terms, losslessly, through their N-Triples form (spec D5, D7).
+
+Seed 000 §2.3 reads an RDF triple ``(s, p, o)`` as the atom ``triple(s, p, o, g)`` (static data) or
+``striple(s, p, o, stream)`` (stream data): the RDF terms become LARS (and so clingo) constants.
+Spec D7 asks that this mapping loses nothing (IRIs, literals with datatype or language tag, blank
+nodes), and D5 reserves one constant for an unbound variable.
+
+The mapping used everywhere in rsplars:
+
+* an RDF term is the LARS string :class:`lars.model.String` holding its **canonical N-Triples
+  form** (RDF 1.1 N-Triples §2–3): ``<http://ex.org/a>``, ``"25"^^<http://www.w3.org/2001/XMLSchema#integer>``,
+  ``"x"@en``, ``"plain"``, ``_:b0``;
+* the unbound value is the constant ``null`` (:data:`NULL`), which no RDF term maps to.
+
+Canonical means: one text per RDF term, so that two equal RDF terms give equal clingo symbols and
+Datalog joins are RDF term equality (SPARQL §17.4.1.7 ``sameTerm``):
+
+* ``"x"^^xsd:string`` is the same RDF 1.1 term as ``"x"`` and is written ``"x"``;
+* a language tag is written in lower case (tags compare case-insensitively, RDF 1.1 Concepts §3.3);
+* the lexical form of a literal is kept as it is (``"01"^^xsd:integer`` and ``"1"^^xsd:integer`` are
+  different RDF terms; SPARQL ``=`` still finds them equal, see :mod:`translator.rdf.sparql_ops`);
+* in strings, ``"`` ``\\`` and BS, HT, LF, FF, CR are escaped as ``\\"`` ``\\\\`` ``\\b`` ``\\t``
+  ``\\n`` ``\\f`` ``\\r``, the other control characters as ``\\uXXXX`` (canonical N-Triples of
+  RDF 1.2); in IRIs every character that N-Triples forbids in ``IRIREF``
+  (controls, space, ``<>"{}|^`\\``) is escaped as ``\\uXXXX``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rdflib import BNode, Literal, URIRef
+from rdflib.namespace import RDF, XSD
+from rdflib.term import Identifier
+
+from lars.errors import SourceError
+from lars.model import Constant, Integer, String
+
+RDFTerm = Identifier  # URIRef | BNode | Literal
+
+NULL = Constant("null")
+"""The reserved LARS constant for an unbound variable (spec D5)."""
+
+XSD_STRING = XSD.string
+RDF_LANGSTRING = RDF.langString
+
+# ------------------------------------------------------------------------------- N-Triples lexing
+
+_HEX = r"[0-9A-Fa-f]"
+_UCHAR = rf"\\u{_HEX}{{4}}|\\U{_HEX}{{8}}"
+_ECHAR = r"\\[tbnrf\"'\\]"
+IRIREF = rf"<(?:[^\x00-\x20<>\"{{}}|^`\\]|{_UCHAR})*>"
+_PN_CHARS_BASE = (
+    "A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u02ff\u0370-\u037d\u037f-\u1fff\u200c-\u200d"
+    "\u2070-\u218f\u2c00-\u2fef\u3001-\ud7ff\uf900-\ufdcf\ufdf0-\ufffd\U00010000-\U000effff"
+)
+_PN_CHARS_U = _PN_CHARS_BASE + "_:"
+_PN_CHARS = _PN_CHARS_U + r"\-0-9\u00b7\u0300-\u036f\u203f-\u2040"
+BLANK_NODE_LABEL = rf"_:[{_PN_CHARS_U}0-9](?:[{_PN_CHARS}.]*[{_PN_CHARS}])?"
+STRING_LITERAL_QUOTE = rf"\"(?:[^\"\\\n\r]|{_ECHAR}|{_UCHAR})*\""
+LANGTAG = r"@[a-zA-Z]+(?:-[a-zA-Z0-9]+)*"
+LITERAL = rf"{STRING_LITERAL_QUOTE}(?:\^\^{IRIREF}|{LANGTAG})?"
+TERM = rf"{IRIREF}|{BLANK_NODE_LABEL}|{LITERAL}"
+
+_LITERAL_PARTS = re.compile(
+    rf"(?P<lex>{STRING_LITERAL_QUOTE})(?:\^\^(?P<dt>{IRIREF})|(?P<lang>{LANGTAG}))?\Z"
+)
+_IRIREF_FULL = re.compile(rf"{IRIREF}\Z")
+_BNODE_FULL = re.compile(rf"{BLANK_NODE_LABEL}\Z")
+_ESCAPE = re.compile(rf"{_ECHAR}|{_UCHAR}")
+_ECHARS = {"t": "\t", "b": "\b", "n": "\n", "r": "\r", "f": "\f", '"': '"', "'": "'", "\\": "\\"}
+
+
+def unescape(text: str) -> str:
+    """Resolve the N-Triples escapes ``ECHAR`` and ``UCHAR`` (RDF 1.1 N-Triples §2.4)."""
+
+    def one(m: re.Match[str]) -> str:
+        esc = m.group(0)
+        if esc[1] in "uU":
+            code = int(esc[2:], 16)
+            if code > 0x10FFFF:
+                raise ValueError(f"escape {esc} is not a Unicode code point")
+            return chr(code)
+        return _ECHARS[esc[1]]
+
+    return _ESCAPE.sub(one, text)
+
+
+# ----------------------------------------------------------------------------- canonical printing
+
+_IRI_FORBIDDEN = re.compile(r"[\x00-\x20<>\"{}|^`\\]")
+_STRING_ESCAPES = {
+    '"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f",
+}
+_STRING_FORBIDDEN = re.compile(r"[\"\\\x00-\x1f\x7f]")
+
+
+def _escape_string(text: str) -> str:
+    return _STRING_FORBIDDEN.sub(
+        lambda m: _STRING_ESCAPES.get(m.group(0), f"\\u{ord(m.group(0)):04X}"), text
+    )
+
+
+def _escape_iri(text: str) -> str:
+    return _IRI_FORBIDDEN.sub(lambda m: f"\\u{ord(m.group(0)):04X}", text)
+
+
+def to_nt(term: RDFTerm) -> str:
+    """The canonical N-Triples text of an RDF term (see the module docstring)."""
+    if isinstance(term, URIRef):
+        return f"<{_escape_iri(str(term))}>"
+    if isinstance(term, BNode):
+        label = str(term)
+        if not _BNODE_FULL.match("_:" + label):
+            raise ValueError(f"blank node label {label!r} is not valid in N-Triples")
+        return f"_:{label}"
+    if isinstance(term, Literal):
+        body = f'"{_escape_string(str(term))}"'
+        if term.language:
+            return f"{body}@{term.language.lower()}"
+        if term.datatype is not None and term.datatype != XSD_STRING:
+            return f"{body}^^<{_escape_iri(str(term.datatype))}>"
+        return body
+    raise TypeError(f"not an RDF term: {term!r}")
+
+
+def from_nt(text: str, *, source: str = "<term>", line: int | None = None,
+            column: int | None = None) -> RDFTerm:
+    """Parse one N-Triples term back into the rdflib term, exactly (inverse of :func:`to_nt`).
+
+    Literals keep their lexical form (no normalisation); ``"x"^^xsd:string`` reads as ``"x"``.
+    A malformed term raises :class:`SourceError` naming what was expected.
+    """
+    try:
+        if text.startswith("<"):
+            if _IRIREF_FULL.match(text):
+                return URIRef(unescape(text[1:-1]))
+        elif text.startswith("_:"):
+            if _BNODE_FULL.match(text):
+                return BNode(text[2:])
+        elif text.startswith('"'):
+            m = _LITERAL_PARTS.match(text)
+            if m:
+                lex = unescape(m.group("lex")[1:-1])
+                if m.group("lang"):
+                    return Literal(lex, lang=m.group("lang")[1:].lower())
+                dt = URIRef(unescape(m.group("dt")[1:-1])) if m.group("dt") else None
+                if dt == XSD_STRING:
+                    dt = None
+                return Literal(lex, datatype=dt, normalize=False)
+    except ValueError as err:  # an escape beyond U+10FFFF
+        raise SourceError(str(err), source=source, line=line, column=column) from None
+    raise SourceError(
+        f"malformed RDF term {text[:60]!r}",
+        source=source,
+        line=line,
+        column=column,
+        expected="an N-Triples term: <IRI>, _:label, or \"lexical\" with optional @lang or ^^<datatype>",
+    )
+
+
+# ------------------------------------------------------------------------------- LARS terms
+
+
+def to_lars(term: RDFTerm | None) -> String | Constant:
+    """RDF term → LARS term: ``String(to_nt(term))``; ``None`` (unbound) → :data:`NULL` (D5, D7)."""
+    if term is None:
+        return NULL
+    return String(to_nt(term))
+
+
+def from_lars(term: String | Constant | Integer) -> RDFTerm | None:
+    """LARS term → RDF term (inverse of :func:`to_lars`); :data:`NULL` → ``None``.
+
+    An :class:`lars.model.Integer` (e.g. a clingo ``#count`` result) reads as an ``xsd:integer``
+    literal. Any other term is not the image of an RDF term and raises ``ValueError``.
+    """
+    if term == NULL:
+        return None
+    if isinstance(term, String):
+        return from_nt(term.value)
+    if isinstance(term, Integer):
+        return Literal(str(term.value), datatype=XSD.integer, normalize=False)
+    raise ValueError(f"LARS term {term!r} does not denote an RDF term")
+
+
+def canonical(term: RDFTerm) -> RDFTerm:
+    """The term as :func:`from_nt` reads its :func:`to_nt` text back: ``"x"^^xsd:string`` becomes
+    ``"x"`` and a language tag is lower-cased; everything else is returned unchanged."""
+    if isinstance(term, Literal):
+        if term.language and term.language != term.language.lower():
+            return Literal(str(term), lang=term.language.lower())
+        if term.datatype == XSD_STRING:
+            return Literal(str(term))
+    return term
