@@ -1,0 +1,557 @@
+"""The RSP query model shared by C-SPARQL, CQELS-QL and EP-SPARQL (seed 000 §3).
+
+A query is ``Q = (V, P, D, S)``: result form V (:class:`Select`, :class:`Construct`, :class:`Ask`,
+:class:`Describe`), graph pattern P (:class:`Group` and the SPARQL 1.1 algebra nodes), dataset D
+(:class:`Dataset`, including C-SPARQL's ``FROM [NAMED] STREAM`` sources) and the set S of stream
+graph patterns ``(s, ω, g)`` — computed by :func:`stream_graph_patterns`:
+
+* C-SPARQL ``FROM [NAMED] STREAM <s> [ω]`` is a :class:`StreamSource` of the dataset; its ``g`` is
+  empty (``cs(Q)`` in 000-core §3: stream triples are merged into the default graph).
+* CQELS ``STREAM <s> [ω] {g}`` inside WHERE is a :class:`StreamPattern` node of P *and* an element
+  of S.
+
+The model also carries what the dialects add: C-SPARQL registration and AGGREGATE clauses
+(seed 004 Sect. 2.2–2.5), EP-SPARQL event operators (:class:`EventPattern`). Every node is a frozen
+dataclass; IRIs are stored fully expanded (the prologue is kept so that printers can abbreviate).
+Source positions never take part in equality (``compare=False``), so printing and re-parsing a
+query gives an equal model.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Iterator, Union
+
+# ---------------------------------------------------------------------------------------------
+# positions and terms
+
+
+@dataclass(frozen=True)
+class Position:
+    """1-based line and column of a construct in the query text."""
+
+    line: int
+    column: int
+
+    def __str__(self) -> str:
+        return f"{self.line}:{self.column}"
+
+
+XSD = "http://www.w3.org/2001/XMLSchema#"
+RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
+
+
+@dataclass(frozen=True)
+class IRI:
+    value: str
+
+
+@dataclass(frozen=True)
+class Literal:
+    """An RDF literal: lexical form as written (unescaped), datatype IRI or language tag."""
+
+    lexical: str
+    datatype: str | None = None
+    lang: str | None = None
+
+
+@dataclass(frozen=True)
+class BlankNode:
+    label: str
+
+
+@dataclass(frozen=True)
+class Var:
+    name: str  # without the leading ? or $
+
+
+Term = Union[IRI, Literal, BlankNode, Var]
+
+
+@dataclass(frozen=True)
+class Path:
+    """A SPARQL 1.1 property path (§9): ``op`` is ``seq``, ``alt``, ``inv``, ``?``, ``*`` or ``+``.
+
+    Paths parse, but later stages reject them with an UnsupportedError naming the path.
+    """
+
+    op: str
+    args: tuple[Union[IRI, "Path"], ...]
+
+
+# ---------------------------------------------------------------------------------------------
+# expressions (SPARQL 1.1 §17)
+
+
+@dataclass(frozen=True)
+class BinaryOp:
+    """``op`` is one of ``|| && = != < > <= >= + - * /``."""
+
+    op: str
+    left: Expr
+    right: Expr
+
+
+@dataclass(frozen=True)
+class UnaryOp:
+    """``op`` is ``!``, ``-`` or ``+``."""
+
+    op: str
+    operand: Expr
+
+
+@dataclass(frozen=True)
+class In:
+    expr: Expr
+    values: tuple[Expr, ...]
+    negated: bool = False
+
+
+@dataclass(frozen=True)
+class FunctionCall:
+    """A built-in call by canonical name (``BOUND``, ``REGEX``, C-SPARQL ``timestamp``,
+    EP-SPARQL ``getDURATION`` …, see :data:`BUILTINS`)."""
+
+    name: str
+    args: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
+class IRICall:
+    """A call of a function named by an IRI (``ex:f(?x)``)."""
+
+    iri: IRI
+    args: tuple[Expr, ...]
+    distinct: bool = False
+
+
+@dataclass(frozen=True)
+class Aggregate:
+    """A SPARQL 1.1 aggregate (§18.5); ``arg`` None means ``*`` (COUNT(*))."""
+
+    name: str  # COUNT SUM MIN MAX AVG SAMPLE GROUP_CONCAT
+    arg: Expr | None
+    distinct: bool = False
+    separator: str | None = None
+
+
+@dataclass(frozen=True)
+class Exists:
+    pattern: Group
+    negated: bool = False
+
+
+Expr = Union[BinaryOp, UnaryOp, In, FunctionCall, IRICall, Aggregate, Exists, IRI, Literal, Var]
+
+#: canonical spelling of built-in function names (upper-case key → printed name)
+BUILTINS: dict[str, str] = {
+    name.upper(): name
+    for name in (
+        "STR LANG LANGMATCHES DATATYPE BOUND IRI URI BNODE RAND ABS CEIL FLOOR ROUND CONCAT SUBSTR "
+        "STRLEN REPLACE UCASE LCASE ENCODE_FOR_URI CONTAINS STRSTARTS STRENDS STRBEFORE STRAFTER "
+        "YEAR MONTH DAY HOURS MINUTES SECONDS TIMEZONE TZ NOW UUID STRUUID MD5 SHA1 SHA256 SHA384 "
+        "SHA512 COALESCE IF STRLANG STRDT sameTerm isIRI isURI isBLANK isLITERAL isNUMERIC REGEX "
+        "timestamp getDURATION getSTARTTIME getENDTIME"
+    ).split()
+}
+#: built-ins that belong to one dialect only
+DIALECT_BUILTINS: dict[str, str] = {
+    "timestamp": "csparql",
+    "getDURATION": "epsparql",
+    "getSTARTTIME": "epsparql",
+    "getENDTIME": "epsparql",
+}
+
+# ---------------------------------------------------------------------------------------------
+# windows (seed 000 Table 1; seed 004 Sect. 2.3; CQELS)
+
+_UNIT_MS: dict[str, int] = {"ms": 1, "s": 1000, "m": 60_000, "h": 3_600_000, "d": 86_400_000}
+_XSD_DURATION = re.compile(
+    r"^(-)?P(?:(\d+)Y)?(?:(\d+)M)?(?:(\d+)W)?(?:(\d+)D)?"
+    r"(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$"
+)
+
+
+@dataclass(frozen=True)
+class Duration:
+    """A duration as written: ``value`` and ``unit`` (``ms s m h d``), or an xsd:duration literal
+    (``unit == "xsd:duration"``, ``lexical`` = the ISO 8601 text, ``value`` = its milliseconds)."""
+
+    value: Decimal
+    unit: str
+    lexical: str | None = None
+
+    @property
+    def ms(self) -> Decimal:
+        """The duration in milliseconds (exact)."""
+        if self.unit == "xsd:duration":
+            return self.value
+        return self.value * _UNIT_MS[self.unit]
+
+    @staticmethod
+    def unit_ms(unit: str) -> int:
+        return _UNIT_MS[unit]
+
+    @classmethod
+    def from_xsd(cls, lexical: str) -> "Duration":
+        """Parse an xsd:duration such as ``P30D`` or ``PT1H30M``; raises ValueError for years,
+        months or negative values (no fixed length in milliseconds)."""
+        m = _XSD_DURATION.match(lexical)
+        if not m or lexical in ("P", "PT") or lexical.endswith("T"):
+            raise ValueError(f"{lexical!r} is not an xsd:duration")
+        neg, years, months, weeks, days, hours, minutes, seconds = m.groups()
+        if neg:
+            raise ValueError(f"negative duration {lexical!r}")
+        if years or months:
+            raise ValueError(f"{lexical!r} has years or months, which have no fixed length")
+        ms = Decimal(0)
+        for amount, unit_ms in ((weeks, 7 * 86_400_000), (days, 86_400_000), (hours, 3_600_000),
+                                (minutes, 60_000), (seconds, 1000)):
+            if amount:
+                ms += Decimal(amount) * unit_ms
+        return cls(ms, "xsd:duration", lexical)
+
+
+WINDOW_KINDS = ("range", "tumbling", "now", "all", "triples", "rows")
+
+
+@dataclass(frozen=True)
+class Window:
+    """A window expression ω. ``kind``: ``range`` (sliding, ``step`` = STEP/SLIDE or None when not
+    written), ``tumbling`` (RANGE d TUMBLING), ``now`` ([NOW]), ``all`` ([ALL], [RANGE UNBOUNDED]),
+    ``triples`` ([TRIPLES n], C-SPARQL [RANGE TRIPLES n]) or ``rows`` ([ROWS n])."""
+
+    kind: str
+    range: Duration | None = None
+    step: Duration | None = None
+    rows: int | None = None
+    position: Position | None = field(default=None, compare=False)
+
+
+# ---------------------------------------------------------------------------------------------
+# graph patterns (SPARQL 1.1 §18.2 algebra, before translation)
+
+
+@dataclass(frozen=True)
+class TriplePattern:
+    subject: Term
+    predicate: Union[IRI, Var, Path]
+    object: Term
+
+
+@dataclass(frozen=True)
+class BGP:
+    triples: tuple[TriplePattern, ...]
+
+
+@dataclass(frozen=True)
+class Group:
+    """A group graph pattern ``{ … }``: its elements in written order (BGPs, FILTERs, …)."""
+
+    parts: tuple[Pattern, ...]
+
+
+@dataclass(frozen=True)
+class Union_:
+    left: Pattern
+    right: Pattern
+
+
+@dataclass(frozen=True)
+class Optional_:
+    pattern: Group
+
+
+@dataclass(frozen=True)
+class Minus:
+    pattern: Group
+
+
+@dataclass(frozen=True)
+class Filter:
+    expr: Expr
+
+
+@dataclass(frozen=True)
+class GraphPattern:
+    """``GRAPH g { … }``."""
+
+    name: Union[IRI, Var]
+    pattern: Group
+
+
+@dataclass(frozen=True)
+class Bind:
+    expr: Expr
+    var: Var
+
+
+@dataclass(frozen=True)
+class Values:
+    """Inline data; ``None`` in a row is UNDEF."""
+
+    vars: tuple[Var, ...]
+    rows: tuple[tuple[Union[IRI, Literal, None], ...], ...]
+
+
+@dataclass(frozen=True)
+class StreamPattern:
+    """CQELS stream graph pattern ``STREAM s [ω] { g }`` (seed 000 §2.2 (B2), §4.3 (T2))."""
+
+    stream: Union[IRI, Var]
+    window: Window
+    pattern: Group
+    position: Position | None = field(default=None, compare=False)
+
+
+EVENT_OPERATORS = ("SEQ", "EQUALS", "OPTIONALSEQ", "EQUALSOPTIONAL")
+
+
+@dataclass(frozen=True)
+class EventPattern:
+    """EP-SPARQL binary event operator (Anicic et al. WWW 2011): ``left OP right``."""
+
+    op: str
+    left: Pattern
+    right: Pattern
+
+
+@dataclass(frozen=True)
+class SubSelect:
+    select: Select
+    where: Group
+    modifiers: Modifiers
+
+
+Pattern = Union[
+    BGP, Group, Union_, Optional_, Minus, Filter, GraphPattern, Bind, Values, StreamPattern,
+    EventPattern, SubSelect,
+]
+
+# ---------------------------------------------------------------------------------------------
+# result forms, dataset, modifiers, registration
+
+
+@dataclass(frozen=True)
+class Projection:
+    """``(expr AS ?var)`` (EP-SPARQL also writes ``?var AS expr``)."""
+
+    expr: Expr
+    var: Var
+
+
+@dataclass(frozen=True)
+class Select:
+    projection: tuple[Union[Var, Projection], ...]  # empty means *
+    modifier: str | None = None  # DISTINCT | REDUCED
+
+    @property
+    def star(self) -> bool:
+        return not self.projection
+
+
+@dataclass(frozen=True)
+class Construct:
+    template: tuple[TriplePattern, ...]
+
+
+@dataclass(frozen=True)
+class Ask:
+    pass
+
+
+@dataclass(frozen=True)
+class Describe:
+    terms: tuple[Union[IRI, Var], ...]  # empty means *
+
+
+Form = Union[Select, Construct, Ask, Describe]
+
+
+@dataclass(frozen=True)
+class StreamSource:
+    """C-SPARQL ``FROM [NAMED] STREAM <iri> [ω]`` (seed 004 Sect. 2.3)."""
+
+    iri: IRI
+    window: Window
+    named: bool = False
+    position: Position | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True)
+class Dataset:
+    default: tuple[IRI, ...] = ()
+    named: tuple[IRI, ...] = ()
+    streams: tuple[StreamSource, ...] = ()
+
+
+@dataclass(frozen=True)
+class OrderCondition:
+    expr: Expr
+    descending: bool = False
+    explicit: bool = False  # written with ASC(…)/DESC(…)
+
+
+@dataclass(frozen=True)
+class GroupCondition:
+    expr: Expr
+    var: Var | None = None  # GROUP BY (expr AS ?v)
+
+
+@dataclass(frozen=True)
+class Modifiers:
+    group_by: tuple[GroupCondition, ...] = ()
+    having: tuple[Expr, ...] = ()
+    order_by: tuple[OrderCondition, ...] = ()
+    limit: int | None = None
+    offset: int | None = None
+
+
+@dataclass(frozen=True)
+class Registration:
+    """C-SPARQL ``REGISTER QUERY|STREAM name [COMPUTED EVERY d] AS`` (seed 004 Sect. 2.4, 2.5)."""
+
+    kind: str  # QUERY | STREAM
+    name: str
+    computed_every: Duration | None = None
+    position: Position | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True)
+class AggregateClause:
+    """C-SPARQL ``AGGREGATE { (?v, FUNC[(?x)], {groups}) [FILTER] }`` (seed 004 Sect. 2.2)."""
+
+    var: Var
+    function: str  # COUNT SUM AVG MIN MAX
+    argument: Var | None
+    group: tuple[Var, ...]
+    filter: Expr | None = None
+    braced_group: bool = True  # written {?x} rather than ?x
+
+
+@dataclass(frozen=True)
+class Prologue:
+    base: str | None = None
+    prefixes: tuple[tuple[str, str], ...] = ()  # (prefix without ':', namespace IRI)
+
+
+DIALECTS = ("csparql", "cqels", "epsparql")
+
+
+@dataclass(frozen=True)
+class Query:
+    """``Q = (V, P, D, S)`` of seed 000 §3 plus the dialect additions."""
+
+    dialect: str
+    form: Form
+    where: Group
+    prologue: Prologue = Prologue()
+    dataset: Dataset = Dataset()
+    modifiers: Modifiers = Modifiers()
+    registration: Registration | None = None
+    aggregates: tuple[AggregateClause, ...] = ()
+    #: lenient-mode remarks (assumed prefixes, accepted paper quirks); not part of the query
+    notes: tuple[str, ...] = field(default=(), compare=False)
+
+
+# ---------------------------------------------------------------------------------------------
+# derived views
+
+
+@dataclass(frozen=True)
+class StreamGraphPattern:
+    """An element ``(s, ω, g)`` of S; ``pattern`` is None for C-SPARQL (g = ∅, seed 000 §3)."""
+
+    stream: Union[IRI, Var]
+    window: Window
+    pattern: Group | None
+    named: bool = False
+    position: Position | None = field(default=None, compare=False)
+
+
+def child_patterns(node: Pattern) -> Iterator[Pattern]:
+    """The direct sub-patterns of a pattern node (not those inside expressions)."""
+    match node:
+        case Group(parts):
+            yield from parts
+        case Union_(left, right) | EventPattern(_, left, right):
+            yield left
+            yield right
+        case Optional_(p) | Minus(p) | GraphPattern(_, p) | StreamPattern(_, _, p):
+            yield p
+        case SubSelect(_, where, _):
+            yield where
+        case _:
+            return
+
+
+def walk_patterns(node: Pattern) -> Iterator[Pattern]:
+    """All pattern nodes below and including ``node``, pre-order."""
+    yield node
+    for child in child_patterns(node):
+        yield from walk_patterns(child)
+
+
+def stream_graph_patterns(query: Query) -> tuple[StreamGraphPattern, ...]:
+    """S of ``Q = (V, P, D, S)``: C-SPARQL stream sources first, then CQELS stream patterns in
+    written order."""
+    out = [StreamGraphPattern(s.iri, s.window, None, s.named, s.position) for s in query.dataset.streams]
+    out += [
+        StreamGraphPattern(n.stream, n.window, n.pattern, False, n.position)
+        for n in walk_patterns(query.where)
+        if isinstance(n, StreamPattern)
+    ]
+    return tuple(out)
+
+
+def result_variables(query: Query) -> tuple[Var, ...]:
+    """V: the projected variables (for ``SELECT *`` the in-scope variables of WHERE in order of
+    first occurrence; for CONSTRUCT/ASK/DESCRIBE the variables of the template/terms)."""
+    form = query.form
+    if isinstance(form, Select):
+        if form.star:
+            return pattern_variables(query.where)
+        return tuple(p if isinstance(p, Var) else p.var for p in form.projection)
+    if isinstance(form, Construct):
+        return _unique(v for t in form.template for v in _triple_vars(t))
+    if isinstance(form, Describe):
+        return tuple(t for t in form.terms if isinstance(t, Var))
+    return ()
+
+
+def _triple_vars(t: TriplePattern) -> Iterator[Var]:
+    for term in (t.subject, t.predicate, t.object):
+        if isinstance(term, Var):
+            yield term
+
+
+def _unique(items) -> tuple:
+    seen: dict = {}
+    for item in items:
+        seen.setdefault(item, None)
+    return tuple(seen)
+
+
+def pattern_variables(node: Pattern) -> tuple[Var, ...]:
+    """Variables mentioned in triple patterns, BIND, VALUES, GRAPH/STREAM names below ``node``."""
+
+    def gen() -> Iterator[Var]:
+        for n in walk_patterns(node):
+            match n:
+                case BGP(triples):
+                    for t in triples:
+                        yield from _triple_vars(t)
+                case Bind(_, var):
+                    yield var
+                case Values(vs, _):
+                    yield from vs
+                case GraphPattern(Var() as v, _) | StreamPattern(Var() as v, _, _):
+                    yield v
+                case SubSelect(select, where, _):
+                    yield from (p if isinstance(p, Var) else p.var for p in select.projection)
+                case _:
+                    pass
+
+    return _unique(gen())

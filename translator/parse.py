@@ -1,0 +1,217 @@
+"""Query text → :class:`translator.model.Query` (stage 1 of the pipeline, STYLE.md §1.1).
+
+One LALR grammar per dialect (``grammars/*.lark``, sharing ``sparql_core.lark``), loaded once.
+Lark's errors become :class:`~translator.errors.QuerySyntaxError` with ``FILE:LINE:COLUMN``, the
+line and a caret, and what was expected in plain words; common mistakes get a specific message
+(:func:`_hint`).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Iterable, Mapping
+
+from lark import Lark
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+from lark.lexer import PatternStr
+
+from .dialect import NAMES, check_forced, detect_dialect
+from .errors import QuerySyntaxError, RsplarsError
+from .model import DIALECTS, Query
+from .transformers import TRANSFORMERS, ParseContext
+
+__all__ = ["parse", "grammar", "DIALECTS"]
+
+
+@lru_cache(maxsize=None)
+def grammar(name: str) -> Lark:
+    """The LALR parser of ``grammars/<name>.lark`` (csparql, csparql_lenient, cqels, epsparql)."""
+    return Lark.open(
+        f"grammars/{name}.lark",
+        rel_to=__file__,
+        parser="lalr",
+        propagate_positions=True,
+        maybe_placeholders=False,
+    )
+
+
+def grammar_name(dialect: str, lenient: bool) -> str:
+    return "csparql_lenient" if dialect == "csparql" and lenient else dialect
+
+
+def parse(
+    text: str,
+    dialect: str = "auto",
+    *,
+    source: str = "<input>",
+    lenient: bool = False,
+    prefixes: Mapping[str, str] | None = None,
+) -> Query:
+    """Parse ``text`` written in ``dialect`` (``auto``: :func:`translator.dialect.detect_dialect`).
+
+    ``lenient`` accepts the quirks of the papers' printed queries (spec/004-csparql.md §8.1 P3):
+    undeclared prefixes (well-known namespaces, else a placeholder namespace), hyphenated
+    variables, ``^^`` for ``&&``, FROM before SELECT, commas in projections, long unit names,
+    REGISTER STREAM with SELECT. ``prefixes`` are declared before the text (like rdflib's initNs).
+    Raises :class:`~translator.errors.QuerySyntaxError`, ``QuerySemanticError`` or
+    ``DialectMismatchError`` (all :class:`lars.errors.SourceError`).
+    """
+    forced = dialect != "auto"
+    if not forced:
+        dialect = detect_dialect(text, source).dialect
+    if dialect not in DIALECTS:
+        raise RsplarsError(f"unknown dialect {dialect!r}; choose one of auto, {', '.join(DIALECTS)}")
+    parser = grammar(grammar_name(dialect, lenient))
+    try:
+        tree = parser.parse(text)
+    except UnexpectedInput as err:
+        syntax_error = _syntax_error(err, text, source, dialect, parser)
+        mismatch = check_forced(text, dialect, source) if forced else None
+        raise (mismatch or syntax_error) from None
+    ctx = ParseContext(text, source, dialect, lenient, dict(prefixes or {}))
+    try:
+        return TRANSFORMERS[dialect](ctx).transform(tree)
+    except VisitError as err:
+        if isinstance(err.orig_exc, RsplarsError):
+            raise err.orig_exc from None
+        raise
+
+
+# ---------------------------------------------------------------------------------------------
+# error messages
+
+_GROUPS: list[tuple[str, set[str]]] = [
+    ("a variable", {"VAR"}),
+    ("an IRI", {"IRIREF", "PNAME_LN", "PNAME_NS", "BARE_NAME"}),
+    ("a literal", {"STRING_LITERAL1", "STRING_LITERAL2", "STRING_LITERAL_LONG1", "STRING_LITERAL_LONG2",
+                   "INTEGER", "DECIMAL", "DOUBLE", "TRUE", "FALSE"}),
+    ("a blank node", {"BLANK_NODE_LABEL", "ANON"}),
+    ("a function call", {"BUILTIN_NAME"}),
+    ("an aggregate", {"AGGREGATE_NAME", "GROUP_CONCAT"}),
+    ("a duration such as 10m or 3000ms", {"DURATION"}),
+    ("a query name", {"REGISTRATION_NAME"}),
+    ("COUNT, SUM, AVG, MIN or MAX", {"CSPARQL_AGGREGATE"}),
+    ("ASC(…) or DESC(…)", {"ORDER_DIRECTION"}),
+]
+_SILENT = {"WS", "COMMENT", "$END", "LENIENT_AND"}
+
+
+def describe_expected(names: Iterable[str], parser: Lark) -> str:
+    """Terminal names → plain words: ``a variable, an IRI or a literal, or one of '.', '}'``."""
+    names = set(names) - _SILENT
+    words: list[str] = []
+    for label, group in _GROUPS:
+        if names & group:
+            words.append(label)
+            names -= group
+    symbols: set[str] = set()
+    for name in names:
+        try:
+            pattern = parser.get_terminal(name).pattern
+        except KeyError:
+            symbols.add(name)
+            continue
+        if isinstance(pattern, PatternStr):
+            symbols.add(f"'{pattern.value.upper() if pattern.value.isalpha() else pattern.value}'")
+        else:
+            symbols.add(name.lower())
+    out = ", ".join(words[:-1]) + (" or " if len(words) > 1 else "") + (words[-1] if words else "")
+    if symbols:
+        listed = ", ".join(sorted(symbols, key=lambda s: (s[1:2].isalpha(), s)))
+        out = f"{out}, or one of {listed}" if out else f"one of {listed}"
+    return out
+
+
+def _describe_token(err: UnexpectedInput, text: str) -> str:
+    if isinstance(err, UnexpectedEOF) or getattr(getattr(err, "token", None), "type", "") == "$END":
+        return "end of input"
+    if isinstance(err, UnexpectedToken):
+        return f"'{err.token}'"
+    m = re.match(r"[A-Za-z_][\w\-]*|\S", text[err.pos_in_stream:])
+    return f"'{m.group()}'" if m else "character"
+
+
+def _position(err: UnexpectedInput, text: str) -> tuple[int, int]:
+    line, column = getattr(err, "line", -1), getattr(err, "column", -1)
+    if isinstance(err, UnexpectedToken) and err.token.type == "$END":
+        line, column = -1, -1
+    if line is None or line < 1:
+        lines = text.splitlines() or [""]
+        stripped = text.rstrip()
+        last = stripped.splitlines()[-1] if stripped else ""
+        line = len(stripped.splitlines()) or 1
+        column = len(last) + 1
+        del lines
+    return line, column
+
+
+def _expected_names(err: UnexpectedInput) -> set[str]:
+    if isinstance(err, UnexpectedCharacters):
+        return set(err.allowed or ())
+    if isinstance(err, (UnexpectedToken, UnexpectedEOF)):
+        return set(err.expected or ())
+    return set()
+
+
+def _syntax_error(err: UnexpectedInput, text: str, source: str, dialect: str, parser: Lark) -> QuerySyntaxError:
+    line, column = _position(err, text)
+    expected_names = _expected_names(err)
+    expected = describe_expected(expected_names, parser) or None
+    rest = _rest_at(text, line, column)
+    message = f"unexpected {_describe_token(err, text)}"
+    hint = _hint(dialect, text, rest, expected_names, err)
+    if hint is not None:
+        message, column_shift = hint
+        column += column_shift
+    else:
+        message += f" ({NAMES[dialect]} syntax)"
+    return QuerySyntaxError(message, source=source, line=line, column=column, text=text, expected=expected)
+
+
+def _rest_at(text: str, line: int, column: int) -> str:
+    lines = text.splitlines(keepends=True)
+    if 1 <= line <= len(lines):
+        return lines[line - 1][column - 1:] + "".join(lines[line:])
+    return ""
+
+
+def _previous_char(text: str, rest: str) -> str:
+    idx = len(text) - len(rest)
+    return text[idx - 1] if idx > 0 else ""
+
+
+def _hint(dialect: str, text: str, rest: str, expected: set[str], err: UnexpectedInput) -> tuple[str, int] | None:
+    """A specific message for a common mistake, and a column shift (0 = at the error)."""
+    word = re.match(r"[A-Za-z_]\w*", rest)
+    word_up = word.group().upper() if word else ""
+    at_end = isinstance(err, UnexpectedEOF) or (isinstance(err, UnexpectedToken) and err.token.type == "$END")
+    if "DURATION" in expected:
+        m = re.match(r"([0-9]+(?:\.[0-9]+)?)([ \t]*)([A-Za-z]*)", rest)
+        if m and not m.group(3):
+            return "the duration has no time unit (write ms, s, m, h or d, e.g. 10m or 3000ms)", len(m.group(1))
+        if m:
+            return (f"unknown time unit '{m.group(3)}' (the units are ms, s, m, h and d)",
+                    len(m.group(1)) + len(m.group(2)))
+        if rest.startswith("]"):
+            return "RANGE needs a duration (e.g. [RANGE 10m] or [RANGE 3000ms])", 0
+    if word_up == "STEP" and dialect == "cqels":
+        return "CQELS-QL windows slide with SLIDE, not STEP (e.g. [RANGE 30m SLIDE 1m])", 0
+    if word_up == "SLIDE" and dialect == "csparql":
+        return "C-SPARQL windows slide with STEP, not SLIDE (e.g. [RANGE 30m STEP 1m])", 0
+    if rest.startswith("-") and re.match(r"-[A-Za-z_]", rest) and re.search(r"[?$]\w+$", text[: len(text) - len(rest)]):
+        return ("a variable name cannot contain '-' (the C-SPARQL paper writes ?total-sensor; "
+                "accepted with --lenient)"), 0
+    if rest.startswith("^^") and re.match(r"\^\^\s*[?$(!]", rest):
+        return "'^^' is not a logical operator; write && (--lenient reads the C-SPARQL paper's '^^' as &&)", 0
+    if word and rest[len(word.group()):].lstrip().startswith("(") and "BUILTIN_NAME" in expected:
+        return f"unknown function '{word.group()}' (use a SPARQL built-in or a function IRI)", 0
+    if at_end and ("RBRACE" in expected or any(n for n in expected if n.endswith("RBRACE"))):
+        return "unexpected end of input: a '{' is not closed", 0
+    if expected & {"DOT", "RBRACE"} and re.match(r"[?$<]|[A-Za-z_]*:", rest) and "SEMICOLON" in expected:
+        return "unexpected term after a complete triple pattern: is a '.' missing before it?", 0
+    if "RSQB" in expected and word_up in ("STEP", "SLIDE", "TUMBLING"):
+        return f"'{word.group()}' is not allowed here in a {NAMES[dialect]} window", 0
+    if dialect == "epsparql" and word_up == "STREAM":
+        return "EP-SPARQL has no STREAM clauses; use --dialect cqels or csparql", 0
+    return None

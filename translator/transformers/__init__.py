@@ -1,0 +1,36 @@
+"""Lark parse trees → :mod:`translator.model` (one transformer class per dialect).
+
+The classes are assembled from mixins split by concern: :mod:`.terms` (RDF terms, prefixes,
+expressions), :mod:`.patterns` (triples, graph patterns, query forms, modifiers) and
+:mod:`.streams` (durations, windows, C-SPARQL registration/aggregates, CQELS stream patterns,
+EP-SPARQL event operators). A transformer instance holds the prologue seen so far, so it is
+created per parse (see :func:`translator.parse.parse`).
+"""
+
+from __future__ import annotations
+
+from .context import ParseContext
+from .patterns import PatternRules
+from .streams import CqelsRules, CsparqlRules, EpsparqlRules
+from .terms import TermRules
+
+
+class CsparqlTransformer(CsparqlRules, PatternRules, TermRules):
+    dialect = "csparql"
+
+
+class CqelsTransformer(CqelsRules, PatternRules, TermRules):
+    dialect = "cqels"
+
+
+class EpsparqlTransformer(EpsparqlRules, PatternRules, TermRules):
+    dialect = "epsparql"
+
+
+TRANSFORMERS = {
+    "csparql": CsparqlTransformer,
+    "cqels": CqelsTransformer,
+    "epsparql": EpsparqlTransformer,
+}
+
+__all__ = ["ParseContext", "TRANSFORMERS", "CsparqlTransformer", "CqelsTransformer", "EpsparqlTransformer"]

@@ -1,0 +1,88 @@
+"""State shared by the transformer mixins: source text, prologue, lenient mode, notes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from lark import Token, Transformer
+
+from ..errors import QuerySemanticError
+from ..model import Position
+
+#: namespaces assumed for undeclared prefixes in lenient mode: the usual W3C ones and the two
+#: prefixes that the C-SPARQL paper omits "for brevity" (spec/004-csparql.md §2.4)
+WELL_KNOWN_PREFIXES: dict[str, str] = {
+    "rdf": "http://www.w3.org/1999/02/22-rdf-syntax-ns#",
+    "rdfs": "http://www.w3.org/2000/01/rdf-schema#",
+    "xsd": "http://www.w3.org/2001/XMLSchema#",
+    "owl": "http://www.w3.org/2002/07/owl#",
+    "c": "http://linkedurbandata.org/city#",
+    "t": "http://linkedurbandata.org/traffic#",
+}
+#: namespace for any other undeclared prefix in lenient mode: PLACEHOLDER_NAMESPACE + prefix + "#"
+PLACEHOLDER_NAMESPACE = "http://rsplars.invalid/undeclared-prefix/"
+
+
+@dataclass
+class ParseContext:
+    text: str
+    source: str = "<input>"
+    dialect: str = "csparql"
+    lenient: bool = False
+    #: prefixes declared by the caller before the query text (like an rdflib initNs)
+    predeclared: dict[str, str] = field(default_factory=dict)
+
+
+def position_of(item: object) -> Position | None:
+    """Position of a Token or of a tree's meta (None if unknown)."""
+    line = getattr(item, "line", None)
+    column = getattr(item, "column", None)
+    if line is None or column is None:
+        return None
+    return Position(line, column)
+
+
+class ContextMixin(Transformer):
+    """Base of the transformer mixins: the context, prologue state and error helper."""
+
+    dialect = "csparql"
+
+    def __init__(self, ctx: ParseContext) -> None:
+        super().__init__(visit_tokens=True)
+        self.ctx = ctx
+        self.base: str | None = None
+        self.prefixes: dict[str, str] = {}
+        self.notes: list[str] = []
+        self._anon = 0
+
+    def __getattr__(self, name: str):
+        """Rule aliases of imported grammars arrive namespaced (``sparql_core__iri_ref``); dispatch
+        them to the un-namespaced method."""
+        if "__" in name and not name.startswith("_"):
+            return getattr(self, name.rsplit("__", 1)[1])
+        raise AttributeError(name)
+
+    def error(self, message: str, at: object, expected: str | None = None) -> QuerySemanticError:
+        pos = at if isinstance(at, Position) else position_of(at)
+        return QuerySemanticError(
+            message,
+            source=self.ctx.source,
+            line=pos.line if pos else None,
+            column=pos.column if pos else None,
+            text=self.ctx.text,
+            expected=expected,
+        )
+
+    def note(self, message: str, at: object) -> None:
+        pos = position_of(at)
+        text = f"{self.ctx.source}:{pos}: {message}" if pos else f"{self.ctx.source}: {message}"
+        if text not in self.notes:
+            self.notes.append(text)
+
+    def fresh_blank_label(self) -> str:
+        self._anon += 1
+        return f"anon{self._anon}"
+
+
+def token_text(tok: Token | str) -> str:
+    return str(tok)

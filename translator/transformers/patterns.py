@@ -1,0 +1,307 @@
+"""Triples, graph patterns, query forms and solution modifiers (SPARQL 1.1 §5–§16, W3C grammar
+[2]–[83]). Builds the parts of ``Q = (V, P, D, S)`` (seed 000 §3) that all dialects share."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from lark import Token, v_args
+
+from ..model import (
+    BGP,
+    EVENT_OPERATORS,
+    IRI,
+    Ask,
+    BlankNode,
+    Bind,
+    Construct,
+    Dataset,
+    Describe,
+    EventPattern,
+    Filter,
+    GraphPattern,
+    Group,
+    GroupCondition,
+    Minus,
+    Modifiers,
+    Optional_,
+    OrderCondition,
+    Path,
+    Projection,
+    Select,
+    StreamSource,
+    SubSelect,
+    TriplePattern,
+    Union_,
+    Values,
+    Var,
+)
+from .context import ContextMixin
+
+
+@dataclass(frozen=True)
+class _DefaultGraph:
+    iri: IRI
+
+
+@dataclass(frozen=True)
+class _NamedGraph:
+    iri: IRI
+
+
+@dataclass(frozen=True)
+class _Node:
+    """A blank node written as ``[ … ]`` together with the triples it stands for."""
+
+    node: BlankNode
+    triples: tuple[TriplePattern, ...]
+
+
+@dataclass(frozen=True)
+class _Template:
+    triples: tuple[TriplePattern, ...]
+
+
+@dataclass
+class QueryBody:
+    """The result of a query-form rule, before the prologue and registration are attached."""
+
+    form: object
+    where: Group
+    dataset: Dataset = Dataset()
+    modifiers: Modifiers = Modifiers()
+    aggregates: tuple = ()
+    position: object = None
+
+
+@dataclass
+class _Modifier:
+    kind: str
+    value: object = field(default=None)
+
+
+def build_dataset(items) -> Dataset:
+    return Dataset(
+        default=tuple(x.iri for x in items if isinstance(x, _DefaultGraph)),
+        named=tuple(x.iri for x in items if isinstance(x, _NamedGraph)),
+        streams=tuple(x for x in items if isinstance(x, StreamSource)),
+    )
+
+
+@v_args(inline=True)
+class PatternRules(ContextMixin):
+    # ---- query forms ----------------------------------------------------------------------
+    def _body(self, form, items, meta=None) -> QueryBody:
+        from ..model import AggregateClause
+
+        where = next((x for x in items if isinstance(x, Group)), Group(()))
+        modifiers = next((x for x in items if isinstance(x, Modifiers)), Modifiers())
+        return QueryBody(
+            form=form,
+            where=where,
+            dataset=build_dataset(items),
+            modifiers=modifiers,
+            aggregates=tuple(x for x in items if isinstance(x, AggregateClause)),
+        )
+
+    def select_query(self, *items) -> QueryBody:
+        form = next(x for x in items if isinstance(x, Select))
+        return self._body(form, items)
+
+    def sub_select(self, select: Select, where: Group, modifiers: Modifiers) -> SubSelect:
+        return SubSelect(select, where, modifiers)
+
+    def select_clause(self, *items) -> Select:
+        modifier = next((x for x in items if isinstance(x, str) and not isinstance(x, Token)), None)
+        projection = tuple(x for x in items if isinstance(x, (Var, Projection)))
+        return Select(projection, modifier)
+
+    def select_modifier(self, tok: Token) -> str:
+        return str(tok).upper()
+
+    def projection_as(self, expr, var: Var) -> Projection:
+        return Projection(expr, var)
+
+    def construct_query(self, template: _Template, *items) -> QueryBody:
+        return self._body(Construct(template.triples), items)
+
+    def construct_template(self, triples: _Template | None = None) -> _Template:
+        return triples if triples is not None else _Template(())
+
+    def construct_triples(self, *groups) -> _Template:
+        triples: list[TriplePattern] = []
+        for g in groups:
+            triples.extend(g)
+        for t in triples:
+            if isinstance(t.predicate, Path):
+                raise self.error("a property path is not allowed in a CONSTRUCT template", None)
+        return _Template(tuple(triples))
+
+    def describe_query(self, *items) -> QueryBody:
+        terms = tuple(x for x in items if isinstance(x, (IRI, Var)))
+        return self._body(Describe(terms), items)
+
+    def ask_query(self, *items) -> QueryBody:
+        return self._body(Ask(), items)
+
+    def default_graph_clause(self, iri: IRI) -> _DefaultGraph:
+        return _DefaultGraph(iri)
+
+    def named_graph_clause(self, iri: IRI) -> _NamedGraph:
+        return _NamedGraph(iri)
+
+    def where_clause(self, group: Group) -> Group:
+        return group
+
+    # ---- solution modifiers ---------------------------------------------------------------
+    def solution_modifier(self, *clauses: _Modifier) -> Modifiers:
+        kw = {}
+        for c in clauses:
+            if isinstance(c, list):  # limit_offset_clauses
+                for sub in c:
+                    kw[sub.kind] = sub.value
+            else:
+                kw[c.kind] = c.value
+        return Modifiers(**kw)
+
+    def group_clause(self, *conds) -> _Modifier:
+        return _Modifier("group_by", tuple(c if isinstance(c, GroupCondition) else GroupCondition(c) for c in conds))
+
+    def group_expression(self, expr) -> GroupCondition:
+        return GroupCondition(expr)
+
+    def group_as(self, expr, var: Var) -> GroupCondition:
+        return GroupCondition(expr, var)
+
+    def having_clause(self, *constraints) -> _Modifier:
+        return _Modifier("having", tuple(constraints))
+
+    def order_clause(self, *conds: OrderCondition) -> _Modifier:
+        return _Modifier("order_by", tuple(conds))
+
+    def ordered(self, direction: Token, expr) -> OrderCondition:
+        return OrderCondition(expr, descending=str(direction).upper() == "DESC", explicit=True)
+
+    def order_plain(self, expr) -> OrderCondition:
+        return OrderCondition(expr)
+
+    def limit_offset_clauses(self, *clauses: _Modifier) -> list[_Modifier]:
+        return list(clauses)
+
+    def limit_clause(self, tok: Token) -> _Modifier:
+        return _Modifier("limit", int(tok))
+
+    def offset_clause(self, tok: Token) -> _Modifier:
+        return _Modifier("offset", int(tok))
+
+    # ---- graph patterns -------------------------------------------------------------------
+    def group_graph_pattern(self, sub: Group) -> Group:
+        return sub
+
+    def sub_select_group(self, sub: SubSelect) -> Group:
+        return Group((sub,))
+
+    def group_graph_pattern_sub(self, *parts) -> Group:
+        return Group(tuple(p for p in parts if not isinstance(p, Token)))
+
+    def triples_block(self, *groups) -> BGP:
+        triples: list[TriplePattern] = []
+        for g in groups:
+            triples.extend(g)
+        return BGP(tuple(triples))
+
+    def optional_graph_pattern(self, group: Group) -> Optional_:
+        return Optional_(group)
+
+    def minus_graph_pattern(self, group: Group) -> Minus:
+        return Minus(group)
+
+    def graph_graph_pattern(self, name, group: Group) -> GraphPattern:
+        return GraphPattern(name, group)
+
+    def union_op(self, tok: Token) -> str:
+        return str(tok).upper()
+
+    def group_or_union_graph_pattern(self, first, *rest):
+        """``{A} UNION {B} …`` (and EP-SPARQL's ``{A} SEQ {B} …``): left-associative binary nodes;
+        a single group stays a nested :class:`Group`."""
+        result = first
+        for op, operand in zip(rest[::2], rest[1::2]):
+            if op == "UNION":
+                result = Union_(result, operand)
+            else:
+                assert op in EVENT_OPERATORS
+                result = EventPattern(op, result, operand)
+        return result
+
+    def filter(self, expr) -> Filter:
+        return Filter(expr)
+
+    def bind(self, expr, var: Var) -> Bind:
+        return Bind(expr, var)
+
+    def inline_data(self, values: Values) -> Values:
+        return values
+
+    def inline_data_one_var(self, var: Var, *values) -> Values:
+        return Values((var,), tuple((None if isinstance(v, Token) else v,) for v in values))
+
+    def inline_data_full(self, *items) -> Values:
+        items_l = list(items)
+        variables: list[Var] = []
+        if items_l and isinstance(items_l[0], Token) and items_l[0].type == "NIL":
+            items_l.pop(0)
+        while items_l and isinstance(items_l[0], Var):
+            variables.append(items_l.pop(0))
+        rows = tuple(() if isinstance(r, Token) else r for r in items_l)
+        for r in rows:
+            if len(r) != len(variables):
+                raise self.error(f"a VALUES row has {len(r)} values for {len(variables)} variables", None)
+        return Values(tuple(variables), rows)
+
+    def data_block_row(self, *values):
+        return tuple(None if isinstance(v, Token) else v for v in values)
+
+    # ---- triples --------------------------------------------------------------------------
+    def triples_same_subject(self, subject, plist=None) -> tuple[TriplePattern, ...]:
+        out: list[TriplePattern] = []
+        if isinstance(subject, _Node):
+            out.extend(subject.triples)
+            subject = subject.node
+        for verb, objects in plist or ():
+            for obj in objects:
+                if isinstance(obj, _Node):
+                    out.extend(obj.triples)
+                    obj = obj.node
+                out.append(TriplePattern(subject, verb, obj))
+        return tuple(out)
+
+    def property_list_not_empty(self, *items):
+        return list(zip(items[::2], items[1::2]))
+
+    def object_list(self, *nodes):
+        return nodes
+
+    def blank_node_property_list(self, plist) -> _Node:
+        node = BlankNode(self.fresh_blank_label())
+        return _Node(node, self.triples_same_subject(node, plist))
+
+    @v_args(meta=True, inline=True)
+    def collection(self, meta, *_nodes):
+        raise self.error(
+            "unsupported: an RDF collection ( … ) in a triple pattern",
+            meta,
+            expected="triple patterns without collections (write the rdf:first/rdf:rest triples)",
+        )
+
+    def path(self, *seqs):
+        return seqs[0] if len(seqs) == 1 else Path("alt", tuple(seqs))
+
+    def path_sequence(self, *elts):
+        return elts[0] if len(elts) == 1 else Path("seq", tuple(elts))
+
+    def path_inverse(self, elt):
+        return Path("inv", (elt,))
+
+    def path_elt(self, primary, mod: Token | None = None):
+        return primary if mod is None else Path(str(mod), (primary,))
