@@ -31,7 +31,7 @@ def naive_verdicts(pull, push, period, start=0, end=None):
 
 
 # --- a tiny JSON Schema validator: type, const, enum, required, properties, additionalProperties,
-# --- items, minimum, maximum, oneOf, $ref to "#/$defs/..."
+# --- items, minItems, maxItems, minimum, maximum, oneOf, $ref to "#/$defs/..."
 
 _TYPES = {
     "object": lambda v: isinstance(v, dict),
@@ -44,7 +44,7 @@ _TYPES = {
 }
 _KNOWN = {
     "$schema", "$id", "title", "description", "$defs", "type", "const", "enum", "required", "properties",
-    "additionalProperties", "items", "minimum", "maximum", "oneOf", "$ref",
+    "additionalProperties", "items", "minimum", "maximum", "oneOf", "$ref", "minItems", "maxItems",
 }
 
 
@@ -89,6 +89,11 @@ def schema_errors(instance: Any, schema: dict, root: dict | None = None, path: s
                 errors.append(f"{path}: unexpected property {key!r}")
             elif isinstance(extra_schema, dict):
                 errors.extend(schema_errors(value, extra_schema, root, f"{path}.{key}"))
+    if isinstance(instance, list):
+        if len(instance) < schema.get("minItems", 0):
+            errors.append(f"{path}: fewer than {schema['minItems']} items")
+        if "maxItems" in schema and len(instance) > schema["maxItems"]:
+            errors.append(f"{path}: more than {schema['maxItems']} items")
     if isinstance(instance, list) and "items" in schema:
         for k, item in enumerate(instance):
             errors.extend(schema_errors(item, schema["items"], root, f"{path}[{k}]"))

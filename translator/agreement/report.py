@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from translator.agreement.diagnosis import Diagnosis
 from translator.agreement.errors import AgreementError
+from translator.agreement.static_check import StaticCheck
 from translator.agreement.verdicts import AgreementResult
 
 #: how the two runs were obtained (``mode`` in the JSON report)
@@ -64,11 +65,12 @@ class ReportInputs:
 
 @dataclass(frozen=True)
 class AgreementReport:
-    """The inputs, the headline verdicts and (optionally) their diagnosis."""
+    """The inputs, the headline verdicts and (optionally) their diagnosis and the static check of (ii)."""
 
     inputs: ReportInputs
     result: AgreementResult
     diagnosis: Diagnosis | None = None
+    static_check: StaticCheck | None = None
     notes: tuple[str, ...] = field(default=())
 
     def __post_init__(self) -> None:

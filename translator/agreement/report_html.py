@@ -58,6 +58,8 @@ def render_html(report: AgreementReport) -> str:
         "</section>",
         _disagreements_section(report),
     ]
+    if report.static_check is not None:
+        parts.append(_static_check_section(report))
     if report.notes:
         parts.append('<section id="notes"><h2>Notes</h2><ul>')
         parts.extend(f"<li>{escape(note)}</li>" for note in report.notes)
@@ -190,6 +192,22 @@ def _disagreements_section(report: AgreementReport) -> str:
                 causes = ", ".join(c.value for c in found.sorted_causes) if found else "?"
                 row += f"<td>{escape(causes or 'UNEXPLAINED')}</td>"
             out.append(row + _answers_cell(v.missing) + _answers_cell(v.extra) + "</tr>")
+        out.append("</table>")
+    out.append("</section>")
+    return "\n".join(out)
+
+
+def _static_check_section(report: AgreementReport) -> str:
+    check = report.static_check
+    assert check is not None
+    out = ['<section id="static-check">', "<h2>Static check of condition (ii)</h2>"]
+    if check.condition_ii_holds:
+        out.append("<p>Condition (ii) holds: no stream pattern matches static data, no static pattern matches stream data.</p>")
+    else:
+        out.append("<table><tr><th>kind</th><th>pattern</th><th>stream</th><th>matches</th><th>example</th></tr>")
+        for o in check.overlaps:
+            cells = (o.side, " ".join(o.pattern), o.stream, str(o.matches), " ".join(o.witness))
+            out.append("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in cells) + "</tr>")
         out.append("</table>")
     out.append("</section>")
     return "\n".join(out)

@@ -14,6 +14,7 @@ from translator.agreement.atomic import write_atomic
 from translator.agreement.diagnosis import Diagnosis, IntervalDiagnosis
 from translator.agreement.report import AgreementReport, ReportInputs
 from translator.agreement.solutions import Solution, sorted_solutions
+from translator.agreement.static_check import StaticCheck
 from translator.agreement.verdicts import IntervalVerdict, Summary
 
 SCHEMA_VERSION = 1
@@ -32,6 +33,7 @@ def report_to_json(report: AgreementReport) -> dict[str, Any]:
         "summary": _summary(report.result.summary),
         "intervals": [_interval(v) for v in report.result.intervals],
         "diagnosis": _diagnosis(report.diagnosis) if report.diagnosis is not None else None,
+        "static_check": _static_check(report.static_check) if report.static_check is not None else None,
         "notes": list(report.notes),
     }
 
@@ -112,5 +114,15 @@ def _diagnosis(diagnosis: Diagnosis) -> dict[str, Any]:
                 "other_bounds_verdict": d.other_bounds_verdict.value if d.other_bounds_verdict is not None else None,
             }
             for d in diagnosis.intervals
+        ],
+    }
+
+
+def _static_check(check: StaticCheck) -> dict[str, Any]:
+    return {
+        "condition_ii_holds": check.condition_ii_holds,
+        "overlaps": [
+            {"side": o.side, "pattern": list(o.pattern), "stream": o.stream, "witness": list(o.witness), "matches": o.matches}
+            for o in check.overlaps
         ],
     }

@@ -93,3 +93,18 @@ def check_condition_ii(
                 overlaps.append(PatternOverlap("static-pattern-matches-stream", pattern, stream, min(hits), len(hits)))
     overlaps.sort(key=lambda o: (o.side, o.stream, o.pattern))
     return StaticCheck(tuple(overlaps))
+
+
+def render_static_check(check: StaticCheck) -> str:
+    """Plain-text lines for stdout: one line per overlapping pattern, or a line saying (ii) holds."""
+    if check.condition_ii_holds:
+        return "condition (ii) holds: no stream pattern matches static data, no static pattern matches stream data\n"
+    lines = [f"condition (ii) violated: {len(check.overlaps)} pattern(s) shared by static and stream data"]
+    for o in check.overlaps:
+        pattern = " ".join(o.pattern)
+        witness = " ".join(o.witness)
+        if o.side == "stream-pattern-matches-static":
+            lines.append(f"  stream pattern  {pattern}  (stream {o.stream}) matches {o.matches} static triple(s), e.g. {witness}")
+        else:
+            lines.append(f"  static pattern  {pattern}  matches {o.matches} triple(s) of stream {o.stream}, e.g. {witness}")
+    return "\n".join(lines) + "\n"

@@ -10,6 +10,7 @@ from __future__ import annotations
 from translator.agreement.diagnosis import Diagnosis
 from translator.agreement.report import AgreementReport
 from translator.agreement.solutions import Solution, sorted_solutions
+from translator.agreement.static_check import render_static_check
 from translator.agreement.verdicts import IntervalVerdict
 
 HEADERS = ("#", "interval", "verdict", "pull", "push", "missing", "extra", "push evals")
@@ -59,6 +60,8 @@ def render_table(report: AgreementReport, *, max_rows: int = 40, max_details: in
 
     lines.append("")
     lines.extend(_summary_lines(report))
+    if report.static_check is not None:
+        lines.extend(render_static_check(report.static_check).rstrip("\n").split("\n"))
     lines.extend(_detail_lines(report, max_details=max_details, max_answers=max_answers, notes=notes))
     for note in (*report.notes, *notes):
         lines.append(f"note: {note}")
