@@ -90,6 +90,7 @@ def test_json_report_content():
     assert second["pull"] == [{"x": "<http://ex/a>"}, {"x": AMP_IRI, "y": NASTY}]  # unbound y absent, sorted
     assert second["push_times"] == [15]
     s = doc["summary"]
+    assert s["range"] == {"from": 0, "to": 30}
     assert (s["intervals"], s["agreeing"], s["disagreeing"], s["all_agree"]) == (3, 1, 2, False)
     assert s["first_disagreement"] == {"index": 1, "start": 10, "end": 20}
     assert s["unjudged_push_times"] == [0]

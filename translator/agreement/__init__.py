@@ -5,11 +5,12 @@ interval whether the engines agree (:mod:`.verdicts`), attribute each disagreeme
 (:mod:`.diagnosis`), check condition (ii) statically (:mod:`.static_check`), and render the result
 as a fixed-width table (:mod:`.table`), a JSON report (:mod:`.report_json`, schema in
 ``report.schema.json``, documented in ``docs/agreement-report.md``) and a self-contained HTML report
-(:mod:`.report_html`). Nothing here runs an engine or reads query files.
+(:mod:`.report_html`); :func:`.analysis.analyse` ties them together for ``rsplars agree``. Nothing here runs an engine or reads query files.
 """
 
 from __future__ import annotations
 
+from translator.agreement.analysis import analyse, exit_code
 from translator.agreement.diagnosis import BoundsAlternative, Cause, Diagnosis, IntervalDiagnosis, Runs, diagnose
 from translator.agreement.errors import AgreementError
 from translator.agreement.report import AgreementReport, QueryInput, ReportInputs, StreamInput
@@ -42,8 +43,10 @@ __all__ = [
     "Summary",
     "Verdict",
     "agree_on",
+    "analyse",
     "answers_from_mappings",
     "diagnose",
+    "exit_code",
     "judge",
     "judged_intervals",
     "sorted_solutions",

@@ -30,7 +30,7 @@ def report_to_json(report: AgreementReport) -> dict[str, Any]:
     return {
         "schema_version": SCHEMA_VERSION,
         "inputs": _inputs(report.inputs),
-        "summary": _summary(report.result.summary),
+        "summary": {"range": {"from": report.result.start, "to": report.result.end}, **_summary(report.result.summary)},
         "intervals": [_interval(v) for v in report.result.intervals],
         "diagnosis": _diagnosis(report.diagnosis) if report.diagnosis is not None else None,
         "static_check": _static_check(report.static_check) if report.static_check is not None else None,
