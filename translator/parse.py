@@ -202,8 +202,13 @@ def _hint(dialect: str, text: str, rest: str, expected: set[str], err: Unexpecte
     if rest.startswith("-") and re.match(r"-[A-Za-z_]", rest) and re.search(r"[?$]\w+$", text[: len(text) - len(rest)]):
         return ("a variable name cannot contain '-' (the C-SPARQL paper writes ?total-sensor; "
                 "accepted with --lenient)"), 0
-    if rest.startswith("^^") and re.match(r"\^\^\s*[?$(!]", rest):
-        return "'^^' is not a logical operator; write && (--lenient reads the C-SPARQL paper's '^^' as &&)", 0
+    caret = re.search(r"\^\^\s*$", text[: len(text) - len(rest)])
+    if caret and re.match(r"[?$(!]", rest):
+        return ("'^^' is not a logical operator; write && (--lenient reads the C-SPARQL paper's '^^' as &&)",
+                -len(caret.group()))
+    if word_up == "FROM" and "SELECT" in expected:
+        return ("FROM clauses come after SELECT/CONSTRUCT/ASK (the C-SPARQL paper's Q8 writes them "
+                "before; accepted with --lenient)"), 0
     if word and rest[len(word.group()):].lstrip().startswith("(") and "BUILTIN_NAME" in expected:
         return f"unknown function '{word.group()}' (use a SPARQL built-in or a function IRI)", 0
     if at_end and ("RBRACE" in expected or any(n for n in expected if n.endswith("RBRACE"))):

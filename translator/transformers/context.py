@@ -53,6 +53,8 @@ class ContextMixin(Transformer):
         self.base: str | None = None
         self.prefixes: dict[str, str] = {}
         self.notes: list[str] = []
+        #: lenient mode: undeclared prefixes and the namespaces assumed for them
+        self.assumed_prefixes: dict[str, str] = {}
         self._anon = 0
 
     def __getattr__(self, name: str):

@@ -86,7 +86,9 @@ class TermRules(ContextMixin):
                 "(or --lenient, which assumes the well-known namespaces)",
             )
         ns = WELL_KNOWN_PREFIXES.get(prefix, f"{PLACEHOLDER_NAMESPACE}{prefix}#")
-        self.note(f"lenient: undeclared prefix '{prefix}:' read as <{ns}>", tok)
+        if prefix not in self.assumed_prefixes:
+            self.assumed_prefixes[prefix] = ns
+            self.note(f"lenient: undeclared prefix '{prefix}:' read as <{ns}>", tok)
         return ns
 
     def rdf_type(self, _tok: Token | None = None) -> IRI:
@@ -125,6 +127,11 @@ class TermRules(ContextMixin):
 
     def double(self, tok: Token) -> Literal:
         return Literal(str(tok), XSD + "double")
+
+    def signed_number(self, tok: Token) -> Literal:
+        text = str(tok)
+        kind = "double" if "e" in text.lower() else "decimal" if "." in text else "integer"
+        return Literal(text, XSD + kind)
 
     def boolean_literal(self, tok: Token) -> Literal:
         return Literal(str(tok).lower(), XSD + "boolean")
