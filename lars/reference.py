@@ -93,18 +93,19 @@ class WindowSelection:
         return range(self.lo, self.hi + 1)
 
 
-def time_window_bounds(window: TimeWindow, t: int, tmin: int) -> tuple[int, int]:
-    """``⊞^{l,u,d}`` at t (seed 000 §2.3): ``t' = ⌊t/d⌋·d``, ``[max(tmin, t'−l), min(t'+u, t)]``
-    (the upper end cut at t, D9; ``l = None`` is ``⊞^∞``)."""
+def time_window_bounds(window: TimeWindow, t: int, tmin: int, tmax: int | None = None) -> tuple[int, int]:
+    """``⊞^{l,u,d}`` at t on the timeline [tmin, tmax] (seed 000 §2.3): ``t' = ⌊t/d⌋·d``,
+    ``[max(tmin, t'−l), min(t'+u, tmax)]``; ``l = None`` is ``⊞^∞``. The online semantics (D9)
+    evaluates at t on the timeline [tmin, t], so ``tmax`` defaults to t (the window is cut at t)."""
     pivot = (t // window.d) * window.d
     lo = tmin if window.l is None else max(tmin, pivot - window.l)
-    return lo, min(pivot + window.u, t)
+    return lo, min(pivot + window.u, t if tmax is None else tmax)
 
 
 def _last_n(atoms_by_time: Iterable[tuple[int, tuple[Atom, ...]]], n: int, t: int, tmin: int) -> WindowSelection:
     """The last n atoms (in arrival order) of ``atoms_by_time`` up to t (D11)."""
     timed = [(u, a) for u, atoms in atoms_by_time if tmin <= u <= t for a in atoms]
-    chosen = timed[len(timed) - n :] if n > 0 else []
+    chosen = timed[max(0, len(timed) - n) :] if n > 0 else []
     if n == 0:
         lo = t
     elif len(timed) < n:
