@@ -1,0 +1,260 @@
+"""Query model → translation algebra (SPARQL 1.1 §18.2.2, seed 000 §3).
+
+:func:`pattern_algebra` turns the WHERE group of a parsed query into the binary algebra of
+:mod:`translator.algebra` the way SPARQL 1.1 translates group graph patterns
+(`§18.2.2.6 <https://www.w3.org/TR/sparql11-query/#convertGraphPattern>`_): the elements of a
+group are joined left to right, ``OPTIONAL`` becomes a LeftJoin with the filters of the optional
+group as its condition, ``MINUS`` and ``BIND`` apply to everything before them, and the group's
+FILTERs apply to the whole group. RDF terms become LARS ground terms (N-Triples strings, D7);
+blank nodes in patterns act as variables (§4.1.4). Windows get their lengths in base ticks (D1).
+
+What the translations cannot express raises a named :class:`lars.errors.UnsupportedError`:
+property paths, sub-queries, EXISTS, EP-SPARQL event operators, STREAM patterns whose body is not
+a basic graph pattern.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from functools import reduce
+
+from rdflib import Literal as RDFLiteral, URIRef
+
+from lars.errors import RsplarsError, UnsupportedError
+from translator import algebra as A
+from translator import model as M
+from translator.printer import CorePrinter
+from translator.rdf.terms import to_lars
+from translator.tau import AllOf, AnyOf, Condition
+
+STAGE = "translation to LARS"
+
+
+class DurationError(RsplarsError):
+    """A query duration that is not a whole number of base ticks (D1)."""
+
+
+@dataclass(frozen=True)
+class TimeBase:
+    """The base unit of the run (D1): ``unit_ms`` milliseconds per tick (default: seconds)."""
+
+    unit_ms: int = 1000
+    unit: str = "s"
+
+    def ticks(self, d: M.Duration, what: str = "duration") -> int:
+        ms = d.ms
+        ticks = ms / Decimal(self.unit_ms)
+        if ticks != ticks.to_integral_value():
+            written = d.lexical or f"{d.value}{d.unit}"
+            raise DurationError(
+                f"the {what} {written} is not a whole number of {self.unit} (the base unit); "
+                f"choose a smaller base unit with --unit"
+            )
+        return int(ticks)
+
+
+# ----------------------------------------------------------------------------------------- terms
+
+
+def term(t: M.Term) -> A.PatternTerm:
+    """A pattern term: variables stay variables, blank nodes are variables (§4.1.4), RDF terms
+    become N-Triples strings (D7)."""
+    match t:
+        case M.Var(name):
+            return A.Var(name)
+        case M.BlankNode(label):
+            return A.Var(f"_bnode_{label}")
+        case M.IRI(value):
+            return to_lars(URIRef(value))
+        case M.Literal(lexical, datatype, lang):
+            dt = URIRef(datatype) if datatype else None
+            return to_lars(RDFLiteral(lexical, lang=lang, datatype=dt, normalize=False))
+    raise UnsupportedError(f"the term {t!r}", STAGE)
+
+
+def triple(t: M.TriplePattern) -> A.Triple:
+    if isinstance(t.predicate, M.Path):
+        raise UnsupportedError(f"the property path {_printed_path(t.predicate)}", STAGE,
+                               "write the path out as triple patterns")
+    return A.Triple(term(t.subject), term(t.predicate), term(t.object))
+
+
+def _printed_path(p: M.Path) -> str:
+    return CorePrinter(M.Query("cqels", M.Select(()), M.Group(()))).path(p)
+
+
+# ----------------------------------------------------------------------------------- expressions
+
+
+def expression(e: M.Expr) -> A.Expression:
+    """An expression as canonical SPARQL text (full IRIs) with the variables it reads."""
+    text = _EXPR_PRINTER.expr(e)
+    return A.Expression(text, tuple(A.Var(v.name) for v in _expr_vars(e)))
+
+
+def condition(e: M.Expr) -> Condition:
+    """A FILTER condition with its top-level ``&&`` / ``||`` made explicit (Lloyd–Topor)."""
+    if isinstance(e, M.BinaryOp) and e.op == "&&":
+        return AllOf((condition(e.left), condition(e.right)))
+    if isinstance(e, M.BinaryOp) and e.op == "||":
+        return AnyOf((condition(e.left), condition(e.right)))
+    _reject_in_expression(e)
+    return expression(e)
+
+
+def _reject_in_expression(e: M.Expr) -> None:
+    for node in _expr_nodes(e):
+        if isinstance(node, M.Exists):
+            raise UnsupportedError("EXISTS / NOT EXISTS in a FILTER", STAGE)
+        if isinstance(node, M.Aggregate):
+            raise UnsupportedError(f"the aggregate {node.name} outside a SELECT projection or HAVING", STAGE)
+
+
+def _expr_nodes(e: M.Expr):
+    yield e
+    match e:
+        case M.BinaryOp(_, left, right):
+            yield from _expr_nodes(left)
+            yield from _expr_nodes(right)
+        case M.UnaryOp(_, operand):
+            yield from _expr_nodes(operand)
+        case M.In(expr, values, _):
+            yield from _expr_nodes(expr)
+            for v in values:
+                yield from _expr_nodes(v)
+        case M.FunctionCall(_, args) | M.IRICall(_, args):
+            for a in args:
+                yield from _expr_nodes(a)
+        case M.Aggregate(_, arg) if arg is not None:
+            yield from _expr_nodes(arg)
+
+
+def _expr_vars(e: M.Expr) -> tuple[M.Var, ...]:
+    seen: dict[M.Var, None] = {}
+    for node in _expr_nodes(e):
+        if isinstance(node, M.Var):
+            seen.setdefault(node, None)
+    return tuple(seen)
+
+
+_EXPR_PRINTER = CorePrinter(M.Query("cqels", M.Select(()), M.Group(())))
+"""Prints expressions with full IRIs (its query has no prefixes)."""
+
+
+# --------------------------------------------------------------------------------------- windows
+
+
+def window(w: M.Window, base: TimeBase) -> A.WindowSpec:
+    """A window expression ω with its durations in base ticks (D1); Table 1 maps it to LARS."""
+    match w.kind:
+        case "now":
+            return A.WindowSpec("now")
+        case "all":
+            return A.WindowSpec("all")
+        case "triples" | "rows":
+            return A.WindowSpec("triples", rows=w.rows)
+        case "range" | "tumbling":
+            assert w.range is not None
+            length = base.ticks(w.range, "window range")
+            if w.kind == "tumbling":
+                step = length
+            elif w.step is not None:
+                step = base.ticks(w.step, "window step")
+            else:
+                step = 1
+            if step < 1:
+                raise DurationError(f"a window step must be at least one {base.unit}")
+            return A.WindowSpec("range", range=length, step=step)
+    raise UnsupportedError(f"the window kind {w.kind}", STAGE)
+
+
+# -------------------------------------------------------------------------------------- patterns
+
+
+def pattern_algebra(group: M.Group, base: TimeBase = TimeBase()) -> A.Pattern:
+    """``P`` of the query as a binary algebra expression (§18.2.2.6)."""
+    return _group(group, base)
+
+
+def _join(left: A.Pattern, right: A.Pattern) -> A.Pattern:
+    if isinstance(left, A.Empty):
+        return right
+    if isinstance(right, A.Empty):
+        return left
+    return A.Join(left, right)
+
+
+def _group(g: M.Group, base: TimeBase) -> A.Pattern:
+    current: A.Pattern = A.Empty()
+    filters: list[M.Expr] = []
+    for part in g.parts:
+        match part:
+            case M.Filter(expr):
+                filters.append(expr)
+            case M.Optional_(inner):
+                right = _group(inner, base)
+                cond = None
+                if isinstance(right, A.Filter):
+                    right, cond = right.pattern, right.condition
+                current = A.Optional_(current, right, cond)
+            case M.Minus(inner):
+                current = A.Minus(current, _group(inner, base))
+            case M.Bind(expr, var):
+                _reject_in_expression(expr)
+                current = A.Bind(current, expression(expr), A.Var(var.name))
+            case _:
+                current = _join(current, _element(part, base))
+    if filters:
+        cond = condition(reduce(lambda a, b: M.BinaryOp("&&", a, b), filters))
+        current = A.Filter(current, cond)
+    return current
+
+
+def _element(p: M.Pattern, base: TimeBase) -> A.Pattern:
+    match p:
+        case M.BGP(triples):
+            return reduce(_join, (triple(t) for t in triples), A.Empty())
+        case M.Group():
+            return _group(p, base)
+        case M.Union_(left, right):
+            return A.Union_(_element(left, base), _element(right, base))
+        case M.GraphPattern(name, inner):
+            return A.Graph(term(name), _group(inner, base))
+        case M.Values(vars_, rows):
+            converted = tuple(tuple(None if v is None else term(v) for v in row) for row in rows)
+            return A.Values(tuple(A.Var(v.name) for v in vars_), converted)  # type: ignore[arg-type]
+        case M.StreamPattern(stream, w, inner):
+            return A.Stream(term(stream), window(w, base), _stream_triples(inner))
+        case M.EventPattern(op, _, _):
+            raise UnsupportedError(f"the EP-SPARQL event operator {op}", STAGE,
+                                   "event processing has no LARS translation in seed 000")
+        case M.SubSelect():
+            raise UnsupportedError("a sub-query (nested SELECT)", STAGE)
+    raise UnsupportedError(f"the pattern {type(p).__name__}", STAGE)
+
+
+def _stream_triples(g: M.Group) -> tuple[A.Triple, ...]:
+    """The basic graph pattern g of ``(STREAM s ω g)`` (seed 000 §3: g is a BGP)."""
+    out: list[A.Triple] = []
+    for part in g.parts:
+        if isinstance(part, M.BGP):
+            out.extend(triple(t) for t in part.triples)
+        elif isinstance(part, M.Group):
+            out.extend(_stream_triples(part))
+        else:
+            raise UnsupportedError(f"{type(part).__name__.rstrip('_').upper()} inside a STREAM pattern", STAGE,
+                                   "seed 000 §3: the pattern of a stream graph pattern is a basic graph pattern")
+    return tuple(out)
+
+
+def stream_sources(query: M.Query, base: TimeBase = TimeBase()) -> tuple[A.StreamSource, ...]:
+    """C-SPARQL ``FROM [NAMED] STREAM`` clauses for τ1's import rules."""
+    return tuple(
+        A.StreamSource(to_lars(URIRef(s.iri.value)), window(s.window, base), s.named)  # type: ignore[arg-type]
+        for s in query.dataset.streams
+    )
+
+
+__all__ = ["DurationError", "TimeBase", "condition", "expression", "pattern_algebra", "stream_sources", "window"]
+
