@@ -104,11 +104,9 @@ def condition(e: M.Expr) -> Condition:
 
 
 def _reject_in_expression(e: M.Expr) -> None:
-    for node in _expr_nodes(e):
-        if isinstance(node, M.Exists):
-            raise UnsupportedError("EXISTS / NOT EXISTS in a FILTER", STAGE)
-        if isinstance(node, M.Aggregate):
-            raise UnsupportedError(f"the aggregate {node.name} outside a SELECT projection or HAVING", STAGE)
+    from translator.expressions import check_supported
+
+    check_supported(e)
 
 
 def _expr_nodes(e: M.Expr):

@@ -1,0 +1,131 @@
+"""Exact SPARQL expression evaluation at grounding time (spec D6).
+
+The translations (``translator.tau``) keep FILTER and BIND expressions as canonical SPARQL text
+inside the external terms ``@sparql_test("expr", X1, …)`` and ``@sparql_value("expr", X1, …)``.
+This module gives those functions a meaning: the text is parsed once (with the query grammar,
+cached), the arguments are bound to the expression's variables in order of first occurrence, and
+the expression is evaluated with the operator semantics of :mod:`translator.rdf.sparql_ops`
+(SPARQL 1.1 §17). :data:`FUNCTIONS` is what an engine or the reference semantics is given.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Callable, Mapping, Sequence
+
+from rdflib import Literal as RDFLiteral, URIRef
+from rdflib.term import Node
+
+from lars.errors import UnsupportedError
+from lars.model import Constant, GroundTerm, Integer, String
+from translator import model as M
+from translator.rdf import sparql_ops as ops
+from translator.rdf.terms import from_lars, to_lars
+
+Bindings = Mapping[str, Node | None]
+Value = Node | None | ops.ExprError
+
+
+def evaluate(e: M.Expr, bindings: Bindings) -> Value:
+    """The value of ``e`` under ``bindings`` (variable name → term, ``None`` = unbound): a term or
+    an :class:`~translator.rdf.sparql_ops.ExprError`; never raises for bad values."""
+    match e:
+        case M.Var(name):
+            return bindings.get(name)
+        case M.IRI(value):
+            return URIRef(value)
+        case M.Literal(lexical, datatype, lang):
+            return RDFLiteral(lexical, lang=lang, datatype=URIRef(datatype) if datatype else None, normalize=False)
+        case M.BinaryOp(op, left, right):
+            return ops.call(op, [evaluate(left, bindings), evaluate(right, bindings)])
+        case M.UnaryOp(op, operand):
+            return ops.call(op, [evaluate(operand, bindings)])
+        case M.In(expr, values, negated):
+            return _in(evaluate(expr, bindings), [evaluate(v, bindings) for v in values], negated)
+        case M.FunctionCall(name, args):
+            return ops.call(name, [evaluate(a, bindings) for a in args])
+    raise UnsupportedError(f"the expression {type(e).__name__}", "FILTER evaluation")
+
+
+def _in(x: Value, values: list[Value], negated: bool) -> Value:
+    """``x IN (v1, …)`` = ``x = v1 || …`` and ``NOT IN`` = ``x != v1 && …`` (SPARQL 1.1 §17.4.1.9-10)."""
+    if negated:
+        result: Value = ops.boolean(True)
+        for v in values:
+            result = ops.call("&&", [result, ops.call("!=", [x, v])])
+        return result
+    result = ops.boolean(False)
+    for v in values:
+        result = ops.call("||", [result, ops.call("=", [x, v])])
+    return result
+
+
+def check_supported(e: M.Expr) -> None:
+    """Raise an :class:`UnsupportedError` at translation time for what :func:`evaluate` cannot do,
+    so that it never surfaces in the middle of grounding."""
+    match e:
+        case M.Var() | M.IRI() | M.Literal():
+            return
+        case M.BinaryOp(_, left, right):
+            check_supported(left)
+            check_supported(right)
+        case M.UnaryOp(_, operand):
+            check_supported(operand)
+        case M.In(expr, values, _):
+            for sub in (expr, *values):
+                check_supported(sub)
+        case M.FunctionCall(name, args):
+            key = ops.operator_key(name)
+            if key not in ops.OPERATORS:
+                raise UnsupportedError(f"the SPARQL function {name}", "translation to LARS",
+                                       f"supported: {', '.join(sorted(k for k in ops.OPERATORS if k.isalpha()))}")
+            for a in args:
+                check_supported(a)
+        case M.IRICall(iri, _):
+            raise UnsupportedError(f"the function call <{iri.value}>(…)", "translation to LARS")
+        case M.Exists():
+            raise UnsupportedError("EXISTS / NOT EXISTS", "translation to LARS")
+        case M.Aggregate(name, _):
+            raise UnsupportedError(f"the aggregate {name} inside an expression", "translation to LARS")
+        case _:
+            raise UnsupportedError(f"the expression {type(e).__name__}", "translation to LARS")
+
+
+@lru_cache(maxsize=4096)
+def parse_expression(text: str) -> tuple[M.Expr, tuple[str, ...]]:
+    """Parse canonical expression text (as :func:`translator.normalize.expression` prints it) and
+    return it with its variables in order of first occurrence."""
+    from translator.normalize import _expr_vars  # the one definition of "variables of an expression"
+    from translator.parse import parse
+
+    query = parse(f"SELECT * WHERE {{ FILTER({text}) }}", "cqels", source="<expression>")
+    (part,) = query.where.parts
+    assert isinstance(part, M.Filter)
+    return part.expr, tuple(v.name for v in _expr_vars(part.expr))
+
+
+def _bindings(text: str, args: Sequence[GroundTerm]) -> tuple[M.Expr, dict[str, Node | None]]:
+    expr, names = parse_expression(text)
+    if len(args) != len(names):
+        raise ValueError(f"{text!r} reads {len(names)} variable(s), got {len(args)} argument(s)")
+    return expr, {n: from_lars(a) for n, a in zip(names, args)}  # type: ignore[arg-type]
+
+
+def sparql_test(text: String, *args: GroundTerm) -> Integer:
+    """``@sparql_test``: 1 iff the FILTER expression holds (EBV true; error or unbound → 0)."""
+    expr, bindings = _bindings(text.value, args)
+    return Integer(1 if ops.filter_holds(evaluate(expr, bindings)) else 0)
+
+
+def sparql_value(text: String, *args: GroundTerm) -> String | Constant:
+    """``@sparql_value``: the BIND value as an N-Triples string, ``null`` on error (§18.6 Extend)."""
+    expr, bindings = _bindings(text.value, args)
+    value = evaluate(expr, bindings)
+    return to_lars(None if isinstance(value, ops.ExprError) else value)
+
+
+FUNCTIONS: dict[str, Callable[..., GroundTerm]] = {
+    "sparql_test": sparql_test,
+    "sparql_value": sparql_value,
+}
+"""The external functions of translated programs, by name (``lars.model.Call.name``)."""
