@@ -85,7 +85,9 @@ _GROUPS: list[tuple[str, set[str]]] = [
     ("a variable", {"VAR"}),
     ("an IRI", {"IRIREF", "PNAME_LN", "PNAME_NS", "BARE_NAME"}),
     ("a literal", {"STRING_LITERAL1", "STRING_LITERAL2", "STRING_LITERAL_LONG1", "STRING_LITERAL_LONG2",
-                   "INTEGER", "DECIMAL", "DOUBLE", "TRUE", "FALSE"}),
+                   "TRUE", "FALSE"}),
+    ("a number", {"INTEGER", "DECIMAL", "DOUBLE", "SIGNED_NUMBER"}),
+    ("'()'", {"NIL"}),
     ("a blank node", {"BLANK_NODE_LABEL", "ANON"}),
     ("a function call", {"BUILTIN_NAME"}),
     ("an aggregate", {"AGGREGATE_NAME", "GROUP_CONCAT"}),
@@ -188,7 +190,7 @@ def _hint(dialect: str, text: str, rest: str, expected: set[str], err: Unexpecte
     at_end = isinstance(err, UnexpectedEOF) or (isinstance(err, UnexpectedToken) and err.token.type == "$END")
     if "DURATION" in expected:
         m = re.match(r"([0-9]+(?:\.[0-9]+)?)([ \t]*)([A-Za-z]*)", rest)
-        if m and not m.group(3):
+        if m and (not m.group(3) or m.group(3).upper() in ("STEP", "SLIDE", "TUMBLING")):
             return "the duration has no time unit (write ms, s, m, h or d, e.g. 10m or 3000ms)", len(m.group(1))
         if m:
             return (f"unknown time unit '{m.group(3)}' (the units are ms, s, m, h and d)",
@@ -217,6 +219,8 @@ def _hint(dialect: str, text: str, rest: str, expected: set[str], err: Unexpecte
         return "unexpected term after a complete triple pattern: is a '.' missing before it?", 0
     if "RSQB" in expected and word_up in ("STEP", "SLIDE", "TUMBLING"):
         return f"'{word.group()}' is not allowed here in a {NAMES[dialect]} window", 0
+    if expected == {"RSQB"} or (expected and expected <= {"RSQB", "STEP", "SLIDE", "TUMBLING", "AS"}):
+        return f"unexpected {_describe_token(err, text)}: the window is not closed with ']'", 0
     if dialect == "epsparql" and word_up == "STREAM":
         return "EP-SPARQL has no STREAM clauses; use --dialect cqels or csparql", 0
     return None

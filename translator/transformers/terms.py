@@ -211,7 +211,7 @@ class TermRules(ContextMixin):
         owner = DIALECT_BUILTINS.get(canonical)
         if owner is not None and owner != self.dialect:
             raise self.error(
-                f"{canonical}() is a {_DIALECT_NAMES[owner]} function, but this query is read as "
+                f"{canonical}() is {'an' if owner == 'epsparql' else 'a'} {_DIALECT_NAMES[owner]} function, but this query is read as "
                 f"{_DIALECT_NAMES[self.dialect]}",
                 name,
                 expected=f"--dialect {owner} (or remove {canonical}())",
