@@ -95,6 +95,7 @@ _GROUPS: list[tuple[str, set[str]]] = [
     ("a query name", {"REGISTRATION_NAME"}),
     ("COUNT, SUM, AVG, MIN or MAX", {"CSPARQL_AGGREGATE"}),
     ("ASC(…) or DESC(…)", {"ORDER_DIRECTION"}),
+    ("'^^' (lenient AND)", {"LENIENT_AND"}),
 ]
 _SILENT = {"WS", "COMMENT", "$END", "LENIENT_AND"}
 

@@ -303,5 +303,8 @@ class PatternRules(ContextMixin):
     def path_inverse(self, elt):
         return Path("inv", (elt,))
 
-    def path_elt(self, primary, mod: Token | None = None):
-        return primary if mod is None else Path(str(mod), (primary,))
+    def path_mod(self, tok: Token) -> str:
+        return str(tok)
+
+    def path_elt(self, primary, mod: str | None = None):
+        return primary if mod is None else Path(mod, (primary,))

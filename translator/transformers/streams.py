@@ -73,9 +73,9 @@ class StreamRules(ContextMixin):
         if spec.step is not None and spec.range is not None and spec.step.ms > spec.range.ms:
             self.note(f"window step {spec.step.ms} ms is longer than its range {spec.range.ms} ms", meta)
         if spec.range is not None and spec.range.ms <= 0:
-            raise self.error("a window range must be positive", meta)
+            raise self.error("a window range must be positive", meta, expected="a duration greater than 0")
         if spec.step is not None and spec.step.ms <= 0:
-            raise self.error("a window step must be positive", meta)
+            raise self.error("a window step must be positive", meta, expected="a duration greater than 0")
         return dataclasses.replace(spec, position=position_of(meta))
 
     def range_window(self, rng: Duration, step: Duration | None = None) -> Window:
