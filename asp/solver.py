@@ -1,0 +1,391 @@
+"""The LARS stream solver on clingo: one ground program, externals per reference time.
+
+``StreamSolver(program).run(stream, times)`` yields, for every reference time t, the answer
+streams at t (seed 000 §2.4, Definition 3; D9–D11) restricted to the intensional atoms that hold
+at t. How (``docs/asp-encoding.md``):
+
+1. ``asp.encode`` turns the program into one non-ground ASP program, emitted once.
+2. ``asp.windows`` keeps every window's content incrementally in Python and tells which external
+   atoms (``lars_dia(K,A)``, ``lars_box(K,A)``, ``lars_at(K,A,T)``, ``lars_now(A)``, window flags)
+   change truth value from one reference time to the next.
+3. A ``clingo.Control`` is grounded once per *epoch*: the externals of every atom (and, for
+   programs that need time points, every time point) that the windows can see during the epoch
+   are declared through ``ctl.backend()``, then the program is grounded. Per reference time the
+   solver only calls ``assign_external`` for what changed and ``solve`` — no text, no process, no
+   grounding per time point. A new epoch starts only when an atom outside the declared domain
+   arrives (a stream with a bounded set of distinct atoms keeps one Control for the whole run
+   after its first time points) or, for programs with time points in the ground program, every
+   ``epoch_span`` ticks. If nothing changed since the previous reference time, the previous
+   answer is reused (the ground program and all its inputs are the same).
+4. Stratified programs have at most one answer stream; for the others models are enumerated
+   (``models``, 0 = all) and "several" is reported (``Step.more``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Iterator, Mapping
+
+from clingo.backend import Backend
+from clingo.control import Control
+from clingo.symbol import Function as SymFunction
+from clingo.symbol import Number, Symbol
+from clingo.solving import Model, SolveResult
+
+from asp.encode import AT, BOX, DIA, HAS_NOW, IN, NONEMPTY, NOW, Encoding, encode
+from asp.windows import StreamIndex, WindowState
+from lars.errors import RsplarsError, UnsupportedError
+from lars.model import Program, Stream, Term
+
+class AspError(RsplarsError):
+    """clingo rejected the encoded program (e.g. an unsafe rule)."""
+
+
+@dataclass(frozen=True)
+class Step:
+    """The answer streams at reference time t: each a sorted tuple of the intensional atoms that
+    hold at t (as ``lars.printer.format_atom`` prints them). ``[]``: no answer stream; several
+    entries: several answer streams; ``more``: further answer streams exist beyond the listed ones."""
+
+    t: int
+    answers: list[tuple[str, ...]]
+    more: bool = False
+
+
+@dataclass
+class _Epoch:
+    """One grounded Control and the literals of its external atoms."""
+
+    ctl: Control
+    lits: dict[tuple, int]  # (kind, k, id[, time]) / (flag, k[, time]) -> program literal
+    ta: int
+    tb: int | None  # last reference time the time domain covers (None: no time points)
+    assigned: dict[int, bool] = field(default_factory=dict)
+
+
+class StreamSolver:
+    """LARS engine: see the module docstring. ``functions`` supplies the grounding-time functions
+    of :class:`lars.model.Call` terms by name (they receive and return LARS terms)."""
+
+    def __init__(
+        self,
+        program: Program,
+        *,
+        models: int = 1,
+        functions: Mapping[str, Callable[..., Term]] | None = None,
+        epoch_span: int = 128,
+        lookahead: int = 8,
+    ) -> None:
+        if models < 0:
+            raise RsplarsError(f"--models must be >= 0, got {models}")
+        self.program = program
+        self.models = models
+        self.functions = dict(functions or {})
+        self.epoch_span = epoch_span
+        self.lookahead = lookahead
+        self.epochs = 0  # number of Controls built (for tests and the benchmark)
+        self.solves = 0
+
+    # ------------------------------------------------------------------------------ public
+    def encoding(self, stream: Stream | None = None) -> Encoding:
+        """The encoding used for ``stream`` (the stream decides which intensional predicates also
+        come from the stream)."""
+        return encode(self.program, None if stream is None else _intensional_in_stream(self.program, stream))
+
+    def run(self, stream: Stream, times: Iterable[int] | None = None) -> Iterator[Step]:
+        enc = self.encoding(stream)
+        missing = enc.functions - self.functions.keys()
+        if missing:
+            raise UnsupportedError(f"grounding-time function(s) {', '.join(sorted(missing))}", "asp engine", "not supplied")
+        tmin, tmax = stream.timeline
+        run = _Run(self, enc, stream)
+        for t in range(tmin, tmax + 1) if times is None else times:
+            if t < tmin:
+                raise RsplarsError(f"reference time {t} lies before the start {tmin} of the stream")
+            yield run.step(t)
+
+
+def solve_at_once(program: Program, stream: Stream, times: Iterable[int] | None = None, *, models: int = 1) -> dict[int, list[tuple[str, ...]]]:
+    """``{t: Step.answers}`` for every reference time (convenience for tests and notebooks)."""
+    return {s.t: s.answers for s in StreamSolver(program, models=models).run(stream, times)}
+
+
+def _intensional_in_stream(program: Program, stream: Stream) -> frozenset[tuple[str, int]]:
+    intensional = program.intensional()
+    names = {n for n, _ in intensional}
+    found: set[tuple[str, int]] = set()
+    for _, atoms in stream.items():
+        for a in atoms:
+            if a.predicate in names:
+                sig = (a.predicate, len(a.args))
+                if sig in intensional:
+                    found.add(sig)
+    return frozenset(found)
+
+
+class _Run:
+    """The state of one ``run``: window states, the current epoch, the previous answer."""
+
+    def __init__(self, solver: StreamSolver, enc: Encoding, stream: Stream) -> None:
+        self.solver = solver
+        self.enc = enc
+        self.index = StreamIndex(stream)
+        self.tmin = self.index.tmin
+        per_window: dict[int, dict[tuple[str, int], set[str]]] = {k: {} for k in range(len(enc.windows))}
+        self.now_sigs: set[tuple[str, int]] = set()
+        for sig, kinds in enc.routes.items():
+            for kind, k in kinds:
+                if kind == NOW:
+                    self.now_sigs.add(sig)
+                else:
+                    per_window[k].setdefault(sig, set()).add(kind)
+        self.states = [
+            WindowState(k, w, self.index, per_window[k], enc.flags.get(k, set())) for k, w in enumerate(enc.windows)
+        ]
+        self.now_ids: set[int] = set()
+        self.changed_now: dict[int, bool] = {}
+        self.epoch: _Epoch | None = None
+        self.previous: Step | None = None
+        self.t: int | None = None
+        stratified = enc.stratified
+        self.limit = 1 if stratified else (0 if solver.models == 0 else max(solver.models, 2))
+        self.show_limit = solver.models
+
+    # ------------------------------------------------------------------------------ moving
+    def _move(self, t: int) -> None:
+        idx = self.index
+        self.changed_now = {}
+        if self.now_sigs:
+            i = idx.range(t, t)
+            new = {x for j in i for x in idx.unique(j) if idx.sigs[x] in self.now_sigs}
+            for x in new - self.now_ids:
+                self.changed_now[x] = True
+            for x in self.now_ids - new:
+                self.changed_now[x] = False
+            self.now_ids = new
+        for s in self.states:
+            s.move(t)
+        # forget cached stream ids no window will look at again
+        if self.t is not None and t > self.t:
+            oldest = min([s.oldest_time_index() for s in self.states] + [idx.upto(t - 1)])
+            idx.forget_before(oldest)
+            for s in self.states:
+                if s.seq is not None:
+                    s.seq.forget_before(oldest)
+        if self.t is None or t // 64 != self.t // 64:
+            for s in self.states:
+                s.compact()
+
+    # ------------------------------------------------------------------------------ epochs
+    def _needs_time(self) -> bool:
+        return self.enc.temporal
+
+    def _build_epoch(self, t: int) -> _Epoch:
+        """A fresh Control whose externals cover what the windows can see from t on."""
+        enc, idx = self.enc, self.index
+        solver = self.solver
+        messages: list[str] = []
+        ctl = Control(
+            ["--models=%d" % self.limit] + ([] if enc.stratified else ["--project=show"]),
+            logger=lambda code, msg: messages.append(msg),
+            message_limit=20,
+        )
+        temporal = self._needs_time()
+        tb = t + solver.epoch_span - 1 if temporal else None
+        lits: dict[tuple, int] = {}
+        # which stream time points to declare: what the windows hold now, plus a look-ahead
+        ahead = idx.range(t + 1, tb) if temporal else range(idx.upto(t), min(len(idx.times), idx.upto(t) + solver.lookahead))
+        ahead_ids: set[int] = {x for i in ahead for x in idx.unique(i)}
+        try:
+            ctl.add("base", [], enc.text)
+            with ctl.backend() as backend:
+
+                def external(key: tuple, symbol: Symbol) -> None:
+                    if key not in lits:
+                        lit = backend.add_atom(symbol)
+                        backend.add_external(lit)
+                        lits[key] = lit
+
+                for x in self.now_ids | {x for x in ahead_ids if idx.sigs[x] in self.now_sigs}:
+                    external((NOW, None, x), SymFunction("lars_now", [idx.symbol(x)]))
+                for s in self.states:
+                    k = s.k
+                    K = Number(k)
+                    if s.counted:
+                        ids = set(s.dia) | {x for x in ahead_ids if idx.sigs[x] in s.counted}
+                        dia = any(DIA in kinds for kinds in s.routes.values())
+                        for x in ids:
+                            if dia and DIA in s.routes.get(idx.sigs[x], ()):
+                                external((DIA, k, x), SymFunction("lars_dia", [K, idx.symbol(x)]))
+                            if s.want_box and BOX in s.routes.get(idx.sigs[x], ()):
+                                external((BOX, k, x), SymFunction("lars_box", [K, idx.symbol(x)]))
+                    if s.paired:
+                        pairs = set(s.at)
+                        if temporal:
+                            for i in ahead:
+                                u = idx.times[i]
+                                pairs.update((x, u) for x in idx.unique(i) if idx.sigs[x] in s.paired)
+                        for x, u in pairs:
+                            external((AT, k, x, u), SymFunction("lars_at", [K, idx.symbol(x), Number(u)]))
+                    if IN in s.flags:
+                        lo = s.earliest_needed(t)
+                        for u in range(min(lo, t), tb + 1):  # type: ignore[operator]
+                            external((IN, k, u), SymFunction("lars_in", [K, Number(u)]))
+                    if NONEMPTY in s.flags:
+                        external((NONEMPTY, k), SymFunction("lars_nonempty", [K]))
+                    if HAS_NOW in s.flags:
+                        external((HAS_NOW, k), SymFunction("lars_has_now", [K]))
+                if temporal:
+                    for u in range(t, tb + 1):  # type: ignore[operator]
+                        if enc.uses_now_t:
+                            external(("now_t", u), SymFunction("lars_now_t", [Number(u)]))
+                        if enc.uses_tl:
+                            external(("tlx", u), SymFunction("lars_tlx", [Number(u)]))
+                    if enc.uses_tl:
+                        fact = backend.add_atom(SymFunction("lars_epoch", [Number(self.tmin), Number(t)]))
+                        backend.add_rule([fact])
+            from asp.symbols import make_context
+
+            ctl.ground([("base", [])], context=make_context(solver.functions))
+        except RuntimeError as err:
+            detail = "; ".join(m.strip() for m in messages) or str(err)
+            raise AspError(f"clingo cannot ground the encoded program: {detail}") from None
+        solver.epochs += 1
+        epoch = _Epoch(ctl, lits, t, tb)
+        self._assign_all(epoch, t)
+        return epoch
+
+    def _assign_all(self, epoch: _Epoch, t: int) -> None:
+        """Give every external of a new epoch its value at t (they start false)."""
+        idx_true: list[tuple] = [(NOW, None, x) for x in self.now_ids]
+        for s in self.states:
+            k = s.k
+            idx_true += [(DIA, k, x) for x in s.dia]
+            if s.want_box:
+                if s.box is None:
+                    idx_true += [key for key in epoch.lits if key[0] == BOX and key[1] == k]
+                else:
+                    idx_true += [(BOX, k, x) for x in s.box]
+            idx_true += [(AT, k, x, u) for x, u in s.at]
+            if IN in s.flags:
+                idx_true += [(IN, k, u) for u in range(s.lo, s.hi + 1)]
+            if NONEMPTY in s.flags and s.nonempty():
+                idx_true.append((NONEMPTY, k))
+            if HAS_NOW in s.flags and s.has_now():
+                idx_true.append((HAS_NOW, k))
+        if epoch.tb is not None:
+            idx_true.append(("now_t", t))
+            idx_true += [("tlx", u) for u in range(epoch.ta, t + 1)]
+        for key in idx_true:
+            lit = epoch.lits.get(key)
+            if lit is not None:
+                epoch.ctl.assign_external(lit, True)
+                epoch.assigned[lit] = True
+
+    def _changes(self, t: int, prev_t: int | None) -> list[tuple[tuple, bool]]:
+        out: list[tuple[tuple, bool]] = [((NOW, None, x), v) for x, v in self.changed_now.items()]
+        for s in self.states:
+            k = s.k
+            out += [((DIA, k, x), v) for x, v in s.changed_dia.items()]
+            if s.want_box:
+                if s.box_reset:
+                    out += [(key, s.box is None or key[2] in s.box) for key in self.epoch.lits if key[0] == BOX and key[1] == k]  # type: ignore[union-attr]
+                    if s.box is not None:
+                        out += [((BOX, k, x), True) for x in s.box]
+                else:
+                    out += [((BOX, k, x), v) for x, v in s.changed_box.items()]
+            out += [((AT, k) + key, v) for key, v in s.changed_at.items()]
+        return out
+
+    def _flag_changes(self, epoch: _Epoch, t: int) -> list[tuple[tuple, bool]]:
+        """Window flags and time externals: compare with what the epoch holds."""
+        out: list[tuple[tuple, bool]] = []
+        for s in self.states:
+            k = s.k
+            if IN in s.flags:
+                want = range(s.lo, s.hi + 1)
+                prev = getattr(s, "_in_assigned", range(0))
+                if want != prev:
+                    for u in set(prev) - set(want):
+                        out.append(((IN, k, u), False))
+                    for u in set(want) - set(prev):
+                        out.append(((IN, k, u), True))
+                    s._in_assigned = want  # type: ignore[attr-defined]
+            if NONEMPTY in s.flags:
+                out.append(((NONEMPTY, k), s.nonempty()))
+            if HAS_NOW in s.flags:
+                out.append(((HAS_NOW, k), s.has_now()))
+        if epoch.tb is not None:
+            prev = self.t
+            if prev is not None and prev != t:
+                out.append((("now_t", prev), False))
+            out.append((("now_t", t), True))
+            for u in range(epoch.ta, epoch.tb + 1):
+                if (prev is None) or (min(prev, t) < u <= max(prev, t)):
+                    out.append((("tlx", u), u <= t))
+        return out
+
+    def _apply(self, epoch: _Epoch, changes: list[tuple[tuple, bool]]) -> bool | None:
+        """Assign the changes; ``None`` if a true external is outside the epoch's domain."""
+        changed = False
+        lits, assigned, ctl = epoch.lits, epoch.assigned, epoch.ctl
+        for key, value in changes:
+            lit = lits.get(key)
+            if lit is None:
+                if value:
+                    return None
+                continue
+            if assigned.get(lit, False) != value:
+                ctl.assign_external(lit, value)
+                assigned[lit] = value
+                changed = True
+        return changed
+
+    # ------------------------------------------------------------------------------ solving
+    def step(self, t: int) -> Step:
+        prev_t = self.t
+        self._move(t)
+        epoch = self.epoch
+        fresh = False
+        if epoch is None or t < epoch.ta or (epoch.tb is not None and t > epoch.tb):
+            epoch = None
+        changed: bool | None = False
+        if epoch is not None:
+            changed = self._apply(epoch, self._changes(t, prev_t))
+            if changed is not None:
+                flags = self._flag_changes(epoch, t)
+                more = self._apply(epoch, flags)
+                changed = None if more is None else (changed or more)
+        if epoch is None or changed is None:
+            for s in self.states:
+                if hasattr(s, "_in_assigned"):
+                    del s._in_assigned  # type: ignore[attr-defined]
+            self.t = None
+            epoch = self.epoch = self._build_epoch(t)
+            self._flag_changes(epoch, t)  # records the IN ranges; values were set by _assign_all
+            fresh = True
+        self.t = t
+        if not fresh and not changed and self.previous is not None:
+            step = Step(t, self.previous.answers, self.previous.more)
+        else:
+            step = self._solve(epoch, t)
+        self.previous = step
+        return step
+
+    def _solve(self, epoch: _Epoch, t: int) -> Step:
+        found: list[tuple[str, ...]] = []
+        seen: set[tuple[str, ...]] = set()
+
+        def on_model(model: Model) -> None:
+            answer = tuple(sorted(str(s) for s in model.symbols(shown=True)))
+            if answer not in seen:
+                seen.add(answer)
+                found.append(answer)
+
+        self.solver.solves += 1
+        result = epoch.ctl.solve(on_model=on_model)
+        assert isinstance(result, SolveResult)
+        limit = self.show_limit
+        if limit and len(found) > limit:
+            return Step(t, found[:limit], True)
+        return Step(t, found)
