@@ -46,3 +46,19 @@ def unsupported(feature: str, stage: str, position: object | None = None, detail
     """
     where = f"at {position}" if position is not None else ""
     return UnsupportedError(feature, stage, ", ".join(x for x in (where, detail) if x))
+
+
+def reject_property_paths(query, stage: str) -> None:
+    """Raise the named :class:`UnsupportedError` for the first SPARQL 1.1 property path in
+    ``query`` (paths parse into :class:`translator.model.Path`; stages that only handle plain
+    predicates call this). The message shows the path as written, e.g.
+    ``unsupported in LARS translation: property path :p/:q+``."""
+    from .model import BGP, Path, walk_patterns
+    from .printer import PRINTERS
+
+    for node in walk_patterns(query.where):
+        if isinstance(node, BGP):
+            for t in node.triples:
+                if isinstance(t.predicate, Path):
+                    text = PRINTERS[query.dialect](query).path(t.predicate)
+                    raise unsupported(f"property path {text}", stage, detail="only IRIs and variables as predicates")

@@ -534,6 +534,33 @@ def _unique(items) -> tuple:
     return tuple(seen)
 
 
+def expression_variables(expr: Expr) -> tuple[Var, ...]:
+    """Variables an expression reads, in order of first occurrence (not those inside EXISTS)."""
+
+    def gen(e) -> Iterator[Var]:
+        match e:
+            case Var():
+                yield e
+            case BinaryOp(_, left, right):
+                yield from gen(left)
+                yield from gen(right)
+            case UnaryOp(_, operand):
+                yield from gen(operand)
+            case In(inner, values, _):
+                yield from gen(inner)
+                for v in values:
+                    yield from gen(v)
+            case FunctionCall(_, args) | IRICall(_, args, _):
+                for a in args:
+                    yield from gen(a)
+            case Aggregate(_, arg, _, _) if arg is not None:
+                yield from gen(arg)
+            case _:
+                return
+
+    return _unique(gen(expr))
+
+
 def pattern_variables(node: Pattern) -> tuple[Var, ...]:
     """Variables mentioned in triple patterns, BIND, VALUES, GRAPH/STREAM names below ``node``."""
 

@@ -393,3 +393,10 @@ def print_query(query: Query, dialect: str | None = None) -> str:
     """The text of ``query`` in ``dialect`` (default: its own)."""
     return PRINTERS[dialect or query.dialect](query).print()
 
+
+def expression_text(expr, query: Query | None = None) -> str:
+    """Canonical SPARQL text of an expression (IRIs abbreviated with ``query``'s prologue if
+    given, else written in full); parsing it back gives the same expression."""
+    q = query or Query("csparql", Select(()), Group(()))
+    return PRINTERS[q.dialect](q).expr(expr)
+

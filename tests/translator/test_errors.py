@@ -60,3 +60,26 @@ def test_property_paths_parse_into_named_path_nodes():
     t1, t2 = q.where.parts[0].triples
     assert t1.predicate.op == "seq" and t1.predicate.args[1] == PathNode("+", (t1.predicate.args[1].args[0],))
     assert t2.predicate.op == "alt" and t2.predicate.args[0].op == "inv"
+
+
+def test_reject_property_paths_names_the_path():
+    from translator.errors import reject_property_paths
+
+    q = parse("PREFIX : <http://e/> SELECT * WHERE { ?x :a ?y . ?x :p/:q+ ?y }", "csparql")
+    with pytest.raises(UnsupportedError) as info:
+        reject_property_paths(q, "LARS translation")
+    assert str(info.value).startswith("unsupported in LARS translation: property path :p/:q+")
+    reject_property_paths(parse("SELECT * WHERE { ?x <http://p> ?y }", "csparql"), "LARS translation")
+
+
+def test_expression_text_and_variables_round_trip():
+    from translator.model import expression_variables
+    from translator.printer import expression_text
+
+    q = parse("PREFIX e: <http://e/> SELECT ?x WHERE { ?x e:p ?y FILTER (?y * 2 > e:f(?z, -1) || !BOUND(?x)) }", "csparql")
+    expr = q.where.parts[1].expr
+    assert [v.name for v in expression_variables(expr)] == ["y", "z", "x"]
+    text = expression_text(expr, q)
+    assert text == "?y * 2 > e:f(?z, -1) || !BOUND(?x)"
+    again = parse(f"SELECT ?x WHERE {{ ?x <http://e/p> ?y FILTER ({expression_text(expr)}) }}", "csparql")
+    assert again.where.parts[1].expr == expr
