@@ -222,6 +222,9 @@ def _hint(dialect: str, text: str, rest: str, expected: set[str], err: Unexpecte
         return f"'{word.group()}' is not allowed here in a {NAMES[dialect]} window", 0
     if expected == {"RSQB"} or (expected and expected <= {"RSQB", "STEP", "SLIDE", "TUMBLING", "AS"}):
         return f"unexpected {_describe_token(err, text)}: the window is not closed with ']'", 0
+    if word_up in ("WIN", "MATCH", "EVENT", "WINDOW"):
+        return (f"'{word.group()}' is RSP-QL/RSEP-QL syntax, which rsplars does not read "
+                "(dialects: C-SPARQL, CQELS-QL, EP-SPARQL)"), 0
     if dialect == "epsparql" and word_up == "STREAM":
         return "EP-SPARQL has no STREAM clauses; use --dialect cqels or csparql", 0
     return None
