@@ -95,13 +95,12 @@ def check_supported(e: M.Expr) -> None:
 def parse_expression(text: str) -> tuple[M.Expr, tuple[str, ...]]:
     """Parse canonical expression text (as :func:`translator.normalize.expression` prints it) and
     return it with its variables in order of first occurrence."""
-    from translator.normalize import _expr_vars  # the one definition of "variables of an expression"
     from translator.parse import parse
 
     query = parse(f"SELECT * WHERE {{ FILTER({text}) }}", "cqels", source="<expression>")
     (part,) = query.where.parts
     assert isinstance(part, M.Filter)
-    return part.expr, tuple(v.name for v in _expr_vars(part.expr))
+    return part.expr, tuple(v.name for v in M.expression_variables(part.expr))
 
 
 def _bindings(text: str, args: Sequence[GroundTerm]) -> tuple[M.Expr, dict[str, Node | None]]:

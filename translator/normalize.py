@@ -24,7 +24,7 @@ from rdflib import Literal as RDFLiteral, URIRef
 from lars.errors import RsplarsError, UnsupportedError
 from translator import algebra as A
 from translator import model as M
-from translator.printer import CorePrinter
+from translator.printer import CorePrinter, expression_text
 from translator.rdf.terms import to_lars
 from translator.tau import AllOf, AnyOf, Condition
 
@@ -81,7 +81,7 @@ def triple(t: M.TriplePattern) -> A.Triple:
 
 
 def _printed_path(p: M.Path) -> str:
-    return CorePrinter(M.Query("cqels", M.Select(()), M.Group(()))).path(p)
+    return CorePrinter(M.Query("csparql", M.Select(()), M.Group(()))).path(p)
 
 
 # ----------------------------------------------------------------------------------- expressions
@@ -89,8 +89,7 @@ def _printed_path(p: M.Path) -> str:
 
 def expression(e: M.Expr) -> A.Expression:
     """An expression as canonical SPARQL text (full IRIs) with the variables it reads."""
-    text = _EXPR_PRINTER.expr(e)
-    return A.Expression(text, tuple(A.Var(v.name) for v in _expr_vars(e)))
+    return A.Expression(expression_text(e), tuple(A.Var(v.name) for v in M.expression_variables(e)))
 
 
 def condition(e: M.Expr) -> Condition:
@@ -107,37 +106,6 @@ def _reject_in_expression(e: M.Expr) -> None:
     from translator.expressions import check_supported
 
     check_supported(e)
-
-
-def _expr_nodes(e: M.Expr):
-    yield e
-    match e:
-        case M.BinaryOp(_, left, right):
-            yield from _expr_nodes(left)
-            yield from _expr_nodes(right)
-        case M.UnaryOp(_, operand):
-            yield from _expr_nodes(operand)
-        case M.In(expr, values, _):
-            yield from _expr_nodes(expr)
-            for v in values:
-                yield from _expr_nodes(v)
-        case M.FunctionCall(_, args) | M.IRICall(_, args):
-            for a in args:
-                yield from _expr_nodes(a)
-        case M.Aggregate(_, arg) if arg is not None:
-            yield from _expr_nodes(arg)
-
-
-def _expr_vars(e: M.Expr) -> tuple[M.Var, ...]:
-    seen: dict[M.Var, None] = {}
-    for node in _expr_nodes(e):
-        if isinstance(node, M.Var):
-            seen.setdefault(node, None)
-    return tuple(seen)
-
-
-_EXPR_PRINTER = CorePrinter(M.Query("cqels", M.Select(()), M.Group(())))
-"""Prints expressions with full IRIs (its query has no prefixes)."""
 
 
 # --------------------------------------------------------------------------------------- windows
