@@ -37,6 +37,14 @@ _TOKEN = re.compile(
     re.VERBOSE,
 )
 _TIME_PREFIX = re.compile(r"\s*(-?[0-9]+)\s*:")
+
+# Fast path for the common case (flat atoms, no nested function terms): one regex check per line,
+# and each distinct atom text is converted once. Anything else goes through the scanner below.
+_ARG = r'-?[0-9]+|[a-z][A-Za-z0-9_]*|"(?:\\.|[^"\\\n])*"'
+_FLAT_ATOM = rf"([a-z][A-Za-z0-9_]*)(?:\(\s*((?:{_ARG})(?:\s*,\s*(?:{_ARG}))*)\s*\))?"
+_FLAT_ATOM_RE = re.compile(_FLAT_ATOM)
+_FLAT_LIST_RE = re.compile(rf"\s*(?:{_FLAT_ATOM}(?:\s*,\s*{_FLAT_ATOM})*)?\s*")
+_ARG_RE = re.compile(_ARG)
 _ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\"}
 
 
@@ -128,6 +136,33 @@ class _Scanner:
         return out
 
 
+def _flat_term(text: str) -> Constant | Integer | String:
+    if text[0] == '"':
+        return String(_unescape(text[1:-1]))
+    if text[0] == "-" or text[0].isdigit():
+        return Integer(int(text))
+    return Constant(text)
+
+
+class _AtomCache(dict):
+    """Atom text → Atom, for the flat atoms of the fast path (streams repeat atoms a lot)."""
+
+    def __missing__(self, text: str) -> Atom:
+        m = _FLAT_ATOM_RE.fullmatch(text)
+        assert m is not None
+        name, args = m.group(1), m.group(2)
+        atom = Atom(name, tuple(_flat_term(a) for a in _ARG_RE.findall(args)) if args is not None else ())
+        self[text] = atom
+        return atom
+
+
+def _atoms_of(text: str, start: int, cache: _AtomCache) -> list[Atom]:
+    """The atoms of ``text[start:]`` (``atom, atom, …``); raises ``_AtomError`` on bad input."""
+    if _FLAT_LIST_RE.fullmatch(text, start):
+        return [cache[m.group(0)] for m in _FLAT_ATOM_RE.finditer(text, start)]
+    return _Scanner(text, start).atoms()
+
+
 def parse_ground_atom(text: str, source: str = "<atom>") -> Atom:
     """One ground atom (``p(a,1,"s")``); errors are :class:`SourceError`."""
     try:
@@ -174,6 +209,7 @@ class _Builder:
 def parse_stream_text(text: str, source: str = "<stream>") -> Stream:
     """``T: atom, atom, …`` per line (see the module docstring)."""
     builder = _Builder(source, text)
+    cache = _AtomCache()
     for number, line in enumerate(text.splitlines(), start=1):
         stripped = line.strip()
         if not stripped or stripped.startswith("%"):
@@ -190,7 +226,7 @@ def parse_stream_text(text: str, source: str = "<stream>") -> Stream:
                 expected="T: atom, atom, …",
             )
         try:
-            atoms = _Scanner(line, m.end()).atoms()
+            atoms = _atoms_of(line, m.end(), cache)
         except _AtomError as err:
             raise SourceError(
                 err.message, source=source, line=number, column=err.offset + 1, text=text, expected=err.expected
@@ -202,6 +238,7 @@ def parse_stream_text(text: str, source: str = "<stream>") -> Stream:
 def parse_stream_jsonl(text: str, source: str = "<stream>") -> Stream:
     """``{"t": T, "atoms": ["a(1)", …]}`` per line (see the module docstring)."""
     builder = _Builder(source, text)
+    cache = _AtomCache()
     for number, line in enumerate(text.splitlines(), start=1):
         stripped = line.strip()
         if not stripped or stripped.startswith("%"):
@@ -226,7 +263,10 @@ def parse_stream_jsonl(text: str, source: str = "<stream>") -> Stream:
         atoms = []
         for item in raw:
             try:
-                atoms.append(parse_ground_atom(item))
+                if item in cache or _FLAT_ATOM_RE.fullmatch(item):
+                    atoms.append(cache[item])
+                else:
+                    atoms.append(parse_ground_atom(item))
             except SourceError as err:
                 raise fail(f"in atom {item!r}: {err.message}", _column_of(line, json.dumps(item), indent), err.expected) from None
         builder.add(t, atoms, number, _column_of(line, '"t"', indent))

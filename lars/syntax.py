@@ -32,7 +32,7 @@ from typing import Any
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
-from lars.errors import SourceError
+from lars.errors import RsplarsError, SourceError
 from lars.model import (
     Arith,
     At,
@@ -154,7 +154,7 @@ class _ToModel(Transformer):
     def __init__(self, base_unit: str) -> None:
         super().__init__()
         if base_unit not in UNIT_MS:
-            raise ValueError(f"unknown base unit {base_unit!r}; one of {sorted(UNIT_MS)}")
+            raise RsplarsError(f"unknown base unit {base_unit!r} (one of {', '.join(sorted(UNIT_MS))})")
         self.base_ms = UNIT_MS[base_unit]
 
     # ------------------------------------------------------------------------------ program

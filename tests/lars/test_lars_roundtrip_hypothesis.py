@@ -3,6 +3,8 @@ reads every printed ground atom as lars.syntax.parse_atom does."""
 
 from __future__ import annotations
 
+import json
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -27,7 +29,7 @@ from lars.model import (
     WindowAt,
 )
 from lars.printer import format_atom, format_program
-from lars.streams import parse_ground_atom
+from lars.streams import parse_ground_atom, parse_stream_jsonl, parse_stream_text
 from lars.syntax import UNIT_MS, parse_atom, parse_program
 
 names = st.sampled_from(["p", "q", "r2", "s_x", "offer", "a", "at", "in", "now", "step"])
@@ -107,8 +109,12 @@ def test_print_parse_round_trip(program: Program) -> None:
 
 
 @settings(max_examples=300, deadline=None)
-@given(ground_atoms)
-def test_stream_scanner_agrees_with_grammar(atom: Atom) -> None:
-    text = format_atom(atom)
-    assert parse_ground_atom(text) == atom
-    assert parse_atom(text) == atom
+@given(st.lists(ground_atoms, min_size=1, max_size=4, unique=True))
+def test_stream_readers_agree_with_grammar(atoms: list[Atom]) -> None:
+    texts = [format_atom(a) for a in atoms]
+    for atom, text in zip(atoms, texts):
+        assert parse_ground_atom(text) == atom
+        assert parse_atom(text) == atom
+    line = "0: " + ", ".join(texts)  # the fast path for flat atoms, the scanner for nested ones
+    assert parse_stream_text(line).at(0) == tuple(atoms)
+    assert parse_stream_jsonl(json.dumps({"t": 0, "atoms": texts})).at(0) == tuple(atoms)
