@@ -103,8 +103,9 @@ def time_window_bounds(window: TimeWindow, t: int, tmin: int, tmax: int | None =
 
 
 def _last_n(atoms_by_time: Iterable[tuple[int, tuple[Atom, ...]]], n: int, t: int, tmin: int) -> WindowSelection:
-    """The last n atoms (in arrival order) of ``atoms_by_time`` up to t (D11)."""
-    timed = [(u, a) for u, atoms in atoms_by_time if tmin <= u <= t for a in atoms]
+    """The last n atoms (in arrival order) of ``atoms_by_time`` up to t (D11); an atom repeated
+    at one time point counts once, at its first arrival (υ(u) is a set)."""
+    timed = [(u, a) for u, atoms in atoms_by_time if tmin <= u <= t for a in dict.fromkeys(atoms)]
     chosen = timed[max(0, len(timed) - n) :] if n > 0 else []
     if n == 0:
         lo = t

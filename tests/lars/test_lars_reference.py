@@ -70,6 +70,10 @@ def test_tuple_and_partition_windows_by_hand() -> None:
     assert w.kept is not None and w.kept[2] == {parse_atom_("q(2)")} and not w.kept[4]
     w = window_view(TupleWindow(0), stream, 4, 0)
     assert (w.lo, w.hi) == (4, 4) and w.kept == {4: frozenset()}
+    # a repeated atom at one time point counts once (υ(u) is a set), at its first arrival
+    a, b, c = Atom("a"), Atom("b"), Atom("c")
+    w = window_view(TupleWindow(2), Stream({0: (a, b, a), 1: (c,)}), 1, 0)
+    assert (w.lo, w.hi) == (0, 1) and w.kept == {0: {b}, 1: {c}}
 
 
 def parse_atom_(text: str) -> Atom:
