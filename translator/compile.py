@@ -1,0 +1,281 @@
+"""From a parsed RSP query to the LARS program an engine runs (seed 000 §3–4).
+
+``compile_query`` chains the stages: the dialect's view of the query (``cs(Q)`` / ``cq(Q)``, §3),
+the pattern algebra (:mod:`translator.normalize`), τ1 or τ2 (:mod:`translator.tau`, §4.3), the
+result form, and the execution mode (:mod:`translator.modes`, §4.1). The result names the answer
+predicate and the order of its arguments, so that answers can be read back (§5: "answers are the
+facts of ans_1 projected on the result variables").
+
+Result forms: SELECT (projection, ``(expr AS ?v)``, DISTINCT/REDUCED — answers are sets, D5),
+CONSTRUCT (the answer holds the template's variables; the template is instantiated per answer by
+:func:`construct_triples`), ASK (``answer`` without arguments). Aggregates, ORDER BY, LIMIT and
+OFFSET are named *unsupported* errors.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Iterable
+
+from lars.errors import RsplarsError, UnsupportedError
+from lars.model import Atom, Literal, Program, Rule
+from translator import algebra as A
+from translator import model as M
+from translator import modes
+from translator.expressions import check_supported
+from translator.normalize import TimeBase, expression, pattern_algebra, stream_sources
+from translator.tau import DEFAULT_GRAPH, Tau, lars_var
+
+ANSWER = "answer"
+STAGE = "translation to LARS"
+STRATEGIES = ("tau1", "tau2")
+MODES = ("push", "pull", "none")
+
+
+class TranslationError(RsplarsError):
+    """A query that cannot be translated with the options given (e.g. no pull period)."""
+
+
+@dataclass(frozen=True)
+class Compiled:
+    """A query translated into a LARS program, with what is needed to read its answers."""
+
+    query: M.Query
+    program: Program
+    variables: tuple[str, ...]
+    """Result variable names, in the argument order of the ``answer`` atoms."""
+    form: str
+    """``select``, ``construct`` or ``ask``."""
+    strategy: str
+    mode: str
+    period: int | None
+    bounds: str
+    answer_predicate: str = ANSWER
+
+
+# ------------------------------------------------------------------------------------- cs and cq
+
+
+def cs(query: M.Query) -> M.Query:
+    """``cs(Q)`` (seed 000 §3): every stream graph pattern ``(STREAM s ω g)`` of a CQELS query
+    becomes a C-SPARQL ``FROM STREAM s [ω]``, and g stays in the pattern where it was, matched
+    against the default graph into which C-SPARQL merges the window contents."""
+    sources: list[M.StreamSource] = list(query.dataset.streams)
+
+    def strip(p: M.Pattern) -> M.Pattern:
+        match p:
+            case M.StreamPattern(stream, window, inner, position):
+                if not isinstance(stream, M.IRI):
+                    raise UnsupportedError("a STREAM pattern over a stream variable", "cs(Q)",
+                                           "C-SPARQL names its streams in FROM STREAM")
+                if all(s.iri != stream or s.window != window for s in sources):
+                    sources.append(M.StreamSource(stream, window, False, position))
+                return strip(inner)
+            case M.Group(parts):
+                return M.Group(tuple(strip(x) for x in parts))
+            case M.Union_(left, right):
+                return M.Union_(strip(left), strip(right))
+            case M.Optional_(inner):
+                return M.Optional_(strip(inner))  # type: ignore[arg-type]
+            case M.Minus(inner):
+                return M.Minus(strip(inner))  # type: ignore[arg-type]
+            case M.GraphPattern(name, inner):
+                return M.GraphPattern(name, strip(inner))  # type: ignore[arg-type]
+        return p
+
+    where = strip(query.where)
+    assert isinstance(where, M.Group)
+    dataset = replace(query.dataset, streams=tuple(sources))
+    return replace(query, dialect="csparql", where=where, dataset=dataset)
+
+
+def cq(query: M.Query, assignment: dict[int, str], cautious: Iterable[str] = ()) -> M.Query:
+    """A member of ``cq(Q)`` (seed 000 §3) for a C-SPARQL query: the triple patterns of the
+    default graph are assigned to streams (``assignment``: index of the triple in pattern order →
+    stream IRI; unassigned ones stay static), each stream's patterns become ``(STREAM s ω g_s)``
+    — brave — or ``((STREAM s ω g_s) UNION g_s)`` for the streams in ``cautious``.
+
+    The C-SPARQL text does not say which patterns a stream feeds (its ``g`` is empty), so the
+    assignment is an input: :func:`assign_by_static_data` derives one.
+    """
+    windows = {s.iri.value: s for s in query.dataset.streams}
+    if any(s.named for s in query.dataset.streams):
+        raise UnsupportedError("FROM NAMED STREAM", "cq(Q)", "only streams merged into the default graph map to STREAM patterns")
+    counter = iter(range(10**9))
+    cautious = set(cautious)
+
+    def rewrite(p: M.Pattern) -> M.Pattern:
+        match p:
+            case M.BGP(triples):
+                static, per_stream = [], {}
+                for t in triples:
+                    k = next(counter)
+                    if k in assignment:
+                        per_stream.setdefault(assignment[k], []).append(t)
+                    else:
+                        static.append(t)
+                parts: list[M.Pattern] = [M.BGP(tuple(static))] if static else []
+                for iri, ts in per_stream.items():
+                    if iri not in windows:
+                        raise TranslationError(f"no FROM STREAM <{iri}> for the triple patterns assigned to it")
+                    g = M.Group((M.BGP(tuple(ts)),))
+                    stream = M.StreamPattern(windows[iri].iri, windows[iri].window, g)
+                    parts.append(M.Union_(M.Group((stream,)), g) if iri in cautious else stream)
+                return M.Group(tuple(parts)) if len(parts) != 1 else parts[0]
+            case M.Group(parts):
+                return M.Group(tuple(rewrite(x) for x in parts))
+            case M.Union_(left, right):
+                return M.Union_(rewrite(left), rewrite(right))
+            case M.Optional_(inner):
+                return M.Optional_(rewrite(inner))  # type: ignore[arg-type]
+            case M.Minus(inner):
+                return M.Minus(rewrite(inner))  # type: ignore[arg-type]
+        return p  # GRAPH patterns address named graphs, never the merged streams
+
+    where = rewrite(query.where)
+    if not isinstance(where, M.Group):
+        where = M.Group((where,))
+    return replace(query, dialect="cqels", where=where, dataset=replace(query.dataset, streams=()))
+
+
+def default_graph_triples(query: M.Query) -> list[M.TriplePattern]:
+    """The triple patterns that :func:`cq` numbers, in its order (outside GRAPH)."""
+    out: list[M.TriplePattern] = []
+
+    def walk(p: M.Pattern) -> None:
+        match p:
+            case M.BGP(triples):
+                out.extend(triples)
+            case M.GraphPattern():
+                return
+            case _:
+                for c in M.child_patterns(p):
+                    walk(c)
+
+    walk(query.where)
+    return out
+
+
+# ----------------------------------------------------------------------------------- compilation
+
+
+def default_strategy(query: M.Query) -> str:
+    return "tau1" if query.dialect == "csparql" else "tau2"
+
+
+def default_mode(query: M.Query) -> str:
+    """Pull for C-SPARQL (time-driven), push for CQELS (data-driven) (seed 000 §2.2, §5)."""
+    return "pull" if query.dialect == "csparql" else "push"
+
+
+def default_period(query: M.Query, base: TimeBase) -> int | None:
+    """D4: C-SPARQL ``COMPUTED EVERY``, else the windows' common STEP (TUMBLING: its range)."""
+    reg = query.registration
+    if reg is not None and reg.computed_every is not None:
+        return base.ticks(reg.computed_every, "COMPUTED EVERY period")
+    steps = set()
+    for s in M.stream_graph_patterns(query):
+        w = s.window
+        if w.kind == "range" and w.step is not None:
+            steps.add(base.ticks(w.step, "window step"))
+        elif w.kind == "tumbling" and w.range is not None:
+            steps.add(base.ticks(w.range, "window range"))
+    if len(steps) > 1:
+        raise TranslationError(
+            f"the windows have different steps ({', '.join(map(str, sorted(steps)))} {base.unit}): "
+            "give the pull period with --period"
+        )
+    return steps.pop() if steps else None
+
+
+def compile_query(
+    query: M.Query,
+    *,
+    strategy: str | None = None,
+    mode: str | None = None,
+    period: int | None = None,
+    bounds: str = "closed",
+    base: TimeBase = TimeBase(),
+) -> Compiled:
+    """Translate ``query`` with τ1 (C-SPARQL's default) or τ2 (CQELS's) under a mode."""
+    strategy = strategy or default_strategy(query)
+    mode = mode or default_mode(query)
+    if strategy not in STRATEGIES:
+        raise TranslationError(f"unknown strategy {strategy!r} (expected tau1 or tau2)")
+    if mode not in MODES:
+        raise TranslationError(f"unknown mode {mode!r} (expected push, pull or none)")
+    _reject_unsupported(query)
+    if strategy == "tau1" and query.dialect != "csparql":
+        query = cs(query)
+    if strategy == "tau2" and query.dataset.streams:
+        raise TranslationError(
+            "τ2 needs STREAM graph patterns, but this query has FROM STREAM clauses: "
+            "use --as cqels-brave/cqels-cautious to build its CQELS counterpart"
+        )
+    pattern = pattern_algebra(query.where, base)
+    form, variables, pattern = _result_form(query, pattern)
+    tau = Tau(strategy, stream_sources(query, base), bounds)
+    program = tau.program(pattern)
+    answer = Rule(
+        Atom(ANSWER, tuple(lars_var(A.Var(v)) for v in variables)),
+        (Literal(Atom("ans1", (*(lars_var(v) for v in A.ordered(A.variables(pattern))), DEFAULT_GRAPH))),),
+    )
+    program = Program((*program.rules, answer))
+    if mode == "pull":
+        period = period if period is not None else default_period(query, base)
+        if period is None:
+            raise TranslationError("pull mode needs a period: the query has no COMPUTED EVERY or STEP; give --period")
+        program = modes.pull(program, period)
+    elif mode == "push":
+        program = modes.push(program)
+        period = None
+    else:
+        period = None
+    return Compiled(query, program, variables, form, strategy, mode, period, bounds)
+
+
+def _reject_unsupported(query: M.Query) -> None:
+    from translator.errors import reject_property_paths
+
+    reject_property_paths(query, STAGE)
+    if query.aggregates:
+        raise UnsupportedError("C-SPARQL AGGREGATE clauses", STAGE)
+    mods = query.modifiers
+    for name, present in (("GROUP BY", mods.group_by), ("HAVING", mods.having), ("ORDER BY", mods.order_by),
+                          ("LIMIT", mods.limit is not None), ("OFFSET", mods.offset is not None)):
+        if present:
+            raise UnsupportedError(name, STAGE, "continuous answers are sets per time point (D5)")
+    if isinstance(query.form, M.Describe):
+        raise UnsupportedError("DESCRIBE", STAGE)
+
+
+def _result_form(query: M.Query, pattern: A.Pattern) -> tuple[str, tuple[str, ...], A.Pattern]:
+    """(form, answer variables, pattern extended with SELECT expressions)."""
+    form = query.form
+    if isinstance(form, M.Select):
+        names: list[str] = []
+        for item in form.projection:
+            if isinstance(item, M.Projection):
+                check_supported(item.expr)
+                pattern = A.Bind(pattern, expression(item.expr), A.Var(item.var.name))
+                names.append(item.var.name)
+            else:
+                names.append(item.name)
+        if form.star:
+            names = [v.name for v in M.result_variables(query)]
+        return "select", tuple(_require_bound(names, pattern)), pattern
+    if isinstance(form, M.Construct):
+        return "construct", tuple(_require_bound([v.name for v in M.result_variables(query)], pattern)), pattern
+    if isinstance(form, M.Ask):
+        return "ask", (), pattern
+    raise UnsupportedError(type(form).__name__.upper(), STAGE)
+
+
+def _require_bound(names: list[str], pattern: A.Pattern) -> list[str]:
+    scope = {v.name for v in A.variables(pattern)}
+    missing = [n for n in names if n not in scope]
+    if missing:
+        raise UnsupportedError(
+            f"result variable(s) {', '.join('?' + n for n in missing)} not bound by the pattern", STAGE,
+            "they would always be unbound")
+    return names
