@@ -56,3 +56,24 @@ def test_parse_errors_are_source_errors(tmp_path, name, text, line):
 def test_missing_file():
     with pytest.raises(RsplarsError, match="not found"):
         load_static("/nonexistent.ttl")
+
+
+def test_lexical_forms_are_kept(tmp_path):
+    path = tmp_path / "d.ttl"
+    path.write_text('@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .\n<http://a> <http://p> "01"^^xsd:integer .\n')
+    ((_, _, o),) = list(load_static(path))
+    assert str(o) == "01"
+
+
+def test_static_facts_match_the_translation_names():
+    from lars.model import Atom, Constant, Rule, String
+    from translator import tau
+    from translator.rdf.static import DEFAULT_GRAPH, TRIPLE, static_facts
+
+    assert (TRIPLE, DEFAULT_GRAPH) == (tau.TRIPLE, tau.DEFAULT_GRAPH)
+    ds = load_dataset([DATA / "running_example" / "static.n3"])
+    facts = static_facts(ds)
+    assert Rule(Atom("triple", (String('"rayban"'), String(f"<{EX}g_classify>"),
+                                String('"0"^^<http://www.w3.org/2001/XMLSchema#integer>'),
+                                Constant("default")))) in facts
+    assert len(facts) == 2 and all(r.is_fact for r in facts)

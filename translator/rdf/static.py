@@ -19,7 +19,8 @@ from rdflib import Dataset, Graph, URIRef
 from rdflib.util import guess_format
 
 from lars.errors import RsplarsError, SourceError
-from translator.rdf.terms import RDFTerm, canonical
+from lars.model import Atom, Constant, Rule, String
+from translator.rdf.terms import RDFTerm, canonical, keep_lexical_forms, to_lars
 
 #: extensions rdflib's guess_format does not know
 _EXTRA_FORMATS = {".ttl": "turtle", ".nq": "nquads", ".jsonld": "json-ld", ".json": "json-ld"}
@@ -46,7 +47,8 @@ def _parse_into(graph: Graph, path: str | Path, fmt: str | None) -> None:
         raise RsplarsError(f"cannot read static data file {path}: {err}") from None
     fmt = rdf_format(path, fmt)
     try:
-        graph.parse(data=text, format=fmt, publicID=path.resolve().as_uri())
+        with keep_lexical_forms():
+            graph.parse(data=text, format=fmt, publicID=path.resolve().as_uri())
     except BadSyntax as err:
         start = text.rfind("\n", 0, err._i) + 1  # noqa: SLF001 - rdflib keeps the offset there
         raise SourceError(
@@ -114,3 +116,20 @@ def dataset_quads(ds: Dataset) -> Iterator[tuple[RDFTerm, RDFTerm, RDFTerm, URIR
         rows.append((canonical(s), canonical(p), canonical(o), graph))
     rows.sort(key=lambda q: tuple("" if x is None else x.n3() for x in q))
     return iter(rows)
+
+
+#: the names of seed 000 §4.3 (i), as ``translator.tau`` uses them
+TRIPLE = "triple"
+DEFAULT_GRAPH = Constant("default")
+
+
+def static_facts(ds: Dataset, *, predicate: str = TRIPLE,
+                 default_graph: Constant = DEFAULT_GRAPH) -> tuple[Rule, ...]:
+    """The static dataset as LARS facts ``triple(S, P, O, G)`` (seed 000 §4.3 (i)): ``G`` is
+    ``default`` for the default graph, else the graph IRI's term (:func:`to_lars`). Facts hold at
+    every time point (D11)."""
+    facts = []
+    for s, p, o, g in dataset_quads(ds):
+        graph: Constant | String = default_graph if g is None else to_lars(g)  # type: ignore[assignment]
+        facts.append(Rule(Atom(predicate, (to_lars(s), to_lars(p), to_lars(o), graph))))
+    return tuple(facts)

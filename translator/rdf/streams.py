@@ -37,6 +37,7 @@ from rdflib import BNode, Dataset, Literal, URIRef
 from rdflib.namespace import PROV, RDF, RDFS, XSD, OWL
 
 from lars.errors import RsplarsError, SourceError
+from lars.model import Atom, Stream
 from translator.rdf.terms import (
     BLANK_NODE_LABEL,
     IRIREF,
@@ -44,6 +45,8 @@ from translator.rdf.terms import (
     RDFTerm,
     canonical,
     from_nt,
+    keep_lexical_forms,
+    to_lars,
     to_nt,
     unescape,
 )
@@ -195,7 +198,8 @@ def _read_trig(text: str, source: str) -> list[_Raw]:
 
     ds = Dataset()
     try:
-        ds.parse(data=text, format="trig")
+        with keep_lexical_forms():
+            ds.parse(data=text, format="trig")
     except BadSyntax as err:
         line = err.lines + 1
         start = text.rfind("\n", 0, err._i) + 1  # noqa: SLF001 - rdflib keeps the offset there
@@ -578,3 +582,21 @@ def write_ntriples(elements: Iterable[StreamElement], out: TextIO) -> int:
         out.write(format_element(element) + "\n")
         n += 1
     return n
+
+
+# --------------------------------------------------------------------------------------- LARS view
+
+#: the stream predicate of seed 000 §4.3 (ii), as ``translator.tau`` uses it
+STRIPLE = "striple"
+
+
+def to_lars_stream(elements: Iterable[StreamElement], *, predicate: str = STRIPLE,
+                   start: int | None = None, end: int | None = None) -> Stream:
+    """Stream elements as the LARS data stream of seed 000 §4.3: ``striple(S, P, O, s) ∈ υ(t)``
+    for a triple ``(S, P, O)`` arriving on stream ``s`` at ``t``; arrival order is kept within a
+    time point (it decides tuple windows). Give ``elements`` merged (:func:`merge_streams`)."""
+    points: dict[int, list[Atom]] = {}
+    for e in elements:
+        s, p, o = (to_lars(x) for x in e.triple)
+        points.setdefault(e.t, []).append(Atom(predicate, (s, p, o, to_lars(e.stream_iri))))
+    return Stream({t: tuple(atoms) for t, atoms in points.items()}, start, end)

@@ -28,6 +28,10 @@ Datalog joins are RDF term equality (SPARQL §17.4.1.7 ``sameTerm``):
 from __future__ import annotations
 
 import re
+from contextlib import contextmanager
+from typing import Iterator
+
+import rdflib
 
 from rdflib import BNode, Literal, URIRef
 from rdflib.namespace import RDF, XSD
@@ -193,3 +197,15 @@ def canonical(term: RDFTerm) -> RDFTerm:
         if term.datatype == XSD_STRING:
             return Literal(str(term))
     return term
+
+
+@contextmanager
+def keep_lexical_forms() -> Iterator[None]:
+    """Parse with rdflib without normalising literals (``"01"^^xsd:integer`` stays ``"01"``), so
+    that data read by rdflib maps to the same LARS terms as the same text read by :func:`from_nt`."""
+    saved = rdflib.NORMALIZE_LITERALS
+    rdflib.NORMALIZE_LITERALS = False
+    try:
+        yield
+    finally:
+        rdflib.NORMALIZE_LITERALS = saved
