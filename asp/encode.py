@@ -83,6 +83,8 @@ class Encoding:
     """The ASP program for a LARS program, and what the solver must feed it."""
 
     text: str
+    #: ``#external`` declarations whose domains the solver supplies per epoch (``@lars_domain``)
+    interface: str
     windows: list[TimeWindow | TupleWindow | PartitionWindow]
     #: signature -> set of (kind, window index or None for NOW) the stream atoms feed
     routes: dict[Signature, set[tuple[str, int | None]]]
@@ -193,7 +195,13 @@ class _Encoder:
         """One body literal in ASP (``None``: always true, dropped)."""
         pos = self.positive(lit.atom)
         if lit.negated:
-            return "#false" if pos is None else f"not {pos}"
+            if pos is None:
+                return "#false"
+            if isinstance(lit.atom, Box):  # □ holds on an empty window, so ¬□ needs a non-empty one
+                k = self.window(lit.atom.window)
+                self.flag(k, NONEMPTY)
+                return f"not {pos}, lars_nonempty({k})"
+            return f"not {pos}"
         return pos
 
     def positive(self, ext) -> str | None:
@@ -242,33 +250,52 @@ class _Encoder:
             return f"lars_box({k},{text})"
         raise TypeError(f"not an extended atom: {ext!r}")
 
-    def body(self, rule: Rule) -> list[str]:
-        out: list[str] = []
+    def bodies(self, rule: Rule) -> list[list[str]]:
+        """The rule's body in ASP; several variants when it has positive □ literals: every □
+        holds on an empty window whatever its atom, so a copy of the rule has ``not
+        lars_nonempty(K)`` in place of the □ literal (when the rest of the body binds the □
+        atom's variables; otherwise only the atoms the stream has are candidates)."""
+        fixed: list[str] = []
+        boxes: list[tuple[str, str]] = []
         for element in rule.body:
             if isinstance(element, Comparison):
                 self.check_term(element.left)
                 self.check_term(element.right)
-                out.append(f"{asp_term(element.left)}{element.op}{asp_term(element.right)}")
-            else:
-                text = self.literal(element)
-                if text is not None:
-                    out.append(text)
-        return out
+                fixed.append(f"{asp_term(element.left)}{element.op}{asp_term(element.right)}")
+                continue
+            text = self.literal(element)
+            if text is None:
+                continue
+            ext = element.atom
+            if isinstance(ext, Box) and not element.negated:
+                others = Rule(rule.head, tuple(b for b in rule.body if b is not element))
+                if _atom_variables(ext.atom) <= _binding_variables(others):
+                    k = self.window(ext.window)
+                    self.flag(k, NONEMPTY)
+                    boxes.append((text, f"not lars_nonempty({k})"))
+                    continue
+            fixed.append(text)
+        variants = [fixed]
+        for text, empty in boxes:
+            variants = [v + [text] for v in variants] + [v + [empty] for v in variants]
+        return variants
 
     # ----------------------------------------------------------------------------- rules
     def rule(self, index: int, rule: Rule) -> None:
-        body = self.body(rule)
+        bodies = self.bodies(rule)
         head = rule.head
         if head is None:
-            self.emit("", body)
+            for body in bodies:
+                self.emit("", body)
         elif isinstance(head, Atom):
             self.check_atom(head)
             text = self.derived(asp_atom(head), head.signature)
-            if rule.is_fact and head.signature in self.fact_sigs:
+            if rule.is_fact:
                 self.emit(text, [])
                 self.out.append(f"lars_fact({asp_atom(head)}).")
             else:
-                self.emit(text, body)
+                for body in bodies:
+                    self.emit(text, body)
         else:  # @_T head: the rule puts the atom at T, which must lie in the timeline [tmin, t]
             self.check_atom(head.atom)
             self.check_term(head.time)
@@ -276,7 +303,8 @@ class _Encoder:
             names = sorted(_rule_variables(rule))
             aux = f"lars_b{index}" + (f"({','.join(names)})" if names else "")
             time = asp_term(head.time)
-            self.emit(aux, body)
+            for body in bodies:
+                self.emit(aux, body)
             self.out.append(f"lars_hat({asp_atom(head.atom)},{time}) :- {aux}, lars_tl({time}).")
             self.out.append(f":- {aux}, not lars_tl({time}).")
             self.out.append(f"lars_tl({time}) :- {aux}, lars_epoch(Lo,Hi), Lo<={time}, {time}<Hi.")
@@ -342,6 +370,34 @@ class _Encoder:
             out.append(f"lars_ibox({k},{g}) :- lars_icand({k},{g}); lars_iat({k},{g},T) : lars_in({k},T).")
         return out
 
+    def interface(self) -> str:
+        """The external atoms and the domains the solver gives them through the grounding-time
+        function ``@lars_domain(kind[, window])`` (plain clingo users write facts instead)."""
+        out = ["% external atoms (domains supplied by asp.solver per epoch)"]
+        if any(kind == NOW for kinds in self.routes.values() for kind, _ in kinds):
+            out.append("#external lars_now(A) : A = @lars_domain(now).")
+        for k in range(len(self.windows)):
+            kinds = {kind for ks in self.routes.values() for kind, w in ks if w == k}
+            if DIA in kinds:
+                out.append(f"#external lars_dia({k},A) : A = @lars_domain(dia,{k}).")
+            if BOX in kinds:
+                out.append(f"#external lars_box({k},A) : A = @lars_domain(box,{k}).")
+            if AT in kinds:
+                out.append(f"#external lars_at({k},A,T) : (A,T) = @lars_domain(at,{k}).")
+            flags = self.flags.get(k, set())
+            if IN in flags:
+                out.append(f"#external lars_in({k},T) : T = @lars_domain(in,{k}).")
+            if NONEMPTY in flags:
+                out.append(f"#external lars_nonempty({k}).")
+            if HAS_NOW in flags:
+                out.append(f"#external lars_has_now({k}).")
+        if self.uses_now_t:
+            out.append("#external lars_now_t(T) : T = @lars_domain(now_t).")
+        if self.uses_tl:
+            out.append("#external lars_tlx(T) : T = @lars_domain(tlx).")
+            out.append("lars_epoch(Lo,Hi) :- (Lo,Hi) = @lars_domain(epoch).")
+        return "\n".join(out) + "\n"
+
     def encode(self) -> Encoding:
         for sig in self.intensional:
             check_name(sig[0], "predicate")
@@ -357,6 +413,7 @@ class _Encoder:
         text = "\n".join(header + ["% rules"] + self.out + ["% auxiliary rules"] + aux + show) + "\n"
         return Encoding(
             text=text,
+            interface=self.interface(),
             windows=self.windows,
             routes=self.routes,
             flags=self.flags,
@@ -385,6 +442,25 @@ def _term_variables(term: Term) -> set[str]:
     if isinstance(term, Arith):
         return _term_variables(term.left) | _term_variables(term.right)
     return set()
+
+
+def _atom_variables(atom: Atom) -> set[str]:
+    return set().union(set(), *(_term_variables(a) for a in atom.args))
+
+
+def _binding_variables(rule: Rule) -> set[str]:
+    """Variables a rule body binds without its □ literals (positive plain, ◇, @ literals; ``=``)."""
+    out: set[str] = set()
+    for b in rule.body:
+        if isinstance(b, Comparison):
+            if b.op == "=":
+                out |= _term_variables(b.left) | _term_variables(b.right)
+        elif not b.negated and not isinstance(b.atom, Box):
+            ext = b.atom
+            out |= _atom_variables(ext if isinstance(ext, Atom) else ext.atom)
+            if isinstance(ext, (At, WindowAt)):
+                out |= _term_variables(ext.time)
+    return out
 
 
 def _rule_variables(rule: Rule) -> set[str]:

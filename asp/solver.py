@@ -29,10 +29,11 @@ from typing import Callable, Iterable, Iterator, Mapping
 from clingo.backend import Backend
 from clingo.control import Control
 from clingo.symbol import Function as SymFunction
-from clingo.symbol import Number, Symbol
+from clingo.symbol import Number, Symbol, Tuple_
 from clingo.solving import Model, SolveResult
 
 from asp.encode import AT, BOX, DIA, HAS_NOW, IN, NONEMPTY, NOW, Encoding, encode
+from asp.symbols import make_context
 from asp.windows import StreamIndex, WindowState
 from lars.errors import RsplarsError, UnsupportedError
 from lars.model import Program, Stream, Term
@@ -123,6 +124,42 @@ def _intensional_in_stream(program: Program, stream: Stream) -> frozenset[tuple[
     return frozenset(found)
 
 
+_EXTERNAL_NAMES = {NOW: "lars_now", DIA: "lars_dia", BOX: "lars_box", AT: "lars_at", IN: "lars_in", "now_t": "lars_now_t", "tlx": "lars_tlx"}
+
+
+def _external_symbol(key: tuple, idx: StreamIndex) -> Symbol:
+    """The external atom a solver key stands for (see ``asp.encode``)."""
+    kind = key[0]
+    name = _EXTERNAL_NAMES[kind]
+    if kind == NOW:
+        return SymFunction(name, [idx.symbol(key[2])])
+    if kind in (DIA, BOX):
+        return SymFunction(name, [Number(key[1]), idx.symbol(key[2])])
+    if kind == AT:
+        return SymFunction(name, [Number(key[1]), idx.symbol(key[2]), Number(key[3])])
+    if kind == IN:
+        return SymFunction(name, [Number(key[1]), Number(key[2])])
+    return SymFunction(name, [Number(key[1])])
+
+
+class _Context:
+    """Grounding context: ``@lars_domain(kind[, window])`` lists an external's domain for the
+    epoch; the program's own grounding-time functions (``Call`` terms) are methods too."""
+
+    def __init__(self, functions: Mapping[str, Callable[..., Term]], domains: dict[tuple, list[Symbol]], epoch: tuple[int, int]) -> None:
+        self._domains = domains
+        self._epoch = epoch
+        user = make_context(functions)
+        for name in functions:
+            setattr(self, name, getattr(user, name))
+
+    def lars_domain(self, kind: Symbol, k: Symbol | None = None) -> list[Symbol] | Symbol:
+        if kind.name == "epoch":
+            return Tuple_([Number(self._epoch[0]), Number(self._epoch[1])])
+        key = (kind.name,) if k is None else (kind.name, k.number)
+        return self._domains.get(key, [])
+
+
 class _Run:
     """The state of one ``run``: window states, the current epoch, the previous answer."""
 
@@ -181,7 +218,10 @@ class _Run:
         return self.enc.temporal
 
     def _build_epoch(self, t: int) -> _Epoch:
-        """A fresh Control whose externals cover what the windows can see from t on."""
+        """A fresh Control whose externals cover what the windows can see from t on.
+
+        The domains of the ``#external`` declarations (``Encoding.interface``) come from the
+        grounding-time function ``@lars_domain``; the literals are then looked up once."""
         enc, idx = self.enc, self.index
         solver = self.solver
         messages: list[str] = []
@@ -192,64 +232,60 @@ class _Run:
         )
         temporal = self._needs_time()
         tb = t + solver.epoch_span - 1 if temporal else None
-        lits: dict[tuple, int] = {}
         # which stream time points to declare: what the windows hold now, plus a look-ahead
         ahead = idx.range(t + 1, tb) if temporal else range(idx.upto(t), min(len(idx.times), idx.upto(t) + solver.lookahead))
         ahead_ids: set[int] = {x for i in ahead for x in idx.unique(i)}
-        try:
-            ctl.add("base", [], enc.text)
-            with ctl.backend() as backend:
+        keys: list[tuple] = []
+        domains: dict[tuple, list[Symbol]] = {}
 
-                def external(key: tuple, symbol: Symbol) -> None:
-                    if key not in lits:
-                        lit = backend.add_atom(symbol)
-                        backend.add_external(lit)
-                        lits[key] = lit
+        def declare(key: tuple, domain: tuple, value: Symbol) -> None:
+            keys.append(key)
+            domains.setdefault(domain, []).append(value)
 
-                for x in self.now_ids | {x for x in ahead_ids if idx.sigs[x] in self.now_sigs}:
-                    external((NOW, None, x), SymFunction("lars_now", [idx.symbol(x)]))
-                for s in self.states:
-                    k = s.k
-                    K = Number(k)
-                    if s.counted:
-                        ids = set(s.dia) | {x for x in ahead_ids if idx.sigs[x] in s.counted}
-                        dia = any(DIA in kinds for kinds in s.routes.values())
-                        for x in ids:
-                            if dia and DIA in s.routes.get(idx.sigs[x], ()):
-                                external((DIA, k, x), SymFunction("lars_dia", [K, idx.symbol(x)]))
-                            if s.want_box and BOX in s.routes.get(idx.sigs[x], ()):
-                                external((BOX, k, x), SymFunction("lars_box", [K, idx.symbol(x)]))
-                    if s.paired:
-                        pairs = set(s.at)
-                        if temporal:
-                            for i in ahead:
-                                u = idx.times[i]
-                                pairs.update((x, u) for x in idx.unique(i) if idx.sigs[x] in s.paired)
-                        for x, u in pairs:
-                            external((AT, k, x, u), SymFunction("lars_at", [K, idx.symbol(x), Number(u)]))
-                    if IN in s.flags:
-                        lo = s.earliest_needed(t)
-                        for u in range(min(lo, t), tb + 1):  # type: ignore[operator]
-                            external((IN, k, u), SymFunction("lars_in", [K, Number(u)]))
-                    if NONEMPTY in s.flags:
-                        external((NONEMPTY, k), SymFunction("lars_nonempty", [K]))
-                    if HAS_NOW in s.flags:
-                        external((HAS_NOW, k), SymFunction("lars_has_now", [K]))
+        for x in self.now_ids | {x for x in ahead_ids if idx.sigs[x] in self.now_sigs}:
+            declare((NOW, None, x), ("now",), idx.symbol(x))
+        for st in self.states:
+            k = st.k
+            if st.counted:
+                ids = set(st.dia) | {x for x in ahead_ids if idx.sigs[x] in st.counted}
+                for x in ids:
+                    kinds = st.routes.get(idx.sigs[x], ())
+                    if DIA in kinds:
+                        declare((DIA, k, x), ("dia", k), idx.symbol(x))
+                    if BOX in kinds:
+                        declare((BOX, k, x), ("box", k), idx.symbol(x))
+            if st.paired:
+                pairs = set(st.at)
                 if temporal:
-                    for u in range(t, tb + 1):  # type: ignore[operator]
-                        if enc.uses_now_t:
-                            external(("now_t", u), SymFunction("lars_now_t", [Number(u)]))
-                        if enc.uses_tl:
-                            external(("tlx", u), SymFunction("lars_tlx", [Number(u)]))
-                    if enc.uses_tl:
-                        fact = backend.add_atom(SymFunction("lars_epoch", [Number(self.tmin), Number(t)]))
-                        backend.add_rule([fact])
-            from asp.symbols import make_context
-
-            ctl.ground([("base", [])], context=make_context(solver.functions))
+                    for i in ahead:
+                        u = idx.times[i]
+                        pairs.update((x, u) for x in idx.unique(i) if idx.sigs[x] in st.paired)
+                for x, u in pairs:
+                    declare((AT, k, x, u), ("at", k), Tuple_([idx.symbol(x), Number(u)]))
+            if IN in st.flags:
+                for u in range(min(st.earliest_needed(t), t), tb + 1):  # type: ignore[operator]
+                    declare((IN, k, u), ("in", k), Number(u))
+        if temporal:
+            for u in range(t, tb + 1):  # type: ignore[operator]
+                if enc.uses_now_t:
+                    declare(("now_t", u), ("now_t",), Number(u))
+                if enc.uses_tl:
+                    declare(("tlx", u), ("tlx",), Number(u))
+        context = _Context(solver.functions, domains, epoch=(self.tmin, t))
+        try:
+            ctl.add("base", [], enc.text + enc.interface)
+            ctl.ground([("base", [])], context=context)
         except RuntimeError as err:
-            detail = "; ".join(m.strip() for m in messages) or str(err)
+            detail = "; ".join(m.strip().replace("\n", " ") for m in messages) or str(err)
             raise AspError(f"clingo cannot ground the encoded program: {detail}") from None
+        atoms = ctl.symbolic_atoms
+        lits: dict[tuple, int] = {}
+        for key in keys:
+            lits[key] = atoms[_external_symbol(key, idx)].literal  # type: ignore[index,union-attr]
+        for st in self.states:
+            for flag, name in ((NONEMPTY, "lars_nonempty"), (HAS_NOW, "lars_has_now")):
+                if flag in st.flags:
+                    lits[(flag, st.k)] = atoms[SymFunction(name, [Number(st.k)])].literal  # type: ignore[index,union-attr]
         solver.epochs += 1
         epoch = _Epoch(ctl, lits, t, tb)
         self._assign_all(epoch, t)

@@ -31,7 +31,14 @@ from clingo.symbol import Symbol
 from asp.encode import AT, BOX, DIA, HAS_NOW, IN, NONEMPTY, Signature
 from asp.symbols import atom_symbol
 from lars.model import Atom, Function, PartitionWindow, Stream, TimeWindow, TupleWindow, Variable
-from lars.reference import time_window_bounds
+
+
+def time_window_bounds(window: TimeWindow, t: int, tmin: int) -> tuple[int, int]:
+    """``⊞^{l,u,d}`` at t (seed 000 §2.3, D9): ``t' = ⌊t/d⌋·d``, ``[max(tmin, t'−l), min(t'+u, t)]``
+    (``l = None``: from tmin; ``u = −1``: right-open, ends at t'−1). Empty when lo > hi."""
+    pivot = (t // window.d) * window.d
+    lo = tmin if window.l is None else max(tmin, pivot - window.l)
+    return lo, min(pivot + window.u, t)
 
 
 def _matches(pattern, ground) -> bool:
