@@ -93,6 +93,25 @@ class StreamSolver:
         come from the stream)."""
         return encode(self.program, None if stream is None else _intensional_in_stream(self.program, stream))
 
+    def asp_text(self, stream: Stream, t: int | None = None) -> str:
+        """The encoding as plain clingo input: the rules, and with a reference time t the external
+        atoms true at t as facts (``clingo`` on this text gives the answer at t; one-shot)."""
+        enc = self.encoding(stream)
+        out = [enc.text.rstrip("\n")]
+        if t is None:
+            out.append("% inputs: add the external atoms true at the reference time as facts (docs/asp-encoding.md)")
+            return "\n".join(out) + "\n"
+        run = _Run(self, enc, stream)
+        run.step(t)
+        epoch = run.epoch
+        assert epoch is not None
+        facts = sorted(str(_external_symbol(key, run.index)) for key, lit in epoch.lits.items() if epoch.assigned.get(lit))
+        if enc.uses_tl:
+            facts.append(f"lars_epoch({run.tmin},{t})")
+        out.append(f"% inputs at reference time {t}")
+        out += [f"{f}." for f in facts]
+        return "\n".join(out) + "\n"
+
     def run(self, stream: Stream, times: Iterable[int] | None = None) -> Iterator[Step]:
         enc = self.encoding(stream)
         missing = enc.functions - self.functions.keys()
@@ -124,7 +143,17 @@ def _intensional_in_stream(program: Program, stream: Stream) -> frozenset[tuple[
     return frozenset(found)
 
 
-_EXTERNAL_NAMES = {NOW: "lars_now", DIA: "lars_dia", BOX: "lars_box", AT: "lars_at", IN: "lars_in", "now_t": "lars_now_t", "tlx": "lars_tlx"}
+_EXTERNAL_NAMES = {
+    NOW: "lars_now",
+    DIA: "lars_dia",
+    BOX: "lars_box",
+    AT: "lars_at",
+    IN: "lars_in",
+    "now_t": "lars_now_t",
+    "tlx": "lars_tlx",
+    NONEMPTY: "lars_nonempty",
+    HAS_NOW: "lars_has_now",
+}
 
 
 def _external_symbol(key: tuple, idx: StreamIndex) -> Symbol:

@@ -1,0 +1,164 @@
+"""``rsplars lars PROGRAM --stream FILE``: run a LARS program over a stream with the clingo engine.
+
+For every reference time t (default: from the stream's first to its last time point) it prints the
+intensional atoms that hold at t in the answer stream at t (seed 000 §2.4; ``asp.solver``), as
+soon as they are computed:
+
+* ``--format jsonl`` (default): ``{"t": t, "atoms": [sorted strings]}``. When the program has no
+  answer stream at t: ``{"t": t, "atoms": null, "answers": []}``; several:
+  ``{"t": t, "atoms": null, "answers": [[…], […]], "more": false}`` (``more``: further answer
+  streams exist beyond ``--models``). Both cases also print a note on stderr.
+* ``--format text``: ``t: a, b`` per line (the stream text syntax); ``t: ⊥ (no answer stream)``;
+  several answer streams as ``t [i/n]: …`` lines.
+
+``--print-asp`` prints the ASP encoding instead (``docs/asp-encoding.md``); with a single reference
+time (``--times T..T``) it adds the facts of the external atoms true at T, so that plain
+``clingo`` computes the same answer. ``--output FILE`` writes atomically (temp file + rename).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+from typing import Iterator, TextIO
+
+from lars.errors import EXIT_OK, RsplarsError
+
+HELP = "run a LARS program over a stream with the clingo engine"
+
+
+def add_parser(subparsers) -> None:
+    p = subparsers.add_parser("lars", help=HELP, description=HELP)
+    p.add_argument("program", metavar="PROGRAM", help="LARS program file (Ticker-compatible syntax, docs/lars.md)")
+    p.add_argument("--stream", required=True, metavar="FILE", help="stream: text (T: a, b) or JSON lines; - for stdin")
+    p.add_argument("--stream-format", choices=["auto", "text", "jsonl"], default="auto", help="stream syntax (default: auto)")
+    p.add_argument("--times", metavar="A..B", help="reference times (default: the stream's first to last time point)")
+    p.add_argument("--format", choices=["jsonl", "text"], default="jsonl", help="output format (default: jsonl)")
+    p.add_argument("--models", type=int, default=1, metavar="N", help="answer streams to list per time point (0: all; default 1)")
+    p.add_argument("--print-asp", action="store_true", help="print the ASP encoding (plus the facts at T for --times T..T)")
+    p.add_argument("--output", metavar="FILE", help="write to FILE (atomically) instead of stdout")
+    p.set_defaults(func=run)
+
+
+def parse_times(text: str, timeline: tuple[int, int]) -> range:
+    """``A..B`` (either end may be left out: the stream's), or a single ``T``."""
+    lo, hi = timeline
+    try:
+        if ".." in text:
+            a, b = text.split("..", 1)
+            start = int(a) if a.strip() else lo
+            end = int(b) if b.strip() else hi
+        else:
+            start = end = int(text)
+    except ValueError:
+        raise RsplarsError(f"--times: expected A..B with integers A <= B, got {text!r}") from None
+    if start > end:
+        raise RsplarsError(f"--times: empty range {text!r} (A must be <= B)")
+    if start < lo:
+        raise RsplarsError(f"--times: {start} lies before the start {lo} of the stream")
+    return range(start, end + 1)
+
+
+def _read(path: str) -> str:
+    try:
+        if path == "-":
+            return sys.stdin.read()
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except OSError as err:
+        raise RsplarsError(f"cannot read {path}: {err.strerror}") from None
+
+
+def _lines(steps, fmt: str) -> Iterator[str]:
+    for step in steps:
+        answers = step.answers
+        if fmt == "jsonl":
+            if len(answers) == 1 and not step.more:
+                yield json.dumps({"t": step.t, "atoms": list(answers[0])}, ensure_ascii=False)
+            else:
+                record = {"t": step.t, "atoms": None, "answers": [list(a) for a in answers]}
+                if answers:
+                    record["more"] = step.more
+                yield json.dumps(record, ensure_ascii=False)
+        else:
+            if not answers:
+                yield f"{step.t}: ⊥ (no answer stream)"
+            elif len(answers) == 1 and not step.more:
+                yield f"{step.t}: {', '.join(answers[0])}".rstrip()
+            else:
+                n = f"{len(answers)}+" if step.more else str(len(answers))
+                for i, a in enumerate(answers, 1):
+                    yield f"{step.t} [{i}/{n}]: {', '.join(a)}".rstrip()
+
+
+class _Notes:
+    """stderr notes for time points with no or several answer streams, and progress on a tty."""
+
+    def __init__(self, total: int) -> None:
+        self.total = total
+        self.tty = sys.stderr.isatty()
+        self.done = 0
+
+    def __call__(self, steps):
+        for step in steps:
+            self.done += 1
+            if not step.answers:
+                self._note(f"rsplars: no answer stream at t={step.t}")
+            elif len(step.answers) > 1 or step.more:
+                more = " (and more)" if step.more else ""
+                self._note(f"rsplars: {len(step.answers)} answer streams at t={step.t}{more}")
+            if self.tty and self.done % 50 == 0:
+                print(f"\r[{self.done}/{self.total}] t={step.t}", end="", file=sys.stderr, flush=True)
+            yield step
+        if self.tty and self.total >= 50:
+            print("\r" + " " * 40 + "\r", end="", file=sys.stderr, flush=True)
+
+    def _note(self, text: str) -> None:
+        if self.tty:
+            print("\r" + " " * 40 + "\r", end="", file=sys.stderr)
+        print(text, file=sys.stderr)
+
+
+def _write(out: TextIO, lines: Iterator[str]) -> None:
+    for line in lines:
+        out.write(line + "\n")
+        if out is sys.stdout:
+            out.flush()
+
+
+def run(args: argparse.Namespace) -> int:
+    from asp.solver import StreamSolver  # clingo is imported only here
+    from lars.streams import read_stream
+    from lars.syntax import parse_program
+
+    program = parse_program(_read(args.program), source=args.program)
+    stream = read_stream(args.stream, args.stream_format)
+    if args.models < 0:
+        raise RsplarsError(f"--models must be >= 0, got {args.models}")
+    timeline = stream.timeline
+    times = parse_times(args.times, timeline) if args.times else range(timeline[0], timeline[1] + 1)
+    solver = StreamSolver(program, models=args.models)
+    if args.print_asp:
+        text = solver.asp_text(stream, times[0] if args.times and len(times) == 1 else None)
+        lines: Iterator[str] = iter(text.rstrip("\n").split("\n"))
+    else:
+        lines = _lines(_Notes(len(times))(solver.run(stream, times)), args.format)
+    if not args.output:
+        _write(sys.stdout, lines)
+        return EXIT_OK
+    directory = os.path.dirname(os.path.abspath(args.output))
+    fd, tmp = tempfile.mkstemp(prefix=".rsplars-", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            _write(f, lines)
+        os.replace(tmp, args.output)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    return EXIT_OK
