@@ -17,6 +17,7 @@ from lars.model import (
     At,
     Atom,
     Box,
+    Call,
     Comparison,
     Constant,
     Diamond,
@@ -70,6 +71,11 @@ def _(term: String) -> str:
 @format_term.register
 def _(term: Function) -> str:
     return f"{term.name}({','.join(format_term(a) for a in term.args)})"
+
+
+@format_term.register
+def _(term: Call) -> str:
+    return f"@{term.name}({','.join(format_term(a) for a in term.args)})"
 
 
 @format_term.register

@@ -14,7 +14,7 @@ Evaluation at reference time t (``answer_stream_at``):
    An atom may be both in the stream and in a head: it holds where either puts it.
 3. **Window functions** (:func:`window_view`): the time window ``⊞^{l,u,d}`` at t is
    ``[max(tmin, t'−l), min(t'+u, t)]`` with ``t' = ⌊t/d⌋·d`` (empty if ``tmin`` lies past its
-   end); the tuple window ``⊞^{#n}`` keeps the last n *stream* atoms up to t in arrival order
+   end; ``u = −1``, the right-open extension of ``lars.model.TimeWindow``, ends it before t'); the tuple window ``⊞^{#n}`` keeps the last n *stream* atoms up to t in arrival order
    (D11), its timeline is ``[t_n, t]`` with t_n the time of the oldest atom kept (``tmin`` if
    fewer than n atoms exist), and at ``t_n`` only the atoms kept; the partition window does the
    same with the stream atoms that match its key pattern only (other stream atoms are not in the
@@ -38,6 +38,8 @@ active domain (all constants of the program, the stream and the timeline's time 
 Built-ins follow clingo: ``/`` truncates towards zero, ``\\`` is the remainder with the sign of
 the dividend, arithmetic on non-integers or division by zero makes the instance inapplicable, and
 comparisons use clingo's total order (integers < constants < strings < compound terms).
+A ``Call`` term ``@name(…)`` is evaluated by the function of that name passed as ``functions=``
+(as clingo calls its grounding context); its arguments must be bound.
 """
 
 from __future__ import annotations
@@ -53,6 +55,7 @@ from lars.model import (
     At,
     Atom,
     Box,
+    Call,
     Comparison,
     Constant,
     Diamond,
@@ -163,15 +166,24 @@ def _truncating_div(a: int, b: int) -> int:
     return q if (a >= 0) == (b >= 0) else -q
 
 
-def evaluate(term: Term, theta: Theta) -> GroundTerm:
-    """The value of a term under a substitution (all its variables bound)."""
+Functions = Mapping[str, Callable[..., "GroundTerm"]]
+"""Grounding-time functions for ``Call`` terms (clingo's ``@name(…)``), by name."""
+
+
+def evaluate(term: Term, theta: Theta, functions: Functions | None = None) -> GroundTerm:
+    """The value of a term under a substitution (all its variables bound). A ``Call`` applies the
+    function of that name from ``functions`` to its evaluated arguments (as clingo's context)."""
     if isinstance(term, Variable):
         return theta[term.name]
     if isinstance(term, (Constant, Integer, String)):
         return term
     if isinstance(term, Function):
-        return Function(term.name, tuple(evaluate(a, theta) for a in term.args))
-    left, right = evaluate(term.left, theta), evaluate(term.right, theta)
+        return Function(term.name, tuple(evaluate(a, theta, functions) for a in term.args))
+    if isinstance(term, Call):
+        if functions is None or term.name not in functions:
+            raise UnsupportedError(f"function @{term.name}", "reference semantics", "no such function was given")
+        return functions[term.name](*(evaluate(a, theta, functions) for a in term.args))
+    left, right = evaluate(term.left, theta, functions), evaluate(term.right, theta, functions)
     if not isinstance(left, Integer) or not isinstance(right, Integer):
         raise _Undefined
     a, b = left.value, right.value
@@ -204,9 +216,7 @@ def _variables(obj: object) -> set[str]:
         return {obj.name}
     if isinstance(obj, (Constant, Integer, String)) or obj is None:
         return set()
-    if isinstance(obj, Function):
-        return set().union(*(_variables(a) for a in obj.args))
-    if isinstance(obj, Atom):
+    if isinstance(obj, (Function, Call, Atom)):
         return set().union(*(_variables(a) for a in obj.args))
     if isinstance(obj, Arith):
         return _variables(obj.left) | _variables(obj.right)
@@ -221,9 +231,11 @@ def _variables(obj: object) -> set[str]:
     raise TypeError(f"unexpected {obj!r}")
 
 
-def _unify(pattern: Term, ground: GroundTerm, theta: dict[str, GroundTerm], *, wildcards: bool = False) -> dict[str, GroundTerm] | None:
+def _unify(
+    pattern: Term, ground: GroundTerm, theta: dict[str, GroundTerm], *, wildcards: bool = False, functions: Functions | None = None
+) -> dict[str, GroundTerm] | None:
     """Extend ``theta`` so that ``pattern`` equals ``ground`` (``None`` if impossible). Arithmetic
-    in a pattern must be fully bound (callers ensure it)."""
+    and calls in a pattern must be fully bound (callers ensure it)."""
     if isinstance(pattern, Variable):
         if wildcards or pattern.name == "_":
             return theta
@@ -237,31 +249,31 @@ def _unify(pattern: Term, ground: GroundTerm, theta: dict[str, GroundTerm], *, w
         if not isinstance(ground, Function) or ground.name != pattern.name or len(ground.args) != len(pattern.args):
             return None
         for p, g in zip(pattern.args, ground.args):
-            theta = _unify(p, g, theta, wildcards=wildcards)  # type: ignore[assignment]
+            theta = _unify(p, g, theta, wildcards=wildcards, functions=functions)  # type: ignore[assignment]
             if theta is None:
                 return None
         return theta
-    if isinstance(pattern, Arith):
+    if isinstance(pattern, (Arith, Call)):
         try:
-            return theta if evaluate(pattern, theta) == ground else None
+            return theta if evaluate(pattern, theta, functions) == ground else None
         except _Undefined:
             return None
     return theta if pattern == ground else None
 
 
-def _unify_atom(pattern: Atom, ground: Atom, theta: dict[str, GroundTerm]) -> dict[str, GroundTerm] | None:
+def _unify_atom(pattern: Atom, ground: Atom, theta: dict[str, GroundTerm], functions: Functions | None = None) -> dict[str, GroundTerm] | None:
     if pattern.signature != ground.signature:
         return None
     for p, g in zip(pattern.args, ground.args):
-        theta = _unify(p, g, theta)  # type: ignore[assignment]
+        theta = _unify(p, g, theta, functions=functions)  # type: ignore[assignment]
         if theta is None:
             return None
     return theta
 
 
 def _arith_variables(obj: object) -> set[str]:
-    """Variables that occur inside arithmetic (they must be bound before matching)."""
-    if isinstance(obj, Arith):
+    """Variables that occur inside arithmetic or calls (they must be bound before matching)."""
+    if isinstance(obj, (Arith, Call)):
         return _variables(obj)
     if isinstance(obj, Function):
         return set().union(*(_arith_variables(a) for a in obj.args))
@@ -287,6 +299,8 @@ def _fresh_wildcards(rule: Rule, fresh: Iterator[int]) -> Rule:
             return Function(t.name, tuple(term(a) for a in t.args))
         if isinstance(t, Arith):
             return Arith(t.op, term(t.left), term(t.right))
+        if isinstance(t, Call):
+            return Call(t.name, tuple(term(a) for a in t.args))
         return t
 
     def atom(a: Atom) -> Atom:
@@ -391,8 +405,9 @@ class _NoAnswer(Exception):
 class _Evaluation:
     """One evaluation at reference time t: the interpretation M over ``[tmin, t]`` and satisfaction."""
 
-    def __init__(self, program: Program, stream: Stream, t: int) -> None:
+    def __init__(self, program: Program, stream: Stream, t: int, functions: Functions | None = None) -> None:
         self.program = program
+        self.functions = functions
         self.stream = stream
         self.tmin = stream.timeline[0]
         self.t = t
@@ -435,7 +450,7 @@ class _Evaluation:
         def collect(obj: object) -> None:
             if isinstance(obj, (Constant, Integer, String)):
                 found.add(obj)
-            elif isinstance(obj, (Function, Atom)):
+            elif isinstance(obj, (Function, Atom, Call)):
                 for a in obj.args:
                     collect(a)
                 if isinstance(obj, Function) and not _variables(obj):
@@ -472,12 +487,12 @@ class _Evaluation:
             yield from self._free_instances(rest, {**theta, first: value})
 
     def _ground_atom(self, atom: Atom, theta: Theta) -> Atom:
-        return Atom(atom.predicate, tuple(evaluate(a, theta) for a in atom.args))
+        return Atom(atom.predicate, tuple(evaluate(a, theta, self.functions) for a in atom.args))
 
     # ------------------------------------------------------------------------ satisfaction
     def _match_at(self, atom: Atom, atoms: set[Atom], theta: dict[str, GroundTerm]) -> Iterator[dict[str, GroundTerm]]:
         for ground in atoms:
-            out = _unify_atom(atom, ground, theta)
+            out = _unify_atom(atom, ground, theta, self.functions)
             if out is not None:
                 yield out
 
@@ -488,7 +503,7 @@ class _Evaluation:
                 yield u, {**theta, time.name: Integer(u)}
             return
         try:
-            value = evaluate(time, theta)
+            value = evaluate(time, theta, self.functions)
         except _Undefined:
             return
         if isinstance(value, Integer) and lo <= value.value <= hi:
@@ -547,9 +562,9 @@ class _Evaluation:
         try:
             if unbound:  # X = term: assignment
                 var, other = (c.left, c.right) if isinstance(c.left, Variable) and c.left.name in unbound else (c.right, c.left)
-                yield {**theta, var.name: evaluate(other, theta)}  # type: ignore[union-attr]
+                yield {**theta, var.name: evaluate(other, theta, self.functions)}  # type: ignore[union-attr]
                 return
-            left, right = evaluate(c.left, theta), evaluate(c.right, theta)
+            left, right = evaluate(c.left, theta, self.functions), evaluate(c.right, theta, self.functions)
         except _Undefined:
             return
         if _COMPARE[c.op](_sort_key(left), _sort_key(right)):
@@ -600,7 +615,7 @@ class _Evaluation:
                 head = rule.head
                 try:
                     if isinstance(head, At):
-                        when = evaluate(head.time, theta)
+                        when = evaluate(head.time, theta, self.functions)
                         if not isinstance(when, Integer) or not self.tmin <= when.value <= self.t:
                             raise _NoAnswer(f"@-head at {when} outside the timeline [{self.tmin}, {self.t}]")
                         u, ground = when.value, self._ground_atom(head.atom, theta)
@@ -630,34 +645,35 @@ def _prepare(program: Program) -> tuple[list[list[Rule]], Program]:
     return strata(renamed), renamed
 
 
-def answer_stream_at(program: Program, stream: Stream, t: int) -> dict[int, Answer] | None:
+def answer_stream_at(program: Program, stream: Stream, t: int, *, functions: Functions | None = None) -> dict[int, Answer] | None:
     """The answer stream at t restricted to intensional atoms: time point → atoms (time points
-    with none left out); ``None`` if there is no answer stream at t."""
+    with none left out); ``None`` if there is no answer stream at t. ``functions`` supplies the
+    grounding-time functions of ``Call`` terms by name."""
     rule_strata, prepared = _prepare(program)
     intensional = program.intensional()
     try:
-        model = _Evaluation(prepared, stream, t).run(rule_strata)
+        model = _Evaluation(prepared, stream, t, functions).run(rule_strata)
     except _NoAnswer:
         return None
     out = {u: frozenset(a for a in atoms if a.signature in intensional) for u, atoms in model.items()}
     return {u: atoms for u, atoms in out.items() if atoms}
 
 
-def answer_at(program: Program, stream: Stream, t: int) -> Answer | None:
+def answer_at(program: Program, stream: Stream, t: int, *, functions: Functions | None = None) -> Answer | None:
     """The intensional atoms that hold at t in the answer stream at t (``None``: no answer stream)."""
-    answer = answer_stream_at(program, stream, t)
+    answer = answer_stream_at(program, stream, t, functions=functions)
     return None if answer is None else answer.get(t, frozenset())
 
 
-def run(program: Program, stream: Stream, times: Iterable[int]) -> dict[int, Answer | None]:
+def run(program: Program, stream: Stream, times: Iterable[int], *, functions: Functions | None = None) -> dict[int, Answer | None]:
     """``answer_at`` for every reference time in ``times``."""
-    return {t: answer_at(program, stream, t) for t in times}
+    return {t: answer_at(program, stream, t, functions=functions) for t in times}
 
 
-def expected_answers(program: Program, stream: Stream, t: int) -> list[tuple[str, ...]]:
+def expected_answers(program: Program, stream: Stream, t: int, *, functions: Functions | None = None) -> list[tuple[str, ...]]:
     """``answer_at`` in the form of ``asp.solver.Step.answers``: ``[]`` for no answer stream, else
     one sorted tuple of atom strings as ``lars.printer.format_atom`` prints them."""
     from lars.printer import format_atom
 
-    answer = answer_at(program, stream, t)
+    answer = answer_at(program, stream, t, functions=functions)
     return [] if answer is None else [tuple(sorted(format_atom(a) for a in answer))]

@@ -38,6 +38,7 @@ from lars.model import (
     At,
     Atom,
     Box,
+    Call,
     Comparison,
     Constant,
     Diamond,
@@ -252,6 +253,17 @@ class _ToModel(Transformer):
     def length(self, duration: tuple) -> tuple:
         return duration
 
+    @v_args(inline=True)
+    def upper(self, duration: tuple) -> tuple:
+        return duration
+
+    @v_args(inline=True)
+    def negative_upper(self, duration: tuple) -> tuple:
+        ticks, unit, meta = duration
+        if ticks > 1:
+            raise _Invalid("the u of a window [l, u, d] is at least -1 (one tick before t')", meta)
+        return (-ticks, unit, meta)
+
     def unbounded(self, _children: list) -> tuple:
         return (None, "all", None)
 
@@ -295,6 +307,10 @@ class _ToModel(Transformer):
     @v_args(inline=True)
     def function(self, name: Token, *args: Term) -> Function:
         return Function(str(name), tuple(args))
+
+    @v_args(inline=True)
+    def call(self, name: Token, *args: Term | None) -> Call:
+        return Call(str(name), tuple(a for a in args if a is not None))
 
     @v_args(inline=True)
     def constant(self, name: Token) -> Constant:

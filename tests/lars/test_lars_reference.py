@@ -287,3 +287,17 @@ def test_reference_time_before_the_stream() -> None:
     with pytest.raises(ValueError):
         answer_at(parse_program("a."), parse_stream_text("3: p\n"), 2)
 
+
+
+def test_right_open_windows_and_calls() -> None:
+    """u = −1 (lars.model's right-open extension, spec D2): [t−L, t) ends one tick before t."""
+    assert time_window_bounds(TimeWindow(3, -1, 1), 10, 0) == (7, 9)
+    assert time_window_bounds(TimeWindow(None, -1, 1), 10, 0) == (0, 9)
+    assert answers("h :- p [2, -1, 1].", "0: p\n1:\n2:\n3:\n", range(4)) == {0: [], 1: ["h"], 2: ["h"], 3: []}
+    functions = {"double": lambda x: Integer(2 * x.value), "name": lambda: Constant("n")}
+    program = parse_program("h(X, @double(X), @name()) :- p(X), @double(X) > 2.  k(Y) :- q(Y), Y = @double(2).")
+    got = run(program, parse_stream_text("0: p(1), p(2), q(3), q(4)\n"), [0], functions=functions)[0]
+    assert got is not None
+    assert sorted(format_atom(a) for a in got) == ["h(2,4,n)", "k(4)"]
+    with pytest.raises(UnsupportedError, match="@double"):
+        answer_at(program, parse_stream_text("0: p(1)\n"), 0)

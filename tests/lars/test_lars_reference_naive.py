@@ -24,7 +24,6 @@ from lars.model import (
     Atom,
     Box,
     Comparison,
-    Constant,
     Diamond,
     Integer,
     Literal,
@@ -49,7 +48,7 @@ T = Variable("T")
 # ------------------------------------------------------------------------------------ generators
 
 windows = st.one_of(
-    st.builds(TimeWindow, st.integers(0, 3), st.integers(0, 2), st.integers(1, 3)),
+    st.builds(TimeWindow, st.integers(0, 3), st.integers(-1, 2), st.integers(1, 3)),
     st.sampled_from([ALL, NOW]),
     st.builds(TupleWindow, st.integers(0, 4)),
     st.builds(

@@ -13,6 +13,7 @@ from lars.model import (
     At,
     Atom,
     Box,
+    Call,
     Comparison,
     Constant,
     Diamond,
@@ -49,6 +50,7 @@ terms = st.recursive(
     lambda inner: st.one_of(
         st.builds(Function, names, st.lists(inner, min_size=1, max_size=3).map(tuple)),
         st.builds(Arith, st.sampled_from(["+", "-", "*", "/", "\\"]), inner, inner),
+        st.builds(Call, names, st.lists(inner, max_size=2).map(tuple)),
     ),
     max_leaves=6,
 )
@@ -62,15 +64,15 @@ def time_windows(draw) -> TimeWindow:
     unit = draw(st.sampled_from([None, "sec", "min", "h"]))
     scale = 1 if unit is None else UNIT_MS[unit] // 1000
     l = draw(st.one_of(st.none(), st.integers(0, 40)))
-    u = draw(st.integers(0, 5))
+    u = draw(st.integers(-1, 5))
     d = draw(st.integers(1, 10))
     shape = draw(st.sampled_from(["range", "step", "lud"]))
     if shape == "range":
         u, d = 0, 1
     elif shape == "step":
         u = 0
-    if l is None and shape == "range":
-        unit = None  # [all] has no unit
+    if (l is None and (shape == "range" or (u, d) == (0, 1))) or (u == -1 and shape == "lud"):
+        unit, scale = None, 1  # [all] has no unit; u = -1 is one base tick
     l = None if l is None else l * scale
     return TimeWindow(l, u * scale, d * scale, unit)
 

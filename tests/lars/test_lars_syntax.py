@@ -14,6 +14,7 @@ from lars.model import (
     At,
     Atom,
     Box,
+    Call,
     Comparison,
     Constant,
     Diamond,
@@ -72,7 +73,10 @@ def rule_of(text: str) -> Rule:
             "h :- p(X) [3 # striple(_,_,_,s1)].",
             Literal(Diamond(PartitionWindow(3, Atom("striple", (Variable("_"),) * 3 + (Constant("s1"),))), p(X))),
         ),
+        ("h :- p(X) [5, -1, 1].", Literal(Diamond(TimeWindow(5, -1, 1), p(X)))),
         ("h :- X = Y + 1.", Comparison("=", X, Arith("+", Y, Integer(1)))),
+        ('h :- @test("?x > 2", X) = 1.', Comparison("=", Call("test", (String("?x > 2"), X)), Integer(1))),
+        ("h :- p(@f()).", Literal(p(Call("f", ())))),
         ("h :- X != -2.", Comparison("!=", X, Integer(-2))),
         ("h :- X \\ 2 >= Y * 3 / 2.", Comparison(">=", Arith("\\", X, Integer(2)), Arith("/", Arith("*", Y, Integer(3)), Integer(2)))),
     ],
@@ -139,6 +143,7 @@ ans(S,P,E) :- offer(S,P,E) [3 # striple(_,_,_,s1)], E = (S - P) * 2, P != "a\\"b
 value(5).
 :- p(1), not q.
 k(-1,f(a,g(2))) :- X = 0 - Y, m(X,Y), X \\ 2 = 1, q at 3 [2 min].
+c(@f(X,"s")) :- p(X) [5, -1, 1], @g() != X, r [all, -1, 2].
 """
 
 
