@@ -214,7 +214,7 @@ class _Run:
         self.previous: Step | None = None
         self.t: int | None = None
         stratified = enc.stratified
-        self.limit = 1 if stratified else (0 if solver.models == 0 else max(solver.models, 2))
+        self.limit = 1 if stratified else (0 if solver.models == 0 else solver.models + 1)
         self.show_limit = solver.models
 
     # ------------------------------------------------------------------------------ moving
@@ -450,6 +450,7 @@ class _Run:
         self.solver.solves += 1
         result = epoch.ctl.solve(on_model=on_model)
         assert isinstance(result, SolveResult)
+        found.sort()
         limit = self.show_limit
         if limit and len(found) > limit:
             return Step(t, found[:limit], True)
