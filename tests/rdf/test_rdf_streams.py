@@ -292,3 +292,30 @@ def test_lars_view_of_the_running_example():
         Atom("striple", (String(f"<{EX}claire>"), String(f"<{EX}isNear>"), String(f"<{EX}b>"), s)),
     )
     assert stream.at(15)[2].args[2] == String('"25"^^<http://www.w3.org/2001/XMLSchema#integer>')
+
+
+_labels = st.from_regex(r"[A-Za-z0-9_]([A-Za-z0-9_.\-]*[A-Za-z0-9_\-])?", fullmatch=True)
+_iris = st.text(max_size=12).map(lambda s: URIRef("http://ex.org/" + s))
+_objects = st.one_of(
+    _iris, _labels.map(BNode), st.text(max_size=12).map(Literal),
+    st.builds(lambda s, l: Literal(s, lang=l), st.text(max_size=6), st.sampled_from(["en", "de-ch"])),
+    st.builds(lambda s: Literal(s, datatype=XSD.integer, normalize=False), st.from_regex(r"[+-]?[0-9]{1,5}", fullmatch=True)),
+)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.tuples(st.one_of(_iris, _labels.map(BNode)), _iris, _objects, st.integers(0, 3)), max_size=10))
+def test_notation_reads_ntriples_terms(rows):
+    """The notation accepts N-Triples terms (a subset of Turtle's): print any elements as
+    ``s p o [t] .`` and read them back."""
+    from translator.rdf.terms import canonical, to_nt
+
+    t = 0
+    lines, want = ["# generated"], []
+    for s, p, o, dt in rows:
+        t += dt
+        lines.append(f"{to_nt(s)} {to_nt(p)} {to_nt(o)} [{t}] .")
+        want.append(((s, p, canonical(o)), t))
+    got = parse_stream("\n".join(lines), S, "notation")
+    assert simple(got) == want
+    assert [e.source_line for e in got] == list(range(2, len(rows) + 2))

@@ -874,7 +874,11 @@ def _rounding(name: str, decimal_mode: str, float_fn: Callable[[float], float]) 
 
 def _round_half_up(x: float) -> float:
     """fn:round: the nearest integer, halves towards positive infinity; keeps -0.0."""
-    r = math.floor(x + 0.5)
+    if abs(x) >= 2.0**52:  # already an integer
+        return x
+    r = math.floor(x)
+    if x - r >= 0.5:  # exact: x - floor(x) has no rounding error below 2**52
+        r += 1
     if r == 0 and (x < 0 or math.copysign(1, x) < 0):
         return -0.0
     return float(r)

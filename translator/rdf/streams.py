@@ -140,7 +140,7 @@ def _read_ntriples(text: str, source: str) -> list[_Raw]:
                     f"cannot read the {role} of a stream element",
                     source=source, line=lineno, column=pos + 1, text=text, expected=expected,
                 )
-            term = from_nt(m.group(0), source=source, line=lineno, column=pos + 1)
+            term = _cached_term(m.group(0)) or from_nt(m.group(0), source=source, line=lineno, column=pos + 1)
             bad = (role == "subject" and isinstance(term, Literal)) or (
                 role == "predicate" and not isinstance(term, URIRef)
             )
@@ -167,6 +167,16 @@ def _read_ntriples(text: str, source: str) -> list[_Raw]:
             )
         out.append(_Raw((terms[0], terms[1], terms[2]), time, lineno, pos + 1))
     return out
+
+
+@lru_cache(maxsize=200_000)
+def _cached_term(text: str) -> RDFTerm | None:
+    """``from_nt`` for the terms that repeat in a stream; ``None`` if malformed (the caller then
+    raises the positioned error)."""
+    try:
+        return from_nt(text)
+    except SourceError:
+        return None
 
 
 def _timestamp(lexical: str, source: str, line: int, column: int | None, text: str | None) -> int | datetime:
