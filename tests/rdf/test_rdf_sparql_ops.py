@@ -501,3 +501,91 @@ def test_known_rdflib_deviations(name, op, args, spec):
     assert same_value(ours, None) if err(spec) else same_value(ours, spec), ours
     theirs = rdflib_value(op, args)
     assert not same_value(ours, theirs), f"rdflib now agrees on {name!r}: update docs/rdf-io.md"
+
+
+# ------------------------------------------------------------------- independent numeric oracles
+
+from fractions import Fraction  # noqa: E402
+
+import numpy as np  # noqa: E402  (installed with the spark extra: pandas needs it)
+
+big_decimals = st.builds(
+    lambda i, f: Decimal(f"{i}.{f}"), st.integers(-(10**30), 10**30), st.integers(0, 10**12))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(big_decimals, st.integers(-(10**40), 10**40)),
+       st.one_of(big_decimals, st.integers(-(10**40), 10**40)),
+       st.sampled_from(["+", "-", "*", "/", "<", "=", ">="]))
+def test_exact_arithmetic_against_fractions(x, y, op):
+    """integer/decimal arithmetic is exact (40-digit operands, beyond rdflib's 28-digit context);
+    the oracle is Python's Fraction."""
+    to_lit = lambda v: I(v) if isinstance(v, int) else D(format(v, "f"))  # noqa: E731
+    got = call(op, [to_lit(x), to_lit(y)])
+    fx, fy = Fraction(x), Fraction(y)
+    if op in "<=>=":
+        want = {"<": fx < fy, "=": fx == fy, ">=": fx >= fy}[op]
+        assert got == (T if want else F)
+        return
+    if op == "/":
+        if fy == 0:
+            assert err(got)
+            return
+        q = fx / fy
+        value = Fraction(numeric(got).value)
+        terminating = all(p in (2, 5) for p in _prime_factors(q.denominator))
+        if terminating and len(str(q.numerator)) + len(str(q.denominator)) < 200:
+            assert value == q
+        else:  # rounded to 28 significant digits
+            assert abs(value - q) <= abs(q) * Fraction(1, 10**27)
+        assert got.datatype == XSD.decimal
+        return
+    want = {"+": fx + fy, "-": fx - fy, "*": fx * fy}[op]
+    assert Fraction(numeric(got).value) == want
+    both_int = isinstance(x, int) and isinstance(y, int)
+    assert got.datatype == (XSD.integer if both_int else XSD.decimal)
+
+
+def _prime_factors(n: int) -> set[int]:
+    out, p = set(), 2
+    while n > 1 and p * p <= n and p < 10**4:
+        while n % p == 0:
+            out.add(p)
+            n //= p
+        p += 1
+    if n > 1:
+        out.add(n)
+    return out
+
+
+float32s = st.floats(width=32, allow_nan=False, allow_infinity=False)
+
+
+@settings(max_examples=300, deadline=None)
+@given(float32s, float32s, st.sampled_from(["+", "-", "*", "/"]))
+def test_float_arithmetic_against_numpy(x, y, op):
+    """xsd:float is IEEE binary32: the oracle is numpy.float32 arithmetic."""
+    from translator.rdf.sparql_ops import _double_lexical
+
+    a = lit(_double_lexical(x, single=True), "float")
+    b = lit(_double_lexical(y, single=True), "float")
+    assert numeric(a).value == x and numeric(b).value == y  # shortest lexical forms round-trip
+    with np.errstate(all="ignore"):
+        want = float({"+": np.add, "-": np.subtract, "*": np.multiply, "/": np.divide}[op](
+            np.float32(x), np.float32(y)))
+    got = call(op, [a, b])
+    assert got.datatype == XSD.float
+    value = numeric(got).value
+    assert value == want or (math.isnan(value) and math.isnan(want))
+
+
+@settings(max_examples=100, deadline=None)
+@given(big_decimals)
+def test_unary_and_rounding_functions_are_exact_on_long_decimals(x):
+    d = D(format(x, "f"))
+    fx = Fraction(x)
+    assert Fraction(numeric(call("-", [d])).value) == -fx
+    assert Fraction(numeric(call("ABS", [d])).value) == abs(fx)
+    assert Fraction(numeric(call("FLOOR", [d])).value) == math.floor(fx)
+    assert Fraction(numeric(call("CEIL", [d])).value) == math.ceil(fx)
+    assert Fraction(numeric(call("ROUND", [d])).value) == math.floor(fx + Fraction(1, 2))

@@ -98,3 +98,17 @@ def test_malformed_terms_are_source_errors(bad):
 def test_from_lars_rejects_non_rdf_terms():
     with pytest.raises(ValueError):
         from_lars(Constant("tram"))
+
+
+@settings(max_examples=300, deadline=None)
+@given(terms)
+def test_clingo_symbols_round_trip(term):
+    """D7 down to clingo: the LARS string becomes a clingo string symbol, is printed as ASP text and
+    parsed back by clingo without loss."""
+    import clingo
+
+    text = to_nt(term)
+    symbol = clingo.String(text)
+    back = clingo.parse_term(str(symbol))
+    assert back.type == clingo.SymbolType.String and back.string == text
+    assert same_term(from_nt(back.string), canonical(term))

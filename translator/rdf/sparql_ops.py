@@ -111,6 +111,9 @@ _DATETIME_LEX = re.compile(
     r"-?[0-9]{4,}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]+)?(?:Z|[+-][0-9]{2}:[0-9]{2})?\Z"
 )
 
+_EXACT = Context(prec=100_000)  # + - * of decimals are exact (operands are far shorter)
+_DIVISION = Context(prec=28)  # non-terminating decimal quotients: 28 significant digits
+
 _FLOAT_OVERFLOW = 2.0**128 * (1 - 2.0**-25)  # values from here on round to ±INF in binary32
 
 
@@ -210,7 +213,7 @@ def _decimal_lexical(d: Decimal) -> str:
     """XSD canonical decimal: no exponent, at least one digit on each side of the point."""
     if d == 0:
         return "0.0"
-    text = format(d.normalize(), "f")
+    text = format(d.normalize(_EXACT), "f")  # the default context would round to 28 digits
     if "." not in text:
         text += ".0"
     return text
@@ -398,8 +401,6 @@ op_greater_equal = _ordering(">=", lambda c: c >= 0)
 
 # ------------------------------------------------------------------------------------- arithmetic
 
-_EXACT = Context(prec=100_000)  # + - * of decimals are exact (operands are far shorter)
-_DIVISION = Context(prec=28)  # non-terminating decimal quotients: 28 significant digits
 
 
 def _arith(name: str, a: Value, b: Value) -> Value:
@@ -486,7 +487,8 @@ def _unary_minus(a: Value) -> Value:
     n = numeric(a)
     if n is None:
         return ExprError("unary - needs a number")
-    return number_literal(n.kind, -n.value)
+    value = n.value.copy_negate() if isinstance(n.value, Decimal) else -n.value  # exact
+    return number_literal(n.kind, value)
 
 
 @_strict
@@ -861,7 +863,7 @@ def _rounding(name: str, decimal_mode: str, float_fn: Callable[[float], float]) 
         if n.kind == INTEGER:
             return number_literal(INTEGER, n.value)
         if n.kind == DECIMAL:
-            return number_literal(DECIMAL, Decimal(n.value).quantize(Decimal(1), rounding=decimal_mode))
+            return number_literal(DECIMAL, Decimal(n.value).quantize(Decimal(1), rounding=decimal_mode, context=_EXACT))
         x = float(n.value)
         if math.isnan(x) or math.isinf(x):
             return number_literal(n.kind, x)
@@ -885,7 +887,7 @@ def _round_half_up(x: float) -> float:
 
 
 def _decimal_round_half_up(d: Decimal) -> Decimal:
-    return (d + Decimal("0.5")).quantize(Decimal(1), rounding=ROUND_FLOOR)
+    return _EXACT.add(d, Decimal("0.5")).quantize(Decimal(1), rounding=ROUND_FLOOR, context=_EXACT)
 
 
 def _ceil(x: float) -> float:
@@ -917,7 +919,8 @@ def fn_abs(a: Value) -> Value:
     n = numeric(a)
     if n is None:
         return ExprError("ABS of a non-number")
-    return number_literal(n.kind, abs(n.value))
+    value = n.value.copy_abs() if isinstance(n.value, Decimal) else abs(n.value)  # exact
+    return number_literal(n.kind, value)
 
 
 # ------------------------------------------------------------------- date/time functions §17.4.5
