@@ -24,7 +24,7 @@ from translator import model as M
 from translator import modes
 from translator.expressions import check_supported
 from translator.normalize import TimeBase, expression, pattern_algebra, stream_sources
-from translator.tau import DEFAULT_GRAPH, Tau, lars_var
+from translator.tau import DEFAULT_GRAPH, NULL, Tau, lars_var
 
 ANSWER = "answer"
 STAGE = "translation to LARS"
@@ -216,8 +216,9 @@ def compile_query(
     form, variables, pattern = _result_form(query, pattern)
     tau = Tau(strategy, stream_sources(query, base), bounds)
     program = tau.program(pattern)
-    answer = Rule(
-        Atom(ANSWER, tuple(lars_var(A.Var(v)) for v in variables)),
+    scope = A.variables(pattern)
+    answer = Rule(  # a projected variable the pattern never binds is always unbound (null)
+        Atom(ANSWER, tuple(lars_var(A.Var(v)) if A.Var(v) in scope else NULL for v in variables)),
         (Literal(Atom("ans1", (*(lars_var(v) for v in A.ordered(A.variables(pattern))), DEFAULT_GRAPH))),),
     )
     program = Program((*program.rules, answer))
@@ -261,21 +262,12 @@ def _result_form(query: M.Query, pattern: A.Pattern) -> tuple[str, tuple[str, ..
                 names.append(item.var.name)
             else:
                 names.append(item.name)
-        if form.star:
-            names = [v.name for v in M.result_variables(query)]
-        return "select", tuple(_require_bound(names, pattern)), pattern
+        if form.star:  # SELECT *: the in-scope variables (MINUS's right side is not in scope)
+            scope = {v.name for v in A.variables(pattern)}
+            names = [v.name for v in M.result_variables(query) if v.name in scope]
+        return "select", tuple(names), pattern
     if isinstance(form, M.Construct):
-        return "construct", tuple(_require_bound([v.name for v in M.result_variables(query)], pattern)), pattern
+        return "construct", tuple(v.name for v in M.result_variables(query)), pattern
     if isinstance(form, M.Ask):
         return "ask", (), pattern
     raise UnsupportedError(type(form).__name__.upper(), STAGE)
-
-
-def _require_bound(names: list[str], pattern: A.Pattern) -> list[str]:
-    scope = {v.name for v in A.variables(pattern)}
-    missing = [n for n in names if n not in scope]
-    if missing:
-        raise UnsupportedError(
-            f"result variable(s) {', '.join('?' + n for n in missing)} not bound by the pattern", STAGE,
-            "they would always be unbound")
-    return names
