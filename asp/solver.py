@@ -38,6 +38,9 @@ from asp.windows import StreamIndex, WindowState
 from lars.errors import RsplarsError, UnsupportedError
 from lars.model import Program, Stream, Term
 
+_AHEAD_ATOMS = 50_000  # at most this many look-ahead atoms per epoch (memory bound)
+
+
 class AspError(RsplarsError):
     """clingo rejected the encoded program (e.g. an unsafe rule)."""
 
@@ -59,6 +62,7 @@ class _Epoch:
 
     ctl: Control
     lits: dict[tuple, int]  # (kind, k, id[, time]) / (flag, k[, time]) -> program literal
+    ids: dict[tuple, set[int]]  # (kind, k) -> atom ids declared (carried over to the next epoch)
     ta: int
     tb: int | None  # last reference time the time domain covers (None: no time points)
     assigned: dict[int, bool] = field(default_factory=dict)
@@ -76,6 +80,7 @@ class StreamSolver:
         functions: Mapping[str, Callable[..., Term]] | None = None,
         epoch_span: int = 128,
         lookahead: int = 8,
+        reuse: bool = True,
     ) -> None:
         if models < 0:
             raise RsplarsError(f"--models must be >= 0, got {models}")
@@ -84,6 +89,7 @@ class StreamSolver:
         self.functions = dict(functions or {})
         self.epoch_span = epoch_span
         self.lookahead = lookahead
+        self.reuse = reuse  # reuse the previous answer when no external changed (exact; off: benchmark)
         self.epochs = 0  # number of Controls built (for tests and the benchmark)
         self.solves = 0
 
@@ -216,6 +222,8 @@ class _Run:
         stratified = enc.stratified
         self.limit = 1 if stratified else (0 if solver.models == 0 else solver.models + 1)
         self.show_limit = solver.models
+        self.lookahead = solver.lookahead
+        self.strings: dict[int, str] = {}  # clingo symbol handle -> text (symbols are interned)
 
     # ------------------------------------------------------------------------------ moving
     def _move(self, t: int) -> None:
@@ -261,22 +269,40 @@ class _Run:
         )
         temporal = self._needs_time()
         tb = t + solver.epoch_span - 1 if temporal else None
-        # which stream time points to declare: what the windows hold now, plus a look-ahead
-        ahead = idx.range(t + 1, tb) if temporal else range(idx.upto(t), min(len(idx.times), idx.upto(t) + solver.lookahead))
-        ahead_ids: set[int] = {x for i in ahead for x in idx.unique(i)}
+        # which stream time points to declare: what the windows hold now, plus a look-ahead (which
+        # grows while new atoms keep forcing new epochs), plus what the previous epoch declared
+        # while that stays small (a bounded set of distinct atoms then needs no further epoch)
+        if self.epoch is not None and self.epoch.tb is None:
+            self.lookahead = min(self.lookahead * 2, 256)
+        first = idx.upto(t)
+        ahead = idx.range(t + 1, tb) if temporal else range(first, min(len(idx.times), first + self.lookahead))
+        ahead_ids: set[int] = set()
+        for n, i in enumerate(ahead):
+            ahead_ids.update(idx.unique(i))
+            if not temporal and len(ahead_ids) > _AHEAD_ATOMS:
+                ahead = range(ahead.start, ahead.start + n + 1)
+                break
+        previous = self.epoch.ids if self.epoch is not None else {}
         keys: list[tuple] = []
         domains: dict[tuple, list[Symbol]] = {}
+        declared: dict[tuple, set[int]] = {}
 
         def declare(key: tuple, domain: tuple, value: Symbol) -> None:
             keys.append(key)
             domains.setdefault(domain, []).append(value)
 
-        for x in self.now_ids | {x for x in ahead_ids if idx.sigs[x] in self.now_sigs}:
+        def carried(kind: str, k: int | None, now: set[int]) -> set[int]:
+            old = previous.get((kind, k), set())
+            out = now | old if len(old) <= 2 * len(now) + 4096 else now
+            declared[(kind, k)] = out
+            return out
+
+        for x in carried(NOW, None, self.now_ids | {x for x in ahead_ids if idx.sigs[x] in self.now_sigs}):
             declare((NOW, None, x), ("now",), idx.symbol(x))
         for st in self.states:
             k = st.k
             if st.counted:
-                ids = set(st.dia) | {x for x in ahead_ids if idx.sigs[x] in st.counted}
+                ids = carried(DIA, k, set(st.dia) | {x for x in ahead_ids if idx.sigs[x] in st.counted})
                 for x in ids:
                     kinds = st.routes.get(idx.sigs[x], ())
                     if DIA in kinds:
@@ -316,7 +342,7 @@ class _Run:
                 if flag in st.flags:
                     lits[(flag, st.k)] = atoms[SymFunction(name, [Number(st.k)])].literal  # type: ignore[index,union-attr]
         solver.epochs += 1
-        epoch = _Epoch(ctl, lits, t, tb)
+        epoch = _Epoch(ctl, lits, declared, t, tb)
         self._assign_all(epoch, t)
         return epoch
 
@@ -325,7 +351,8 @@ class _Run:
         idx_true: list[tuple] = [(NOW, None, x) for x in self.now_ids]
         for s in self.states:
             k = s.k
-            idx_true += [(DIA, k, x) for x in s.dia]
+            if s.want_dia:
+                idx_true += [(DIA, k, x) for x in s.dia]
             if s.want_box:
                 if s.box is None:
                     idx_true += [key for key in epoch.lits if key[0] == BOX and key[1] == k]
@@ -351,7 +378,8 @@ class _Run:
         out: list[tuple[tuple, bool]] = [((NOW, None, x), v) for x, v in self.changed_now.items()]
         for s in self.states:
             k = s.k
-            out += [((DIA, k, x), v) for x, v in s.changed_dia.items()]
+            if s.want_dia:
+                out += [((DIA, k, x), v) for x, v in s.changed_dia.items()]
             if s.want_box:
                 if s.box_reset:
                     out += [(key, s.box is None or key[2] in s.box) for key in self.epoch.lits if key[0] == BOX and key[1] == k]  # type: ignore[union-attr]
@@ -430,7 +458,7 @@ class _Run:
             self._flag_changes(epoch, t)  # records the IN ranges; values were set by _assign_all
             fresh = True
         self.t = t
-        if not fresh and not changed and self.previous is not None:
+        if self.solver.reuse and not fresh and not changed and self.previous is not None:
             step = Step(t, self.previous.answers, self.previous.more)
         else:
             step = self._solve(epoch, t)
@@ -441,8 +469,21 @@ class _Run:
         found: list[tuple[str, ...]] = []
         seen: set[tuple[str, ...]] = set()
 
+        strings = self.strings
+        if len(strings) > 1_000_000:
+            strings.clear()
+
+        def text(symbol: Symbol) -> str:
+            handle = getattr(symbol, "_rep", None)
+            got = strings.get(handle)  # type: ignore[arg-type]
+            if got is None:
+                got = str(symbol)
+                if handle is not None:
+                    strings[handle] = got
+            return got
+
         def on_model(model: Model) -> None:
-            answer = tuple(sorted(str(s) for s in model.symbols(shown=True)))
+            answer = tuple(sorted(map(text, model.symbols(shown=True))))
             if answer not in seen:
                 seen.add(answer)
                 found.append(answer)

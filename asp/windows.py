@@ -218,6 +218,7 @@ class WindowState:
         self.counted = {s for s, kinds in routes.items() if kinds & {DIA, BOX}}
         self.paired = {s for s, kinds in routes.items() if AT in kinds}
         self.want_box = any(BOX in kinds for kinds in routes.values())
+        self.want_dia = any(DIA in kinds for kinds in routes.values())
         self.seq = None
         if isinstance(window, TupleWindow):
             self.seq = Sequence(index, None)
