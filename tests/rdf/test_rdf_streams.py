@@ -319,3 +319,20 @@ def test_notation_reads_ntriples_terms(rows):
     got = parse_stream("\n".join(lines), S, "notation")
     assert simple(got) == want
     assert [e.source_line for e in got] == list(range(2, len(rows) + 2))
+
+
+_fragments = st.sampled_from([
+    "<http://a>", "<http://p>", '"x"', '"1"', '"2004-08-08T06:05:00Z"', "[1]", "[", "]", ".", ":a", "_:b",
+    "@prefix", "PREFIX", ":", "{", "}", "^^", "@en", "a", "\n", " ", "\t", '"', "<", "#", "2", "-3", "ex:x",
+    "'''", '"""', "\\u00", "true", "1.5e3",
+])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_fragments, max_size=25).map(" ".join), st.sampled_from(["ntriples", "trig", "notation", "auto"]))
+def test_malformed_input_gives_only_user_errors(text, fmt):
+    """Whatever the input, a reader returns elements or raises a user error (never a traceback)."""
+    try:
+        parse_stream(text, S, fmt)
+    except RsplarsError as err:
+        str(err)  # renders

@@ -50,7 +50,14 @@ from translator.rdf.terms import (
     to_nt,
     unescape,
 )
-from translator.rdf.timeunits import TimeSpec, TimeUnitError, parse_datetime
+from translator.rdf.timeunits import (  # noqa: F401 - re-exported: the time API of the readers
+    TimeSpec,
+    TimeUnitError,
+    duration_in_base_units,
+    parse_datetime,
+    parse_duration,
+    to_base_units,
+)
 
 Triple = tuple[RDFTerm, RDFTerm, RDFTerm]
 
