@@ -16,42 +16,36 @@ a basic graph pattern.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from decimal import Decimal
 from functools import reduce
 
 from rdflib import Literal as RDFLiteral, URIRef
 
-from lars.errors import RsplarsError, UnsupportedError
+from lars.errors import UnsupportedError
 from translator import algebra as A
 from translator import model as M
 from translator.printer import CorePrinter, expression_text
 from translator.rdf.terms import to_lars
+from translator.rdf.timeunits import TimeUnitError, to_base_units, unit_ms
 from translator.tau import AllOf, AnyOf, Condition
 
 STAGE = "translation to LARS"
 
 
-class DurationError(RsplarsError):
-    """A query duration that is not a whole number of base ticks (D1)."""
-
-
 @dataclass(frozen=True)
 class TimeBase:
-    """The base unit of the run (D1): ``unit_ms`` milliseconds per tick (default: seconds)."""
+    """The base unit of the run (D1; default seconds): query durations must be whole numbers of it."""
 
-    unit_ms: int = 1000
     unit: str = "s"
 
+    def __post_init__(self) -> None:
+        unit_ms(self.unit)  # rejects an unknown unit
+
     def ticks(self, d: M.Duration, what: str = "duration") -> int:
+        written = d.lexical or f"{d.value}{d.unit}"
         ms = d.ms
-        ticks = ms / Decimal(self.unit_ms)
-        if ticks != ticks.to_integral_value():
-            written = d.lexical or f"{d.value}{d.unit}"
-            raise DurationError(
-                f"the {what} {written} is not a whole number of {self.unit} (the base unit); "
-                f"choose a smaller base unit with --unit"
-            )
-        return int(ticks)
+        if ms != ms.to_integral_value():
+            raise TimeUnitError(f"the {what} {written} is not a whole number of milliseconds")
+        return to_base_units(int(ms), self.unit, what=f"the {what} {written}")
 
 
 # ----------------------------------------------------------------------------------------- terms
@@ -130,7 +124,7 @@ def window(w: M.Window, base: TimeBase) -> A.WindowSpec:
             else:
                 step = 1
             if step < 1:
-                raise DurationError(f"a window step must be at least one {base.unit}")
+                raise TimeUnitError(f"a window step must be at least one {base.unit}")
             return A.WindowSpec("range", range=length, step=step)
     raise UnsupportedError(f"the window kind {w.kind}", STAGE)
 
@@ -222,5 +216,5 @@ def stream_sources(query: M.Query, base: TimeBase = TimeBase()) -> tuple[A.Strea
     )
 
 
-__all__ = ["DurationError", "TimeBase", "condition", "expression", "pattern_algebra", "stream_sources", "window"]
+__all__ = ["TimeBase", "condition", "expression", "pattern_algebra", "stream_sources", "window"]
 

@@ -216,7 +216,7 @@ WHERE {
 }"""
     from translator.normalize import TimeBase
 
-    compiled = compile_query(parse(q2), mode="none", base=TimeBase(60_000, "m"))
+    compiled = compile_query(parse(q2), mode="none", base=TimeBase("m"))
     ds = Dataset()
     ds.default_graph.add((Literal("mbt"), EX.g_classify, Literal(1)))
     ds.default_graph.add((Literal("rayban"), EX.g_classify, Literal(0)))

@@ -1,0 +1,136 @@
+"""Running a translated query over RDF streams and static data (seed 000 §4, step 4 = R2S).
+
+The data side of ``rsplars run``: stream elements (``translator.rdf.streams``) become the LARS
+data stream of ``striple(S, P, O, s)`` atoms in arrival order (seed 000 §4.3 (i)), the static
+dataset becomes ``triple(S, P, O, G)`` facts, the program of :func:`translator.compile.compile_query`
+is solved by the clingo engine (``asp.solver``) at every evaluation time, and the atoms of the
+answer predicate are read back as solutions (variable → N-Triples term; unbound left out, D5).
+
+Evaluation times (seed 000 §4.1, §5, D4): pull — the multiples of the period U in [from, to];
+push — the time points with input in [from, to]; none — every time point in [from, to]. The
+timeline starts at 0 (both engines start at time 0, §5) or at the first element if earlier; by
+default ``to`` is the last element's time, rounded up to a multiple of U in pull mode so that the
+interval holding the last element is evaluated at its end.
+
+R2S (§4 step 4, post-processing): ``rstream`` reports all current answers, ``istream`` those new
+since the previous evaluation, ``dstream`` those dropped since then.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Iterable, Iterator, Sequence
+
+from lars.errors import RsplarsError
+from lars.model import Atom, Program, Rule, Stream
+from lars.streams import parse_ground_atom
+from translator.compile import Compiled
+from translator.expressions import FUNCTIONS
+from translator.rdf.streams import StreamElement
+from translator.rdf.terms import from_lars, to_lars, to_nt
+from translator.tau import STRIPLE
+
+R2S = ("rstream", "istream", "dstream")
+
+Row = tuple[str | None, ...]
+"""One solution: the N-Triples text of each result variable (``None``: unbound)."""
+
+
+class RunError(RsplarsError):
+    """A run that cannot go on (e.g. a program without exactly one answer stream, D8)."""
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """The answers at one evaluation time (after R2S)."""
+
+    t: int
+    rows: frozenset[Row]
+
+
+def data_stream(elements: Iterable[StreamElement], start: int = 0, end: int | None = None) -> Stream:
+    """The LARS data stream ``υ(t) = {striple(s,p,o,stream) | (s p o) arrives on stream at t}``,
+    arrival order kept (the same triple twice at one time point is one atom)."""
+    points: dict[int, dict[Atom, None]] = {}
+    for e in elements:
+        s, p, o = e.triple
+        atom = Atom(STRIPLE, (to_lars(s), to_lars(p), to_lars(o), to_lars(e.stream_iri)))
+        points.setdefault(e.t, {})[atom] = None
+    lo = min([start, *points]) if points else start
+    hi = max([*points, lo]) if end is None else end
+    return Stream({t: tuple(atoms) for t, atoms in points.items()}, lo, max(hi, lo))
+
+
+def evaluation_times(compiled: Compiled, stream: Stream, start: int | None, end: int | None) -> range | list[int]:
+    """The times at which the engine under ``compiled.mode`` evaluates the query (module docstring)."""
+    lo, hi = stream.timeline
+    first = lo if start is None else start
+    last = hi if end is None else end
+    if first < lo:
+        raise RunError(f"--from {first} lies before the start {lo} of the timeline")
+    if compiled.mode == "pull":
+        u = compiled.period
+        assert u is not None
+        if end is None:
+            last = -(-last // u) * u
+        return range(-(-first // u) * u, last + 1, u)
+    if compiled.mode == "push":
+        return [t for t in sorted(stream.points) if first <= t <= last]
+    return range(first, last + 1)
+
+
+def answers(
+    compiled: Compiled,
+    elements: Sequence[StreamElement],
+    static: Sequence[Rule] = (),
+    *,
+    start: int | None = None,
+    end: int | None = None,
+    r2s: str = "rstream",
+    on_progress: Callable[[int, int], None] | None = None,
+) -> Iterator[Evaluation]:
+    """Solve ``compiled`` over the stream elements and static facts; one :class:`Evaluation` per
+    evaluation time, in time order, as soon as it is computed."""
+    from asp.solver import StreamSolver
+
+    if r2s not in R2S:
+        raise RunError(f"unknown R2S operator {r2s!r} (expected one of {', '.join(R2S)})")
+    stream = data_stream(elements, 0, None)
+    if end is not None:
+        stream = Stream(stream.points, stream.start, max(end, stream.timeline[0]))
+    times = list(evaluation_times(compiled, stream, start, end))
+    if times and times[-1] > stream.timeline[1]:
+        stream = Stream(stream.points, stream.start, times[-1])
+    program = Program((*compiled.program.rules, *static))
+    solver = StreamSolver(program, functions=FUNCTIONS)
+    previous: frozenset[Row] = frozenset()
+    for done, step in enumerate(solver.run(stream, times), start=1):
+        if len(step.answers) != 1:
+            what = "no answer stream" if not step.answers else "several answer streams"
+            raise RunError(f"the translated program has {what} at t={step.t} (D8); this is a bug, please report it")
+        current = frozenset(_rows(compiled, step.answers[0]))
+        if r2s == "rstream":
+            rows = current
+        elif r2s == "istream":
+            rows = current - previous
+        else:
+            rows = previous - current
+        previous = current
+        if on_progress is not None:
+            on_progress(done, len(times))
+        yield Evaluation(step.t, rows)
+
+
+def _rows(compiled: Compiled, atoms: Iterable[str]) -> Iterator[Row]:
+    prefix = compiled.answer_predicate
+    for text in atoms:
+        if not (text == prefix or text.startswith(prefix + "(")):
+            continue
+        atom = parse_ground_atom(text)
+        yield tuple(None if (term := from_lars(a)) is None else to_nt(term) for a in atom.args)  # type: ignore[arg-type]
+
+
+def solution_dicts(variables: Sequence[str], rows: Iterable[Row]) -> list[dict[str, str]]:
+    """Rows as ``{var: term}`` mappings (unbound variables left out), sorted deterministically."""
+    out = [{v: term for v, term in zip(variables, row) if term is not None} for row in rows]
+    return sorted(out, key=lambda d: sorted(d.items()))
