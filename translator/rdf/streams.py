@@ -186,7 +186,8 @@ def _cached_term(text: str) -> RDFTerm | None:
         return None
 
 
-def _timestamp(lexical: str, source: str, line: int, column: int | None, text: str | None) -> int | datetime:
+def _timestamp(lexical: str, source: str, line: int | None, column: int | None,
+               text: str | None) -> int | datetime:
     """An integer or an ``xsd:dateTime`` timestamp."""
     lexical = lexical.strip()
     if re.fullmatch(r"[+-]?\d+", lexical):
@@ -234,7 +235,13 @@ def _read_trig(text: str, source: str) -> list[_Raw]:
             metadata.add((s, p, o, g))
             lexical = str(o)
             line = _find_line(text, s, ds) or None
-            value = _timestamp(lexical, source, line or 0, None, text if line else None)
+            try:
+                value = _timestamp(lexical, source, line, None, text if line else None)
+            except SourceError as err:
+                raise SourceError(
+                    f"{err.message} (the time of graph {to_nt(s)}, which opens here)", source=source,
+                    line=line, text=text if line else None, expected=err.expected,
+                ) from None
             if s in times and times[s][0] != value:
                 raise SourceError(
                     f"graph {to_nt(s)} has two timestamps: {times[s][0]} and {value}",
