@@ -328,6 +328,7 @@ _fragments = st.sampled_from([
 ])
 
 
+@pytest.mark.filterwarnings("ignore")
 @settings(max_examples=300, deadline=None)
 @given(st.lists(_fragments, max_size=25).map(" ".join), st.sampled_from(["ntriples", "trig", "notation", "auto"]))
 def test_malformed_input_gives_only_user_errors(text, fmt):
