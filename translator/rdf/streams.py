@@ -228,13 +228,14 @@ def _read_trig(text: str, source: str) -> list[_Raw]:
     except Exception as err:  # rdflib raises plain exceptions for some malformed input
         raise SourceError(f"TriG syntax error: {err}", source=source, expected="TriG") from None
 
+    openings = _graph_openings(text)
     times: dict[RDFTerm, tuple[int | datetime, RDFTerm]] = {}
     metadata: set[tuple] = set()
     for s, p, o, g in ds.quads((None, None, None, None)):
         if p in TIME_PREDICATES:
             metadata.add((s, p, o, g))
             lexical = str(o)
-            line = _find_line(text, s, ds) or None
+            line = _find_line(openings, s, ds) or None
             try:
                 value = _timestamp(lexical, source, line, None, text if line else None)
             except SourceError as err:
@@ -264,13 +265,13 @@ def _read_trig(text: str, source: str) -> list[_Raw]:
                 source=source, expected="every stream triple inside a named graph with a timestamp",
             )
         if graph.identifier not in times:
-            line = _find_line(text, graph.identifier, ds)
+            line = _find_line(openings, graph.identifier, ds)
             raise SourceError(
                 f"graph {to_nt(graph.identifier)} has no timestamp",
                 source=source, line=line or None, text=text,
                 expected=f"a triple <g> <{HAS_TIMESTAMP}> \"t\" or <g> prov:generatedAtTime \"…\"^^xsd:dateTime",
             )
-        line = _find_line(text, graph.identifier, ds)
+        line = _find_line(openings, graph.identifier, ds)
         graphs.append((line, graph.identifier, triples))
 
     # arrival order: the order of the graphs in the file; graphs that cannot be located by name
@@ -294,18 +295,28 @@ def _triple_key(triple: Triple) -> tuple[str, str, str]:
     return tuple(to_nt(t) for t in triple)  # type: ignore[return-value]
 
 
-def _find_line(text: str, name: RDFTerm, ds: Dataset) -> int:
-    """The line where graph ``name`` opens (``name {`` or ``GRAPH name {``), 0 if not found."""
-    spellings = {to_nt(name), f"<{name}>"}
+_GRAPH_OPENING = re.compile(r"(?:^|(?<=[\s}.]))(<[^>\s]*>|[^\s{}<>\"]+)\s*\{", re.MULTILINE)
+
+
+def _graph_openings(text: str) -> dict[str, int]:
+    """Every ``name {`` of a TriG text (also after ``GRAPH``): the spelling → its first line."""
+    lines: dict[str, int] = {}
+    line, pos = 1, 0
+    for m in _GRAPH_OPENING.finditer(text):
+        line += text.count("\n", pos, m.start(1))  # counted incrementally: linear in the text
+        pos = m.start(1)
+        lines.setdefault(m.group(1), line)
+    return lines
+
+
+def _find_line(openings: dict[str, int], name: RDFTerm, ds: Dataset) -> int:
+    """The line where graph ``name`` opens, 0 if it cannot be found."""
+    spellings = [to_nt(name), f"<{name}>"]
     try:
-        spellings.add(ds.namespace_manager.normalizeUri(name))
+        spellings.append(ds.namespace_manager.normalizeUri(name))
     except Exception:  # noqa: BLE001 - no prefix for this IRI
         pass
-    for spelling in spellings:
-        m = re.search(rf"(?m)(?:^|[\s}}.]){re.escape(spelling)}\s*\{{", text)
-        if m:
-            return text.count("\n", 0, m.end()) + 1
-    return 0
+    return next((openings[sp] for sp in spellings if sp in openings), 0)
 
 
 # ------------------------------------------------------------------------------ readable notation
