@@ -337,3 +337,15 @@ def test_malformed_input_gives_only_user_errors(text, fmt):
         parse_stream(text, S, fmt)
     except RsplarsError as err:
         str(err)  # renders
+
+
+def test_trig_graph_keyword_and_full_iris():
+    text = """PREFIX bench: <http://www.streamreasoning.org/schema/benchmark#>
+    GRAPH <http://e.org/g1> { <http://e.org/a> <http://e.org/p> "1" . }
+
+    GRAPH <http://e.org/g2> { <http://e.org/a> <http://e.org/p> "2" . }
+    <http://e.org/g1> bench:hasTimestamp 3 .
+    <http://e.org/g2> bench:hasTimestamp 3 .
+    """
+    els = parse_stream(text, S, "trig")
+    assert [(str(e.triple[2]), e.t, e.source_line) for e in els] == [("1", 3, 2), ("2", 3, 4)]
