@@ -177,6 +177,30 @@ def _external_symbol(key: tuple, idx: StreamIndex) -> Symbol:
     return SymFunction(name, [Number(key[1])])
 
 
+_ARITY = {NOW: 1, DIA: 2, BOX: 2, AT: 3, IN: 2, "now_t": 1, "tlx": 1}
+
+
+def _literals_in_order(atoms, keys: list[tuple], idx: StreamIndex) -> dict[tuple, int] | None:
+    """Program literals of the declared externals, reading each external predicate's atoms in
+    the order clingo lists them, which is the order of declaration (checked on a sample of the
+    symbols; ``None`` if it does not hold). Saves building a symbol per external for the lookup."""
+    by_kind: dict[str, list[tuple]] = {}
+    for key in keys:
+        by_kind.setdefault(key[0], []).append(key)
+    out: dict[tuple, int] = {}
+    for kind, group in by_kind.items():
+        found = list(atoms.by_signature(_EXTERNAL_NAMES[kind], _ARITY[kind]))
+        if len(found) != len(group):
+            return None
+        step = max(1, len(group) // 16)
+        for i in list(range(0, len(group), step)) + [len(group) - 1]:
+            if found[i].symbol != _external_symbol(group[i], idx):
+                return None
+        for key, atom in zip(group, found):
+            out[key] = atom.literal
+    return out
+
+
 class _Context:
     """Grounding context: ``@lars_domain(kind[, window])`` lists an external's domain for the
     epoch; the program's own grounding-time functions (``Call`` terms) are methods too."""
@@ -334,9 +358,9 @@ class _Run:
             detail = "; ".join(m.strip().replace("\n", " ") for m in messages) or str(err)
             raise AspError(f"clingo cannot ground the encoded program: {detail}") from None
         atoms = ctl.symbolic_atoms
-        lits: dict[tuple, int] = {}
-        for key in keys:
-            lits[key] = atoms[_external_symbol(key, idx)].literal  # type: ignore[index,union-attr]
+        lits = _literals_in_order(atoms, keys, idx)
+        if lits is None:  # clingo did not list the externals in declaration order: look each up
+            lits = {key: atoms[_external_symbol(key, idx)].literal for key in keys}  # type: ignore[index,union-attr]
         for st in self.states:
             for flag, name in ((NONEMPTY, "lars_nonempty"), (HAS_NOW, "lars_has_now")):
                 if flag in st.flags:
@@ -470,7 +494,7 @@ class _Run:
         seen: set[tuple[str, ...]] = set()
 
         strings = self.strings
-        if len(strings) > 1_000_000:
+        if len(strings) > 100_000:
             strings.clear()
 
         def text(symbol: Symbol) -> str:
