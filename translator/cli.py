@@ -17,6 +17,7 @@ from lars.errors import EXIT_USAGE, RsplarsError, SourceError
 #: subcommand name -> module in translator.commands that defines it (argparse lists them in this order)
 SUBCOMMANDS: dict[str, str] = {
     "translate": "translate",
+    "run": "run",
     "lars": "lars_cmd",
 }
 

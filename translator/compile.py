@@ -24,6 +24,7 @@ from translator import model as M
 from translator import modes
 from translator.expressions import check_supported
 from translator.normalize import TimeBase, expression, pattern_algebra, stream_sources
+from translator.normalize import term as normalize_term
 from translator.tau import DEFAULT_GRAPH, NULL, Tau, lars_var
 
 ANSWER = "answer"
@@ -271,3 +272,97 @@ def _result_form(query: M.Query, pattern: A.Pattern) -> tuple[str, tuple[str, ..
     if isinstance(form, M.Ask):
         return "ask", (), pattern
     raise UnsupportedError(type(form).__name__.upper(), STAGE)
+
+
+# ------------------------------------------------------------------------ CQELS counterparts (cq)
+
+AS_CHOICES = ("csparql", "cqels-brave", "cqels-cautious", "cqels-all")
+
+
+def pattern_key(t: M.TriplePattern) -> tuple[str, str, str]:
+    """A triple pattern as N-Triples texts with ``?name`` for variables (blank nodes included)."""
+
+    def one(x) -> str:
+        converted = normalize_term(x)
+        return "?" + converted.name if isinstance(converted, A.Var) else converted.value  # type: ignore[union-attr]
+
+    return (one(t.subject), one(t.predicate), one(t.object))
+
+
+def assign_by_data(query: M.Query, stream_triples: dict[str, set[tuple[str, str, str]]]) -> dict[int, str]:
+    """The assignment :func:`cq` needs, read off data: a default-graph triple pattern belongs to
+    the stream whose triples it matches; one that matches no stream triple stays static. A pattern
+    matching the triples of several streams is ambiguous (seed 000 §3 leaves the choice to whoever
+    writes the CQELS query) and raises an error asking for ``--assign``."""
+    from translator.agreement.static_check import matches
+
+    out: dict[int, str] = {}
+    for k, t in enumerate(default_graph_triples(query)):
+        key = pattern_key(t)
+        hits = sorted(iri for iri, triples in stream_triples.items() if any(matches(key, tr) for tr in triples))
+        if len(hits) > 1:
+            raise TranslationError(
+                f"triple pattern {k + 1} ({' '.join(key)}) matches data of several streams "
+                f"({', '.join(hits)}): say which with --assign {k + 1}=IRI")
+        if hits:
+            out[k] = hits[0]
+    return out
+
+
+def cautious(query: M.Query, streams: Iterable[str]) -> M.Query:
+    """For a CQELS query: ``(STREAM s ω g)`` becomes ``((STREAM s ω g) UNION g)`` for the streams
+    named (seed 000 §3, the cautious reading)."""
+    chosen = set(streams)
+
+    def rewrite(p: M.Pattern) -> M.Pattern:
+        match p:
+            case M.StreamPattern(stream, _, inner) if isinstance(stream, M.IRI) and stream.value in chosen:
+                return M.Union_(M.Group((p,)), inner)
+            case M.Group(parts):
+                return M.Group(tuple(rewrite(x) for x in parts))
+            case M.Union_(left, right):
+                return M.Union_(rewrite(left), rewrite(right))
+            case M.Optional_(inner):
+                return M.Optional_(rewrite(inner))  # type: ignore[arg-type]
+            case M.Minus(inner):
+                return M.Minus(rewrite(inner))  # type: ignore[arg-type]
+            case M.GraphPattern(name, inner):
+                return M.GraphPattern(name, rewrite(inner))  # type: ignore[arg-type]
+        return p
+
+    where = rewrite(query.where)
+    assert isinstance(where, M.Group)
+    return replace(query, where=where)
+
+
+def counterparts(query: M.Query, as_: str, assignment: dict[int, str] | None = None) -> list[tuple[str, M.Query]]:
+    """The queries ``--as`` asks for, each with a label: ``cs(Q)`` (``csparql``), or members of
+    ``cq(Q)``: the brave one, the cautious one, or all ``2^|S|`` (one per set of cautious streams)."""
+    if as_ not in AS_CHOICES:
+        raise TranslationError(f"--as must be one of {', '.join(AS_CHOICES)}")
+    if as_ == "csparql":
+        return [("cs(Q)", query if query.dialect == "csparql" else cs(query))]
+    if query.dialect == "csparql":
+        if assignment is None:
+            raise TranslationError(
+                "a C-SPARQL query does not say which triple patterns each stream feeds: give --assign I=IRI "
+                "(I: the triple pattern's number in written order) or data (--stream, --static) to read it off")
+        iris = sorted({iri for iri in assignment.values()})
+
+        def make(cautious_set: set[str]) -> M.Query:
+            return cq(query, assignment, cautious_set)
+    else:
+        iris = sorted({s.stream.value for s in M.stream_graph_patterns(query) if isinstance(s.stream, M.IRI)})
+
+        def make(cautious_set: set[str]) -> M.Query:
+            return cautious(query, cautious_set)
+    if as_ == "cqels-brave":
+        return [("cq(Q) brave", make(set()))]
+    if as_ == "cqels-cautious":
+        return [("cq(Q) cautious", make(set(iris)))]
+    out = []
+    for mask in range(2 ** len(iris)):
+        chosen = {iri for bit, iri in enumerate(iris) if mask >> bit & 1}
+        label = "cq(Q) cautious on " + (", ".join(f"<{i}>" for i in sorted(chosen)) if chosen else "no stream (brave)")
+        out.append((label, make(chosen)))
+    return out

@@ -13,7 +13,8 @@ import json
 import sys
 from typing import Callable
 
-from lars.errors import EXIT_OK, RsplarsError
+from lars.errors import EXIT_OK
+from translator.commands.common import add_query_options, add_translation_options
 
 HELP = "translate an RSP query (C-SPARQL, CQELS-QL, EP-SPARQL)"
 
@@ -30,19 +31,47 @@ def target_query(query, args: argparse.Namespace) -> str:
     return print_query(query)
 
 
-def _not_yet(name: str) -> Callable:
-    def target(query, args: argparse.Namespace) -> str:
-        raise RsplarsError(f"--to {name} is not implemented yet (use --to model or --to query)")
+def target_lars(query, args: argparse.Namespace) -> str:
+    """The LARS program(s) (seed 000 §4): text the LARS parser reads back, or ``--unicode``."""
+    from lars.printer import format_program
+    from translator.commands.common import compile_variants
 
-    return target
+    variants = compile_variants(args, query)
+    out = []
+    for label, compiled in variants:
+        out.append(_header(label, compiled, args.unit))
+        out.append(format_program(compiled.program, args.unicode, base_unit=args.unit))
+    return "\n".join(out)
+
+
+def target_asp(query, args: argparse.Namespace) -> str:
+    """The ASP encoding of the LARS program(s) (docs/asp-encoding.md)."""
+    from asp.solver import StreamSolver
+    from lars.model import Program, Stream
+    from translator.commands.common import compile_variants
+
+    variants = compile_variants(args, query)
+    out = []
+    for label, compiled in variants:
+        out.append(_header(label, compiled, args.unit))
+        out.append(StreamSolver(Program(compiled.program.rules)).asp_text(Stream({}, 0, 0)))
+    return "\n".join(out)
+
+
+def _header(label: str, compiled, unit: str) -> str:
+    """A comment line saying what the program is (readable by the LARS parser and by clingo)."""
+    mode = compiled.mode + (f", period {compiled.period} {unit}" if compiled.period else "")
+    answer = f"{compiled.answer_predicate}({', '.join('?' + v for v in compiled.variables)})"
+    return (f"% {label}: strategy {compiled.strategy}, mode {mode}, window bounds {compiled.bounds}, "
+            f"time unit {unit}; answers: {answer}\n")
 
 
 #: --to value → function(query, args) -> text
 TARGETS: dict[str, Callable] = {
     "model": target_model,
     "query": target_query,
-    "lars": _not_yet("lars"),
-    "asp": _not_yet("asp"),
+    "lars": target_lars,
+    "asp": target_asp,
 }
 
 
@@ -50,46 +79,16 @@ def add_parser(subparsers) -> None:
     p = subparsers.add_parser("translate", help=HELP, description=HELP)
     p.add_argument("query_file", metavar="QUERY_FILE", help="query file, or - for stdin")
     p.add_argument("--to", choices=list(TARGETS), default="model", help="output (default: model)")
-    p.add_argument(
-        "--dialect",
-        choices=["auto", "csparql", "cqels", "epsparql"],
-        default="auto",
-        help="query dialect (default: auto, decided from the syntax and reported on stderr)",
-    )
-    p.add_argument(
-        "--lenient",
-        action="store_true",
-        help="accept the quirks of the papers' printed queries (undeclared prefixes, ?total-sensor, "
-        "'^^' for &&, FROM before SELECT, commas in SELECT, '24 hours', REGISTER STREAM … SELECT)",
-    )
+    add_query_options(p)
+    add_translation_options(p)
+    p.add_argument("--unicode", action="store_true", help="--to lars: the paper's notation (⊞^30 ◇ a), for people")
     p.set_defaults(func=run)
 
 
-def read_query(path: str) -> tuple[str, str]:
-    """(text, source name) of a query file, ``-`` = stdin."""
-    if path == "-":
-        return sys.stdin.read(), "<stdin>"
-    try:
-        with open(path, encoding="utf-8") as fh:
-            return fh.read(), path
-    except OSError as exc:
-        raise RsplarsError(f"cannot read {path}: {exc.strerror}") from None
-    except UnicodeDecodeError as exc:
-        raise RsplarsError(f"cannot read {path}: not UTF-8 text ({exc.reason})") from None
-
-
 def run(args: argparse.Namespace) -> int:
-    from translator.dialect import detect_dialect
-    from translator.parse import parse
+    from translator.commands.common import parse_query
 
-    text, source = read_query(args.query_file)
-    dialect = args.dialect
-    if dialect == "auto":
-        detection = detect_dialect(text, source)
-        dialect = detection.dialect
-        print(f"rsplars: dialect: {dialect} ({detection.reason})", file=sys.stderr)
-    query = parse(text, dialect if args.dialect == "auto" else args.dialect, source=source, lenient=args.lenient)
-    for note in query.notes:
-        print(f"rsplars: {note}", file=sys.stderr)
-    sys.stdout.write(TARGETS[args.to](query, args))
+    query = parse_query(args, args.query_file)
+    text = TARGETS[args.to](query, args)  # computed in full before anything is written
+    sys.stdout.write(text)
     return EXIT_OK

@@ -1,0 +1,190 @@
+"""Options and steps shared by ``translate``, ``run`` and ``agree``: reading a query, the
+translation options, reading streams and static data, writing output atomically."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from contextlib import contextmanager
+from datetime import datetime
+from typing import Iterator, TextIO
+
+from lars.errors import RsplarsError
+from translator.tau import WINDOW_BOUNDS
+
+UNITS = ("ms", "s", "m", "h", "d")
+
+
+def read_text(path: str, what: str = "query") -> tuple[str, str]:
+    """(text, source name) of a file, ``-`` = stdin."""
+    if path == "-":
+        return sys.stdin.read(), "<stdin>"
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return fh.read(), path
+    except OSError as exc:
+        raise RsplarsError(f"cannot read {what} {path}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise RsplarsError(f"cannot read {what} {path}: not UTF-8 text ({exc.reason})") from None
+
+
+def add_query_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--dialect", choices=["auto", "csparql", "cqels", "epsparql"], default="auto",
+                   help="query dialect (default: auto, decided from the syntax and reported on stderr)")
+    p.add_argument("--lenient", action="store_true",
+                   help="accept the quirks of the papers' printed queries (undeclared prefixes, ?total-sensor, "
+                        "'^^' for &&, FROM before SELECT, commas in SELECT, '24 hours', REGISTER STREAM … SELECT)")
+
+
+def add_translation_options(p: argparse.ArgumentParser, *, mode: bool = True) -> None:
+    if mode:
+        p.add_argument("--mode", choices=["push", "pull", "none"],
+                       help="execution mode (seed 000 §4.1; default: pull for C-SPARQL, push for CQELS)")
+        p.add_argument("--period", metavar="DUR",
+                       help="pull period, e.g. 5m or 3000ms (default: COMPUTED EVERY, else the window STEP)")
+    p.add_argument("--strategy", choices=["tau1", "tau2"],
+                   help="τ1 (C-SPARQL: streams merged into the default graph) or τ2 (CQELS: STREAM patterns); "
+                        "default: the query's own")
+    p.add_argument("--as", dest="as_", choices=["csparql", "cqels-brave", "cqels-cautious", "cqels-all"],
+                   help="translate cs(Q) or a member of cq(Q) instead of the query as written (seed 000 §3)")
+    p.add_argument("--assign", action="append", default=[], metavar="I=IRI",
+                   help="for --as cqels-* on a C-SPARQL query: triple pattern number I (in written order, from 1) "
+                        "feeds stream IRI (repeatable; default: read off the --stream data)")
+    p.add_argument("--window-bounds", choices=list(WINDOW_BOUNDS), default="closed",
+                   help="window bounds convention (D2): closed = Table 1 [t-L, t]; left-open (t-L, t] as "
+                        "C-SPARQL/RSP-QL; right-open [t-L, t) as SECRET/CSRBench (default: closed)")
+    p.add_argument("--unit", choices=UNITS, default="s", help="base time unit of the run (D1; default: s)")
+
+
+def add_data_options(p: argparse.ArgumentParser, *, stream_required: bool) -> None:
+    p.add_argument("--stream", action="append", default=[], metavar="IRI=FILE", required=stream_required,
+                   help="an input stream (repeatable): timestamped N-Triples, TriG or the seeds' notation")
+    p.add_argument("--stream-time-unit", choices=UNITS, help="unit of integer timestamps (default: --unit)")
+    p.add_argument("--epoch", metavar="DATETIME", help="time 0 for xsd:dateTime timestamps (default: the first one)")
+    p.add_argument("--static", action="append", default=[], metavar="FILE",
+                   help="static data for the default graph, any RDF syntax rdflib reads (repeatable)")
+    p.add_argument("--named", action="append", default=[], metavar="IRI=FILE", help="a named static graph (repeatable)")
+
+
+def parse_query(args: argparse.Namespace, path: str):
+    from translator.dialect import detect_dialect
+    from translator.parse import parse
+
+    text, source = read_text(path)
+    dialect = args.dialect
+    if dialect == "auto":
+        detection = detect_dialect(text, source)
+        print(f"rsplars: dialect: {detection.dialect} ({detection.reason})", file=sys.stderr)
+        dialect = detection.dialect
+    query = parse(text, dialect, source=source, lenient=args.lenient)
+    for note in query.notes:
+        print(f"rsplars: {note}", file=sys.stderr)
+    return query
+
+
+def time_spec(args: argparse.Namespace):
+    from translator.rdf.timeunits import TimeSpec, parse_datetime
+
+    epoch: datetime | None = parse_datetime(args.epoch) if getattr(args, "epoch", None) else None
+    return TimeSpec(args.unit, getattr(args, "stream_time_unit", None), epoch)
+
+
+def read_data(args: argparse.Namespace):
+    """(stream elements merged by time, static facts) from ``--stream``/``--static``/``--named``."""
+    from translator.rdf.static import load_dataset, static_facts
+    from translator.rdf.streams import merge_streams, parse_stream_spec, read_streams
+
+    files: dict[str, str] = {}
+    for spec in args.stream:
+        iri, path = parse_stream_spec(spec)
+        if iri in files:
+            raise RsplarsError(f"--stream {iri} is given twice")
+        files[iri] = path
+    elements = merge_streams(read_streams(files, time=time_spec(args))) if files else []
+    named = dict(parse_stream_spec(s) for s in args.named)
+    facts = static_facts(load_dataset(args.static, named)) if (args.static or named) else ()
+    return elements, facts
+
+
+def assignment_from(args: argparse.Namespace, query, elements) -> dict[int, str] | None:
+    """``--assign`` if given, else read off the stream data (for ``--as cqels-*`` on C-SPARQL)."""
+    from translator.compile import assign_by_data
+    from translator.rdf.terms import to_nt
+
+    if args.assign:
+        out = {}
+        for spec in args.assign:
+            number, sep, iri = spec.partition("=")
+            if not sep or not number.strip().isdigit() or int(number) < 1:
+                raise RsplarsError(f"--assign: expected I=IRI with I a triple pattern number from 1, got {spec!r}")
+            out[int(number) - 1] = iri.strip().strip("<>")
+        return out
+    if not elements:
+        return None
+    triples: dict[str, set[tuple[str, str, str]]] = {}
+    for e in elements:
+        triples.setdefault(str(e.stream_iri), set()).add(tuple(to_nt(x) for x in e.triple))  # type: ignore[arg-type]
+    return assign_by_data(query, triples)
+
+
+def compile_variants(args: argparse.Namespace, query, elements=()) -> list[tuple[str, object]]:
+    """[(label, Compiled)] for the query or the counterparts ``--as`` asks for."""
+    from translator.compile import compile_query, counterparts
+    from translator.normalize import TimeBase
+    from translator.rdf.timeunits import duration_in_base_units
+
+    base = TimeBase(args.unit)
+    period = duration_in_base_units(args.period, args.unit) if getattr(args, "period", None) else None
+    queries = [("Q", query)]
+    if args.as_:
+        assignment = assignment_from(args, query, elements) if query.dialect == "csparql" else None
+        queries = counterparts(query, args.as_, assignment)
+    out = []
+    for label, q in queries:
+        strategy = args.strategy
+        if args.as_ and strategy is None:
+            strategy = "tau1" if args.as_ == "csparql" else "tau2"
+        out.append((label, compile_query(q, strategy=strategy, mode=getattr(args, "mode", None) or None,
+                                         period=period, bounds=args.window_bounds, base=base)))
+    return out
+
+
+@contextmanager
+def output(path: str | None) -> Iterator[TextIO]:
+    """stdout, or FILE written atomically: a temporary file renamed into place when everything
+    succeeded, removed otherwise (no partial output that looks complete)."""
+    if path is None or path == "-":
+        yield sys.stdout
+        sys.stdout.flush()
+        return
+    directory = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".rsplars-", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            yield fh
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+class Progress:
+    """A progress line on stderr for long runs, only when stderr is a terminal."""
+
+    def __init__(self, label: str, enabled: bool | None = None) -> None:
+        self.label = label
+        self.enabled = sys.stderr.isatty() if enabled is None else enabled
+        self.last = -1
+
+    def __call__(self, done: int, total: int) -> None:
+        if not self.enabled or total < 50:
+            return
+        pct = done * 100 // max(total, 1)
+        if pct != self.last:
+            self.last = pct
+            print(f"\r{self.label}: {done}/{total} evaluations ({pct}%)", end="", file=sys.stderr, flush=True)
+            if done == total:
+                print(file=sys.stderr)

@@ -1,0 +1,130 @@
+"""``rsplars run QUERY --stream IRI=FILE …``: answer a query over RDF streams and static data.
+
+The query is translated (τ1 for C-SPARQL, τ2 for CQELS, or ``--as``), put in its execution mode
+(pull with its period for C-SPARQL, push for CQELS, D4) and solved by the clingo engine at every
+evaluation time (``translator.run``). Output, one record per evaluation time, as it is computed:
+
+* ``jsonl`` (default): ``{"t": 18, "answers": [{"shop": "<http://…>", "percent": "\\"25\\"^^<…>"}]}``
+  — terms in N-Triples form, unbound variables left out, answers sorted; ASK gives
+  ``{"t": 18, "answer": true}``;
+* ``csv``: a header ``t,var1,…`` then one row per answer (N-Triples terms, empty = unbound);
+* ``sparql-json``: one SPARQL 1.1 Query Results JSON object per line, with an extra member ``t``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+from typing import TextIO
+
+from lars.errors import EXIT_OK, RsplarsError
+from translator.commands.common import (
+    Progress,
+    add_data_options,
+    add_query_options,
+    add_translation_options,
+    compile_variants,
+    output,
+    parse_query,
+    read_data,
+)
+
+HELP = "answer a query over RDF streams and static data with the clingo engine"
+FORMATS = ("jsonl", "csv", "sparql-json")
+
+
+def add_parser(subparsers) -> None:
+    p = subparsers.add_parser("run", help=HELP, description=HELP)
+    p.add_argument("query_file", metavar="QUERY", help="query file (C-SPARQL, CQELS-QL), or - for stdin")
+    add_query_options(p)
+    add_data_options(p, stream_required=True)
+    add_translation_options(p)
+    p.add_argument("--r2s", choices=["rstream", "istream", "dstream"], default="rstream",
+                   help="relation-to-stream operator (default: rstream, all current answers)")
+    p.add_argument("--from", dest="start", type=int, metavar="T", help="first time point to evaluate (base units)")
+    p.add_argument("--to", dest="end", type=int, metavar="T", help="last time point to evaluate (base units)")
+    p.add_argument("--format", choices=FORMATS, default="jsonl", help="output format (default: jsonl)")
+    p.add_argument("--output", metavar="FILE", help="write to FILE (atomically) instead of stdout")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from translator.run import answers
+
+    if args.as_ == "cqels-all":
+        raise RsplarsError("--as cqels-all gives several queries; run them one by one (cqels-brave, cqels-cautious)")
+    query = parse_query(args, args.query_file)
+    elements, facts = read_data(args)
+    ((_, compiled),) = compile_variants(args, query, elements)
+    if args.start is not None and args.end is not None and args.start > args.end:
+        raise RsplarsError(f"--from {args.start} is after --to {args.end}")
+    evaluations = answers(compiled, elements, facts, start=args.start, end=args.end, r2s=args.r2s,
+                          on_progress=Progress("rsplars run"))
+    with output(args.output) as out:
+        write = WRITERS[args.format](out, compiled)
+        for ev in evaluations:
+            write(ev)
+            out.flush()
+    return EXIT_OK
+
+
+def _jsonl(out: TextIO, compiled):
+    from translator.run import solution_dicts
+
+    def write(ev) -> None:
+        if compiled.form == "ask":
+            record = {"t": ev.t, "answer": bool(ev.rows)}
+        else:
+            record = {"t": ev.t, "answers": solution_dicts(compiled.variables, ev.rows)}
+        out.write(json.dumps(record, ensure_ascii=False) + "\n")
+
+    return write
+
+
+def _csv(out: TextIO, compiled):
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["t", *compiled.variables] if compiled.form != "ask" else ["t", "answer"])
+
+    def write(ev) -> None:
+        if compiled.form == "ask":
+            writer.writerow([ev.t, "true" if ev.rows else "false"])
+            return
+        for row in sorted(ev.rows, key=lambda r: tuple("" if x is None else x for x in r)):
+            writer.writerow([ev.t, *("" if x is None else x for x in row)])
+
+    return write
+
+
+def _sparql_json(out: TextIO, compiled):
+    from translator.rdf.terms import from_nt
+    from translator.run import solution_dicts
+
+    def term_json(text: str) -> dict:
+        from rdflib import BNode, Literal, URIRef
+
+        term = from_nt(text)
+        if isinstance(term, URIRef):
+            return {"type": "uri", "value": str(term)}
+        if isinstance(term, BNode):
+            return {"type": "bnode", "value": str(term)}
+        assert isinstance(term, Literal)
+        d = {"type": "literal", "value": str(term)}
+        if term.language:
+            d["xml:lang"] = term.language
+        elif term.datatype is not None:
+            d["datatype"] = str(term.datatype)
+        return d
+
+    def write(ev) -> None:
+        if compiled.form == "ask":
+            record = {"t": ev.t, "head": {}, "boolean": bool(ev.rows)}
+        else:
+            bindings = [{v: term_json(x) for v, x in d.items()} for d in solution_dicts(compiled.variables, ev.rows)]
+            record = {"t": ev.t, "head": {"vars": list(compiled.variables)}, "results": {"bindings": bindings}}
+        out.write(json.dumps(record, ensure_ascii=False) + "\n")
+
+    return write
+
+
+WRITERS = {"jsonl": _jsonl, "csv": _csv, "sparql-json": _sparql_json}
