@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from asp.symbols import RESERVED, asp_atom, asp_term, check_name
+from asp.symbols import asp_atom, asp_term, check_name
 from lars.errors import UnsupportedError
 from lars.model import (
     ALL,

@@ -8,13 +8,14 @@ at t. How (``docs/asp-encoding.md``):
 2. ``asp.windows`` keeps every window's content incrementally in Python and tells which external
    atoms (``lars_dia(K,A)``, ``lars_box(K,A)``, ``lars_at(K,A,T)``, ``lars_now(A)``, window flags)
    change truth value from one reference time to the next.
-3. A ``clingo.Control`` is grounded once per *epoch*: the externals of every atom (and, for
-   programs that need time points, every time point) that the windows can see during the epoch
-   are declared through ``ctl.backend()``, then the program is grounded. Per reference time the
-   solver only calls ``assign_external`` for what changed and ``solve`` — no text, no process, no
-   grounding per time point. A new epoch starts only when an atom outside the declared domain
-   arrives (a stream with a bounded set of distinct atoms keeps one Control for the whole run
-   after its first time points) or, for programs with time points in the ground program, every
+3. A ``clingo.Control`` is grounded once per *epoch*: the ``#external`` declarations of the
+   encoding (``Encoding.interface``) get their domains — every atom (and, for programs that need
+   time points, every time point) the windows can see during the epoch — from the grounding-time
+   function ``@lars_domain``; then the program is grounded. Per reference time the solver only
+   calls ``assign_external`` for what changed and ``solve`` — no text, no process, no grounding
+   per time point. A new epoch starts only when an atom outside the declared domain becomes true
+   (a stream with a bounded set of distinct atoms keeps one Control for the whole run after its
+   first time points) or, for programs with time points in the ground program, every
    ``epoch_span`` ticks. If nothing changed since the previous reference time, the previous
    answer is reused (the ground program and all its inputs are the same).
 4. Stratified programs have at most one answer stream; for the others models are enumerated
@@ -26,7 +27,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator, Mapping
 
-from clingo.backend import Backend
 from clingo.control import Control
 from clingo.symbol import Function as SymFunction
 from clingo.symbol import Number, Symbol, Tuple_
@@ -39,6 +39,7 @@ from lars.errors import RsplarsError, UnsupportedError
 from lars.model import Program, Stream, Term
 
 _AHEAD_ATOMS = 50_000  # at most this many look-ahead atoms per epoch (memory bound)
+_AHEAD_ATOMS_TEMPORAL = 8_000  # … and for programs with (atom, time) pairs in the ground program
 
 
 class AspError(RsplarsError):
@@ -301,10 +302,15 @@ class _Run:
         first = idx.upto(t)
         ahead = idx.range(t + 1, tb) if temporal else range(first, min(len(idx.times), first + self.lookahead))
         ahead_ids: set[int] = set()
+        pairs = 0
         for n, i in enumerate(ahead):
-            ahead_ids.update(idx.unique(i))
-            if not temporal and len(ahead_ids) > _AHEAD_ATOMS:
+            atoms_i = idx.unique(i)
+            ahead_ids.update(atoms_i)
+            pairs += len(atoms_i)
+            if (pairs > _AHEAD_ATOMS_TEMPORAL) if temporal else (len(ahead_ids) > _AHEAD_ATOMS):
                 ahead = range(ahead.start, ahead.start + n + 1)
+                if temporal:  # a shorter epoch: fewer (atom, time) pairs in the ground program
+                    tb = max(t, idx.times[i])
                 break
         previous = self.epoch.ids if self.epoch is not None else {}
         keys: list[tuple] = []

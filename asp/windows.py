@@ -24,11 +24,11 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections import Counter
-from typing import Callable, Iterable
+from typing import Iterable
 
 from clingo.symbol import Symbol
 
-from asp.encode import AT, BOX, DIA, HAS_NOW, IN, NONEMPTY, Signature
+from asp.encode import AT, BOX, DIA, Signature
 from asp.symbols import atom_symbol
 from lars.model import Atom, Function, PartitionWindow, Stream, TimeWindow, TupleWindow, Variable
 
@@ -375,6 +375,3 @@ class WindowState:
     def nonempty(self) -> bool:
         return self.lo <= self.hi
 
-
-def flag_names() -> tuple[str, str, str]:
-    return (IN, NONEMPTY, HAS_NOW)
