@@ -19,6 +19,8 @@ SUBCOMMANDS: dict[str, str] = {
     "translate": "translate",
     "run": "run",
     "lars": "lars_cmd",
+    "agree": "agree",
+    "gen": "gen",
 }
 
 

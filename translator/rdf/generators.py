@@ -40,6 +40,13 @@ G_CLASSIFY = URIRef(EX + "g_classify")
 DEFAULT_PRODUCTS = ("mbt", "rayban", "nike", "levis", "swatch", "zara")
 
 
+def product_names(n: int) -> tuple[str, ...]:
+    """``n`` product names: the paper's first (``mbt``, ``rayban``, …), then ``product7``, …"""
+    if n < 1:
+        raise ValueError("need at least one product")
+    return DEFAULT_PRODUCTS[:n] + tuple(f"product{k}" for k in range(len(DEFAULT_PRODUCTS) + 1, n + 1))
+
+
 def _integer(n: int) -> Literal:
     return Literal(str(n), datatype=XSD.integer)
 
@@ -77,8 +84,16 @@ class CouponScenario:
         for name, elements in (("offers", self.offers), ("near", self.near)):
             with paths[name].open("w", encoding="utf-8") as f:
                 write_ntriples(elements, f)
-        paths["static"].write_text(self.static.serialize(format="n3"), encoding="utf-8")
+        paths["static"].write_text(self.static_text(), encoding="utf-8")
         return paths
+
+    def static_text(self) -> str:
+        """The static graph as N3 (literal subjects allowed), one triple a line, sorted: the same
+        scenario always gives the same bytes (rdflib's serializer does not promise an order)."""
+        from translator.rdf.terms import to_nt
+
+        lines = sorted(" ".join(to_nt(x) for x in triple) + " ." for triple in self.static)
+        return "".join(line + "\n" for line in lines)
 
 
 def coupon_scenario(
