@@ -22,13 +22,12 @@ from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator, Sequence
 
 from lars.errors import RsplarsError
-from lars.model import Atom, Program, Rule, Stream
+from lars.model import Program, Rule, Stream
 from lars.streams import parse_ground_atom
 from translator.compile import Compiled
 from translator.expressions import FUNCTIONS
-from translator.rdf.streams import StreamElement
-from translator.rdf.terms import from_lars, to_lars, to_nt
-from translator.tau import STRIPLE
+from translator.rdf.streams import StreamElement, to_lars_stream
+from translator.rdf.terms import from_lars, to_nt
 
 R2S = ("rstream", "istream", "dstream")
 
@@ -49,16 +48,14 @@ class Evaluation:
 
 
 def data_stream(elements: Iterable[StreamElement], start: int = 0, end: int | None = None) -> Stream:
-    """The LARS data stream ``υ(t) = {striple(s,p,o,stream) | (s p o) arrives on stream at t}``,
-    arrival order kept (the same triple twice at one time point is one atom)."""
-    points: dict[int, dict[Atom, None]] = {}
-    for e in elements:
-        s, p, o = e.triple
-        atom = Atom(STRIPLE, (to_lars(s), to_lars(p), to_lars(o), to_lars(e.stream_iri)))
-        points.setdefault(e.t, {})[atom] = None
+    """The LARS data stream of the elements (:func:`translator.rdf.streams.to_lars_stream`:
+    ``striple(s,p,o,stream) ∈ υ(t)``, arrival order kept) on the timeline of a run: from ``start``
+    (or the first element if earlier) to ``end`` (default: the last element)."""
+    stream = to_lars_stream(elements)
+    points = stream.points
     lo = min([start, *points]) if points else start
     hi = max([*points, lo]) if end is None else end
-    return Stream({t: tuple(atoms) for t, atoms in points.items()}, lo, max(hi, lo))
+    return Stream(points, lo, max(hi, lo))
 
 
 def evaluation_times(compiled: Compiled, stream: Stream, start: int | None, end: int | None) -> range | list[int]:
@@ -79,6 +76,35 @@ def evaluation_times(compiled: Compiled, stream: Stream, start: int | None, end:
     return range(first, last + 1)
 
 
+@dataclass(frozen=True)
+class EngineInput:
+    """What the engine solves for a run: the program with the static facts, the data stream on the
+    run's timeline, and the evaluation times."""
+
+    program: Program
+    stream: Stream
+    times: list[int]
+
+
+def engine_input(
+    compiled: Compiled,
+    elements: Sequence[StreamElement],
+    static: Sequence[Rule] = (),
+    *,
+    start: int | None = None,
+    end: int | None = None,
+) -> EngineInput:
+    """The program, stream and evaluation times of a run (shared by :func:`answers` and the ASP
+    export of ``rsplars run --print-asp-at``, so that both see the same timeline)."""
+    stream = data_stream(elements, 0, None)
+    if end is not None:
+        stream = Stream(stream.points, stream.start, max(end, stream.timeline[0]))
+    times = list(evaluation_times(compiled, stream, start, end))
+    if times and times[-1] > stream.timeline[1]:
+        stream = Stream(stream.points, stream.start, times[-1])
+    return EngineInput(Program((*compiled.program.rules, *static)), stream, times)
+
+
 def answers(
     compiled: Compiled,
     elements: Sequence[StreamElement],
@@ -95,13 +121,8 @@ def answers(
 
     if r2s not in R2S:
         raise RunError(f"unknown R2S operator {r2s!r} (expected one of {', '.join(R2S)})")
-    stream = data_stream(elements, 0, None)
-    if end is not None:
-        stream = Stream(stream.points, stream.start, max(end, stream.timeline[0]))
-    times = list(evaluation_times(compiled, stream, start, end))
-    if times and times[-1] > stream.timeline[1]:
-        stream = Stream(stream.points, stream.start, times[-1])
-    program = Program((*compiled.program.rules, *static))
+    run = engine_input(compiled, elements, static, start=start, end=end)
+    program, stream, times = run.program, run.stream, run.times
     solver = StreamSolver(program, functions=FUNCTIONS)
     previous: frozenset[Row] = frozenset()
     for done, step in enumerate(solver.run(stream, times), start=1):

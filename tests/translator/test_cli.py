@@ -74,14 +74,27 @@ def test_lenient_notes_and_query_target(capsys):
     assert " SEQ " in out and "getDURATION()" in out
 
 
-def test_unimplemented_target_is_a_clear_error(capsys):
+def test_lars_target_reads_back(capsys):
+    """``--to lars`` (implemented since the translation issue) prints a program the LARS parser
+    reads back; the comment header names the strategy and mode."""
+    from lars.syntax import parse_program
+
     code, out, err = run(capsys, str(QUERIES / "cqels" / "Q1.txt"), "--to", "lars")
-    assert code == 2 and "--to lars is not implemented yet" in err and "Traceback" not in err
+    assert code == 0 and "Traceback" not in err
+    assert out.startswith("% Q: strategy tau2, mode push,")
+    program = parse_program(out)
+    assert any(r.head is not None and r.head.predicate == "answer" for r in program.rules)
+
+
+def test_untranslatable_query_is_a_named_unsupported_error(capsys):
+    code, out, err = run(capsys, str(QUERIES / "epsparql" / "ep1.rq"), "--to", "lars", "--lenient")
+    assert code == 2 and out == "" and "Traceback" not in err
+    assert "unsupported in translation to LARS: the EP-SPARQL event operator SEQ" in err
 
 
 def test_missing_file(capsys):
     code, _, err = run(capsys, "/nonexistent/q.rq")
-    assert code == 2 and err.startswith("rsplars: cannot read /nonexistent/q.rq")
+    assert code == 2 and err.startswith("rsplars: cannot read query /nonexistent/q.rq: No such file")
 
 
 @pytest.mark.parametrize("path", sorted((QUERIES / "malformed").glob("*.rq"))[:5], ids=lambda p: p.stem)

@@ -9,6 +9,10 @@ evaluation time (``translator.run``). Output, one record per evaluation time, as
   ``{"t": 18, "answer": true}``;
 * ``csv``: a header ``t,var1,…`` then one row per answer (N-Triples terms, empty = unbound);
 * ``sparql-json``: one SPARQL 1.1 Query Results JSON object per line, with an extra member ``t``.
+
+``--print-asp-at T`` prints, instead of answers, the program as plain clingo input together with
+the external atoms true at T over the given data (``translator.asp_export``): clingo on that text
+(``python -m clingo --enable-python``) derives ``answer(…)`` atoms equal to the answers at T.
 """
 
 from __future__ import annotations
@@ -46,6 +50,8 @@ def add_parser(subparsers) -> None:
     p.add_argument("--to", dest="end", type=int, metavar="T", help="last time point to evaluate (base units)")
     p.add_argument("--format", choices=FORMATS, default="jsonl", help="output format (default: jsonl)")
     p.add_argument("--output", metavar="FILE", help="write to FILE (atomically) instead of stdout")
+    p.add_argument("--print-asp-at", dest="print_asp_at", type=int, metavar="T",
+                   help="print the ASP program plus the stream facts true at T (for plain clingo) instead of answers")
     p.set_defaults(func=run)
 
 
@@ -59,6 +65,8 @@ def run(args: argparse.Namespace) -> int:
     ((_, compiled),) = compile_variants(args, query, elements)
     if args.start is not None and args.end is not None and args.start > args.end:
         raise RsplarsError(f"--from {args.start} is after --to {args.end}")
+    if args.print_asp_at is not None:
+        return _print_asp(args, compiled, elements, facts)
     evaluations = answers(compiled, elements, facts, start=args.start, end=args.end, r2s=args.r2s,
                           on_progress=Progress("rsplars run"))
     with output(args.output) as out:
@@ -66,6 +74,24 @@ def run(args: argparse.Namespace) -> int:
         for ev in evaluations:
             write(ev)
             out.flush()
+    return EXIT_OK
+
+
+def _print_asp(args: argparse.Namespace, compiled, elements, facts) -> int:
+    """``--print-asp-at T``: the run's program, static facts and the externals true at T."""
+    from lars.model import Stream
+    from translator.asp_export import program_text
+    from translator.run import engine_input
+
+    t = args.print_asp_at
+    run = engine_input(compiled, elements, facts, start=args.start, end=args.end)
+    lo, hi = run.stream.timeline
+    if t < lo:
+        raise RsplarsError(f"--print-asp-at {t} lies before the start {lo} of the timeline")
+    stream = run.stream if t <= hi else Stream(run.stream.points, lo, t)
+    text = program_text(run.program, stream, t)
+    with output(args.output) as out:
+        out.write(text)
     return EXIT_OK
 
 

@@ -1,8 +1,11 @@
 """``rsplars translate QUERY_FILE --to TARGET``: parse an RSP query and emit it as TARGET.
 
 Targets dispatch through :data:`TARGETS` (one function per target): ``model`` (the query model as
-JSON, docs/model-json.md) and ``query`` (the query text printed back in its dialect). ``lars`` and
-``asp`` are reserved for the translation issue and report that they are not implemented yet.
+JSON, docs/model-json.md), ``query`` (the query text printed back in its dialect), ``lars`` (the
+LARS program of seed 000 §4: τ1/τ2, Table 1 windows, push/pull; text that
+``lars.syntax.parse_program`` reads back) and ``asp`` (its clingo encoding, docs/asp-encoding.md,
+with a ``#script (python)`` block for the SPARQL functions: ``translator.asp_export``). ``--as``
+prints every counterpart of cs(Q)/cq(Q), each after a ``% label: …`` comment line.
 The assumed dialect and lenient-mode notes go to stderr; the result goes to stdout.
 """
 
@@ -40,21 +43,22 @@ def target_lars(query, args: argparse.Namespace) -> str:
     out = []
     for label, compiled in variants:
         out.append(_header(label, compiled, args.unit))
-        out.append(format_program(compiled.program, args.unicode, base_unit=args.unit))
+        out.append(format_program(compiled.program, args.unicode, base_unit=args.unit).rstrip("\n") + "\n")
     return "\n".join(out)
 
 
 def target_asp(query, args: argparse.Namespace) -> str:
-    """The ASP encoding of the LARS program(s) (docs/asp-encoding.md)."""
-    from asp.solver import StreamSolver
-    from lars.model import Program, Stream
+    """The ASP encoding of the LARS program(s) (docs/asp-encoding.md), runnable by plain clingo
+    together with the external atoms true at a reference time (``rsplars run --print-asp-at T``
+    prints those too)."""
+    from translator.asp_export import program_text
     from translator.commands.common import compile_variants
 
     variants = compile_variants(args, query)
     out = []
     for label, compiled in variants:
         out.append(_header(label, compiled, args.unit))
-        out.append(StreamSolver(Program(compiled.program.rules)).asp_text(Stream({}, 0, 0)))
+        out.append(program_text(compiled.program))
     return "\n".join(out)
 
 

@@ -629,9 +629,11 @@ def to_lars_stream(elements: Iterable[StreamElement], *, predicate: str = STRIPL
                    start: int | None = None, end: int | None = None) -> Stream:
     """Stream elements as the LARS data stream of seed 000 §4.3: ``striple(S, P, O, s) ∈ υ(t)``
     for a triple ``(S, P, O)`` arriving on stream ``s`` at ``t``; arrival order is kept within a
-    time point (it decides tuple windows). Give ``elements`` merged (:func:`merge_streams`)."""
-    points: dict[int, list[Atom]] = {}
+    time point (it decides tuple windows). ``υ(t)`` is a set: the same triple arriving twice on one
+    stream at one time point is one atom (its first arrival counts). Give ``elements`` merged
+    (:func:`merge_streams`)."""
+    points: dict[int, dict[Atom, None]] = {}
     for e in elements:
         s, p, o = (to_lars(x) for x in e.triple)
-        points.setdefault(e.t, []).append(Atom(predicate, (s, p, o, to_lars(e.stream_iri))))
+        points.setdefault(e.t, {})[Atom(predicate, (s, p, o, to_lars(e.stream_iri)))] = None
     return Stream({t: tuple(atoms) for t, atoms in points.items()}, start, end)
