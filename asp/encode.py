@@ -38,6 +38,7 @@ from asp.symbols import asp_atom, asp_term, check_name
 from lars.errors import UnsupportedError
 from lars.model import (
     ALL,
+    AggregateAssignment,
     Arith,
     At,
     Atom,
@@ -258,6 +259,9 @@ class _Encoder:
         fixed: list[str] = []
         boxes: list[tuple[str, str]] = []
         for element in rule.body:
+            if isinstance(element, AggregateAssignment):
+                fixed.extend(self.aggregate(element))
+                continue
             if isinstance(element, Comparison):
                 self.check_term(element.left)
                 self.check_term(element.right)
@@ -279,6 +283,33 @@ class _Encoder:
         for text, empty in boxes:
             variants = [v + [text] for v in variants] + [v + [empty] for v in variants]
         return variants
+
+    def aggregate(self, agg: AggregateAssignment) -> list[str]:
+        """``left op #f{ terms : condition; … }`` as clingo writes it; the condition's atoms are
+        encoded as plain body atoms (at t). An assignment from ``#min``/``#max`` gets the guard
+        ``V < #sup`` / ``V > #inf``: the empty set assigns nothing (as in ``lars.reference``)."""
+        self.check_term(agg.left)
+        elements = []
+        for e in agg.elements:
+            for term in e.terms:
+                self.check_term(term)
+            conds = []
+            for c in e.condition:
+                if isinstance(c, Comparison):
+                    self.check_term(c.left)
+                    self.check_term(c.right)
+                    conds.append(f"{asp_term(c.left)}{c.op}{asp_term(c.right)}")
+                else:
+                    text = self.literal(c)
+                    if text is not None:
+                        conds.append(text)
+            terms = ",".join(asp_term(t) for t in e.terms)
+            elements.append(f"{terms}: {', '.join(conds)}" if conds else terms)
+        left = asp_term(agg.left)
+        out = [f"{left}{agg.op}#{agg.function}{{{'; '.join(elements)}}}"]
+        if agg.op == "=" and isinstance(agg.left, Variable) and agg.function in ("min", "max"):
+            out.append(f"{left}<#sup" if agg.function == "min" else f"{left}>#inf")
+        return out
 
     # ----------------------------------------------------------------------------- rules
     def rule(self, index: int, rule: Rule) -> None:
@@ -452,7 +483,10 @@ def _binding_variables(rule: Rule) -> set[str]:
     """Variables a rule body binds without its □ literals (positive plain, ◇, @ literals; ``=``)."""
     out: set[str] = set()
     for b in rule.body:
-        if isinstance(b, Comparison):
+        if isinstance(b, AggregateAssignment):
+            if b.op == "=":
+                out |= _term_variables(b.left)
+        elif isinstance(b, Comparison):
             if b.op == "=":
                 out |= _term_variables(b.left) | _term_variables(b.right)
         elif not b.negated and not isinstance(b.atom, Box):
@@ -467,7 +501,9 @@ def _rule_variables(rule: Rule) -> set[str]:
     """Variables of positive body literals and comparisons (what an auxiliary body atom carries)."""
     out: set[str] = set()
     for b in rule.body:
-        if isinstance(b, Comparison):
+        if isinstance(b, AggregateAssignment):
+            out |= _term_variables(b.left)
+        elif isinstance(b, Comparison):
             out |= _term_variables(b.left) | _term_variables(b.right)
         elif not b.negated:
             ext = b.atom

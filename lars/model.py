@@ -221,7 +221,51 @@ class Literal:
     negated: bool = False
 
 
-BodyElement = Union[Literal, Comparison]
+AggregateFunction = TypingLiteral["count", "sum", "min", "max"]
+
+
+@dataclass(frozen=True)
+class AggregateElement:
+    """One element ``t1, …, tn : c1, …, cm`` of an aggregate: the tuple of terms contributed by
+    every instance of the condition. The condition holds plain literals (an atom at the reference
+    time t, possibly under ``not``) and comparisons, as in clingo."""
+
+    terms: tuple[Term, ...]
+    condition: tuple["Literal | Comparison", ...] = ()
+
+
+@dataclass(frozen=True)
+class AggregateAssignment:
+    """The body element ``left op #function{ e1; …; ek }`` (clingo's aggregates, an extension of
+    LARS used by the translation of SPARQL aggregates; ``docs/lars.md``).
+
+    Evaluated at the reference time t over the atoms that hold at t: the *set* of tuples of all
+    instances of the elements (variables occurring elsewhere in the rule are global, the others
+    local to the aggregate) is aggregated — ``count`` the number of tuples, ``sum`` the sum of
+    their first terms that are integers, ``min``/``max`` the least/greatest first term in clingo's
+    order of terms. With ``op`` ``=`` and an unbound variable on the left it assigns the value.
+    The predicates of the elements must lie in lower strata than the rule's head (stratified,
+    like negation). ``#min``/``#max`` of an empty set has no value (``#sup``/``#inf`` in clingo):
+    an assignment from it does not hold.
+    """
+
+    left: Term
+    function: AggregateFunction
+    elements: tuple[AggregateElement, ...]
+    op: "ComparisonOp" = "="
+
+    def __post_init__(self) -> None:
+        if self.function not in ("count", "sum", "min", "max"):
+            raise ValueError(f"unknown aggregate function #{self.function}")
+        for e in self.elements:
+            if not e.terms:
+                raise ValueError("an aggregate element needs at least one term")
+            for c in e.condition:
+                if isinstance(c, Literal) and not isinstance(c.atom, Atom):
+                    raise ValueError("aggregate conditions hold plain atoms (no windows, no @)")
+
+
+BodyElement = Union[Literal, Comparison, AggregateAssignment]
 Head = Union[Atom, At, None]
 
 

@@ -13,6 +13,8 @@ from __future__ import annotations
 from functools import singledispatch
 
 from lars.model import (
+    AggregateAssignment,
+    AggregateElement,
     Arith,
     At,
     Atom,
@@ -188,7 +190,19 @@ def format_extended(ext: Atom | At | Diamond | Box | WindowAt, unicode: bool = F
     raise TypeError(f"not an extended atom: {ext!r}")
 
 
-def format_body_element(element: Literal | Comparison, unicode: bool = False, *, base_unit: str = DEFAULT_BASE_UNIT) -> str:
+def format_aggregate_element(element: AggregateElement, unicode: bool = False) -> str:
+    """``X,Y : p(X,Y), not q(X), X != 3`` (clingo's syntax)."""
+    terms = ",".join(format_term(t) for t in element.terms)
+    if not element.condition:
+        return terms
+    return f"{terms} : {', '.join(format_body_element(c, unicode) for c in element.condition)}"
+
+
+def format_body_element(element: Literal | Comparison | AggregateAssignment, unicode: bool = False, *, base_unit: str = DEFAULT_BASE_UNIT) -> str:
+    if isinstance(element, AggregateAssignment):
+        op = {"!=": "≠", "<=": "≤", ">=": "≥"}.get(element.op, element.op) if unicode else element.op
+        elements = "; ".join(format_aggregate_element(e, unicode) for e in element.elements)
+        return f"{format_term(element.left)} {op} #{element.function}{{{elements}}}"
     if isinstance(element, Comparison):
         op = {"!=": "≠", "<=": "≤", ">=": "≥"}.get(element.op, element.op) if unicode else element.op
         return f"{format_term(element.left)} {op} {format_term(element.right)}"

@@ -51,6 +51,8 @@ from typing import Callable, Iterable, Iterator, Mapping
 
 from lars.errors import UnsupportedError
 from lars.model import (
+    AggregateAssignment,
+    AggregateElement,
     Arith,
     At,
     Atom,
@@ -228,6 +230,10 @@ def _variables(obj: object) -> set[str]:
         return _variables(obj.atom)
     if isinstance(obj, Literal):
         return _variables(obj.atom)
+    if isinstance(obj, AggregateElement):
+        return set().union(*(_variables(t) for t in obj.terms), *(_variables(c) for c in obj.condition))
+    if isinstance(obj, AggregateAssignment):
+        return _variables(obj.left).union(*(_variables(e) for e in obj.elements))
     raise TypeError(f"unexpected {obj!r}")
 
 
@@ -344,6 +350,11 @@ def strata(program: Program) -> list[list[Rule]]:
                 sig = b.atom.signature if isinstance(b.atom, Atom) else b.atom.atom.signature
                 if sig in intensional:
                     depends[head].add((sig, b.negated))
+            elif isinstance(b, AggregateAssignment):  # aggregates are non-monotone: like negation
+                for e in b.elements:
+                    for c in e.condition:
+                        if isinstance(c, Literal) and c.atom.signature in intensional:  # type: ignore[union-attr]
+                            depends[head].add((c.atom.signature, True))  # type: ignore[union-attr]
     components = _strongly_connected(sorted(intensional), lambda s: [d for d, _ in depends[s]])
     component_of = {s: i for i, comp in enumerate(components) for s in comp}
     for s, edges in depends.items():
@@ -465,6 +476,11 @@ class _Evaluation:
                 collect(obj.atom)
             elif isinstance(obj, Literal):
                 collect(obj.atom)
+            elif isinstance(obj, AggregateAssignment):
+                collect(obj.left)
+                for e in obj.elements:
+                    for x in (*e.terms, *e.condition):
+                        collect(x)
 
         for atoms in self.stream_atoms.values():
             for a in atoms:
@@ -575,10 +591,14 @@ class _Evaluation:
         if not body:
             yield theta
             return
-        ready = [i for i, b in enumerate(body) if self._ready(b, theta)]
+        ready = [
+            i for i, b in enumerate(body)
+            if (self._aggregate_ready(b, body[:i] + body[i + 1 :], theta) if isinstance(b, AggregateAssignment) else self._ready(b, theta))
+        ]
         if not ready:
-            # nothing can bind the remaining variables: range them over the active domain
-            names = set().union(*(_variables(b) for b in body)) - theta.keys()
+            # nothing can bind the remaining variables: range them over the active domain (never
+            # the local variables of an aggregate)
+            names = set().union(*(self._outer_variables(b) for b in body)) - theta.keys()
             name = sorted(n for n in names if not n.startswith("_#"))[0]
             for value in self.active_domain:
                 yield from self.body_instances(body, {**theta, name: value})
@@ -586,11 +606,14 @@ class _Evaluation:
         # comparisons and negations first (they only filter), then the first positive literal
         def rank(i: int) -> int:
             b = body[i]
-            return 0 if isinstance(b, Comparison) else 1 if b.negated else 2
+            return 0 if isinstance(b, Comparison) else 1 if isinstance(b, AggregateAssignment) or b.negated else 2
 
         i = min(ready, key=lambda j: (rank(j), j))
         element, rest = body[i], body[:i] + body[i + 1 :]
-        if isinstance(element, Comparison):
+        if isinstance(element, AggregateAssignment):
+            for th in self._aggregate(element, rest, theta):
+                yield from self.body_instances(rest, th)
+        elif isinstance(element, Comparison):
             for th in self._compare(element, theta):
                 yield from self.body_instances(rest, th)
         elif element.negated:
@@ -604,6 +627,64 @@ class _Evaluation:
                 if key not in seen:
                     seen.add(key)
                     yield from self.body_instances(rest, th)
+
+    # ------------------------------------------------------------------------ aggregates
+    @staticmethod
+    def _outer_variables(element: object) -> set[str]:
+        """The variables of a body element seen from the rest of the rule (an aggregate: its left
+        term only; its other variables are global only if they occur elsewhere)."""
+        if isinstance(element, AggregateAssignment):
+            return _variables(element.left)
+        return _variables(element)
+
+    def _aggregate_ready(self, agg: AggregateAssignment, rest: tuple, theta: Mapping[str, GroundTerm]) -> bool:
+        """An aggregate can be evaluated once its global variables (those the rest of the body
+        also mentions) are bound; an unbound variable on the left of ``=`` is assigned."""
+        outside = set().union(*(self._outer_variables(b) for b in rest)) if rest else set()
+        inner = set().union(set(), *(_variables(e) for e in agg.elements))
+        pending = (inner & outside) - theta.keys()
+        left = _variables(agg.left) - theta.keys()
+        if left and not (agg.op == "=" and isinstance(agg.left, Variable)):
+            return False
+        return not pending
+
+    def _aggregate(self, agg: AggregateAssignment, rest: tuple, theta: dict[str, GroundTerm]) -> Iterator[dict[str, GroundTerm]]:
+        """``left op #f{…}`` under θ: the set of element tuples over the atoms holding at t, then
+        the function (``lars.model.AggregateAssignment``), then the comparison or assignment."""
+        # every variable bound so far was bound outside the aggregate: it is global (_aggregate_ready
+        # waits for the global variables of the rest of the body)
+        tuples: set[tuple[GroundTerm, ...]] = set()
+        for element in agg.elements:
+            for th in self.body_instances(element.condition, dict(theta)):
+                try:
+                    tuples.add(tuple(evaluate(term, th, self.functions) for term in element.terms))
+                except (_Undefined, KeyError):
+                    continue
+        firsts = [tup[0] for tup in tuples]
+        value: GroundTerm | str
+        if agg.function == "count":
+            value = Integer(len(tuples))
+        elif agg.function == "sum":
+            value = Integer(sum(x.value for x in firsts if isinstance(x, Integer)))
+        elif not firsts:
+            value = "#sup" if agg.function == "min" else "#inf"
+        else:
+            pick = min if agg.function == "min" else max
+            value = pick(firsts, key=_sort_key)
+        if isinstance(agg.left, Variable) and agg.left.name not in theta:
+            if not isinstance(value, str):  # #min/#max of nothing assigns nothing
+                yield {**theta, agg.left.name: value}
+            return
+        try:
+            left = evaluate(agg.left, theta, self.functions)
+        except _Undefined:
+            return
+        if isinstance(value, str):  # #sup is above every term, #inf below
+            holds = {"=": False, "!=": True}.get(agg.op, (agg.op in ("<", "<=")) == (value == "#sup"))
+        else:
+            holds = _COMPARE[agg.op](_sort_key(left), _sort_key(value))
+        if holds:
+            yield theta
 
     # ------------------------------------------------------------------------ fixpoint
     def _fire(self, rule: Rule) -> bool:

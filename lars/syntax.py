@@ -22,6 +22,10 @@ partition window (the last N stream atoms matching the pattern ``key``).
 Durations are converted to base ticks (D1: the base unit is chosen per run, default seconds); a
 duration that is not a whole number of base ticks is an error. Ticker's built-in predicates
 ``leq lt neq eq geq gt`` (2 arguments) and ``incr(X,Y)`` (``Y = X+1``) are read as comparisons.
+
+Aggregates are written as clingo writes them, ``N = #count{ X,Y : p(X,Y), not q(X); Z : r(Z) }``
+(``#count``, ``#sum``, ``#min``, ``#max``; a comparison and a term on the left; plain literals and
+comparisons in the conditions), see ``lars.model.AggregateAssignment``.
 """
 
 from __future__ import annotations
@@ -34,6 +38,8 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from lars.errors import RsplarsError, SourceError
 from lars.model import (
+    AggregateAssignment,
+    AggregateElement,
     Arith,
     At,
     Atom,
@@ -81,6 +87,9 @@ TICKER_COMPARISONS: dict[str, str] = {
 }
 """Ticker's binary built-in predicates, read as comparisons (``incr(X,Y)`` is ``Y = X+1``)."""
 
+AGGREGATE_FUNCTIONS = ("count", "sum", "min", "max")
+"""clingo's aggregate functions that LARS programs may use (``lars.model.AggregateAssignment``)."""
+
 NEGATED_COMPARISON: dict[str, str] = {"=": "!=", "!=": "=", "<": ">=", ">=": "<", ">": "<=", "<=": ">"}
 
 _TERMINAL_WORDS: dict[str, str] = {
@@ -102,6 +111,9 @@ _TERMINAL_WORDS: dict[str, str] = {
     "RSQB": "']'",
     "MINUS": "'-'",
     "HASH": "'#'",
+    "SEMICOLON": "';'",
+    "LBRACE": "'{'",
+    "RBRACE": "'}'",
     "$END": "end of input",
 }
 
@@ -208,6 +220,34 @@ class _ToModel(Transformer):
     @v_args(inline=True)
     def comparison(self, left: Term, op: Token, right: Term) -> Comparison:
         return Comparison(str(op), left, right)  # type: ignore[arg-type]
+
+    # ------------------------------------------------------------------------------ aggregates
+    @v_args(inline=True)
+    def aggregate_literal(self, left: Term, op: Token, aggregate: tuple) -> AggregateAssignment:
+        function, elements = aggregate
+        return AggregateAssignment(left, function, elements, str(op))  # type: ignore[arg-type]
+
+    @v_args(meta=True)
+    def aggregate(self, meta: Any, children: list) -> tuple:
+        name, *elements = children
+        if str(name) not in AGGREGATE_FUNCTIONS:
+            raise _Invalid(f"unknown aggregate #{name} (expected {', '.join('#' + f for f in AGGREGATE_FUNCTIONS)})", meta)
+        return str(name), tuple(e for e in elements if e is not None)
+
+    def agg_element(self, children: list) -> AggregateElement:
+        terms = tuple(c for c in children if not isinstance(c, (Literal, Comparison)) and c is not None)
+        condition = tuple(c for c in children if isinstance(c, (Literal, Comparison)))
+        return AggregateElement(terms, condition)
+
+    @v_args(meta=True, inline=True)
+    def agg_positive(self, meta: Any, term: Term) -> Any:
+        atom = _as_atom(term, meta)
+        return _builtin(atom, negated=False) or Literal(atom, False)
+
+    @v_args(meta=True, inline=True)
+    def agg_negative(self, meta: Any, term: Term) -> Any:
+        atom = _as_atom(term, meta)
+        return _builtin(atom, negated=True) or Literal(atom, True)
 
     @v_args(meta=True, inline=True)
     def plain(self, meta: Any, term: Term) -> Atom:
