@@ -8,8 +8,11 @@ facts of ans_1 projected on the result variables").
 
 Result forms: SELECT (projection, ``(expr AS ?v)``, DISTINCT/REDUCED — answers are sets, D5),
 CONSTRUCT (the answer holds the template's variables; the template is instantiated per answer by
-:func:`construct_triples`), ASK (``answer`` without arguments). Aggregates, ORDER BY, LIMIT and
-OFFSET are named *unsupported* errors.
+:func:`translator.run.construct_triples`), ASK (``answer`` without arguments). Aggregates — SPARQL
+1.1 GROUP BY/HAVING with COUNT, SUM, AVG, MIN, MAX and C-SPARQL's AGGREGATE clauses — become
+clingo aggregates over τ's ``ans1`` (:mod:`translator.aggregates`; COUNT counts distinct
+solutions, D5). ORDER BY, LIMIT and OFFSET are named *unsupported* errors (answers are sets per
+time point, D5).
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from lars.model import Atom, Literal, Program, Rule
 from translator import algebra as A
 from translator import model as M
 from translator import modes
+from translator.aggregates import aggregation, needs_aggregation
 from translator.expressions import check_supported
 from translator.normalize import TimeBase, expression, pattern_algebra, stream_sources
 from translator.normalize import term as normalize_term
@@ -214,15 +218,24 @@ def compile_query(
             "use --as cqels-brave/cqels-cautious to build its CQELS counterpart"
         )
     pattern = pattern_algebra(query.where, base)
-    form, variables, pattern = _result_form(query, pattern)
+    grouping = aggregation(query, pattern) if needs_aggregation(query) else None
+    if grouping is not None:
+        form, variables, pattern = grouping.form, grouping.variables, grouping.pattern
+    else:
+        form, variables, pattern = _result_form(query, pattern)
     tau = Tau(strategy, stream_sources(query, base), bounds)
     program = tau.program(pattern)
-    scope = A.variables(pattern)
+    solutions = Atom("ans1", (*(lars_var(v) for v in A.ordered(A.variables(pattern))), DEFAULT_GRAPH))
+    extra: list[Rule] = []
+    if grouping is not None:  # aggregation on top of τ's solutions (translator.aggregates)
+        extra, solutions, scope = grouping.rules(solutions)
+    else:
+        scope = A.variables(pattern)
     answer = Rule(  # a projected variable the pattern never binds is always unbound (null)
         Atom(ANSWER, tuple(lars_var(A.Var(v)) if A.Var(v) in scope else NULL for v in variables)),
-        (Literal(Atom("ans1", (*(lars_var(v) for v in A.ordered(A.variables(pattern))), DEFAULT_GRAPH))),),
+        (Literal(solutions),),
     )
-    program = Program((*program.rules, answer))
+    program = Program((*program.rules, *extra, answer))
     if mode == "pull":
         period = period if period is not None else default_period(query, base)
         if period is None:
@@ -240,11 +253,9 @@ def _reject_unsupported(query: M.Query) -> None:
     from translator.errors import reject_property_paths
 
     reject_property_paths(query, STAGE)
-    if query.aggregates:
-        raise UnsupportedError("C-SPARQL AGGREGATE clauses", STAGE)
     mods = query.modifiers
-    for name, present in (("GROUP BY", mods.group_by), ("HAVING", mods.having), ("ORDER BY", mods.order_by),
-                          ("LIMIT", mods.limit is not None), ("OFFSET", mods.offset is not None)):
+    for name, present in (("ORDER BY", mods.order_by), ("LIMIT", mods.limit is not None),
+                          ("OFFSET", mods.offset is not None)):
         if present:
             raise UnsupportedError(name, STAGE, "continuous answers are sets per time point (D5)")
     if isinstance(query.form, M.Describe):

@@ -17,7 +17,7 @@ from rdflib import Literal as RDFLiteral, URIRef
 from rdflib.term import Node
 
 from lars.errors import UnsupportedError
-from lars.model import Constant, GroundTerm, Integer, String
+from lars.model import Constant, Function, GroundTerm, Integer, String
 from translator import model as M
 from translator.rdf import sparql_ops as ops
 from translator.rdf.terms import from_lars, to_lars
@@ -123,8 +123,103 @@ def sparql_value(text: String, *args: GroundTerm) -> String | Constant:
     return to_lars(None if isinstance(value, ops.ExprError) else value)
 
 
+# ------------------------------------------------------------------ aggregates (translator.aggregates)
+#
+# clingo aggregates compute on 32-bit integers and wrap around silently on overflow, so SPARQL
+# values enter them only in pieces whose sums cannot overflow, and leave them through these
+# functions as exact RDF terms (spec D6; docs/translation.md "Aggregates and result forms").
+
+INTEGER_LIMIT = 2**63
+"""Integers ``|v| < 2^63`` (xsd:long) are aggregated exactly; a larger one makes the aggregate an error."""
+
+LIMB_BITS = 16
+LIMBS = 4
+"""SUM/AVG split each integer into 4 signed 16-bit limbs (``sign(v)·(|v| >> 16k & 0xFFFF)``):
+a limb's sum over at most :data:`MAX_SUM_ROWS` values stays below 2^31."""
+
+MAX_SUM_ROWS = 32767
+"""More values than this in one group would let a limb's sum overflow: the aggregate is an error."""
+
+
+def _exact_integer(term: GroundTerm) -> int | None:
+    """The value of an xsd:integer-family literal (valid lexical form, ``|v| < 2^63``), else None."""
+    node = from_lars(term)
+    number = ops.numeric(node) if node is not None else None
+    if number is None or number.kind != ops.INTEGER or not -INTEGER_LIMIT < int(number.value) < INTEGER_LIMIT:
+        return None
+    return int(number.value)
+
+
+def sparql_is_int(term: GroundTerm) -> Integer:
+    """``@sparql_is_int(X)``: 1 iff X is an integer that SUM/AVG/MIN/MAX aggregate exactly."""
+    return Integer(0 if _exact_integer(term) is None else 1)
+
+
+def sparql_limb(term: GroundTerm, k: Integer) -> Integer:
+    """``@sparql_limb(X, K)``: the K-th signed 16-bit limb of the integer X (0 if X is none)."""
+    value = _exact_integer(term)
+    if value is None:
+        return Integer(0)
+    sign = -1 if value < 0 else 1
+    return Integer(sign * ((abs(value) >> (LIMB_BITS * k.value)) & ((1 << LIMB_BITS) - 1)))
+
+
+def _from_limbs(limb_sums: Sequence[GroundTerm]) -> int:
+    total = 0
+    for k, s in enumerate(limb_sums):
+        if not isinstance(s, Integer):
+            raise ValueError(f"limb sum {s!r} is not an integer")
+        total += s.value << (LIMB_BITS * k)
+    return total
+
+
+def sparql_sum(*limb_sums: GroundTerm) -> String:
+    """``@sparql_sum(S0, …, S3)``: the exact sum ``Σ Sk·2^(16k)`` as an xsd:integer term."""
+    return to_lars(ops.integer(_from_limbs(limb_sums)))  # type: ignore[return-value]
+
+
+def sparql_avg(*args: GroundTerm) -> String | Constant:
+    """``@sparql_avg(S0, …, S3, C)``: SUM/COUNT with ``op:numeric-divide`` (an xsd:decimal,
+    SPARQL 1.1 §18.5.1.4); the average of no values is ``"0"^^xsd:integer``."""
+    *limbs, count = args
+    if not isinstance(count, Integer):
+        raise ValueError(f"count {count!r} is not an integer")
+    if count.value == 0:
+        return to_lars(ops.integer(0))  # type: ignore[return-value]
+    value = ops.call("/", [ops.integer(_from_limbs(limbs)), ops.integer(count.value)])
+    return to_lars(None if isinstance(value, ops.ExprError) else value)
+
+
+def sparql_integer(n: Integer) -> String:
+    """``@sparql_integer(N)``: the clingo integer N (a #count) as an xsd:integer term."""
+    return to_lars(ops.integer(n.value))  # type: ignore[return-value]
+
+
+def sparql_int_key(term: GroundTerm) -> Function:
+    """``@sparql_int_key(X)``: ``k(H, M, L, X)`` with ``v = H·2^32 + M·2^16 + L`` (``0 ≤ M, L <
+    2^16``): clingo orders these terms as their values (then by the term's text), so ``#min`` and
+    ``#max`` over them find the least and greatest integer exactly. Only for integers (see
+    :func:`sparql_is_int`); anything else gets ``k(0,0,0,X)``."""
+    value = _exact_integer(term) or 0
+    return Function("k", (Integer(value >> 32), Integer((value >> 16) & 0xFFFF), Integer(value & 0xFFFF), term))
+
+
+def sparql_key_term(key: GroundTerm) -> GroundTerm:
+    """``@sparql_key_term(k(H, M, L, X))``: X."""
+    if not isinstance(key, Function) or key.name != "k" or len(key.args) != 4:
+        raise ValueError(f"not a key made by @sparql_int_key: {key!r}")
+    return key.args[3]  # type: ignore[return-value]
+
+
 FUNCTIONS: dict[str, Callable[..., GroundTerm]] = {
     "sparql_test": sparql_test,
     "sparql_value": sparql_value,
+    "sparql_is_int": sparql_is_int,
+    "sparql_limb": sparql_limb,
+    "sparql_sum": sparql_sum,
+    "sparql_avg": sparql_avg,
+    "sparql_integer": sparql_integer,
+    "sparql_int_key": sparql_int_key,
+    "sparql_key_term": sparql_key_term,
 }
 """The external functions of translated programs, by name (``lars.model.Call.name``)."""

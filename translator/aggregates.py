@@ -1,0 +1,433 @@
+"""Aggregates as clingo aggregates in the LARS program — beyond seed 000, whose τ (§4.3, Fig. 1)
+covers graph patterns only.
+
+Two kinds of aggregation read the solutions of the WHERE pattern, the atoms ``ans1(X̄, default)``
+of τ/τ1/τ2 (one per *distinct* solution, D5):
+
+* **SPARQL 1.1 GROUP BY / HAVING** (§11, §18.2.4.1, §18.5): the solutions are partitioned by the
+  values of the group keys (an unbound key is a value of its own; without GROUP BY there is one
+  group, even when there are no solutions); each group becomes *one* solution binding the keys
+  and the aggregates; HAVING filters these, then the SELECT expressions are evaluated on them.
+* **C-SPARQL AGGREGATE clauses** (seed 004 §2.2, §3.1 rule 5): the same groups per clause, but
+  aggregation is *non-reducing*: every solution is extended with the value of its group for every
+  clause (``[[P AGG A]] = [[P]] ⋈ [[A]]``), then all the clauses' FILTERs apply.
+
+Rules (``K̄`` the group keys, ``X̄`` the solution's variables, ``Z`` the aggregate's argument)::
+
+    group_k(K̄) :- ans1(X̄, default).                      (no GROUP BY: the fact group_k.)
+    agg_k(K̄, V) :- group_k(K̄), N = #count{ X̄ : ans1(X̄, default), Z != null }, V = @sparql_integer(N).
+
+Exactness (spec D6). Values are N-Triples strings; clingo aggregates compute on 32-bit integers
+and wrap around on overflow, so numbers enter them only in pieces that cannot overflow:
+
+* ``COUNT`` is ``#count`` (exact), turned into an xsd:integer by ``@sparql_integer``.
+* ``SUM``: every value is split into four signed 16-bit limbs (``@sparql_limb(Z, k)``), one
+  ``#sum`` per limb, recombined exactly by ``@sparql_sum(S0,…,S3)``. ``AVG`` adds a ``#count``
+  and divides exactly (``@sparql_avg``, xsd:decimal by ``op:numeric-divide``).
+* ``MIN``/``MAX``: ``#min``/``#max`` over the keys ``k(H, M, L, Z)`` of ``@sparql_int_key``, which
+  clingo orders as the integers' values; ``@sparql_key_term`` gives the term back.
+* Only integers (xsd:integer and its derived types, ``|v| < 2^63``) are aggregated by SUM, AVG,
+  MIN and MAX. A group with a bound value that is not such an integer (a decimal, a double, a
+  string, an IRI…) — or, for SUM/AVG, with more than 32767 values (a limb's sum could overflow) —
+  is an *error* (``aggerr_k(K̄)``), and the aggregate is unbound (SPARQL §18.5: an aggregate error
+  leaves the variable unbound), never a wrong number. MIN/MAX of no value is unbound as well.
+  Unbound arguments are skipped (as rdflib and SQL do); an argument expression is bound to a
+  hidden variable first (BIND), so an expression error is skipped like an unbound value.
+
+Set semantics (D5, the paper's Datalog semantics): a group's solutions are the *distinct* tuples
+``X̄`` of ``ans1``, so ``COUNT(*)`` counts distinct solutions, not SPARQL's bag multiplicities
+(two identical solutions count once; solutions that differ in any variable of the WHERE pattern,
+projected or not, count separately), and ``SUM``/``AVG`` sum over distinct solutions. ``DISTINCT``
+inside an aggregate aggregates distinct argument terms instead.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from typing import Iterator
+
+from lars.errors import RsplarsError, UnsupportedError
+from lars.model import (
+    AggregateAssignment,
+    AggregateElement,
+    Atom,
+    BodyElement,
+    Call,
+    Comparison,
+    Constant,
+    Integer,
+    Literal,
+    Rule,
+    Term,
+    Variable,
+)
+from translator import algebra as A
+from translator import model as M
+from translator.expressions import LIMBS, MAX_SUM_ROWS, check_supported
+from translator.normalize import condition, expression
+from translator.tau import DEFAULT_GRAPH, NULL, AllOf, dnf, lars_var, test_literal, value_literal
+
+STAGE = "translation to LARS"
+FUNCTIONS = ("COUNT", "SUM", "AVG", "MIN", "MAX")
+
+
+class AggregationError(RsplarsError):
+    """A query whose aggregation is not well-formed (SPARQL 1.1 §11.4, seed 004 §2.2)."""
+
+
+@dataclass(frozen=True)
+class AggregateSpec:
+    """One aggregate: ``var`` gets ``function`` over ``argument`` (``None``: ``COUNT(*)``)."""
+
+    var: A.Var
+    function: str
+    argument: A.Var | None
+    distinct: bool = False
+
+
+@dataclass(frozen=True)
+class Grouping:
+    """One partition of the solutions by ``keys`` and the aggregates computed per group."""
+
+    keys: tuple[A.Var, ...]
+    aggregates: tuple[AggregateSpec, ...]
+    implicit: bool = False
+    """SPARQL without GROUP BY: one group, which exists even when there are no solutions."""
+
+
+@dataclass
+class Aggregation:
+    """What :func:`translator.compile.compile_query` needs: the WHERE pattern extended with the
+    hidden BINDs (group expressions, aggregate arguments), the result form and variables, and
+    :meth:`rules`, which adds the aggregation on top of τ's ``ans1``."""
+
+    pattern: A.Pattern
+    form: str
+    variables: tuple[str, ...]
+    groupings: tuple[Grouping, ...]
+    per_row: bool
+    """C-SPARQL AGGREGATE (every solution extended) rather than SPARQL GROUP BY (one per group)."""
+    condition: object | None = None
+    """HAVING / the AGGREGATE FILTERs (a :data:`translator.tau.Condition`), after aggregation."""
+    projections: tuple[tuple[A.Var, A.Expression], ...] = ()
+    """SELECT expressions evaluated on the aggregated solutions, in order."""
+    out: list[Rule] = field(default_factory=list)
+
+    def rules(self, solutions: Atom) -> tuple[list[Rule], Atom, frozenset[A.Var]]:
+        """The rules over ``solutions`` (τ's ``ans1(X̄, default)``), the atom whose instances are
+        the final solutions, and the variables it binds."""
+        self.out = []
+        where = A.ordered(A.variables(self.pattern))
+        for k, grouping in enumerate(self.groupings, start=1):
+            self._grouping(k, grouping, solutions, where)
+        if self.per_row:
+            row_vars = (*where, *(a.var for g in self.groupings for a in g.aggregates))
+            body: list[BodyElement] = [Literal(solutions)]
+            for k, g in enumerate(self.groupings, start=1):
+                for j, a in enumerate(g.aggregates, start=1):
+                    body.append(Literal(Atom(f"agg{k}_{j}", (*map(lars_var, g.keys), lars_var(a.var)))))
+        else:
+            (g,) = self.groupings
+            row_vars = (*g.keys, *(a.var for a in g.aggregates))
+            body = [Literal(Atom("group1", tuple(map(lars_var, g.keys))))]
+            body += [Literal(Atom(f"agg1_{j}", (*map(lars_var, g.keys), lars_var(a.var)))) for j, a in enumerate(g.aggregates, start=1)]
+        current = self._add("grouped", row_vars, body)
+        scope = frozenset(row_vars)
+        if self.condition is not None:
+            filtered = Atom("having", current.args)
+            for conj in dnf(self.condition):  # type: ignore[arg-type]
+                self.out.append(Rule(filtered, (Literal(current), *(test_literal(e, scope) for e in conj))))
+            current = filtered
+        if self.projections:
+            values: list[BodyElement] = []
+            for var, expr in self.projections:
+                values.append(value_literal(expr, var, scope))
+                scope = scope | {var}
+            current = self._add("selected", A.ordered(scope), [Literal(current), *values])
+        return self.out, current, scope
+
+    # -- helpers
+
+    def _add(self, name: str, variables: tuple[A.Var, ...], body: list[BodyElement]) -> Atom:
+        head = Atom(name, tuple(lars_var(v) for v in variables))
+        self.out.append(Rule(head, tuple(body)))
+        return head
+
+    def _grouping(self, k: int, g: Grouping, solutions: Atom, where: tuple[A.Var, ...]) -> None:
+        keys = tuple(lars_var(v) for v in g.keys)
+        group = Atom(f"group{k}", keys)
+        self.out.append(Rule(group, () if g.implicit else (Literal(solutions),)))
+        for j, spec in enumerate(g.aggregates, start=1):
+            self.out.extend(aggregate_rules(spec, f"{k}_{j}", group, solutions, where, A.certain(self.pattern)))
+
+
+# ------------------------------------------------------------------------------- aggregate rules
+
+
+def aggregate_rules(spec: AggregateSpec, suffix: str, group: Atom, solutions: Atom, where: tuple[A.Var, ...],
+                    certain: frozenset[A.Var] = frozenset()) -> list[Rule]:
+    """The rules of one aggregate (module docstring): ``agg<suffix>(K̄, V)`` with V the value, or
+    ``null`` when the aggregate is an error (``aggerr<suffix>(K̄)``). ``where`` are the variables
+    of the solutions, ``certain`` those bound in every solution (no ``!= null`` test needed)."""
+    keys = group.args
+    value = Variable("V")
+    head = Atom(f"agg{suffix}", (*keys, value))
+    error = Atom(f"aggerr{suffix}", keys)
+    z: Term | None = None
+    if spec.argument is not None:  # an argument the pattern never binds is unbound in every solution
+        z = lars_var(spec.argument) if spec.argument in where else NULL
+    condition: tuple[Literal | Comparison, ...] = (Literal(solutions),)
+    if z is not None and not (spec.argument in certain):  # an argument the pattern may leave unbound
+        condition += (Comparison("!=", z, NULL),)
+    if spec.distinct and z is not None:
+        ident: tuple[Term, ...] = (z,)
+    else:
+        ident = tuple(lars_var(v) for v in where) or (Constant("row"),)
+
+    def count(var: str) -> AggregateAssignment:
+        return AggregateAssignment(Variable(var), "count", (AggregateElement(ident, condition),))
+
+    if spec.function == "COUNT":
+        return [Rule(head, (Literal(group), count("N"), Comparison("=", value, Call("sparql_integer", (Variable("N"),)))))]
+    assert z is not None
+    rules = [  # a bound value that is not an integer makes the aggregate an error
+        Rule(error, (*condition, Comparison("=", Call("sparql_is_int", (z,)), Integer(0)))),
+        Rule(Atom(head.predicate, (*keys, NULL)), (Literal(error),)),
+    ]
+    ok: tuple[BodyElement, ...] = (Literal(group), Literal(error, negated=True))
+    if spec.function in ("SUM", "AVG"):
+        rules.append(Rule(error, (Literal(group), count("N"), Comparison(">", Variable("N"), Integer(MAX_SUM_ROWS)))))
+        sums = []
+        for i in range(LIMBS):
+            limb = Variable(f"L{i}")
+            element = AggregateElement((limb, *ident), (*condition, Comparison("=", limb, Call("sparql_limb", (z, Integer(i))))))
+            sums.append(AggregateAssignment(Variable(f"S{i}"), "sum", (element,)))
+        limbs = tuple(Variable(f"S{i}") for i in range(LIMBS))
+        if spec.function == "SUM":
+            result = Comparison("=", value, Call("sparql_sum", limbs))
+            rules.append(Rule(head, (*ok, *sums, result)))
+        else:
+            result = Comparison("=", value, Call("sparql_avg", (*limbs, Variable("C"))))
+            rules.append(Rule(head, (*ok, *sums, count("C"), result)))
+        return rules
+    # MIN / MAX: no bound value at all is an error too (SPARQL: the min of nothing is an error)
+    rules.append(Rule(error, (Literal(group), AggregateAssignment(Integer(0), "count", (AggregateElement((z,), condition),)))))
+    key = Variable("K")
+    element = AggregateElement((key,), (*condition, Comparison("=", key, Call("sparql_int_key", (z,)))))
+    extreme = AggregateAssignment(Variable("E"), "min" if spec.function == "MIN" else "max", (element,))
+    rules.append(Rule(head, (*ok, extreme, Comparison("=", value, Call("sparql_key_term", (Variable("E"),))))))
+    return rules
+
+
+# ---------------------------------------------------------------------------------- the queries
+
+
+def needs_aggregation(query: M.Query) -> bool:
+    """Does the query aggregate (C-SPARQL AGGREGATE, GROUP BY, HAVING, or an aggregate in SELECT)?"""
+    if query.aggregates or query.modifiers.group_by or query.modifiers.having:
+        return True
+    form = query.form
+    return isinstance(form, M.Select) and any(
+        isinstance(p, M.Projection) and _contains_aggregate(p.expr) for p in form.projection
+    )
+
+
+def aggregation(query: M.Query, pattern: A.Pattern) -> Aggregation:
+    """The aggregation of ``query`` over its WHERE pattern (already in algebra form)."""
+    if query.aggregates:
+        if query.modifiers.group_by or query.modifiers.having or _select_aggregates(query):
+            raise UnsupportedError("C-SPARQL AGGREGATE clauses together with GROUP BY/HAVING or SELECT aggregates", STAGE)
+        return _csparql(query, pattern)
+    return _sparql(query, pattern)
+
+
+def _csparql(query: M.Query, pattern: A.Pattern) -> Aggregation:
+    """Seed 004 §2.2/§3.1: every clause ``(?v, F[(?x)], {?g…}) [FILTER]`` groups the WHERE
+    solutions by its own variables; every solution is extended with all clauses' values."""
+    where = A.variables(pattern)
+    groupings = []
+    seen: set[A.Var] = set()
+    filters = []
+    for clause in query.aggregates:
+        var = A.Var(clause.var.name)
+        if var in where or var in seen:
+            raise AggregationError(f"AGGREGATE variable ?{var.name} must be new (not in WHERE or another clause; seed 004 §2.2)")
+        seen.add(var)
+        if clause.function not in FUNCTIONS:
+            raise UnsupportedError(f"the C-SPARQL aggregate {clause.function}", STAGE)
+        argument = A.Var(clause.argument.name) if clause.argument is not None else None
+        if argument is None and clause.function != "COUNT":
+            raise AggregationError(f"{clause.function} needs an argument (seed 004 §2.2)")
+        for v in (*([argument] if argument else []), *(A.Var(g.name) for g in clause.group)):
+            if v not in where:
+                raise AggregationError(f"?{v.name} in AGGREGATE ({clause.var.name}) is not a WHERE variable (seed 004 §2.2)")
+        keys = tuple(A.Var(g.name) for g in clause.group)
+        groupings.append(Grouping(keys, (AggregateSpec(var, clause.function, argument),)))
+        if clause.filter is not None:
+            filters.append(clause.filter)
+    cond = _condition(filters)
+    row_scope = where | seen
+    form, variables, projections = _form(query, row_scope, star=A.ordered(row_scope))
+    return Aggregation(pattern, form, variables, tuple(groupings), True, cond, projections)
+
+
+def _sparql(query: M.Query, pattern: A.Pattern) -> Aggregation:
+    """SPARQL 1.1 §11: group keys (BIND for ``GROUP BY (expr AS ?v)`` and key expressions),
+    aggregates of SELECT and HAVING (arguments that are expressions are BIND to hidden variables),
+    HAVING, then the SELECT expressions."""
+    names = _Names({v.name for v in A.variables(pattern)} | {v.name for v in M.result_variables(query)})
+    keys: list[A.Var] = []
+    for gc in query.modifiers.group_by:
+        if isinstance(gc.expr, M.Var) and gc.var is None:
+            keys.append(A.Var(gc.expr.name))
+            continue
+        check_supported(gc.expr)
+        key = A.Var(gc.var.name) if gc.var is not None else A.Var(names.fresh("key"))
+        pattern = A.Bind(pattern, expression(gc.expr), key)
+        keys.append(key)
+    specs: dict[tuple, AggregateSpec] = {}
+
+    def replace_aggregates(e: M.Expr, preferred: M.Var | None = None) -> M.Expr:
+        nonlocal pattern
+        match e:
+            case M.Aggregate(name, arg, distinct, _):
+                if name not in FUNCTIONS:
+                    raise UnsupportedError(f"the aggregate {name}", STAGE, f"supported: {', '.join(FUNCTIONS)}")
+                if arg is None and name != "COUNT":
+                    raise AggregationError(f"{name}(*) is not SPARQL")
+                if isinstance(arg, M.Var):
+                    argument: A.Var | None = A.Var(arg.name)
+                elif arg is None:
+                    argument = None
+                else:
+                    check_supported(arg)
+                    argument = A.Var(names.fresh("arg"))
+                    pattern = A.Bind(pattern, expression(arg), argument)
+                key = (name, arg, distinct and name in ("COUNT", "SUM", "AVG"))
+                if key not in specs:
+                    var = A.Var(preferred.name) if preferred is not None else A.Var(names.fresh("agg"))
+                    specs[key] = AggregateSpec(var, name, argument, key[2])
+                return M.Var(specs[key].var.name)
+            case M.BinaryOp(op, left, right):
+                return M.BinaryOp(op, replace_aggregates(left), replace_aggregates(right))
+            case M.UnaryOp(op, operand):
+                return M.UnaryOp(op, replace_aggregates(operand))
+            case M.In(inner, values, negated):
+                return M.In(replace_aggregates(inner), tuple(replace_aggregates(v) for v in values), negated)
+            case M.FunctionCall(fname, args):
+                return M.FunctionCall(fname, tuple(replace_aggregates(a) for a in args))
+        return e
+
+    form = query.form
+    projections: list[tuple[A.Var, A.Expression]] = []
+    if isinstance(form, M.Select):
+        if form.star:
+            raise AggregationError("SELECT * with GROUP BY or aggregates is not SPARQL (§11.4): name the grouped variables")
+        for item in form.projection:
+            if isinstance(item, M.Projection):
+                bare = isinstance(item.expr, M.Aggregate)
+                replaced = replace_aggregates(item.expr, item.var if bare else None)
+                if not (bare and isinstance(replaced, M.Var) and replaced.name == item.var.name):
+                    check_supported(replaced)
+                    projections.append((A.Var(item.var.name), expression(replaced)))
+    having = []
+    for h in query.modifiers.having:
+        replaced = replace_aggregates(h)
+        having.append(replaced)
+    aggregates = tuple(specs.values())
+    where = A.variables(pattern)
+    grouped = frozenset(keys) | {a.var for a in aggregates}
+    for key in keys:
+        if key not in where:
+            raise AggregationError(f"GROUP BY ?{key.name}: the WHERE pattern never binds it")
+    # SPARQL 1.1 §11.4: outside aggregates, only the group keys (and earlier SELECT aliases)
+    scope = set(grouped)
+    computed = dict(projections)
+    if isinstance(form, M.Select):
+        for item in form.projection:
+            if isinstance(item, M.Var):
+                _check_grouped(A.Var(item.name), scope)
+                continue
+            var = A.Var(item.var.name)
+            if var in computed:
+                for v in computed[var].variables:
+                    _check_grouped(v, scope)
+            scope.add(var)
+    for h in having:
+        for v in M.expression_variables(h):
+            _check_grouped(A.Var(v.name), set(grouped))
+    result_form, variables, _ = _form(query, scope, star=())
+    grouping = Grouping(tuple(keys), aggregates, implicit=not keys)
+    return Aggregation(pattern, result_form, variables, (grouping,), False, _condition(having), tuple(projections))
+
+
+def _check_grouped(v: A.Var, scope: set[A.Var]) -> None:
+    if v not in scope:
+        raise AggregationError(f"?{v.name} is neither a GROUP BY key nor inside an aggregate (SPARQL 1.1 §11.4)")
+
+
+def _condition(exprs: list[M.Expr]):
+    conditions = [condition(e) for e in exprs]
+    if not conditions:
+        return None
+    return conditions[0] if len(conditions) == 1 else AllOf(tuple(conditions))
+
+
+def _form(query: M.Query, scope, star: tuple[A.Var, ...]) -> tuple[str, tuple[str, ...], tuple]:
+    """(form, answer variables, SELECT expressions of a per-row query)."""
+    form = query.form
+    if isinstance(form, M.Select):
+        if form.star:
+            return "select", tuple(v.name for v in star), ()
+        names = []
+        projections = []
+        for item in form.projection:
+            if isinstance(item, M.Projection):
+                names.append(item.var.name)
+                if query.aggregates:  # C-SPARQL: SELECT expressions over the extended solutions
+                    check_supported(item.expr)
+                    projections.append((A.Var(item.var.name), expression(item.expr)))
+            else:
+                names.append(item.name)
+        return "select", tuple(names), tuple(projections)
+    if isinstance(form, M.Construct):
+        return "construct", tuple(v.name for v in M.result_variables(query)), ()
+    if isinstance(form, M.Ask):
+        return "ask", (), ()
+    raise UnsupportedError(type(form).__name__.upper(), STAGE)
+
+
+def _select_aggregates(query: M.Query) -> bool:
+    form = query.form
+    return isinstance(form, M.Select) and any(isinstance(p, M.Projection) and _contains_aggregate(p.expr) for p in form.projection)
+
+
+def _contains_aggregate(e: M.Expr) -> bool:
+    match e:
+        case M.Aggregate():
+            return True
+        case M.BinaryOp(_, left, right):
+            return _contains_aggregate(left) or _contains_aggregate(right)
+        case M.UnaryOp(_, operand):
+            return _contains_aggregate(operand)
+        case M.In(inner, values, _):
+            return any(_contains_aggregate(x) for x in (inner, *values))
+        case M.FunctionCall(_, args):
+            return any(_contains_aggregate(a) for a in args)
+    return False
+
+
+class _Names:
+    """Fresh hidden variable names (``agg1``, ``key1``, ``arg1``, …) that no query variable uses."""
+
+    def __init__(self, taken: set[str]) -> None:
+        self.taken = set(taken)
+        self.counter: Iterator[int] = itertools.count(1)
+
+    def fresh(self, stem: str) -> str:
+        while True:
+            name = f"{stem}{next(self.counter)}"
+            if name not in self.taken:
+                self.taken.add(name)
+                return name
