@@ -108,6 +108,26 @@ def read_data(args: argparse.Namespace):
     return elements, facts
 
 
+def check_stream_iris(query, stream_iris) -> None:
+    """Every ``--stream IRI`` must be a stream the query reads (a typo would otherwise run the
+    query over no data and report empty answers); a query stream without ``--stream`` data gets a
+    note on stderr (it is read as an empty stream). Queries whose stream is a variable (CQELS
+    ``STREAM ?s``) accept any IRI."""
+    from translator import model as M
+
+    patterns = M.stream_graph_patterns(query)
+    if any(not isinstance(p.stream, M.IRI) for p in patterns):
+        return
+    declared = {p.stream.value for p in patterns}
+    given = {str(iri) for iri in stream_iris}
+    unknown = sorted(given - declared)
+    if unknown:
+        names = ", ".join(f"<{i}>" for i in sorted(declared)) or "none"
+        raise RsplarsError(f"--stream <{unknown[0]}> is not a stream of the query (its streams: {names})")
+    for iri in sorted(declared - given):
+        print(f"rsplars: note: no --stream for <{iri}>: read as an empty stream", file=sys.stderr)
+
+
 def assignment_from(args: argparse.Namespace, query, elements) -> dict[int, str] | None:
     """``--assign`` if given, else read off the stream data (for ``--as cqels-*`` on C-SPARQL)."""
     from translator.compile import assign_by_data

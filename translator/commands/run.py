@@ -28,6 +28,7 @@ from translator.commands.common import (
     add_data_options,
     add_query_options,
     add_translation_options,
+    check_stream_iris,
     compile_variants,
     output,
     parse_query,
@@ -56,11 +57,13 @@ def add_parser(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from translator.rdf.streams import parse_stream_spec
     from translator.run import answers
 
     if args.as_ == "cqels-all":
         raise RsplarsError("--as cqels-all gives several queries; run them one by one (cqels-brave, cqels-cautious)")
     query = parse_query(args, args.query_file)
+    check_stream_iris(query, [parse_stream_spec(spec)[0] for spec in args.stream])
     elements, facts = read_data(args)
     ((_, compiled),) = compile_variants(args, query, elements)
     if args.start is not None and args.end is not None and args.start > args.end:
