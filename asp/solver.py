@@ -193,8 +193,11 @@ def _literals_in_order(atoms, keys: list[tuple], idx: StreamIndex) -> dict[tuple
         found = list(atoms.by_signature(_EXTERNAL_NAMES[kind], _ARITY[kind]))
         if len(found) != len(group):
             return None
-        step = max(1, len(group) // 16)
-        for i in list(range(0, len(group), step)) + [len(group) - 1]:
+        step = max(1, len(group) // 64)
+        checks = set(range(0, len(group), step)) | {len(group) - 1}
+        checks |= {i for i in range(1, len(group)) if group[i][1] != group[i - 1][1]}  # window blocks
+        checks |= {i - 1 for i in range(1, len(group)) if group[i][1] != group[i - 1][1]}
+        for i in sorted(checks):
             if found[i].symbol != _external_symbol(group[i], idx):
                 return None
         for key, atom in zip(group, found):
