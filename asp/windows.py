@@ -68,7 +68,8 @@ class StreamIndex:
     def __init__(self, stream: Stream) -> None:
         self.stream = stream
         self.tmin, self.tmax = stream.timeline
-        self.times: list[int] = [u for u in stream._sorted if u >= self.tmin]
+        ordered = getattr(stream, "_sorted", None) or sorted(stream.points)
+        self.times: list[int] = [u for u in ordered if u >= self.tmin]
         self.atoms: list[Atom] = []
         self.sigs: list[Signature] = []
         self._symbols: list[Symbol | None] = []
