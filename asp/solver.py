@@ -511,6 +511,8 @@ class _Run:
             got = strings.get(handle)  # type: ignore[arg-type]
             if got is None:
                 got = str(symbol)
+                if "\t" in got:  # clingo prints a tab raw; lars.printer.format_atom writes \t
+                    got = got.replace("\t", "\\t")
                 if handle is not None:
                     strings[handle] = got
             return got

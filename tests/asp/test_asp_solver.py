@@ -169,6 +169,17 @@ def test_negation_comparisons_and_anonymous_variables() -> None:
     assert got == {9: ["h(1)", "lt(1)", "nw"]}
 
 
+def test_answers_print_as_format_atom() -> None:
+    """Answers are printed as lars.printer.format_atom prints atoms (strings with escapes too)."""
+    from lars.model import String
+    from lars.printer import format_atom
+
+    atoms = [Atom("p", (String(v),)) for v in ['a\tb', 'q"x', "back\\s", "nl\nx", "uni é"]] + [Atom("p", (Integer(-3),))]
+    program = parse_program("q(X) :- p(X).")
+    got = solve_at_once(program, Stream({0: tuple(atoms)}), [0])[0]
+    assert got == [tuple(sorted(format_atom(Atom("q", a.args)) for a in atoms))]
+
+
 def test_right_open_windows() -> None:
     assert engine("h :- p [2, -1, 1].", "0: p\n1:\n2:\n3:\n", range(4)) == {0: [], 1: ["h"], 2: ["h"], 3: []}
 
