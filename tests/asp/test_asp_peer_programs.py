@@ -102,3 +102,18 @@ def test_ticker_cache_hops_has_one_choice_per_minimal_reach(tmp_path: Path, caps
     (record,) = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     atoms = record["atoms"]
     assert atoms is not None and "getFrom(i1,1,3)" in atoms and "get(i1,1)" in atoms and "fail(i1,1)" not in atoms
+
+
+@pytest.mark.parametrize("name", ["cacheHopsEvalInst.lars", "cacheHopsEvalInst_mod.lars"])
+def test_ticker_cache_hops_with_two_minimal_reaches_has_two_answer_streams(name: str, tmp_path: Path, capsys) -> None:
+    """Cached at 3 (1→2→3) and at 7 (1→6→7), both two hops from node 1: the non-stratified choice
+    between getFrom(i1,1,3) and getFrom(i1,1,7) gives exactly two answer streams."""
+    stream = tmp_path / "s.txt"
+    stream.write_text("0: item(i1), req(i1,1), cache(i1,3), cache(i1,7)\n")
+    assert main(["lars", str(TICKER / name), "--stream", str(stream), "--models", "0"]) == 0
+    out, err = capsys.readouterr()
+    (record,) = [json.loads(line) for line in out.splitlines()]
+    assert record["atoms"] is None and record["more"] is False
+    chosen = [[a for a in answer if a.startswith("getFrom(")] for answer in record["answers"]]
+    assert chosen == [["getFrom(i1,1,3)"], ["getFrom(i1,1,7)"]]
+    assert "2 answer streams at t=0" in err
