@@ -34,7 +34,7 @@ from clingo.solving import Model, SolveResult
 
 from asp.encode import AT, BOX, DIA, HAS_NOW, IN, NONEMPTY, NOW, Encoding, encode
 from asp.symbols import make_context
-from asp.windows import StreamIndex, WindowState
+from asp.windows import StreamIndex, WindowState, interval_difference
 from lars.errors import RsplarsError, UnsupportedError
 from lars.model import Program, Stream, Term
 
@@ -432,10 +432,10 @@ class _Run:
                 want = range(s.lo, s.hi + 1)
                 prev = getattr(s, "_in_assigned", range(0))
                 if want != prev:
-                    for u in set(prev) - set(want):
-                        out.append(((IN, k, u), False))
-                    for u in set(want) - set(prev):
-                        out.append(((IN, k, u), True))
+                    for a, b in interval_difference(prev.start, prev.stop - 1, want.start, want.stop - 1):
+                        out += [((IN, k, u), False) for u in range(a, b + 1)]
+                    for a, b in interval_difference(want.start, want.stop - 1, prev.start, prev.stop - 1):
+                        out += [((IN, k, u), True) for u in range(a, b + 1)]
                     s._in_assigned = want  # type: ignore[attr-defined]
             if NONEMPTY in s.flags:
                 out.append(((NONEMPTY, k), s.nonempty()))

@@ -129,7 +129,7 @@ class StreamIndex:
             self._by_object.clear()
 
 
-def _diff(a: int, b: int, c: int, d: int) -> list[tuple[int, int]]:
+def interval_difference(a: int, b: int, c: int, d: int) -> list[tuple[int, int]]:
     """``[a, b] \\ [c, d]`` as at most two intervals (empty intervals allowed on input)."""
     if a > b:
         return []
@@ -304,19 +304,19 @@ class WindowState:
         if self.seq is None:
             lo, hi = self.timeline_at(t)
             if self.routes:
-                for a, b in _diff(self.lo, self.hi, lo, hi):
+                for a, b in interval_difference(self.lo, self.hi, lo, hi):
                     for i in idx.range(a, b):
                         self._present(idx.unique(i), idx.times[i], -1)
-                for a, b in _diff(lo, hi, self.lo, self.hi):
+                for a, b in interval_difference(lo, hi, self.lo, self.hi):
                     for i in idx.range(a, b):
                         self._present(idx.unique(i), idx.times[i], +1)
         else:
             lo, hi, s, e = self._tuple_bounds(t)
             if self.routes:
-                for a, b in _diff(self.s, self.e - 1, s, e - 1):
+                for a, b in interval_difference(self.s, self.e - 1, s, e - 1):
                     for x, u in self.seq.entries(a, b + 1):
                         self._pair(x, u, -1)
-                for a, b in _diff(s, e - 1, self.s, self.e - 1):
+                for a, b in interval_difference(s, e - 1, self.s, self.e - 1):
                     for x, u in self.seq.entries(a, b + 1):
                         self._pair(x, u, +1)
             self.s, self.e = s, e
