@@ -126,12 +126,12 @@ class Aggregation:
             body: list[BodyElement] = [Literal(solutions)]
             for k, g in enumerate(self.groupings, start=1):
                 for j, a in enumerate(g.aggregates, start=1):
-                    body.append(Literal(Atom(f"agg{k}_{j}", (*map(lars_var, g.keys), lars_var(a.var)))))
+                    body.append(Literal(Atom(f"agg{k}_{j}", (*_key_terms(g, where), lars_var(a.var)))))
         else:
             (g,) = self.groupings
-            row_vars = (*g.keys, *(a.var for a in g.aggregates))
-            body = [Literal(Atom("group1", tuple(map(lars_var, g.keys))))]
-            body += [Literal(Atom(f"agg1_{j}", (*map(lars_var, g.keys), lars_var(a.var)))) for j, a in enumerate(g.aggregates, start=1)]
+            row_vars = (*(k for k in g.keys if k in where), *(a.var for a in g.aggregates))
+            body = [Literal(Atom("group1", _key_terms(g, where)))]
+            body += [Literal(Atom(f"agg1_{j}", (*_key_terms(g, where), lars_var(a.var)))) for j, a in enumerate(g.aggregates, start=1)]
         current = self._add("grouped", row_vars, body)
         scope = frozenset(row_vars)
         if self.condition is not None:
@@ -155,11 +155,16 @@ class Aggregation:
         return head
 
     def _grouping(self, k: int, g: Grouping, solutions: Atom, where: tuple[A.Var, ...]) -> None:
-        keys = tuple(lars_var(v) for v in g.keys)
-        group = Atom(f"group{k}", keys)
+        group = Atom(f"group{k}", _key_terms(g, where))
         self.out.append(Rule(group, () if g.implicit else (Literal(solutions),)))
         for j, spec in enumerate(g.aggregates, start=1):
             self.out.extend(aggregate_rules(spec, f"{k}_{j}", group, solutions, where, A.certain(self.pattern)))
+
+
+def _key_terms(g: Grouping, where: tuple[A.Var, ...]) -> tuple[Term, ...]:
+    """The group keys as terms: a key the WHERE pattern never binds is unbound (``null``) in
+    every solution, so it is the constant ``null``."""
+    return tuple(lars_var(v) if v in where else NULL for v in g.keys)
 
 
 # ------------------------------------------------------------------------------- aggregate rules
@@ -338,9 +343,6 @@ def _sparql(query: M.Query, pattern: A.Pattern) -> Aggregation:
     aggregates = tuple(specs.values())
     where = A.variables(pattern)
     grouped = frozenset(keys) | {a.var for a in aggregates}
-    for key in keys:
-        if key not in where:
-            raise AggregationError(f"GROUP BY ?{key.name}: the WHERE pattern never binds it")
     # SPARQL 1.1 §11.4: outside aggregates, only the group keys (and earlier SELECT aliases)
     scope = set(grouped)
     computed = dict(projections)
