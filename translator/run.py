@@ -14,16 +14,24 @@ interval holding the last element is evaluated at its end.
 
 R2S (§4 step 4, post-processing): ``rstream`` reports all current answers, ``istream`` those new
 since the previous evaluation, ``dstream`` those dropped since then.
+
+Result forms: a SELECT row holds the projected variables; a CONSTRUCT row the template's
+variables, turned into triples by :func:`construct_triples`; ASK is true at t iff there is a row.
 """
 
 from __future__ import annotations
 
+import hashlib
+import re
 from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator, Sequence
 
 from lars.errors import RsplarsError
 from lars.model import Program, Rule, Stream
 from lars.streams import parse_ground_atom
+from rdflib import Literal as RDFLiteral, URIRef
+
+from translator import model as M
 from translator.compile import Compiled
 from translator.expressions import FUNCTIONS
 from translator.rdf.streams import StreamElement, to_lars_stream
@@ -149,6 +157,43 @@ def _rows(compiled: Compiled, atoms: Iterable[str]) -> Iterator[Row]:
             continue
         atom = parse_ground_atom(text)
         yield tuple(None if (term := from_lars(a)) is None else to_nt(term) for a in atom.args)  # type: ignore[arg-type]
+
+
+def construct_triples(compiled: Compiled, rows: Iterable[Row], t: int) -> list[str]:
+    """CONSTRUCT (SPARQL 1.1 §16.2): the template instantiated with every answer at t, as sorted
+    N-Triples lines ``<s> <p> <o> .`` (a set: the same triple from two answers is one line).
+
+    A template triple with an unbound variable, or that is not an RDF triple once instantiated (a
+    literal subject, a predicate that is not an IRI), is left out. A blank node of the template is
+    a fresh blank node per answer and evaluation time, with a stable label ``_:c<t>x<h><label>``
+    (h: a digest of the answer), so that equal runs give equal output.
+    """
+    form = compiled.query.form
+    if not isinstance(form, M.Construct):
+        raise RunError("construct_triples needs a CONSTRUCT query")
+    index = {v: i for i, v in enumerate(compiled.variables)}
+    out: set[str] = set()
+    for row in rows:
+        digest = hashlib.sha1(repr((t, row)).encode()).hexdigest()[:10]
+        for pattern in form.template:
+            s, p, o = (_instantiate(x, row, index, f"c{t}x{digest}") for x in (pattern.subject, pattern.predicate, pattern.object))
+            if s is None or p is None or o is None or not s.startswith(("<", "_:")) or not p.startswith("<"):
+                continue
+            out.add(f"{s} {p} {o} .")
+    return sorted(out)
+
+
+def _instantiate(term: object, row: Row, index: dict[str, int], fresh: str) -> str | None:
+    match term:
+        case M.Var(name):
+            return row[index[name]] if name in index else None
+        case M.BlankNode(label):
+            return "_:" + fresh + re.sub(r"[^A-Za-z0-9]", "", label)
+        case M.IRI(value):
+            return to_nt(URIRef(value))
+        case M.Literal(lexical, datatype, lang):
+            return to_nt(RDFLiteral(lexical, lang=lang, datatype=URIRef(datatype) if datatype else None, normalize=False))
+    return None
 
 
 def solution_dicts(variables: Sequence[str], rows: Iterable[Row]) -> list[dict[str, str]]:

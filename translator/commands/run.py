@@ -10,6 +10,13 @@ evaluation time (``translator.run``). Output, one record per evaluation time, as
 * ``csv``: a header ``t,var1,…`` then one row per answer (N-Triples terms, empty = unbound);
 * ``sparql-json``: one SPARQL 1.1 Query Results JSON object per line, with an extra member ``t``.
 
+CONSTRUCT queries give triples (the template instantiated per answer, ``translator.run.
+construct_triples``): ``jsonl`` ``{"t": 400, "triples": ["<s> <p> <o> .", …]}`` (sorted
+N-Triples lines); ``csv`` a header ``t,subject,predicate,object``; ``ntriples`` the timestamped
+N-Triples of CSRBench, one ``<s> <p> <o> "t" .`` line per triple, stamped with the evaluation time
+(C-SPARQL ``REGISTER STREAM``: all triples of one evaluation share its time, seed 004 Sect. 2.5),
+which ``--stream`` reads back. ``ntriples`` is for CONSTRUCT only, ``sparql-json`` for SELECT/ASK.
+
 ``--print-asp-at T`` prints, instead of answers, the program as plain clingo input together with
 the external atoms true at T over the given data (``translator.asp_export``): clingo on that text
 (``python -m clingo --enable-python``) derives ``answer(…)`` atoms equal to the answers at T.
@@ -36,7 +43,7 @@ from translator.commands.common import (
 )
 
 HELP = "answer a query over RDF streams and static data with the clingo engine"
-FORMATS = ("jsonl", "csv", "sparql-json")
+FORMATS = ("jsonl", "csv", "sparql-json", "ntriples")
 
 
 def add_parser(subparsers) -> None:
@@ -70,6 +77,7 @@ def run(args: argparse.Namespace) -> int:
         raise RsplarsError(f"--from {args.start} is after --to {args.end}")
     if args.print_asp_at is not None:
         return _print_asp(args, compiled, elements, facts)
+    _check_format(args.format, compiled.form)
     evaluations = answers(compiled, elements, facts, start=args.start, end=args.end, r2s=args.r2s,
                           on_progress=Progress("rsplars run"))
     with output(args.output) as out:
@@ -98,11 +106,21 @@ def _print_asp(args: argparse.Namespace, compiled, elements, facts) -> int:
     return EXIT_OK
 
 
+def _check_format(fmt: str, form: str) -> None:
+    if fmt == "ntriples" and form != "construct":
+        raise RsplarsError(f"--format ntriples writes the triples of a CONSTRUCT query; this is a {form.upper()} query")
+    if fmt == "sparql-json" and form == "construct":
+        raise RsplarsError("--format sparql-json is for SELECT and ASK; a CONSTRUCT query gives triples: "
+                           "use --format jsonl, csv or ntriples")
+
+
 def _jsonl(out: TextIO, compiled):
-    from translator.run import solution_dicts
+    from translator.run import construct_triples, solution_dicts
 
     def write(ev) -> None:
-        if compiled.form == "ask":
+        if compiled.form == "construct":
+            record = {"t": ev.t, "triples": construct_triples(compiled, ev.rows, ev.t)}
+        elif compiled.form == "ask":
             record = {"t": ev.t, "answer": bool(ev.rows)}
         else:
             record = {"t": ev.t, "answers": solution_dicts(compiled.variables, ev.rows)}
@@ -112,10 +130,17 @@ def _jsonl(out: TextIO, compiled):
 
 
 def _csv(out: TextIO, compiled):
+    from translator.run import construct_triples
+
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["t", *compiled.variables] if compiled.form != "ask" else ["t", "answer"])
+    header = {"ask": ["t", "answer"], "construct": ["t", "subject", "predicate", "object"]}
+    writer.writerow(header.get(compiled.form, ["t", *compiled.variables]))
 
     def write(ev) -> None:
+        if compiled.form == "construct":
+            for line in construct_triples(compiled, ev.rows, ev.t):
+                writer.writerow([ev.t, *_split_triple(line)])
+            return
         if compiled.form == "ask":
             writer.writerow([ev.t, "true" if ev.rows else "false"])
             return
@@ -156,4 +181,20 @@ def _sparql_json(out: TextIO, compiled):
     return write
 
 
-WRITERS = {"jsonl": _jsonl, "csv": _csv, "sparql-json": _sparql_json}
+def _split_triple(line: str) -> tuple[str, str, str]:
+    """``<s> <p> <o> .`` → its three N-Triples terms (subject and predicate hold no space)."""
+    s, p, rest = line.split(" ", 2)
+    return s, p, rest[: -len(" .")]
+
+
+def _ntriples(out: TextIO, compiled):
+    from translator.run import construct_triples
+
+    def write(ev) -> None:
+        for line in construct_triples(compiled, ev.rows, ev.t):
+            out.write(f'{line[: -len(" .")]} "{ev.t}" .\n')
+
+    return write
+
+
+WRITERS = {"jsonl": _jsonl, "csv": _csv, "sparql-json": _sparql_json, "ntriples": _ntriples}
