@@ -1,0 +1,193 @@
+"""Spark DataFrames of the partitioned pipeline: elements in, blocks with look-back, R2S, verdicts.
+
+Columns of an *elements* frame: ``seq`` (arrival order), ``t``, ``stream`` (bare IRI), ``s``,
+``p``, ``o`` (N-Triples terms). :func:`with_blocks` is the Spark version of
+:func:`spark_jobs.partition.partition` (the plain-Python reference): each element goes to its own
+block and to the later blocks whose look-back reaches it, computed with window functions —
+
+* time windows: the blocks up to ``⌊(t + ticks − 1)/W⌋`` (:mod:`spark_jobs.lookback`);
+* tuple windows ``⊞^{#n}``: ``lead(t, n)`` over the matching atoms ordered by ``(t, seq)`` is the
+  time of the n-th next one; the element is in the last n of every block that starts before it;
+* ``⊞^∞ ◇``: ``row_number() = 1`` per distinct (stream, triple) marks the first occurrence, which
+  every later block gets (the prefix state).
+
+:func:`r2s` applies RStream/IStream/DStream (seed 000 §4 step 4) relationally over all evaluation
+times (``lag`` gives the previous evaluation time); :func:`verdicts` judges every interval
+``[i·U, (i+1)·U]`` (seed 000 §5) as ``translator.agreement.verdicts.judge`` does.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterable
+
+import pandas as pd
+
+from spark_jobs.blocks import Blocks
+from spark_jobs.lookback import LookBack
+from spark_jobs.partition import COLUMNS, key_columns
+from spark_jobs.solve_blocks import BlockJob, solve_block
+from translator.rdf.streams import StreamElement
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pyspark.sql import DataFrame, SparkSession
+
+ELEMENTS_SCHEMA = "seq long, t long, stream string, s string, p string, o string"
+BLOCK_SCHEMA = "block long, " + ELEMENTS_SCHEMA
+RESULT_SCHEMA = "run string, t long, row string"
+VERDICT_SCHEMA = ("index long, start long, end long, verdict string, pull_answers long, push_answers long, "
+                  "missing long, extra long, push_times long")
+
+
+def elements_frame(spark: "SparkSession", elements: Iterable[StreamElement]) -> "DataFrame":
+    """Stream elements read by ``translator.rdf.streams`` (merged by time) as an elements frame."""
+    from spark_jobs.partition import elements_table
+
+    table = elements_table(elements)
+    if table.empty:
+        return spark.createDataFrame([], ELEMENTS_SCHEMA)
+    return spark.createDataFrame(table, ELEMENTS_SCHEMA)
+
+
+def read_elements(spark: "SparkSession", path: str, fmt: str | None = None) -> "DataFrame":
+    """Parquet or CSV (with a header) of ``time, stream, s, p, o`` (terms in N-Triples form) as an
+    elements frame; the arrival order is the file order (``monotonically_increasing_id`` keeps the
+    order of the splits and of the rows inside each)."""
+    from pyspark.sql import functions as F
+
+    fmt = fmt or ("parquet" if path.rstrip("/").endswith(".parquet") else "csv")
+    if fmt == "csv":
+        raw = spark.read.csv(path, header=True, schema="time long, stream string, s string, p string, o string")
+    else:
+        raw = spark.read.parquet(path)
+    missing = {"time", "stream", "s", "p", "o"} - set(raw.columns)
+    if missing:
+        from lars.errors import RsplarsError
+
+        raise RsplarsError(f"{path}: missing column(s) {', '.join(sorted(missing))} (expected time, stream, s, p, o)")
+    return raw.select(
+        F.monotonically_increasing_id().alias("seq"),
+        F.col("time").cast("long").alias("t"),
+        F.regexp_replace(F.trim("stream"), "^<|>$", "").alias("stream"),
+        F.trim("s").alias("s"), F.trim("p").alias("p"), F.trim("o").alias("o"),
+    )
+
+
+def time_range(df: "DataFrame") -> tuple[int | None, int | None]:
+    """The first and last element times (``None`` for an empty frame)."""
+    from pyspark.sql import functions as F
+
+    row = df.agg(F.min("t").alias("lo"), F.max("t").alias("hi")).first()
+    return (None, None) if row is None or row["lo"] is None else (int(row["lo"]), int(row["hi"]))
+
+
+def _floor_div(col, width: int):
+    from pyspark.sql import functions as F
+
+    return F.floor(col / F.lit(width)).cast("long")
+
+
+def with_blocks(df: "DataFrame", look: LookBack, blocks: Blocks) -> "DataFrame":
+    """Every element once per block that needs it, plus one marker row per block (``t`` null), so
+    that blocks without input still evaluate (pull and none modes). Columns :data:`BLOCK_SCHEMA`."""
+    from pyspark.sql import Window
+    from pyspark.sql import functions as F
+
+    spark = df.sparkSession
+    w = blocks.width
+    dedup = df.groupBy("t", "stream", "s", "p", "o").agg(F.min("seq").alias("seq"))
+    own = _floor_div(F.col("t") - 1, w)
+    hi = own
+    if look.ticks > 0:
+        hi = F.greatest(hi, _floor_div(F.col("t") + (look.ticks - 1), w))
+    order = ["t", "seq"]
+    for k, need in enumerate(n for n in look.tuples if n.n > 0):
+        fixed = key_columns(need.key)
+        match = F.lit(True)
+        for column, text in fixed.items():
+            value = text[1:-1] if column == "stream" and text.startswith("<") else text
+            match = match & (F.col(column) == F.lit(value))
+        name = f"_m{k}"
+        dedup = dedup.withColumn(name, match)
+        nxt = F.lead("t", need.n).over(Window.partitionBy(name).orderBy(*order))
+        dedup = dedup.withColumn(f"_n{k}", nxt)
+        reach = F.when(F.col(f"_n{k}").isNull(), F.lit(blocks.last_block)).otherwise(
+            _floor_div(F.col(f"_n{k}") - 1, w))
+        hi = F.greatest(hi, F.when(F.col(name), reach).otherwise(own))
+    if look.first_occurrences:
+        first = F.row_number().over(Window.partitionBy("stream", "s", "p", "o").orderBy(*order)) == 1
+        dedup = dedup.withColumn("_first", first)
+        hi = F.when(F.col("_first"), F.lit(blocks.last_block)).otherwise(hi)
+    lo_b = F.greatest(own, F.lit(blocks.first_block))
+    hi_b = F.least(hi, F.lit(blocks.last_block))
+    spread = dedup.withColumn("_lo", lo_b).withColumn("_hi", hi_b).filter(F.col("_lo") <= F.col("_hi"))
+    exploded = spread.select(F.explode(F.sequence("_lo", "_hi")).alias("block"), *COLUMNS)
+    markers = spark.range(blocks.first_block, blocks.last_block + 1).select(
+        F.col("id").alias("block"),
+        *(F.lit(None).cast("long" if c in ("seq", "t") else "string").alias(c) for c in COLUMNS),
+    )
+    return exploded.unionByName(markers)
+
+
+def solve(blocked: "DataFrame", job: BlockJob) -> "DataFrame":
+    """Solve every block with :func:`spark_jobs.solve_blocks.solve_block` (``applyInPandas``)."""
+
+    def solve_group(key: tuple, pdf: pd.DataFrame) -> pd.DataFrame:
+        return solve_block(key, pdf, job)
+
+    return blocked.groupBy("block").applyInPandas(solve_group, schema=RESULT_SCHEMA)
+
+
+def r2s(results: "DataFrame", label: str, operator: str) -> "DataFrame":
+    """``t, row`` of run ``label`` after R2S: the answers (``row`` non-null) and one row with a
+    null ``row`` per evaluation time. IStream at t: answers at t not at the previous evaluation
+    time; DStream at t: answers at the previous evaluation time not at t."""
+    from pyspark.sql import Window
+    from pyspark.sql import functions as F
+
+    run = results.filter(F.col("run") == label).select("t", "row")
+    times = run.select("t").distinct()
+    rows = run.filter(F.col("row").isNotNull()).distinct()
+    if operator == "rstream":
+        out = rows
+    else:
+        prev = times.withColumn("prev", F.lag("t").over(Window.orderBy("t")))
+        if operator == "istream":
+            cur = rows.join(prev, "t")
+            before = rows.select(F.col("t").alias("prev"), "row")
+            out = cur.join(before, ["prev", "row"], "left_anti").select("t", "row")
+        else:
+            gone = rows.select(F.col("t").alias("prev"), "row").join(prev.filter(F.col("prev").isNotNull()), "prev")
+            out = gone.join(rows, ["t", "row"], "left_anti").select("t", "row")
+    return out.unionByName(times.withColumn("row", F.lit(None).cast("string")))
+
+
+def verdicts(results: "DataFrame", pull: str, push: str, period: int, intervals: list[tuple[int, int, int]]) -> "DataFrame":
+    """One row per judged interval ``(i, i·U, (i+1)·U)``: the pull answer at ``(i+1)·U`` against
+    the union of the push answers on ``(i·U, (i+1)·U]`` (seed 000 §5), with the counts of
+    answers, missing (pull − push) and extra (push − pull) solutions, and push evaluation times."""
+    from pyspark.sql import functions as F
+
+    spark = results.sparkSession
+    if not intervals:
+        return spark.createDataFrame([], VERDICT_SCHEMA)
+    judged = spark.createDataFrame([(i, lo, hi) for i, lo, hi in intervals], "index long, start long, end long")
+    u = F.lit(period)
+    pull_rows = (results.filter((F.col("run") == pull) & F.col("row").isNotNull() & (F.col("t") % u == 0))
+                 .select((F.col("t") / u - 1).cast("long").alias("index"), "row").distinct())
+    push_all = results.filter(F.col("run") == push).withColumn("index", _floor_div(F.col("t") - 1, period))
+    push_rows = push_all.filter(F.col("row").isNotNull()).select("index", "row").distinct()
+    push_times = push_all.groupBy("index").agg(F.countDistinct("t").alias("push_times"))
+
+    def count(df: "DataFrame", name: str) -> "DataFrame":
+        return df.groupBy("index").agg(F.count("*").alias(name))
+
+    missing = count(pull_rows.join(push_rows, ["index", "row"], "left_anti"), "missing")
+    extra = count(push_rows.join(pull_rows, ["index", "row"], "left_anti"), "extra")
+    out = judged
+    for part in (count(pull_rows, "pull_answers"), count(push_rows, "push_answers"), missing, extra, push_times):
+        out = out.join(part, "index", "left")
+    out = out.fillna(0, ["pull_answers", "push_answers", "missing", "extra", "push_times"])
+    verdict = F.when((F.col("missing") == 0) & (F.col("extra") == 0), "agree").otherwise("disagree")
+    return out.withColumn("verdict", verdict).select(
+        "index", "start", "end", "verdict", "pull_answers", "push_answers", "missing", "extra", "push_times"
+    ).orderBy("index")

@@ -1,0 +1,82 @@
+"""The partitioned run: plan the blocks, give each its look-back, solve them in parallel on Spark.
+
+``solve_runs`` is what ``rsplars run|agree --engine spark`` and ``spark_jobs/submit.py`` call: for
+a mapping ``label → Compiled`` (one program for ``run``; the pull, push and diagnosis programs for
+``agree``) it returns a DataFrame ``run, t, row`` of the rstream answers of every program at every
+evaluation time (``row`` null: the evaluation-time marker), equal to what the sequential
+``translator.run.answers`` computes program by program (the tests compare them).
+
+Steps (docs/spark.md): the timeline of every program (:class:`spark_jobs.blocks.Timeline`); blocks
+of a width that is a multiple of every pull period (:class:`spark_jobs.blocks.Blocks`); the union
+of the programs' look-backs read off their rules (:func:`spark_jobs.lookback.combined`); each
+element copied to the blocks that need it (:func:`spark_jobs.frames.with_blocks`); one clingo run
+per block and program through ``applyInPandas`` (:func:`spark_jobs.solve_blocks.solve_block`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Mapping, Sequence
+
+from lars.model import Rule
+from spark_jobs.blocks import Blocks, Timeline
+from spark_jobs.lookback import LookBack, combined
+from spark_jobs.solve_blocks import BlockJob, BlockRun
+from translator.compile import Compiled
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pyspark.sql import DataFrame
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The blocks, the look-back and each program's timeline of one partitioned run."""
+
+    runs: tuple[BlockRun, ...]
+    blocks: Blocks
+    look: LookBack
+
+    def timeline(self, label: str) -> Timeline:
+        return next(r.timeline for r in self.runs if r.label == label)
+
+
+def make_plan(runs: Mapping[str, Compiled], data_lo: int | None, data_hi: int | None,
+              start: int | None, end: int | None, partitions: int) -> Plan:
+    """Plan ``partitions`` blocks (about) for the programs over data in ``[data_lo, data_hi]``."""
+    block_runs = tuple(
+        BlockRun(label, c, Timeline.of(c.mode, c.period, data_lo, data_hi, start, end)) for label, c in runs.items()
+    )
+    blocks = Blocks.of([r.timeline for r in block_runs], partitions)
+    return Plan(block_runs, blocks, combined(c.program for c in runs.values()))
+
+
+def default_partitions(spark) -> int:
+    """Two blocks per core: enough to balance blocks of unequal cost, few look-back copies."""
+    return 2 * max(1, spark.sparkContext.defaultParallelism)
+
+
+def configure(spark, blocks: int) -> None:
+    """One shuffle partition per block, and no adaptive coalescing of them: the blocks are few
+    and expensive, so every one should be a task of its own (Spark's defaults merge small
+    shuffle partitions, which would serialise the solving)."""
+    spark.conf.set("spark.sql.shuffle.partitions", str(max(1, blocks)))
+    spark.conf.set("spark.sql.adaptive.coalescePartitions.enabled", "false")
+
+
+def solve_runs(elements: "DataFrame", runs: Mapping[str, Compiled], static: Sequence[Rule] = (), *,
+               start: int | None = None, end: int | None = None,
+               partitions: int | None = None) -> tuple["DataFrame", Plan]:
+    """(``run, t, row`` DataFrame, plan) of the partitioned run of ``runs`` over ``elements``
+    (an elements frame, :mod:`spark_jobs.frames`). Raises the same user errors as the sequential
+    run for bad ``--from``/``--to`` and :class:`spark_jobs.lookback.PartitionError` for programs
+    that cannot be partitioned exactly."""
+    from spark_jobs.frames import solve, time_range, with_blocks
+
+    spark = elements.sparkSession
+    n = partitions if partitions is not None else default_partitions(spark)
+    elements = elements.cache()
+    lo, hi = time_range(elements)
+    plan = make_plan(runs, lo, hi, start, end, n)
+    configure(spark, plan.blocks.last_block - plan.blocks.first_block + 1)
+    job = BlockJob(plan.runs, tuple(static), plan.blocks)
+    return solve(with_blocks(elements, plan.look, plan.blocks), job), plan

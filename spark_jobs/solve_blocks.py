@@ -1,0 +1,127 @@
+"""The per-block solver: one block's stream elements in, the answers at its evaluation times out.
+
+:func:`solve_block` is a plain function of a pandas DataFrame (no Spark here; unit-tested directly)
+that :mod:`spark_jobs.pipeline` runs through ``groupBy("block").applyInPandas``. It rebuilds the
+LARS data stream of the block — its own elements and the look-back (:mod:`spark_jobs.lookback`) —
+exactly as ``translator.run.data_stream`` does (``striple(s, p, o, stream)`` atoms, arrival order
+kept, the same atom twice at one time point is one atom), on the timeline of the whole stream, and
+runs the clingo engine (``asp.solver.StreamSolver``) at the block's own evaluation times for every
+program of the job (seed 000 §4: the pull and the push program, and the diagnosis runs).
+
+Output rows: ``run`` (the program's label), ``t``, ``row`` — one answer (the JSON list of its
+N-Triples terms, ``null`` for unbound) or ``None`` for an evaluation time, so that evaluation times
+without answers are kept. Answers are rstream answers; R2S is applied afterwards over all blocks.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Sequence
+
+import pandas as pd
+
+from lars.model import Atom, Program, Rule, Stream
+from spark_jobs.blocks import Blocks, Timeline
+from translator.compile import Compiled
+from translator.rdf.terms import from_nt, to_lars
+from translator.run import RunError, Row, _rows
+from translator.tau import STRIPLE
+
+#: the columns of the input of :func:`solve_block` (``t`` and the terms are null on marker rows)
+INPUT_COLUMNS = ("block", "seq", "t", "stream", "s", "p", "o")
+#: the columns of its output
+OUTPUT_COLUMNS = ("run", "t", "row")
+
+
+@dataclass(frozen=True)
+class BlockRun:
+    """One program to solve in every block: its label, the compiled query and its timeline."""
+
+    label: str
+    compiled: Compiled
+    timeline: Timeline
+
+
+@dataclass(frozen=True)
+class BlockJob:
+    """Everything a worker needs besides the block's rows (pickled once per task)."""
+
+    runs: tuple[BlockRun, ...]
+    static: tuple[Rule, ...]
+    blocks: Blocks
+
+
+def encode_row(row: Row) -> str:
+    """The canonical text of one answer (also the join key of R2S and of the verdicts)."""
+    return json.dumps(list(row), ensure_ascii=False, separators=(",", ":"))
+
+
+def decode_row(text: str) -> Row:
+    return tuple(json.loads(text))
+
+
+@lru_cache(maxsize=200_000)
+def _term(text: str):
+    return to_lars(from_nt(text))
+
+
+@lru_cache(maxsize=4096)
+def _stream_term(iri: str):
+    iri = iri.strip()
+    return _term(iri if iri.startswith("<") else f"<{iri}>")
+
+
+def block_points(pdf: pd.DataFrame) -> dict[int, tuple[Atom, ...]]:
+    """The data stream of the block's rows: time → atoms in arrival order (``seq``), deduplicated."""
+    rows = pdf[pdf["t"].notna()]
+    if rows.empty:
+        return {}
+    rows = rows.sort_values(["t", "seq"], kind="stable")
+    points: dict[int, dict[Atom, None]] = {}
+    for t, stream, s, p, o in zip(rows["t"].tolist(), rows["stream"].tolist(), rows["s"].tolist(),
+                                  rows["p"].tolist(), rows["o"].tolist()):
+        atom = Atom(STRIPLE, (_term(s), _term(p), _term(o), _stream_term(stream)))
+        points.setdefault(int(t), {})[atom] = None
+    return {t: tuple(atoms) for t, atoms in points.items()}
+
+
+def solve_block(key: tuple, pdf: pd.DataFrame, job: BlockJob) -> pd.DataFrame:
+    """The answers of every program of ``job`` at the evaluation times of block ``key[0]``."""
+    from asp.solver import StreamSolver
+    from translator.expressions import FUNCTIONS
+
+    block = int(key[0])
+    a, b = job.blocks.own(block)
+    points = block_points(pdf)
+    own_times = [t for t in points if a <= t <= b]
+    out_run: list[str] = []
+    out_t: list[int] = []
+    out_row: list[str | None] = []
+    for run in job.runs:
+        times = run.timeline.times(a, b, own_times)
+        if not times:
+            continue
+        stream = Stream(points, run.timeline.lo, max(run.timeline.end, run.timeline.lo))
+        program = Program((*run.compiled.program.rules, *job.static))
+        solver = StreamSolver(program, functions=FUNCTIONS)
+        for step in solver.run(stream, times):
+            if len(step.answers) != 1:
+                what = "no answer stream" if not step.answers else "several answer streams"
+                raise RunError(f"the translated program has {what} at t={step.t} (D8); this is a bug, please report it")
+            out_run.append(run.label)
+            out_t.append(step.t)
+            out_row.append(None)
+            for row in set(_rows(run.compiled, step.answers[0])):
+                out_run.append(run.label)
+                out_t.append(step.t)
+                out_row.append(encode_row(row))
+    return pd.DataFrame({"run": pd.Series(out_run, dtype=object), "t": pd.Series(out_t, dtype="int64"),
+                         "row": pd.Series(out_row, dtype=object)})
+
+
+def solve_rows(job: BlockJob, blocks: Sequence[tuple[int, pd.DataFrame]]) -> pd.DataFrame:
+    """:func:`solve_block` over several blocks, concatenated (the pure-Python partitioned run)."""
+    frames = [solve_block((b,), pdf, job) for b, pdf in blocks]
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=list(OUTPUT_COLUMNS))
