@@ -164,3 +164,27 @@ def test_engine_equals_reference_on_any_reference_times(program: Program, stream
     got = {s.t: s.answers for s in StreamSolver(program, epoch_span=2, lookahead=0).run(stream, times)}
     want = {t: expected_answers(program, stream, t) for t in times}
     assert got == want
+
+
+@st.composite
+def long_streams(draw) -> Stream:
+    """10–40 time points: windows move past what the solver cached, epochs end and restart."""
+    length = draw(st.integers(10, 40))
+    points = {}
+    for t in range(length):
+        atoms = draw(
+            st.lists(st.builds(lambda p, v: Atom(p, (v,)), st.sampled_from(EXTENSIONAL + [MIXED]), st.sampled_from(VALUES)), max_size=3)
+        )
+        if draw(st.booleans()):
+            atoms.append(Atom("s"))
+        if atoms:
+            points[t] = tuple(dict.fromkeys(atoms))
+    return Stream(points, start=0, end=length - 1)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(program=programs(), stream=long_streams(), span=st.sampled_from([2, 5, 128]), lookahead=st.sampled_from([0, 1, 8]))
+def test_engine_equals_reference_on_long_streams(program: Program, stream: Stream, span: int, lookahead: int) -> None:
+    times = list(range(0, stream.timeline[1] + 1))
+    got = {s.t: s.answers for s in StreamSolver(program, epoch_span=span, lookahead=lookahead).run(stream, times)}
+    assert got == {t: expected_answers(program, stream, t) for t in times}
