@@ -13,7 +13,7 @@ from lars.model import TRUE, Atom, Constant, Integer, Literal, Program, Rule, St
 from lars.streams import parse_stream_text
 from lars.syntax import parse_program
 
-from .conftest import engine
+from engine_helpers import engine
 
 # ------------------------------------------------------------------------------- paper examples
 

@@ -1,8 +1,7 @@
-"""Helpers for the clingo engine tests: run a program text over a stream text."""
+"""Helper for the clingo engine tests: run a program text over a stream text (imported by the
+test modules of this folder; pytest puts the folder on sys.path)."""
 
 from __future__ import annotations
-
-import pytest
 
 from asp.solver import StreamSolver
 from lars.model import Stream
@@ -24,8 +23,3 @@ def engine(program: str, stream: str, times=None, *, start: int | None = None, e
         else:
             out[step.t] = [list(a) for a in step.answers]
     return out
-
-
-@pytest.fixture
-def run_engine():
-    return engine
