@@ -117,3 +117,48 @@ def test_ticker_cache_hops_with_two_minimal_reaches_has_two_answer_streams(name:
     chosen = [[a for a in answer if a.startswith("getFrom(")] for answer in record["answers"]]
     assert chosen == [["getFrom(i1,1,3)"], ["getFrom(i1,1,7)"]]
     assert "2 answer streams at t=0" in err
+
+
+def _ticker_streams(names: dict[str, list[str]]):
+    from hypothesis import strategies as st
+
+    from lars.syntax import parse_atom
+
+    @st.composite
+    def streams(draw) -> Stream:
+        length = draw(st.integers(1, 12))
+        points = {}
+        for t in range(length):
+            atoms = draw(st.lists(st.sampled_from(names["atoms"]), max_size=3))
+            if atoms:
+                points[t] = tuple(dict.fromkeys(parse_atom(a) for a in atoms))
+        return Stream(points, start=0, end=length - 1)
+
+    return streams()
+
+
+@pytest.mark.parametrize(
+    ("name", "unit", "atoms"),
+    [
+        ("MMedia.lars", "min", ["alpha(5)", "alpha(15)", "alpha(25)", "alpha(12)", "alpha(18)", "rtm50"]),
+        ("program.lars", "sec", ["rec(1)", "rec(2)", "rec(3)", "rec(4)", "rec(5)"]),
+    ],
+)
+def test_stratified_ticker_programs_equal_the_reference_on_random_streams(name: str, unit: str, atoms: list[str]) -> None:
+    """The stratified Ticker programs (windows in seconds, @-heads, tuple windows, □ over derived
+    atoms) on random streams: engine == lars.reference at every time point. MMedia is read with
+    the base unit of a minute, so that its 300-second windows (5 ticks) slide within the stream."""
+    from hypothesis import HealthCheck, given, settings
+
+    from lars.syntax import parse_program
+
+    program = parse_program((TICKER / name).read_text(), source=name, base_unit=unit)
+
+    @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(stream=_ticker_streams({"atoms": atoms}))
+    def check(stream: Stream) -> None:
+        times = list(range(0, stream.timeline[1] + 1))
+        got = {s.t: s.answers for s in StreamSolver(program).run(stream, times)}
+        assert got == {t: expected_answers(program, stream, t) for t in times}
+
+    check()
