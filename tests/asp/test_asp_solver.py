@@ -268,3 +268,14 @@ def test_bounded_atoms_keep_one_control() -> None:
     steps = list(solver.run(stream))
     assert len(steps) == 200 and solver.epochs == 1
     assert steps[150].answers == [tuple(sorted([f"q({i})" for i in range(5)] + [f"r({i})" for i in range(2, 5)]))]
+
+
+def test_literal_lookup_fallback_gives_the_same_answers(monkeypatch) -> None:
+    """If clingo ever lists the externals in another order, each literal is looked up by symbol."""
+    import asp.solver as solver_module
+
+    program = parse_program(REGRESSION_PROGRAMS[0] + " " + REGRESSION_PROGRAMS[2])
+    stream = parse_stream_text(REGRESSION_STREAM)
+    fast = solve_at_once(program, stream, range(8))
+    monkeypatch.setattr(solver_module, "_literals_in_order", lambda *args: None)
+    assert solve_at_once(program, stream, range(8)) == fast
