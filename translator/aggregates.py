@@ -134,8 +134,8 @@ class Aggregation:
             body += [Literal(Atom(f"agg1_{j}", (*_key_terms(g, where), lars_var(a.var)))) for j, a in enumerate(g.aggregates, start=1)]
         current = self._add("grouped", row_vars, body)
         scope = frozenset(row_vars)
-        if self.condition is not None:
-            filtered = Atom("having", current.args)
+        if self.condition is not None:  # HAVING (SPARQL) or the AGGREGATE FILTERs (C-SPARQL)
+            filtered = Atom("filtered" if self.per_row else "having", current.args)
             for conj in dnf(self.condition):  # type: ignore[arg-type]
                 self.out.append(Rule(filtered, (Literal(current), *(test_literal(e, scope) for e in conj))))
             current = filtered
@@ -394,7 +394,9 @@ def _form(query: M.Query, scope, star: tuple[A.Var, ...]) -> tuple[str, tuple[st
                 names.append(item.name)
         return "select", tuple(names), tuple(projections)
     if isinstance(form, M.Construct):
-        return "construct", tuple(v.name for v in M.result_variables(query)), ()
+        from translator.compile import construct_variables
+
+        return "construct", construct_variables(query, scope), ()
     if isinstance(form, M.Ask):
         return "ask", (), ()
     raise UnsupportedError(type(form).__name__.upper(), STAGE)

@@ -279,10 +279,19 @@ def _result_form(query: M.Query, pattern: A.Pattern) -> tuple[str, tuple[str, ..
             names = [v.name for v in M.result_variables(query) if v.name in scope]
         return "select", tuple(names), pattern
     if isinstance(form, M.Construct):
-        return "construct", tuple(v.name for v in M.result_variables(query)), pattern
+        return "construct", construct_variables(query, A.variables(pattern)), pattern
     if isinstance(form, M.Ask):
         return "ask", (), pattern
     raise UnsupportedError(type(form).__name__.upper(), STAGE)
+
+
+def construct_variables(query: M.Query, scope: Iterable[A.Var]) -> tuple[str, ...]:
+    """The answer variables of a CONSTRUCT query: the template's, then the other variables in
+    scope. The template is instantiated once per *solution* (SPARQL 1.1 §16.2), so the answer
+    keeps the whole solution: two solutions that agree on the template's variables still give two
+    fresh blank nodes (answers are sets of solutions, D5)."""
+    template = [v.name for v in M.result_variables(query)]
+    return (*template, *sorted(v.name for v in scope if v.name not in template))
 
 
 # ------------------------------------------------------------------------ CQELS counterparts (cq)
