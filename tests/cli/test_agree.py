@@ -288,3 +288,20 @@ def test_missing_period_is_a_user_error(capsys, tmp_path):
     assert main(["agree", q, "--stream", f"http://ex/s={s}"]) == 2
     err = capsys.readouterr().err
     assert "--period" in err and "Traceback" not in err
+
+
+def test_from_selects_the_complete_intervals_after_it(capsys, tmp_path, window_case):
+    code, report, _ = agree(capsys, tmp_path, *window_case, "--from", "3")
+    assert code == 0
+    assert [v["index"] for v in report["intervals"]] == [1, 2, 3]  # [0,5] starts before 3
+    assert report["summary"]["range"] == {"from": 3, "to": 20}
+
+
+def test_csparql_push_query_is_replaced_by_its_brave_counterpart(capsys, tmp_path):
+    """--pull Q1 --push Q1 (both C-SPARQL) is the one-query comparison cs(Q1) vs brave cq(Q1)."""
+    args = [*EX_DATA, "--period", "3m", "--to", "30", "--no-diagnosis"]
+    _, two, _ = agree(capsys, tmp_path, "--pull", str(EXAMPLE / "q1.rq"), "--push", str(EXAMPLE / "q1.rq"), *args)
+    _, one, _ = agree(capsys, tmp_path, str(EXAMPLE / "q1.rq"), *args)
+    assert two["intervals"] == one["intervals"]
+    assert [v["verdict"] for v in one["intervals"]].count("disagree") == 1
+    assert two["inputs"]["mode"] == "two-queries" and one["inputs"]["mode"] == "cqels-brave"

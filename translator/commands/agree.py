@@ -116,9 +116,12 @@ def run(args: argparse.Namespace) -> int:
         )
         runs = _run_all(comparison, args, elements, facts, period, base, other)
         check = _static_check(comparison.push_query, static_triples, stream_triples)
-        notes = (f"{comparison.label}", f"period U = {period} {args.unit}")
+        notes = [comparison.label, f"period U = {period} {args.unit}"]
+        if args.end is None:
+            notes.append("no --to: the runs end at the last input rounded up to a multiple of U; windows that "
+                         "still hold data later are not judged (give --to to extend the timeline)")
         report = analyse(inputs, runs["tau1_pull"], runs["tau2_push"], tau2_pull=runs.get("tau2_pull"),
-                         other=runs.get("other"), static_check=check, notes=notes)
+                         other=runs.get("other"), static_check=check, notes=tuple(notes))
         if len(comparisons) > 1:
             print(f"== {k}/{len(comparisons)}: {comparison.label}")
         else:
