@@ -129,12 +129,19 @@ def with_blocks(df: "DataFrame", look: LookBack, blocks: Blocks) -> "DataFrame":
 
 
 def solve(blocked: "DataFrame", job: BlockJob) -> "DataFrame":
-    """Solve every block with :func:`spark_jobs.solve_blocks.solve_block` (``applyInPandas``)."""
+    """Solve every block with :func:`spark_jobs.solve_blocks.solve_block` (``applyInPandas``).
+
+    The blocks are few and expensive, so each should be a task of its own: a range partitioning
+    on the block id with one partition per block (hash partitioning would put several blocks in
+    one task and leave others empty), which the grouping reuses without a second shuffle; the
+    session's ``spark.sql.shuffle.partitions`` is left alone."""
+    blocks = job.blocks.last_block - job.blocks.first_block + 1
 
     def solve_group(key: tuple, pdf: pd.DataFrame) -> pd.DataFrame:
         return solve_block(key, pdf, job)
 
-    return blocked.groupBy("block").applyInPandas(solve_group, schema=RESULT_SCHEMA)
+    spread = blocked.repartitionByRange(max(1, blocks), "block")
+    return spread.groupBy("block").applyInPandas(solve_group, schema=RESULT_SCHEMA)
 
 
 def r2s(results: "DataFrame", label: str, operator: str) -> "DataFrame":

@@ -55,14 +55,6 @@ def default_partitions(spark) -> int:
     return 2 * max(1, spark.sparkContext.defaultParallelism)
 
 
-def configure(spark, blocks: int) -> None:
-    """One shuffle partition per block, and no adaptive coalescing of them: the blocks are few
-    and expensive, so every one should be a task of its own (Spark's defaults merge small
-    shuffle partitions, which would serialise the solving)."""
-    spark.conf.set("spark.sql.shuffle.partitions", str(max(1, blocks)))
-    spark.conf.set("spark.sql.adaptive.coalescePartitions.enabled", "false")
-
-
 def solve_runs(elements: "DataFrame", runs: Mapping[str, Compiled], static: Sequence[Rule] = (), *,
                start: int | None = None, end: int | None = None,
                partitions: int | None = None) -> tuple["DataFrame", Plan]:
@@ -77,6 +69,5 @@ def solve_runs(elements: "DataFrame", runs: Mapping[str, Compiled], static: Sequ
     elements = elements.cache()
     lo, hi = time_range(elements)
     plan = make_plan(runs, lo, hi, start, end, n)
-    configure(spark, plan.blocks.last_block - plan.blocks.first_block + 1)
     job = BlockJob(plan.runs, tuple(static), plan.blocks)
     return solve(with_blocks(elements, plan.look, plan.blocks), job), plan

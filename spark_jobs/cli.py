@@ -1,0 +1,210 @@
+"""What ``rsplars run|agree --engine spark`` and ``spark_jobs/submit.py`` call.
+
+* :func:`add_engine_options` adds ``--engine {sequential,spark}``, ``--master``, ``--partitions``
+  and ``--parquet DIR`` to an argparse parser (no pyspark import: the CLI stays fast).
+* :func:`run_answers_spark` has the contract of ``translator.run.answers``: one
+  :class:`translator.run.Evaluation` per evaluation time, in time order, after R2S.
+* :func:`run_agreement_spark` solves several programs (the pull and push runs of ``rsplars agree``
+  and its diagnosis runs) over the same blocks and returns their answer streams in the form
+  ``translator.agreement.analyse`` takes, plus the interval verdicts computed by Spark.
+
+With ``parquet`` set, the answers (``run, t, bindings``; ``bindings`` maps variable → N-Triples
+term, unbound variables left out), the evaluation times (``run, t, answers``) and the verdicts
+(``index, start, end, verdict, pull_answers, push_answers, missing, extra, push_times``) are
+written as Parquet datasets under that directory (``answers/``, ``evaluations/``, ``verdicts/``).
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Iterator, Mapping, Sequence
+
+from lars.errors import RsplarsError
+from lars.model import Rule
+from translator.compile import Compiled
+from translator.rdf.streams import StreamElement
+from translator.run import R2S, Evaluation, RunError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pyspark.sql import DataFrame, SparkSession
+
+    from translator.agreement import Solution
+
+ENGINES = ("sequential", "spark")
+DEFAULT_MASTER = "local[*]"
+
+
+def add_engine_options(parser: argparse.ArgumentParser) -> None:
+    """``--engine``, ``--master``, ``--partitions``, ``--parquet`` (docs/spark.md)."""
+    g = parser.add_argument_group("engine")
+    g.add_argument("--engine", choices=ENGINES, default="sequential",
+                   help="sequential: one clingo run over the whole stream (default); spark: the timeline cut "
+                        "into blocks of whole pull intervals, solved in parallel (identical answers)")
+    g.add_argument("--master", default=DEFAULT_MASTER, metavar="URL",
+                   help="Spark master for --engine spark: local[*] (default), local[N], spark://HOST:PORT, yarn")
+    g.add_argument("--partitions", type=_positive, metavar="N",
+                   help="number of blocks solved in parallel (default: twice the cores of the master)")
+    g.add_argument("--parquet", metavar="DIR",
+                   help="with --engine spark: also write answers, evaluation times (and verdicts) as Parquet under DIR")
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value}")
+    return value
+
+
+def session(master: str = DEFAULT_MASTER) -> "SparkSession":
+    """The SparkSession of a run (``spark_jobs.session`` settings). Under ``spark-submit`` the
+    master given to spark-submit wins (an existing session is reused)."""
+    from spark_jobs.session import build_session
+
+    try:
+        return build_session(master)
+    except Exception as exc:  # noqa: BLE001 - Java/py4j start-up failures carry no RsplarsError
+        raise RsplarsError(f"cannot start Spark on {master}: {exc.__class__.__name__}: {str(exc).splitlines()[0]}") from None
+
+
+def _frame(spark: "SparkSession", elements: "Sequence[StreamElement] | DataFrame") -> "DataFrame":
+    from pyspark.sql import DataFrame
+
+    from spark_jobs.frames import elements_frame
+
+    return elements if isinstance(elements, DataFrame) else elements_frame(spark, elements)
+
+
+def run_answers_spark(
+    compiled: Compiled,
+    elements: "Sequence[StreamElement] | DataFrame",
+    static_facts: Sequence[Rule] = (),
+    start: int | None = None,
+    end: int | None = None,
+    r2s: str = "rstream",
+    master: str = DEFAULT_MASTER,
+    partitions: int | None = None,
+    *,
+    parquet: str | None = None,
+) -> Iterator[Evaluation]:
+    """``translator.run.answers`` on Spark: the same evaluations, computed block by block."""
+    from spark_jobs.frames import r2s as apply_r2s
+    from spark_jobs.pipeline import solve_runs
+    from spark_jobs.solve_blocks import decode_row
+
+    if r2s not in R2S:
+        raise RunError(f"unknown R2S operator {r2s!r} (expected one of {', '.join(R2S)})")
+    spark = session(master)
+    results, _ = solve_runs(_frame(spark, elements), {"run": compiled}, static_facts, start=start, end=end,
+                            partitions=partitions)
+    results = results.cache()
+    out = apply_r2s(results, "run", r2s)
+    if parquet is not None:
+        from pyspark.sql import functions as F
+
+        write_parquet(out.withColumn("run", F.lit("run")), {"run": compiled}, parquet)
+    current: int | None = None
+    rows: set = set()
+    for record in out.orderBy("t").toLocalIterator():
+        t = int(record["t"])
+        if current is not None and t != current:
+            yield Evaluation(current, frozenset(rows))
+            rows = set()
+        current = t
+        if record["row"] is not None:
+            rows.add(decode_row(record["row"]))
+    if current is not None:
+        yield Evaluation(current, frozenset(rows))
+    results.unpersist()
+
+
+@dataclass(frozen=True)
+class SparkAgreement:
+    """The answer streams of every run (``label → {t: frozenset[Solution]}``, as
+    ``translator.agreement.analyse`` takes them) and the verdicts Spark computed for the
+    ``pull``/``push`` pair (dicts with the columns of :data:`spark_jobs.frames.VERDICT_SCHEMA`)."""
+
+    answers: dict[str, dict[int, frozenset["Solution"]]]
+    verdicts: list[dict]
+
+
+def run_agreement_spark(
+    runs: Mapping[str, Compiled],
+    elements: "Sequence[StreamElement] | DataFrame",
+    static_facts: Sequence[Rule] = (),
+    start: int | None = None,
+    end: int | None = None,
+    master: str = DEFAULT_MASTER,
+    partitions: int | None = None,
+    *,
+    pull: str = "tau1_pull",
+    push: str = "tau2_push",
+    parquet: str | None = None,
+) -> SparkAgreement:
+    """Solve every program of ``runs`` over the same blocks (one Spark job) and judge ``pull``
+    against ``push`` on every interval ``[i·U, (i+1)·U]`` of the range (seed 000 §5)."""
+    from translator.agreement import Solution
+    from translator.agreement.verdicts import judged_intervals
+
+    from spark_jobs.frames import verdicts
+    from spark_jobs.pipeline import solve_runs
+    from spark_jobs.solve_blocks import decode_row
+
+    for label in (pull, push):
+        if label not in runs:
+            raise RsplarsError(f"run_agreement_spark: no run labelled {label!r} (runs: {', '.join(runs)})")
+    period = runs[pull].period
+    if runs[pull].mode != "pull" or period is None:
+        raise RsplarsError(f"the {pull!r} run must be pull-based with a period")
+    spark = session(master)
+    results, plan = solve_runs(_frame(spark, elements), runs, static_facts, start=start, end=end,
+                               partitions=partitions)
+    results = results.cache()
+    answers: dict[str, dict[int, set]] = {label: {} for label in runs}
+    for record in results.toLocalIterator():
+        stream = answers[record["run"]].setdefault(int(record["t"]), set())
+        if record["row"] is not None:
+            stream.add(record["row"])
+    out: dict[str, dict[int, frozenset[Solution]]] = {}
+    for label, stream in answers.items():
+        variables = runs[label].variables
+        out[label] = {
+            t: frozenset(Solution.from_mapping(dict(zip(variables, decode_row(r)))) for r in rows)
+            for t, rows in sorted(stream.items())
+        }
+    pull_times = [t for t in out[pull] if t % period == 0]
+    lo = 0 if start is None else start
+    hi = end if end is not None else (max(pull_times) if pull_times else lo)
+    intervals = judged_intervals(period, lo, hi) if hi >= lo else []
+    verdict_frame = verdicts(results, pull, push, period, intervals).cache()
+    rows = [r.asDict() for r in verdict_frame.collect()]
+    if parquet is not None:
+        write_parquet(results, runs, parquet, verdict_frame)
+    results.unpersist()
+    verdict_frame.unpersist()
+    return SparkAgreement(out, rows)
+
+
+def write_parquet(results: "DataFrame", runs: Mapping[str, Compiled], directory: str,
+                  verdict_frame: "DataFrame | None" = None) -> None:
+    """``answers/``, ``evaluations/`` (and ``verdicts/``) under ``directory`` (overwritten)."""
+    from functools import reduce
+
+    from pyspark.sql import functions as F
+
+    answers = []
+    for label, compiled in runs.items():
+        names = F.array(*[F.lit(v) for v in compiled.variables]) if compiled.variables else F.array().cast("array<string>")
+        values = F.from_json("row", "array<string>")
+        bindings = F.map_filter(F.map_from_arrays(names, values), lambda k, v: v.isNotNull())
+        answers.append(results.filter((F.col("run") == label) & F.col("row").isNotNull())
+                       .select("run", "t", bindings.alias("bindings")))
+    reduce(lambda a, b: a.unionByName(b), answers).orderBy("run", "t").write.mode("overwrite").parquet(
+        f"{directory}/answers")
+    (results.groupBy("run", "t").agg(F.count("row").alias("answers")).orderBy("run", "t")
+     .write.mode("overwrite").parquet(f"{directory}/evaluations"))
+    if verdict_frame is not None:
+        verdict_frame.write.mode("overwrite").parquet(f"{directory}/verdicts")
