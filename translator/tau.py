@@ -69,6 +69,9 @@ STREAM_GRAPH = Constant("stream")
 TRIPLE = "triple"
 """Static data: ``triple(S, P, O, G)`` (seed 000 §4.3 (i))."""
 
+NAMED_GRAPH = "named_graph"
+"""``named_graph(G)``: G names a named graph of the dataset (the range of ``GRAPH ?g``)."""
+
 STRIPLE = "striple"
 """Stream data: ``striple(S, P, O, s)`` at the time the triple arrives on stream s."""
 
@@ -292,7 +295,14 @@ class Tau:
         self.translate(p.pattern, inner, 2 * i)
         guards: list[BodyElement] = []
         if isinstance(p.graph, A.Var):  # a named graph: not the default graph, not the merged streams
-            guards = [Comparison("!=", inner, DEFAULT_GRAPH), Comparison("!=", inner, STREAM_GRAPH)]
+            # named_graph(G) binds G even when the body does not (GRAPH ?g { GRAPH <g1> { … } }):
+            # SPARQL ranges ?g over the dataset's named graphs (§18.6 eval(D(G), Graph(var, P)))
+            guards = [Literal(Atom(NAMED_GRAPH, (inner,))),
+                      Comparison("!=", inner, DEFAULT_GRAPH), Comparison("!=", inner, STREAM_GRAPH)]
+            if not any(r.head == Atom(NAMED_GRAPH, (Variable("G"),)) for r in self.rules):
+                g = Variable("G")
+                self.add(Atom(NAMED_GRAPH, (g,)), [Literal(Atom(TRIPLE, (Variable("S"), Variable("P"), Variable("O"), g))),
+                                                    Comparison("!=", g, DEFAULT_GRAPH), Comparison("!=", g, STREAM_GRAPH)])
         self.add(self.head(i, p, graph), [self.child(2 * i, p.pattern, inner), *guards])
 
     def _t_bind(self, p: A.Bind, graph: Term, i: int) -> None:

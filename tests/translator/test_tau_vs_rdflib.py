@@ -31,7 +31,10 @@ EX = Namespace("http://example.org/")
 S1, S2 = EX.s1, EX.s2
 NODES = [EX.a, EX.b, EX.c]
 PREDS = [EX.p, EX.q]
-VALUES = [Literal(1), Literal(2), Literal("x"), EX.a, EX.b]
+# Literals are integers only: comparing two literals of different datatypes with = / != is a type
+# error in SPARQL 1.1 (RDFterm-equal, §17.4.1.7) and in rsplars, but rdflib 7 answers false / true
+# (docs/rdf-io.md §5.1, asserted there); mixed literal types would compare rdflib's deviation.
+VALUES = [Literal(1), Literal(2), EX.a, EX.b]
 VARS = ["x", "y", "z"]
 
 # ------------------------------------------------------------------------------ random queries
@@ -48,7 +51,7 @@ obj = st.one_of(var, var, st.sampled_from(VALUES).map(term_text))
 triple = st.tuples(subject, predicate, obj).map(lambda t: f"{t[0]} {t[1]} {t[2]} .")
 
 comparison = st.one_of(
-    st.tuples(var, st.sampled_from(["=", "!=", "<", ">="]), st.sampled_from(["1", "2", '"x"', "?x", "?y"])).map(
+    st.tuples(var, st.sampled_from(["=", "!=", "<", ">="]), st.sampled_from(["1", "2", "?x", "?y"])).map(
         lambda c: f"{c[0]} {c[1]} {c[2]}"),
     var.map(lambda v: f"bound({v})"),
     var.map(lambda v: f"isIRI({v})"),
