@@ -30,9 +30,8 @@ def notebook_paths() -> list[Path]:
     return sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
 
 
-def test_notebooks_are_the_issue_s() -> None:
-    found = [p.stem for p in notebook_paths()]
-    assert found and set(found) <= set(EXPECTED), found
+def test_every_notebook_of_the_issue_is_there() -> None:
+    assert sorted(p.stem for p in notebook_paths()) == sorted(EXPECTED)
 
 
 @pytest.mark.parametrize("path", notebook_paths(), ids=lambda p: p.stem)
