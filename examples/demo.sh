@@ -5,7 +5,7 @@
 # examples/out/ (git-ignored). Time unit: minutes; timeline [0, 50] as in the paper's Ex. 5.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-RSPLARS=.venv/bin/rsplars
+RSPLARS=${RSPLARS:-.venv/bin/rsplars}
 EX=examples/running_example
 OUT=examples/out
 mkdir -p "$OUT"
