@@ -99,3 +99,14 @@ def test_translate_to_asp_without_calls_has_no_script(run_cli, tmp_path):
 def test_print_asp_before_the_timeline_is_an_error(run_cli):
     code, out, err = run_cli("run", Q2, *running_example_data("stream"), "--print-asp-at", "-1")
     assert code == 2 and out == "" and "before the start" in err
+
+
+def test_translate_to_asp_alone_is_valid_clingo_input(run_cli, tmp_path):
+    """Without inputs (no external atom true) clingo reads and grounds the text, script included,
+    and derives no answer: the windows are empty."""
+    code, out, _ = run_cli("translate", Q1, "--to", "asp", "--unit", "m", "--period", "1m")
+    assert code == 0
+    lp = tmp_path / "q1.lp"
+    lp.write_text(out)
+    (model,) = plain_clingo(lp)
+    assert not any(atom.startswith("answer(") for atom in model)
