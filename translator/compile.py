@@ -240,6 +240,8 @@ def compile_query(
         period = period if period is not None else default_period(query, base)
         if period is None:
             raise TranslationError("pull mode needs a period: the query has no COMPUTED EVERY or STEP; give --period")
+        if period < 1:
+            raise TranslationError(f"the pull period must be positive, got {period} ticks (COMPUTED EVERY 0?)")
         program = modes.pull(program, period)
     elif mode == "push":
         program = modes.push(program)

@@ -82,6 +82,8 @@ def test_mode_option_on_run(run_cli):
 @pytest.mark.parametrize("extra, message", [
     (("--from", "5", "--to", "2"), "--from 5 is after --to 2"),
     (("--from", "-3"), "lies before the start 0 of the timeline"),
+    (("--to", "-3"), "--to -3 lies before the start 0 of the timeline"),
+    (("--mode", "pull", "--period", "0m"), "--period 0m: the pull period must be positive"),
 ])
 def test_bad_ranges(run_cli, extra, message):
     code, out, err = run_cli("run", Q2, *running_example_data("stream"), *extra)
@@ -340,3 +342,32 @@ def test_progress_line_on_long_runs(capsys):
     quiet = Progress("rsplars run", enabled=False)
     quiet(1, 100)
     assert capsys.readouterr().err == ""
+
+
+def test_computed_every_zero_is_a_user_error(run_cli, tmp_path):
+    q = tmp_path / "q.rq"
+    q.write_text("REGISTER QUERY q COMPUTED EVERY 0s AS SELECT ?s FROM STREAM <http://s> [RANGE 5s STEP 1s] "
+                 "WHERE { ?s ?p ?o }")
+    code, out, err = run_cli("translate", q, "--to", "lars")
+    assert code == 2 and out == "" and "the pull period must be positive" in err and "Traceback" not in err
+
+
+def test_empty_streams(run_cli, tmp_path):
+    """No input: push never evaluates; pull evaluates at time 0 (D4) and finds nothing."""
+    empty = tmp_path / "empty.nt"
+    empty.write_text("")
+    code, out, _ = run_cli("run", Q2, "--stream", f"{S1}={empty}", "--stream", f"{S2}={empty}")
+    assert code == 0 and out == ""
+    code, out, _ = run_cli("run", Q1, "--stream", f"{S1}={empty}", "--stream", f"{S2}={empty}", "--period", "1m",
+                           "--unit", "m")
+    assert code == 0 and jsonl(out) == {0: []}
+
+
+@pytest.mark.parametrize("option, value, message", [
+    ("--static", "/nonexistent/static.ttl", "static data file not found: /nonexistent/static.ttl"),
+    ("--stream", f"{S1}=/nonexistent/s.nt", "stream file not found: /nonexistent/s.nt"),
+    ("--named", "no-equals-sign", "expected IRI=FILE"),
+])
+def test_missing_and_malformed_data_options(run_cli, option, value, message):
+    code, out, err = run_cli("run", Q2, "--stream", f"{S2}={RUNNING / 'near.nt'}", option, value)
+    assert code == 2 and out == "" and message in err

@@ -157,6 +157,8 @@ def compile_variants(args: argparse.Namespace, query, elements=()) -> list[tuple
 
     base = TimeBase(args.unit)
     period = duration_in_base_units(args.period, args.unit) if getattr(args, "period", None) else None
+    if period is not None and period < 1:
+        raise RsplarsError(f"--period {args.period}: the pull period must be positive")
     queries = [("Q", query)]
     if args.as_:
         assignment = assignment_from(args, query, elements) if query.dialect == "csparql" else None
