@@ -17,6 +17,8 @@ written as Parquet datasets under that directory (``answers/``, ``evaluations/``
 from __future__ import annotations
 
 import argparse
+import re
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterator, Mapping, Sequence
 
@@ -70,6 +72,24 @@ def session(master: str = DEFAULT_MASTER) -> "SparkSession":
         raise RsplarsError(f"cannot start Spark on {master}: {exc.__class__.__name__}: {str(exc).splitlines()[0]}") from None
 
 
+@contextmanager
+def user_errors() -> Iterator[None]:
+    """A user error raised in a Python worker (a malformed term, a program with no answer stream)
+    reaches the driver as a Spark exception: report it as an :class:`RsplarsError` with the
+    worker's own message, never as a Java/Python traceback."""
+    try:
+        yield
+    except RsplarsError:
+        raise
+    except Exception as exc:  # noqa: BLE001
+        if type(exc).__module__.split(".")[0] not in ("pyspark", "py4j"):
+            raise
+        text = str(exc)
+        found = re.findall(r"^(?:[\w.]+\.)?(\w*Error): (.*(?:\n(?![ \t]*(?:File|at |Traceback|SQLSTATE))[^\n]*)*)", text, re.M)
+        detail = found[-1][1].strip() if found else text.strip().splitlines()[0]
+        raise RsplarsError(f"spark job failed: {detail}") from None
+
+
 def _frame(spark: "SparkSession", elements: "Sequence[StreamElement] | DataFrame") -> "DataFrame":
     from pyspark.sql import DataFrame
 
@@ -91,6 +111,11 @@ def run_answers_spark(
     parquet: str | None = None,
 ) -> Iterator[Evaluation]:
     """``translator.run.answers`` on Spark: the same evaluations, computed block by block."""
+    with user_errors():
+        yield from _answers_spark(compiled, elements, static_facts, start, end, r2s, master, partitions, parquet)
+
+
+def _answers_spark(compiled, elements, static_facts, start, end, r2s, master, partitions, parquet):
     from spark_jobs.frames import r2s as apply_r2s
     from spark_jobs.pipeline import solve_runs
     from spark_jobs.solve_blocks import decode_row
@@ -146,6 +171,11 @@ def run_agreement_spark(
 ) -> SparkAgreement:
     """Solve every program of ``runs`` over the same blocks (one Spark job) and judge ``pull``
     against ``push`` on every interval ``[i·U, (i+1)·U]`` of the range (seed 000 §5)."""
+    with user_errors():
+        return _agreement_spark(runs, elements, static_facts, start, end, master, partitions, pull, push, parquet)
+
+
+def _agreement_spark(runs, elements, static_facts, start, end, master, partitions, pull, push, parquet):
     from translator.agreement import Solution
     from translator.agreement.verdicts import judged_intervals
 

@@ -56,7 +56,9 @@ def read_elements(spark: "SparkSession", path: str, fmt: str | None = None) -> "
 
     fmt = fmt or ("parquet" if path.rstrip("/").endswith(".parquet") else "csv")
     if fmt == "csv":
-        raw = spark.read.csv(path, header=True, schema="time long, stream string, s string, p string, o string")
+        # RFC 4180 quoting ("" inside quoted fields), as Python's csv module writes it
+        raw = spark.read.csv(path, header=True, escape='"', multiLine=False,
+                             schema="time long, stream string, s string, p string, o string")
     else:
         raw = spark.read.parquet(path)
     missing = {"time", "stream", "s", "p", "o"} - set(raw.columns)

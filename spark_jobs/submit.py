@@ -161,9 +161,12 @@ def agree_command(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from spark_jobs.cli import user_errors
+
     args = build_parser().parse_args(list(sys.argv[1:] if argv is None else argv))
     try:
-        return int(args.func(args))
+        with user_errors():
+            return int(args.func(args))
     except RsplarsError as err:
         print(err if isinstance(err, SourceError) else f"rsplars: {err}", file=sys.stderr)
         return EXIT_USAGE
