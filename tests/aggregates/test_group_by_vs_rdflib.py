@@ -2,8 +2,9 @@
 
 Random queries (BGP, AND, UNION, OPTIONAL, MINUS, FILTER over a few triple patterns) with COUNT
 (``*``, an argument, DISTINCT), SUM, AVG, MIN and MAX, grouped by random variables, with and
-without HAVING, over random static data and over random streams (C-SPARQL τ1: default graph =
-static ∪ window contents, the window computed here from D2, for every window-bounds convention).
+without HAVING, over random static data and over random streams — C-SPARQL τ1 (default graph =
+static ∪ window contents) and CQELS τ2 (``STREAM s [ω] {g}`` read as ``GRAPH s {g}`` over the window
+contents) — with the window computed here from D2, for every window-bounds convention.
 The translated programs are solved by the reference semantics *and* by the clingo engine; both
 must equal rdflib's answers.
 
@@ -190,6 +191,32 @@ def test_group_by_equals_rdflib_on_window_snapshots(where_text, choice, aggs, ha
     from_engine = engine_rows(compiled, stream_elements, facts, 6)
     for t in range(0, 7):
         snapshot = dataset_of(set(data) | window_content(elements, length, step, t, convention))
+        expected = rdflib_rows(oracle, snapshot, compiled.variables, grouped=bool(keys))
+        assert reference_rows(compiled, facts, stream, t) == expected, (t, text)
+        assert from_engine[t] == expected, (t, text)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(stream_part=st.sampled_from(["?x :p ?v .", "?x :q ?y .", "?x :q ?y . ?y :p ?w ."]), where_text=where,
+       choice=st.lists(st.booleans(), min_size=4, max_size=4), aggs=aggregates, having_text=having, data=graph_data,
+       elements=stream_data, w=window, convention=bounds)
+def test_cqels_group_by_equals_rdflib_on_window_snapshots(stream_part, where_text, choice, aggs, having_text, data,
+                                                          elements, w, convention) -> None:
+    """τ2: ``STREAM s [ω] { g }`` read as ``GRAPH s { g }`` of a dataset whose graph s is the window."""
+    length, step = w
+    keys = keys_of(stream_part + " " + where_text, choice)
+    stream_pattern = f"STREAM <{S1}> [RANGE {length}s SLIDE {step}s] {{ {stream_part} }} {where_text}"
+    text = query_text(stream_pattern, keys, aggs, having_text, subselect=False)
+    oracle = query_text(f"GRAPH <{S1}> {{ {stream_part} }} {where_text}", keys, aggs, having_text, subselect=True)
+    compiled = compile_query(parse(text, "cqels"), strategy="tau2", mode="none", bounds=convention)
+    facts = static_facts(dataset_of(data))
+    stream = lars_stream(elements)
+    from_engine = engine_rows(compiled, [StreamElement(tr, t, URIRef(str(S1))) for t, tr in elements], facts, 6)
+    for t in range(0, 7):
+        snapshot = dataset_of(data)
+        graph = snapshot.graph(URIRef(str(S1)))
+        for tr in window_content(elements, length, step, t, convention):
+            graph.add(tr)
         expected = rdflib_rows(oracle, snapshot, compiled.variables, grouped=bool(keys))
         assert reference_rows(compiled, facts, stream, t) == expected, (t, text)
         assert from_engine[t] == expected, (t, text)

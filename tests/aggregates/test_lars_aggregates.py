@@ -14,7 +14,19 @@ from hypothesis import strategies as st
 
 from asp.solver import StreamSolver
 from lars.errors import SourceError, UnsupportedError
-from lars.model import AggregateAssignment, AggregateElement, Atom, Constant, Integer, Literal, Stream, Variable
+from lars.model import (
+    AggregateAssignment,
+    AggregateElement,
+    Atom,
+    Comparison,
+    Constant,
+    Integer,
+    Literal,
+    Program,
+    Rule,
+    Stream,
+    Variable,
+)
 from lars.printer import format_program
 from lars.reference import answer_at, expected_answers
 from lars.syntax import parse_program
@@ -149,3 +161,34 @@ def test_engine_equals_reference_property(points, function, width):
     stream = _stream(points, 7)
     for step in StreamSolver(program).run(stream, range(0, 8)):
         assert step.answers == expected_answers(program, stream, step.t), (step.t, points)
+
+
+# ---------------------------------------------------------------------------- printer round trip
+
+terms = st.one_of(
+    st.sampled_from([Variable("X"), Variable("Y"), Variable("Z")]),
+    st.integers(-5, 5).map(Integer),
+    st.sampled_from([Constant("a"), Constant("null")]),
+)
+conditions = st.lists(
+    st.one_of(
+        st.tuples(st.sampled_from(["p", "q"]), st.lists(terms, min_size=1, max_size=3), st.booleans()).map(
+            lambda c: Literal(Atom(c[0], tuple(c[1])), c[2])),
+        st.tuples(st.sampled_from(["=", "!=", "<", ">="]), terms, terms).map(lambda c: Comparison(*c)),
+    ),
+    max_size=3,
+)
+elements = st.tuples(st.lists(terms, min_size=1, max_size=3), conditions).map(
+    lambda e: AggregateElement(tuple(e[0]), tuple(e[1])))
+aggregate_literals = st.tuples(terms, st.sampled_from(["=", "<", "!=", ">="]), st.sampled_from(["count", "sum", "min", "max"]),
+                               st.lists(elements, max_size=3)).map(
+    lambda a: AggregateAssignment(a[0], a[2], tuple(a[3]), a[1]))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(aggregate_literals, min_size=1, max_size=3))
+def test_printer_round_trip_of_aggregates(body):
+    program = Program((Rule(Atom("h", (Variable("X"),)), (Literal(Atom("g", (Variable("X"),))), *body)),))
+    text = format_program(program)
+    assert parse_program(text) == program, text
+    assert format_program(parse_program(text)) == text
