@@ -183,3 +183,18 @@ def test_unsupported_constructs_are_named(run_cli, tmp_path, text, construct):
     code, out, err = run_cli("translate", q, "--to", "lars", "--lenient")
     assert code == 2 and out == "" and "Traceback" not in err
     assert f"unsupported in translation to LARS: {construct}" in err
+
+
+CORPUS = sorted(p for p in CITY.glob("*/*") if p.suffix in (".rq", ".txt"))
+
+
+@pytest.mark.parametrize("path", CORPUS, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_every_corpus_query_translates_or_names_the_problem(run_cli, path):
+    """No traceback ever: each query of the corpus (CityBench, seeds, EP-SPARQL, extra, malformed)
+    translates — and the LARS text parses back — or fails with a user error (exit 2)."""
+    code, out, err = run_cli("translate", path, "--to", "lars", "--lenient", "--period", "1s", "--unit", "s")
+    assert code in (0, 2) and "Traceback" not in err
+    if code == 0:
+        parse_program(out)
+    else:
+        assert out == "" and err.strip()
