@@ -29,6 +29,8 @@ SEEDS = Path(__file__).resolve().parents[1] / "data" / "queries" / "seeds"
 TOLLS = "http://streams.org/citytollgates.trdf"
 CITY = "http://linkedurbandata.org/city#"
 
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")  # rdflib's Dataset.default_context
+
 
 def short(term: str) -> str | int:
     """``<…#Distr1>`` → ``Distr1``; an integer literal → its value; other literals → their text."""

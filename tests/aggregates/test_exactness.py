@@ -37,6 +37,8 @@ PREFIX = "PREFIX : <http://example.org/>\n"
 INT = "<http://www.w3.org/2001/XMLSchema#integer>"
 DEC = "<http://www.w3.org/2001/XMLSchema#decimal>"
 
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")  # rdflib's Dataset.default_context
+
 
 def integer_literal(v: int) -> String:
     return to_lars(Literal(str(v), datatype=XSD.integer))  # type: ignore[return-value]

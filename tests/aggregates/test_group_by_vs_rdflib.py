@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
+import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 from rdflib import Dataset, Literal, Namespace, URIRef
 from rdflib.namespace import XSD
@@ -45,6 +46,8 @@ PREFIX = "PREFIX : <http://example.org/>\n"
 
 leaf = st.sampled_from(PATTERNS)
 test = st.sampled_from(["?v > 0", "bound(?y)", "?x != :a", "?v = ?w", "!bound(?v)"])
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")  # rdflib's Dataset.default_context
 
 
 def extend(inner):

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from rdflib import Graph
 from rdflib.compare import isomorphic
 
@@ -16,6 +17,8 @@ from translator.rdf.streams import read_stream
 
 PREFIX = "PREFIX : <http://example.org/>\n"
 STREAM = "http://example.org/s"
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")  # rdflib's Dataset.default_context
 
 
 def write(tmp_path: Path, name: str, text: str) -> str:
