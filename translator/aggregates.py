@@ -66,7 +66,7 @@ from translator import algebra as A
 from translator import model as M
 from translator.expressions import LIMBS, MAX_SUM_ROWS, check_supported
 from translator.normalize import condition, expression
-from translator.tau import DEFAULT_GRAPH, NULL, AllOf, dnf, lars_var, test_literal, value_literal
+from translator.tau import NULL, AllOf, dnf, lars_var, test_literal, value_literal
 
 STAGE = "translation to LARS"
 FUNCTIONS = ("COUNT", "SUM", "AVG", "MIN", "MAX")
