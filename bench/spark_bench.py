@@ -1,0 +1,190 @@
+"""Spark pipeline benchmark (not a test): sequential vs Spark ``local[2]`` on a long coupon stream.
+
+    .venv/bin/python bench/spark_bench.py            # full run: 1,000,000 triples over 100,000 time points
+    .venv/bin/python bench/spark_bench.py --quick    # smoke run (20,000 time points)
+
+The workload is the agreement of seed 000 §5 on the running example's coupon scenario
+(``translator.rdf.generators.coupon_scenario``: coupons of three triples on the *offers* stream,
+customers' ``isNear`` reports on the *near* stream): the C-SPARQL query (τ1, pull, period U) and
+the CQELS query (τ2, push) of Example 4 without the FILTER and the static data, with windows of
+10 s (offers) and 5 s (near), solved over the whole stream; the verdict of every interval
+``[i·U, (i+1)·U]`` is computed from the answers. Cases, each in a fresh subprocess:
+
+* ``sequential``: ``translator.run.answers`` for both programs, then ``translator.agreement.judge``;
+* ``spark``: ``spark_jobs.cli.run_agreement_spark`` on ``local[2]`` (both programs in one job,
+  verdicts by Spark), including building the session and shipping the elements to Spark;
+* ``spark-2x``: the same on a stream twice as long (same density).
+
+Stream generation is excluded from the wall times. Printed: wall times, the ratio sequential /
+spark (target ≥ 1.6 on 2 cores), judged intervals per second, the 2× ratio (target ≤ 2.2), driver
+peak memory (Python driver: peak RSS; Spark driver JVM: VmHWM) and whether the verdicts of the
+sequential and the Spark run are identical. Results go to ``bench/results/spark_bench.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+EX = "http://example.org/"
+PERIOD = 500  # pull period U in seconds (base unit s): 200 intervals on 100,000 time points
+
+PULL_QUERY = f"""PREFIX : <{EX}>
+SELECT ?shop ?product ?user
+FROM STREAM <{EX}stream/offers> [RANGE 10s]
+FROM STREAM <{EX}stream/near> [RANGE 5s]
+WHERE {{ ?shop :offers ?coupon . ?coupon :on ?product . ?user :isNear ?shop . }}"""
+
+PUSH_QUERY = f"""PREFIX : <{EX}>
+SELECT ?shop ?product ?user
+WHERE {{
+  STREAM <{EX}stream/offers> [RANGE 10s] {{ ?shop :offers ?coupon . ?coupon :on ?product . }}
+  STREAM <{EX}stream/near> [RANGE 5s] {{ ?user :isNear ?shop . }}
+}}"""
+
+
+def stream(time_points: int, seed: int = 7):
+    """About 10 triples per time point: 2.5 coupons × 3 triples + 2.5 isNear reports."""
+    from translator.rdf.generators import coupon_scenario
+    from translator.rdf.streams import merge_streams
+
+    scenario = coupon_scenario(duration=time_points, shops=200, customers=500, offer_rate=2.5, near_rate=1.25,
+                               stay=2, ping=1, seed=seed)
+    return merge_streams(scenario.streams)
+
+
+def runs():
+    from translator.compile import compile_query
+    from translator.normalize import TimeBase
+    from translator.parse import parse
+
+    base = TimeBase("s")
+    return {
+        "tau1_pull": compile_query(parse(PULL_QUERY, "csparql"), mode="pull", period=PERIOD, base=base),
+        "tau2_push": compile_query(parse(PUSH_QUERY, "cqels"), mode="push", base=base),
+    }
+
+
+def _rss_kib() -> int:
+    with open("/proc/self/statm") as fh:
+        return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") // 1024
+
+
+def _jvm_peak_kib() -> int | None:
+    try:
+        from pyspark import SparkContext
+
+        pid = SparkContext._gateway.proc.pid  # type: ignore[union-attr]
+        with open(f"/proc/{pid}/status") as fh:
+            for line in fh:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+    except Exception:  # noqa: BLE001 - best effort
+        return None
+    return None
+
+
+def case(name: str, time_points: int, partitions: int | None) -> dict:
+    """One case in this process; returns the measurements."""
+    from translator.agreement import Solution, judge
+
+    elements = stream(time_points)
+    compiled = runs()
+    base_rss = _rss_kib()
+    t0 = time.perf_counter()
+    if name == "sequential":
+        from translator.run import answers
+
+        streams = {}
+        for label, c in compiled.items():
+            streams[label] = {
+                ev.t: frozenset(Solution.from_mapping(dict(zip(c.variables, row))) for row in ev.rows)
+                for ev in answers(c, elements, ())
+            }
+        result = judge(streams["tau1_pull"], streams["tau2_push"], PERIOD)
+        verdicts = [v.verdict.value for v in result.intervals]
+        jvm = None
+    else:
+        from spark_jobs.cli import run_agreement_spark
+
+        out = run_agreement_spark(compiled, elements, (), master="local[2]", partitions=partitions)
+        verdicts = [r["verdict"] for r in out.verdicts]
+        jvm = _jvm_peak_kib()
+    wall = time.perf_counter() - t0
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return {
+        "case": name,
+        "time_points": time_points,
+        "triples": len(elements),
+        "wall_s": round(wall, 2),
+        "intervals": len(verdicts),
+        "agreeing": verdicts.count("agree"),
+        "verdict_digest": hash(tuple(verdicts)) & 0xFFFFFFFF,
+        "driver_peak_rss_mib": round(peak / 1024, 1),
+        "driver_added_rss_mib": round((peak - base_rss) / 1024, 1),
+        "jvm_peak_mib": None if jvm is None else round(jvm / 1024, 1),
+    }
+
+
+def run_case(name: str, time_points: int, partitions: int | None) -> dict:
+    cmd = [sys.executable, __file__, "--case", name, "--time-points", str(time_points)]
+    if partitions:
+        cmd += ["--partitions", str(partitions)]
+    env = {**os.environ, "PYTHONHASHSEED": "0"}
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=ROOT)
+    if proc.returncode != 0:
+        raise SystemExit(f"case {name} failed:\n{proc.stderr[-3000:]}")
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--quick", action="store_true", help="20,000 time points instead of 100,000")
+    p.add_argument("--time-points", type=int, help="stream length in time points (default 100,000)")
+    p.add_argument("--partitions", type=int, help="blocks for the Spark runs (default: 2 per core)")
+    p.add_argument("--case", help=argparse.SUPPRESS)
+    args = p.parse_args()
+    n = args.time_points or (20_000 if args.quick else 100_000)
+    if args.case:
+        print(json.dumps(case(args.case, n, args.partitions)))
+        return
+    results = {}
+    for name, length in (("spark", n), ("sequential", n), ("spark-2x", 2 * n)):
+        results[name] = run_case("sequential" if name == "sequential" else "spark", length, args.partitions)
+        r = results[name]
+        print(f"{name:>10}: {r['triples']:>9,} triples over {length:,} time points: {r['wall_s']:8.1f} s, "
+              f"{r['intervals']:,} intervals ({r['agreeing']:,} agree), driver peak RSS {r['driver_peak_rss_mib']} MiB"
+              + (f", Spark driver JVM peak {r['jvm_peak_mib']} MiB" if r["jvm_peak_mib"] else ""), flush=True)
+    seq, spk, spk2 = results["sequential"], results["spark"], results["spark-2x"]
+    speedup = seq["wall_s"] / spk["wall_s"]
+    growth = spk2["wall_s"] / spk["wall_s"]
+    summary = {
+        "speedup_sequential_over_spark": round(speedup, 2),
+        "intervals_per_s_spark": round(spk["intervals"] / spk["wall_s"], 1),
+        "intervals_per_s_sequential": round(seq["intervals"] / seq["wall_s"], 1),
+        "time_ratio_2x_stream": round(growth, 2),
+        "verdicts_identical": seq["verdict_digest"] == spk["verdict_digest"] and seq["intervals"] == spk["intervals"],
+        "targets_met": {"speedup>=1.6": speedup >= 1.6, "2x<=2.2": growth <= 2.2},
+    }
+    print(f"speed-up sequential/spark local[2]: {speedup:.2f}x (target >= 1.6); "
+          f"intervals/s: spark {summary['intervals_per_s_spark']}, sequential {summary['intervals_per_s_sequential']}; "
+          f"2x stream: {growth:.2f}x the time (target <= 2.2); verdicts identical: {summary['verdicts_identical']}")
+    out = ROOT / "bench" / "results" / "spark_bench.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps({"machine": {"python": platform.python_version(), "cpus": os.cpu_count(),
+                                           "load_avg_at_end": os.getloadavg()},
+                               "cases": results, "summary": summary}, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()
