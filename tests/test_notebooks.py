@@ -5,15 +5,19 @@ directory is ``notebooks/`` (as when a reader opens it); the executed copy goes 
 directory and the figures and result files the notebook writes go there too (environment variables
 ``RSPLARS_NB_FIGURES`` / ``RSPLARS_NB_RESULTS``), so a test run never rewrites committed files.
 
-Checks per notebook: no cell raises; the run stays inside its time budget; the closing cell prints
+Checks per notebook: no cell raises; the run stays inside its time budget (a hard deadline for the
+whole notebook, and nbclient's per-cell timeout); the closing cell prints
 its findings (a ``Findings`` line, computed in the run); it saves at least one PNG figure; and the
 committed file stays small enough to render on a code host.
 """
 
 from __future__ import annotations
 
+import signal
 import time
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 import nbformat
 import pytest
@@ -24,6 +28,23 @@ EXPECTED = ("01_running_example", "02_translations", "03_agreement_vs_density", 
 CELL_TIMEOUT_S = 240
 NOTEBOOK_BUDGET_S = 300
 MAX_COMMITTED_BYTES = 600_000
+
+
+@contextmanager
+def deadline(seconds: int, what: str) -> Iterator[None]:
+    """Raise TimeoutError in the main thread after ``seconds`` (the notebook's whole budget; nbclient's
+    own ``timeout`` only bounds each cell). nbclient shuts the kernel down when the error unwinds."""
+
+    def expire(signum, frame):
+        raise TimeoutError(f"{what} did not finish within {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def notebook_paths() -> list[Path]:
@@ -48,7 +69,8 @@ def test_notebook_runs_clean(path: Path, tmp_path: Path, monkeypatch: pytest.Mon
     client = NotebookClient(nb, timeout=CELL_TIMEOUT_S, kernel_name="python3",
                             resources={"metadata": {"path": str(NOTEBOOKS)}})
     start = time.perf_counter()
-    client.execute()  # raises CellExecutionError on the first failing cell
+    with deadline(NOTEBOOK_BUDGET_S, path.name):
+        client.execute()  # raises CellExecutionError on the first failing cell
     elapsed = time.perf_counter() - start
     nbformat.write(nb, tmp_path / path.name)
 
