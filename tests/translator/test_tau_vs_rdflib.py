@@ -79,6 +79,20 @@ graph_data = st.lists(st.tuples(st.sampled_from(NODES), st.sampled_from(PREDS), 
                       max_size=8)
 
 
+def minus_only_at_top_level(where: str) -> bool:
+    """Whether every MINUS of the pattern text is at the top level of the WHERE group. rdflib 7
+    evaluates a nested MINUS with the bindings of the patterns joined before it, so its right side
+    shares their variables: ``?x :p ?v . { ?x :p ?v . MINUS { ?y :p ?w } }`` over ``:a :p 1`` gives
+    no solution in rdflib, one in SPARQL 1.1 (§18.5 Minus: disjoint domains keep the solution) and
+    in rsplars. Nested MINUS is compared only where rdflib gets it right."""
+    depth = 0
+    for k, ch in enumerate(where):
+        depth += {"{": 1, "}": -1}.get(ch, 0)
+        if depth > 0 and where.startswith("MINUS", k):
+            return False
+    return True
+
+
 def select(where: str, prologue: str = "") -> str:
     return f"{prologue}SELECT * WHERE {{ {where} }}"
 
@@ -123,6 +137,9 @@ EMPTY = Stream({}, 0, 0)
 @given(where=static_pattern, data=graph_data)
 def test_proposition_2_static_only(where: str, data) -> None:
     """With no streams, τ, τ1 and τ2 give SPARQL's answers (Proposition 2)."""
+    from hypothesis import assume
+
+    assume(minus_only_at_top_level(where))
     text = select(where)
     query = parse(text, "cqels")
     ds = dataset_of(data)
@@ -173,6 +190,7 @@ def test_tau2_equals_sparql_on_window_snapshots(static_part, stream_part, data, 
     length, step = w
     from hypothesis import assume
 
+    assume(minus_only_at_top_level(static_part))
     assume("MINUS" not in stream_part and "OPTIONAL" not in stream_part and "UNION" not in stream_part
            and "FILTER" not in stream_part)  # g of (STREAM s ω g) is a basic graph pattern (seed 000 §3)
     cqels = select(f"STREAM <{S1}> [RANGE {length}s SLIDE {step}s] {{ {stream_part} }} {static_part}")
@@ -192,6 +210,9 @@ def test_tau2_equals_sparql_on_window_snapshots(static_part, stream_part, data, 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(where=static_pattern, data=graph_data, elements=stream_data, w=window, convention=bounds)
 def test_tau1_equals_sparql_on_merged_default_graph(where, data, elements, w, convention) -> None:
+    from hypothesis import assume
+
+    assume(minus_only_at_top_level(where))
     length, step = w
     csparql = (f"SELECT * FROM STREAM <{S1}> [RANGE {length}s STEP {step}s] "
                f"FROM STREAM <{S2}> [RANGE {length}s STEP {step}s] WHERE {{ {where} }}")
