@@ -75,6 +75,8 @@ def run(args: argparse.Namespace) -> int:
     ((_, compiled),) = compile_variants(args, query, elements)
     if args.start is not None and args.end is not None and args.start > args.end:
         raise RsplarsError(f"--from {args.start} is after --to {args.end}")
+    if args.end is not None and args.end < 0:  # runs start at time 0 (translator.run.data_stream)
+        raise RsplarsError(f"--to {args.end} lies before the start 0 of the timeline")
     if args.print_asp_at is not None:
         return _print_asp(args, compiled, elements, facts)
     _check_format(args.format, compiled.form)
