@@ -4,12 +4,8 @@ translation options, reading streams and static data, writing output atomically.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import tempfile
-from contextlib import contextmanager
 from datetime import datetime
-from typing import Iterator, TextIO
 
 from lars.errors import RsplarsError
 from translator.tau import WINDOW_BOUNDS
@@ -173,24 +169,11 @@ def compile_variants(args: argparse.Namespace, query, elements=()) -> list[tuple
     return out
 
 
-@contextmanager
-def output(path: str | None) -> Iterator[TextIO]:
-    """stdout, or FILE written atomically: a temporary file renamed into place when everything
-    succeeded, removed otherwise (no partial output that looks complete)."""
-    if path is None or path == "-":
-        yield sys.stdout
-        sys.stdout.flush()
-        return
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".rsplars-", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            yield fh
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+def output(path: str | None):
+    """stdout, or FILE written atomically (:func:`translator.fileio.atomic_output`)."""
+    from translator.fileio import atomic_output
+
+    return atomic_output(path)
 
 
 class Progress:

@@ -20,9 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
-import tempfile
 from typing import Iterator, TextIO
 
 from lars.errors import EXIT_OK, RsplarsError
@@ -133,6 +131,7 @@ def run(args: argparse.Namespace) -> int:
     from asp.solver import StreamSolver  # clingo is imported only here
     from lars.streams import read_stream
     from lars.syntax import parse_program
+    from translator.fileio import atomic_output
 
     program = parse_program(_read(args.program), source=args.program)
     stream = read_stream(args.stream, args.stream_format)
@@ -146,19 +145,6 @@ def run(args: argparse.Namespace) -> int:
         lines: Iterator[str] = iter(text.rstrip("\n").split("\n"))
     else:
         lines = _lines(_Notes(len(times))(solver.run(stream, times)), args.format)
-    if not args.output:
-        _write(sys.stdout, lines)
-        return EXIT_OK
-    directory = os.path.dirname(os.path.abspath(args.output))
-    fd, tmp = tempfile.mkstemp(prefix=".rsplars-", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            _write(f, lines)
-        os.replace(tmp, args.output)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    with atomic_output(args.output) as out:
+        _write(out, lines)
     return EXIT_OK

@@ -1,0 +1,54 @@
+"""Output files that are either complete or absent: one atomic writer for every command.
+
+A file is written to a temporary file in the same directory and renamed into place only when
+everything succeeded; on any error (including Ctrl-C) the temporary file is removed and an existing
+target is left untouched, so no partial output that looks complete is ever left behind.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator, TextIO
+
+
+@contextmanager
+def atomic_output(path: str | os.PathLike[str] | None) -> Iterator[TextIO]:
+    """Yield a text stream for ``path``: stdout for ``None`` or ``-`` (flushed as it goes), else a
+    temporary file renamed onto ``path`` when the block ends without an error."""
+    if path is None or str(path) == "-":
+        yield sys.stdout
+        sys.stdout.flush()
+        return
+    target = Path(path)
+    directory = target.parent if str(target.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    try:
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp creates 0600; an output file is an ordinary file
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            yield handle
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+
+
+def write_atomic(path: str | os.PathLike[str], text: str) -> None:
+    """Write ``text`` to ``path`` atomically. Render the whole text *before* calling this."""
+    with atomic_output(path) as handle:
+        handle.write(text)
+
+
+def _umask() -> int:
+    """The process umask (read by setting it and restoring it at once)."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
