@@ -30,9 +30,10 @@ from lars.model import (
     Variable,
     WindowAt,
 )
+from translator.tau import STRIPLE
 
 TRIGGER = Atom("trigger")
-RDF_INPUT = (("striple", 4),)
+RDF_INPUT = ((STRIPLE, 4),)
 """The input predicate of a translated RSP query: ``striple(S, P, O, stream)``."""
 
 

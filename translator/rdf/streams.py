@@ -38,6 +38,7 @@ from rdflib.namespace import PROV, RDF, RDFS, XSD, OWL
 
 from lars.errors import RsplarsError, SourceError
 from lars.model import Atom, Stream
+from translator.tau import STRIPLE  # the stream predicate of seed 000 §4.3
 from translator.rdf.terms import (
     BLANK_NODE_LABEL,
     IRIREF,
@@ -621,8 +622,6 @@ def write_ntriples(elements: Iterable[StreamElement], out: TextIO) -> int:
 
 # --------------------------------------------------------------------------------------- LARS view
 
-#: the stream predicate of seed 000 §4.3 (ii), as ``translator.tau`` uses it
-STRIPLE = "striple"
 
 
 def to_lars_stream(elements: Iterable[StreamElement], *, predicate: str = STRIPLE,
