@@ -100,6 +100,7 @@ def case(name: str, time_points: int, partitions: int | None) -> dict:
 
     elements = stream(time_points)
     compiled = runs()
+    load_before = os.getloadavg()[0]
     base_rss = _rss_kib()
     t0 = time.perf_counter()
     if name == "sequential":
@@ -133,6 +134,7 @@ def case(name: str, time_points: int, partitions: int | None) -> dict:
         "driver_peak_rss_mib": round(peak / 1024, 1),
         "driver_added_rss_mib": round((peak - base_rss) / 1024, 1),
         "jvm_peak_mib": None if jvm is None else round(jvm / 1024, 1),
+        "load_avg_1min": [round(load_before, 2), round(os.getloadavg()[0], 2)],
     }
 
 
@@ -151,7 +153,7 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--quick", action="store_true", help="20,000 time points instead of 100,000")
     p.add_argument("--time-points", type=int, help="stream length in time points (default 100,000)")
-    p.add_argument("--partitions", type=int, help="blocks for the Spark runs (default: 2 per core)")
+    p.add_argument("--partitions", type=int, help="blocks for the Spark runs (default: 4 per core)")
     p.add_argument("--case", help=argparse.SUPPRESS)
     args = p.parse_args()
     n = args.time_points or (20_000 if args.quick else 100_000)
@@ -164,7 +166,8 @@ def main() -> None:
         r = results[name]
         print(f"{name:>10}: {r['triples']:>9,} triples over {length:,} time points: {r['wall_s']:8.1f} s, "
               f"{r['intervals']:,} intervals ({r['agreeing']:,} agree), driver peak RSS {r['driver_peak_rss_mib']} MiB"
-              + (f", Spark driver JVM peak {r['jvm_peak_mib']} MiB" if r["jvm_peak_mib"] else ""), flush=True)
+              + (f", Spark driver JVM peak {r['jvm_peak_mib']} MiB" if r["jvm_peak_mib"] else "")
+              + f", load average before/after {r['load_avg_1min']}", flush=True)
     seq, spk, spk2 = results["sequential"], results["spark"], results["spark-2x"]
     speedup = seq["wall_s"] / spk["wall_s"]
     growth = spk2["wall_s"] / spk["wall_s"]

@@ -46,7 +46,7 @@ def add_engine_options(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--master", default=DEFAULT_MASTER, metavar="URL",
                    help="Spark master for --engine spark: local[*] (default), local[N], spark://HOST:PORT, yarn")
     g.add_argument("--partitions", type=_positive, metavar="N",
-                   help="number of blocks solved in parallel (default: twice the cores of the master)")
+                   help="number of blocks solved in parallel (default: four per core of the master)")
     g.add_argument("--parquet", metavar="DIR",
                    help="with --engine spark: also write answers, evaluation times (and verdicts) as Parquet under DIR")
 

@@ -51,8 +51,9 @@ def make_plan(runs: Mapping[str, Compiled], data_lo: int | None, data_hi: int | 
 
 
 def default_partitions(spark) -> int:
-    """Two blocks per core: enough to balance blocks of unequal cost, few look-back copies."""
-    return 2 * max(1, spark.sparkContext.defaultParallelism)
+    """Four blocks per core: blocks differ in cost (and the last one is shorter), so a few per
+    core balance the cores; each costs only a solver set-up and its look-back."""
+    return 4 * max(1, spark.sparkContext.defaultParallelism)
 
 
 def solve_runs(elements: "DataFrame", runs: Mapping[str, Compiled], static: Sequence[Rule] = (), *,
