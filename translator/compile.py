@@ -61,34 +61,43 @@ class Compiled:
 # ------------------------------------------------------------------------------------- cs and cq
 
 
+def rewrite_patterns(p: M.Pattern, visit) -> M.Pattern:
+    """Rebuild a pattern tree top-down: ``visit(node)`` returns a replacement for the node, or
+    ``None`` to keep the node and rewrite its sub-patterns (groups, UNION, OPTIONAL, MINUS, GRAPH)."""
+    replaced = visit(p)
+    if replaced is not None:
+        return replaced
+    match p:
+        case M.Group(parts):
+            return M.Group(tuple(rewrite_patterns(x, visit) for x in parts))
+        case M.Union_(left, right):
+            return M.Union_(rewrite_patterns(left, visit), rewrite_patterns(right, visit))
+        case M.Optional_(inner):
+            return M.Optional_(rewrite_patterns(inner, visit))  # type: ignore[arg-type]
+        case M.Minus(inner):
+            return M.Minus(rewrite_patterns(inner, visit))  # type: ignore[arg-type]
+        case M.GraphPattern(name, inner):
+            return M.GraphPattern(name, rewrite_patterns(inner, visit))  # type: ignore[arg-type]
+    return p
+
+
 def cs(query: M.Query) -> M.Query:
     """``cs(Q)`` (seed 000 §3): every stream graph pattern ``(STREAM s ω g)`` of a CQELS query
     becomes a C-SPARQL ``FROM STREAM s [ω]``, and g stays in the pattern where it was, matched
     against the default graph into which C-SPARQL merges the window contents."""
     sources: list[M.StreamSource] = list(query.dataset.streams)
 
-    def strip(p: M.Pattern) -> M.Pattern:
-        match p:
-            case M.StreamPattern(stream, window, inner, position):
-                if not isinstance(stream, M.IRI):
-                    raise UnsupportedError("a STREAM pattern over a stream variable", "cs(Q)",
-                                           "C-SPARQL names its streams in FROM STREAM")
-                if all(s.iri != stream or s.window != window for s in sources):
-                    sources.append(M.StreamSource(stream, window, False, position))
-                return strip(inner)
-            case M.Group(parts):
-                return M.Group(tuple(strip(x) for x in parts))
-            case M.Union_(left, right):
-                return M.Union_(strip(left), strip(right))
-            case M.Optional_(inner):
-                return M.Optional_(strip(inner))  # type: ignore[arg-type]
-            case M.Minus(inner):
-                return M.Minus(strip(inner))  # type: ignore[arg-type]
-            case M.GraphPattern(name, inner):
-                return M.GraphPattern(name, strip(inner))  # type: ignore[arg-type]
-        return p
+    def strip(p: M.Pattern) -> M.Pattern | None:
+        if not isinstance(p, M.StreamPattern):
+            return None
+        if not isinstance(p.stream, M.IRI):
+            raise UnsupportedError("a STREAM pattern over a stream variable", "cs(Q)",
+                                   "C-SPARQL names its streams in FROM STREAM")
+        if all(s.iri != p.stream or s.window != p.window for s in sources):
+            sources.append(M.StreamSource(p.stream, p.window, False, p.position))
+        return rewrite_patterns(p.pattern, strip)
 
-    where = strip(query.where)
+    where = rewrite_patterns(query.where, strip)
     assert isinstance(where, M.Group)
     dataset = replace(query.dataset, streams=tuple(sources))
     return replace(query, dialect="csparql", where=where, dataset=dataset)
@@ -109,35 +118,28 @@ def cq(query: M.Query, assignment: dict[int, str], cautious: Iterable[str] = ())
     counter = iter(range(10**9))
     cautious = set(cautious)
 
-    def rewrite(p: M.Pattern) -> M.Pattern:
-        match p:
-            case M.BGP(triples):
-                static, per_stream = [], {}
-                for t in triples:
-                    k = next(counter)
-                    if k in assignment:
-                        per_stream.setdefault(assignment[k], []).append(t)
-                    else:
-                        static.append(t)
-                parts: list[M.Pattern] = [M.BGP(tuple(static))] if static else []
-                for iri, ts in per_stream.items():
-                    if iri not in windows:
-                        raise TranslationError(f"no FROM STREAM <{iri}> for the triple patterns assigned to it")
-                    g = M.Group((M.BGP(tuple(ts)),))
-                    stream = M.StreamPattern(windows[iri].iri, windows[iri].window, g)
-                    parts.append(M.Union_(M.Group((stream,)), g) if iri in cautious else stream)
-                return M.Group(tuple(parts)) if len(parts) != 1 else parts[0]
-            case M.Group(parts):
-                return M.Group(tuple(rewrite(x) for x in parts))
-            case M.Union_(left, right):
-                return M.Union_(rewrite(left), rewrite(right))
-            case M.Optional_(inner):
-                return M.Optional_(rewrite(inner))  # type: ignore[arg-type]
-            case M.Minus(inner):
-                return M.Minus(rewrite(inner))  # type: ignore[arg-type]
-        return p  # GRAPH patterns address named graphs, never the merged streams
+    def rewrite(p: M.Pattern) -> M.Pattern | None:
+        if isinstance(p, M.GraphPattern):
+            return p  # GRAPH patterns address named graphs, never the merged streams
+        if not isinstance(p, M.BGP):
+            return None
+        static, per_stream = [], {}
+        for t in p.triples:
+            k = next(counter)
+            if k in assignment:
+                per_stream.setdefault(assignment[k], []).append(t)
+            else:
+                static.append(t)
+        parts: list[M.Pattern] = [M.BGP(tuple(static))] if static else []
+        for iri, ts in per_stream.items():
+            if iri not in windows:
+                raise TranslationError(f"no FROM STREAM <{iri}> for the triple patterns assigned to it")
+            g = M.Group((M.BGP(tuple(ts)),))
+            stream = M.StreamPattern(windows[iri].iri, windows[iri].window, g)
+            parts.append(M.Union_(M.Group((stream,)), g) if iri in cautious else stream)
+        return M.Group(tuple(parts)) if len(parts) != 1 else parts[0]
 
-    where = rewrite(query.where)
+    where = rewrite_patterns(query.where, rewrite)
     if not isinstance(where, M.Group):
         where = M.Group((where,))
     return replace(query, dialect="cqels", where=where, dataset=replace(query.dataset, streams=()))
@@ -336,23 +338,12 @@ def cautious(query: M.Query, streams: Iterable[str]) -> M.Query:
     named (seed 000 §3, the cautious reading)."""
     chosen = set(streams)
 
-    def rewrite(p: M.Pattern) -> M.Pattern:
-        match p:
-            case M.StreamPattern(stream, _, inner) if isinstance(stream, M.IRI) and stream.value in chosen:
-                return M.Union_(M.Group((p,)), inner)
-            case M.Group(parts):
-                return M.Group(tuple(rewrite(x) for x in parts))
-            case M.Union_(left, right):
-                return M.Union_(rewrite(left), rewrite(right))
-            case M.Optional_(inner):
-                return M.Optional_(rewrite(inner))  # type: ignore[arg-type]
-            case M.Minus(inner):
-                return M.Minus(rewrite(inner))  # type: ignore[arg-type]
-            case M.GraphPattern(name, inner):
-                return M.GraphPattern(name, rewrite(inner))  # type: ignore[arg-type]
-        return p
+    def rewrite(p: M.Pattern) -> M.Pattern | None:
+        if isinstance(p, M.StreamPattern) and isinstance(p.stream, M.IRI) and p.stream.value in chosen:
+            return M.Union_(M.Group((p,)), p.pattern)
+        return None
 
-    where = rewrite(query.where)
+    where = rewrite_patterns(query.where, rewrite)
     assert isinstance(where, M.Group)
     return replace(query, where=where)
 
