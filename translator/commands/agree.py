@@ -25,6 +25,7 @@ import sys
 from dataclasses import dataclass
 
 from lars.errors import EXIT_OK, RsplarsError
+from spark_jobs.cli import add_engine_options
 from translator.commands.common import UNITS, add_data_options, add_query_options, parse_query, read_data
 from translator.tau import WINDOW_BOUNDS
 
@@ -58,6 +59,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--no-diagnosis", action="store_true",
                    help="run only the two headline runs: no cause analysis (faster)")
     p.add_argument("--unit", choices=UNITS, default="s", help="base time unit of the runs (D1; default: s)")
+    add_engine_options(p)
     p.add_argument("--from", dest="start", type=int, metavar="T", help="judge the intervals from T (default 0)")
     p.add_argument("--to", dest="end", type=int, metavar="T", help="judge the intervals up to T (default: last pull time)")
     p.add_argument("--report", metavar="FILE.json", help="write the JSON report (docs/agreement-report.md)")
@@ -212,30 +214,35 @@ def _period(args: argparse.Namespace, pull_query, base) -> int:
 
 
 def _run_all(comparison: Comparison, args, elements, facts, period: int, base, other: str | None) -> dict:
-    """The answer streams of the headline runs and, unless ``--no-diagnosis``, of the decomposition."""
+    """The answer streams of the headline runs and, unless ``--no-diagnosis``, of the decomposition;
+    solved one after the other, or all in one Spark job with ``--engine spark`` (same answers)."""
     from translator.agreement import BoundsAlternative
+    from translator.compile import compile_query
 
-    def answers(query, strategy: str, mode: str, bounds: str):
-        from translator.compile import compile_query
-
-        compiled = compile_query(query, strategy=strategy, mode=mode, period=period if mode == "pull" else None,
-                                 bounds=bounds, base=base)
-        return collect_answers(compiled, elements, facts, end=args.end)
+    def compiled(query, strategy: str, mode: str, bounds: str):
+        return compile_query(query, strategy=strategy, mode=mode, period=period if mode == "pull" else None,
+                             bounds=bounds, base=base)
 
     bounds = args.window_bounds
-    out = {
-        "tau1_pull": answers(comparison.pull_query, "tau1", "pull", bounds),
-        "tau2_push": answers(comparison.push_query, "tau2", "push", bounds),
+    programs = {
+        "tau1_pull": compiled(comparison.pull_query, "tau1", "pull", bounds),
+        "tau2_push": compiled(comparison.push_query, "tau2", "push", bounds),
     }
-    if args.no_diagnosis:
-        return out
-    out["tau2_pull"] = answers(comparison.push_query, "tau2", "pull", bounds)
-    if other is not None:
-        out["other"] = BoundsAlternative(
-            other,
-            answers(comparison.pull_query, "tau1", "pull", other),
-            answers(comparison.push_query, "tau2", "push", other),
-        )
+    if not args.no_diagnosis:
+        programs["tau2_pull"] = compiled(comparison.push_query, "tau2", "pull", bounds)
+        if other is not None:
+            programs["other_pull"] = compiled(comparison.pull_query, "tau1", "pull", other)
+            programs["other_push"] = compiled(comparison.push_query, "tau2", "push", other)
+    if args.engine == "spark":
+        from spark_jobs.cli import run_agreement_spark
+
+        answers = run_agreement_spark(programs, elements, facts, None, args.end, args.master, args.partitions,
+                                      parquet=args.parquet).answers
+    else:
+        answers = {label: collect_answers(c, elements, facts, end=args.end) for label, c in programs.items()}
+    out = {label: answers[label] for label in ("tau1_pull", "tau2_push", "tau2_pull") if label in answers}
+    if "other_pull" in answers:
+        out["other"] = BoundsAlternative(other, answers["other_pull"], answers["other_push"])
     return out
 
 

@@ -30,6 +30,7 @@ import json
 from typing import TextIO
 
 from lars.errors import EXIT_OK, RsplarsError
+from spark_jobs.cli import add_engine_options
 from translator.commands.common import (
     Progress,
     add_data_options,
@@ -60,6 +61,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--output", metavar="FILE", help="write to FILE (atomically) instead of stdout")
     p.add_argument("--print-asp-at", dest="print_asp_at", type=int, metavar="T",
                    help="print the ASP program plus the stream facts true at T (for plain clingo) instead of answers")
+    add_engine_options(p)
     p.set_defaults(func=run)
 
 
@@ -80,8 +82,14 @@ def run(args: argparse.Namespace) -> int:
     if args.print_asp_at is not None:
         return _print_asp(args, compiled, elements, facts)
     _check_format(args.format, compiled.form)
-    evaluations = answers(compiled, elements, facts, start=args.start, end=args.end, r2s=args.r2s,
-                          on_progress=Progress("rsplars run"))
+    if args.engine == "spark":
+        from spark_jobs.cli import run_answers_spark
+
+        evaluations = run_answers_spark(compiled, elements, facts, args.start, args.end, args.r2s,
+                                        args.master, args.partitions, parquet=args.parquet)
+    else:
+        evaluations = answers(compiled, elements, facts, start=args.start, end=args.end, r2s=args.r2s,
+                              on_progress=Progress("rsplars run"))
     with output(args.output) as out:
         write = WRITERS[args.format](out, compiled)
         for ev in evaluations:
