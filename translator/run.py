@@ -122,9 +122,13 @@ def answers(
     end: int | None = None,
     r2s: str = "rstream",
     on_progress: Callable[[int, int], None] | None = None,
+    on_note: Callable[[str], None] | None = None,
 ) -> Iterator[Evaluation]:
     """Solve ``compiled`` over the stream elements and static facts; one :class:`Evaluation` per
-    evaluation time, in time order, as soon as it is computed."""
+    evaluation time, in time order, as soon as it is computed. ``on_note`` hears, once per run,
+    when an aggregate was left unbound because it met a value it does not aggregate exactly
+    (``translator.aggregates``: SUM/AVG/MIN/MAX take xsd:integer values only), so that an unbound
+    aggregate is never silent."""
     from asp.solver import StreamSolver
 
     if r2s not in R2S:
@@ -133,11 +137,18 @@ def answers(
     program, stream, times = run.program, run.stream, run.times
     solver = StreamSolver(program, functions=FUNCTIONS)
     previous: frozenset[Row] = frozenset()
+    noted = False
     for done, step in enumerate(solver.run(stream, times), start=1):
         if len(step.answers) != 1:
             what = "no answer stream" if not step.answers else "several answer streams"
             raise RunError(f"the translated program has {what} at t={step.t} (D8); this is a bug, please report it")
         current = frozenset(_rows(compiled, step.answers[0]))
+        if on_note is not None and not noted and any(a.startswith(AGGREGATE_ERROR) for a in step.answers[0]):
+            noted = True
+            on_note(f"at t={step.t} an aggregate met a value it cannot aggregate exactly (SUM/AVG/MIN/MAX take "
+                    "xsd:integer values, |v| < 2^63, at most 32767 per group) and is left unbound, as SPARQL "
+                    "leaves an aggregate error unbound; for decimals or doubles this differs from SPARQL "
+                    "(docs/translation.md, Aggregates)")
         if r2s == "rstream":
             rows = current
         elif r2s == "istream":
@@ -148,6 +159,10 @@ def answers(
         if on_progress is not None:
             on_progress(done, len(times))
         yield Evaluation(step.t, rows)
+
+
+AGGREGATE_ERROR = "aggerr"
+"""Prefix of the atoms ``translator.aggregates`` derives for a group whose aggregate is an error."""
 
 
 def _rows(compiled: Compiled, atoms: Iterable[str]) -> Iterator[Row]:

@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import sys
 from typing import TextIO
 
 from lars.errors import EXIT_OK, RsplarsError
@@ -89,7 +90,8 @@ def run(args: argparse.Namespace) -> int:
                                         args.master, args.partitions, parquet=args.parquet)
     else:
         evaluations = answers(compiled, elements, facts, start=args.start, end=args.end, r2s=args.r2s,
-                              on_progress=Progress("rsplars run"))
+                              on_progress=Progress("rsplars run"),
+                              on_note=lambda text: print(f"rsplars: note: {text}", file=sys.stderr))
     with output(args.output) as out:
         write = WRITERS[args.format](out, compiled)
         for ev in evaluations:
