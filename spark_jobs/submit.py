@@ -24,7 +24,7 @@ from typing import Sequence
 if __package__ in (None, ""):  # run as a file (spark-submit spark_jobs/submit.py): the repository on the path
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from lars.errors import EXIT_OK, EXIT_USAGE, RsplarsError, SourceError
+from lars.errors import EXIT_OK, RsplarsError
 from spark_jobs.cli import add_engine_options
 from translator.commands.common import (
     add_data_options,
@@ -168,8 +168,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         with user_errors():
             return int(args.func(args))
     except RsplarsError as err:
-        print(err if isinstance(err, SourceError) else f"rsplars: {err}", file=sys.stderr)
-        return EXIT_USAGE
+        from translator.cli import report_error
+
+        return report_error(err)
 
 
 if __name__ == "__main__":

@@ -37,14 +37,19 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def report_error(err: RsplarsError) -> int:
+    """Print a user error without a traceback and return the exit code 2. A SourceError starts with
+    FILE:LINE:COLUMN; anything else is prefixed with the program name."""
+    print(err if isinstance(err, SourceError) else f"rsplars: {err}", file=sys.stderr)
+    return EXIT_USAGE
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(list(sys.argv[1:] if argv is None else argv))
     try:
         return int(args.func(args))
     except RsplarsError as err:
-        # a SourceError starts with FILE:LINE:COLUMN; anything else is prefixed with the program name
-        print(err if isinstance(err, SourceError) else f"rsplars: {err}", file=sys.stderr)
-        return EXIT_USAGE
+        return report_error(err)
     except BrokenPipeError:
         return 0
     except KeyboardInterrupt:
