@@ -154,11 +154,17 @@ def main() -> None:
     p.add_argument("--quick", action="store_true", help="20,000 time points instead of 100,000")
     p.add_argument("--time-points", type=int, help="stream length in time points (default 100,000)")
     p.add_argument("--partitions", type=int, help="blocks for the Spark runs (default: 4 per core)")
+    p.add_argument("--sweep-partitions", metavar="K,K,…",
+                   help="instead of the three cases: Spark local[2] with each number of blocks (and one sequential "
+                        "run) on --time-points; the cases are added to the results file as partitions-K")
     p.add_argument("--case", help=argparse.SUPPRESS)
     args = p.parse_args()
     n = args.time_points or (20_000 if args.quick else 100_000)
     if args.case:
         print(json.dumps(case(args.case, n, args.partitions)))
+        return
+    if args.sweep_partitions:
+        sweep(n, [int(k) for k in args.sweep_partitions.split(",")])
         return
     results = {}
     for name, length in (("spark", n), ("sequential", n), ("spark-2x", 2 * n)):
@@ -187,6 +193,23 @@ def main() -> None:
     out.write_text(json.dumps({"machine": {"python": platform.python_version(), "cpus": os.cpu_count(),
                                            "load_avg_at_end": os.getloadavg()},
                                "cases": results, "summary": summary}, indent=2) + "\n")
+
+
+def sweep(n: int, partitions: list[int]) -> None:
+    """Wall time against the number of blocks, measured in one run next to a sequential run of the same
+    stream; merged into ``bench/results/spark_bench.json`` (other cases kept)."""
+    out = ROOT / "bench" / "results" / "spark_bench.json"
+    data = json.loads(out.read_text()) if out.exists() else {"cases": {}}
+    seq = run_case("sequential", n, None)
+    data["cases"][f"sequential-{n}"] = seq
+    print(f"sequential: {seq['wall_s']:8.1f} s on {n:,} time points", flush=True)
+    for k in partitions:
+        r = {**run_case("spark", n, k), "partitions": k}
+        data["cases"][f"partitions-{k}"] = r
+        same = r["verdict_digest"] == seq["verdict_digest"]
+        print(f"spark local[2], {k:>3} blocks: {r['wall_s']:8.1f} s = {seq['wall_s'] / r['wall_s']:.2f}x sequential; "
+              f"verdicts identical: {same}; load average before/after {r['load_avg_1min']}", flush=True)
+    out.write_text(json.dumps(data, indent=2) + "\n")
 
 
 if __name__ == "__main__":
