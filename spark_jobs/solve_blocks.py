@@ -26,7 +26,7 @@ from lars.model import Atom, Program, Rule, Stream
 from spark_jobs.blocks import Blocks, Timeline
 from translator.compile import Compiled
 from translator.rdf.terms import from_nt, to_lars
-from translator.run import RunError, Row, _rows
+from translator.run import RunError, Row, answer_rows
 from translator.tau import STRIPLE
 
 #: the columns of the input of :func:`solve_block` (``t`` and the terms are null on marker rows)
@@ -113,7 +113,7 @@ def solve_block(key: tuple, pdf: pd.DataFrame, job: BlockJob) -> pd.DataFrame:
             out_run.append(run.label)
             out_t.append(step.t)
             out_row.append(None)
-            for row in set(_rows(run.compiled, step.answers[0])):
+            for row in set(answer_rows(run.compiled, step.answers[0])):
                 out_run.append(run.label)
                 out_t.append(step.t)
                 out_row.append(encode_row(row))

@@ -142,7 +142,7 @@ def answers(
         if len(step.answers) != 1:
             what = "no answer stream" if not step.answers else "several answer streams"
             raise RunError(f"the translated program has {what} at t={step.t} (D8); this is a bug, please report it")
-        current = frozenset(_rows(compiled, step.answers[0]))
+        current = frozenset(answer_rows(compiled, step.answers[0]))
         if on_note is not None and not noted and any(a.startswith(AGGREGATE_ERROR) for a in step.answers[0]):
             noted = True
             on_note(f"at t={step.t} an aggregate met a value it cannot aggregate exactly (SUM/AVG/MIN/MAX take "
@@ -165,7 +165,10 @@ AGGREGATE_ERROR = "aggerr"
 """Prefix of the atoms ``translator.aggregates`` derives for a group whose aggregate is an error."""
 
 
-def _rows(compiled: Compiled, atoms: Iterable[str]) -> Iterator[Row]:
+def answer_rows(compiled: Compiled, atoms: Iterable[str]) -> Iterator[Row]:
+    """The solutions in one answer stream: the ``answer`` atoms among ``atoms`` (as the engine
+    prints them) read back as rows of N-Triples terms (``None``: unbound). Also used per block by
+    ``spark_jobs``, so both engines read answers the same way."""
     prefix = compiled.answer_predicate
     for text in atoms:
         if not (text == prefix or text.startswith(prefix + "(")):
