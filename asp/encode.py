@@ -16,6 +16,7 @@ external                    true at reference time t iff
 ``lars_has_now(K)``         t is a point of window K's timeline
 ``lars_now_t(T)``           T = t
 ``lars_tlx(T)``             T ≤ t (for T of the current epoch's time domain)
+``lars_clock(J)``           clock condition J holds for T = t (see below)
 ==========================  ===========================================================
 
 Intensional atoms (seed 000 §2.3: defined by a rule head; facts included) are plain ASP atoms
@@ -24,6 +25,12 @@ evaluation at t puts at t, at T via @-heads (``lars_hat(A,T)``), the program's f
 point (``lars_fact(A)``), and stream atoms when the predicate also occurs in the stream
 (``lars_der(A)`` is then the derived-only part). Rules apply at t only; an @-head whose time lies
 outside the timeline ``[tmin, t]`` makes the rule a constraint (as in ``lars.reference``).
+
+*Clock conditions.* A body literal ``⊞^0 @_T true`` binds T to the reference time t. When T occurs
+nowhere else in the rule but in comparisons over T alone (the pull trigger of seed 000 §4.1,
+``trigger ← ⊞^0 @_T true, T mod U = 0``), the literal and those comparisons become one 0-ary
+external ``lars_clock(J)`` that the solver sets per reference time by evaluating the comparisons
+with T = t (``lars.reference.comparison_holds``), so no time point enters the ground program.
 
 Each rule is emitted once; no rule is unrolled per tick of a window. Time points appear in the
 ground program only for programs that need them (@ with a time variable, ``@``-heads, windows over
@@ -66,6 +73,8 @@ WindowKey = tuple  # normalised window: ("time", l, u, d) | ("tuple", n) | ("par
 NOW, DIA, BOX, AT = "now", "dia", "box", "at"
 # window flags
 IN, NONEMPTY, HAS_NOW = "in", "nonempty", "has_now"
+# clock conditions (``lars_clock(J)``)
+CLOCK = "clock"
 
 
 def window_key(window: TimeWindow | TupleWindow | PartitionWindow) -> WindowKey:
@@ -96,6 +105,14 @@ class Encoding:
     shown: frozenset[Signature]
     stratified: bool
     functions: frozenset[str]
+    #: clock conditions: J -> (the variable T, the comparisons over T that must hold for T = t)
+    clocks: tuple[tuple[str, tuple[Comparison, ...]], ...] = ()
+    #: the same inputs as rules with the domain as their only instances: for programs whose
+    #: inputs are given as facts per reference time (``fixed_inputs``)
+    fact_interface: str = ""
+    #: the program has aggregates: the solver gives it its inputs as facts, one ground program per
+    #: reference time (docs/asp-encoding.md §5, aggregates)
+    fixed_inputs: bool = False
 
     @property
     def temporal(self) -> bool:
@@ -149,6 +166,7 @@ class _Encoder:
         self.flags: dict[int, set[str]] = {}
         self.uses_now_t = False
         self.uses_tl = False
+        self.clocks: list[tuple[str, tuple[Comparison, ...]]] = []
         self.needs = _Needs()
         self.out: list[str] = []
 
@@ -251,21 +269,27 @@ class _Encoder:
             return f"lars_box({k},{text})"
         raise TypeError(f"not an extended atom: {ext!r}")
 
-    def bodies(self, rule: Rule) -> list[list[str]]:
+    def bodies(self, rule: Rule, clock: "tuple[Literal, str, tuple[Comparison, ...]] | None" = None) -> list[list[str]]:
         """The rule's body in ASP; several variants when it has positive □ literals: every □
         holds on an empty window whatever its atom, so a copy of the rule has ``not
         lars_nonempty(K)`` in place of the □ literal (when the rest of the body binds the □
         atom's variables; otherwise only the atoms the stream has are candidates)."""
         fixed: list[str] = []
         boxes: list[tuple[str, str]] = []
+        if clock is not None:
+            literal, variable, comparisons = clock
+            fixed.append(f"lars_clock({len(self.clocks)})")
+            self.clocks.append((variable, comparisons))
         for element in rule.body:
+            if clock is not None and (element is literal or any(element is c for c in comparisons)):
+                continue
             if isinstance(element, AggregateAssignment):
                 fixed.extend(self.aggregate(element))
                 continue
             if isinstance(element, Comparison):
                 self.check_term(element.left)
                 self.check_term(element.right)
-                fixed.append(f"{asp_term(element.left)}{element.op}{asp_term(element.right)}")
+                fixed.append(_comparison_text(element))
                 continue
             text = self.literal(element)
             if text is None:
@@ -298,7 +322,7 @@ class _Encoder:
                 if isinstance(c, Comparison):
                     self.check_term(c.left)
                     self.check_term(c.right)
-                    conds.append(f"{asp_term(c.left)}{c.op}{asp_term(c.right)}")
+                    conds.append(_comparison_text(c))
                 else:
                     text = self.literal(c)
                     if text is not None:
@@ -313,7 +337,8 @@ class _Encoder:
 
     # ----------------------------------------------------------------------------- rules
     def rule(self, index: int, rule: Rule) -> None:
-        bodies = self.bodies(rule)
+        clock = _clock_condition(rule)
+        bodies = self.bodies(rule, clock)
         head = rule.head
         if head is None:
             for body in bodies:
@@ -331,7 +356,7 @@ class _Encoder:
             self.check_atom(head.atom)
             self.check_term(head.time)
             self.uses_tl = True
-            names = sorted(_rule_variables(rule))
+            names = sorted(_rule_variables(rule) - ({clock[1]} if clock else set()))
             aux = f"lars_b{index}" + (f"({','.join(names)})" if names else "")
             time = asp_term(head.time)
             for body in bodies:
@@ -401,31 +426,46 @@ class _Encoder:
             out.append(f"lars_ibox({k},{g}) :- lars_icand({k},{g}); lars_iat({k},{g},T) : lars_in({k},T).")
         return out
 
-    def interface(self) -> str:
+    def interface(self, facts: bool = False) -> str:
         """The external atoms and the domains the solver gives them through the grounding-time
-        function ``@lars_domain(kind[, window])`` (plain clingo users write facts instead)."""
-        out = ["% external atoms (domains supplied by asp.solver per epoch)"]
+        function ``@lars_domain(kind[, window])`` (plain clingo users write facts instead).
+
+        ``facts``: the same atoms as rules whose only instances are their domain, which the solver
+        then makes exactly the atoms true at the reference time (0-ary flags: ``@lars_domain(flag,
+        name)`` lists the windows or clocks whose flag is true)."""
+        def declare(atom: str, domain: str = "") -> str:
+            if facts:
+                return f"{atom} :- {domain}." if domain else f"{atom}."
+            return f"#external {atom} : {domain}." if domain else f"#external {atom}."
+
+        def flag(name: str, k: int) -> str:
+            return declare(f"lars_{name}({k})", f"{k} = @lars_domain(flag,{name})") if facts else declare(f"lars_{name}({k})")
+
+        out = ["% " + ("input atoms (instances supplied by asp.solver per reference time)" if facts
+                       else "external atoms (domains supplied by asp.solver per epoch)")]
         if any(kind == NOW for kinds in self.routes.values() for kind, _ in kinds):
-            out.append("#external lars_now(A) : A = @lars_domain(now).")
+            out.append(declare("lars_now(A)", "A = @lars_domain(now)"))
         for k in range(len(self.windows)):
             kinds = {kind for ks in self.routes.values() for kind, w in ks if w == k}
             if DIA in kinds:
-                out.append(f"#external lars_dia({k},A) : A = @lars_domain(dia,{k}).")
+                out.append(declare(f"lars_dia({k},A)", f"A = @lars_domain(dia,{k})"))
             if BOX in kinds:
-                out.append(f"#external lars_box({k},A) : A = @lars_domain(box,{k}).")
+                out.append(declare(f"lars_box({k},A)", f"A = @lars_domain(box,{k})"))
             if AT in kinds:
-                out.append(f"#external lars_at({k},A,T) : (A,T) = @lars_domain(at,{k}).")
+                out.append(declare(f"lars_at({k},A,T)", f"(A,T) = @lars_domain(at,{k})"))
             flags = self.flags.get(k, set())
             if IN in flags:
-                out.append(f"#external lars_in({k},T) : T = @lars_domain(in,{k}).")
+                out.append(declare(f"lars_in({k},T)", f"T = @lars_domain(in,{k})"))
             if NONEMPTY in flags:
-                out.append(f"#external lars_nonempty({k}).")
+                out.append(flag(NONEMPTY, k))
             if HAS_NOW in flags:
-                out.append(f"#external lars_has_now({k}).")
+                out.append(flag(HAS_NOW, k))
+        for j in range(len(self.clocks)):
+            out.append(flag(CLOCK, j))
         if self.uses_now_t:
-            out.append("#external lars_now_t(T) : T = @lars_domain(now_t).")
+            out.append(declare("lars_now_t(T)", "T = @lars_domain(now_t)"))
         if self.uses_tl:
-            out.append("#external lars_tlx(T) : T = @lars_domain(tlx).")
+            out.append(declare("lars_tlx(T)", "T = @lars_domain(tlx)"))
             out.append("lars_epoch(Lo,Hi) :- (Lo,Hi) = @lars_domain(epoch).")
         return "\n".join(out) + "\n"
 
@@ -441,10 +481,16 @@ class _Encoder:
             "% LARS program encoded for clingo by rsplars (docs/asp-encoding.md).",
             "% windows: " + "; ".join(f"{k} = {_describe(w)}" for k, w in enumerate(self.windows)),
         ]
+        if self.clocks:
+            header.append("% clocks (true iff the conditions hold for the reference time): " + "; ".join(
+                f"lars_clock({j}) = {', '.join(_comparison_text(c) for c in comparisons) or 'true'} for {name} = t"
+                for j, (name, comparisons) in enumerate(self.clocks)))
         text = "\n".join(header + ["% rules"] + self.out + ["% auxiliary rules"] + aux + show) + "\n"
         return Encoding(
             text=text,
             interface=self.interface(),
+            fact_interface=self.interface(facts=True),
+            fixed_inputs=any(isinstance(b, AggregateAssignment) for r in self.program.rules for b in r.body),
             windows=self.windows,
             routes=self.routes,
             flags=self.flags,
@@ -453,7 +499,12 @@ class _Encoder:
             shown=shown,
             stratified=_is_stratified(self.program),
             functions=frozenset(self.needs.functions),
+            clocks=tuple(self.clocks),
         )
+
+
+def _comparison_text(c: Comparison) -> str:
+    return f"{asp_term(c.left)}{c.op}{asp_term(c.right)}"
 
 
 def _describe(window) -> str:
@@ -463,6 +514,58 @@ def _describe(window) -> str:
     if isinstance(window, TupleWindow):
         return f"tuple(n={window.n})"
     return f"partition(n={window.n},key={asp_atom(window.key)})"
+
+
+def _clock_condition(rule: Rule) -> tuple[Literal, str, tuple[Comparison, ...]] | None:
+    """``(literal, T, comparisons)`` when the rule's body has a positive ``⊞^0 @_T true`` and T
+    occurs elsewhere only in comparisons whose only variable is T (module docstring, clock
+    conditions); ``None`` otherwise."""
+    for element in rule.body:
+        if not (isinstance(element, Literal) and not element.negated and isinstance(element.atom, WindowAt)):
+            continue
+        ext = element.atom
+        if not (ext.atom == TRUE and isinstance(ext.time, Variable) and ext.time.name != "_"
+                and isinstance(ext.window, TimeWindow) and window_key(ext.window) == ("time", 0, 0, 1)):
+            continue
+        name = ext.time.name
+        comparisons = []
+        for other in rule.body:
+            if other is element:
+                continue
+            if isinstance(other, Comparison) and _term_variables(other.left) | _term_variables(other.right) == {name}:
+                comparisons.append(other)
+            elif name in _element_variables(other):
+                return None
+        if rule.head is not None and name in _head_variables(rule.head):
+            return None
+        return element, name, tuple(comparisons)
+    return None
+
+
+def _element_variables(element) -> set[str]:
+    """Every variable of a body element (literal, comparison or aggregate), wherever it occurs."""
+    if isinstance(element, Comparison):
+        return _term_variables(element.left) | _term_variables(element.right)
+    if isinstance(element, AggregateAssignment):
+        out = _term_variables(element.left)
+        for e in element.elements:
+            for term in e.terms:
+                out |= _term_variables(term)
+            for c in e.condition:
+                out |= _element_variables(c)
+        return out
+    ext = element.atom
+    atom = ext if isinstance(ext, Atom) else ext.atom
+    out = _atom_variables(atom)
+    if isinstance(ext, (At, WindowAt)):
+        out |= _term_variables(ext.time)
+    return out
+
+
+def _head_variables(head) -> set[str]:
+    if isinstance(head, At):
+        return _atom_variables(head.atom) | _term_variables(head.time)
+    return _atom_variables(head)
 
 
 def _term_variables(term: Term) -> set[str]:

@@ -18,6 +18,9 @@ at t. How (``docs/asp-encoding.md``):
    first time points) or, for programs with time points in the ground program, every
    ``epoch_span`` ticks. If nothing changed since the previous reference time, the previous
    answer is reused (the ground program and all its inputs are the same).
+   Programs with aggregates instead get the inputs true at t as facts of a ground program of
+   their own (``_Run._step_fixed``: clingo would ground an aggregate over externals for every
+   value it could take).
 4. Stratified programs have at most one answer stream; for the others models are enumerated
    (``models``, 0 = all) and "several" is reported (``Step.more``).
 """
@@ -29,17 +32,28 @@ from typing import Callable, Iterable, Iterator, Mapping
 
 from clingo.control import Control
 from clingo.symbol import Function as SymFunction
-from clingo.symbol import Number, Symbol, Tuple_
+from clingo.symbol import Number, Symbol, SymbolType, Tuple_
 from clingo.solving import Model, SolveResult
 
-from asp.encode import AT, BOX, DIA, HAS_NOW, IN, NONEMPTY, NOW, Encoding, encode
+from asp.encode import AT, BOX, CLOCK, DIA, HAS_NOW, IN, NONEMPTY, NOW, Encoding, encode
 from asp.symbols import make_context
 from asp.windows import StreamIndex, WindowState, interval_difference
 from lars.errors import RsplarsError, UnsupportedError
-from lars.model import Program, Stream, Term
+from lars.model import Integer, Program, Stream, Term
+from lars.reference import comparison_holds
 
-_AHEAD_ATOMS = 50_000  # at most this many look-ahead atoms per epoch (memory bound)
-_AHEAD_ATOMS_TEMPORAL = 8_000  # … and for programs with (atom, time) pairs in the ground program
+# Epoch sizing. clingo's solve costs about the size of the ground program, whatever changed, so
+# an epoch declares only what is likely to be needed soon: the windows' atoms, a look-ahead of
+# later stream atoms about as large as the windows' content (at least _AHEAD_MIN, at most
+# _AHEAD_ATOMS), and the previous epoch's atoms that recur in the stream (seen at two time points
+# or more) while they number at most twice the windows' content plus _CARRY. A stream with a
+# bounded set of recurring atoms so settles into one epoch; a stream of ever new atoms gets small
+# epochs that solve fast.
+_AHEAD_ATOMS = 50_000
+_AHEAD_MIN = 64
+_AHEAD_FACTOR = 1.0
+_CARRY = 256
+_AHEAD_ATOMS_TEMPORAL = 8_000  # (atom, time) pairs per epoch for programs with time points
 
 
 class AspError(RsplarsError):
@@ -110,9 +124,7 @@ class StreamSolver:
             return "\n".join(out) + "\n"
         run = _Run(self, enc, stream)
         run.step(t)
-        epoch = run.epoch
-        assert epoch is not None
-        facts = sorted(str(_external_symbol(key, run.index)) for key, lit in epoch.lits.items() if epoch.assigned.get(lit))
+        facts = sorted(str(_external_symbol(key, run.index)) for key in run.true_keys(t, t, run.epoch))
         if enc.uses_tl:
             facts.append(f"lars_epoch({run.tmin},{t})")
         out.append(f"% inputs at reference time {t}")
@@ -160,6 +172,7 @@ _EXTERNAL_NAMES = {
     "tlx": "lars_tlx",
     NONEMPTY: "lars_nonempty",
     HAS_NOW: "lars_has_now",
+    CLOCK: "lars_clock",
 }
 
 
@@ -178,30 +191,57 @@ def _external_symbol(key: tuple, idx: StreamIndex) -> Symbol:
     return SymFunction(name, [Number(key[1])])
 
 
+def _domain_entry(key: tuple, idx: StreamIndex) -> tuple[tuple, Symbol]:
+    """Where a solver key goes in the ``@lars_domain`` answers of the fact interface
+    (``asp.encode.Encoding.interface(facts=True)``), and its value there."""
+    kind = key[0]
+    if kind == NOW:
+        return ("now",), idx.symbol(key[2])
+    if kind in (DIA, BOX):
+        return (kind, key[1]), idx.symbol(key[2])
+    if kind == AT:
+        return (AT, key[1]), Tuple_([idx.symbol(key[2]), Number(key[3])])
+    if kind == IN:
+        return (IN, key[1]), Number(key[2])
+    if kind in (NONEMPTY, HAS_NOW, CLOCK):
+        return ("flag", kind), Number(key[1])
+    return (kind,), Number(key[1])  # now_t, tlx
+
+
 _ARITY = {NOW: 1, DIA: 2, BOX: 2, AT: 3, IN: 2, "now_t": 1, "tlx": 1}
 
 
 def _literals_in_order(atoms, keys: list[tuple], idx: StreamIndex) -> dict[tuple, int] | None:
-    """Program literals of the declared externals, reading each external predicate's atoms in
-    the order clingo lists them, which is the order of declaration (checked on a sample of the
-    symbols; ``None`` if it does not hold). Saves building a symbol per external for the lookup."""
-    by_kind: dict[str, list[tuple]] = {}
+    """Program literals of the declared externals without building a symbol per external.
+
+    Within one ``#external`` declaration (one predicate and window), clingo lists the atoms in the
+    order of the domain ``@lars_domain`` returned; the declarations of one predicate for several
+    windows come as contiguous blocks, in an order of clingo's choosing (read off the window number
+    of each block's first atom). Checked on a sample of the symbols; ``None`` if it does not hold
+    (the caller then looks every external up)."""
+    by_kind: dict[str, dict[int | None, list[tuple]]] = {}
     for key in keys:
-        by_kind.setdefault(key[0], []).append(key)
+        by_kind.setdefault(key[0], {}).setdefault(key[1], []).append(key)
     out: dict[tuple, int] = {}
-    for kind, group in by_kind.items():
+    for kind, blocks in by_kind.items():
         found = list(atoms.by_signature(_EXTERNAL_NAMES[kind], _ARITY[kind]))
-        if len(found) != len(group):
+        if len(found) != sum(map(len, blocks.values())):
             return None
-        step = max(1, len(group) // 64)
-        checks = set(range(0, len(group), step)) | {len(group) - 1}
-        checks |= {i for i in range(1, len(group)) if group[i][1] != group[i - 1][1]}  # window blocks
-        checks |= {i - 1 for i in range(1, len(group)) if group[i][1] != group[i - 1][1]}
-        for i in sorted(checks):
-            if found[i].symbol != _external_symbol(group[i], idx):
+        pos = 0
+        while pos < len(found):
+            first = found[pos].symbol
+            k = None if kind == NOW else first.arguments[0].number
+            group = blocks.pop(k, None)
+            if group is None:
                 return None
-        for key, atom in zip(group, found):
-            out[key] = atom.literal
+            part = found[pos:pos + len(group)]
+            step = max(1, len(group) // 64)
+            for i in sorted(set(range(0, len(group), step)) | {len(group) - 1}):
+                if part[i].symbol != _external_symbol(group[i], idx):
+                    return None
+            for key, atom in zip(group, part):
+                out[key] = atom.literal
+            pos += len(group)
     return out
 
 
@@ -219,7 +259,7 @@ class _Context:
     def lars_domain(self, kind: Symbol, k: Symbol | None = None) -> list[Symbol] | Symbol:
         if kind.name == "epoch":
             return Tuple_([Number(self._epoch[0]), Number(self._epoch[1])])
-        key = (kind.name,) if k is None else (kind.name, k.number)
+        key = (kind.name,) if k is None else (kind.name, k.number if k.type == SymbolType.Number else k.name)
         return self._domains.get(key, [])
 
 
@@ -246,6 +286,7 @@ class _Run:
         self.changed_now: dict[int, bool] = {}
         self.epoch: _Epoch | None = None
         self.previous: Step | None = None
+        self.previous_inputs: frozenset[tuple] = frozenset()
         self.t: int | None = None
         stratified = enc.stratified
         self.limit = 1 if stratified else (0 if solver.models == 0 else solver.models + 1)
@@ -289,12 +330,6 @@ class _Run:
         grounding-time function ``@lars_domain``; the literals are then looked up once."""
         enc, idx = self.enc, self.index
         solver = self.solver
-        messages: list[str] = []
-        ctl = Control(
-            ["--models=%d" % self.limit] + ([] if enc.stratified else ["--project=show"]),
-            logger=lambda code, msg: messages.append(msg),
-            message_limit=20,
-        )
         temporal = self._needs_time()
         tb = t + solver.epoch_span - 1 if temporal else None
         # which stream time points to declare: what the windows hold now, plus a look-ahead (which
@@ -305,12 +340,13 @@ class _Run:
         first = idx.upto(t)
         ahead = idx.range(t + 1, tb) if temporal else range(first, min(len(idx.times), first + self.lookahead))
         ahead_ids: set[int] = set()
+        budget = min(_AHEAD_ATOMS, max(_AHEAD_MIN, int(_AHEAD_FACTOR * (len(self.now_ids) + sum(len(st.dia) for st in self.states)))))
         pairs = 0
         for n, i in enumerate(ahead):
             atoms_i = idx.unique(i)
             ahead_ids.update(atoms_i)
             pairs += len(atoms_i)
-            if (pairs > _AHEAD_ATOMS_TEMPORAL) if temporal else (len(ahead_ids) > _AHEAD_ATOMS):
+            if (pairs > _AHEAD_ATOMS_TEMPORAL) if temporal else (len(ahead_ids) > budget):
                 ahead = range(ahead.start, ahead.start + n + 1)
                 if temporal:  # a shorter epoch: fewer (atom, time) pairs in the ground program
                     tb = max(t, idx.times[i])
@@ -325,8 +361,9 @@ class _Run:
             domains.setdefault(domain, []).append(value)
 
         def carried(kind: str, k: int | None, now: set[int]) -> set[int]:
-            old = previous.get((kind, k), set())
-            out = now | old if len(old) <= 2 * len(now) + 4096 else now
+            hits = idx.hits
+            old = {x for x in previous.get((kind, k), ()) if hits[x] > 1}
+            out = now | old if len(old) <= 2 * len(now) + _CARRY else now
             declared[(kind, k)] = out
             return out
 
@@ -359,13 +396,7 @@ class _Run:
                     declare(("now_t", u), ("now_t",), Number(u))
                 if enc.uses_tl:
                     declare(("tlx", u), ("tlx",), Number(u))
-        context = _Context(solver.functions, domains, epoch=(self.tmin, t))
-        try:
-            ctl.add("base", [], enc.text + enc.interface)
-            ctl.ground([("base", [])], context=context)
-        except RuntimeError as err:
-            detail = "; ".join(m.strip().replace("\n", " ") for m in messages) or str(err)
-            raise AspError(f"clingo cannot ground the encoded program: {detail}") from None
+        ctl = self._ground(enc.interface, domains, t)
         atoms = ctl.symbolic_atoms
         lits = _literals_in_order(atoms, keys, idx)
         if lits is None:  # clingo did not list the externals in declaration order: look each up
@@ -374,13 +405,35 @@ class _Run:
             for flag, name in ((NONEMPTY, "lars_nonempty"), (HAS_NOW, "lars_has_now")):
                 if flag in st.flags:
                     lits[(flag, st.k)] = atoms[SymFunction(name, [Number(st.k)])].literal  # type: ignore[index,union-attr]
+        for j in range(len(enc.clocks)):
+            lits[(CLOCK, j)] = atoms[SymFunction("lars_clock", [Number(j)])].literal  # type: ignore[index,union-attr]
         solver.epochs += 1
         epoch = _Epoch(ctl, lits, declared, t, tb)
         self._assign_all(epoch, t)
         return epoch
 
-    def _assign_all(self, epoch: _Epoch, t: int) -> None:
-        """Give every external of a new epoch its value at t (they start false)."""
+    def _ground(self, interface: str, domains: dict[tuple, list[Symbol]], t: int) -> Control:
+        """A Control with the encoding and ``interface`` grounded, ``@lars_domain`` answering from
+        ``domains`` (AspError with clingo's messages if clingo refuses the program)."""
+        enc = self.enc
+        messages: list[str] = []
+        ctl = Control(
+            ["--models=%d" % self.limit] + ([] if enc.stratified else ["--project=show"]),
+            logger=lambda code, msg: messages.append(msg),
+            message_limit=20,
+        )
+        try:
+            ctl.add("base", [], enc.text + interface)
+            ctl.ground([("base", [])], context=_Context(self.solver.functions, domains, epoch=(self.tmin, t)))
+        except RuntimeError as err:
+            detail = "; ".join(m.strip().replace("\n", " ") for m in messages) or str(err)
+            raise AspError(f"clingo cannot ground the encoded program: {detail}") from None
+        return ctl
+
+    def true_keys(self, t: int, ta: int, epoch: _Epoch | None) -> list[tuple]:
+        """The inputs true at reference time t, as solver keys (the windows have moved to t). ``ta``:
+        the first time of the epoch's time domain (``lars_tlx``); ``epoch``: the epoch whose declared
+        atoms make ``□`` true over an empty timeline (none without one)."""
         idx_true: list[tuple] = [(NOW, None, x) for x in self.now_ids]
         for s in self.states:
             k = s.k
@@ -388,7 +441,8 @@ class _Run:
                 idx_true += [(DIA, k, x) for x in s.dia]
             if s.want_box:
                 if s.box is None:
-                    idx_true += [key for key in epoch.lits if key[0] == BOX and key[1] == k]
+                    if epoch is not None:
+                        idx_true += [key for key in epoch.lits if key[0] == BOX and key[1] == k]
                 else:
                     idx_true += [(BOX, k, x) for x in s.box]
             idx_true += [(AT, k, x, u) for x, u in s.at]
@@ -398,10 +452,15 @@ class _Run:
                 idx_true.append((NONEMPTY, k))
             if HAS_NOW in s.flags and s.has_now():
                 idx_true.append((HAS_NOW, k))
-        if epoch.tb is not None:
+        idx_true += [(CLOCK, j) for j in self._clocks_true(t)]
+        if self._needs_time():
             idx_true.append(("now_t", t))
-            idx_true += [("tlx", u) for u in range(epoch.ta, t + 1)]
-        for key in idx_true:
+            idx_true += [("tlx", u) for u in range(ta, t + 1)]
+        return idx_true
+
+    def _assign_all(self, epoch: _Epoch, t: int) -> None:
+        """Give every external of a new epoch its value at t (they start false)."""
+        for key in self.true_keys(t, epoch.ta, epoch):
             lit = epoch.lits.get(key)
             if lit is not None:
                 epoch.ctl.assign_external(lit, True)
@@ -441,6 +500,9 @@ class _Run:
                 out.append(((NONEMPTY, k), s.nonempty()))
             if HAS_NOW in s.flags:
                 out.append(((HAS_NOW, k), s.has_now()))
+        if self.enc.clocks:
+            true = set(self._clocks_true(t))
+            out += [((CLOCK, j), j in true) for j in range(len(self.enc.clocks))]
         if epoch.tb is not None:
             prev = self.t
             if prev is not None and prev != t:
@@ -467,8 +529,42 @@ class _Run:
                 changed = True
         return changed
 
+    def _step_fixed(self, t: int) -> Step:
+        """Programs with aggregates: the inputs true at t as facts of a ground program of their own.
+
+        clingo grounds an assignment aggregate over atoms that are not fixed by enumerating every
+        value it could take — every subset sum of its elements, and for a rule with several of
+        them (the limbs of an exact SUM) every combination: with externals that grows
+        exponentially with the window. With facts, the grounder evaluates the (stratified)
+        aggregates at once. The ground program is rebuilt only when the inputs changed."""
+        self._move(t)
+        self.t = t
+        keys = self.true_keys(t, t, None)
+        inputs = frozenset(keys)
+        if self.solver.reuse and self.previous is not None and inputs == self.previous_inputs:
+            step = Step(t, self.previous.answers, self.previous.more)
+        else:
+            domains: dict[tuple, list[Symbol]] = {}
+            for key in keys:
+                domain, value = _domain_entry(key, self.index)
+                domains.setdefault(domain, []).append(value)
+            ctl = self._ground(self.enc.fact_interface, domains, t)
+            self.solver.epochs += 1
+            step = self._solve(_Epoch(ctl, {}, {}, t, t if self._needs_time() else None), t)
+        self.previous, self.previous_inputs = step, inputs
+        return step
+
+    def _clocks_true(self, t: int) -> list[int]:
+        """The clock conditions (``asp.encode``) that hold at reference time t."""
+        functions = self.solver.functions
+        value = Integer(t)
+        return [j for j, (name, comparisons) in enumerate(self.enc.clocks)
+                if all(comparison_holds(c, {name: value}, functions) for c in comparisons)]
+
     # ------------------------------------------------------------------------------ solving
     def step(self, t: int) -> Step:
+        if self.enc.fixed_inputs:
+            return self._step_fixed(t)
         prev_t = self.t
         self._move(t)
         epoch = self.epoch

@@ -73,6 +73,7 @@ class StreamIndex:
         self.atoms: list[Atom] = []
         self.sigs: list[Signature] = []
         self._symbols: list[Symbol | None] = []
+        self.hits: list[int] = []  # per atom id: the number of loaded time points it occurs at
         self._intern: dict[Atom, int] = {}
         self._by_object: dict[int, tuple[Atom, int]] = {}
         self._ids: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}  # time index -> (ids, unique ids)
@@ -88,6 +89,7 @@ class StreamIndex:
             self.atoms.append(atom)
             self.sigs.append((atom.predicate, len(atom.args)))
             self._symbols.append(None)
+            self.hits.append(0)
         self._by_object[id(atom)] = (atom, i)
         return i
 
@@ -97,6 +99,9 @@ class StreamIndex:
             ids = tuple(self._id(a) for a in self.stream.points[self.times[i]])
             got = (ids, tuple(dict.fromkeys(ids)))
             self._ids[i] = got
+            hits = self.hits
+            for x in got[1]:
+                hits[x] += 1
         return got
 
     def ids(self, i: int) -> tuple[int, ...]:

@@ -212,6 +212,17 @@ _COMPARE: dict[str, Callable[[tuple, tuple], bool]] = {
 }
 
 
+def comparison_holds(c: Comparison, theta: Theta, functions: Functions | None = None) -> bool:
+    """Does the comparison hold under ``theta`` (all its variables bound)? Undefined arithmetic
+    (division by zero, a non-integer operand) makes it false, as in clingo; terms compare in
+    clingo's order of symbols."""
+    try:
+        left, right = evaluate(c.left, theta, functions), evaluate(c.right, theta, functions)
+    except _Undefined:
+        return False
+    return _COMPARE[c.op](_sort_key(left), _sort_key(right))
+
+
 def _variables(obj: object) -> set[str]:
     """Names of the variables in a term, atom, extended atom or comparison."""
     if isinstance(obj, Variable):
@@ -580,10 +591,9 @@ class _Evaluation:
                 var, other = (c.left, c.right) if isinstance(c.left, Variable) and c.left.name in unbound else (c.right, c.left)
                 yield {**theta, var.name: evaluate(other, theta, self.functions)}  # type: ignore[union-attr]
                 return
-            left, right = evaluate(c.left, theta, self.functions), evaluate(c.right, theta, self.functions)
         except _Undefined:
             return
-        if _COMPARE[c.op](_sort_key(left), _sort_key(right)):
+        if comparison_holds(c, theta, self.functions):
             yield theta
 
     def body_instances(self, body: tuple, theta: dict[str, GroundTerm]) -> Iterator[dict[str, GroundTerm]]:

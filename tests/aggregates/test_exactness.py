@@ -193,3 +193,33 @@ def test_sparql_aggregation_errors():
         compile_query(parse(PREFIX + "SELECT (SAMPLE(?y) AS ?s) WHERE { ?x :p ?y }", "cqels"), mode="none")
     with pytest.raises(UnsupportedError, match="GROUP_CONCAT"):
         compile_query(parse(PREFIX + "SELECT (GROUP_CONCAT(?y) AS ?s) WHERE { ?x :p ?y }", "cqels"), mode="none")
+
+
+def test_aggregates_over_a_window_of_many_distinct_large_integers():
+    """Stream data reach the engine as inputs that change per reference time. Given to clingo as
+    *external* atoms, ``S = #sum{…}`` over them is grounded for every value it could take — every
+    subset sum, and for the four limb sums of an exact SUM every combination — which exhausted
+    memory on a window of eight values (found by the hypothesis test on window snapshots). The
+    engine now gives programs with aggregates their inputs as facts (``asp.solver``, fixed
+    inputs): this window of 24 values has 2^24 subset sums per limb."""
+    from rdflib import URIRef
+
+    from asp.encode import encode
+    from translator.rdf.streams import StreamElement
+
+    values = [(-1) ** i * (2**33 + 7919 * i * i + 104729 * i) for i in range(24)]
+    text = PREFIX + ("SELECT (SUM(?v) AS ?s) (AVG(?v) AS ?a) (MIN(?v) AS ?lo) (MAX(?v) AS ?hi) (COUNT(?v) AS ?n) "
+                     "FROM STREAM <http://example.org/s> [RANGE 30s STEP 1s] WHERE { ?x :v ?v }")
+    compiled = compile_query(parse(text, "csparql"), mode="none")
+    assert encode(compiled.program).fixed_inputs
+    ex = "http://example.org/"
+    elements = [StreamElement((URIRef(f"{ex}x{i}"), URIRef(f"{ex}v"), Literal(v, datatype=XSD.integer)), i, URIRef(f"{ex}s"))
+                for i, v in enumerate(values)]
+    got = {ev.t: ev.rows for ev in answers(compiled, elements, (), end=25)}
+    for t in (0, 5, 23, 25):
+        seen = values[: t + 1]
+        total = sum(seen)
+        ((s, a, lo, hi, n),) = got[t]
+        assert s == f'"{total}"^^{INT}' and n == f'"{len(seen)}"^^{INT}'
+        assert lo == f'"{min(seen)}"^^{INT}' and hi == f'"{max(seen)}"^^{INT}'
+        assert from_nt(a).toPython() == __import__("decimal").Decimal(total) / len(seen)

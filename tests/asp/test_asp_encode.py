@@ -57,3 +57,44 @@ def test_non_stratified_programs_are_flagged() -> None:
 def test_reserved_prefix(text: str) -> None:
     with pytest.raises(UnsupportedError, match="reserved"):
         encode(parse_program(text))
+
+
+def test_pull_trigger_is_a_clock_condition_and_keeps_time_out_of_the_ground_program() -> None:
+    """``trigger :- true at T [now], T \\ U = 0`` (seed 000 §4.1): T = t, so the condition is decided
+    per reference time in Python; the program stays time-free (one Control for the whole run)."""
+    enc = encode(parse_program("trigger :- true at T [now], T \\ 5 = 0.  q(X) :- p(X) [3], trigger."), frozenset())
+    assert lines(enc.text)[0] == "trigger :- lars_clock(0)."
+    assert "#external lars_clock(0)." in enc.interface
+    assert not enc.temporal
+    (variable, comparisons), = enc.clocks
+    assert variable == "T" and len(comparisons) == 1
+
+
+@pytest.mark.parametrize("text", [
+    "h(T) :- true at T [now], T \\ 5 = 0.",  # T in the head
+    "h at T :- true at T [now], p [1].",  # T is the time of an @-head
+    "h :- true at T [now], p at T [3].",  # T binds another @ literal
+    "h :- true at T [now], p(X) [3], X < T.",  # a comparison with another variable
+    "h :- true at T [3], T \\ 5 = 0.",  # not the now window: T ranges over three points
+])
+def test_other_uses_of_the_time_variable_stay_temporal(text: str) -> None:
+    enc = encode(parse_program(text), frozenset())
+    assert not enc.clocks and enc.temporal
+
+
+@pytest.mark.parametrize("period", [1, 3, 5])
+def test_clock_conditions_give_the_answers_of_the_reference(period: int) -> None:
+    from engine_helpers import engine
+    from lars.reference import expected_answers
+    from lars.streams import parse_stream_text
+
+    program = f"trigger :- true at T [now], T \\ {period} = 0, T >= 2.  q(X) :- p(X) [2], trigger."
+    stream = "0: p(1)\n1: p(2)\n4: p(3)\n7: p(4)\n"
+    got = engine(program, stream, range(0, 10), end=9)
+    s = parse_stream_text(stream)
+    from lars.model import Stream
+
+    s = Stream(s.points, start=None, end=9)
+    want = {t: list(expected_answers(parse_program(program), s, t)[0]) for t in range(0, 10)}
+    assert got == want
+    assert any("trigger" in atoms for atoms in got.values())

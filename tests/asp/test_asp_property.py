@@ -2,6 +2,9 @@
 engine (asp.solver) gives the same answer as the reference semantics (lars.reference) at every
 time point of the stream.
 
+Bodies may hold clock conditions (``⊞^0 @_C true`` with comparisons over C alone), which the
+encoding turns into ``lars_clock`` externals.
+
 Programs are generated safe (every variable of a head, a negative literal, a □, a comparison or an
 @-time is bound by a positive plain, ◇ or @ literal) and stratified by construction (a rule for
 ``h<i>`` reads only ``h<j>`` with j < i, or itself positively).
@@ -37,7 +40,7 @@ from lars.model import (
 )
 from lars.reference import expected_answers
 
-X, T = Variable("X"), Variable("T")
+X, T, C = Variable("X"), Variable("T"), Variable("C")
 VALUES = [Integer(1), Integer(2), Constant("a")]
 EXTENSIONAL = ["p", "q"]  # p/1, q/1 come only from the stream
 MIXED = "m"  # m/1 is in the stream and in rule heads
@@ -109,7 +112,7 @@ def rule_for(draw, head_pred: str, lower: list[str]) -> Rule:
         body = [Literal(WindowAt(draw(windows), atom, T))]
         time_bound = True
     for _ in range(draw(st.integers(0, 2))):
-        kind = draw(st.sampled_from(["plain", "dia", "box", "at", "true", "s", "cmp", "self"]))
+        kind = draw(st.sampled_from(["plain", "dia", "box", "at", "true", "s", "cmp", "self", "clock"]))
         negated = draw(st.booleans())
         pred = draw(st.sampled_from(readable))
         arg = X if draw(st.booleans()) else draw(st.sampled_from(VALUES))
@@ -135,6 +138,11 @@ def rule_for(draw, head_pred: str, lower: list[str]) -> Rule:
                 body.append(Comparison(draw(st.sampled_from(["=", "!=", "<", ">="])), Arith("\\", T, Integer(2)), Integer(0)))
             else:
                 body.append(Comparison(draw(st.sampled_from(["!=", "<", ">="])), X, draw(st.sampled_from(VALUES))))
+        elif kind == "clock":  # ⊞^0 @_C true with conditions on C alone: a clock condition of asp.encode
+            body.append(Literal(WindowAt(NOW, TRUE, C)))
+            for _ in range(draw(st.integers(0, 2))):
+                left = Arith("\\", C, Integer(draw(st.integers(1, 3)))) if draw(st.booleans()) else C
+                body.append(Comparison(draw(st.sampled_from(["=", "!=", "<", ">="])), left, Integer(draw(st.integers(0, 4)))))
         elif kind == "self" and head_pred.startswith("h"):
             body.append(Literal(Diamond(draw(windows), Atom(head_pred, (X,)))))
     head_atom = Atom(head_pred, (X,))
