@@ -90,12 +90,35 @@ def user_errors() -> Iterator[None]:
         raise RsplarsError(f"spark job failed: {detail}") from None
 
 
-def _frame(spark: "SparkSession", elements: "Sequence[StreamElement] | DataFrame") -> "DataFrame":
+@dataclass(frozen=True)
+class _Input:
+    """The session of a run and its elements frame; ``bounds``: the first and last element times
+    when known without a Spark job (in-memory elements)."""
+
+    spark: "SparkSession"
+    frame: "DataFrame"
+    bounds: tuple[int | None, int | None] | None
+
+
+def _start(master: str, elements: "Sequence[StreamElement] | DataFrame") -> _Input:
+    """Start Spark and ship the elements. In-memory elements become a table on the driver while the
+    JVM starts in a thread (both take seconds; on two cores they overlap), and their time range is
+    read off that table, which saves a Spark job and caching the frame."""
+    from concurrent.futures import ThreadPoolExecutor
+
     from pyspark.sql import DataFrame
 
-    from spark_jobs.frames import elements_frame
+    from spark_jobs.frames import table_frame
+    from spark_jobs.partition import elements_table
 
-    return elements if isinstance(elements, DataFrame) else elements_frame(spark, elements)
+    if isinstance(elements, DataFrame):
+        return _Input(session(master), elements, None)
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        starting = pool.submit(session, master)
+        table = elements_table(elements)
+        spark = starting.result()
+    bounds = (None, None) if table.empty else (int(table["t"].min()), int(table["t"].max()))
+    return _Input(spark, table_frame(spark, table), bounds)
 
 
 def run_answers_spark(
@@ -122,9 +145,9 @@ def _answers_spark(compiled, elements, static_facts, start, end, r2s, master, pa
 
     if r2s not in R2S:
         raise RunError(f"unknown R2S operator {r2s!r} (expected one of {', '.join(R2S)})")
-    spark = session(master)
-    results, _ = solve_runs(_frame(spark, elements), {"run": compiled}, static_facts, start=start, end=end,
-                            partitions=partitions)
+    data = _start(master, elements)
+    results, _ = solve_runs(data.frame, {"run": compiled}, static_facts, start=start, end=end,
+                            partitions=partitions, bounds=data.bounds)
     results = results.cache()
     out = apply_r2s(results, "run", r2s)
     if parquet is not None:
@@ -189,9 +212,9 @@ def _agreement_spark(runs, elements, static_facts, start, end, master, partition
     period = runs[pull].period
     if runs[pull].mode != "pull" or period is None:
         raise RsplarsError(f"the {pull!r} run must be pull-based with a period")
-    spark = session(master)
-    results, plan = solve_runs(_frame(spark, elements), runs, static_facts, start=start, end=end,
-                               partitions=partitions)
+    data = _start(master, elements)
+    results, plan = solve_runs(data.frame, runs, static_facts, start=start, end=end,
+                               partitions=partitions, bounds=data.bounds)
     results = results.cache()
     answers: dict[str, dict[int, set]] = {label: {} for label in runs}
     for record in results.toLocalIterator():

@@ -42,7 +42,11 @@ def elements_frame(spark: "SparkSession", elements: Iterable[StreamElement]) -> 
     """Stream elements read by ``translator.rdf.streams`` (merged by time) as an elements frame."""
     from spark_jobs.partition import elements_table
 
-    table = elements_table(elements)
+    return table_frame(spark, elements_table(elements))
+
+
+def table_frame(spark: "SparkSession", table: pd.DataFrame) -> "DataFrame":
+    """An elements table (:func:`spark_jobs.partition.elements_table`) as an elements frame."""
     if table.empty:
         return spark.createDataFrame([], ELEMENTS_SCHEMA)
     return spark.createDataFrame(table, ELEMENTS_SCHEMA)
@@ -96,7 +100,11 @@ def with_blocks(df: "DataFrame", look: LookBack, blocks: Blocks) -> "DataFrame":
 
     spark = df.sparkSession
     w = blocks.width
-    dedup = df.groupBy("t", "stream", "s", "p", "o").agg(F.min("seq").alias("seq"))
+    counted = any(n.n > 0 for n in look.tuples) or look.first_occurrences
+    # tuple windows count atoms and first occurrences are per atom: the same triple twice on a
+    # stream at one time point is one atom (D11). Otherwise the solver's own reading of a block
+    # (solve_blocks.block_points) drops such repeats, and the shuffle is saved.
+    dedup = df.groupBy("t", "stream", "s", "p", "o").agg(F.min("seq").alias("seq")) if counted else df
     own = _floor_div(F.col("t") - 1, w)
     hi = own
     if look.ticks > 0:
@@ -173,7 +181,10 @@ def r2s(results: "DataFrame", label: str, operator: str) -> "DataFrame":
 def verdicts(results: "DataFrame", pull: str, push: str, period: int, intervals: list[tuple[int, int, int]]) -> "DataFrame":
     """One row per judged interval ``(i, i·U, (i+1)·U)``: the pull answer at ``(i+1)·U`` against
     the union of the push answers on ``(i·U, (i+1)·U]`` (seed 000 §5), with the counts of
-    answers, missing (pull − push) and extra (push − pull) solutions, and push evaluation times."""
+    answers, missing (pull − push) and extra (push − pull) solutions, and push evaluation times.
+
+    Two aggregations: per (interval, answer) whether the pull and the push run have it (and, on the
+    push run's evaluation-time markers, how many there are), then per interval the counts."""
     from pyspark.sql import functions as F
 
     spark = results.sparkSession
@@ -181,21 +192,24 @@ def verdicts(results: "DataFrame", pull: str, push: str, period: int, intervals:
         return spark.createDataFrame([], VERDICT_SCHEMA)
     judged = spark.createDataFrame([(i, lo, hi) for i, lo, hi in intervals], "index long, start long, end long")
     u = F.lit(period)
-    pull_rows = (results.filter((F.col("run") == pull) & F.col("row").isNotNull() & (F.col("t") % u == 0))
-                 .select((F.col("t") / u - 1).cast("long").alias("index"), "row").distinct())
-    push_all = results.filter(F.col("run") == push).withColumn("index", _floor_div(F.col("t") - 1, period))
-    push_rows = push_all.filter(F.col("row").isNotNull()).select("index", "row").distinct()
-    push_times = push_all.groupBy("index").agg(F.countDistinct("t").alias("push_times"))
-
-    def count(df: "DataFrame", name: str) -> "DataFrame":
-        return df.groupBy("index").agg(F.count("*").alias(name))
-
-    missing = count(pull_rows.join(push_rows, ["index", "row"], "left_anti"), "missing")
-    extra = count(push_rows.join(pull_rows, ["index", "row"], "left_anti"), "extra")
-    out = judged
-    for part in (count(pull_rows, "pull_answers"), count(push_rows, "push_answers"), missing, extra, push_times):
-        out = out.join(part, "index", "left")
-    out = out.fillna(0, ["pull_answers", "push_answers", "missing", "extra", "push_times"])
+    row, t = F.col("row"), F.col("t")
+    one, zero = F.lit(1), F.lit(0)
+    pull_part = (results.filter((F.col("run") == pull) & row.isNotNull() & (t % u == 0))
+                 .select((t / u - 1).cast("long").alias("index"), "row", one.alias("p"), zero.alias("q"), zero.alias("m")))
+    push_part = results.filter(F.col("run") == push).select(
+        _floor_div(t - 1, period).alias("index"), "row", zero.alias("p"),
+        F.when(row.isNotNull(), one).otherwise(zero).alias("q"), F.when(row.isNull(), one).otherwise(zero).alias("m"))
+    per_answer = pull_part.unionByName(push_part).groupBy("index", "row").agg(
+        F.max("p").alias("p"), F.max("q").alias("q"), F.sum("m").alias("m"))
+    p, q = F.col("p"), F.col("q")
+    per_interval = per_answer.groupBy("index").agg(
+        F.sum("p").alias("pull_answers"), F.sum("q").alias("push_answers"),
+        F.sum(F.when((p == 1) & (q == 0), one).otherwise(zero)).alias("missing"),
+        F.sum(F.when((q == 1) & (p == 0), one).otherwise(zero)).alias("extra"),
+        F.sum("m").alias("push_times"))
+    counts = ["pull_answers", "push_answers", "missing", "extra", "push_times"]
+    out = judged.join(F.broadcast(per_interval), "index", "left").fillna(0, counts)
+    out = out.select("index", "start", "end", *(F.col(c).cast("long").alias(c) for c in counts))
     verdict = F.when((F.col("missing") == 0) & (F.col("extra") == 0), "agree").otherwise("disagree")
     return out.withColumn("verdict", verdict).select(
         "index", "start", "end", "verdict", "pull_answers", "push_answers", "missing", "extra", "push_times"

@@ -25,7 +25,16 @@ COLUMNS = ("seq", "t", "stream", "s", "p", "o")
 def elements_table(elements: Iterable[StreamElement]) -> pd.DataFrame:
     """Elements as rows ``seq, t, stream, s, p, o`` (terms in N-Triples form, ``stream`` the bare
     IRI), ``seq`` = arrival order in the merged stream."""
-    rows = [(i, e.t, str(e.stream_iri), *(to_nt(x) for x in e.triple)) for i, e in enumerate(elements)]
+    texts: dict[tuple, str] = {}  # terms recur (predicates, shops, users): write each once
+
+    def nt(term) -> str:
+        key = (term.__class__, str(term), getattr(term, "datatype", None), getattr(term, "language", None))
+        text = texts.get(key)
+        if text is None:
+            text = texts[key] = to_nt(term)
+        return text
+
+    rows = [(i, e.t, str(e.stream_iri), *(nt(x) for x in e.triple)) for i, e in enumerate(elements)]
     return pd.DataFrame(rows, columns=list(COLUMNS)).astype({"seq": "int64", "t": "int64"})
 
 

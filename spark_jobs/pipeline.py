@@ -58,17 +58,22 @@ def default_partitions(spark) -> int:
 
 def solve_runs(elements: "DataFrame", runs: Mapping[str, Compiled], static: Sequence[Rule] = (), *,
                start: int | None = None, end: int | None = None,
-               partitions: int | None = None) -> tuple["DataFrame", Plan]:
+               partitions: int | None = None,
+               bounds: tuple[int | None, int | None] | None = None) -> tuple["DataFrame", Plan]:
     """(``run, t, row`` DataFrame, plan) of the partitioned run of ``runs`` over ``elements``
-    (an elements frame, :mod:`spark_jobs.frames`). Raises the same user errors as the sequential
-    run for bad ``--from``/``--to`` and :class:`spark_jobs.lookback.PartitionError` for programs
-    that cannot be partitioned exactly."""
+    (an elements frame, :mod:`spark_jobs.frames`). ``bounds``: the first and last element times
+    when the caller knows them (otherwise a Spark job reads them off the cached frame). Raises the
+    same user errors as the sequential run for bad ``--from``/``--to`` and
+    :class:`spark_jobs.lookback.PartitionError` for programs that cannot be partitioned exactly."""
     from spark_jobs.frames import solve, time_range, with_blocks
 
     spark = elements.sparkSession
     n = partitions if partitions is not None else default_partitions(spark)
-    elements = elements.cache()
-    lo, hi = time_range(elements)
+    if bounds is None:
+        elements = elements.cache()
+        lo, hi = time_range(elements)
+    else:
+        lo, hi = bounds
     plan = make_plan(runs, lo, hi, start, end, n)
     job = BlockJob(plan.runs, tuple(static), plan.blocks)
     return solve(with_blocks(elements, plan.look, plan.blocks), job), plan

@@ -169,3 +169,17 @@ def test_random_streams_block_by_block_equal_sequential(raw, window, other, mode
     stream = sorted((element(t, x, y, s, "p" if s == S1 else "q") for t, x, y, s in raw), key=lambda e: e.t)
     compiled = cqels(window, mode, period if mode == "pull" else None, other=other)
     assert as_evaluations(partitioned({"r": compiled}, stream, parts)) == sequential(compiled, stream)
+
+
+def test_elements_table_writes_each_lexical_form_as_given() -> None:
+    """The table's term texts are cached per term: literals of one value but two lexical forms
+    ("01" and "1" as xsd:integer) keep their own forms, as in the sequential run."""
+    from rdflib import Literal, URIRef
+    from rdflib.namespace import XSD
+
+    from translator.rdf.streams import StreamElement
+
+    u = URIRef("http://example.org/x")
+    one, zero_one = Literal("1", datatype=XSD.integer), Literal("01", datatype=XSD.integer, normalize=False)
+    table = elements_table([StreamElement((u, u, zero_one), 0, u), StreamElement((u, u, one), 1, u)])
+    assert table["o"].tolist() == [f'"01"^^<{XSD.integer}>', f'"1"^^<{XSD.integer}>']

@@ -66,8 +66,10 @@ def test_agreement_on_spark_equals_sequential_verdicts(spark, tmp_path) -> None:
     expected = {label: solutions(label) for label in runs}
     assert result.answers == expected
     verdicts = judge(expected["tau1_pull"], expected["tau2_push"], 4)
-    assert [(r["index"], r["start"], r["end"], r["verdict"], r["missing"], r["extra"]) for r in result.verdicts] == [
-        (v.index, v.start, v.end, v.verdict.value, len(v.missing), len(v.extra)) for v in verdicts.intervals
+    columns = ("index", "start", "end", "verdict", "pull_answers", "push_answers", "missing", "extra", "push_times")
+    assert [tuple(r[c] for c in columns) for r in result.verdicts] == [
+        (v.index, v.start, v.end, v.verdict.value, len(v.pull), len(v.push), len(v.missing), len(v.extra),
+         len(v.push_times)) for v in verdicts.intervals
     ]
     assert {r["verdict"] for r in result.verdicts} == {"agree", "disagree"}  # the stream exercises both
     written = spark.read.parquet(str(tmp_path / "verdicts")).orderBy("index").collect()
