@@ -24,6 +24,8 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/lars_bench.py
+	$(BIN)/python bench/agreement_density.py
+	$(BIN)/python bench/spark_bench.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache
