@@ -92,10 +92,9 @@ def user_errors() -> Iterator[None]:
 
 @dataclass(frozen=True)
 class _Input:
-    """The session of a run and its elements frame; ``bounds``: the first and last element times
+    """The elements frame of a run (on its session); ``bounds``: the first and last element times
     when known without a Spark job (in-memory elements)."""
 
-    spark: "SparkSession"
     frame: "DataFrame"
     bounds: tuple[int | None, int | None] | None
 
@@ -112,13 +111,14 @@ def _start(master: str, elements: "Sequence[StreamElement] | DataFrame") -> _Inp
     from spark_jobs.partition import elements_table
 
     if isinstance(elements, DataFrame):
-        return _Input(session(master), elements, None)
+        session(master)  # the settings of spark_jobs.session (an existing session is reused)
+        return _Input(elements, None)
     with ThreadPoolExecutor(max_workers=1) as pool:
         starting = pool.submit(session, master)
         table = elements_table(elements)
         spark = starting.result()
     bounds = (None, None) if table.empty else (int(table["t"].min()), int(table["t"].max()))
-    return _Input(spark, table_frame(spark, table), bounds)
+    return _Input(table_frame(spark, table), bounds)
 
 
 def run_answers_spark(
