@@ -121,9 +121,9 @@ _TERMINAL_WORDS: dict[str, str] = {
 @lru_cache(maxsize=None)
 def _parser() -> Lark:
     """The LALR parser of ``grammars/lars.lark``, built once."""
-    return Lark.open(
+    return Lark.open_from_package(
+        __package__,
         "grammars/lars.lark",
-        rel_to=__file__,
         parser="lalr",
         propagate_positions=True,
         start=["start", "atom_text"],

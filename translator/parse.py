@@ -27,9 +27,9 @@ __all__ = ["parse", "grammar", "DIALECTS"]
 @lru_cache(maxsize=None)
 def grammar(name: str) -> Lark:
     """The LALR parser of ``grammars/<name>.lark`` (csparql, csparql_lenient, cqels, epsparql)."""
-    return Lark.open(
+    return Lark.open_from_package(
+        __package__,
         f"grammars/{name}.lark",
-        rel_to=__file__,
         parser="lalr",
         propagate_positions=True,
         maybe_placeholders=False,

@@ -326,9 +326,9 @@ def _find_line(openings: dict[str, int], name: RDFTerm, ds: Dataset) -> int:
 @lru_cache(maxsize=1)
 def notation_parser() -> Lark:
     """The LALR parser of the readable notation (``grammars/stream_notation.lark``), built once."""
-    return Lark.open(
+    return Lark.open_from_package(
+        __package__,
         "grammars/stream_notation.lark",
-        rel_to=__file__,
         parser="lalr",
         propagate_positions=True,
         maybe_placeholders=False,
