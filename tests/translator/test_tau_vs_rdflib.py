@@ -75,6 +75,10 @@ def patterns(leaf):
 
 
 static_pattern = patterns(triple)
+#: g of ``STREAM s ω g`` is a basic graph pattern (seed 000 §3): one to four triple patterns, drawn
+#: directly (filtering them out of ``static_pattern`` discarded so many inputs that hypothesis's
+#: health check failed on some seeds)
+basic_pattern = st.lists(triple, min_size=1, max_size=4).map(" ".join)
 graph_data = st.lists(st.tuples(st.sampled_from(NODES), st.sampled_from(PREDS), st.sampled_from(VALUES)),
                       max_size=8)
 
@@ -184,15 +188,13 @@ def lars_stream(elements) -> Stream:
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(static_part=static_pattern, stream_part=static_pattern, data=graph_data, elements=stream_data,
+@given(static_part=static_pattern, stream_part=basic_pattern, data=graph_data, elements=stream_data,
        w=window, convention=bounds)
 def test_tau2_equals_sparql_on_window_snapshots(static_part, stream_part, data, elements, w, convention) -> None:
     length, step = w
     from hypothesis import assume
 
     assume(minus_only_at_top_level(static_part))
-    assume("MINUS" not in stream_part and "OPTIONAL" not in stream_part and "UNION" not in stream_part
-           and "FILTER" not in stream_part)  # g of (STREAM s ω g) is a basic graph pattern (seed 000 §3)
     cqels = select(f"STREAM <{S1}> [RANGE {length}s SLIDE {step}s] {{ {stream_part} }} {static_part}")
     sparql = select(f"GRAPH <{S1}> {{ {stream_part} }} {static_part}")
     query = parse(cqels, "cqels")
