@@ -10,6 +10,7 @@ reference's matching, binding order, negation, ``_``, @-heads and constraints in
 
 from __future__ import annotations
 
+import dataclasses
 from itertools import product
 
 from hypothesis import given, settings
@@ -177,10 +178,25 @@ def _compare(op: str, a: Integer, b: Integer) -> bool:
     return {"=": a == b, "!=": a != b, "<": a.value < b.value, "<=": a.value <= b.value, ">": a.value > b.value, ">=": a.value >= b.value}[op]
 
 
+def _integers(obj) -> set[Integer]:
+    """Every integer constant in obj (rules, atoms, terms), window parameters and keys excepted:
+    they select input, they are not data."""
+    if isinstance(obj, Integer):
+        return {obj}
+    if isinstance(obj, (list, tuple)):
+        return set().union(set(), *(_integers(x) for x in obj))
+    if dataclasses.is_dataclass(obj):
+        return set().union(set(), *(_integers(getattr(obj, f.name)) for f in dataclasses.fields(obj) if f.name != "window"))
+    return set()
+
+
 def naive_answer(program: Program, stream: Stream, t: int):
     tmin = stream.timeline[0]
     timeline = range(tmin, t + 1)
-    domain = sorted(set(CONSTANTS) | {Integer(u) for u in timeline}, key=lambda i: i.value)
+    # the active domain: the constants of the program and of the stream up to t, and the time points
+    # (a variable that nothing binds, e.g. of a □ over an empty window, ranges over it)
+    seen = [a for u, atoms in stream.items() if tmin <= u <= t for a in atoms]
+    domain = sorted(_integers(program.rules) | _integers(seen) | {Integer(u) for u in timeline}, key=lambda i: i.value)
     facts = {r.head for r in program.rules if r.is_fact} | {TRUE}
     derived: dict[int, set[Atom]] = {u: set() for u in timeline}
 
