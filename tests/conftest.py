@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))  # shared test helpers (window_oracle) by name
 
 DATA = Path(__file__).parent / "data"
 

@@ -34,6 +34,7 @@ from translator.rdf.static import static_facts
 from translator.rdf.streams import StreamElement
 from translator.rdf.terms import from_lars, from_nt, to_lars, to_nt
 from translator.run import answers
+from window_oracle import window_content
 
 EX = Namespace("http://example.org/")
 S1 = EX.s1
@@ -155,18 +156,6 @@ element = st.tuples(st.integers(0, 6), triples)
 stream_data = st.lists(element, max_size=8).map(lambda es: sorted(es, key=lambda e: e[0]))
 window = st.sampled_from([(2, 1), (3, 1), (4, 2), (3, 3)])
 bounds = st.sampled_from(["closed", "left-open", "right-open"])
-
-
-def window_content(elements, length: int, step: int, t: int, convention: str) -> set:
-    """``[RANGE length STEP step]`` at t, computed directly from D2 (integer time)."""
-    anchor = (t // step) * step
-    lo, hi = {
-        "closed": (anchor - length, anchor),
-        "left-open": (anchor - length + 1, anchor),
-        "right-open": (anchor - length, anchor - 1),
-    }[convention]
-    hi = min(hi, t)
-    return {tr for (time, tr) in elements if lo <= time <= hi}
 
 
 def lars_stream(elements) -> Stream:

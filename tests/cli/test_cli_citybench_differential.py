@@ -8,7 +8,7 @@ The oracle is independent of the code under test:
   ``FROM STREAM <s> [ω]`` and ``FROM <g>`` clauses are removed (the default graph is static data ∪
   the contents of every stream's window, τ1); CQELS ``STREAM <s> [ω]`` becomes ``GRAPH <s>`` (the
   named graph s holds the window content, τ2);
-* the window content at t is computed here from Table 1 and D2 (``window_content``);
+* the window content at t is computed from Table 1 and D2 by the test oracle (``window_oracle``);
 * the data are generated from rdflib's algebra of the rewritten query: random solutions of the
   query's variables instantiate its triple patterns, each triple goes to static data or to a
   stream at a random time near the solution's own (or is dropped), so that joins succeed for some windows and not others.
@@ -28,6 +28,7 @@ from rdflib.plugins.sparql.parserutils import CompValue
 
 from cli_helpers import DATA, jsonl
 from translator.rdf.terms import to_nt
+from window_oracle import window_content
 
 QUERIES = DATA / "queries"
 EX = "http://example.org/city/"
@@ -122,14 +123,6 @@ def generate(patterns, streams: list[str], dialect: str, rng: random.Random, sol
             else:
                 elements[rng.choice(streams)].append((base + rng.randint(0, 2), triple))
     return {s: sorted(es, key=lambda e: e[0]) for s, es in elements.items()}, static
-
-
-def window_content(elements, length: int, step: int, t: int, convention: str) -> set:
-    """Table 1 ⊞^{L,0,D} at t under the D2 conventions, cut at t (D9)."""
-    anchor = (t // step) * step
-    lo, hi = {"closed": (anchor - length, anchor), "left-open": (anchor - length + 1, anchor),
-              "right-open": (anchor - length, anchor - 1)}[convention]
-    return {triple for time, triple in elements if lo <= time <= min(hi, t)}
 
 
 def write_stream(path: Path, elements) -> None:

@@ -26,6 +26,7 @@ from translator.expressions import FUNCTIONS
 from translator.parse import parse
 from translator.rdf.static import static_facts
 from translator.rdf.terms import from_lars, to_lars, to_nt
+from window_oracle import window_content
 
 EX = Namespace("http://example.org/")
 S1, S2 = EX.s1, EX.s2
@@ -166,16 +167,10 @@ window = st.sampled_from([(2, 1), (3, 1), (4, 2), (3, 3)])  # (range, step) in t
 bounds = st.sampled_from(["closed", "left-open", "right-open"])
 
 
-def window_content(elements, stream_iri, length: int, step: int, t: int, convention: str):
-    """The window ``[RANGE length STEP step]`` at t, computed directly from D2 (integer time)."""
-    anchor = (t // step) * step
-    lo, hi = {
-        "closed": (anchor - length, anchor),
-        "left-open": (anchor - length + 1, anchor),
-        "right-open": (anchor - length, anchor - 1),
-    }[convention]
-    hi = min(hi, t)
-    return {(s, p, o) for (time, iri, s, p, o) in elements if iri == stream_iri and lo <= time <= hi}
+def stream_window(elements, stream_iri, length: int, step: int, t: int, convention: str) -> set:
+    """The triples of stream ``stream_iri`` in its window at t (``window_oracle``)."""
+    return window_content(((time, (s, p, o)) for (time, iri, s, p, o) in elements if iri == stream_iri),
+                          length, step, t, convention)
 
 
 def lars_stream(elements) -> Stream:
@@ -204,7 +199,7 @@ def test_tau2_equals_sparql_on_window_snapshots(static_part, stream_part, data, 
     for t in range(0, 7):
         ds = dataset_of(data)
         g = ds.graph(URIRef(str(S1)))
-        for tr in window_content(elements, S1, length, step, t, convention):
+        for tr in stream_window(elements, S1, length, step, t, convention):
             g.add(tr)
         assert lars_answers(compiled, facts, stream, t) == rdflib_answers(sparql, ds, compiled.variables), (t, cqels)
 
@@ -223,8 +218,8 @@ def test_tau1_equals_sparql_on_merged_default_graph(where, data, elements, w, co
     facts = static_facts(dataset_of(data))
     stream = lars_stream(elements)
     for t in range(0, 7):
-        merged = set(data) | window_content(elements, S1, length, step, t, convention) \
-            | window_content(elements, S2, length, step, t, convention)
+        merged = set(data) | stream_window(elements, S1, length, step, t, convention) \
+            | stream_window(elements, S2, length, step, t, convention)
         expected = rdflib_answers(select(where), dataset_of(merged), compiled.variables)
         assert lars_answers(compiled, facts, stream, t) == expected, (t, csparql)
 
