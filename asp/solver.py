@@ -51,7 +51,6 @@ from lars.reference import comparison_holds
 # epochs that solve fast.
 _AHEAD_ATOMS = 50_000
 _AHEAD_MIN = 64
-_AHEAD_FACTOR = 1.0
 _CARRY = 256
 _AHEAD_ATOMS_TEMPORAL = 8_000  # (atom, time) pairs per epoch for programs with time points
 
@@ -340,7 +339,7 @@ class _Run:
         first = idx.upto(t)
         ahead = idx.range(t + 1, tb) if temporal else range(first, min(len(idx.times), first + self.lookahead))
         ahead_ids: set[int] = set()
-        budget = min(_AHEAD_ATOMS, max(_AHEAD_MIN, int(_AHEAD_FACTOR * (len(self.now_ids) + sum(len(st.dia) for st in self.states)))))
+        budget = min(_AHEAD_ATOMS, max(_AHEAD_MIN, len(self.now_ids) + sum(len(st.dia) for st in self.states)))
         pairs = 0
         for n, i in enumerate(ahead):
             atoms_i = idx.unique(i)
