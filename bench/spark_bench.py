@@ -10,7 +10,7 @@ the CQELS query (τ2, push) of Example 4 without the FILTER and the static data,
 10 s (offers) and 5 s (near), solved over the whole stream; the verdict of every interval
 ``[i·U, (i+1)·U]`` is computed from the answers. Cases, each in a fresh subprocess:
 
-* ``sequential``: ``translator.run.answers`` for both programs, then ``translator.agreement.judge``;
+* ``sequential``: ``translator.evaluate.run.answers`` for both programs, then ``translator.agreement.judge``;
 * ``spark``: ``spark_jobs.cli.run_agreement_spark`` on ``local[2]`` (both programs in one job,
   verdicts by Spark), including building the session and shipping the elements to Spark;
 * ``spark-2x``: the same on a stream twice as long (same density).
@@ -64,9 +64,9 @@ def stream(time_points: int, seed: int = 7):
 
 
 def runs():
-    from translator.compile import compile_query
-    from translator.normalize import TimeBase
-    from translator.parse import parse
+    from translator.translate.compile import compile_query
+    from translator.translate.normalize import TimeBase
+    from translator.query.parse import parse
 
     base = TimeBase("s")
     return {
@@ -104,7 +104,7 @@ def case(name: str, time_points: int, partitions: int | None) -> dict:
     base_rss = _rss_kib()
     t0 = time.perf_counter()
     if name == "sequential":
-        from translator.run import answers
+        from translator.evaluate.run import answers
 
         streams = {}
         for label, c in compiled.items():

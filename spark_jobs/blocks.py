@@ -1,6 +1,6 @@
 """Evaluation times and blocks: which block solves which evaluation time, and which input it needs.
 
-The sequential run (``translator.run.answers``) evaluates a program at the times of its mode
+The sequential run (``translator.evaluate.run.answers``) evaluates a program at the times of its mode
 (seed 000 §4.1, D4): pull — the multiples of the period U in ``[from, to]``; push — the time points
 with input; none — every time point. :class:`Timeline` restates that computation (and the stream
 end the sequential run uses) from a few numbers, so that every block can find its own evaluation
@@ -34,7 +34,7 @@ def _ceil_div(a: int, b: int) -> int:
 
 @dataclass(frozen=True)
 class Timeline:
-    """The evaluation times of one program, as ``translator.run.evaluation_times`` computes them.
+    """The evaluation times of one program, as ``translator.evaluate.run.evaluation_times`` computes them.
 
     ``lo``: start of the timeline (0, or the first element if earlier); ``first``/``last``: the
     range of candidate evaluation times; ``end``: the end of the stream the solver gets (the last

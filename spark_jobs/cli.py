@@ -2,8 +2,8 @@
 
 * :func:`add_engine_options` adds ``--engine {sequential,spark}``, ``--master``, ``--partitions``
   and ``--parquet DIR`` to an argparse parser (no pyspark import: the CLI stays fast).
-* :func:`run_answers_spark` has the contract of ``translator.run.answers``: one
-  :class:`translator.run.Evaluation` per evaluation time, in time order, after R2S.
+* :func:`run_answers_spark` has the contract of ``translator.evaluate.run.answers``: one
+  :class:`translator.evaluate.run.Evaluation` per evaluation time, in time order, after R2S.
 * :func:`run_agreement_spark` solves several programs (the pull and push runs of ``rsplars agree``
   and its diagnosis runs) over the same blocks and returns their answer streams in the form
   ``translator.agreement.analyse`` takes, plus the interval verdicts computed by Spark.
@@ -24,9 +24,9 @@ from typing import TYPE_CHECKING, Iterator, Mapping, Sequence
 
 from lars.errors import RsplarsError
 from lars.model import Rule
-from translator.compile import Compiled
+from translator.translate.compile import Compiled
 from translator.rdf.streams import StreamElement
-from translator.run import R2S, Evaluation, RunError
+from translator.evaluate.run import R2S, Evaluation, RunError
 
 if TYPE_CHECKING:  # pragma: no cover
     from pyspark.sql import DataFrame, SparkSession
@@ -133,7 +133,7 @@ def run_answers_spark(
     *,
     parquet: str | None = None,
 ) -> Iterator[Evaluation]:
-    """``translator.run.answers`` on Spark: the same evaluations, computed block by block."""
+    """``translator.evaluate.run.answers`` on Spark: the same evaluations, computed block by block."""
     with user_errors():
         yield from _answers_spark(compiled, elements, static_facts, start, end, r2s, master, partitions, parquet)
 

@@ -3,7 +3,7 @@
 The reference for what :mod:`spark_jobs.frames` computes with Spark window functions, and the
 partitioned run of the unit tests: every element goes to its own block and to the later blocks whose
 look-back reaches it (:meth:`spark_jobs.blocks.Blocks.blocks_of_element`). Elements are first
-deduplicated like ``translator.run.data_stream`` (the same triple twice on a stream at one time point
+deduplicated like ``translator.evaluate.run.data_stream`` (the same triple twice on a stream at one time point
 is one atom; the first arrival keeps its place), because tuple windows count atoms (D11).
 """
 

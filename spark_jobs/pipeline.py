@@ -4,7 +4,7 @@
 a mapping ``label → Compiled`` (one program for ``run``; the pull, push and diagnosis programs for
 ``agree``) it returns a DataFrame ``run, t, row`` of the rstream answers of every program at every
 evaluation time (``row`` null: the evaluation-time marker), equal to what the sequential
-``translator.run.answers`` computes program by program (the tests compare them).
+``translator.evaluate.run.answers`` computes program by program (the tests compare them).
 
 Steps (docs/spark.md): the timeline of every program (:class:`spark_jobs.blocks.Timeline`); blocks
 of a width that is a multiple of every pull period (:class:`spark_jobs.blocks.Blocks`); the union
@@ -22,7 +22,7 @@ from lars.model import Rule
 from spark_jobs.blocks import Blocks, Timeline
 from spark_jobs.lookback import LookBack, combined
 from spark_jobs.solve_blocks import BlockJob, BlockRun
-from translator.compile import Compiled
+from translator.translate.compile import Compiled
 
 if TYPE_CHECKING:  # pragma: no cover
     from pyspark.sql import DataFrame

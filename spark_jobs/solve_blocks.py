@@ -3,7 +3,7 @@
 :func:`solve_block` is a plain function of a pandas DataFrame (no Spark here; unit-tested directly)
 that :mod:`spark_jobs.pipeline` runs through ``groupBy("block").applyInPandas``. It rebuilds the
 LARS data stream of the block — its own elements and the look-back (:mod:`spark_jobs.lookback`) —
-exactly as ``translator.run.data_stream`` does (``striple(s, p, o, stream)`` atoms, arrival order
+exactly as ``translator.evaluate.run.data_stream`` does (``striple(s, p, o, stream)`` atoms, arrival order
 kept, the same atom twice at one time point is one atom), on the timeline of the whole stream, and
 runs the clingo engine (``asp.solver.StreamSolver``) at the block's own evaluation times for every
 program of the job (seed 000 §4: the pull and the push program, and the diagnosis runs).
@@ -24,10 +24,10 @@ import pandas as pd
 
 from lars.model import Atom, Program, Rule, Stream
 from spark_jobs.blocks import Blocks, Timeline
-from translator.compile import Compiled
+from translator.translate.compile import Compiled
 from translator.rdf.terms import from_nt, to_lars
-from translator.run import RunError, Row, answer_rows
-from translator.tau import STRIPLE
+from translator.evaluate.run import RunError, Row, answer_rows
+from translator.translate.tau import STRIPLE
 
 #: the columns of the input of :func:`solve_block` (``t`` and the terms are null on marker rows)
 INPUT_COLUMNS = ("block", "seq", "t", "stream", "s", "p", "o")
@@ -90,7 +90,7 @@ def block_points(pdf: pd.DataFrame) -> dict[int, tuple[Atom, ...]]:
 def solve_block(key: tuple, pdf: pd.DataFrame, job: BlockJob) -> pd.DataFrame:
     """The answers of every program of ``job`` at the evaluation times of block ``key[0]``."""
     from asp.solver import StreamSolver
-    from translator.expressions import FUNCTIONS
+    from translator.translate.expressions import FUNCTIONS
 
     block = int(key[0])
     a, b = job.blocks.own(block)

@@ -6,7 +6,7 @@
         [--diagnose] [--json REPORT.json] [--parquet DIR]
 
 Locally (no ``spark-submit``): ``python -m spark_jobs.submit run …`` (``--master local[*]`` by
-default). The options are those of ``rsplars run`` (built by ``translator.commands.common``) plus
+default). The options are those of ``rsplars run`` (built by ``translator.cli.commands.common``) plus
 the engine options of :func:`spark_jobs.cli.add_engine_options` (``--engine`` defaults to ``spark``
 here) and ``--elements PATH``: a Parquet or CSV dataset of ``time, stream, s, p, o`` (N-Triples
 terms) read by Spark itself, for streams too large for the driver. ``agree`` judges the pull run of
@@ -26,7 +26,7 @@ if __package__ in (None, ""):  # run as a file (spark-submit spark_jobs/submit.p
 
 from lars.errors import EXIT_OK, RsplarsError
 from spark_jobs.cli import add_engine_options
-from translator.commands.common import (
+from translator.cli.commands.common import (
     add_data_options,
     add_query_options,
     add_translation_options,
@@ -93,9 +93,9 @@ def _inputs(args: argparse.Namespace, spark):
 
 def run_command(args: argparse.Namespace) -> int:
     from spark_jobs.cli import run_answers_spark, session
-    from translator.commands.common import compile_variants
-    from translator.commands.run import WRITERS
-    from translator.run import answers
+    from translator.cli.commands.common import compile_variants
+    from translator.evaluate.writers import WRITERS
+    from translator.evaluate.run import answers
 
     query = parse_query(args, args.query_file)
     spark = session(args.master) if args.engine == "spark" else None
@@ -118,8 +118,8 @@ def agree_command(args: argparse.Namespace) -> int:
     from translator.agreement import QueryInput, ReportInputs, StreamInput, analyse
     from translator.agreement.report_json import write_json
     from translator.agreement.table import render_table
-    from translator.compile import compile_query
-    from translator.normalize import TimeBase
+    from translator.translate.compile import compile_query
+    from translator.translate.normalize import TimeBase
     from translator.rdf.streams import parse_stream_spec
     from translator.rdf.timeunits import duration_in_base_units
 

@@ -1,8 +1,8 @@
 """RSP query texts (C-SPARQL, CQELS-QL, EP-SPARQL) → one query model → LARS programs.
 
-``parse(text, dialect="auto")`` reads a query into :class:`translator.model.Query`.
+``parse(text, dialect="auto")`` reads a query into :class:`translator.query.model.Query`.
 """
 
-from translator.parse import parse
+from translator.query.parse import parse
 
 __all__ = ["parse"]

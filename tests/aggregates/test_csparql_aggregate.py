@@ -1,6 +1,6 @@
 """C-SPARQL AGGREGATE clauses (seed 004 §2.2, §3.1): non-reducing aggregation, checked on the
 worked examples D1, D2, D5, D6, D9, D10 of ``spec/004-csparql.md`` §8.2 (expected values computed
-there from the paper's definitions), through ``rsplars run`` and ``translator.run.answers``, with
+there from the paper's definitions), through ``rsplars run`` and ``translator.evaluate.run.answers``, with
 the clingo engine cross-checked against the reference semantics of LARS.
 """
 
@@ -15,14 +15,14 @@ from rdflib import Literal, URIRef
 from lars import reference
 from lars.model import Program
 from translator.cli import main
-from translator.compile import compile_query
-from translator.expressions import FUNCTIONS
-from translator.normalize import TimeBase
-from translator.parse import parse
+from translator.translate.compile import compile_query
+from translator.translate.expressions import FUNCTIONS
+from translator.translate.normalize import TimeBase
+from translator.query.parse import parse
 from translator.rdf.static import load_dataset, static_facts
 from translator.rdf.streams import TimeSpec, read_stream
 from translator.rdf.terms import from_lars, from_nt, to_nt
-from translator.run import answers, engine_input
+from translator.evaluate.run import answers, engine_input
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "aggregates"
 SEEDS = Path(__file__).resolve().parents[1] / "data" / "queries" / "seeds"
@@ -58,7 +58,7 @@ def rows(answer_list: list[dict], names: tuple[str, ...]) -> set[tuple]:
 
 def engine_and_reference(query_text: str, streams: dict[str, str], static: list[str], unit: str, bounds: str,
                          start: int, end: int, lenient: bool = False, mode: str | None = None):
-    """Answers of the engine (``translator.run.answers``), asserted equal to the reference
+    """Answers of the engine (``translator.evaluate.run.answers``), asserted equal to the reference
     semantics at every evaluation time; returns ``{t: set of short rows}``."""
     query = parse(query_text, lenient=lenient)
     compiled = compile_query(query, bounds=bounds, base=TimeBase(unit), mode=mode)
@@ -167,7 +167,7 @@ def test_d10_construct_stream_stamped_with_the_evaluation_time(capsys):
 
 
 def test_aggregate_clause_errors():
-    from translator.aggregates import AggregationError
+    from translator.translate.aggregates import AggregationError
 
     bad = "SELECT ?g ?n WHERE { ?g <http://ex.org/p> ?x } AGGREGATE { (?x, COUNT, {?g}) }"
     with pytest.raises(AggregationError, match="must be new"):

@@ -1,5 +1,5 @@
 """Exact aggregate values (spec D6): clingo aggregates compute on 32-bit integers and wrap around
-on overflow, so the translation splits numbers into limbs and keys (``translator.expressions``)
+on overflow, so the translation splits numbers into limbs and keys (``translator.translate.expressions``)
 and turns anything that is not an integer into an *unbound* aggregate, never a wrong number.
 
 Oracles: Python's own integers (limb and key functions), hand-computed values, and rdflib where it
@@ -17,9 +17,9 @@ from rdflib.namespace import XSD
 
 from lars import reference
 from lars.model import Integer, Program, Stream, String
-from translator import aggregates
-from translator.compile import compile_query
-from translator.expressions import (
+from translator.translate import aggregates
+from translator.translate.compile import compile_query
+from translator.translate.expressions import (
     FUNCTIONS,
     LIMBS,
     sparql_avg,
@@ -28,10 +28,10 @@ from translator.expressions import (
     sparql_limb,
     sparql_sum,
 )
-from translator.parse import parse
+from translator.query.parse import parse
 from translator.rdf.static import static_facts
 from translator.rdf.terms import from_lars, from_nt, to_lars, to_nt
-from translator.run import answers
+from translator.evaluate.run import answers
 
 PREFIX = "PREFIX : <http://example.org/>\n"
 INT = "<http://www.w3.org/2001/XMLSchema#integer>"

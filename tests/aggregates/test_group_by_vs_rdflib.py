@@ -27,13 +27,13 @@ from rdflib.namespace import XSD
 
 from lars import reference
 from lars.model import Atom, Program, Stream
-from translator.compile import compile_query
-from translator.expressions import FUNCTIONS
-from translator.parse import parse
+from translator.translate.compile import compile_query
+from translator.translate.expressions import FUNCTIONS
+from translator.query.parse import parse
 from translator.rdf.static import static_facts
 from translator.rdf.streams import StreamElement
 from translator.rdf.terms import from_lars, from_nt, to_lars, to_nt
-from translator.run import answers
+from translator.evaluate.run import answers
 from window_oracle import window_content
 
 EX = Namespace("http://example.org/")

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from translator.agreement.query_patterns import condition_ii_patterns
-from translator.compile import counterparts
-from translator.parse import parse
+from translator.translate.compile import counterparts
+from translator.query.parse import parse
 
 EX = "<http://ex/"
 

@@ -2,7 +2,7 @@
 
 The running example of seed 000 (Ex. 1–7) written as τ1-style (C-SPARQL: stream triples merged into
 the default graph) and τ2-style (CQELS: stream graph patterns read the stream) LARS programs, run
-in push and pull mode (``translator.modes``, seed 000 §4.1) at every time point of [0, 30]. The
+in push and pull mode (``translator.translate.modes``, seed 000 §4.1) at every time point of [0, 30]. The
 verdicts must equal the definition computed naively on these answers, and the hand-computed
 expectations; the diagnosis must find the cause each scenario was built to exhibit.
 """
@@ -21,7 +21,7 @@ from lars.reference import run
 from lars.streams import parse_stream_text
 from lars.syntax import parse_program
 from translator.agreement import BoundsAlternative, Cause, Runs, Solution, diagnose, judge
-from translator.modes import pull, push
+from translator.translate.modes import pull, push
 
 STATIC = "triple(mbt,g_classify,1). triple(rayban,g_classify,0).\n"
 # a static triple sharing the stream pattern ?user :isNear ?shop violates condition (ii)

@@ -64,7 +64,7 @@ LARS_CASES = [c for c in CASES if (GOLDEN / (c.name + ".lars")).exists() and "--
 @pytest.mark.parametrize("case", LARS_CASES, ids=lambda c: c.name)
 def test_golden_lars_parses_back_to_the_translated_programs(case):
     from translator.cli import build_parser
-    from translator.commands.common import compile_variants, parse_query
+    from translator.cli.commands.common import compile_variants, parse_query
 
     args = build_parser().parse_args(["translate", str(case.path), "--to", "lars", *case.options])
     variants = compile_variants(args, parse_query(args, str(case.path)))

@@ -312,7 +312,7 @@ def test_output_file_is_written_whole(run_cli, tmp_path):
 
 def test_output_is_atomic_when_a_run_fails_midway(run_cli, tmp_path, monkeypatch):
     """An error after some answers were written leaves the previous file untouched and no temp file."""
-    import translator.run as engine
+    import translator.evaluate.run as engine
 
     real = engine.answers
 
@@ -332,7 +332,7 @@ def test_output_is_atomic_when_a_run_fails_midway(run_cli, tmp_path, monkeypatch
 
 
 def test_progress_line_on_long_runs(capsys):
-    from translator.commands.common import Progress
+    from translator.cli.commands.common import Progress
 
     progress = Progress("rsplars run", enabled=True)
     for i in range(1, 101):

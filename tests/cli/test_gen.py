@@ -4,7 +4,6 @@ the stream reader reads back, at the requested rate, with the paper's vocabulary
 from __future__ import annotations
 
 import math
-from pathlib import Path
 
 import pytest
 from rdflib import Literal, URIRef

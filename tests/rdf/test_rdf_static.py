@@ -67,7 +67,7 @@ def test_lexical_forms_are_kept(tmp_path):
 
 def test_static_facts_match_the_translation_names():
     from lars.model import Atom, Constant, Rule, String
-    from translator import tau
+    from translator.translate import tau
     from translator.rdf.static import DEFAULT_GRAPH, TRIPLE, static_facts
 
     assert (TRIPLE, DEFAULT_GRAPH) == (tau.TRIPLE, tau.DEFAULT_GRAPH)

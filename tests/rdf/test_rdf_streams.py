@@ -276,9 +276,9 @@ def test_stream_spec_and_missing_file():
 
 
 def test_lars_view_of_the_running_example():
-    """Seed 000 §4.3: striple(S, P, O, s) ∈ υ(t), arrival order kept; the names match translator.tau."""
+    """Seed 000 §4.3: striple(S, P, O, s) ∈ υ(t), arrival order kept; the names match translator.translate.tau."""
     from lars.model import Atom, String
-    from translator import tau
+    from translator.translate import tau
     from translator.rdf.streams import STRIPLE, to_lars_stream
 
     assert STRIPLE == tau.STRIPLE

@@ -1,6 +1,6 @@
 """Shared cases of the partitioned-run tests: queries with every window kind, and streams with
 elements exactly on block, interval and window edges. The oracle is always the sequential run
-``translator.run.answers`` over the whole stream."""
+``translator.evaluate.run.answers`` over the whole stream."""
 
 from __future__ import annotations
 
@@ -10,11 +10,11 @@ import pandas as pd
 from rdflib import Literal, URIRef
 from rdflib.namespace import XSD
 
-from translator.compile import Compiled, compile_query
-from translator.normalize import TimeBase
-from translator.parse import parse
+from translator.translate.compile import Compiled, compile_query
+from translator.translate.normalize import TimeBase
+from translator.query.parse import parse
 from translator.rdf.streams import StreamElement
-from translator.run import Evaluation, answers
+from translator.evaluate.run import Evaluation, answers
 
 EX = "http://example.org/"
 S1 = URIRef(EX + "s1")

@@ -35,8 +35,8 @@ def test_engine_options_defaults_and_errors(capsys) -> None:
 
 
 def test_submit_run_has_the_options_of_rsplars_run() -> None:
-    """The shared builders of ``translator.commands.common`` plus the run options."""
-    from translator.commands.common import add_data_options, add_query_options, add_translation_options
+    """The shared builders of ``translator.cli.commands.common`` plus the run options."""
+    from translator.cli.commands.common import add_data_options, add_query_options, add_translation_options
 
     shared = argparse.ArgumentParser()
     add_query_options(shared)

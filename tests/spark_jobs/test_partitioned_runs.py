@@ -16,7 +16,7 @@ from spark_jobs.lookback import LookBack, PartitionError, TupleNeed, look_back
 from spark_jobs.partition import elements_table, partition
 from spark_jobs.pipeline import make_plan
 from spark_jobs.solve_blocks import BlockJob, solve_rows
-from translator.run import data_stream, evaluation_times
+from translator.evaluate.run import data_stream, evaluation_times
 
 # ------------------------------------------------------------------------------------ look-back
 
@@ -73,7 +73,7 @@ def test_programs_needing_the_whole_history_are_rejected(text) -> None:
     split=st.integers(1, 6),
 )
 def test_timeline_and_blocks_give_the_sequential_evaluation_times(times, mode, period, start, end, split) -> None:
-    """Block by block, the evaluation times are exactly ``translator.run.evaluation_times``."""
+    """Block by block, the evaluation times are exactly ``translator.evaluate.run.evaluation_times``."""
     elements = [element(t, "a", "b") for t in sorted(times)]
     compiled = cqels("RANGE 3s", mode, period if mode == "pull" else None)
     stream = data_stream(elements, 0, None)

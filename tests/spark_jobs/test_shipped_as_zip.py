@@ -16,9 +16,9 @@ PROBE = r'''
 import translator, lars
 assert ".zip" in translator.__file__ and ".zip" in lars.__file__, (translator.__file__, lars.__file__)
 from lars.syntax import parse_program
-from translator.parse import parse
+from translator.query.parse import parse
 from translator.rdf.streams import parse_stream
-from translator.expressions import FUNCTIONS
+from translator.translate.expressions import FUNCTIONS
 from lars.model import String
 query = parse("PREFIX : <http://e/> SELECT ?x WHERE { STREAM <http://e/s> [RANGE 3s] { ?x :p ?v } FILTER(?v > 1) }", "cqels")
 program = parse_program("q(X) :- p(X) [3].")

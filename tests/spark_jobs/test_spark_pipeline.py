@@ -12,7 +12,7 @@ from spark_cases import as_evaluations, cqels, csparql, edge_stream, sequential
 from spark_jobs.cli import run_agreement_spark, run_answers_spark
 from spark_jobs.frames import elements_frame, with_blocks
 from spark_jobs.partition import elements_table, partition
-from spark_jobs.pipeline import make_plan, solve_runs
+from spark_jobs.pipeline import solve_runs
 from translator.agreement import Solution, judge
 from translator.cli import main as rsplars
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from translator.model import IRI, Ask, Construct, EventPattern, Select, result_variables, stream_graph_patterns, walk_patterns
-from translator.parse import parse
+from translator.query.model import IRI, Ask, Construct, EventPattern, Select, result_variables, stream_graph_patterns, walk_patterns
+from translator.query.parse import parse
 
 QUERIES = Path(__file__).resolve().parents[1] / "data" / "queries"
 CSPARQL = sorted((QUERIES / "csparql").glob("*.txt"))
@@ -135,7 +135,7 @@ def test_epsparql_operators_and_forms():
 
 
 def test_epsparql_strict_mode_names_the_bare_name():
-    from translator.errors import QuerySemanticError
+    from translator.query.errors import QuerySemanticError
 
     with pytest.raises(QuerySemanticError) as err:
         load(QUERIES / "epsparql" / "ep1.rq")

@@ -6,10 +6,10 @@ from decimal import Decimal
 
 import pytest
 
-from translator.dialect import detect_dialect
-from translator.errors import DialectMismatchError
-from translator.model import Duration
-from translator.parse import parse
+from translator.query.dialect import detect_dialect
+from translator.query.errors import DialectMismatchError
+from translator.query.model import Duration
+from translator.query.parse import parse
 
 
 @pytest.mark.parametrize(

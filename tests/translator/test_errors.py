@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from lars.errors import SourceError, UnsupportedError
-from translator.errors import unsupported
-from translator.parse import parse
+from translator.query.errors import unsupported
+from translator.query.parse import parse
 
 MALFORMED = sorted((Path(__file__).resolve().parents[1] / "data" / "queries" / "malformed").glob("*.rq"))
 _EXPECT = re.compile(r"^# expect: (\w+) (\d+):(\d+) (.+)$")
@@ -54,7 +54,7 @@ def test_unsupported_error_names_the_construct():
 
 
 def test_property_paths_parse_into_named_path_nodes():
-    from translator.model import Path as PathNode
+    from translator.query.model import Path as PathNode
 
     q = parse("PREFIX : <http://e/> SELECT * WHERE { ?x :p/:q+ ?y . ?y ^:r|:s ?z }", "csparql")
     t1, t2 = q.where.parts[0].triples
@@ -63,7 +63,7 @@ def test_property_paths_parse_into_named_path_nodes():
 
 
 def test_reject_property_paths_names_the_path():
-    from translator.errors import reject_property_paths
+    from translator.query.errors import reject_property_paths
 
     q = parse("PREFIX : <http://e/> SELECT * WHERE { ?x :a ?y . ?x :p/:q+ ?y }", "csparql")
     with pytest.raises(UnsupportedError) as info:
@@ -73,8 +73,8 @@ def test_reject_property_paths_names_the_path():
 
 
 def test_expression_text_and_variables_round_trip():
-    from translator.model import expression_variables
-    from translator.printer import expression_text
+    from translator.query.model import expression_variables
+    from translator.query.printer import expression_text
 
     q = parse("PREFIX e: <http://e/> SELECT ?x WHERE { ?x e:p ?y FILTER (?y * 2 > e:f(?z, -1) || !BOUND(?x)) }", "csparql")
     expr = q.where.parts[1].expr

@@ -4,7 +4,7 @@
 For a LARS program P and a stream S (random stratified programs with every window kind, from the
 generator of ``tests/asp/test_asp_property.py``, imported, and random streams):
 
-* push: ``π(P)`` (``translator.modes.push`` with the stream's input predicates, D3) has at every
+* push: ``π(P)`` (``translator.translate.modes.push`` with the stream's input predicates, D3) has at every
   time point t with input (υ(t) ≠ ∅) the answer of P at t plus ``trigger``; at every other time
   point nothing is derived (the answer is P's facts only);
 * pull: ``π(P, U)`` has at every multiple of U (time 0 included, D4) the answer of P plus
@@ -30,7 +30,7 @@ from asp.solver import StreamSolver
 from lars.model import Atom, Integer, Program, Stream
 from lars.printer import format_atom
 from lars.reference import expected_answers
-from translator.modes import TRIGGER, pull, push
+from translator.translate.modes import TRIGGER, pull, push
 
 
 def _generator():
@@ -115,14 +115,14 @@ def test_push_trigger_ignores_static_data() -> None:
 # joined), OPTIONAL with a FILTER inside (the filter sees the optional side's bindings). Without
 # streams τ1 and τ2 must equal rdflib's SPARQL answers (seed 000 Proposition 2).
 
-from rdflib import Dataset, Literal as RDFLiteral, Namespace, URIRef  # noqa: E402
+from rdflib import Dataset, Literal as RDFLiteral, Namespace  # noqa: E402
 
 from lars import reference  # noqa: E402
 from test_tau_vs_rdflib import minus_only_at_top_level  # noqa: E402  (rdflib's nested-MINUS deviation)
 from lars.errors import UnsupportedError  # noqa: E402
-from translator.compile import compile_query  # noqa: E402
-from translator.expressions import FUNCTIONS  # noqa: E402
-from translator.parse import parse  # noqa: E402
+from translator.translate.compile import compile_query  # noqa: E402
+from translator.translate.expressions import FUNCTIONS  # noqa: E402
+from translator.query.parse import parse  # noqa: E402
 from translator.rdf.static import static_facts  # noqa: E402
 from translator.rdf.terms import from_lars, to_nt  # noqa: E402
 

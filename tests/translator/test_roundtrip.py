@@ -9,13 +9,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from translator.model import (
+from translator.query.model import (
     BGP, IRI, XSD, BinaryOp, Bind, Dataset, Duration, EventPattern, Filter, FunctionCall, Group,
     Literal, Modifiers, Optional_, Projection, Query, Select, StreamPattern, StreamSource,
     TriplePattern, UnaryOp, Union_, Var, Window, Registration, AggregateClause, Prologue,
 )
-from translator.parse import parse
-from translator.printer import print_query
+from translator.query.parse import parse
+from translator.query.printer import print_query
 
 QUERIES = Path(__file__).resolve().parents[1] / "data" / "queries"
 FIXTURES = [p for d in ("csparql", "cqels", "epsparql", "seeds", "extra") for p in sorted((QUERIES / d).iterdir())

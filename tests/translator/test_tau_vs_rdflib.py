@@ -21,9 +21,9 @@ from rdflib import Dataset, Literal, Namespace, URIRef
 
 from lars import reference
 from lars.model import Atom, Program, Stream
-from translator.compile import compile_query
-from translator.expressions import FUNCTIONS
-from translator.parse import parse
+from translator.translate.compile import compile_query
+from translator.translate.expressions import FUNCTIONS
+from translator.query.parse import parse
 from translator.rdf.static import static_facts
 from translator.rdf.terms import from_lars, to_lars, to_nt
 from window_oracle import window_content
@@ -235,7 +235,7 @@ WHERE {
   ?product :g_classify ?gender .
   FILTER (?percent >= 20 && ?gender != 1)
 }"""
-    from translator.normalize import TimeBase
+    from translator.translate.normalize import TimeBase
 
     compiled = compile_query(parse(q2), mode="none", base=TimeBase("m"))
     ds = Dataset()

@@ -7,19 +7,19 @@ For a query with stream graph patterns ``(STREAM s ω g)`` (a CQELS query, or a 
   ``GRAPH`` (which addresses named graphs, never the streams).
 
 Triple patterns become tuples of N-Triples texts with ``?name`` for variables
-(:func:`translator.compile.pattern_key`). Patterns inside ``FILTER EXISTS`` expressions are not
+(:func:`translator.translate.compile.pattern_key`). Patterns inside ``FILTER EXISTS`` expressions are not
 listed (they are expressions, not graph patterns of the query's body).
 """
 
 from __future__ import annotations
 
-from translator import model as M
+from translator.query import model as M
 from translator.agreement.static_check import TriplePattern
 
 
 def condition_ii_patterns(query: M.Query) -> tuple[dict[str, list[TriplePattern]], list[TriplePattern]]:
     """``(stream IRI -> its triple patterns, static triple patterns)``, each in written order."""
-    from translator.compile import pattern_key
+    from translator.translate.compile import pattern_key
 
     streams: dict[str, list[TriplePattern]] = {}
     static: list[TriplePattern] = []

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from html import escape
 
-from translator.fileio import write_atomic
+from translator.evaluate.fileio import write_atomic
 from translator.agreement.report import AgreementReport
 from translator.agreement.solutions import Solution, sorted_solutions
 from translator.agreement.table import format_share

@@ -10,7 +10,7 @@ import json
 import os
 from typing import Any, Iterable
 
-from translator.fileio import write_atomic
+from translator.evaluate.fileio import write_atomic
 from translator.agreement.diagnosis import Diagnosis, IntervalDiagnosis
 from translator.agreement.report import AgreementReport, ReportInputs
 from translator.agreement.solutions import Solution, sorted_solutions

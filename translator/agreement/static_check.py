@@ -19,8 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Mapping
 
-Triple = tuple[str, str, str]
-TriplePattern = tuple[str, str, str]
+from translator.rdf.triple_match import Triple, TriplePattern, is_variable, matches  # noqa: F401 (re-exported)
 
 
 @dataclass(frozen=True)
@@ -47,23 +46,6 @@ class StaticCheck:
     @property
     def condition_ii_holds(self) -> bool:
         return not self.overlaps
-
-
-def is_variable(term: str) -> bool:
-    return term[:1] in ("?", "$")
-
-
-def matches(pattern: TriplePattern, triple: Triple) -> bool:
-    """Whether one substitution of the pattern's variables turns it into ``triple``."""
-    binding: dict[str, str] = {}
-    for p, t in zip(pattern, triple):
-        if is_variable(p):
-            name = p[1:]
-            if binding.setdefault(name, t) != t:
-                return False
-        elif p != t:
-            return False
-    return True
 
 
 def check_condition_ii(

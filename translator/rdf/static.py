@@ -21,7 +21,7 @@ from rdflib.util import guess_format
 from lars.errors import RsplarsError, SourceError
 from lars.model import Atom, Constant, Rule, String
 from translator.rdf.terms import RDFTerm, canonical, keep_lexical_forms, to_lars
-from translator.tau import DEFAULT_GRAPH, TRIPLE  # the names of seed 000 §4.3 (i)
+from translator.rdf.predicates import DEFAULT_GRAPH, TRIPLE  # the names of seed 000 §4.3 (i)
 
 #: extensions rdflib's guess_format does not know
 _EXTRA_FORMATS = {".ttl": "turtle", ".nq": "nquads", ".jsonld": "json-ld", ".json": "json-ld"}

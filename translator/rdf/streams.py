@@ -38,7 +38,7 @@ from rdflib.namespace import PROV, RDF, RDFS, XSD, OWL
 
 from lars.errors import RsplarsError, SourceError
 from lars.model import Atom, Stream
-from translator.tau import STRIPLE  # the stream predicate of seed 000 §4.3
+from translator.rdf.predicates import STRIPLE  # the stream predicate of seed 000 §4.3
 from translator.rdf.terms import (
     BLANK_NODE_LABEL,
     IRIREF,

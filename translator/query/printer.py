@@ -36,7 +36,6 @@ from .model import (
     Modifiers,
     Optional_,
     Path,
-    Projection,
     Query,
     Select,
     StreamPattern,

@@ -12,7 +12,7 @@ Differences from Fig. 1, all needed for SPARQL's exact semantics (seed 000 says 
 
 * AND joins *compatible* solutions: a variable that may be unbound on one side joins with any
   value of the other (three cases per such variable; variables bound in every solution, see
-  :func:`translator.algebra.certain`, join by equality as in Fig. 1).
+  :func:`translator.translate.algebra.certain`, join by equality as in Fig. 1).
 * OPT is AND ∪ "no compatible right solution" (the LeftJoin), checked with an auxiliary
   ``compat_i``; SPARQL 1.1 MINUS additionally requires a shared bound variable (``minus_i``).
   Fig. 1's ``ans'_2i(vars(P1) ∩ vars(P2))`` is the special case where the shared variables are
@@ -55,25 +55,13 @@ from lars.model import (
     Variable,
     Window,
 )
-from translator import algebra as A
+from translator.translate import algebra as A
 
-NULL = Constant("null")
-"""The reserved constant for an unbound variable (D5)."""
-
-DEFAULT_GRAPH = Constant("default")
-"""The graph id of the default graph of the static dataset."""
+from translator.rdf.predicates import DEFAULT_GRAPH, NAMED_GRAPH, STRIPLE, TRIPLE  # noqa: F401 (re-exported)
+from translator.rdf.terms import NULL  # noqa: F401 (re-exported: the reserved constant for unbound, D5)
 
 STREAM_GRAPH = Constant("stream")
 """τ1: the graph id into which C-SPARQL merges the window contents of ``FROM STREAM`` (the paper's S)."""
-
-TRIPLE = "triple"
-"""Static data: ``triple(S, P, O, G)`` (seed 000 §4.3 (i))."""
-
-NAMED_GRAPH = "named_graph"
-"""``named_graph(G)``: G names a named graph of the dataset (the range of ``GRAPH ?g``)."""
-
-STRIPLE = "striple"
-"""Stream data: ``striple(S, P, O, s)`` at the time the triple arrives on stream s."""
 
 SPARQL_TEST = "sparql_test"
 SPARQL_VALUE = "sparql_value"

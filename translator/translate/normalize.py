@@ -1,7 +1,7 @@
 """Query model → translation algebra (SPARQL 1.1 §18.2.2, seed 000 §3).
 
 :func:`pattern_algebra` turns the WHERE group of a parsed query into the binary algebra of
-:mod:`translator.algebra` the way SPARQL 1.1 translates group graph patterns
+:mod:`translator.translate.algebra` the way SPARQL 1.1 translates group graph patterns
 (`§18.2.2.6 <https://www.w3.org/TR/sparql11-query/#convertGraphPattern>`_): the elements of a
 group are joined left to right, ``OPTIONAL`` becomes a LeftJoin with the filters of the optional
 group as its condition, ``MINUS`` and ``BIND`` apply to everything before them, and the group's
@@ -17,16 +17,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import reduce
+from typing import Iterable
 
 from rdflib import Literal as RDFLiteral, URIRef
 
 from lars.errors import UnsupportedError
-from translator import algebra as A
-from translator import model as M
-from translator.printer import CorePrinter, expression_text
+from translator.translate import algebra as A
+from translator.query import model as M
+from translator.query.printer import CorePrinter, expression_text
 from translator.rdf.terms import to_lars
 from translator.rdf.timeunits import TimeUnitError, to_base_units, unit_ms
-from translator.tau import AllOf, AnyOf, Condition
+from translator.translate.tau import AllOf, AnyOf, Condition
 
 STAGE = "translation to LARS"
 
@@ -97,7 +98,7 @@ def condition(e: M.Expr) -> Condition:
 
 
 def _reject_in_expression(e: M.Expr) -> None:
-    from translator.expressions import check_supported
+    from translator.translate.expressions import check_supported
 
     check_supported(e)
 
@@ -218,3 +219,11 @@ def stream_sources(query: M.Query, base: TimeBase = TimeBase()) -> tuple[A.Strea
 
 __all__ = ["TimeBase", "condition", "expression", "pattern_algebra", "stream_sources", "window"]
 
+
+def construct_variables(query: M.Query, scope: Iterable[A.Var]) -> tuple[str, ...]:
+    """The answer variables of a CONSTRUCT query: the template's, then the other variables in
+    scope. The template is instantiated once per *solution* (SPARQL 1.1 §16.2), so the answer
+    keeps the whole solution: two solutions that agree on the template's variables still give two
+    fresh blank nodes (answers are sets of solutions, D5)."""
+    template = [v.name for v in M.result_variables(query)]
+    return (*template, *sorted(v.name for v in scope if v.name not in template))

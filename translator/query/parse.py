@@ -1,7 +1,7 @@
-"""Query text → :class:`translator.model.Query` (stage 1 of the pipeline, STYLE.md §1.1).
+"""Query text → :class:`translator.query.model.Query` (stage 1 of the pipeline, STYLE.md §1.1).
 
 One LALR grammar per dialect (``grammars/*.lark``, sharing ``sparql_core.lark``), loaded once.
-Lark's errors become :class:`~translator.errors.QuerySyntaxError` with ``FILE:LINE:COLUMN``, the
+Lark's errors become :class:`~translator.query.errors.QuerySyntaxError` with ``FILE:LINE:COLUMN``, the
 line and a caret, and what was expected in plain words; common mistakes get a specific message
 (:func:`_hint`).
 """
@@ -48,13 +48,13 @@ def parse(
     lenient: bool = False,
     prefixes: Mapping[str, str] | None = None,
 ) -> Query:
-    """Parse ``text`` written in ``dialect`` (``auto``: :func:`translator.dialect.detect_dialect`).
+    """Parse ``text`` written in ``dialect`` (``auto``: :func:`translator.query.dialect.detect_dialect`).
 
     ``lenient`` accepts the quirks of the papers' printed queries (spec/004-csparql.md §8.1 P3):
     undeclared prefixes (well-known namespaces, else a placeholder namespace), hyphenated
     variables, ``^^`` for ``&&``, FROM before SELECT, commas in projections, long unit names,
     REGISTER STREAM with SELECT. ``prefixes`` are declared before the text (like rdflib's initNs).
-    Raises :class:`~translator.errors.QuerySyntaxError`, ``QuerySemanticError`` or
+    Raises :class:`~translator.query.errors.QuerySyntaxError`, ``QuerySemanticError`` or
     ``DialectMismatchError`` (all :class:`lars.errors.SourceError`).
     """
     forced = dialect != "auto"

@@ -20,7 +20,7 @@ import argparse
 import sys
 
 from lars.errors import EXIT_OK, RsplarsError
-from translator.commands.common import output
+from translator.cli.commands.common import output
 
 HELP = "generate seeded RDF streams: the paper's coupon scenario or generic random triples"
 
@@ -68,7 +68,6 @@ def _check(args: argparse.Namespace) -> None:
 
 
 def run_coupons(args: argparse.Namespace) -> int:
-    from pathlib import Path
 
     from translator.rdf.generators import coupon_scenario, product_names
     from translator.rdf.streams import merge_streams, write_ntriples

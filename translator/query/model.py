@@ -576,7 +576,7 @@ def pattern_variables(node: Pattern) -> tuple[Var, ...]:
                     yield from vs
                 case GraphPattern(Var() as v, _) | StreamPattern(Var() as v, _, _):
                     yield v
-                case SubSelect(select, where, _):
+                case SubSelect(select, _, _):
                     yield from (p if isinstance(p, Var) else p.var for p in select.projection)
                 case _:
                     pass

@@ -1,16 +1,16 @@
 """From a parsed RSP query to the LARS program an engine runs (seed 000 §3–4).
 
 ``compile_query`` chains the stages: the dialect's view of the query (``cs(Q)`` / ``cq(Q)``, §3),
-the pattern algebra (:mod:`translator.normalize`), τ1 or τ2 (:mod:`translator.tau`, §4.3), the
-result form, and the execution mode (:mod:`translator.modes`, §4.1). The result names the answer
+the pattern algebra (:mod:`translator.translate.normalize`), τ1 or τ2 (:mod:`translator.translate.tau`, §4.3), the
+result form, and the execution mode (:mod:`translator.translate.modes`, §4.1). The result names the answer
 predicate and the order of its arguments, so that answers can be read back (§5: "answers are the
 facts of ans_1 projected on the result variables").
 
 Result forms: SELECT (projection, ``(expr AS ?v)``, DISTINCT/REDUCED — answers are sets, D5),
 CONSTRUCT (the answer holds the template's variables; the template is instantiated per answer by
-:func:`translator.run.construct_triples`), ASK (``answer`` without arguments). Aggregates — SPARQL
+:func:`translator.evaluate.run.construct_triples`), ASK (``answer`` without arguments). Aggregates — SPARQL
 1.1 GROUP BY/HAVING with COUNT, SUM, AVG, MIN, MAX and C-SPARQL's AGGREGATE clauses — become
-clingo aggregates over τ's ``ans1`` (:mod:`translator.aggregates`; COUNT counts distinct
+clingo aggregates over τ's ``ans1`` (:mod:`translator.translate.aggregates`; COUNT counts distinct
 solutions, D5). ORDER BY, LIMIT and OFFSET are named *unsupported* errors (answers are sets per
 time point, D5).
 """
@@ -22,14 +22,14 @@ from typing import Iterable
 
 from lars.errors import RsplarsError, UnsupportedError
 from lars.model import Atom, Literal, Program, Rule
-from translator import algebra as A
-from translator import model as M
-from translator import modes
-from translator.aggregates import aggregation, needs_aggregation
-from translator.expressions import check_supported
-from translator.normalize import TimeBase, expression, pattern_algebra, stream_sources
-from translator.normalize import term as normalize_term
-from translator.tau import DEFAULT_GRAPH, NULL, Tau, lars_var
+from translator.translate import algebra as A
+from translator.query import model as M
+from translator.translate import modes
+from translator.translate.aggregates import aggregation, needs_aggregation
+from translator.translate.expressions import check_supported
+from translator.translate.normalize import TimeBase, construct_variables, expression, pattern_algebra, stream_sources
+from translator.translate.normalize import term as normalize_term
+from translator.translate.tau import DEFAULT_GRAPH, NULL, Tau, lars_var
 
 ANSWER = "answer"
 STAGE = "translation to LARS"
@@ -229,7 +229,7 @@ def compile_query(
     program = tau.program(pattern)
     solutions = Atom("ans1", (*(lars_var(v) for v in A.ordered(A.variables(pattern))), DEFAULT_GRAPH))
     extra: list[Rule] = []
-    if grouping is not None:  # aggregation on top of τ's solutions (translator.aggregates)
+    if grouping is not None:  # aggregation on top of τ's solutions (translator.translate.aggregates)
         extra, solutions, scope = grouping.rules(solutions)
     else:
         scope = A.variables(pattern)
@@ -254,7 +254,7 @@ def compile_query(
 
 
 def _reject_unsupported(query: M.Query) -> None:
-    from translator.errors import reject_property_paths
+    from translator.query.errors import reject_property_paths
 
     reject_property_paths(query, STAGE)
     mods = query.modifiers
@@ -289,15 +289,6 @@ def _result_form(query: M.Query, pattern: A.Pattern) -> tuple[str, tuple[str, ..
     raise UnsupportedError(type(form).__name__.upper(), STAGE)
 
 
-def construct_variables(query: M.Query, scope: Iterable[A.Var]) -> tuple[str, ...]:
-    """The answer variables of a CONSTRUCT query: the template's, then the other variables in
-    scope. The template is instantiated once per *solution* (SPARQL 1.1 §16.2), so the answer
-    keeps the whole solution: two solutions that agree on the template's variables still give two
-    fresh blank nodes (answers are sets of solutions, D5)."""
-    template = [v.name for v in M.result_variables(query)]
-    return (*template, *sorted(v.name for v in scope if v.name not in template))
-
-
 # ------------------------------------------------------------------------ CQELS counterparts (cq)
 
 AS_CHOICES = ("csparql", "cqels-brave", "cqels-cautious", "cqels-all")
@@ -318,7 +309,7 @@ def assign_by_data(query: M.Query, stream_triples: dict[str, set[tuple[str, str,
     the stream whose triples it matches; one that matches no stream triple stays static. A pattern
     matching the triples of several streams is ambiguous (seed 000 §3 leaves the choice to whoever
     writes the CQELS query) and raises an error asking for ``--assign``."""
-    from translator.agreement.static_check import matches
+    from translator.rdf.triple_match import matches
 
     out: dict[int, str] = {}
     for k, t in enumerate(default_graph_triples(query)):

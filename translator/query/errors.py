@@ -42,7 +42,7 @@ def unsupported(feature: str, stage: str, position: object | None = None, detail
     """Build the named error for a construct that ``stage`` does not support.
 
     ``feature`` names the construct as a user would write it (e.g. ``"property path :p/:q"``);
-    ``position`` (a :class:`translator.model.Position`) is added to the detail when known.
+    ``position`` (a :class:`translator.query.model.Position`) is added to the detail when known.
     """
     where = f"at {position}" if position is not None else ""
     return UnsupportedError(feature, stage, ", ".join(x for x in (where, detail) if x))
@@ -50,7 +50,7 @@ def unsupported(feature: str, stage: str, position: object | None = None, detail
 
 def reject_property_paths(query, stage: str) -> None:
     """Raise the named :class:`UnsupportedError` for the first SPARQL 1.1 property path in
-    ``query`` (paths parse into :class:`translator.model.Path`; stages that only handle plain
+    ``query`` (paths parse into :class:`translator.query.model.Path`; stages that only handle plain
     predicates call this). The message shows the path as written, e.g.
     ``unsupported in LARS translation: property path :p/:q+``."""
     from .model import BGP, Path, walk_patterns

@@ -131,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
     from asp.solver import StreamSolver  # clingo is imported only here
     from lars.streams import read_stream
     from lars.syntax import parse_program
-    from translator.fileio import atomic_output
+    from translator.evaluate.fileio import atomic_output
 
     program = parse_program(_read(args.program), source=args.program)
     stream = read_stream(args.stream, args.stream_format)

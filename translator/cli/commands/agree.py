@@ -26,8 +26,8 @@ from dataclasses import dataclass
 
 from lars.errors import EXIT_OK, RsplarsError
 from spark_jobs.cli import add_engine_options
-from translator.commands.common import UNITS, add_data_options, add_query_options, parse_query, read_data
-from translator.tau import WINDOW_BOUNDS
+from translator.cli.commands.common import UNITS, add_data_options, add_query_options, parse_query, read_data
+from translator.translate.tau import WINDOW_BOUNDS
 
 HELP = "compare a pull-based (C-SPARQL) and a push-based (CQELS) run interval by interval (seed 000 §5)"
 AS_CHOICES = ("cqels-brave", "cqels-cautious", "cqels-all")
@@ -86,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
     from translator.agreement.report_html import write_html
     from translator.agreement.report_json import write_json
     from translator.agreement.table import render_table
-    from translator.normalize import TimeBase
+    from translator.translate.normalize import TimeBase
     from translator.rdf.streams import parse_stream_spec
 
     _check_arguments(args)
@@ -176,7 +176,7 @@ def _comparisons(args: argparse.Namespace, elements) -> list[Comparison]:
         return [Comparison(f"QUERY_A pulled (τ1) vs {label} of QUERY_B pushed (τ2)", pull_query, member,
                            args.pull, args.push, "two-queries") for label, member in members]
     if args.as_ not in (None, "cqels-brave"):
-        from translator.compile import counterparts
+        from translator.translate.compile import counterparts
 
         return [Comparison(f"QUERY_A pulled (τ1) vs {label} of QUERY_B pushed (τ2)", pull_query, member,
                            args.pull, args.push, "two-queries")
@@ -186,8 +186,8 @@ def _comparisons(args: argparse.Namespace, elements) -> list[Comparison]:
 
 
 def _cq_members(args: argparse.Namespace, query, as_: str, elements):
-    from translator.commands.common import assignment_from
-    from translator.compile import counterparts
+    from translator.cli.commands.common import assignment_from
+    from translator.translate.compile import counterparts
 
     assignment = assignment_from(args, query, elements) if query.dialect == "csparql" else None
     return counterparts(query, as_, assignment)
@@ -195,7 +195,7 @@ def _cq_members(args: argparse.Namespace, query, as_: str, elements):
 
 def _period(args: argparse.Namespace, pull_query, base) -> int:
     """``--period`` (a duration, or an integer in base units), else the pull query's own (D4)."""
-    from translator.compile import default_period
+    from translator.translate.compile import default_period
     from translator.rdf.timeunits import duration_in_base_units
 
     if args.period is not None:
@@ -217,7 +217,7 @@ def _run_all(comparison: Comparison, args, elements, facts, period: int, base, o
     """The answer streams of the headline runs and, unless ``--no-diagnosis``, of the decomposition;
     solved one after the other, or all in one Spark job with ``--engine spark`` (same answers)."""
     from translator.agreement import BoundsAlternative
-    from translator.compile import compile_query
+    from translator.translate.compile import compile_query
 
     def compiled(query, strategy: str, mode: str, bounds: str):
         return compile_query(query, strategy=strategy, mode=mode, period=period if mode == "pull" else None,
@@ -250,7 +250,7 @@ def collect_answers(compiled, elements, facts, *, end: int | None = None) -> dic
     """``{t: answer}`` at every evaluation time of ``compiled`` (pull: every multiple of U from 0,
     empty answers included; push: every time point with input), as agreement solutions."""
     from translator.agreement import Solution
-    from translator.run import answers, solution_dicts
+    from translator.evaluate.run import answers, solution_dicts
 
     return {
         ev.t: frozenset(Solution.from_mapping(d) for d in solution_dicts(compiled.variables, ev.rows))

@@ -22,7 +22,6 @@ from ..model import (
     Prologue,
     Query,
     Registration,
-    Select,
     StreamPattern,
     StreamSource,
     Var,

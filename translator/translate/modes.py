@@ -30,7 +30,7 @@ from lars.model import (
     Variable,
     WindowAt,
 )
-from translator.tau import STRIPLE
+from translator.translate.tau import STRIPLE
 
 TRIGGER = Atom("trigger")
 RDF_INPUT = ((STRIPLE, 4),)

@@ -1,6 +1,6 @@
 """The ``rsplars`` command line: ``main(argv) -> exit code``.
 
-Subcommands live in :mod:`translator.commands` (one module each, imported lazily so that
+Subcommands live in :mod:`translator.cli.commands` (one module each, imported lazily so that
 ``rsplars translate`` never loads clingo or pyspark). Every user error derives from
 :class:`lars.errors.RsplarsError` and is printed without a traceback, exit code 2.
 """
@@ -14,7 +14,7 @@ from typing import Sequence
 
 from lars.errors import EXIT_USAGE, RsplarsError, SourceError
 
-#: subcommand name -> module in translator.commands that defines it (argparse lists them in this order)
+#: subcommand name -> module in translator.cli.commands that defines it (argparse lists them in this order)
 SUBCOMMANDS: dict[str, str] = {
     "translate": "translate",
     "run": "run",
@@ -33,7 +33,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for module in SUBCOMMANDS.values():
         # command modules import their heavy dependencies (clingo, pyspark) inside run()
-        importlib.import_module(f"translator.commands.{module}").add_parser(sub)
+        importlib.import_module(f"translator.cli.commands.{module}").add_parser(sub)
     return parser
 
 

@@ -10,7 +10,7 @@ clingo alone computes the answer at T (one-shot), the same as the engine.
 FILTER and BIND are ``@sparql_test("expr", X…)`` / ``@sparql_value("expr", X…)`` terms (seed 000
 §4.3 with the exact SPARQL semantics of spec D6): clingo evaluates them at grounding time through
 the ``#script (python)`` block of :func:`script_block`, which imports
-:data:`translator.expressions.FUNCTIONS` and converts clingo symbols with ``asp.symbols``. The pip
+:data:`translator.translate.expressions.FUNCTIONS` and converts clingo symbols with ``asp.symbols``. The pip
 clingo runs such text with ``python -m clingo --enable-python FILE`` (the ``rsplars`` package must
 be importable by that Python).
 """
@@ -21,13 +21,13 @@ from typing import Iterable, Sequence
 
 from lars.errors import UnsupportedError
 from lars.model import Program, Rule, Stream
-from translator.expressions import FUNCTIONS
+from translator.translate.expressions import FUNCTIONS
 
 SCRIPT_HEADER = """#script (python)
-# rsplars: the grounding-time SPARQL functions (translator.expressions, spec D6).
+# rsplars: the grounding-time SPARQL functions (translator.translate.expressions, spec D6).
 # Run with: python -m clingo --enable-python FILE  (rsplars importable by that Python)
 from asp.symbols import make_context
-from translator.expressions import FUNCTIONS
+from translator.translate.expressions import FUNCTIONS
 
 _rsplars = make_context(FUNCTIONS)
 """

@@ -1,6 +1,6 @@
 """Exact SPARQL expression evaluation at grounding time (spec D6).
 
-The translations (``translator.tau``) keep FILTER and BIND expressions as canonical SPARQL text
+The translations (``translator.translate.tau``) keep FILTER and BIND expressions as canonical SPARQL text
 inside the external terms ``@sparql_test("expr", X1, …)`` and ``@sparql_value("expr", X1, …)``.
 This module gives those functions a meaning: the text is parsed once (with the query grammar,
 cached), the arguments are bound to the expression's variables in order of first occurrence, and
@@ -18,7 +18,7 @@ from rdflib.term import Node
 
 from lars.errors import UnsupportedError
 from lars.model import Constant, Function, GroundTerm, Integer, String
-from translator import model as M
+from translator.query import model as M
 from translator.rdf import sparql_ops as ops
 from translator.rdf.terms import from_lars, to_lars
 
@@ -93,10 +93,10 @@ def check_supported(e: M.Expr) -> None:
 
 @lru_cache(maxsize=4096)
 def parse_expression(text: str) -> tuple[M.Expr, tuple[str, ...]]:
-    """Parse canonical expression text (as :func:`translator.normalize.expression` prints it) and
+    """Parse canonical expression text (as :func:`translator.translate.normalize.expression` prints it) and
     return it with its variables in order of first occurrence."""
     from lars.errors import SourceError
-    from translator.parse import parse
+    from translator.query.parse import parse
 
     source = f"SELECT * WHERE {{ FILTER({text}) }}"
     try:
@@ -128,7 +128,7 @@ def sparql_value(text: String, *args: GroundTerm) -> String | Constant:
     return to_lars(None if isinstance(value, ops.ExprError) else value)
 
 
-# ------------------------------------------------------------------ aggregates (translator.aggregates)
+# ------------------------------------------------------------------ aggregates (translator.translate.aggregates)
 #
 # clingo aggregates compute on 32-bit integers and wrap around silently on overflow, so SPARQL
 # values enter them only in pieces whose sums cannot overflow, and leave them through these

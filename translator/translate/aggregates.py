@@ -62,11 +62,11 @@ from lars.model import (
     Term,
     Variable,
 )
-from translator import algebra as A
-from translator import model as M
-from translator.expressions import LIMBS, MAX_SUM_ROWS, check_supported
-from translator.normalize import condition, expression
-from translator.tau import NULL, AllOf, dnf, lars_var, test_literal, value_literal
+from translator.translate import algebra as A
+from translator.query import model as M
+from translator.translate.expressions import LIMBS, MAX_SUM_ROWS, check_supported
+from translator.translate.normalize import condition, construct_variables, expression
+from translator.translate.tau import NULL, AllOf, dnf, lars_var, test_literal, value_literal
 
 STAGE = "translation to LARS"
 FUNCTIONS = ("COUNT", "SUM", "AVG", "MIN", "MAX")
@@ -98,7 +98,7 @@ class Grouping:
 
 @dataclass
 class Aggregation:
-    """What :func:`translator.compile.compile_query` needs: the WHERE pattern extended with the
+    """What :func:`translator.translate.compile.compile_query` needs: the WHERE pattern extended with the
     hidden BINDs (group expressions, aggregate arguments), the result form and variables, and
     :meth:`rules`, which adds the aggregation on top of τ's ``ans1``."""
 
@@ -109,7 +109,7 @@ class Aggregation:
     per_row: bool
     """C-SPARQL AGGREGATE (every solution extended) rather than SPARQL GROUP BY (one per group)."""
     condition: object | None = None
-    """HAVING / the AGGREGATE FILTERs (a :data:`translator.tau.Condition`), after aggregation."""
+    """HAVING / the AGGREGATE FILTERs (a :data:`translator.translate.tau.Condition`), after aggregation."""
     projections: tuple[tuple[A.Var, A.Expression], ...] = ()
     """SELECT expressions evaluated on the aggregated solutions, in order."""
     out: list[Rule] = field(default_factory=list)
@@ -341,7 +341,6 @@ def _sparql(query: M.Query, pattern: A.Pattern) -> Aggregation:
         replaced = replace_aggregates(h)
         having.append(replaced)
     aggregates = tuple(specs.values())
-    where = A.variables(pattern)
     grouped = frozenset(keys) | {a.var for a in aggregates}
     # SPARQL 1.1 §11.4: outside aggregates, only the group keys (and earlier SELECT aliases)
     scope = set(grouped)
@@ -394,8 +393,6 @@ def _form(query: M.Query, scope, star: tuple[A.Var, ...]) -> tuple[str, tuple[st
                 names.append(item.name)
         return "select", tuple(names), tuple(projections)
     if isinstance(form, M.Construct):
-        from translator.compile import construct_variables
-
         return "construct", construct_variables(query, scope), ()
     if isinstance(form, M.Ask):
         return "ask", (), ()

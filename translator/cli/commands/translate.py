@@ -4,7 +4,7 @@ Targets dispatch through :data:`TARGETS` (one function per target): ``model`` (t
 JSON, docs/model-json.md), ``query`` (the query text printed back in its dialect), ``lars`` (the
 LARS program of seed 000 §4: τ1/τ2, Table 1 windows, push/pull; text that
 ``lars.syntax.parse_program`` reads back) and ``asp`` (its clingo encoding, docs/asp-encoding.md,
-with a ``#script (python)`` block for the SPARQL functions: ``translator.asp_export``). ``--as``
+with a ``#script (python)`` block for the SPARQL functions: ``translator.translate.asp_export``). ``--as``
 prints every counterpart of cs(Q)/cq(Q), each after a ``% label: …`` comment line.
 The assumed dialect and lenient-mode notes go to stderr; the result goes to stdout.
 """
@@ -17,19 +17,19 @@ import sys
 from typing import Callable
 
 from lars.errors import EXIT_OK
-from translator.commands.common import add_query_options, add_translation_options
+from translator.cli.commands.common import add_query_options, add_translation_options
 
 HELP = "translate an RSP query (C-SPARQL, CQELS-QL, EP-SPARQL)"
 
 
 def target_model(query, args: argparse.Namespace) -> str:
-    from translator.model_json import query_json
+    from translator.query.model_json import query_json
 
     return json.dumps(query_json(query), indent=2, ensure_ascii=False) + "\n"
 
 
 def target_query(query, args: argparse.Namespace) -> str:
-    from translator.printer import print_query
+    from translator.query.printer import print_query
 
     return print_query(query)
 
@@ -37,7 +37,7 @@ def target_query(query, args: argparse.Namespace) -> str:
 def target_lars(query, args: argparse.Namespace) -> str:
     """The LARS program(s) (seed 000 §4): text the LARS parser reads back, or ``--unicode``."""
     from lars.printer import format_program
-    from translator.commands.common import compile_variants
+    from translator.cli.commands.common import compile_variants
 
     variants = compile_variants(args, query)
     out = []
@@ -51,8 +51,8 @@ def target_asp(query, args: argparse.Namespace) -> str:
     """The ASP encoding of the LARS program(s) (docs/asp-encoding.md), runnable by plain clingo
     together with the external atoms true at a reference time (``rsplars run --print-asp-at T``
     prints those too)."""
-    from translator.asp_export import program_text
-    from translator.commands.common import compile_variants
+    from translator.translate.asp_export import program_text
+    from translator.cli.commands.common import compile_variants
 
     variants = compile_variants(args, query)
     out = []
@@ -90,7 +90,7 @@ def add_parser(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from translator.commands.common import parse_query
+    from translator.cli.commands.common import parse_query
 
     query = parse_query(args, args.query_file)
     text = TARGETS[args.to](query, args)  # computed in full before anything is written

@@ -8,7 +8,7 @@ import sys
 from datetime import datetime
 
 from lars.errors import RsplarsError
-from translator.tau import WINDOW_BOUNDS
+from translator.translate.tau import WINDOW_BOUNDS
 
 UNITS = ("ms", "s", "m", "h", "d")
 
@@ -65,8 +65,8 @@ def add_data_options(p: argparse.ArgumentParser, *, stream_required: bool) -> No
 
 
 def parse_query(args: argparse.Namespace, path: str):
-    from translator.dialect import detect_dialect
-    from translator.parse import parse
+    from translator.query.dialect import detect_dialect
+    from translator.query.parse import parse
 
     text, source = read_text(path)
     dialect = args.dialect
@@ -109,7 +109,7 @@ def check_stream_iris(query, stream_iris) -> None:
     query over no data and report empty answers); a query stream without ``--stream`` data gets a
     note on stderr (it is read as an empty stream). Queries whose stream is a variable (CQELS
     ``STREAM ?s``) accept any IRI."""
-    from translator import model as M
+    from translator.query import model as M
 
     patterns = M.stream_graph_patterns(query)
     if any(not isinstance(p.stream, M.IRI) for p in patterns):
@@ -126,7 +126,7 @@ def check_stream_iris(query, stream_iris) -> None:
 
 def assignment_from(args: argparse.Namespace, query, elements) -> dict[int, str] | None:
     """``--assign`` if given, else read off the stream data (for ``--as cqels-*`` on C-SPARQL)."""
-    from translator.compile import assign_by_data
+    from translator.translate.compile import assign_by_data
     from translator.rdf.terms import to_nt
 
     if args.assign:
@@ -147,8 +147,8 @@ def assignment_from(args: argparse.Namespace, query, elements) -> dict[int, str]
 
 def compile_variants(args: argparse.Namespace, query, elements=()) -> list[tuple[str, object]]:
     """[(label, Compiled)] for the query or the counterparts ``--as`` asks for."""
-    from translator.compile import compile_query, counterparts
-    from translator.normalize import TimeBase
+    from translator.translate.compile import compile_query, counterparts
+    from translator.translate.normalize import TimeBase
     from translator.rdf.timeunits import duration_in_base_units
 
     base = TimeBase(args.unit)
@@ -170,8 +170,8 @@ def compile_variants(args: argparse.Namespace, query, elements=()) -> list[tuple
 
 
 def output(path: str | None):
-    """stdout, or FILE written atomically (:func:`translator.fileio.atomic_output`)."""
-    from translator.fileio import atomic_output
+    """stdout, or FILE written atomically (:func:`translator.evaluate.fileio.atomic_output`)."""
+    from translator.evaluate.fileio import atomic_output
 
     return atomic_output(path)
 

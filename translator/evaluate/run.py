@@ -2,7 +2,7 @@
 
 The data side of ``rsplars run``: stream elements (``translator.rdf.streams``) become the LARS
 data stream of ``striple(S, P, O, s)`` atoms in arrival order (seed 000 §4.3 (i)), the static
-dataset becomes ``triple(S, P, O, G)`` facts, the program of :func:`translator.compile.compile_query`
+dataset becomes ``triple(S, P, O, G)`` facts, the program of :func:`translator.translate.compile.compile_query`
 is solved by the clingo engine (``asp.solver``) at every evaluation time, and the atoms of the
 answer predicate are read back as solutions (variable → N-Triples term; unbound left out, D5).
 
@@ -31,9 +31,9 @@ from lars.model import Program, Rule, Stream
 from lars.streams import parse_ground_atom
 from rdflib import Literal as RDFLiteral, URIRef
 
-from translator import model as M
-from translator.compile import Compiled
-from translator.expressions import FUNCTIONS
+from translator.query import model as M
+from translator.translate.compile import Compiled
+from translator.translate.expressions import FUNCTIONS
 from translator.rdf.streams import StreamElement, to_lars_stream
 from translator.rdf.terms import from_lars, to_nt
 
@@ -127,7 +127,7 @@ def answers(
     """Solve ``compiled`` over the stream elements and static facts; one :class:`Evaluation` per
     evaluation time, in time order, as soon as it is computed. ``on_note`` hears, once per run,
     when an aggregate was left unbound because it met a value it does not aggregate exactly
-    (``translator.aggregates``: SUM/AVG/MIN/MAX take xsd:integer values only), so that an unbound
+    (``translator.translate.aggregates``: SUM/AVG/MIN/MAX take xsd:integer values only), so that an unbound
     aggregate is never silent."""
     from asp.solver import StreamSolver
 
@@ -162,7 +162,7 @@ def answers(
 
 
 AGGREGATE_ERROR = "aggerr"
-"""Prefix of the atoms ``translator.aggregates`` derives for a group whose aggregate is an error."""
+"""Prefix of the atoms ``translator.translate.aggregates`` derives for a group whose aggregate is an error."""
 
 
 def answer_rows(compiled: Compiled, atoms: Iterable[str]) -> Iterator[Row]:

@@ -1,10 +1,10 @@
-"""Lark parse trees → :mod:`translator.model` (one transformer class per dialect).
+"""Lark parse trees → :mod:`translator.query.model` (one transformer class per dialect).
 
 The classes are assembled from mixins split by concern: :mod:`.terms` (RDF terms, prefixes,
 expressions), :mod:`.patterns` (triples, graph patterns, query forms, modifiers) and
 :mod:`.streams` (durations, windows, C-SPARQL registration/aggregates, CQELS stream patterns,
 EP-SPARQL event operators). A transformer instance holds the prologue seen so far, so it is
-created per parse (see :func:`translator.parse.parse`).
+created per parse (see :func:`translator.query.parse.parse`).
 """
 
 from __future__ import annotations

@@ -1,0 +1,115 @@
+"""Writers of answer streams in the ecosystem's formats, one record per evaluation time.
+
+* ``jsonl``: ``{"t": 18, "answers": [{"shop": "<http://…>", "percent": "\\"25\\"^^<…>"}]}`` — terms in
+  N-Triples form, unbound variables left out, answers sorted; ASK gives ``{"t": 18, "answer": true}``;
+  CONSTRUCT ``{"t": 400, "triples": ["<s> <p> <o> .", …]}``;
+* ``csv``: a header ``t,var1,…`` then one row per answer (N-Triples terms, empty = unbound);
+* ``sparql-json``: one SPARQL 1.1 Query Results JSON object per line, with an extra member ``t``;
+* ``ntriples`` (CONSTRUCT): the timestamped N-Triples of CSRBench, ``<s> <p> <o> "t" .``.
+
+``WRITERS[fmt](out, compiled)`` returns a function that writes one :class:`Evaluation` to ``out``.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from typing import TextIO
+
+from lars.errors import RsplarsError
+
+FORMATS = ("jsonl", "csv", "sparql-json", "ntriples")
+
+
+def check_format(fmt: str, form: str) -> None:
+    if fmt == "ntriples" and form != "construct":
+        raise RsplarsError(f"--format ntriples writes the triples of a CONSTRUCT query; this is a {form.upper()} query")
+    if fmt == "sparql-json" and form == "construct":
+        raise RsplarsError("--format sparql-json is for SELECT and ASK; a CONSTRUCT query gives triples: "
+                           "use --format jsonl, csv or ntriples")
+
+
+def _jsonl(out: TextIO, compiled):
+    from translator.evaluate.run import construct_triples, solution_dicts
+
+    def write(ev) -> None:
+        if compiled.form == "construct":
+            record = {"t": ev.t, "triples": construct_triples(compiled, ev.rows, ev.t)}
+        elif compiled.form == "ask":
+            record = {"t": ev.t, "answer": bool(ev.rows)}
+        else:
+            record = {"t": ev.t, "answers": solution_dicts(compiled.variables, ev.rows)}
+        out.write(json.dumps(record, ensure_ascii=False) + "\n")
+
+    return write
+
+
+def _csv(out: TextIO, compiled):
+    from translator.evaluate.run import construct_triples
+
+    writer = csv.writer(out, lineterminator="\n")
+    header = {"ask": ["t", "answer"], "construct": ["t", "subject", "predicate", "object"]}
+    writer.writerow(header.get(compiled.form, ["t", *compiled.variables]))
+
+    def write(ev) -> None:
+        if compiled.form == "construct":
+            for line in construct_triples(compiled, ev.rows, ev.t):
+                writer.writerow([ev.t, *_split_triple(line)])
+            return
+        if compiled.form == "ask":
+            writer.writerow([ev.t, "true" if ev.rows else "false"])
+            return
+        for row in sorted(ev.rows, key=lambda r: tuple("" if x is None else x for x in r)):
+            writer.writerow([ev.t, *("" if x is None else x for x in row)])
+
+    return write
+
+
+def _sparql_json(out: TextIO, compiled):
+    from translator.rdf.terms import from_nt
+    from translator.evaluate.run import solution_dicts
+
+    def term_json(text: str) -> dict:
+        from rdflib import BNode, Literal, URIRef
+
+        term = from_nt(text)
+        if isinstance(term, URIRef):
+            return {"type": "uri", "value": str(term)}
+        if isinstance(term, BNode):
+            return {"type": "bnode", "value": str(term)}
+        assert isinstance(term, Literal)
+        d = {"type": "literal", "value": str(term)}
+        if term.language:
+            d["xml:lang"] = term.language
+        elif term.datatype is not None:
+            d["datatype"] = str(term.datatype)
+        return d
+
+    def write(ev) -> None:
+        if compiled.form == "ask":
+            record = {"t": ev.t, "head": {}, "boolean": bool(ev.rows)}
+        else:
+            bindings = [{v: term_json(x) for v, x in d.items()} for d in solution_dicts(compiled.variables, ev.rows)]
+            record = {"t": ev.t, "head": {"vars": list(compiled.variables)}, "results": {"bindings": bindings}}
+        out.write(json.dumps(record, ensure_ascii=False) + "\n")
+
+    return write
+
+
+def _split_triple(line: str) -> tuple[str, str, str]:
+    """``<s> <p> <o> .`` → its three N-Triples terms (subject and predicate hold no space)."""
+    s, p, rest = line.split(" ", 2)
+    return s, p, rest[: -len(" .")]
+
+
+def _ntriples(out: TextIO, compiled):
+    from translator.evaluate.run import construct_triples
+
+    def write(ev) -> None:
+        for line in construct_triples(compiled, ev.rows, ev.t):
+            out.write(f'{line[: -len(" .")]} "{ev.t}" .\n')
+
+    return write
+
+
+WRITERS = {"jsonl": _jsonl, "csv": _csv, "sparql-json": _sparql_json, "ntriples": _ntriples}

@@ -1,0 +1,6 @@
+"""Stage 1 of the pipeline: query text → the shared RSP query model (seed 000 §3).
+
+Grammars (``grammars/*.lark``), the Lark transformers, dialect detection, the model
+(:mod:`translator.query.model`), its printers and JSON form, and the query errors. Nothing here
+evaluates SPARQL or touches streams.
+"""
