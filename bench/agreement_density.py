@@ -40,7 +40,7 @@ sys.path.insert(0, str(ROOT))
 from translator.agreement import Runs, diagnose  # noqa: E402
 from translator.agreement.query_patterns import condition_ii_patterns  # noqa: E402
 from translator.agreement.static_check import check_condition_ii  # noqa: E402
-from translator.cli.commands.agree import collect_answers  # noqa: E402
+from translator.agreement.compare import collect_answers  # noqa: E402
 from translator.translate.compile import assign_by_data, compile_query, counterparts  # noqa: E402
 from translator.translate.normalize import TimeBase  # noqa: E402
 from translator.query.parse import parse  # noqa: E402

@@ -11,7 +11,8 @@ a C-SPARQL QUERY_B is replaced by its brave/cautious CQELS counterpart) is trans
 push-based. For the diagnosis (docs/agreement-report.md) the push query also runs pull-based, and
 both headline runs are repeated under a second window-bounds convention (``--other-window-bounds``).
 Before running, condition (ii) is checked statically. Everything about agreement itself lives in
-:mod:`translator.agreement`: this module only compiles, runs, and hands the answers over.
+:mod:`translator.agreement` (:func:`translator.agreement.compare.compare` runs one comparison): this
+module only parses the arguments, reads the data and prints the reports.
 
 Exit code 0 when the analysis ran; with ``--fail-on-disagree`` 1 when an interval disagrees; 2 on
 user errors.
@@ -22,7 +23,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from dataclasses import dataclass
 
 from lars.errors import EXIT_OK, RsplarsError
 from spark_jobs.cli import add_engine_options
@@ -31,8 +31,6 @@ from translator.translate.tau import WINDOW_BOUNDS
 
 HELP = "compare a pull-based (C-SPARQL) and a push-based (CQELS) run interval by interval (seed 000 §5)"
 AS_CHOICES = ("cqels-brave", "cqels-cautious", "cqels-all")
-#: the second convention of the window-bounds factor when --other-window-bounds is not given
-DEFAULT_OTHER_BOUNDS = {"closed": "left-open", "left-open": "closed", "right-open": "closed"}
 
 
 def add_parser(subparsers) -> None:
@@ -69,61 +67,32 @@ def add_parser(subparsers) -> None:
     p.set_defaults(func=run)
 
 
-@dataclass(frozen=True)
-class Comparison:
-    """One headline comparison: ``pull_query`` (run with τ1, pull) against ``push_query`` (τ2, push)."""
-
-    label: str
-    pull_query: object
-    push_query: object
-    pull_source: str
-    push_source: str
-    mode: str  # ReportInputs.mode
-
-
 def run(args: argparse.Namespace) -> int:
-    from translator.agreement import QueryInput, ReportInputs, StreamInput, analyse, exit_code
+    from translator.agreement import StreamInput, exit_code
+    from translator.agreement.compare import Settings, compare, pull_period, static_default_triples
     from translator.agreement.report_html import write_html
     from translator.agreement.report_json import write_json
     from translator.agreement.table import render_table
-    from translator.translate.normalize import TimeBase
     from translator.rdf.streams import parse_stream_spec
 
     _check_arguments(args)
     elements, facts = read_data(args)
     comparisons = _comparisons(args, elements)
-    base = TimeBase(args.unit)
-    period = _period(args, comparisons[0].pull_query, base)
-    other = args.other_window_bounds or DEFAULT_OTHER_BOUNDS[args.window_bounds]
-    if other in ("none", args.window_bounds) or args.no_diagnosis:
-        other = None
-    streams = tuple(StreamInput(*parse_stream_spec(s)) for s in args.stream)
-    static_triples = _static_default_triples(args)
-    stream_triples = _stream_triples(elements)
+    settings = Settings(
+        period=pull_period(comparisons[0].pull_query, args.period, args.unit),
+        unit=args.unit,
+        window_bounds=args.window_bounds,
+        other_window_bounds=args.other_window_bounds,
+        diagnosis=not args.no_diagnosis,
+        time_from=args.start,
+        time_to=args.end,
+        streams=tuple(StreamInput(*parse_stream_spec(s)) for s in args.stream),
+        static=tuple(args.static),
+        static_default_triples=static_default_triples(args.static),
+    )
     code = EXIT_OK
     for k, comparison in enumerate(comparisons, start=1):
-        inputs = ReportInputs(
-            queries=(
-                QueryInput("pull", comparison.pull_source, comparison.pull_query.dialect, "tau1"),
-                QueryInput("push", comparison.push_source, comparison.push_query.dialect, "tau2"),
-            ),
-            streams=streams,
-            period=period,
-            window_bounds=args.window_bounds,
-            mode=comparison.mode,
-            static=tuple(args.static),
-            time_from=args.start,
-            time_to=args.end,
-            time_unit=args.unit,
-        )
-        runs = _run_all(comparison, args, elements, facts, period, base, other)
-        check = _static_check(comparison.push_query, static_triples, stream_triples)
-        notes = [comparison.label, f"period U = {period} {args.unit}"]
-        if args.end is None:
-            notes.append("no --to: the runs end at the last input rounded up to a multiple of U; windows that "
-                         "still hold data later are not judged (give --to to extend the timeline)")
-        report = analyse(inputs, runs["tau1_pull"], runs["tau2_push"], tau2_pull=runs.get("tau2_pull"),
-                         other=runs.get("other"), static_check=check, notes=tuple(notes))
+        report = compare(comparison, elements, facts, settings, solve=_solver(args))
         if len(comparisons) > 1:
             print(f"== {k}/{len(comparisons)}: {comparison.label}")
         else:
@@ -142,6 +111,22 @@ def run(args: argparse.Namespace) -> int:
     return code
 
 
+def _solver(args: argparse.Namespace):
+    """Sequential clingo runs, or all programs in one Spark job with ``--engine spark`` (same answers)."""
+    from translator.agreement.compare import solve_sequentially
+
+    if args.engine != "spark":
+        return solve_sequentially
+
+    def solve(programs, elements, facts, end):
+        from spark_jobs.cli import run_agreement_spark
+
+        return run_agreement_spark(programs, elements, facts, None, end, args.master, args.partitions,
+                                   parquet=args.parquet).answers
+
+    return solve
+
+
 # ----------------------------------------------------------------------------------- the queries
 
 
@@ -158,8 +143,10 @@ def _check_arguments(args: argparse.Namespace) -> None:
         raise RsplarsError("--max-rows must be at least 1")
 
 
-def _comparisons(args: argparse.Namespace, elements) -> list[Comparison]:
+def _comparisons(args: argparse.Namespace, elements) -> list:
     """The headline pairs: (QUERY_A, QUERY_B) or (cs(Q), member of cq(Q)) for each ``--as`` variant."""
+    from translator.agreement.compare import Comparison
+
     if args.query_file is not None:
         query = parse_query(args, args.query_file)
         as_ = args.as_ or "cqels-brave"
@@ -191,103 +178,6 @@ def _cq_members(args: argparse.Namespace, query, as_: str, elements):
 
     assignment = assignment_from(args, query, elements) if query.dialect == "csparql" else None
     return counterparts(query, as_, assignment)
-
-
-def _period(args: argparse.Namespace, pull_query, base) -> int:
-    """``--period`` (a duration, or an integer in base units), else the pull query's own (D4)."""
-    from translator.translate.compile import default_period
-    from translator.rdf.timeunits import duration_in_base_units
-
-    if args.period is not None:
-        text = args.period.strip()
-        period = int(text) if text.isdigit() else duration_in_base_units(text, args.unit)
-    else:
-        period = default_period(pull_query, base)
-        if period is None:
-            raise RsplarsError("the pull query has no COMPUTED EVERY and no window STEP: give the pull period with --period")
-    if period < 1:
-        raise RsplarsError(f"the pull period must be positive, got {period}")
-    return period
-
-
-# -------------------------------------------------------------------------------------- the runs
-
-
-def _run_all(comparison: Comparison, args, elements, facts, period: int, base, other: str | None) -> dict:
-    """The answer streams of the headline runs and, unless ``--no-diagnosis``, of the decomposition;
-    solved one after the other, or all in one Spark job with ``--engine spark`` (same answers)."""
-    from translator.agreement import BoundsAlternative
-    from translator.translate.compile import compile_query
-
-    def compiled(query, strategy: str, mode: str, bounds: str):
-        return compile_query(query, strategy=strategy, mode=mode, period=period if mode == "pull" else None,
-                             bounds=bounds, base=base)
-
-    bounds = args.window_bounds
-    programs = {
-        "tau1_pull": compiled(comparison.pull_query, "tau1", "pull", bounds),
-        "tau2_push": compiled(comparison.push_query, "tau2", "push", bounds),
-    }
-    if not args.no_diagnosis:
-        programs["tau2_pull"] = compiled(comparison.push_query, "tau2", "pull", bounds)
-        if other is not None:
-            programs["other_pull"] = compiled(comparison.pull_query, "tau1", "pull", other)
-            programs["other_push"] = compiled(comparison.push_query, "tau2", "push", other)
-    if args.engine == "spark":
-        from spark_jobs.cli import run_agreement_spark
-
-        answers = run_agreement_spark(programs, elements, facts, None, args.end, args.master, args.partitions,
-                                      parquet=args.parquet).answers
-    else:
-        answers = {label: collect_answers(c, elements, facts, end=args.end) for label, c in programs.items()}
-    out = {label: answers[label] for label in ("tau1_pull", "tau2_push", "tau2_pull") if label in answers}
-    if "other_pull" in answers:
-        out["other"] = BoundsAlternative(other, answers["other_pull"], answers["other_push"])
-    return out
-
-
-def collect_answers(compiled, elements, facts, *, end: int | None = None) -> dict[int, frozenset]:
-    """``{t: answer}`` at every evaluation time of ``compiled`` (pull: every multiple of U from 0,
-    empty answers included; push: every time point with input), as agreement solutions."""
-    from translator.agreement import Solution
-    from translator.evaluate.run import answers, solution_dicts
-
-    return {
-        ev.t: frozenset(Solution.from_mapping(d) for d in solution_dicts(compiled.variables, ev.rows))
-        for ev in answers(compiled, elements, facts, end=end)
-    }
-
-
-# ------------------------------------------------------------------------------ condition (ii)
-
-
-def _static_default_triples(args: argparse.Namespace) -> list[tuple[str, str, str]]:
-    """The triples of the static default graph as N-Triples texts (the graph τ1 merges streams into)."""
-    if not args.static:
-        return []
-    from translator.rdf.static import dataset_quads, load_dataset
-    from translator.rdf.terms import to_nt
-
-    return [(to_nt(s), to_nt(p), to_nt(o)) for s, p, o, g in dataset_quads(load_dataset(args.static)) if g is None]
-
-
-def _stream_triples(elements) -> dict[str, list[tuple[str, str, str]]]:
-    from translator.rdf.terms import to_nt
-
-    out: dict[str, list[tuple[str, str, str]]] = {}
-    for e in elements:
-        out.setdefault(str(e.stream_iri), []).append(tuple(to_nt(x) for x in e.triple))  # type: ignore[arg-type]
-    return out
-
-
-def _static_check(push_query, static_triples, stream_triples):
-    """Condition (ii) on the τ2 query: its stream patterns against the static default graph, its
-    static patterns against the triples of every stream."""
-    from translator.agreement.query_patterns import condition_ii_patterns
-    from translator.agreement.static_check import check_condition_ii
-
-    stream_patterns, static_patterns = condition_ii_patterns(push_query)
-    return check_condition_ii(stream_patterns, static_patterns, static_triples, stream_triples)
 
 
 def _numbered(path: str, k: int, total: int) -> str:
