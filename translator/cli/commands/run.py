@@ -41,6 +41,7 @@ from translator.cli.commands.common import (
     parse_query,
     read_data,
 )
+from translator.cli.commands.operational_options import add_operational_options, operational_requested
 
 HELP = "answer a query over RDF streams and static data with the clingo engine"
 
@@ -51,8 +52,8 @@ def add_parser(subparsers) -> None:
     add_query_options(p)
     add_data_options(p, stream_required=True)
     add_translation_options(p)
-    p.add_argument("--r2s", choices=["rstream", "istream", "dstream"], default="rstream",
-                   help="relation-to-stream operator (default: rstream, all current answers)")
+    p.add_argument("--r2s", choices=["rstream", "istream", "dstream"],
+                   help="relation-to-stream operator (default: the --profile's, else rstream, all current answers)")
     p.add_argument("--from", dest="start", type=int, metavar="T", help="first time point to evaluate (base units)")
     p.add_argument("--to", dest="end", type=int, metavar="T", help="last time point to evaluate (base units)")
     p.add_argument("--format", choices=FORMATS, default="jsonl", help="output format (default: jsonl)")
@@ -60,6 +61,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--print-asp-at", dest="print_asp_at", type=int, metavar="T",
                    help="print the ASP program plus the stream facts true at T (for plain clingo) instead of answers")
     add_engine_options(p)
+    add_operational_options(p, r2s=False)
     p.set_defaults(func=run)
 
 
@@ -71,6 +73,12 @@ def run(args: argparse.Namespace) -> int:
         raise RsplarsError("--as cqels-all gives several queries; run them one by one (cqels-brave, cqels-cautious)")
     query = parse_query(args, args.query_file)
     check_stream_iris(query, [parse_stream_spec(spec)[0] for spec in args.stream])
+    if operational_requested(args):  # --profile, --t0, --report, …: the report-policy run (docs/check.md)
+        from translator.cli.commands.operational_options import run_operational
+
+        return run_operational(args, query)
+    args.r2s = args.r2s or "rstream"
+    args.window_bounds = args.window_bounds or "closed"
     elements, facts = read_data(args)
     ((_, compiled),) = compile_variants(args, query, elements)
     if args.start is not None and args.end is not None and args.start > args.end:

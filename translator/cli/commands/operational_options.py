@@ -1,0 +1,110 @@
+"""The operational options of ``run``, ``check`` and ``translate`` (docs/check.md): a profile and the
+single parameters that override it. Not a subcommand; the commands add these options."""
+
+from __future__ import annotations
+
+import argparse
+
+from lars.errors import RsplarsError
+
+REPORT_HELP = ("report policy: a comma-separated combination of window-close, content-change, non-empty, periodic "
+               "(or WC, CC, NC, P), e.g. window-close,non-empty (seed 001 Def 23, seed 002 §2.4)")
+
+
+def add_operational_options(p: argparse.ArgumentParser, *, r2s: bool = True, report_flag: str = "--report") -> None:
+    from translator.evaluate.profiles import PROFILES
+    from translator.evaluate.report_policy import CC_MODES, EMPTY_RELATIONS, TICKS
+
+    g = p.add_argument_group("operational parameters (docs/check.md; any of them switches to the report-policy run)")
+    g.add_argument("--profile", choices=list(PROFILES),
+                   help="engine profile bundling the parameters below (`rsplars profiles`); explicit options override it")
+    g.add_argument("--t0", metavar="T[,T…]",
+                   help="first window start in base units, one for all windows or one per window (default 0)")
+    g.add_argument(report_flag, dest="report_policy", metavar="STRATEGIES", help=REPORT_HELP)
+    g.add_argument("--cc-mode", choices=list(CC_MODES),
+                   help="content change: arrivals only (default) or strict (expiries count, seed 001 §1.15)")
+    g.add_argument("--report-period", metavar="DUR", help="period of the periodic strategy (default: the window slide)")
+    g.add_argument("--report-window", metavar="N[,M…]",
+                   help="only these windows (1 = first in query order) report (seed 001 Example 9; default: all)")
+    g.add_argument("--tick", choices=list(TICKS), help="tick (seed 002 §2.4): evaluated per instant (docs/check.md)")
+    g.add_argument("--empty-relations", choices=list(EMPTY_RELATIONS),
+                   help="emit or skip relations that are empty after R2S (seed 002 §2.6)")
+    if r2s:
+        g.add_argument("--r2s", choices=["rstream", "istream", "dstream"],
+                       help="relation-to-stream operator (default: the profile's, else rstream)")
+    p.set_defaults(window_bounds=None)
+
+
+def _ints(text: str, what: str) -> tuple[int, ...]:
+    try:
+        values = tuple(int(x) for x in text.split(","))
+    except ValueError:
+        raise RsplarsError(f"{what}: expected integers separated by commas, got {text!r}") from None
+    return values
+
+
+def operational_requested(args: argparse.Namespace) -> bool:
+    return any(getattr(args, name, None) is not None for name in
+               ("profile", "t0", "report_policy", "cc_mode", "report_period", "report_window", "tick", "empty_relations"))
+
+
+def resolve_operational(args: argparse.Namespace, *, base_unit: str):
+    """The :class:`translator.evaluate.profiles.Operational` of the options: the profile (or the
+    defaults) with the explicit options applied; ``--window-bounds`` is the window model."""
+    from translator.evaluate.profiles import DEFAULT, get_profile, with_overrides
+    from translator.evaluate.report_policy import parse_report
+    from translator.rdf.timeunits import duration_in_base_units
+
+    base = get_profile(args.profile).params if args.profile else DEFAULT
+    period = None
+    if args.report_period is not None:
+        period = duration_in_base_units(args.report_period, base_unit)
+    windows = None
+    if args.report_window is not None:
+        windows = tuple(k - 1 for k in _ints(args.report_window, "--report-window"))
+        if any(k < 0 for k in windows):
+            raise RsplarsError("--report-window: windows are numbered from 1")
+    return with_overrides(
+        base,
+        t0=_ints(args.t0, "--t0") if args.t0 is not None else None,
+        report=parse_report(args.report_policy) if args.report_policy is not None else None,
+        cc_mode=args.cc_mode,
+        period=period,
+        report_windows=windows,
+        tick=args.tick,
+        r2s=getattr(args, "r2s", None),
+        empty_relations=args.empty_relations,
+        window_model=args.window_bounds,
+    )
+
+
+def run_operational(args: argparse.Namespace, query) -> int:
+    """``rsplars run`` under operational parameters: the answer stream of
+    :func:`translator.evaluate.operational.operational_relations`, one record per relation."""
+    from lars.errors import EXIT_OK
+    from translator.cli.commands.common import compile_variants, output, read_data
+    from translator.evaluate.operational import Evaluator
+    from translator.evaluate.writers import WRITERS, check_format
+    from translator.translate.normalize import TimeBase
+
+    if getattr(args, "mode", None) or getattr(args, "period", None):
+        raise RsplarsError("--mode/--period and the operational options exclude each other: the report policy "
+                           "decides when the query is evaluated")
+    if getattr(args, "print_asp_at", None) is not None:
+        raise RsplarsError("--print-asp-at is not available with operational options; "
+                           "`rsplars translate --to lars --profile …` shows the program")
+    if getattr(args, "engine", None) == "spark":
+        raise RsplarsError("--engine spark does not run operational profiles; use the sequential engine")
+    op = resolve_operational(args, base_unit=args.unit)
+    args.window_bounds = args.window_bounds or op.window_model
+    args.mode = "none"
+    elements, facts = read_data(args)
+    ((_, compiled),) = compile_variants(args, query, elements)
+    check_format(args.format, compiled.form)
+    evaluator = Evaluator(compiled.query, compiled.strategy, TimeBase(args.unit), elements, facts)
+    relations = evaluator.relations(op, args.start if args.start is not None else 0, args.end)
+    with output(args.output) as out:
+        write = WRITERS[args.format](out, compiled)
+        for rel in relations:
+            write(rel)
+    return EXIT_OK
