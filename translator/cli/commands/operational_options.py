@@ -108,3 +108,27 @@ def run_operational(args: argparse.Namespace, query) -> int:
         for rel in relations:
             write(rel)
     return EXIT_OK
+
+
+def operational_lars(args: argparse.Namespace, query) -> str:
+    """``translate --to lars`` with operational options: the program of
+    :func:`translator.evaluate.operational.report_program`, after comment lines with the parameters."""
+    from lars.printer import format_program
+    from translator.cli.commands.common import compile_variants
+    from translator.evaluate.operational import report_program
+    from translator.translate.normalize import TimeBase
+
+    if getattr(args, "mode", None) or getattr(args, "period", None):
+        raise RsplarsError("--mode/--period and the operational options exclude each other: the report policy "
+                           "decides when the query is evaluated")
+    op = resolve_operational(args, base_unit=args.unit)
+    args.window_bounds = args.window_bounds or op.window_model
+    args.mode = "none"
+    out = []
+    for label, compiled in compile_variants(args, query):
+        program, notes = report_program(compiled.query, compiled.strategy, TimeBase(args.unit), op)
+        params = ", ".join(f"{k} {v}" for k, v in op.as_dict().items() if v is not None)
+        head = [f"% {label}: strategy {compiled.strategy}, report policy as trigger rules; {params}; "
+                f"time unit {args.unit}", *(f"% note: {n}" for n in notes)]
+        out.append("\n".join(head) + "\n" + format_program(program, args.unicode, base_unit=args.unit).rstrip("\n") + "\n")
+    return "\n".join(out)

@@ -18,6 +18,7 @@ from typing import Callable
 
 from lars.errors import EXIT_OK
 from translator.cli.commands.common import add_query_options, add_translation_options
+from translator.cli.commands.operational_options import add_operational_options
 
 HELP = "translate an RSP query (C-SPARQL, CQELS-QL, EP-SPARQL)"
 
@@ -39,6 +40,13 @@ def target_lars(query, args: argparse.Namespace) -> str:
     from lars.printer import format_program
     from translator.cli.commands.common import compile_variants
 
+    from translator.cli.commands.operational_options import operational_requested
+
+    if operational_requested(args):
+        from translator.cli.commands.operational_options import operational_lars
+
+        return operational_lars(args, query)
+    args.window_bounds = args.window_bounds or "closed"
     variants = compile_variants(args, query)
     out = []
     for label, compiled in variants:
@@ -86,6 +94,7 @@ def add_parser(subparsers) -> None:
     add_query_options(p)
     add_translation_options(p)
     p.add_argument("--unicode", action="store_true", help="--to lars: the paper's notation (⊞^30 ◇ a), for people")
+    add_operational_options(p)  # --to lars: the program under a report policy (docs/check.md)
     p.set_defaults(func=run)
 
 
@@ -93,6 +102,8 @@ def run(args: argparse.Namespace) -> int:
     from translator.cli.commands.common import parse_query
 
     query = parse_query(args, args.query_file)
+    if args.to != "lars" and args.window_bounds is None:
+        args.window_bounds = "closed"
     text = TARGETS[args.to](query, args)  # computed in full before anything is written
     sys.stdout.write(text)
     return EXIT_OK
