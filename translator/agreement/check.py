@@ -133,7 +133,8 @@ def read_answers(text: str, source: str, *, time_factor: tuple[int, int] = (1, 1
     units (rounded down). Errors are located ``FILE:LINE:COLUMN``."""
     stripped = text.lstrip()
     if fmt == "auto":
-        fmt = "csrbench" if stripped.startswith(("{\n", "{\r", "{ ", '{"relations"', "[")) and _whole_json(text) else "jsonl"
+        first = stripped.split("\n", 1)[0].strip()
+        fmt = "csrbench" if first in ("{", "[") or first.startswith("[") or '"relations"' in first else "jsonl"
     if fmt == "csrbench":
         return fmt, _read_csrbench(text, source, time_factor)
     if fmt != "jsonl":
@@ -149,14 +150,6 @@ def read_answers(text: str, source: str, *, time_factor: tuple[int, int] = (1, 1
                               expected='one JSON object per line, {"t": …, "answers": […]}') from None
         out.append(_relation(record, source, n, text, time_factor, nt=True))
     return fmt, out
-
-
-def _whole_json(text: str) -> bool:
-    try:
-        json.loads(text)
-    except json.JSONDecodeError:
-        return False
-    return True
 
 
 def _read_csrbench(text: str, source: str, factor: tuple[int, int]) -> list[ActualRelation]:
@@ -328,7 +321,7 @@ def check(evaluator: Evaluator, actual: Sequence[ActualRelation], op: Operationa
         report["expected_relations"] = len(rels)
         report["timeline"] = _timeline(exp, actual, ignore_timestamps)
         return Verdict(True, report)
-    # the candidate that agrees longest (then the smallest t0) explains the verdict
+    # the closest candidate (most agreeing relations, then the smallest t0) explains the verdict
     first, z, rels, exp = max(scored, key=lambda s: (s[0] if s[0] is not None else -1, [-x for x in s[1]]))
     report["closest_t0"] = list(z)
     report["expected_relations"] = len(rels)
@@ -340,16 +333,13 @@ def check(evaluator: Evaluator, actual: Sequence[ActualRelation], op: Operationa
 
 
 def _equal_timed(exp, actual: dict[int, frozenset], warm_up: int | None, h: int) -> tuple[bool, int | None]:
-    """(equal?, the first index in time order where they differ — as a sortable score: the count
-    of agreeing leading timestamps)."""
+    """(equal?, a closeness score: timestamps that agree minus timestamps that differ)."""
     lo = warm_up if warm_up is not None else -(10**18)
     e = {t: rel for t, rel, _ in exp if t >= lo}
     a = {t: rel for t, rel in actual.items() if t >= lo and (t <= h or rel)}
-    times = sorted(set(e) | set(a))
-    for n, t in enumerate(times):
-        if e.get(t) != a.get(t):
-            return False, n
-    return True, None
+    times = set(e) | set(a)
+    differ = sum(1 for t in times if e.get(t) != a.get(t))
+    return differ == 0, (len(times) - differ) - differ
 
 
 def _contains(expected: list[frozenset], actual: list[frozenset]) -> tuple[bool, int | None]:
@@ -375,12 +365,12 @@ def _window_of(evaluator: Evaluator, report: Report | None) -> list[dict]:
 
 def _mismatch(evaluator: Evaluator, op: Operational, z, exp, actual, first, ignore_timestamps: bool, h: int,
               warm_up: int | None) -> dict:
-    by_t = {t: (rel, r) for t, rel, r in exp}
+    by_t = {t: (rel, r.report) for t, rel, r in exp}
     if ignore_timestamps:
         k = first or 0
         a = actual[k] if k < len(actual) else None
         # align the actual relations with the expected ones at the best offset
-        e_rel, e_rep = (exp[k][1], exp[k][2]) if k < len(exp) else (None, None)
+        e_rel, e_rep = (exp[k][1], exp[k][2].report) if k < len(exp) else (None, None)
         t = e_rep.t if e_rep is not None else None
         a_rel = a.bindings if a is not None else None
     else:
@@ -413,23 +403,6 @@ def diagnose(evaluator: Evaluator, op: Operational, z, grids, t, e_rel, e_rep, a
              ignore_timestamps: bool) -> list[str]:
     """Known causes (seed 002 §3.3, Table 2) that fit the first mismatch, in words."""
     causes: list[str] = []
-    # wrong R2S: the whole output is another operator's stream (same t0, same reports)
-    reports = [(r.report, r.rows_before_r2s) for _, _, r in exp]
-    plan = evaluator.plan(replace(op, t0=z), 0, max([r.t for r, _ in reports], default=0))
-    for other in R2S:
-        if other == op.r2s:
-            continue
-        for empty in ("emit", "skip"):
-            rels = apply_r2s(((r, evaluator.rows(r)) for r in plan), other, empty)
-            keyed = [(r.t, _key_rows(evaluator, r.rows), r) for r in rels]
-            if ignore_timestamps:
-                same = _contains([k[1] for k in keyed], [a.bindings for a in actual])[0]
-            else:
-                same = _equal_timed(keyed, _timed(list(actual)), None, 10**18)[0]
-            if same:
-                causes.append(f"wrong R2S: the output is the {other.upper()} of the answers, the profile's operator "
-                              f"is {op.r2s.upper()} (seed 001 Defs 20–22, seed 002 §2.5)")
-                break
     if e_rel is None and a_rel is not None:
         if "window-close" in op.report and t is not None and not any(g.closes(t) for g in grids):
             causes.append(f"early report of an open window: the output has a relation at {t}, where no window "
@@ -462,7 +435,30 @@ def diagnose(evaluator: Evaluator, op: Operational, z, grids, t, e_rel, e_rep, a
                           "Q4/Q6/Q7)")
         if not causes:
             causes.append(f"wrong bindings at {t}: {len(missing)} missing, {len(extra)} unexpected")
+    causes += _wrong_r2s(evaluator, op, z, exp, actual, ignore_timestamps)
     return causes
+
+
+def _wrong_r2s(evaluator: Evaluator, op: Operational, z, exp, actual, ignore_timestamps: bool) -> list[str]:
+    """The whole output is another operator's stream over the same reports (and is not just the
+    profile's operator with the other empty-relation policy)."""
+    plan = evaluator.plan(replace(op, t0=z), 0, max([r.t for _, _, r in exp], default=0))
+    timed = None if ignore_timestamps else _timed(list(actual))
+
+    def matches(r2s: str, empty: str) -> bool:
+        rels = apply_r2s(((r, evaluator.rows(r)) for r in plan), r2s, empty)
+        keyed = [(r.t, _key_rows(evaluator, r.rows), r) for r in rels]
+        if timed is None:
+            return _contains([k[1] for k in keyed], [a.bindings for a in actual])[0]
+        return _equal_timed(keyed, timed, None, 10**18)[0]
+
+    if matches(op.r2s, "skip" if op.empty_relations == "emit" else "emit"):
+        return []
+    for other in R2S:
+        if other != op.r2s and (matches(other, "emit") or matches(other, "skip")):
+            return [f"wrong R2S: the output is the {other.upper()} of the answers, the profile's operator is "
+                    f"{op.r2s.upper()} (seed 001 Defs 20–22, seed 002 §2.5)"]
+    return []
 
 
 def _null_instead_of_zero(missing: frozenset, extra: frozenset) -> str:
