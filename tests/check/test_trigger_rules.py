@@ -4,7 +4,7 @@ evaluation times the report planner computes from the seeds' definitions (seed 0
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, example, given, settings, strategies as st
 from rdflib import URIRef
 
 from asp.solver import StreamSolver
@@ -22,7 +22,10 @@ POLICIES = [frozenset(p) for p in ({"window-close"}, {"window-close", "non-empty
                                    {"content-change", "non-empty"}, {"periodic"}, {"periodic", "non-empty"})]
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@example(times=[0], alpha=1, beta=1, t0=0, report=POLICIES[5], model="right-open")
+@example(times=[1, 4], alpha=3, beta=2, t0=1, report=POLICIES[5], model="left-open")
+@example(times=[2, 6], alpha=3, beta=2, t0=0, report=POLICIES[5], model="closed")
 @given(times=st.lists(st.integers(0, 12), min_size=0, max_size=5), alpha=st.integers(1, 4), beta=st.integers(1, 4),
        t0=st.integers(0, 3), report=st.sampled_from(POLICIES),
        model=st.sampled_from(["left-open", "right-open", "closed"]))
