@@ -24,7 +24,7 @@ from translator.cli.commands.common import (
     read_data,
     read_text,
 )
-from translator.cli.commands.operational_options import add_operational_options, resolve_operational
+from translator.cli.commands.operational_options import add_operational_options, given, resolve_operational
 
 HELP = "judge a real engine's recorded output against the query's expected outputs under an engine profile"
 
@@ -67,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
     query = parse_query(args, args.query_file)
     check_stream_iris(query, [parse_stream_spec(spec)[0] for spec in args.stream])
     op = resolve_operational(args, base_unit=args.unit)
-    if args.window_bounds is None:
+    if not given(args.window_bounds):
         args.window_bounds = op.window_model
     text, source = read_text(args.answers, "answers")
     fmt, actual = read_answers(text, source, time_factor=time_factor(args.answers_time_unit or args.unit, args.unit),

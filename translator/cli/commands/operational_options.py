@@ -7,6 +7,15 @@ import argparse
 
 from lars.errors import RsplarsError
 
+class Default(str):
+    """An option's default that the user did not give: a profile's parameter overrides it, an
+    explicit option overrides the profile (``--r2s``, ``--window-bounds``)."""
+
+
+def given(value) -> bool:
+    return value is not None and not isinstance(value, Default)
+
+
 REPORT_HELP = ("report policy: a comma-separated combination of window-close, content-change, non-empty, periodic "
                "(or WC, CC, NC, P), e.g. window-close,non-empty (seed 001 Def 23, seed 002 §2.4)")
 
@@ -30,9 +39,12 @@ def add_operational_options(p: argparse.ArgumentParser, *, r2s: bool = True, rep
     g.add_argument("--empty-relations", choices=list(EMPTY_RELATIONS),
                    help="emit or skip relations that are empty after R2S (seed 002 §2.6)")
     if r2s:
-        g.add_argument("--r2s", choices=["rstream", "istream", "dstream"],
+        g.add_argument("--r2s", choices=["rstream", "istream", "dstream"], default="rstream",
                        help="relation-to-stream operator (default: the profile's, else rstream)")
-    p.set_defaults(window_bounds=None)
+    for dest in ("r2s", "window_bounds"):
+        value = p.get_default(dest)
+        if isinstance(value, str):
+            p.set_defaults(**{dest: Default(value)})
 
 
 def _ints(text: str, what: str) -> tuple[int, ...]:
@@ -72,9 +84,9 @@ def resolve_operational(args: argparse.Namespace, *, base_unit: str):
         period=period,
         report_windows=windows,
         tick=args.tick,
-        r2s=getattr(args, "r2s", None),
+        r2s=args.r2s if given(getattr(args, "r2s", None)) else None,
         empty_relations=args.empty_relations,
-        window_model=args.window_bounds,
+        window_model=args.window_bounds if given(args.window_bounds) else None,
     )
 
 
@@ -96,7 +108,7 @@ def run_operational(args: argparse.Namespace, query) -> int:
     if getattr(args, "engine", None) == "spark":
         raise RsplarsError("--engine spark does not run operational profiles; use the sequential engine")
     op = resolve_operational(args, base_unit=args.unit)
-    args.window_bounds = args.window_bounds or op.window_model
+    args.window_bounds = args.window_bounds if given(args.window_bounds) else op.window_model
     args.mode = "none"
     elements, facts = read_data(args)
     ((_, compiled),) = compile_variants(args, query, elements)
@@ -122,7 +134,7 @@ def operational_lars(args: argparse.Namespace, query) -> str:
         raise RsplarsError("--mode/--period and the operational options exclude each other: the report policy "
                            "decides when the query is evaluated")
     op = resolve_operational(args, base_unit=args.unit)
-    args.window_bounds = args.window_bounds or op.window_model
+    args.window_bounds = args.window_bounds if given(args.window_bounds) else op.window_model
     args.mode = "none"
     out = []
     for label, compiled in compile_variants(args, query):

@@ -52,8 +52,8 @@ def add_parser(subparsers) -> None:
     add_query_options(p)
     add_data_options(p, stream_required=True)
     add_translation_options(p)
-    p.add_argument("--r2s", choices=["rstream", "istream", "dstream"],
-                   help="relation-to-stream operator (default: the --profile's, else rstream, all current answers)")
+    p.add_argument("--r2s", choices=["rstream", "istream", "dstream"], default="rstream",
+                   help="relation-to-stream operator (default: rstream, all current answers)")
     p.add_argument("--from", dest="start", type=int, metavar="T", help="first time point to evaluate (base units)")
     p.add_argument("--to", dest="end", type=int, metavar="T", help="last time point to evaluate (base units)")
     p.add_argument("--format", choices=FORMATS, default="jsonl", help="output format (default: jsonl)")
@@ -77,8 +77,6 @@ def run(args: argparse.Namespace) -> int:
         from translator.cli.commands.operational_options import run_operational
 
         return run_operational(args, query)
-    args.r2s = args.r2s or "rstream"
-    args.window_bounds = args.window_bounds or "closed"
     elements, facts = read_data(args)
     ((_, compiled),) = compile_variants(args, query, elements)
     if args.start is not None and args.end is not None and args.start > args.end:

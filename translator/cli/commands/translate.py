@@ -46,7 +46,6 @@ def target_lars(query, args: argparse.Namespace) -> str:
         from translator.cli.commands.operational_options import operational_lars
 
         return operational_lars(args, query)
-    args.window_bounds = args.window_bounds or "closed"
     variants = compile_variants(args, query)
     out = []
     for label, compiled in variants:
@@ -102,8 +101,6 @@ def run(args: argparse.Namespace) -> int:
     from translator.cli.commands.common import parse_query
 
     query = parse_query(args, args.query_file)
-    if args.to != "lars" and args.window_bounds is None:
-        args.window_bounds = "closed"
     text = TARGETS[args.to](query, args)  # computed in full before anything is written
     sys.stdout.write(text)
     return EXIT_OK
