@@ -189,3 +189,13 @@ def test_bad_answers_are_located(text, line, message):
     assert info.value.line == line and message in str(info.value)
     assert str(info.value).startswith(f"answers.json:{line}:")
 
+
+
+def test_another_profiles_output_is_named():
+    """CQELS's output judged under C-SPARQL: incorrect, and correct under the cqels profile."""
+    ev = listing1()
+    v = judge(ev, csrbench((3000, [R1]), (15000, [R2])), "csparql")
+    assert not v.correct
+    assert v.report["fits_profiles"] == {"cqels": [0]}
+    assert v.report["mismatch"]["diagnosis"][-1].startswith("different report policy: the output is correct under "
+                                                            "profile cqels")

@@ -36,7 +36,7 @@ from typing import Sequence
 
 from lars.errors import RsplarsError, SourceError
 from translator.evaluate.operational import Evaluator, Relation, apply_r2s, grids_of, horizon
-from translator.evaluate.profiles import R2S, Operational
+from translator.evaluate.profiles import PROFILES, R2S, Operational
 from translator.evaluate.report_policy import Report
 from translator.rdf.timeunits import unit_ms
 
@@ -271,8 +271,10 @@ def _timed(actual: list[ActualRelation]) -> dict[int, frozenset]:
 
 def check(evaluator: Evaluator, actual: Sequence[ActualRelation], op: Operational, *, registration: int = 0,
           t0_fixed: bool = False, ignore_timestamps: bool = False, warm_up: int | None = None,
-          max_candidates: int = 2000, end: int | None = None) -> Verdict:
-    """Judge ``actual`` against every candidate t0 vector (module docstring)."""
+          max_candidates: int = 2000, end: int | None = None, other_profiles: bool = True) -> Verdict:
+    """Judge ``actual`` against every candidate t0 vector (module docstring). For an incorrect
+    output, ``other_profiles`` also tries the other engine profiles (each with its own parameters)
+    and names those under which it is correct."""
     if not ignore_timestamps and any(a.t is None for a in actual):
         raise RsplarsError("the answers have relations without a timestamp; use --ignore-timestamps")
     zs = candidates(evaluator, op, registration, t0_fixed)
@@ -327,9 +329,34 @@ def check(evaluator: Evaluator, actual: Sequence[ActualRelation], op: Operationa
     report["expected_relations"] = len(rels)
     report["mismatch"] = _mismatch(evaluator, op, z, exp, actual, first, ignore_timestamps, h, warm_up)
     report["timeline"] = _timeline(exp, actual, ignore_timestamps)
+    if other_profiles:
+        fits = _other_profiles(evaluator, actual, op, registration=registration, t0_fixed=t0_fixed,
+                               ignore_timestamps=ignore_timestamps, warm_up=warm_up, max_candidates=max_candidates,
+                               end=end)
+        if fits:
+            report["fits_profiles"] = fits
+            report["mismatch"]["diagnosis"].append(
+                "different report policy: the output is correct under " + "; ".join(
+                    f"profile {name} (report {PROFILES[name].params.as_dict()['report']}, t0 = {t0})"
+                    for name, t0 in fits.items()))
     if last_answer > h and not ignore_timestamps:
         report["note"] = f"the answers go on after the horizon {h} (every window holding data has closed)"
     return Verdict(False, report)
+
+
+def _other_profiles(evaluator: Evaluator, actual, op: Operational, **kw) -> dict[str, list[int]]:
+    out = {}
+    for name, profile in PROFILES.items():
+        other = replace(profile.params, t0=op.t0, window_model=profile.params.window_model)
+        if other.report == op.report and other.window_model == op.window_model and other.cc_mode == op.cc_mode:
+            continue
+        try:
+            v = check(evaluator, actual, other, other_profiles=False, **kw)
+        except RsplarsError:
+            continue
+        if v.correct:
+            out[name] = v.report["matching_t0"]
+    return out
 
 
 def _equal_timed(exp, actual: dict[int, frozenset], warm_up: int | None, h: int) -> tuple[bool, int | None]:
@@ -359,7 +386,8 @@ def _contains(expected: list[frozenset], actual: list[frozenset]) -> tuple[bool,
 def _window_of(evaluator: Evaluator, report: Report | None) -> list[dict]:
     if report is None:
         return []
-    return [{"stream": w.stream, "from": lo, "to": hi, "interval": f"[{lo}, {hi}]"}
+    return [{"stream": w.stream, "from": lo, "to": hi,
+             "interval": f"[{lo}, {hi}]" if lo <= hi else f"empty (the window has not started at {report.t})"}
             for w, (lo, hi) in zip(evaluator.windows, report.scopes)]
 
 
