@@ -134,3 +134,21 @@ def test_check_reads_runs_own_output(cli, tmp_path):
         code, out, err = cli("check", *LISTING1, "--answers", answers, "--profile", profile)
         assert code == 0, (profile, out, err)
         assert out.startswith("correct")
+
+
+EXAMPLE = DATA.parents[2] / "examples" / "check"
+
+
+@pytest.mark.parametrize("answers, profile, code, text", [
+    ("csparql-answers.json", "csparql", 0, "correct: equals the expected output for t0 = 1"),
+    ("csparql-early.json", "csparql", 1, "diagnosis: early report of an open window"),
+    ("cqels-answers.json", "cqels", 0, "correct"),
+    ("cqels-answers.json", "csparql", 1, "correct under profile cqels"),
+])
+def test_the_worked_example(cli, answers, profile, code, text):
+    """docs/check.md §6 and the README section, as printed there."""
+    got, out, err = cli("check", EXAMPLE / "hot.rq", "--stream", f"http://example.org/temps={EXAMPLE / 'temps.nt'}",
+                        "--stream-time-unit", "ms", "--answers-time-unit", "ms", "--answers", EXAMPLE / answers,
+                        "--profile", profile)
+    assert got == code, err
+    assert text in out
