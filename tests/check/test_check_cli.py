@@ -152,3 +152,20 @@ def test_the_worked_example(cli, answers, profile, code, text):
                         "--profile", profile)
     assert got == code, err
     assert text in out
+
+
+def test_agree_compares_two_profiles(cli, tmp_path):
+    report = tmp_path / "agree.json"
+    code, out, err = cli("agree", *LISTING1, "--profiles", "csparql,sparqlstream", "--report", report)
+    assert code == 0, err
+    assert out.startswith("csparql vs sparqlstream: the answer streams are equal")
+    code, out, err = cli("agree", *LISTING1, "--profiles", "csparql,cqels", "--t0", "2", "--report", report,
+                         "--fail-on-disagree")
+    assert code == 1, err
+    data = json.loads(report.read_text())
+    assert data["equal"] is False and data["first_difference"] == 12  # CQELS ignores m1@1 < t0 = 2
+    assert data["a_correct_under_b"] is False and data["b_correct_under_a"] is False
+    assert [(r["t"], r["a"], r["b"]) for r in data["timeline"]] == [
+        (12, [], None), (15, None, [R2]), (22, [R2], None)]
+    code, _, err = cli("agree", *LISTING1, "--profiles", "csparql")
+    assert code == 2 and "expected two profiles" in err

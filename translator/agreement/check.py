@@ -532,3 +532,38 @@ def _timeline(exp, actual, ignore_timestamps: bool) -> list[dict]:
 def time_factor(answers_unit: str, base_unit: str) -> tuple[int, int]:
     """(num, den) converting a timestamp in ``answers_unit`` to ``base_unit``."""
     return unit_ms(answers_unit), unit_ms(base_unit)
+
+
+# ----------------------------------------------------------------- two engines, one stream
+
+
+def as_actual(relations: Sequence[Relation], variables: Sequence[str]) -> list[ActualRelation]:
+    """An engine run's relations as a recorded output (to judge one profile's output under another)."""
+    return [ActualRelation(r.t, r.t, frozenset(frozenset((v, nt_key(x)) for v, x in zip(variables, row) if x is not None)
+                                                 for row in r.rows), 0) for r in relations]
+
+
+def compare_profiles(ev_a: Evaluator, op_a: Operational, ev_b: Evaluator, op_b: Operational,
+                     end: int | None = None) -> dict:
+    """Do two engines (a query under a profile each) give the same answer stream on the same data?
+    The streams are compared per timestamp (relations merged, terms as in :func:`check`); each
+    output is also judged under the other profile (is A's output a correct output of B for some
+    t0?), which separates a difference of t0 from one of report policy, R2S or empty relations
+    (seed 002 §9: raw outputs of different engines are not expected to be equal)."""
+    rel_a, rel_b = ev_a.relations(op_a, 0, end), ev_b.relations(op_b, 0, end)
+    out_a, out_b = as_actual(rel_a, ev_a.variables), as_actual(rel_b, ev_b.variables)
+    ka, kb = _timed(out_a), _timed(out_b)
+    times = sorted(set(ka) | set(kb))
+    first = next((t for t in times if ka.get(t) != kb.get(t)), None)
+    same_vars = set(ev_a.variables) == set(ev_b.variables)
+    return {
+        "equal": first is None,
+        "first_difference": first,
+        "a": {"parameters": op_a.as_dict(), "relations": len(rel_a)},
+        "b": {"parameters": op_b.as_dict(), "relations": len(rel_b)},
+        "a_correct_under_b": check(ev_b, out_a, op_b, other_profiles=False).correct if same_vars else None,
+        "b_correct_under_a": check(ev_a, out_b, op_a, other_profiles=False).correct if same_vars else None,
+        "timeline": [{"t": t, "a": show_relation(ka[t]) if t in ka else None,
+                      "b": show_relation(kb[t]) if t in kb else None, "equal": ka.get(t) == kb.get(t)}
+                     for t in times],
+    }

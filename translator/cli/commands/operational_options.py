@@ -144,3 +144,61 @@ def operational_lars(args: argparse.Namespace, query) -> str:
                 f"time unit {args.unit}", *(f"% note: {n}" for n in notes)]
         out.append("\n".join(head) + "\n" + format_program(program, args.unicode, base_unit=args.unit).rstrip("\n") + "\n")
     return "\n".join(out)
+
+
+def add_profile_agreement_options(p: argparse.ArgumentParser) -> None:
+    """``agree --profiles A,B [--t0 T]``: compare two engine profiles' answer streams instead of push and pull."""
+    from translator.evaluate.profiles import PROFILES
+
+    g = p.add_argument_group("engine profiles (docs/check.md)")
+    g.add_argument("--profiles", metavar="A,B",
+                   help=f"compare the answer streams of two engine profiles ({', '.join(PROFILES)}): QUERY (or "
+                        "QUERY_A) under A, QUERY (or QUERY_B) under B, each with its own report policy, R2S, "
+                        "empty relations and windows")
+    g.add_argument("--t0", metavar="T[,T…]", help="with --profiles: first window start of both runs (default 0)")
+
+
+def run_profile_agreement(args: argparse.Namespace) -> int:
+    import json
+    import sys
+
+    from lars.errors import EXIT_FAILURE, EXIT_OK
+    from translator.agreement.check import compare_profiles
+    from translator.cli.commands.common import output, parse_query, read_data
+    from translator.evaluate.operational import Evaluator
+    from translator.evaluate.profiles import get_profile, with_overrides
+    from translator.translate.compile import compile_query
+    from translator.translate.normalize import TimeBase
+
+    names = [n.strip() for n in args.profiles.split(",")]
+    if len(names) != 2:
+        raise RsplarsError(f"--profiles: expected two profiles A,B, got {args.profiles!r}")
+    t0 = _ints(args.t0, "--t0") if args.t0 is not None else None
+    ops = [with_overrides(get_profile(n).params, t0=t0) for n in names]
+    files = [args.query_file, args.query_file] if args.query_file else [args.pull, args.push]
+    elements, facts = read_data(args)
+    base = TimeBase(args.unit)
+    evaluators = []
+    queries = {path: parse_query(args, path) for path in dict.fromkeys(files)}
+    for path, op in zip(files, ops):
+        query = queries[path]
+        compiled = compile_query(query, mode="none", bounds=op.window_model, base=base)
+        evaluators.append(Evaluator(compiled.query, compiled.strategy, base, elements, facts))
+    result = compare_profiles(evaluators[0], ops[0], evaluators[1], ops[1], end=args.end)
+    result = {"profiles": names, "queries": files, **result}
+    a, b = names
+    print(f"{a} vs {b}: " + ("the answer streams are equal" if result["equal"] else
+                               f"the answer streams differ, first at t = {result['first_difference']}"))
+    for row in result["timeline"][: args.max_rows]:
+        mark = "=" if row["equal"] else "≠"
+        print(f"  {row['t']:>6} {mark} {a}: {json.dumps(row['a'], ensure_ascii=False)}  "
+              f"{b}: {json.dumps(row['b'], ensure_ascii=False)}")
+    for x, y, key in ((a, b, "a_correct_under_b"), (b, a, "b_correct_under_a")):
+        if result[key] is not None:
+            verdict = "is a correct" if result[key] else "is no correct"
+            print(f"{x}'s output {verdict} {y} output for {'some' if result[key] else 'any'} t0 (as rsplars check judges)")
+    if args.report:
+        with output(args.report) as out:
+            out.write(json.dumps(result, indent=2, ensure_ascii=False) + "\n")
+    sys.stdout.flush()
+    return EXIT_FAILURE if args.fail_on_disagree and not result["equal"] else EXIT_OK
