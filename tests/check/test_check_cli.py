@@ -51,6 +51,8 @@ def test_profiles_lists_parameters_and_sources(cli):
     (["--profile", "cqels", "--report", "CC", "--r2s", "rstream", "--empty-relations", "emit"],
      [(1, []), (3, [R1]), (12, []), (15, [R2])]),
     (["--report", "window-close,non-empty", "--window-bounds", "right-open"], [(10, [R1]), (20, [R2])]),
+    (["--profile", "csparql", "--from", "11"], [(20, [R2])]),
+    (["--profile", "csparql", "--to", "15"], [(10, [R1])]),
 ])
 def test_run_with_operational_options(cli, options, expected):
     code, out, err = cli("run", *LISTING1, *options)
@@ -81,6 +83,14 @@ def test_translate_to_lars_shows_the_policy_as_rules(cli):
     assert "trigger :- true at T [now], T >= 10, (T - 10) \\ 10 = 0" in out
     assert "report window-close,non-empty" in out
     parse_program(out)  # the printed program reads back
+
+
+@pytest.mark.parametrize("profile", ["csparql", "cqels", "sparqlstream", "rsp-ql"])
+def test_translate_to_lars_reads_back_for_every_profile(cli, profile):
+    code, out, err = cli("translate", DATA / "qex.rq", "--to", "lars", "--profile", profile, "--t0", "1,0")
+    assert code == 0, err
+    assert out.count("trigger :- ") >= 2  # one rule (or two, for NC between closes) per window
+    parse_program(out)
 
 
 def test_check_exit_codes_and_reports(cli, tmp_path):

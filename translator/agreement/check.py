@@ -249,10 +249,6 @@ def candidates(evaluator: Evaluator, op: Operational, registration: int, fixed: 
     return list(itertools.product(*ranges))
 
 
-def expected_relations(evaluator: Evaluator, op: Operational, z: tuple[int, ...], end: int) -> list[Relation]:
-    return evaluator.relations(replace(op, t0=z), 0, end)
-
-
 def _key_rows(evaluator: Evaluator, rows) -> frozenset:
     """Rows of the engine (N-Triples per result variable) as comparison bindings."""
     out = set()
@@ -284,7 +280,7 @@ def check(evaluator: Evaluator, actual: Sequence[ActualRelation], op: Operationa
     last_answer = max([a.t for a in actual if a.t is not None], default=0)
     h = end if end is not None else max(horizon(evaluator.elements, evaluator.windows, zs[-1]), 0)
     # solve every candidate's reports at once: one solver run per window-width vector
-    plans = {z: evaluator.plan(replace(op, t0=z), 0, h) for z in zs}
+    plans = {z: evaluator.plan(replace(op, t0=z), None, h) for z in zs}
     evaluator.evaluate(r for p in plans.values() for r in p)
     found = None
     scored = []
@@ -470,7 +466,7 @@ def diagnose(evaluator: Evaluator, op: Operational, z, grids, t, e_rel, e_rep, a
 def _wrong_r2s(evaluator: Evaluator, op: Operational, z, exp, actual, ignore_timestamps: bool) -> list[str]:
     """The whole output is another operator's stream over the same reports (and is not just the
     profile's operator with the other empty-relation policy)."""
-    plan = evaluator.plan(replace(op, t0=z), 0, max([r.t for _, _, r in exp], default=0))
+    plan = evaluator.plan(replace(op, t0=z), None, max([r.t for _, _, r in exp], default=0))
     timed = None if ignore_timestamps else _timed(list(actual))
 
     def matches(r2s: str, empty: str) -> bool:
@@ -544,13 +540,13 @@ def as_actual(relations: Sequence[Relation], variables: Sequence[str]) -> list[A
 
 
 def compare_profiles(ev_a: Evaluator, op_a: Operational, ev_b: Evaluator, op_b: Operational,
-                     end: int | None = None) -> dict:
+                     start: int | None = None, end: int | None = None) -> dict:
     """Do two engines (a query under a profile each) give the same answer stream on the same data?
     The streams are compared per timestamp (relations merged, terms as in :func:`check`); each
     output is also judged under the other profile (is A's output a correct output of B for some
     t0?), which separates a difference of t0 from one of report policy, R2S or empty relations
     (seed 002 §9: raw outputs of different engines are not expected to be equal)."""
-    rel_a, rel_b = ev_a.relations(op_a, 0, end), ev_b.relations(op_b, 0, end)
+    rel_a, rel_b = ev_a.relations(op_a, start, end), ev_b.relations(op_b, start, end)
     out_a, out_b = as_actual(rel_a, ev_a.variables), as_actual(rel_b, ev_b.variables)
     ka, kb = _timed(out_a), _timed(out_b)
     times = sorted(set(ka) | set(kb))

@@ -205,13 +205,14 @@ class Evaluator:
     def rows(self, report: Report) -> frozenset[Row]:
         return self.cache[(self.key(report), report.t)]
 
-    def plan(self, op: Operational, start: int = 0, end: int | None = None) -> list[Report]:
+    def plan(self, op: Operational, start: int | None = None, end: int | None = None) -> list[Report]:
+        """ET on ``[start, end]``; by default from 0 (or the first element, if earlier) to the horizon."""
         grids = grids_of(self.windows, op)
         last = horizon(self.elements, self.windows, [g.t0 for g in grids]) if end is None else end
-        first = min([start, *(e.t for e in self.elements)])
+        first = min([0, *(e.t for e in self.elements)]) if start is None else start
         return report_times(grids, self.contents, policy_of(op), op.window_model, first, last)
 
-    def relations(self, op: Operational, start: int = 0, end: int | None = None) -> list[Relation]:
+    def relations(self, op: Operational, start: int | None = None, end: int | None = None) -> list[Relation]:
         reports = self.plan(op, start, end)
         self.evaluate(reports)
         return apply_r2s(((r, self.rows(r)) for r in reports), op.r2s, op.empty_relations)
@@ -238,7 +239,7 @@ def apply_r2s(reports: Iterable[tuple[Report, frozenset[Row]]], r2s: str, empty:
 
 
 def operational_relations(compiled: Compiled, elements: Sequence[StreamElement], static: Sequence[Rule],
-                          op: Operational, base: TimeBase, *, start: int = 0, end: int | None = None) -> list[Relation]:
+                          op: Operational, base: TimeBase, *, start: int | None = None, end: int | None = None) -> list[Relation]:
     """The answer stream of ``compiled.query`` (after cs/cq, with its τ strategy) under ``op``."""
     ev = Evaluator(compiled.query, compiled.strategy, base, elements, static)
     return ev.relations(op, start, end)

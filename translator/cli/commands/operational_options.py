@@ -114,7 +114,7 @@ def run_operational(args: argparse.Namespace, query) -> int:
     ((_, compiled),) = compile_variants(args, query, elements)
     check_format(args.format, compiled.form)
     evaluator = Evaluator(compiled.query, compiled.strategy, TimeBase(args.unit), elements, facts)
-    relations = evaluator.relations(op, args.start if args.start is not None else 0, args.end)
+    relations = evaluator.relations(op, args.start, args.end)
     with output(args.output) as out:
         write = WRITERS[args.format](out, compiled)
         for rel in relations:
@@ -184,7 +184,7 @@ def run_profile_agreement(args: argparse.Namespace) -> int:
         query = queries[path]
         compiled = compile_query(query, mode="none", bounds=op.window_model, base=base)
         evaluators.append(Evaluator(compiled.query, compiled.strategy, base, elements, facts))
-    result = compare_profiles(evaluators[0], ops[0], evaluators[1], ops[1], end=args.end)
+    result = compare_profiles(evaluators[0], ops[0], evaluators[1], ops[1], start=args.start, end=args.end)
     result = {"profiles": names, "queries": files, **result}
     a, b = names
     print(f"{a} vs {b}: " + ("the answer streams are equal" if result["equal"] else
