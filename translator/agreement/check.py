@@ -31,7 +31,7 @@ import itertools
 from functools import lru_cache
 import json
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Sequence
 
 from lars.errors import RsplarsError, SourceError
@@ -226,13 +226,6 @@ def _json_term(x, bad) -> Term:
 
 
 # ------------------------------------------------------------------------------------ judging
-
-
-@dataclass
-class Candidate:
-    t0: tuple[int, ...]
-    relations: list[Relation]
-    per_r2s: dict[str, list[Relation]] = field(default_factory=dict)
 
 
 @dataclass
