@@ -199,3 +199,21 @@ def test_another_profiles_output_is_named():
     assert v.report["fits_profiles"] == {"cqels": [0]}
     assert v.report["mismatch"]["diagnosis"][-1].startswith("different report policy: the output is correct under "
                                                             "profile cqels")
+
+
+def test_the_oracle_repositorys_recorded_answers_are_read():
+    """The CSRBench oracle's own answer files wrap each binding as {"timestamp": t, "binding": {...}};
+    bindings repeat (a bag), and relations are sets (the oracle's HashSet)."""
+    from check_helpers import DATA
+
+    path = DATA / "csrbench-oracle" / "csparql-answer-1.json"
+    fmt, rels = read_answers(path.read_text(), str(path), time_factor=(1, 1000))
+    assert fmt == "csrbench"
+    assert [(r.t, len(r.bindings)) for r in rels] == [(10, 0), (20, 5), (30, 2)]
+    sensors = {dict(b)["sensor"] for b in rels[2].bindings}
+    assert sensors == {("iri", "http://knoesis.wright.edu/ssw/System_C0837"),
+                       ("iri", "http://knoesis.wright.edu/ssw/System_C1192")}
+    path = DATA / "csrbench-oracle" / "sparqlstream-answer-4.head.json"
+    _, rels = read_answers(path.read_text(), str(path))
+    assert [sorted(dict(b)["avg"][1] for b in r.bindings) for r in rels] == [
+        [83.0, 87.66666666666667, 90.0], [87.66666666666667, 90.0, 92.33333333333333]]

@@ -127,7 +127,8 @@ class ActualRelation:
 
 def read_answers(text: str, source: str, *, time_factor: tuple[int, int] = (1, 1), fmt: str = "auto") -> tuple[str, list[ActualRelation]]:
     """An engine's recorded output: the CSRBench answer format (``{"relations": [{"timestamp": …,
-    "results": {"bindings": [...]}}]}``, SPARQL 1.1 JSON bindings) or JSON lines as ``rsplars run``
+    "results": {"bindings": [...]}}]}``, SPARQL 1.1 JSON bindings, each possibly wrapped as
+    ``{"timestamp": t, "binding": {...}}`` as in the oracle's recorded answers) or JSON lines as ``rsplars run``
     writes them (``{"t": …, "answers": [{var: N-Triples term}]}`` or ``--format sparql-json``
     lines). Returns (format, relations). ``time_factor = (num, den)`` converts timestamps to base
     units (rounded down). Errors are located ``FILE:LINE:COLUMN``."""
@@ -201,6 +202,8 @@ def _relation(record, source: str, line: int, text: str, factor: tuple[int, int]
         if not isinstance(rows, list):
             raise bad('"results" has no "bindings" list', 'SPARQL 1.1 JSON results {"bindings": […]}')
         for b in rows:
+            if isinstance(b, dict) and isinstance(b.get("binding"), dict):
+                b = b["binding"]  # the CSRBench oracle's own files: {"timestamp": t, "binding": {...}}
             if not isinstance(b, dict):
                 raise bad("a binding must be a JSON object", '{"var": {"type": "uri", "value": "…"}}')
             bindings.append(frozenset((v, _json_term(x, bad)) for v, x in b.items() if x is not None))
