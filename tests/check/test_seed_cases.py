@@ -266,3 +266,15 @@ def test_g7_r2s_worked_example(r2s, empty, expected):
     reports = [_rel(10, [R1]), _rel(20, [R2]), _rel(30, [R2])]
     out: list[Relation] = apply_r2s(reports, r2s, empty)
     assert [(r.t, sorted(r.rows)) for r in out] == expected
+
+
+def test_t9_a_tuple_driven_engine_evaluates_twice_at_2():
+    """T9 [A]: diana-a and eve-b both arrive at 2; with a tuple tick the CC engine evaluates after
+    each (in arrival order), without it once."""
+    ev = rspql("nearby_only.rq")
+    tuple_tick = plain(ev.relations(rsp(CC, t0=(1,), tick="tuple")))
+    assert tuple_tick[:2] == [(2, [("diana", "a")]), (2, [("diana", "a"), ("eve", "b")])]
+    assert [t for t, _ in tuple_tick] == [2, 2, 5, 7, 12]
+    assert [t for t, _ in plain(ev.relations(rsp(CC, t0=(1,), tick="time")))] == [2, 5, 7, 12]
+    istream = plain(ev.relations(rsp(CC, t0=(1,), tick="tuple", r2s="istream")))
+    assert istream[:2] == [(2, [("diana", "a")]), (2, [("eve", "b")])]

@@ -354,11 +354,20 @@ def _other_profiles(evaluator: Evaluator, actual, op: Operational, **kw) -> dict
 def _equal_timed(exp, actual: dict[int, frozenset], warm_up: int | None, h: int) -> tuple[bool, int | None]:
     """(equal?, a closeness score: timestamps that agree minus timestamps that differ)."""
     lo = warm_up if warm_up is not None else -(10**18)
-    e = {t: rel for t, rel, _ in exp if t >= lo}
+    e = {t: rel for t, (rel, _) in _merged(exp).items() if t >= lo}
     a = {t: rel for t, rel in actual.items() if t >= lo and (t <= h or rel)}
     times = set(e) | set(a)
     differ = sum(1 for t in times if e.get(t) != a.get(t))
     return differ == 0, (len(times) - differ) - differ
+
+
+def _merged(exp) -> dict[int, tuple[frozenset, Relation]]:
+    """Expected relations merged per timestamp (a tuple tick evaluates one instant several times),
+    with the last relation at each timestamp."""
+    out: dict[int, tuple[frozenset, Relation]] = {}
+    for t, rel, r in exp:
+        out[t] = ((out[t][0] | rel) if t in out else rel, r)
+    return out
 
 
 def _contains(expected: list[frozenset], actual: list[frozenset]) -> tuple[bool, int | None]:
@@ -385,7 +394,7 @@ def _window_of(evaluator: Evaluator, report: Report | None) -> list[dict]:
 
 def _mismatch(evaluator: Evaluator, op: Operational, z, exp, actual, first, ignore_timestamps: bool, h: int,
               warm_up: int | None) -> dict:
-    by_t = {t: (rel, r.report) for t, rel, r in exp}
+    by_t = {t: (rel, r.report) for t, (rel, r) in _merged(exp).items()}
     if ignore_timestamps:
         k = first or 0
         a = actual[k] if k < len(actual) else None
@@ -510,7 +519,7 @@ def _timeline(exp, actual, ignore_timestamps: bool) -> list[dict]:
                  "expected": show_relation(exp[i][1]) if i < len(exp) else None,
                  "actual": show_relation(actual[i].bindings) if i < len(actual) else None}
                 for i in range(n)]
-    e = {t: rel for t, rel, _ in exp}
+    e = {t: rel for t, (rel, _) in _merged(exp).items()}
     a = _timed(list(actual))
     out = []
     for t in sorted(set(e) | set(a)):

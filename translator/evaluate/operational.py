@@ -180,37 +180,61 @@ class Evaluator:
                                   "element at t; not expressible as a LARS window")
 
     def evaluate(self, reports: Iterable[Report]) -> None:
-        """Solve every (contents, t) not yet in the cache: one solver run per window-width vector."""
-        from asp.solver import StreamSolver
-
+        """Solve every (contents, t) not yet in the cache: one solver run per window-width vector
+        (and one per partial instant of a tuple tick)."""
         todo: dict[tuple, set[int]] = {}
+        partial: set[tuple] = set()
         for r in reports:
             k = self.key(r)
-            if (k, r.t) not in self.cache:
-                self._check_empty_scopes(r)
+            if (k, r.t, r.prefix) in self.cache:
+                continue
+            self._check_empty_scopes(r)
+            if r.prefix is None:
                 todo.setdefault(k, set()).add(r.t)
+            else:
+                partial.add((k, r.t, r.prefix))
+        for k, t, j in sorted(partial):  # tuple tick: the instant t with only its first j arrivals
+            arrived = [e for e in self.elements if e.t < t] + [e for e in self.elements if e.t == t][:j]
+            self._solve(k, arrived, [t], j)
         last = max([e.t for e in self.elements], default=0)
         for k, times in sorted(todo.items()):
-            compiled = self.compile_for(k)
             ts = sorted(times)
-            run = engine_input(compiled, self.elements, self.static, end=max(ts[-1], last))
-            solver = StreamSolver(run.program, functions=FUNCTIONS)
-            self.solver_runs += 1
-            for step in solver.run(run.stream, ts):
-                if len(step.answers) != 1:
-                    raise PolicyError(f"the translated program has {len(step.answers)} answer streams at t={step.t} "
-                                      "(D8); this is a bug, please report it")
-                self.cache[(k, step.t)] = frozenset(answer_rows(compiled, step.answers[0]))
+            self._solve(k, self.elements, ts, None, end=max(ts[-1], last))
+
+    def _solve(self, k: tuple, elements: Sequence[StreamElement], times: list[int], prefix: int | None,
+               end: int | None = None) -> None:
+        from asp.solver import StreamSolver
+
+        compiled = self.compile_for(k)
+        run = engine_input(compiled, elements, self.static, end=end if end is not None else times[-1])
+        solver = StreamSolver(run.program, functions=FUNCTIONS)
+        self.solver_runs += 1
+        for step in solver.run(run.stream, times):
+            if len(step.answers) != 1:
+                raise PolicyError(f"the translated program has {len(step.answers)} answer streams at t={step.t} "
+                                  "(D8); this is a bug, please report it")
+            self.cache[(k, step.t, prefix)] = frozenset(answer_rows(compiled, step.answers[0]))
 
     def rows(self, report: Report) -> frozenset[Row]:
-        return self.cache[(self.key(report), report.t)]
+        return self.cache[(self.key(report), report.t, report.prefix)]
 
     def plan(self, op: Operational, start: int | None = None, end: int | None = None) -> list[Report]:
         """ET on ``[start, end]``; by default from 0 (or the first element, if earlier) to the horizon."""
         grids = grids_of(self.windows, op)
         last = horizon(self.elements, self.windows, [g.t0 for g in grids]) if end is None else end
         first = min([0, *(e.t for e in self.elements)]) if start is None else start
-        return report_times(grids, self.contents, policy_of(op), op.window_model, first, last)
+        reports = report_times(grids, self.contents, policy_of(op), op.window_model, first, last)
+        if op.tick != "tuple" or "content-change" not in op.report:
+            return reports
+        reporting = {grids[k].stream for k in (range(len(grids)) if op.report_windows is None else op.report_windows)}
+        out = []
+        for r in reports:  # tuple tick: each arrival at r.t that a reporting window sees triggers an evaluation
+            arrivals = [e for e in self.elements if e.t == r.t]
+            for j, e in enumerate(arrivals[:-1], start=1):
+                if str(e.stream_iri) in reporting:
+                    out.append(replace(r, prefix=j))
+            out.append(r)
+        return out
 
     def relations(self, op: Operational, start: int | None = None, end: int | None = None) -> list[Relation]:
         reports = self.plan(op, start, end)

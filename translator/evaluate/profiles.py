@@ -88,7 +88,7 @@ class Profile:
 _T0 = ("hidden in every engine (seed 001 §2.1, seed 002 §5.1 'usually not configurable'); a run uses the "
        "registration time 0 of the seeds' examples (seed 002 G3, spec 000 §5), `check` enumerates it")
 _BOUNDS_002 = "seed 002 §2.3, §5.7: SECRET/CSRBench windows [o, c) (spec D2 right-open)"
-_TICK_002 = "seed 002 Table 1: tuple-driven (evaluated per instant, docs/check.md §Tick)"
+_TICK_002 = "seed 002 Table 1: tuple-driven (content-change reports once per arriving tuple, docs/check.md)"
 
 PROFILES: dict[str, Profile] = {
     "csparql": Profile(

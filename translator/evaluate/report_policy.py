@@ -36,9 +36,11 @@ reporting windows (seed 001 Example 9: only ``WW2`` reports).
 
 Ticks (seed 002 §2.4, seed 001 §1.20): RSP-QL evaluates once per instant with everything stamped
 ≤ t, which is time-driven and batch-driven behaviour (a batch = the elements of one timestamp,
-the stream model has no batch ids). A tuple-driven engine may evaluate once per arriving tuple; the
-seeds' oracle does not model it, and ``translator.agreement.check`` merges the relations an engine
-emits at one timestamp, so ``tuple`` is evaluated per instant too (docs/check.md).
+the stream model has no batch ids). Tuple-driven: every arriving tuple is added to the window and
+triggers processing, so under content change an instant with k arrivals is evaluated k times, the
+j-th time with the first j of them (seed 001 T9 [A]: "a tuple-driven CQELS might evaluate twice at
+t = 2"); window-close and periodic reports see whole instants, so the tick does not change them
+(:meth:`translator.evaluate.operational.Evaluator.plan`).
 """
 
 from __future__ import annotations
@@ -175,6 +177,9 @@ class Report:
     scopes: tuple[tuple[int, int], ...]
     closing: bool
     why: str = field(default="", compare=False)
+    prefix: int | None = None
+    """Tuple tick: only the first ``prefix`` elements stamped t (in arrival order) have arrived;
+    ``None``: all of them."""
 
 
 class Contents:
