@@ -35,7 +35,9 @@ def add_operational_options(p: argparse.ArgumentParser, *, r2s: bool = True, rep
     g.add_argument("--report-period", metavar="DUR", help="period of the periodic strategy (default: the window slide)")
     g.add_argument("--report-window", metavar="N[,M…]",
                    help="only these windows (1 = first in query order) report (seed 001 Example 9; default: all)")
-    g.add_argument("--tick", choices=list(TICKS), help="tick (seed 002 §2.4): evaluated per instant (docs/check.md)")
+    g.add_argument("--tick", choices=list(TICKS),
+                   help="tick (seed 002 §2.4): tuple evaluates a content-change report once per arriving tuple; "
+                        "time/batch once per instant (docs/check.md)")
     g.add_argument("--empty-relations", choices=list(EMPTY_RELATIONS),
                    help="emit or skip relations that are empty after R2S (seed 002 §2.6)")
     if r2s:
