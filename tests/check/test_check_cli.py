@@ -179,3 +179,10 @@ def test_agree_compares_two_profiles(cli, tmp_path):
         (12, [], None), (15, None, [R2]), (22, [R2], None)]
     code, _, err = cli("agree", *LISTING1, "--profiles", "csparql")
     assert code == 2 and "expected two profiles" in err
+
+
+def test_check_needs_a_profile_or_a_policy(cli, tmp_path):
+    answers = tmp_path / "a.jsonl"
+    answers.write_text('{"t": 10, "answers": []}\n')
+    code, out, err = cli("check", *LISTING1, "--answers", answers)
+    assert code == 2 and "--profile NAME" in err and out == ""

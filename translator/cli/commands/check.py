@@ -66,6 +66,9 @@ def run(args: argparse.Namespace) -> int:
         raise RsplarsError("--as cqels-all gives several queries; check them one by one (cqels-brave, cqels-cautious)")
     query = parse_query(args, args.query_file)
     check_stream_iris(query, [parse_stream_spec(spec)[0] for spec in args.stream])
+    if args.profile is None and args.report_policy is None:
+        raise RsplarsError("check needs the engine's profile (--profile NAME, see `rsplars profiles`) or at least "
+                           "its report policy (--report …)")
     op = resolve_operational(args, base_unit=args.unit)
     if not given(args.window_bounds):
         args.window_bounds = op.window_model

@@ -24,7 +24,10 @@ def add_operational_options(p: argparse.ArgumentParser, *, r2s: bool = True, rep
     from translator.evaluate.profiles import PROFILES
     from translator.evaluate.report_policy import CC_MODES, EMPTY_RELATIONS, TICKS
 
-    g = p.add_argument_group("operational parameters (docs/check.md; any of them switches to the report-policy run)")
+    g = p.add_argument_group(
+        "operational parameters",
+        "docs/check.md; any of them switches to the report-policy run, where --window-bounds and --r2s default to "
+        "the profile's (without a profile: window close, left-open windows (o, c], rstream, empty relations emitted)")
     g.add_argument("--profile", choices=list(PROFILES),
                    help="engine profile bundling the parameters below (`rsplars profiles`); explicit options override it")
     g.add_argument("--t0", metavar="T[,T…]",
