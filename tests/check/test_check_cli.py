@@ -186,3 +186,16 @@ def test_check_needs_a_profile_or_a_policy(cli, tmp_path):
     answers.write_text('{"t": 10, "answers": []}\n')
     code, out, err = cli("check", *LISTING1, "--answers", answers)
     assert code == 2 and "--profile NAME" in err and out == ""
+
+
+def test_check_a_query_without_step(cli, tmp_path):
+    """[RANGE L] without STEP: no pull period exists, and none is needed under a report policy."""
+    query = tmp_path / "q.rq"
+    query.write_text((DATA / "listing1.rq").read_text().replace(" STEP 10s", ""))
+    args = [query, "--stream", f"{CSR_STREAM}={DATA / 'listing1.nt'}", "--stream-time-unit", "ms"]
+    code, out, err = cli("run", *args, "--profile", "csparql")
+    assert code == 0, err
+    answers = tmp_path / "a.jsonl"
+    answers.write_text(out)
+    code, out, err = cli("check", *args, "--profile", "csparql", "--answers", answers)
+    assert code == 0, err

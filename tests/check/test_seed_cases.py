@@ -278,3 +278,17 @@ def test_t9_a_tuple_driven_engine_evaluates_twice_at_2():
     assert [t for t, _ in plain(ev.relations(rsp(CC, t0=(1,), tick="time")))] == [2, 5, 7, 12]
     istream = plain(ev.relations(rsp(CC, t0=(1,), tick="tuple", r2s="istream")))
     assert istream[:2] == [(2, [("diana", "a")]), (2, [("eve", "b")])]
+
+
+def test_a_window_that_has_not_started_is_empty(tmp_path):
+    """G_WW is undefined before t0 (seed 001 §1.8): with WW1 starting at 9, the nearby window is
+    empty at WW2's close 8, although zed arrives at 8; with WW1 starting at 7 it holds zed@8."""
+    from check_helpers import DATA
+
+    nearby = tmp_path / "nearby.stream"
+    lines = (DATA / "nearby.stream").read_text().splitlines()
+    nearby.write_text("\n".join([*lines[:4], ":zed :isNearby :a [8] .", *lines[4:]]) + "\n")
+    ev = evaluator("qex.rq", {NEARBY: nearby, COUPON: DATA / "coupon.stream"}, static=("shops.ttl",))
+    zed = ("zed", "a", "alice", "10% discount on ...")
+    assert plain(ev.relations(rsp(t0=(9, 0), report_windows=(1,)))) == [(8, []), (16, [DIANA])]
+    assert plain(ev.relations(rsp(t0=(7, 0), report_windows=(1,)))) == [(8, [zed]), (16, [DIANA])]

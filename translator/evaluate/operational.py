@@ -157,9 +157,12 @@ class Evaluator:
     @staticmethod
     def key(report: Report) -> tuple[str, tuple[int, ...]]:
         """(bounds, widths) of the LARS windows that select the report's contents at its t."""
-        kind = "right-open" if any(hi == report.t - 1 for _, hi in report.scopes) else "closed"
+        kind = "right-open" if any(hi == report.t - 1 for lo, hi in report.scopes if lo <= hi) else "closed"
         widths = []
         for lo, hi in report.scopes:
+            if lo > hi:  # not started: an empty window (width 0; see _variant)
+                widths.append(0)
+                continue
             if kind == "right-open" and hi != report.t - 1 or kind == "closed" and hi != report.t:
                 raise PolicyError(f"at t={report.t} the windows end at different times; not expressible as one "
                                   "LARS program (mixed window models)")
@@ -173,35 +176,43 @@ class Evaluator:
             self.compiled[key] = compile_query(q, strategy=self.strategy, mode="none", bounds=kind, base=self.base)
         return self.compiled[key]
 
-    def _check_empty_scopes(self, report: Report) -> None:
-        for (lo, hi), w in zip(report.scopes, self.windows):
-            if lo > hi and self.contents.span(w.stream, report.t, report.t) != (0, 0):
-                raise PolicyError(f"at t={report.t} window on <{w.stream}> has not started yet but its stream has an "
-                                  "element at t; not expressible as a LARS window")
+    def _variant(self, report: Report) -> tuple:
+        """What a report sees besides its windows' widths: the arrivals of its instant (tuple
+        tick) and the streams whose window has not started yet at t (their elements are left out:
+        the window is empty, which no LARS window ending at t expresses when elements arrive at t)."""
+        empty = frozenset(w.stream for (lo, hi), w in zip(report.scopes, self.windows) if lo > hi
+                          and self.contents.span(w.stream, report.t, report.t) != (0, 0))
+        started = {w.stream for (lo, hi), w in zip(report.scopes, self.windows) if lo <= hi}
+        if empty & started:
+            raise PolicyError(f"at t={report.t} one window on <{sorted(empty & started)[0]}> has started and another "
+                              "on the same stream has not; not expressible as one LARS program")
+        return (report.prefix, empty or None)
 
     def evaluate(self, reports: Iterable[Report]) -> None:
         """Solve every (contents, t) not yet in the cache: one solver run per window-width vector
-        (and one per partial instant of a tuple tick)."""
+        (and one per partial instant: tuple tick, windows that have not started)."""
         todo: dict[tuple, set[int]] = {}
         partial: set[tuple] = set()
         for r in reports:
-            k = self.key(r)
-            if (k, r.t, r.prefix) in self.cache:
+            k, v = self.key(r), self._variant(r)
+            if (k, r.t, v) in self.cache:
                 continue
-            self._check_empty_scopes(r)
-            if r.prefix is None:
+            if v == (None, None):
                 todo.setdefault(k, set()).add(r.t)
             else:
-                partial.add((k, r.t, r.prefix))
-        for k, t, j in sorted(partial):  # tuple tick: the instant t with only its first j arrivals
-            arrived = [e for e in self.elements if e.t < t] + [e for e in self.elements if e.t == t][:j]
-            self._solve(k, arrived, [t], j)
+                partial.add((k, r.t, v))
+        for k, t, v in sorted(partial, key=repr):
+            prefix, empty = v
+            arrived = [e for e in self.elements if e.t < t] + [e for e in self.elements if e.t == t][:prefix]
+            if empty:
+                arrived = [e for e in arrived if str(e.stream_iri) not in empty]
+            self._solve(k, arrived, [t], v)
         last = max([e.t for e in self.elements], default=0)
         for k, times in sorted(todo.items()):
             ts = sorted(times)
-            self._solve(k, self.elements, ts, None, end=max(ts[-1], last))
+            self._solve(k, self.elements, ts, (None, None), end=max(ts[-1], last))
 
-    def _solve(self, k: tuple, elements: Sequence[StreamElement], times: list[int], prefix: int | None,
+    def _solve(self, k: tuple, elements: Sequence[StreamElement], times: list[int], variant: tuple,
                end: int | None = None) -> None:
         from asp.solver import StreamSolver
 
@@ -213,10 +224,10 @@ class Evaluator:
             if len(step.answers) != 1:
                 raise PolicyError(f"the translated program has {len(step.answers)} answer streams at t={step.t} "
                                   "(D8); this is a bug, please report it")
-            self.cache[(k, step.t, prefix)] = frozenset(answer_rows(compiled, step.answers[0]))
+            self.cache[(k, step.t, variant)] = frozenset(answer_rows(compiled, step.answers[0]))
 
     def rows(self, report: Report) -> frozenset[Row]:
-        return self.cache[(self.key(report), report.t, report.prefix)]
+        return self.cache[(self.key(report), report.t, self._variant(report))]
 
     def plan(self, op: Operational, start: int | None = None, end: int | None = None) -> list[Report]:
         """ET on ``[start, end]``; by default from 0 (or the first element, if earlier) to the horizon."""

@@ -76,6 +76,7 @@ def run(args: argparse.Namespace) -> int:
     fmt, actual = read_answers(text, source, time_factor=time_factor(args.answers_time_unit or args.unit, args.unit),
                                fmt=args.answers_format)
     elements, facts = read_data(args)
+    args.mode = "none"  # the report policy decides when to evaluate (no push/pull trigger, no period needed)
     ((_, compiled),) = compile_variants(args, query, elements)
     evaluator = Evaluator(compiled.query, compiled.strategy, TimeBase(args.unit), elements, facts)
     if evaluator.form != "select":
