@@ -307,6 +307,11 @@ def answer_dicts(variables: Sequence[str], rows: Iterable[EventRow]) -> list[dic
     return sorted(out, key=lambda d: (d[END], d[START], sorted((k, str(v)) for k, v in d.items())))
 
 
+def check_format(fmt: str) -> None:
+    if fmt not in FORMATS:
+        raise RsplarsError(f"--format {fmt}: EP-SPARQL runs write {' or '.join(FORMATS)}")
+
+
 def writer(fmt: str, out, compiled):
     """``jsonl``: ``{"t": 2, "answers": [{"company": "<…>", "@start": 1, "@end": 2}]}``, CONSTRUCT
     ``{"t": 2, "triples": […]}``, ASK ``{"t": 2, "answer": true}``; ``csv``: ``t,var…,@start,@end``."""
@@ -315,8 +320,7 @@ def writer(fmt: str, out, compiled):
 
     from translator.evaluate.run import construct_triples
 
-    if fmt not in FORMATS:
-        raise RsplarsError(f"--format {fmt}: EP-SPARQL runs write {' or '.join(FORMATS)}")
+    check_format(fmt)
     if fmt == "csv":
         w = csv.writer(out, lineterminator="\n")
         if compiled.form == "construct":

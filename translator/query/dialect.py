@@ -39,6 +39,7 @@ _TOKEN = re.compile(
     |(?P<var>[?$][\w\u00B7\u00C0-\uFFFF]+)
     |(?P<number>[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?(?:ms|s|m|h|d)?(?![\w]))
     |(?P<langtag>@[a-zA-Z]+(?:-[a-zA-Z0-9]+)*)
+    |(?P<pname>(?:[A-Za-z_][\w\-.]*)?:[\w\-.:%]*)
     |(?P<word>[A-Za-z_][\w\-]*(?::[\w\-.]*)?)
     |(?P<other>.)""",
     re.X | re.S,
@@ -84,7 +85,7 @@ def _words(text: str):
         kind, value = m.lastgroup, m.group()
         if kind in ("word", "other"):
             items.append((value, Position(line, col)))
-        elif kind in ("var", "number", "iri", "string", "langtag"):
+        elif kind in ("var", "number", "iri", "string", "langtag", "pname"):
             items.append(("\0" + kind, Position(line, col)))
         newlines = value.count("\n")
         if newlines:

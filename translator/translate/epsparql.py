@@ -293,10 +293,32 @@ def dnf(e: M.Expr) -> list[list[M.Expr]]:
     return [[e]]
 
 
+def span(p: EPattern) -> int | None:
+    """The longest interval a result of ``p`` can have, read off its structure (a triple pattern:
+    0; UNION: the longer; EQUALS: the shorter; WITHIN d: at most d); None: unbounded."""
+    match p:
+        case ETriple():
+            return 0
+        case EBinary("UNION", left, right):
+            a, b = span(left), span(right)
+            return None if a is None or b is None else max(a, b)
+        case EBinary("EQUALS", left, right):
+            bounded = [x for x in (span(left), span(right)) if x is not None]
+            return min(bounded) if bounded else None
+        case EWithin(inner, ticks):
+            inner_span = span(inner)
+            return ticks if inner_span is None else min(ticks, inner_span)
+        case EFilter(inner, _) | EProject(inner, _):
+            return span(inner)
+    return None
+
+
 def duration_bound(p: EPattern, base: TimeBase) -> int | None:
-    """The time bound d at the top of the pattern (module docstring): WITHIN d, or a top-level
-    conjunct ``getDURATION() < d`` / ``≤ d`` of a FILTER; None if there is none."""
-    bounds: list[int] = []
+    """The time bound d at the top of the pattern (module docstring): WITHIN d, a top-level
+    conjunct ``getDURATION() < d`` / ``≤ d`` of a FILTER, or the pattern's :func:`span`; None if
+    there is none."""
+    structural = span(p)
+    bounds: list[int] = [] if structural is None else [structural]
     while True:
         match p:
             case EWithin(inner, ticks):

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from lars.errors import EXIT_OK, RsplarsError
 from spark_jobs.cli import add_engine_options
 from translator.cli.commands.common import UNITS, add_data_options, add_query_options, parse_query, read_data
+from translator.cli.commands.epsparql_cmd import add_epsparql_options
 from translator.translate.tau import WINDOW_BOUNDS
 
 HELP = "compare a pull-based (C-SPARQL) and a push-based (CQELS) run interval by interval (seed 000 §5)"
@@ -60,6 +61,7 @@ def add_parser(subparsers) -> None:
                    help="run only the two headline runs: no cause analysis (faster)")
     p.add_argument("--unit", choices=UNITS, default="s", help="base time unit of the runs (D1; default: s)")
     add_engine_options(p)
+    add_epsparql_options(p)
     p.add_argument("--from", dest="start", type=int, metavar="T", help="judge the intervals from T (default 0)")
     p.add_argument("--to", dest="end", type=int, metavar="T", help="judge the intervals up to T (default: last pull time)")
     p.add_argument("--report", metavar="FILE.json", help="write the JSON report (docs/agreement-report.md)")
@@ -102,10 +104,12 @@ def run(args: argparse.Namespace) -> int:
     stream_triples = _stream_triples(elements)
     code = EXIT_OK
     for k, comparison in enumerate(comparisons, start=1):
+        events = comparison.push_query.dialect == "epsparql"  # complex events, pushed (docs/epsparql.md)
         inputs = ReportInputs(
             queries=(
                 QueryInput("pull", comparison.pull_source, comparison.pull_query.dialect, "tau1"),
-                QueryInput("push", comparison.push_source, comparison.push_query.dialect, "tau2"),
+                QueryInput("push", comparison.push_source, comparison.push_query.dialect,
+                           "epsparql" if events else "tau2"),
             ),
             streams=streams,
             period=period,
@@ -116,9 +120,16 @@ def run(args: argparse.Namespace) -> int:
             time_to=args.end,
             time_unit=args.unit,
         )
-        runs = _run_all(comparison, args, elements, facts, period, base, other)
-        check = _static_check(comparison.push_query, static_triples, stream_triples)
+        if events:
+            runs = _run_events(comparison, args, elements, facts, period, base)
+            check = None
+        else:
+            runs = _run_all(comparison, args, elements, facts, period, base, other)
+            check = _static_check(comparison.push_query, static_triples, stream_triples)
         notes = [comparison.label, f"period U = {period} {args.unit}"]
+        if events:
+            notes.append("EP-SPARQL push query: the complex events reported in (t1, t2] (their intervals dropped) "
+                         "against the pull answer at t2; no diagnosis runs (an event pattern has no windows)")
         if args.end is None:
             notes.append("no --to: the runs end at the last input rounded up to a multiple of U; windows that "
                          "still hold data later are not judged (give --to to extend the timeline)")
@@ -162,6 +173,9 @@ def _comparisons(args: argparse.Namespace, elements) -> list[Comparison]:
     """The headline pairs: (QUERY_A, QUERY_B) or (cs(Q), member of cq(Q)) for each ``--as`` variant."""
     if args.query_file is not None:
         query = parse_query(args, args.query_file)
+        if query.dialect == "epsparql":
+            raise RsplarsError("an EP-SPARQL query has no CQELS counterpart: compare it with a C-SPARQL or "
+                               "CQELS query, --pull QUERY_A --push EP_QUERY")
         as_ = args.as_ or "cqels-brave"
         return [
             Comparison(f"cs(Q) pulled (τ1) vs {label} pushed (τ2)", query, member, args.query_file,
@@ -170,6 +184,11 @@ def _comparisons(args: argparse.Namespace, elements) -> list[Comparison]:
         ]
     pull_query = parse_query(args, args.pull)
     push_query = parse_query(args, args.push)
+    if pull_query.dialect == "epsparql":
+        raise RsplarsError("an EP-SPARQL query is push-evaluated (on every event): give it as --push")
+    if push_query.dialect == "epsparql":
+        return [Comparison("QUERY_A pulled (τ1) vs EP-SPARQL QUERY_B pushed (complex events)", pull_query,
+                           push_query, args.pull, args.push, "two-queries")]
     if push_query.dataset.streams:  # C-SPARQL: τ2 needs its CQELS counterpart
         as_ = args.as_ or "cqels-brave"
         members = _cq_members(args, push_query, as_, elements)
@@ -244,6 +263,20 @@ def _run_all(comparison: Comparison, args, elements, facts, period: int, base, o
     if "other_pull" in answers:
         out["other"] = BoundsAlternative(other, answers["other_pull"], answers["other_push"])
     return out
+
+
+def _run_events(comparison: Comparison, args, elements, facts, period: int, base) -> dict:
+    """The headline runs when the push query is EP-SPARQL: QUERY_A pulled with τ1, the complex
+    events of QUERY_B (``translator.cli.commands.epsparql_cmd.push_answers``)."""
+    from translator.cli.commands.epsparql_cmd import push_answers
+    from translator.translate.compile import compile_query
+
+    if args.engine == "spark":
+        raise RsplarsError("--engine spark does not run EP-SPARQL queries")
+    pull = compile_query(comparison.pull_query, strategy="tau1", mode="pull", period=period,
+                         bounds=args.window_bounds, base=base)
+    return {"tau1_pull": collect_answers(pull, elements, facts, end=args.end),
+            "tau2_push": push_answers(args, comparison.push_query, elements, end=args.end)}
 
 
 def collect_answers(compiled, elements, facts, *, end: int | None = None) -> dict[int, frozenset]:

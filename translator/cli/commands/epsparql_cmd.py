@@ -55,7 +55,7 @@ def evaluations(args: argparse.Namespace, compiled, elements, *, start=None, end
 def run_epsparql(args: argparse.Namespace, query) -> int:
     """``rsplars run`` for an EP-SPARQL query."""
     from translator.cli.commands.common import Progress, output, read_data
-    from translator.evaluate.epsparql_run import writer
+    from translator.evaluate.epsparql_run import check_format, writer
 
     for name in ("as_", "strategy", "print_asp_at"):
         if getattr(args, name, None):
@@ -70,9 +70,8 @@ def run_epsparql(args: argparse.Namespace, query) -> int:
     if args.start is not None and args.end is not None and args.start > args.end:
         raise RsplarsError(f"--from {args.start} is after --to {args.end}")
     fmt = args.format
+    check_format(fmt)
     compiled = compile_for_run(args, query)
-    write_check = writer(fmt, sys.stdout, compiled)  # rejects an unknown format before any work
-    del write_check
     elements, _facts = read_data(args)
     if args.static or args.named:
         print("rsplars: note: EP-SPARQL patterns match events only; --static/--named data is not read",
@@ -84,3 +83,18 @@ def run_epsparql(args: argparse.Namespace, query) -> int:
             write(ev)
             out.flush()
     return EXIT_OK
+
+
+def push_answers(args: argparse.Namespace, query, elements, *, end=None) -> dict:
+    """``rsplars agree`` with an EP-SPARQL push query: ``{t: answer}`` at every event time, each
+    answer the complex events reported at t projected on the result variables (their intervals
+    dropped: the other engine has none), as agreement solutions."""
+    from translator.agreement import Solution
+
+    compiled = compile_for_run(args, query)
+    if compiled.form == "construct":
+        raise RsplarsError("agree compares SELECT answers: the EP-SPARQL query is a CONSTRUCT query")
+    out = {}
+    for ev in evaluations(args, compiled, elements, end=end):
+        out[ev.t] = frozenset(Solution.from_mapping(dict(zip(compiled.variables, row))) for row, _, _ in ev.rows)
+    return out
