@@ -57,7 +57,7 @@ def run_epsparql(args: argparse.Namespace, query) -> int:
     from translator.cli.commands.common import Progress, output, read_data
     from translator.evaluate.epsparql_run import check_format, writer
 
-    for name in ("as_", "strategy", "print_asp_at"):
+    for name in ("as_", "strategy"):
         if getattr(args, name, None):
             raise RsplarsError(f"--{name.strip('_').replace('_', '-')} does not apply to EP-SPARQL queries "
                                "(event patterns, push-evaluated; see docs/epsparql.md)")
@@ -73,6 +73,13 @@ def run_epsparql(args: argparse.Namespace, query) -> int:
     check_format(fmt)
     compiled = compile_for_run(args, query)
     elements, _facts = read_data(args)
+    if args.print_asp_at is not None:
+        if uses_policy(args):
+            raise RsplarsError("--print-asp-at prints the LARS program of the unrestricted policy; "
+                               "a selection or consumption policy is post-processing (docs/epsparql.md)")
+        from translator.cli.commands.run import _print_asp
+
+        return _print_asp(args, compiled, elements, ())
     if args.static or args.named:
         print("rsplars: note: EP-SPARQL patterns match events only; --static/--named data is not read",
               file=sys.stderr)
