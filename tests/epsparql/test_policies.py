@@ -119,3 +119,63 @@ def test_lars_program_reports_each_complex_event_once_at_its_end(setting):
     got = {ev.t: {(*(x[len(NS) + 1:-1] for x in row), s, e) for row, s, e in ev.rows}
            for ev in event_answers(compiled, elements)}
     assert got == {2: set(), 4: set(), 6: {A, B}, 8: {C}, 10: {D}}
+
+
+# ------------------------------------------------- random streams against the equations themselves
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+from rdflib import URIRef  # noqa: E402
+
+from translator.rdf.streams import StreamElement  # noqa: E402
+
+
+def equations(events, times, selection, consumption, reading):
+    """Eqs. 7, 10 (NOT EXISTS), 11 and P^c/P^r for E1 = ?x p ?y, E2 = ?y q ?z over point events,
+    written directly from spec/003-rsepql.md §6.5–6.8 (reading per-mapping: the quantifier over E2
+    matches with the same mapping; literal: over all of them). Returns {t: {(x, y, z, t1, t3)}}."""
+    consumed: set = set()
+    out = {}
+    for t in times:
+        avail = [e for e in events if e[3] <= t and e not in consumed]
+        e1 = [e for e in avail if e[1] == "p"]
+        e2 = [e for e in avail if e[1] == "q"]
+        cand = {m2: [m1 for m1 in e1 if m1[2] == m2[0] and m1[3] < m2[3]] for m2 in e2}
+        cand = {m2: ms for m2, ms in cand.items() if ms}
+        chosen = []
+        for m2, ms in cand.items():
+            if selection == "unrestricted":
+                chosen += [(m1, m2) for m1 in ms]
+                continue
+            rivals = [r for r in cand if reading == "literal" or (r[0], r[2]) == (m2[0], m2[2])]
+            if selection == "chronological":
+                if any(r[3] < m2[3] for r in rivals):
+                    continue
+                chosen += [(m1, m2) for m1 in ms if not any(o[3] < m1[3] for o in ms)]
+            else:
+                if any(r[3] > m2[3] for r in rivals):
+                    continue
+                chosen += [(m1, m2) for m1 in ms if not any(o[3] > m1[3] for o in ms)]
+        if consumption != "unrestricted":
+            for m1, m2 in chosen:
+                consumed |= {m1, m2}
+        out[t] = {(m1[0], m1[2], m2[2], m1[3], m2[3]) for m1, m2 in chosen}
+    return out
+
+
+point_event = st.tuples(st.sampled_from(["a1", "a2", "b1", "b2"]), st.sampled_from(["p", "q"]),
+                        st.sampled_from(["b1", "b2", "c1"]), st.integers(1, 6))
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(point_event, min_size=1, max_size=8, unique=True),
+       st.sampled_from(["unrestricted", "chronological", "recent"]), st.booleans(),
+       st.sampled_from(["per-mapping", "literal"]))
+def test_policies_equal_the_equations_on_random_streams(setting, raw, selection, consume, reading):
+    query, _ = setting
+    elements = [StreamElement((URIRef(NS + s), URIRef(NS + p), URIRef(NS + o)), t, URIRef("http://e/s"))
+                for s, p, o, t in sorted(raw, key=lambda e: e[3])]
+    times = sorted({e[3] for e in raw})
+    consumption = selection if consume and selection != "unrestricted" else (
+        "chronological" if consume else "unrestricted")
+    got = full((query, elements), times, selection, consumption, reading)
+    assert got == equations(raw, times, selection, consumption, reading)

@@ -680,9 +680,10 @@ def compile_policy_operands(query: M.Query, *, base: TimeBase = TimeBase()) -> P
         for leaf in (x for c in dnf(f) for x in c):
             check_supported(leaf)
     bound = min(within) if within else None
+    warning = ("a selection or consumption policy selects among all matches since the start of the stream (seed "
+               "003: a landmark window), so every event is kept and the state grows with the stream",)
     return PolicyCompiled(query, modes.push(Program(tuple(rules))), root, tuple(filters), bound, tuple(names), kind,
-                          tuple(projections), unbounded_warning(bound if bound is not None else duration_bound(
-                              event_pattern(query.where, base), base)), bound)
+                          tuple(projections), warning, bound)
 
 
 __all__ = ["EventCompiled", "PolicyCompiled", "compile_epsparql", "compile_policy_operands", "event_pattern",
