@@ -199,3 +199,11 @@ def test_check_a_query_without_step(cli, tmp_path):
     answers.write_text(out)
     code, out, err = cli("check", *args, "--profile", "csparql", "--answers", answers)
     assert code == 0, err
+
+
+def test_run_refuses_operational_options_on_an_event_query(cli):
+    """EP-SPARQL has no windows (seed 002 §3.2): a profile would be silently ignored otherwise."""
+    example = DATA.parents[2] / "examples" / "epsparql"
+    code, out, err = cli("run", example / "rise.rq", "--stream", f"http://example.org/stock={example / 'stock.stream'}",
+                         "--profile", "cqels")
+    assert code == 2 and "EP-SPARQL has none" in err and out == ""
