@@ -42,6 +42,7 @@ from translator.cli.commands.common import (
     parse_query,
     read_data,
 )
+from translator.cli.commands.operational_options import add_operational_options, operational_requested
 
 HELP = "answer a query over RDF streams and static data with the clingo engine"
 
@@ -62,6 +63,7 @@ def add_parser(subparsers) -> None:
                    help="print the ASP program plus the stream facts true at T (for plain clingo) instead of answers")
     add_engine_options(p)
     add_epsparql_options(p)
+    add_operational_options(p, r2s=False)
     p.set_defaults(func=run)
 
 
@@ -72,9 +74,16 @@ def run(args: argparse.Namespace) -> int:
     if args.as_ == "cqels-all":
         raise RsplarsError("--as cqels-all gives several queries; run them one by one (cqels-brave, cqels-cautious)")
     query = parse_query(args, args.query_file)
+    if query.dialect == "epsparql" and operational_requested(args):
+        raise RsplarsError("the operational options (--profile, --t0, --report, …) need windows; EP-SPARQL has none "
+                           "(seed 002 §3.2): use --selection/--consumption (docs/epsparql.md)")
     if query.dialect == "epsparql":  # one event stream, push-evaluated (docs/epsparql.md)
         return run_epsparql(args, query)
     check_stream_iris(query, [parse_stream_spec(spec)[0] for spec in args.stream])
+    if operational_requested(args):  # --profile, --t0, --report, …: the report-policy run (docs/check.md)
+        from translator.cli.commands.operational_options import run_operational
+
+        return run_operational(args, query)
     elements, facts = read_data(args)
     ((_, compiled),) = compile_variants(args, query, elements)
     if args.start is not None and args.end is not None and args.start > args.end:
