@@ -262,7 +262,7 @@ def _float32_of(q: Fraction) -> float:
     try:
         d = float(q)  # correctly rounded to binary64
     except OverflowError:
-        return math.copysign(math.inf, q)
+        return math.inf if q > 0 else -math.inf
     f = ops.to_float32(d)
     if Fraction(d) == q or math.isinf(f):
         return f
@@ -288,7 +288,7 @@ def _rounded(kind: int, value: Fraction, nan: int, inf: int, ninf: int) -> RDFLi
     try:
         return ops.number_literal(kind, float(value))
     except OverflowError:
-        return ops.number_literal(kind, math.copysign(math.inf, value))
+        return ops.number_literal(kind, math.inf if value > 0 else -math.inf)
 
 
 def sparql_sum_result(acc: GroundTerm, kind: Integer) -> String:
