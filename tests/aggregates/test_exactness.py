@@ -118,8 +118,8 @@ def test_order_keys_order_like_the_values(a, b):
 def test_order_keys_order_terms_as_documented():
     from lars.reference import _sort_key
 
-    ordered = ["_:b", "<http://a>", "<http://b>", f'"NaN"^^{DBL}', f'"-INF"^^{DBL}', f'"-1.5"^^{DEC}', f'"-1"^^{INT}',
-               f'"-0.5"^^{FLT}', f'"0"^^{INT}', f'"0.25"^^{DBL}', f'"1"^^{INT}', f'"1.5"^^{DEC}', f'"INF"^^{FLT}',
+    ordered = ["_:b", "<http://a>", "<http://b>", f'"-INF"^^{DBL}', f'"-1.5"^^{DEC}', f'"-1"^^{INT}',
+               f'"-0.5"^^{FLT}', f'"0"^^{INT}', f'"0.25"^^{DBL}', f'"1"^^{INT}', f'"1.5"^^{DEC}', f'"INF"^^{FLT}', f'"NaN"^^{DBL}',
                '"false"^^<http://www.w3.org/2001/XMLSchema#boolean>', '"true"^^<http://www.w3.org/2001/XMLSchema#boolean>',
                '"2020-01-01T00:00:00+02:00"^^<http://www.w3.org/2001/XMLSchema#dateTime>',
                '"2020-01-01T00:00:00"^^<http://www.w3.org/2001/XMLSchema#dateTime>',

@@ -324,7 +324,7 @@ def sparql_order_key(term: GroundTerm) -> Function:
     """``@sparql_order_key(X)``: ``k(A, B, C, D, E, X)`` such that clingo's order of these terms
     (integers and strings compared in order, strings by code points) is the order of SPARQL 1.1
     §15.1 ORDER BY, completed as documented in docs/translation.md: blank nodes < IRIs < literals;
-    literals: numbers (by exact value; NaN first) < booleans < dateTimes (by instant, no zone = Z)
+    literals: numbers (by exact value; NaN after INF, where Oxigraph puts it) < booleans < dateTimes (by instant, no zone = Z)
     < simple/xsd:string literals (code points) < language-tagged strings < other literals
     (datatype IRI, then the term); ties by the term's N-Triples text."""
     node = from_lars(term) if isinstance(term, String) else None
@@ -337,7 +337,7 @@ def sparql_order_key(term: GroundTerm) -> Function:
     n = ops.numeric(node)
     if n is not None:
         if isinstance(n.value, float) and (math.isnan(n.value) or math.isinf(n.value)):
-            cls = 0 if math.isnan(n.value) else 5 if n.value > 0 else 1
+            cls = 6 if math.isnan(n.value) else 5 if n.value > 0 else 1
             return _key(2, 0, cls, 0, "", term)
         d = Decimal(n.value) if not isinstance(n.value, float) else Decimal(float(n.value))  # exact
         if d == 0:
