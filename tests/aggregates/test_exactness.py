@@ -252,7 +252,6 @@ def test_group_by_expression_having_and_select_expressions():
 
 
 def test_sparql_aggregation_errors():
-    from lars.errors import UnsupportedError
 
     with pytest.raises(aggregates.AggregationError, match="neither a GROUP BY key"):
         compile_query(parse(PREFIX + "SELECT ?x (COUNT(*) AS ?n) WHERE { ?x :p ?y } GROUP BY ?y", "cqels"), mode="none")

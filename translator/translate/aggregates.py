@@ -16,23 +16,27 @@ Rules (``K̄`` the group keys, ``X̄`` the solution's variables, ``Z`` the aggre
 
     group_k(K̄) :- ans1(X̄, default).                      (no GROUP BY: the fact group_k.)
     agg_k(K̄, V) :- group_k(K̄), N = #count{ X̄ : ans1(X̄, default), Z != null }, V = @sparql_integer(N).
+    (SUM/AVG: :func:`_sum_rules`; GROUP_CONCAT: :func:`_concat_rules`; MIN/MAX/SAMPLE: :func:`aggregate_rules`)
 
 Exactness (spec D6). Values are N-Triples strings; clingo aggregates compute on 32-bit integers
-and wrap around on overflow, so numbers enter them only in pieces that cannot overflow:
+and wrap around on overflow, so numbers enter them only in pieces that cannot overflow
+(docs/translation.md "Exact values" has the table and the canonical result forms):
 
 * ``COUNT`` is ``#count`` (exact), turned into an xsd:integer by ``@sparql_integer``.
-* ``SUM``: every value is split into four signed 16-bit limbs (``@sparql_limb(Z, k)``), one
-  ``#sum`` per limb, recombined exactly by ``@sparql_sum(S0,…,S3)``. ``AVG`` adds a ``#count``
-  and divides exactly (``@sparql_avg``, xsd:decimal by ``op:numeric-divide``).
-* ``MIN``/``MAX``: ``#min``/``#max`` over the keys ``k(H, M, L, Z)`` of ``@sparql_int_key``, which
-  clingo orders as the integers' values; ``@sparql_key_term`` gives the term back.
-* Only integers (xsd:integer and its derived types, ``|v| < 2^63``) are aggregated by SUM, AVG,
-  MIN and MAX. A group with a bound value that is not such an integer (a decimal, a double, a
-  string, an IRI…) — or, for SUM/AVG, with more than 32767 values (a limb's sum could overflow) —
-  is an *error* (``aggerr_k(K̄)``), and the aggregate is unbound (SPARQL §18.5: an aggregate error
-  leaves the variable unbound), never a wrong number. MIN/MAX of no value is unbound as well.
-  Unbound arguments are skipped (as rdflib and SQL do); an argument expression is bound to a
-  hidden variable first (BIND), so an expression error is skipped like an unbound value.
+* ``SUM``/``AVG`` over xsd:integer (and derived types), xsd:decimal, xsd:float, xsd:double and
+  mixed groups: every value is split into signed 16-bit limbs under *part keys* ``p(S, P)`` (value
+  = Σ limb·2^(16P)·10^(-S)), one ``#sum`` per part key and group, and the few part sums are folded
+  exactly in Python along clingo's order of the keys (:func:`_fold_rules`), then rounded once to
+  the promoted type (SPARQL 1.1 §18.5.1.3-4, XPath F&O §1.2). A non-number is an error; a group
+  with more than 32767 values too (``agglimit``: a limb sum could overflow; ``rsplars run`` notes it).
+* ``MIN``/``MAX``/``SAMPLE``: ``#min``/``#max`` over ``@sparql_order_key`` (SPARQL's ORDER BY order
+  of terms, completed as documented); MIN/MAX/SAMPLE of no value is an error.
+* ``GROUP_CONCAT``: the distinct values with their numbers of solutions, folded in clingo's order.
+
+An error leaves the aggregate unbound (SPARQL §18.5: an aggregate error leaves the variable
+unbound), never a wrong number. Unbound arguments are skipped (as rdflib, Jena and SQL do); an
+argument expression is bound to a hidden variable first (BIND), so an expression error is skipped
+like an unbound value.
 
 Set semantics (D5, the paper's Datalog semantics): a group's solutions are the *distinct* tuples
 ``X̄`` of ``ans1``, so ``COUNT(*)`` counts distinct solutions, not SPARQL's bag multiplicities
