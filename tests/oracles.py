@@ -110,6 +110,31 @@ def rows(query: str, default: Iterable[Triple], named: Mapping[str, Iterable[Tri
     return ORACLES[oracle](query, list(default), {k: list(v) for k, v in (named or {}).items()}, names)
 
 
+ORDERING = re.compile(r"\?\w+ (?:<|>|<=|>=) ")
+
+
+def oxigraph_is_right_on(query: str) -> bool:
+    """Shapes Oxigraph 0.5 evaluates as SPARQL 1.1 does: no ordering comparison ``<`` ``<=`` ``>``
+    ``>=`` of variables (as the generated queries write them, ``?x >= ?y``): Oxigraph orders terms
+    SPARQL leaves incomparable — ``<a> >= <a>`` and ``"a"@en < "b"@en`` are true there, type
+    errors in SPARQL (§17.3) and in rsplars."""
+    return not ORDERING.search(query)
+
+
+def expected(query: str, default, named, names: tuple[str, ...]) -> set[Row] | None:
+    """The answers of an engine that is right on the shape of ``query`` (both must agree when
+    both are); ``None`` when neither is (a nested MINUS with an ordering comparison)."""
+    default, named = list(default), {k: list(v) for k, v in (named or {}).items()}
+    answers = {}
+    if oxigraph_is_right_on(query):
+        answers["oxigraph"] = rows(query, default, named, names, "oxigraph")
+    if rdflib_is_right_on(query):
+        answers["rdflib"] = rows(query, default, named, names, "rdflib")
+    if len(answers) == 2:
+        assert answers["oxigraph"] == answers["rdflib"], ("the oracles disagree", query, answers)
+    return next(iter(answers.values()), None)
+
+
 def rdflib_is_right_on(where: str) -> bool:
     """Shapes rdflib 7 evaluates as SPARQL 1.1 does: no nested MINUS (it sees the bindings of the
     patterns joined before it: ``?x :p ?v . { ?x :p ?v . MINUS { ?y :p ?w } }`` over ``:a :p 1`` has

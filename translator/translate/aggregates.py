@@ -228,41 +228,45 @@ def _sum_rules(spec: AggregateSpec, suffix: str, keys: tuple[Term, ...], head: A
                ok: tuple[BodyElement, ...], z: Term, condition: tuple, ident: tuple[Term, ...], count) -> list[Rule]:
     """SUM and AVG over every numeric type, exactly (``translator.translate.expressions``)::
 
-        aggerr(K̄) :- ans1(X̄), Z != null, @sparql_num_kind(Z) < 0.          (a non-number: error)
+        num(Z, R) :- limb(Z, 0), R = @sparql_num_kind(Z).
+        aggerr(K̄) :- ans1(X̄), Z != null, num(Z, R), R < 0.          (a non-number: error)
         agglimit(K̄) :- group(K̄), N = #count{X̄ : ans1(X̄), Z != null}, N > 32767.
         limb(Z, 0) :- ans1(X̄), Z != null.
         limb(Z, I') :- limb(Z, I), I' = I + 1, I' < @sparql_nlimbs(Z).
-        key(K̄, P) :- ans1(X̄), Z != null, limb(Z, I), P = @sparql_part_key(Z, I).
-        part(K̄, P, S) :- key(K̄, P), S = #sum{L, I, X̄ : ans1(X̄), Z != null, limb(Z, I),
-                                                P = @sparql_part_key(Z, I), L = @sparql_part_limb(Z, I)}.
-        kind(K̄, T) :- key(K̄, P), T = #max{R, X̄ : ans1(X̄), Z != null, R = @sparql_num_kind(Z)}.
+        piece(Z, I, P, L) :- limb(Z, I), P = @sparql_part_key(Z, I), L = @sparql_part_limb(Z, I).
+        key(K̄, P) :- ans1(X̄), Z != null, piece(Z, I, P, L).
+        part(K̄, P, S) :- key(K̄, P), S = #sum{L, I, X̄ : ans1(X̄), Z != null, piece(Z, I, P, L)}.
+        kind(K̄, T) :- some(K̄), T = #max{R, X̄ : ans1(X̄), Z != null, num(Z, R)}.
         fold of part(K̄, P, S) with @sparql_sum_add into total(K̄, A)    (:func:`_fold_rules`)
         agg(K̄, @sparql_sum_result(A, T)) :- group(K̄), not aggerr(K̄), total(K̄, A), kind(K̄, T).
         agg(K̄, "0"^^xsd:integer) :- group(K̄), not aggerr(K̄), not some(K̄).   (no value: 0)
     """
     p, i, i2, s, t, r, limb_value, a = (Variable(n) for n in ("P", "I", "I2", "S", "T", "R", "L", "A"))
     limb = lambda *args: Atom(f"agglimb{suffix}", args)  # noqa: E731
+    piece = lambda *args: Atom(f"aggpiece{suffix}", args)  # noqa: E731
+    numkind = lambda *args: Atom(f"aggnum{suffix}", args)  # noqa: E731
     key = lambda *args: Atom(f"aggkey{suffix}", (*keys, *args))  # noqa: E731
     part = Atom(f"aggpart{suffix}", (*keys, p, s))
     kind, total, some = Atom(f"aggkind{suffix}", (*keys, t)), Atom(f"aggtotal{suffix}", (*keys, a)), Atom(f"aggsome{suffix}", keys)
     limit = Atom(f"agglimit{suffix}", keys)
     n = Variable("N")
     rules = [
-        Rule(error, (*condition, Comparison("<", Call("sparql_num_kind", (z,)), Integer(0)))),
+        Rule(numkind(z, r), (Literal(limb(z, Integer(0))), Comparison("=", r, Call("sparql_num_kind", (z,))))),
+        Rule(error, (*condition, Literal(numkind(z, r)), Comparison("<", r, Integer(0)))),
         Rule(limit, (*ok[:1], count("N"), Comparison(">", n, Integer(MAX_SUM_ROWS)))),
         Rule(error, (Literal(limit),)),
         Rule(limb(z, Integer(0)), condition),
         Rule(limb(z, i2), (Literal(limb(z, i)), Comparison("=", i2, Arith("+", i, Integer(1))),
                            Comparison("<", i2, Call("sparql_nlimbs", (z,))))),
-        Rule(key(p), (*condition, Literal(limb(z, i)), Comparison("=", p, Call("sparql_part_key", (z, i))))),
+        Rule(piece(z, i, p, limb_value), (Literal(limb(z, i)), Comparison("=", p, Call("sparql_part_key", (z, i))),
+                                          Comparison("=", limb_value, Call("sparql_part_limb", (z, i))))),
+        Rule(key(p), (*condition, Literal(piece(z, i, p, limb_value)))),
         Rule(some, (Literal(key(p)),)),
     ]
-    element = AggregateElement((limb_value, i, *ident), (*condition, Literal(limb(z, i)),
-                                                         Comparison("=", p, Call("sparql_part_key", (z, i))),
-                                                         Comparison("=", limb_value, Call("sparql_part_limb", (z, i)))))
+    element = AggregateElement((limb_value, i, *ident), (*condition, Literal(piece(z, i, p, limb_value))))
     rules.append(Rule(part, (Literal(key(p)), AggregateAssignment(s, "sum", (element,)))))
-    kinds = AggregateElement((r, *ident), (*condition, Comparison("=", r, Call("sparql_num_kind", (z,)))))
-    rules.append(Rule(kind, (Literal(key(p)), AggregateAssignment(t, "max", (kinds,)))))
+    kinds = AggregateElement((r, *ident), (*condition, Literal(numkind(z, r))))
+    rules.append(Rule(kind, (Literal(some), AggregateAssignment(t, "max", (kinds,)))))
     rules += _fold_rules(f"sum{suffix}", keys, f"aggpart{suffix}", "sparql_sum_add", (), total)
     if spec.function == "SUM":
         result = Comparison("=", Variable("V"), Call("sparql_sum_result", (a, t)))
