@@ -5,7 +5,7 @@ The query is the issue's example (#12), the shape of CSRBench Q4 and SRBench Q3/
 MAX of sensor readings grouped by sensor — with SUM, MIN, COUNT added, in C-SPARQL (τ1: the default
 graph is the window content) over random observation streams whose readings are random numbers of
 every numeric type (and, in one test, strings and IRIs). At every evaluation time the engine's
-answers (and the reference semantics' at the same time) must agree with Oxigraph's answers to the
+answers (and the reference semantics' at t = 10) must agree with Oxigraph's answers to the
 SPARQL reading over ``{ SELECT DISTINCT * WHERE { P } }`` (D5: a group's solutions are the distinct
 solutions) on the window computed by ``window_oracle``.
 
@@ -15,7 +15,9 @@ What "agree" means (docs/translation.md, "Exact values" and "Two oracles"):
   digits, rsplars 28 significant ones, so within 10^-17);
 * float/double SUM and AVG: the same datatype, and values within the error bound of recursive
   summation ``(n-1)·ε·Σ|v|`` — SPARQL's Sum is op:numeric-add in no particular order, so two
-  correct engines may differ by that much; rsplars rounds the exact sum once;
+  correct engines may differ by that much; rsplars rounds the exact sum once. ε is the float's
+  when a float is among the values: the partial sums of an engine may then be floats (0.0001 +
+  0.0f is a float in Oxigraph before a double joins it);
 * MIN/MAX: the same value (two terms of equal value, e.g. ``1`` and ``1.0``, are a tie either
   engine may pick); for groups with non-numbers, MIN/MAX are checked against the documented term
   order directly (Oxigraph compares a number and a string by their lexical forms, an order that
@@ -78,7 +80,11 @@ integers = st.integers(-(10**6), 10**6).map(lambda v: lit(str(v), XSD.integer))
 derived = st.integers(-(2**15), 2**15 - 1).map(lambda v: lit(str(v), XSD.short))
 decimals = st.decimals(min_value=-(10**6), max_value=10**6, places=4).map(lambda d: lit(format(d, "f"), XSD.decimal))
 doubles = st.one_of(st.floats(-1e6, 1e6).map(lambda x: lit(repr(x), XSD.double)),
-                    st.sampled_from(["1.0E300", "-2.5e-300", "INF", "-INF", "NaN", "0.1", "1e16"]).map(lambda t: lit(t, XSD.double)))
+                    st.sampled_from(["INF", "-INF", "NaN", "0.1", "1e16", "-2.5E-7"]).map(lambda t: lit(t, XSD.double)))
+#: far apart binary exponents make many part keys: checked with the engine only (the naive
+#: reference semantics takes a minute on such a window)
+extreme_doubles = st.sampled_from(["1.0E300", "-2.5e-300", "4.9E-324", "1.7976931348623157E308"]).map(
+    lambda t: lit(t, XSD.double))
 floats = st.floats(-1e6, 1e6, width=32).map(lambda x: lit(repr(x), XSD.float))
 numbers = st.one_of(integers, derived, decimals, doubles, floats)
 non_numbers = st.sampled_from([Literal("abc"), Literal("10"), Literal("x", lang="en"), EX.iri, lit("abc", XSD.integer)])
@@ -117,15 +123,18 @@ def tolerances(values: list) -> dict[str, Fraction]:
     finite = [Fraction(n.value) for n in nums if not (isinstance(n.value, float) and not math.isfinite(n.value))]
     kind = max(n.kind for n in nums)
     bound = Fraction(0)
+    # with a float among the values, an engine's partial sums may be floats (the type of a partial
+    # sum depends on the order of addition), so float precision bounds the error
+    single = any(n.kind == ops.FLOAT for n in nums)
     if kind >= ops.FLOAT:
-        eps = Fraction(EPS[XSD.float if kind == ops.FLOAT else XSD.double])
+        eps = Fraction(EPS[XSD.float if single else XSD.double])
         total = sum((abs(x) for x in finite), Fraction(0))
         bound = (len(nums) + 1) * eps * total + Fraction(10) ** -300  # (the last term: subnormal sums)
     avg = bound / len(nums)
     if kind <= ops.DECIMAL:
         avg = Fraction(10) ** -17 + sum((abs(x) for x in finite), Fraction(0)) * Fraction(10) ** -26
     elif kind >= ops.FLOAT:  # the quotient is rounded too
-        avg += Fraction(EPS[XSD.float if kind == ops.FLOAT else XSD.double]) * (abs(sum(finite, Fraction(0))) / len(nums) + 1)
+        avg += Fraction(EPS[XSD.float if single else XSD.double]) * (abs(sum(finite, Fraction(0))) / len(nums) + 1)
     return {"sum": bound, "avg": avg}
 
 
@@ -185,7 +194,7 @@ def check_on_every_window(obs, w, convention, *, with_reference: bool = True, no
         groups = group_values(content)
         expected = rows(SPARQL, content, None, NAMES, "oxigraph")
         got = set(engine[t])
-        if with_reference and t % 5 == 0:
+        if with_reference and t == 10:
             answer = reference.answer_at(Program(compiled.program.rules), stream, t, functions=FUNCTIONS)
             assert answer is not None
             ref = {tuple(None if from_lars(a) is None else to_nt(from_lars(a)) for a in atom.args)
@@ -204,14 +213,14 @@ window = st.sampled_from([(10, 5), (5, 5), (6, 2)])
 bounds = st.sampled_from(["closed", "left-open", "right-open"])
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(obs=observations(numbers), w=window, convention=bounds)
 def test_issue_query_over_every_numeric_type_equals_oxigraph(obs, w, convention) -> None:
     check_on_every_window(obs, w, convention)
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(obs=observations(st.one_of(floats, doubles)), w=window)
+@given(obs=observations(st.one_of(floats, doubles, extreme_doubles)), w=window)
 def test_float_and_double_readings_equal_oxigraph(obs, w) -> None:
     check_on_every_window(obs, w, "closed", with_reference=False)
 
