@@ -181,7 +181,3 @@ def agree(ours: str | None, theirs: str | None, tolerance: Fraction = Fraction(0
         return (isinstance(x, float) and isinstance(y, float)
                 and (x == y or (math.isnan(x) and math.isnan(y))))
     return abs(x - y) <= tolerance
-
-
-def split_terms(text: str) -> list[str]:
-    return re.findall(r'"(?:[^"\\]|\\.)*"(?:\^\^<[^>]*>|@[A-Za-z0-9-]+)?|<[^>]*>|_:\S+', text)
