@@ -126,9 +126,9 @@ def answers(
 ) -> Iterator[Evaluation]:
     """Solve ``compiled`` over the stream elements and static facts; one :class:`Evaluation` per
     evaluation time, in time order, as soon as it is computed. ``on_note`` hears, once per run,
-    when an aggregate was left unbound because it met a value it does not aggregate exactly
-    (``translator.translate.aggregates``: SUM/AVG/MIN/MAX take xsd:integer values only), so that an unbound
-    aggregate is never silent."""
+    when a SUM or AVG was left unbound because its group had more values than it adds exactly
+    (``translator.translate.aggregates``: at most 32767), so that this limit is never silent; an
+    aggregate error of SPARQL (SUM of a string, MIN of nothing) is unbound without a note."""
     from asp.solver import StreamSolver
 
     if r2s not in R2S:
@@ -145,10 +145,8 @@ def answers(
         current = frozenset(answer_rows(compiled, step.answers[0]))
         if on_note is not None and not noted and any(a.startswith(AGGREGATE_ERROR) for a in step.answers[0]):
             noted = True
-            on_note(f"at t={step.t} an aggregate met a value it cannot aggregate exactly (SUM/AVG/MIN/MAX take "
-                    "xsd:integer values, |v| < 2^63, at most 32767 per group) and is left unbound, as SPARQL "
-                    "leaves an aggregate error unbound; for decimals or doubles this differs from SPARQL "
-                    "(docs/translation.md, Aggregates)")
+            on_note(f"at t={step.t} a SUM or AVG met more values in one group than it adds exactly (at most "
+                    "32767 per group) and is left unbound (docs/translation.md, Aggregates)")
         if r2s == "rstream":
             rows = current
         elif r2s == "istream":
@@ -161,8 +159,9 @@ def answers(
         yield Evaluation(step.t, rows)
 
 
-AGGREGATE_ERROR = "aggerr"
-"""Prefix of the atoms ``translator.translate.aggregates`` derives for a group whose aggregate is an error."""
+AGGREGATE_ERROR = "agglimit"
+"""Prefix of the atoms ``translator.translate.aggregates`` derives for a group whose SUM/AVG has
+more values than the limb sums hold exactly."""
 
 
 def answer_rows(compiled: Compiled, atoms: Iterable[str]) -> Iterator[Row]:

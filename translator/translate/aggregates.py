@@ -16,23 +16,27 @@ Rules (``K̄`` the group keys, ``X̄`` the solution's variables, ``Z`` the aggre
 
     group_k(K̄) :- ans1(X̄, default).                      (no GROUP BY: the fact group_k.)
     agg_k(K̄, V) :- group_k(K̄), N = #count{ X̄ : ans1(X̄, default), Z != null }, V = @sparql_integer(N).
+    (SUM/AVG: :func:`_sum_rules`; GROUP_CONCAT: :func:`_concat_rules`; MIN/MAX/SAMPLE: :func:`aggregate_rules`)
 
 Exactness (spec D6). Values are N-Triples strings; clingo aggregates compute on 32-bit integers
-and wrap around on overflow, so numbers enter them only in pieces that cannot overflow:
+and wrap around on overflow, so numbers enter them only in pieces that cannot overflow
+(docs/translation.md "Exact values" has the table and the canonical result forms):
 
 * ``COUNT`` is ``#count`` (exact), turned into an xsd:integer by ``@sparql_integer``.
-* ``SUM``: every value is split into four signed 16-bit limbs (``@sparql_limb(Z, k)``), one
-  ``#sum`` per limb, recombined exactly by ``@sparql_sum(S0,…,S3)``. ``AVG`` adds a ``#count``
-  and divides exactly (``@sparql_avg``, xsd:decimal by ``op:numeric-divide``).
-* ``MIN``/``MAX``: ``#min``/``#max`` over the keys ``k(H, M, L, Z)`` of ``@sparql_int_key``, which
-  clingo orders as the integers' values; ``@sparql_key_term`` gives the term back.
-* Only integers (xsd:integer and its derived types, ``|v| < 2^63``) are aggregated by SUM, AVG,
-  MIN and MAX. A group with a bound value that is not such an integer (a decimal, a double, a
-  string, an IRI…) — or, for SUM/AVG, with more than 32767 values (a limb's sum could overflow) —
-  is an *error* (``aggerr_k(K̄)``), and the aggregate is unbound (SPARQL §18.5: an aggregate error
-  leaves the variable unbound), never a wrong number. MIN/MAX of no value is unbound as well.
-  Unbound arguments are skipped (as rdflib and SQL do); an argument expression is bound to a
-  hidden variable first (BIND), so an expression error is skipped like an unbound value.
+* ``SUM``/``AVG`` over xsd:integer (and derived types), xsd:decimal, xsd:float, xsd:double and
+  mixed groups: every value is split into signed 16-bit limbs under *part keys* ``p(S, P)`` (value
+  = Σ limb·2^(16P)·10^(-S)), one ``#sum`` per part key and group, and the few part sums are folded
+  exactly in Python along clingo's order of the keys (:func:`_fold_rules`), then rounded once to
+  the promoted type (SPARQL 1.1 §18.5.1.3-4, XPath F&O §1.2). A non-number is an error; a group
+  with more than 32767 values too (``agglimit``: a limb sum could overflow; ``rsplars run`` notes it).
+* ``MIN``/``MAX``/``SAMPLE``: ``#min``/``#max`` over ``@sparql_order_key`` (SPARQL's ORDER BY order
+  of terms, completed as documented); MIN/MAX/SAMPLE of no value is an error.
+* ``GROUP_CONCAT``: the distinct values with their numbers of solutions, folded in clingo's order.
+
+An error leaves the aggregate unbound (SPARQL §18.5: an aggregate error leaves the variable
+unbound), never a wrong number. Unbound arguments are skipped (as rdflib, Jena and SQL do); an
+argument expression is bound to a hidden variable first (BIND), so an expression error is skipped
+like an unbound value.
 
 Set semantics (D5, the paper's Datalog semantics): a group's solutions are the *distinct* tuples
 ``X̄`` of ``ans1``, so ``COUNT(*)`` counts distinct solutions, not SPARQL's bag multiplicities
@@ -48,8 +52,11 @@ from dataclasses import dataclass, field
 from typing import Iterator
 
 from lars.errors import RsplarsError, UnsupportedError
+from rdflib import Literal as RDFLiteral
+
 from lars.model import (
     AggregateAssignment,
+    Arith,
     AggregateElement,
     Atom,
     BodyElement,
@@ -59,17 +66,21 @@ from lars.model import (
     Integer,
     Literal,
     Rule,
+    String,
     Term,
     Variable,
 )
 from translator.translate import algebra as A
 from translator.query import model as M
-from translator.translate.expressions import LIMBS, MAX_SUM_ROWS, check_supported
+from translator.rdf import sparql_ops as ops
+from translator.rdf.terms import to_lars
+from translator.translate.expressions import MAX_SUM_ROWS, check_supported
 from translator.translate.normalize import condition, construct_variables, expression
 from translator.translate.tau import NULL, AllOf, dnf, lars_var, test_literal, value_literal
 
 STAGE = "translation to LARS"
-FUNCTIONS = ("COUNT", "SUM", "AVG", "MIN", "MAX")
+FUNCTIONS = ("COUNT", "SUM", "AVG", "MIN", "MAX", "SAMPLE", "GROUP_CONCAT")
+CSPARQL_FUNCTIONS = ("COUNT", "SUM", "AVG", "MIN", "MAX")
 
 
 class AggregationError(RsplarsError):
@@ -84,6 +95,8 @@ class AggregateSpec:
     function: str
     argument: A.Var | None
     distinct: bool = False
+    separator: str | None = None
+    """GROUP_CONCAT's separator (None: a space, SPARQL 1.1 §18.5.1.7)."""
 
 
 @dataclass(frozen=True)
@@ -196,33 +209,146 @@ def aggregate_rules(spec: AggregateSpec, suffix: str, group: Atom, solutions: At
     if spec.function == "COUNT":
         return [Rule(head, (Literal(group), count("N"), Comparison("=", value, Call("sparql_integer", (Variable("N"),)))))]
     assert z is not None
-    rules = [  # a bound value that is not an integer makes the aggregate an error
-        Rule(error, (*condition, Comparison("=", Call("sparql_is_int", (z,)), Integer(0)))),
-        Rule(Atom(head.predicate, (*keys, NULL)), (Literal(error),)),
-    ]
+    rules = [Rule(Atom(head.predicate, (*keys, NULL)), (Literal(error),))]  # an error: unbound
     ok: tuple[BodyElement, ...] = (Literal(group), Literal(error, negated=True))
     if spec.function in ("SUM", "AVG"):
-        rules.append(Rule(error, (Literal(group), count("N"), Comparison(">", Variable("N"), Integer(MAX_SUM_ROWS)))))
-        sums = []
-        for i in range(LIMBS):
-            limb = Variable(f"L{i}")
-            element = AggregateElement((limb, *ident), (*condition, Comparison("=", limb, Call("sparql_limb", (z, Integer(i))))))
-            sums.append(AggregateAssignment(Variable(f"S{i}"), "sum", (element,)))
-        limbs = tuple(Variable(f"S{i}") for i in range(LIMBS))
-        if spec.function == "SUM":
-            result = Comparison("=", value, Call("sparql_sum", limbs))
-            rules.append(Rule(head, (*ok, *sums, result)))
-        else:
-            result = Comparison("=", value, Call("sparql_avg", (*limbs, Variable("C"))))
-            rules.append(Rule(head, (*ok, *sums, count("C"), result)))
-        return rules
-    # MIN / MAX: no bound value at all is an error too (SPARQL: the min of nothing is an error)
+        return rules + _sum_rules(spec, suffix, keys, head, error, ok, z, condition, ident, count)
+    if spec.function == "GROUP_CONCAT":
+        return rules + _concat_rules(spec, suffix, keys, head, error, ok, z, condition)
+    # MIN / MAX / SAMPLE: no bound value at all is an error (SPARQL: the min of nothing is an error)
     rules.append(Rule(error, (Literal(group), AggregateAssignment(Integer(0), "count", (AggregateElement((z,), condition),)))))
     key = Variable("K")
-    element = AggregateElement((key,), (*condition, Comparison("=", key, Call("sparql_int_key", (z,)))))
-    extreme = AggregateAssignment(Variable("E"), "min" if spec.function == "MIN" else "max", (element,))
+    element = AggregateElement((key,), (*condition, Comparison("=", key, Call("sparql_order_key", (z,)))))
+    extreme = AggregateAssignment(Variable("E"), "max" if spec.function == "MAX" else "min", (element,))
     rules.append(Rule(head, (*ok, extreme, Comparison("=", value, Call("sparql_key_term", (Variable("E"),))))))
     return rules
+
+
+def _sum_rules(spec: AggregateSpec, suffix: str, keys: tuple[Term, ...], head: Atom, error: Atom,
+               ok: tuple[BodyElement, ...], z: Term, condition: tuple, ident: tuple[Term, ...], count) -> list[Rule]:
+    """SUM and AVG over every numeric type, exactly (``translator.translate.expressions``)::
+
+        num(Z, R) :- limb(Z, 0), R = @sparql_num_kind(Z).
+        aggerr(K̄) :- ans1(X̄), Z != null, num(Z, R), R < 0.          (a non-number: error)
+        agglimit(K̄) :- group(K̄), N = #count{X̄ : ans1(X̄), Z != null}, N > 32767.
+        limb(Z, 0) :- ans1(X̄), Z != null.
+        limb(Z, I') :- limb(Z, I), I' = I + 1, I' < @sparql_nlimbs(Z).
+        piece(Z, I, P, L) :- limb(Z, I), P = @sparql_part_key(Z, I), L = @sparql_part_limb(Z, I).
+        key(K̄, P) :- ans1(X̄), Z != null, piece(Z, I, P, L).
+        part(K̄, P, S) :- key(K̄, P), S = #sum{L, I, X̄ : ans1(X̄), Z != null, piece(Z, I, P, L)}.
+        kind(K̄, T) :- some(K̄), T = #max{R, X̄ : ans1(X̄), Z != null, num(Z, R)}.
+        fold of part(K̄, P, S) with @sparql_sum_add into total(K̄, A)    (:func:`_fold_rules`)
+        agg(K̄, @sparql_sum_result(A, T)) :- group(K̄), not aggerr(K̄), total(K̄, A), kind(K̄, T).
+        agg(K̄, "0"^^xsd:integer) :- group(K̄), not aggerr(K̄), not some(K̄).   (no value: 0)
+    """
+    p, i, i2, s, t, r, limb_value, a = (Variable(n) for n in ("P", "I", "I2", "S", "T", "R", "L", "A"))
+    limb = lambda *args: Atom(f"agglimb{suffix}", args)  # noqa: E731
+    piece = lambda *args: Atom(f"aggpiece{suffix}", args)  # noqa: E731
+    numkind = lambda *args: Atom(f"aggnum{suffix}", args)  # noqa: E731
+    key = lambda *args: Atom(f"aggkey{suffix}", (*keys, *args))  # noqa: E731
+    part = Atom(f"aggpart{suffix}", (*keys, p, s))
+    kind, total, some = Atom(f"aggkind{suffix}", (*keys, t)), Atom(f"aggtotal{suffix}", (*keys, a)), Atom(f"aggsome{suffix}", keys)
+    limit = Atom(f"agglimit{suffix}", keys)
+    n = Variable("N")
+    rules = [
+        Rule(numkind(z, r), (Literal(limb(z, Integer(0))), Comparison("=", r, Call("sparql_num_kind", (z,))))),
+        Rule(error, (*condition, Literal(numkind(z, r)), Comparison("<", r, Integer(0)))),
+        Rule(limit, (*ok[:1], count("N"), Comparison(">", n, Integer(MAX_SUM_ROWS)))),
+        Rule(error, (Literal(limit),)),
+        Rule(limb(z, Integer(0)), condition),
+        Rule(limb(z, i2), (Literal(limb(z, i)), Comparison("=", i2, Arith("+", i, Integer(1))),
+                           Comparison("<", i2, Call("sparql_nlimbs", (z,))))),
+        Rule(piece(z, i, p, limb_value), (Literal(limb(z, i)), Comparison("=", p, Call("sparql_part_key", (z, i))),
+                                          Comparison("=", limb_value, Call("sparql_part_limb", (z, i))))),
+        Rule(key(p), (*condition, Literal(piece(z, i, p, limb_value)))),
+        Rule(some, (Literal(key(p)),)),
+    ]
+    element = AggregateElement((limb_value, i, *ident), (*condition, Literal(piece(z, i, p, limb_value))))
+    rules.append(Rule(part, (Literal(key(p)), AggregateAssignment(s, "sum", (element,)))))
+    kinds = AggregateElement((r, *ident), (*condition, Literal(numkind(z, r))))
+    rules.append(Rule(kind, (Literal(some), AggregateAssignment(t, "max", (kinds,)))))
+    rules += _fold_rules(f"sum{suffix}", keys, f"aggpart{suffix}", "sparql_sum_add", (), total)
+    if spec.function == "SUM":
+        result = Comparison("=", Variable("V"), Call("sparql_sum_result", (a, t)))
+        rules.append(Rule(head, (*ok, Literal(total), Literal(kind), result)))
+    else:
+        result = Comparison("=", Variable("V"), Call("sparql_avg_result", (a, t, Variable("C"))))
+        rules.append(Rule(head, (*ok, Literal(total), Literal(kind), count("C"), result)))
+    rules.append(Rule(Atom(head.predicate, (*keys, to_lars(ops.integer(0)))), (*ok, Literal(some, negated=True))))
+    return rules
+
+
+def _concat_rules(spec: AggregateSpec, suffix: str, keys: tuple[Term, ...], head: Atom, error: Atom,
+                  ok: tuple[BodyElement, ...], z: Term, condition: tuple) -> list[Rule]:
+    """GROUP_CONCAT: the distinct values with the number of solutions that have them, folded in
+    clingo's term order with @sparql_concat_add (quadratic grounding in the number of distinct
+    values of a group, see docs/translation.md)::
+
+        aggerr(K̄) :- ans1(X̄), Z != null, @sparql_is_string(Z) = 0.
+        val(K̄, Z) :- ans1(X̄), Z != null.
+        item(K̄, Z, N) :- val(K̄, Z), N = #count{X̄ : ans1(X̄)}.     (DISTINCT: N = 1)
+        fold of item(K̄, Z, N) with @sparql_concat_add into total(K̄, A)
+        agg(K̄, @sparql_concat_result(A)) :- group(K̄), not aggerr(K̄), total(K̄, A).
+        agg(K̄, "") :- group(K̄), not aggerr(K̄), not some(K̄).
+    """
+    val = Atom(f"aggval{suffix}", (*keys, z))
+    item = Atom(f"aggitem{suffix}", (*keys, z, Variable("N")))
+    total, some = Atom(f"aggtotal{suffix}", (*keys, Variable("A"))), Atom(f"aggsome{suffix}", keys)
+    rules = [
+        Rule(error, (*condition, Comparison("=", Call("sparql_is_string", (z,)), Integer(0)))),
+        Rule(val, condition),
+        Rule(some, (Literal(val),)),
+    ]
+    if spec.distinct:
+        rules.append(Rule(Atom(item.predicate, (*keys, z, Integer(1))), (Literal(val),)))
+    else:
+        where_vars = sorted({v for lit in condition if isinstance(lit, Literal) for v in _term_vars(lit.atom.args)},
+                            key=lambda v: v.name)
+        element = AggregateElement(tuple(where_vars) or (Constant("row"),), condition)
+        rules.append(Rule(item, (Literal(val), AggregateAssignment(Variable("N"), "count", (element,)))))
+    separator = String(" " if spec.separator is None else spec.separator)
+    rules += _fold_rules(f"gc{suffix}", keys, item.predicate, "sparql_concat_add", (separator,), total)
+    rules.append(Rule(head, (*ok, Literal(total), Comparison("=", Variable("V"), Call("sparql_concat_result", (Variable("A"),))))))
+    rules.append(Rule(Atom(head.predicate, (*keys, to_lars(RDFLiteral("")))), (*ok, Literal(some, negated=True))))
+    return rules
+
+
+def _term_vars(terms: tuple[Term, ...]) -> set[Variable]:
+    return {t for t in terms if isinstance(t, Variable)}
+
+
+def _fold_rules(name: str, keys: tuple[Term, ...], items: str, add: str, extra: tuple[Term, ...], total: Atom,
+                weight_arity: int = 1) -> list[Rule]:
+    """Fold the items ``items(K̄, P, W…)`` of every group, in clingo's order of P, with the
+    grounding-time function ``@add(Acc, P, W…, extra…)`` (the first call gets the integer 0 as
+    Acc), into ``total(K̄, A)``::
+
+        first(K̄, P) :- items(K̄, P, W̄), P = #min{R : items(K̄, R, W̄')}.
+        next(K̄, P, Q) :- items(K̄, P, W̄), Q = #min{R : items(K̄, R, W̄'), R > P}, items(K̄, Q, W̄'').
+        acc(K̄, P, A) :- first(K̄, P), items(K̄, P, W̄), A = @add(0, P, W̄, extra).
+        acc(K̄, Q, A) :- acc(K̄, P, A0), next(K̄, P, Q), items(K̄, Q, W̄), A = @add(A0, Q, W̄, extra).
+        total(K̄, A) :- acc(K̄, P, A), P = #max{R : items(K̄, R, W̄')}.
+
+    The items of a group are few (part keys) or its distinct values (GROUP_CONCAT); ``next`` grounds
+    in time quadratic in their number."""
+    p, q, r, a, a0 = (Variable(n) for n in ("P", "Q", "R", "A", "A0"))
+    w = tuple(Variable(f"W{j}") for j in range(weight_arity))
+    w1 = tuple(Variable(f"U{j}") for j in range(weight_arity))
+    w2 = tuple(Variable(f"X{j}") for j in range(weight_arity))
+    item = lambda x, ws: Atom(items, (*keys, x, *ws))  # noqa: E731
+    first, nxt, acc = Atom(f"{name}first", (*keys, p)), Atom(f"{name}next", (*keys, p, q)), Atom(f"{name}acc", (*keys, p, a))
+    least = AggregateAssignment(p, "min", (AggregateElement((r,), (Literal(item(r, w1)),)),))
+    after = AggregateAssignment(q, "min", (AggregateElement((r,), (Literal(item(r, w1)), Comparison(">", r, p))),))
+    greatest = AggregateAssignment(p, "max", (AggregateElement((r,), (Literal(item(r, w1)),)),))
+    return [
+        Rule(first, (Literal(item(p, w)), least)),
+        Rule(nxt, (Literal(item(p, w)), after, Literal(item(q, w2)))),
+        Rule(acc, (Literal(first), Literal(item(p, w)), Comparison("=", a, Call(add, (Integer(0), p, *w, *extra))))),
+        Rule(Atom(acc.predicate, (*keys, q, a)),
+             (Literal(Atom(acc.predicate, (*keys, p, a0))), Literal(nxt), Literal(item(q, w)),
+              Comparison("=", a, Call(add, (a0, q, *w, *extra))))),
+        Rule(total, (Literal(acc), greatest)),
+    ]
 
 
 # ---------------------------------------------------------------------------------- the queries
@@ -259,7 +385,7 @@ def _csparql(query: M.Query, pattern: A.Pattern) -> Aggregation:
         if var in where or var in seen:
             raise AggregationError(f"AGGREGATE variable ?{var.name} must be new (not in WHERE or another clause; seed 004 §2.2)")
         seen.add(var)
-        if clause.function not in FUNCTIONS:
+        if clause.function not in CSPARQL_FUNCTIONS:
             raise UnsupportedError(f"the C-SPARQL aggregate {clause.function}", STAGE)
         argument = A.Var(clause.argument.name) if clause.argument is not None else None
         if argument is None and clause.function != "COUNT":
@@ -296,7 +422,7 @@ def _sparql(query: M.Query, pattern: A.Pattern) -> Aggregation:
     def replace_aggregates(e: M.Expr, preferred: M.Var | None = None) -> M.Expr:
         nonlocal pattern
         match e:
-            case M.Aggregate(name, arg, distinct, _):
+            case M.Aggregate(name, arg, distinct, separator):
                 if name not in FUNCTIONS:
                     raise UnsupportedError(f"the aggregate {name}", STAGE, f"supported: {', '.join(FUNCTIONS)}")
                 if arg is None and name != "COUNT":
@@ -309,10 +435,10 @@ def _sparql(query: M.Query, pattern: A.Pattern) -> Aggregation:
                     check_supported(arg)
                     argument = A.Var(names.fresh("arg"))
                     pattern = A.Bind(pattern, expression(arg), argument)
-                key = (name, arg, distinct and name in ("COUNT", "SUM", "AVG"))
+                key = (name, arg, distinct and name in ("COUNT", "SUM", "AVG", "GROUP_CONCAT"), separator)
                 if key not in specs:
                     var = A.Var(preferred.name) if preferred is not None else A.Var(names.fresh("agg"))
-                    specs[key] = AggregateSpec(var, name, argument, key[2])
+                    specs[key] = AggregateSpec(var, name, argument, key[2], separator)
                 return M.Var(specs[key].var.name)
             case M.BinaryOp(op, left, right):
                 return M.BinaryOp(op, replace_aggregates(left), replace_aggregates(right))

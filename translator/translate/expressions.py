@@ -10,10 +10,14 @@ the expression is evaluated with the operator semantics of :mod:`translator.rdf.
 
 from __future__ import annotations
 
+import math
+from datetime import timezone
+from decimal import Decimal
+from fractions import Fraction
 from functools import lru_cache
 from typing import Callable, Mapping, Sequence
 
-from rdflib import Literal as RDFLiteral, URIRef
+from rdflib import BNode, Literal as RDFLiteral, URIRef
 from rdflib.term import Node
 
 from lars.errors import UnsupportedError
@@ -133,65 +137,171 @@ def sparql_value(text: String, *args: GroundTerm) -> String | Constant:
 # clingo aggregates compute on 32-bit integers and wrap around silently on overflow, so SPARQL
 # values enter them only in pieces whose sums cannot overflow, and leave them through these
 # functions as exact RDF terms (spec D6; docs/translation.md "Aggregates and result forms").
-
-INTEGER_LIMIT = 2**63
-"""Integers ``|v| < 2^63`` (xsd:long) are aggregated exactly; a larger one makes the aggregate an error."""
+#
+# SUM/AVG: every numeric value is written exactly as  Σ_i L_i · 2^(16·(B+i)) · 10^(-S)  with
+# signed 16-bit limbs L_i (an integer: S = 0, B = 0; a decimal: S its scale, B = 0; a float or
+# double m·2^e: S = 0, B = ⌊e/16⌋). The *part key* of limb i is p(S, B+i); one clingo #sum per part
+# key and group adds the limbs (|sum| < 2^31 for at most MAX_SUM_ROWS values), and the few part
+# sums of a group are folded in Python (@sparql_sum_add along the parts in clingo's term order),
+# exactly (fractions), then rounded once to the result type. ±INF and NaN are the part keys
+# ``inf``, ``ninf``, ``nan`` with limb 1 (their sums count them).
+#
+# MIN/MAX/SAMPLE: #min/#max over the order keys of @sparql_order_key, which clingo orders as
+# SPARQL's ORDER BY orders the terms (docs/translation.md gives the order).
 
 LIMB_BITS = 16
-LIMBS = 4
-"""SUM/AVG split each integer into 4 signed 16-bit limbs (``sign(v)·(|v| >> 16k & 0xFFFF)``):
-a limb's sum over at most :data:`MAX_SUM_ROWS` values stays below 2^31."""
 
 MAX_SUM_ROWS = 32767
-"""More values than this in one group would let a limb's sum overflow: the aggregate is an error."""
+"""More values than this in one group would let a limb's sum overflow: the aggregate is an error
+(``agglimit``), noted on stderr by ``rsplars run``."""
+
+_NONE = Constant("none")
+_SPECIAL = {"nan": Constant("nan"), "inf": Constant("inf"), "ninf": Constant("ninf")}
 
 
-def _exact_integer(term: GroundTerm) -> int | None:
-    """The value of an xsd:integer-family literal (valid lexical form, ``|v| < 2^63``), else None."""
-    node = from_lars(term)
-    number = ops.numeric(node) if node is not None else None
-    if number is None or number.kind != ops.INTEGER or not -INTEGER_LIMIT < int(number.value) < INTEGER_LIMIT:
+@lru_cache(maxsize=65536)
+def _number(term: GroundTerm) -> ops.Number | None:
+    """The numeric value of a term (``None``: not a number, including ill-typed numerals)."""
+    if not isinstance(term, String):
         return None
-    return int(number.value)
+    try:
+        node = from_lars(term)
+    except ValueError:
+        return None
+    return ops.numeric(node) if node is not None else None
 
 
-def sparql_is_int(term: GroundTerm) -> Integer:
-    """``@sparql_is_int(X)``: 1 iff X is an integer that SUM/AVG/MIN/MAX aggregate exactly."""
-    return Integer(0 if _exact_integer(term) is None else 1)
+def _limbs(m: int) -> list[int]:
+    """The signed 16-bit limbs of ``m`` (least significant first; ``[0]`` for 0)."""
+    sign, a, out = (-1 if m < 0 else 1), abs(m), []
+    while a:
+        out.append(sign * (a & 0xFFFF))
+        a >>= LIMB_BITS
+    return out or [0]
 
 
-def sparql_limb(term: GroundTerm, k: Integer) -> Integer:
-    """``@sparql_limb(X, K)``: the K-th signed 16-bit limb of the integer X (0 if X is none)."""
-    value = _exact_integer(term)
-    if value is None:
-        return Integer(0)
-    sign = -1 if value < 0 else 1
-    return Integer(sign * ((abs(value) >> (LIMB_BITS * k.value)) & ((1 << LIMB_BITS) - 1)))
+@lru_cache(maxsize=65536)
+def _pieces(term: GroundTerm) -> tuple[tuple[GroundTerm, int], ...]:
+    """``((part key, limb), …)`` of a value (module comment above); a non-number: ``((none, 0),)``."""
+    n = _number(term)
+    if n is None:
+        return ((_NONE, 0),)
+    if n.kind in (ops.FLOAT, ops.DOUBLE):
+        x = float(n.value)
+        if math.isnan(x):
+            return ((_SPECIAL["nan"], 1),)
+        if math.isinf(x):
+            return ((_SPECIAL["inf" if x > 0 else "ninf"], 1),)
+        num, den = x.as_integer_ratio()  # den = 2^k
+        e = -(den.bit_length() - 1)
+        b = e // LIMB_BITS
+        m, scale = num << (e - LIMB_BITS * b), 0
+    elif n.kind == ops.DECIMAL:
+        d = Decimal(n.value)
+        sign, digits, exponent = d.as_tuple()
+        m = int("".join(map(str, digits)) or "0") * (-1 if sign else 1)
+        b = 0
+        if exponent >= 0:
+            m, scale = m * 10**exponent, 0
+        else:
+            scale = -exponent
+    else:
+        m, scale, b = int(n.value), 0, 0
+    return tuple((Function("p", (Integer(scale), Integer(b + i))), limb) for i, limb in enumerate(_limbs(m)))
 
 
-def _from_limbs(limb_sums: Sequence[GroundTerm]) -> int:
-    total = 0
-    for k, s in enumerate(limb_sums):
-        if not isinstance(s, Integer):
-            raise ValueError(f"limb sum {s!r} is not an integer")
-        total += s.value << (LIMB_BITS * k)
-    return total
+def sparql_num_kind(term: GroundTerm) -> Integer:
+    """``@sparql_num_kind(X)``: the promotion kind of a number (0 integer, 1 decimal, 2 float,
+    3 double; XPath F&O §1.2) or -1 for anything else (SUM/AVG of it is an error)."""
+    n = _number(term)
+    return Integer(-1 if n is None else n.kind)
 
 
-def sparql_sum(*limb_sums: GroundTerm) -> String:
-    """``@sparql_sum(S0, …, S3)``: the exact sum ``Σ Sk·2^(16k)`` as an xsd:integer term."""
-    return to_lars(ops.integer(_from_limbs(limb_sums)))  # type: ignore[return-value]
+def sparql_nlimbs(term: GroundTerm) -> Integer:
+    """``@sparql_nlimbs(X)``: how many limbs X has (at least 1)."""
+    return Integer(len(_pieces(term)))
 
 
-def sparql_avg(*args: GroundTerm) -> String | Constant:
-    """``@sparql_avg(S0, …, S3, C)``: SUM/COUNT with ``op:numeric-divide`` (an xsd:decimal,
-    SPARQL 1.1 §18.5.1.4); the average of no values is ``"0"^^xsd:integer``."""
-    *limbs, count = args
-    if not isinstance(count, Integer):
-        raise ValueError(f"count {count!r} is not an integer")
+def sparql_part_key(term: GroundTerm, i: Integer) -> GroundTerm:
+    """``@sparql_part_key(X, I)``: the part key ``p(S, P)`` (or ``nan``/``inf``/``ninf``) of limb I."""
+    pieces = _pieces(term)
+    return pieces[i.value][0] if 0 <= i.value < len(pieces) else _NONE
+
+
+def sparql_part_limb(term: GroundTerm, i: Integer) -> Integer:
+    """``@sparql_part_limb(X, I)``: the signed 16-bit limb I of X (0 if there is none)."""
+    pieces = _pieces(term)
+    return Integer(pieces[i.value][1] if 0 <= i.value < len(pieces) else 0)
+
+
+def _acc(acc: GroundTerm) -> tuple[Fraction, int, int, int]:
+    if isinstance(acc, Function) and acc.name == "acc":
+        text, nan, inf, ninf = acc.args
+        return Fraction(text.value), nan.value, inf.value, ninf.value  # type: ignore[union-attr]
+    return Fraction(0), 0, 0, 0  # the start of a fold
+
+
+def sparql_sum_add(acc: GroundTerm, key: GroundTerm, total: Integer) -> Function:
+    """``@sparql_sum_add(A, P, S)``: the accumulator ``acc("n/d", NaNs, INFs, -INFs)`` plus the sum S
+    of the limbs with part key P (exact; the start of a fold is the integer 0)."""
+    value, nan, inf, ninf = _acc(acc)
+    if key == _SPECIAL["nan"]:
+        nan += total.value
+    elif key == _SPECIAL["inf"]:
+        inf += total.value
+    elif key == _SPECIAL["ninf"]:
+        ninf += total.value
+    elif isinstance(key, Function) and key.name == "p":
+        scale, position = (a.value for a in key.args)  # type: ignore[union-attr]
+        value += Fraction(total.value) * Fraction(2) ** (LIMB_BITS * position) / Fraction(10) ** scale
+    return Function("acc", (String(str(value)), Integer(nan), Integer(inf), Integer(ninf)))
+
+
+def _float32_of(q: Fraction) -> float:
+    """The binary32 value nearest to q (ties to even), without double rounding."""
+    try:
+        d = float(q)  # correctly rounded to binary64
+    except OverflowError:
+        return math.inf if q > 0 else -math.inf
+    f = ops.to_float32(d)
+    if Fraction(d) == q or math.isinf(f):
+        return f
+    lo, hi = ops.to_float32(math.nextafter(d, -math.inf)), ops.to_float32(math.nextafter(d, math.inf))
+    if lo == hi:  # d is no binary32 tie: rounding d to binary32 is rounding q
+        return f
+    return hi if q > d else lo  # d is a tie but q is not (q != d): the side of q
+
+
+def _rounded(kind: int, value: Fraction, nan: int, inf: int, ninf: int) -> RDFLiteral:
+    """The exact sum as a literal of the result kind (SPARQL 1.1 §18.5.1.3 Sum = op:numeric-add,
+    whose type is the promoted type of the values; rounded once, to nearest)."""
+    if nan or (inf and ninf):
+        return ops.number_literal(kind, math.nan)
+    if inf or ninf:
+        return ops.number_literal(kind, math.inf if inf else -math.inf)
+    if kind == ops.INTEGER:
+        return ops.number_literal(kind, int(value))
+    if kind == ops.DECIMAL:
+        return ops.number_literal(kind, ops._EXACT.divide(Decimal(value.numerator), Decimal(value.denominator)))
+    if kind == ops.FLOAT:
+        return ops.number_literal(kind, _float32_of(value))
+    try:
+        return ops.number_literal(kind, float(value))
+    except OverflowError:
+        return ops.number_literal(kind, math.inf if value > 0 else -math.inf)
+
+
+def sparql_sum_result(acc: GroundTerm, kind: Integer) -> String:
+    """``@sparql_sum_result(A, T)``: SUM of the group as a literal of kind T."""
+    return to_lars(_rounded(kind.value, *_acc(acc)))  # type: ignore[return-value]
+
+
+def sparql_avg_result(acc: GroundTerm, kind: Integer, count: Integer) -> String | Constant:
+    """``@sparql_avg_result(A, T, C)``: AVG = Sum / Count with ``op:numeric-divide`` (SPARQL 1.1
+    §18.5.1.4: an integer or decimal sum gives an xsd:decimal; a float a float, a double a double)."""
     if count.value == 0:
         return to_lars(ops.integer(0))  # type: ignore[return-value]
-    value = ops.call("/", [ops.integer(_from_limbs(limbs)), ops.integer(count.value)])
+    value = ops.call("/", [_rounded(kind.value, *_acc(acc)), ops.integer(count.value)])
     return to_lars(None if isinstance(value, ops.ExprError) else value)
 
 
@@ -200,31 +310,110 @@ def sparql_integer(n: Integer) -> String:
     return to_lars(ops.integer(n.value))  # type: ignore[return-value]
 
 
-def sparql_int_key(term: GroundTerm) -> Function:
-    """``@sparql_int_key(X)``: ``k(H, M, L, X)`` with ``v = H·2^32 + M·2^16 + L`` (``0 ≤ M, L <
-    2^16``): clingo orders these terms as their values (then by the term's text), so ``#min`` and
-    ``#max`` over them find the least and greatest integer exactly. Only for integers (see
-    :func:`sparql_is_int`); anything else gets ``k(0,0,0,X)``."""
-    value = _exact_integer(term) or 0
-    return Function("k", (Integer(value >> 32), Integer((value >> 16) & 0xFFFF), Integer(value & 0xFFFF), term))
+# ---------------------------------------------------------------- MIN / MAX / SAMPLE: term order
+
+_NO_INT, _NO_STR = Integer(0), String("")
+
+
+def _key(a: int, b: int, c: int, d: int, e: str, term: GroundTerm) -> Function:
+    return Function("k", (Integer(a), Integer(b), Integer(c), Integer(d), String(e), term))
+
+
+@lru_cache(maxsize=65536)
+def sparql_order_key(term: GroundTerm) -> Function:
+    """``@sparql_order_key(X)``: ``k(A, B, C, D, E, X)`` such that clingo's order of these terms
+    (integers and strings compared in order, strings by code points) is the order of SPARQL 1.1
+    §15.1 ORDER BY, completed as documented in docs/translation.md: blank nodes < IRIs < literals;
+    literals: numbers (by exact value; NaN after INF, where Oxigraph puts it) < booleans < dateTimes (by instant, no zone = Z)
+    < simple/xsd:string literals (code points) < language-tagged strings < other literals
+    (datatype IRI, then the term); ties by the term's N-Triples text."""
+    node = from_lars(term) if isinstance(term, String) else None
+    if isinstance(node, BNode):
+        return _key(0, 0, 0, 0, str(node), term)
+    if isinstance(node, URIRef):
+        return _key(1, 0, 0, 0, str(node), term)
+    if not isinstance(node, RDFLiteral):
+        return _key(3, 0, 0, 0, "", term)
+    n = ops.numeric(node)
+    if n is not None:
+        if isinstance(n.value, float) and (math.isnan(n.value) or math.isinf(n.value)):
+            cls = 6 if math.isnan(n.value) else 5 if n.value > 0 else 1
+            return _key(2, 0, cls, 0, "", term)
+        d = Decimal(n.value) if not isinstance(n.value, float) else Decimal(float(n.value))  # exact
+        if d == 0:
+            return _key(2, 0, 3, 0, "", term)
+        digits = "".join(map(str, d.as_tuple().digits)).rstrip("0")
+        exponent = d.adjusted()
+        if d > 0:
+            return _key(2, 0, 4, exponent, digits, term)
+        return _key(2, 0, 2, -exponent, "".join(str(9 - int(c)) for c in digits) + "~", term)
+    flag = ops.boolean_value(node)
+    if flag is not None:
+        return _key(2, 1, int(flag), 0, "", term)
+    when = ops.datetime_value(node)
+    if when is not None:
+        if when.tzinfo is not None:
+            when = when.astimezone(timezone.utc).replace(tzinfo=None)
+        return _key(2, 2, when.year, 0, when.strftime("%m-%dT%H:%M:%S.%f"), term)
+    if ops.is_string(node):
+        return _key(2, 3, 0, 0, str(node), term)
+    if node.language:
+        return _key(2, 4, 0, 0, str(node), term)
+    return _key(2, 5, 0, 0, str(node.datatype), term)
 
 
 def sparql_key_term(key: GroundTerm) -> GroundTerm:
-    """``@sparql_key_term(k(H, M, L, X))``: X."""
-    if not isinstance(key, Function) or key.name != "k" or len(key.args) != 4:
-        raise ValueError(f"not a key made by @sparql_int_key: {key!r}")
-    return key.args[3]  # type: ignore[return-value]
+    """``@sparql_key_term(k(…, X))``: X."""
+    if not isinstance(key, Function) or key.name != "k" or len(key.args) != 6:
+        raise ValueError(f"not a key made by @sparql_order_key: {key!r}")
+    return key.args[5]  # type: ignore[return-value]
+
+
+# ------------------------------------------------------------------------------------ GROUP_CONCAT
+
+
+def sparql_is_string(term: GroundTerm) -> Integer:
+    """``@sparql_is_string(X)``: 1 iff X is a string literal (simple, xsd:string or language-
+    tagged); GROUP_CONCAT of anything else is an error (as Oxigraph; SPARQL 1.1 §18.5.1.7 concatenates strings)."""
+    node = from_lars(term) if isinstance(term, String) else None
+    return Integer(1 if ops.is_string_literal(node) else 0)
+
+
+def sparql_concat_add(acc: GroundTerm, term: GroundTerm, times: Integer, separator: String) -> Function:
+    """``@sparql_concat_add(A, X, N, Sep)``: the accumulator ``gc(Text, Lang)`` with X's lexical
+    form appended N times (N solutions have X), separated by Sep; Lang is the common language tag
+    (``"?"`` at the start of a fold, ``""`` when there is none)."""
+    text, lang = (acc.args[0].value, acc.args[1].value) if isinstance(acc, Function) else ("", "?")  # type: ignore[union-attr]
+    node = from_lars(term)
+    tag = node.language or "" if isinstance(node, RDFLiteral) else ""
+    for _ in range(times.value):
+        text = str(node) if lang == "?" else text + separator.value + str(node)
+        lang = tag if lang in ("?", tag) else ""
+    return Function("gc", (String(text), String(lang)))
+
+
+def sparql_concat_result(acc: GroundTerm) -> String:
+    """``@sparql_concat_result(A)``: the simple literal of the concatenation (language-tagged when
+    every value has the same tag, as Oxigraph does)."""
+    text, lang = acc.args[0].value, acc.args[1].value  # type: ignore[union-attr]
+    return to_lars(RDFLiteral(text, lang=lang if lang not in ("", "?") else None))  # type: ignore[return-value]
 
 
 FUNCTIONS: dict[str, Callable[..., GroundTerm]] = {
     "sparql_test": sparql_test,
     "sparql_value": sparql_value,
-    "sparql_is_int": sparql_is_int,
-    "sparql_limb": sparql_limb,
-    "sparql_sum": sparql_sum,
-    "sparql_avg": sparql_avg,
+    "sparql_num_kind": sparql_num_kind,
+    "sparql_nlimbs": sparql_nlimbs,
+    "sparql_part_key": sparql_part_key,
+    "sparql_part_limb": sparql_part_limb,
+    "sparql_sum_add": sparql_sum_add,
+    "sparql_sum_result": sparql_sum_result,
+    "sparql_avg_result": sparql_avg_result,
     "sparql_integer": sparql_integer,
-    "sparql_int_key": sparql_int_key,
+    "sparql_order_key": sparql_order_key,
     "sparql_key_term": sparql_key_term,
+    "sparql_is_string": sparql_is_string,
+    "sparql_concat_add": sparql_concat_add,
+    "sparql_concat_result": sparql_concat_result,
 }
 """The external functions of translated programs, by name (``lars.model.Call.name``)."""
