@@ -36,7 +36,7 @@ from clingo.symbol import Number, Symbol, SymbolType, Tuple_
 from clingo.solving import Model, SolveResult
 
 from asp.encode import AT, BOX, CLOCK, DIA, HAS_NOW, IN, NONEMPTY, NOW, Encoding, encode
-from asp.symbols import make_context
+from asp.symbols import find_literals, handle_symbol, make_context, model_handles
 from asp.windows import StreamIndex, WindowState, interval_difference
 from lars.errors import RsplarsError, UnsupportedError
 from lars.model import Integer, Program, Stream, Term
@@ -68,6 +68,10 @@ class Step:
     t: int
     answers: list[tuple[str, ...]]
     more: bool = False
+    #: ``(added, removed)``, each sorted: the atoms that became true at t and those that stopped
+    #: holding, relative to the previous step of the same run, when both have exactly one answer
+    #: stream (``None`` otherwise: the caller compares the answers itself). Not part of equality.
+    delta: "tuple[tuple[str, ...], tuple[str, ...]] | None" = field(default=None, compare=False, repr=False)
 
 
 @dataclass
@@ -161,6 +165,12 @@ def _intensional_in_stream(program: Program, stream: Stream) -> frozenset[tuple[
     return frozenset(found)
 
 
+def _same_again(t: int, previous: Step) -> Step:
+    """The previous answer again at t (nothing changed): an empty delta."""
+    single = len(previous.answers) == 1 and not previous.more
+    return Step(t, previous.answers, previous.more, delta=((), ()) if single else None)
+
+
 _EXTERNAL_NAMES = {
     NOW: "lars_now",
     DIA: "lars_dia",
@@ -179,15 +189,16 @@ def _external_symbol(key: tuple, idx: StreamIndex) -> Symbol:
     """The external atom a solver key stands for (see ``asp.encode``)."""
     kind = key[0]
     name = _EXTERNAL_NAMES[kind]
+    make = idx.maker.function
     if kind == NOW:
-        return SymFunction(name, [idx.symbol(key[2])])
+        return make(name, [idx.symbol(key[2])])
     if kind in (DIA, BOX):
-        return SymFunction(name, [Number(key[1]), idx.symbol(key[2])])
+        return make(name, [Number(key[1]), idx.symbol(key[2])])
     if kind == AT:
-        return SymFunction(name, [Number(key[1]), idx.symbol(key[2]), Number(key[3])])
+        return make(name, [Number(key[1]), idx.symbol(key[2]), Number(key[3])])
     if kind == IN:
-        return SymFunction(name, [Number(key[1]), Number(key[2])])
-    return SymFunction(name, [Number(key[1])])
+        return make(name, [Number(key[1]), Number(key[2])])
+    return make(name, [Number(key[1])])
 
 
 def _domain_entry(key: tuple, idx: StreamIndex) -> tuple[tuple, Symbol]:
@@ -205,43 +216,6 @@ def _domain_entry(key: tuple, idx: StreamIndex) -> tuple[tuple, Symbol]:
     if kind in (NONEMPTY, HAS_NOW, CLOCK):
         return ("flag", kind), Number(key[1])
     return (kind,), Number(key[1])  # now_t, tlx
-
-
-_ARITY = {NOW: 1, DIA: 2, BOX: 2, AT: 3, IN: 2, "now_t": 1, "tlx": 1}
-
-
-def _literals_in_order(atoms, keys: list[tuple], idx: StreamIndex) -> dict[tuple, int] | None:
-    """Program literals of the declared externals without building a symbol per external.
-
-    Within one ``#external`` declaration (one predicate and window), clingo lists the atoms in the
-    order of the domain ``@lars_domain`` returned; the declarations of one predicate for several
-    windows come as contiguous blocks, in an order of clingo's choosing (read off the window number
-    of each block's first atom). Checked on a sample of the symbols; ``None`` if it does not hold
-    (the caller then looks every external up)."""
-    by_kind: dict[str, dict[int | None, list[tuple]]] = {}
-    for key in keys:
-        by_kind.setdefault(key[0], {}).setdefault(key[1], []).append(key)
-    out: dict[tuple, int] = {}
-    for kind, blocks in by_kind.items():
-        found = list(atoms.by_signature(_EXTERNAL_NAMES[kind], _ARITY[kind]))
-        if len(found) != sum(map(len, blocks.values())):
-            return None
-        pos = 0
-        while pos < len(found):
-            first = found[pos].symbol
-            k = None if kind == NOW else first.arguments[0].number
-            group = blocks.pop(k, None)
-            if group is None:
-                return None
-            part = found[pos:pos + len(group)]
-            step = max(1, len(group) // 64)
-            for i in sorted(set(range(0, len(group), step)) | {len(group) - 1}):
-                if part[i].symbol != _external_symbol(group[i], idx):
-                    return None
-            for key, atom in zip(group, part):
-                out[key] = atom.literal
-            pos += len(group)
-    return out
 
 
 class _Context:
@@ -291,7 +265,9 @@ class _Run:
         self.limit = 1 if stratified else (0 if solver.models == 0 else solver.models + 1)
         self.show_limit = solver.models
         self.lookahead = solver.lookahead
-        self.strings: dict[int, str] = {}  # clingo symbol handle -> text (symbols are interned)
+        self.strings: dict[int, str] = {}  # clingo symbol handle -> text, for the current answer
+        self.current: set[int] | None = None  # handles of the single answer stream at the previous step
+        self.current_sorted: list[str] = []  # ... as sorted text
 
     # ------------------------------------------------------------------------------ moving
     def _move(self, t: int) -> None:
@@ -397,9 +373,8 @@ class _Run:
                     declare(("tlx", u), ("tlx",), Number(u))
         ctl = self._ground(enc.interface, domains, t)
         atoms = ctl.symbolic_atoms
-        lits = _literals_in_order(atoms, keys, idx)
-        if lits is None:  # clingo did not list the externals in declaration order: look each up
-            lits = {key: atoms[_external_symbol(key, idx)].literal for key in keys}  # type: ignore[index,union-attr]
+        found = find_literals(atoms, [_external_symbol(key, idx) for key in keys])
+        lits = {key: lit for key, lit in zip(keys, found) if lit is not None}
         for st in self.states:
             for flag, name in ((NONEMPTY, "lars_nonempty"), (HAS_NOW, "lars_has_now")):
                 if flag in st.flags:
@@ -541,7 +516,7 @@ class _Run:
         keys = self.true_keys(t, t, None)
         inputs = frozenset(keys)
         if self.solver.reuse and self.previous is not None and inputs == self.previous_inputs:
-            step = Step(t, self.previous.answers, self.previous.more)
+            step = _same_again(t, self.previous)
         else:
             domains: dict[tuple, list[Symbol]] = {}
             for key in keys:
@@ -587,42 +562,91 @@ class _Run:
             fresh = True
         self.t = t
         if self.solver.reuse and not fresh and not changed and self.previous is not None:
-            step = Step(t, self.previous.answers, self.previous.more)
+            step = _same_again(t, self.previous)
         else:
             step = self._solve(epoch, t)
         self.previous = step
         return step
 
+    def _text(self, handle: int) -> str:
+        """The text of a shown symbol (as ``lars.printer.format_atom`` prints it), cached per handle
+        while the atom holds (the cache follows the current answer, not the stream)."""
+        got = self.strings.get(handle)
+        if got is None:
+            got = str(handle_symbol(handle))
+            if "\t" in got:  # clingo prints a tab raw; lars.printer.format_atom writes \t
+                got = got.replace("\t", "\\t")
+            self.strings[handle] = got
+        return got
+
     def _solve(self, epoch: _Epoch, t: int) -> Step:
+        """Solve and read the answer streams at t.
+
+        A stratified program has at most one answer stream. Its shown atoms are read as symbol
+        handles (integers, ``asp.symbols.model_handles``) and compared with the previous answer's:
+        only the atoms that became true are turned into text, and the sorted answer is updated by
+        dropping the atoms that stopped holding and merging the new ones (Timsort merges the two
+        sorted runs in linear time) instead of re-reading, re-printing and re-sorting every atom at
+        every time point. Other programs enumerate up to ``models + 1`` models."""
+        self.solver.solves += 1
+        if self.limit == 1:
+            got: list = []
+            result = epoch.ctl.solve(on_model=lambda m: got.append(model_handles(m)))
+            assert isinstance(result, SolveResult)
+            if not got:
+                self._forget_answer()
+                return Step(t, [], delta=None)
+            return self._update_answer(t, got[0])
+        self._forget_answer()
         found: list[tuple[str, ...]] = []
         seen: set[tuple[str, ...]] = set()
-
-        strings = self.strings
-        if len(strings) > 100_000:
-            strings.clear()
-
-        def text(symbol: Symbol) -> str:
-            handle = getattr(symbol, "_rep", None)
-            got = strings.get(handle)  # type: ignore[arg-type]
-            if got is None:
-                got = str(symbol)
-                if "\t" in got:  # clingo prints a tab raw; lars.printer.format_atom writes \t
-                    got = got.replace("\t", "\\t")
-                if handle is not None:
-                    strings[handle] = got
-            return got
+        text = self._text
 
         def on_model(model: Model) -> None:
-            answer = tuple(sorted(map(text, model.symbols(shown=True))))
+            answer = tuple(sorted(map(text, model_handles(model))))
             if answer not in seen:
                 seen.add(answer)
                 found.append(answer)
 
-        self.solver.solves += 1
         result = epoch.ctl.solve(on_model=on_model)
         assert isinstance(result, SolveResult)
+        self.strings.clear()
         found.sort()
         limit = self.show_limit
         if limit and len(found) > limit:
             return Step(t, found[:limit], True)
         return Step(t, found)
+
+    def _forget_answer(self) -> None:
+        self.current = None
+        self.current_sorted = []
+        self.strings.clear()
+
+    def _update_answer(self, t: int, handles) -> Step:
+        new = set(handles)
+        old = self.current
+        strings = self.strings
+        text = self._text
+        if old is None:
+            strings.clear()
+            answer = sorted(map(text, new))
+            self.current, self.current_sorted = new, answer
+            return Step(t, [tuple(answer)], delta=None)
+        added = new - old
+        removed = old - new
+        if not added and not removed:
+            answer = self.current_sorted
+            return Step(t, [tuple(answer)], delta=((), ()))
+        gone = sorted(strings.pop(h) for h in removed)
+        fresh = sorted(map(text, added))
+        answer = self.current_sorted
+        if gone:
+            drop = set(gone)
+            answer = [a for a in answer if a not in drop]
+        else:
+            answer = list(answer)
+        if fresh:
+            answer += fresh
+            answer.sort()  # two sorted runs: one linear merge
+        self.current, self.current_sorted = new, answer
+        return Step(t, [tuple(answer)], delta=(tuple(fresh), tuple(gone)))

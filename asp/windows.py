@@ -29,7 +29,7 @@ from typing import Iterable
 from clingo.symbol import Symbol
 
 from asp.encode import AT, BOX, DIA, Signature
-from asp.symbols import atom_symbol
+from asp.symbols import SymbolMaker, atom_symbol, term_symbol
 from lars.model import Atom, Function, PartitionWindow, Stream, TimeWindow, TupleWindow, Variable
 
 
@@ -76,6 +76,8 @@ class StreamIndex:
         self.hits: list[int] = []  # per atom id: the number of loaded time points it occurs at
         self._intern: dict[Atom, int] = {}
         self._by_object: dict[int, tuple[Atom, int]] = {}
+        self.maker = SymbolMaker()
+        self._terms: dict = {}  # term -> clingo symbol (cleared when large: fresh terms never recur)
         self._ids: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}  # time index -> (ids, unique ids)
 
     def _id(self, atom: Atom) -> int:
@@ -114,7 +116,17 @@ class StreamIndex:
     def symbol(self, i: int) -> Symbol:
         s = self._symbols[i]
         if s is None:
-            s = self._symbols[i] = atom_symbol(self.atoms[i])
+            atom = self.atoms[i]
+            terms = self._terms
+            if len(terms) > 200_000:
+                terms.clear()
+            args = []
+            for a in atom.args:
+                sym = terms.get(a)
+                if sym is None:
+                    sym = terms[a] = term_symbol(a)
+                args.append(sym)
+            s = self._symbols[i] = self.maker.function(atom.predicate, args) if args else atom_symbol(atom)
         return s
 
     def range(self, lo: int, hi: int) -> range:
