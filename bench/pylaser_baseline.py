@@ -22,16 +22,22 @@ way, for rules of the form
   ``getDerivations(now)``), as ``rsplars lars`` prints it: ``{"t": t, "atoms": [sorted]}``, one JSON
   line per time point (so both outputs can be compared byte for byte).
 
+``--naive`` instead re-evaluates the rule over the window's content at every time point (the union
+of the conclusions of the window's time points for ◇, their intersection for □), without
+annotations: the textbook naive evaluation, closer to what a general engine such as PyLaser does per
+time point than the annotated tables (which are PyLaser's best case).
+
 It reads the stream text format of ``rsplars lars`` (``T: atom, atom, …``, flat atoms) with a
 deliberately simple reader: ``re.findall`` on each line. No LARS semantics beyond these two rule
 shapes is implemented; anything else is refused.
 
-    python bench/pylaser_baseline.py PROGRAM STREAM > answers.jsonl
+    python bench/pylaser_baseline.py [--naive] PROGRAM STREAM > answers.jsonl
 """
 
 from __future__ import annotations
 
 import json
+from collections import deque
 import re
 import sys
 
@@ -52,7 +58,8 @@ def parse_rule(text: str):
 
 
 def main(argv: list[str]) -> int:
-    program_path, stream_path = argv
+    naive = "--naive" in argv
+    program_path, stream_path = [a for a in argv if a != "--naive"]
     rules = [line for line in open(program_path, encoding="utf-8").read().splitlines() if line.strip() and not line.lstrip().startswith("%")]
     if len(rules) != 1:
         raise SystemExit("pylaser_baseline: one rule expected")
@@ -82,10 +89,17 @@ def main(argv: list[str]) -> int:
         write(dumps({"t": t, "atoms": sorted(atoms)}, ensure_ascii=False))
         write("\n")
 
+    window: deque[set[str]] = deque()  # --naive: the conclusions of each time point of the window
+
     def step(t: int, atoms: list[str]) -> None:
         nonlocal previous
         found = {c for c in map(conclusion, atoms) if c is not None}
-        if box:
+        if naive:
+            window.append(found)
+            while len(window) > min(w + 1, t - tmin + 1):
+                window.popleft()
+            emit(t, set.intersection(*window) if box else set().union(*window))
+        elif box:
             lo = max(tmin, t - w)
             starts = {c: run_start[c] if c in previous else t for c in found}
             run_start.clear()

@@ -21,10 +21,10 @@ from __future__ import annotations
 import json
 import re
 import sys
-from typing import Iterable
+from typing import Iterable, Iterator
 
 from lars.errors import RsplarsError, SourceError
-from lars.model import Atom, Constant, Function, Integer, Stream, String
+from lars.model import Atom, Constant, Function, Integer, Stream, String, Term
 
 _TOKEN = re.compile(
     r"""
@@ -206,33 +206,117 @@ class _Builder:
         return Stream({t: tuple(atoms) for t, atoms in self.points.items()})
 
 
-def parse_stream_text(text: str, source: str = "<stream>") -> Stream:
-    """``T: atom, atom, …`` per line (see the module docstring)."""
-    builder = _Builder(source, text)
+# The fast path of the text format: a line of flat atoms without strings (``p(a,1), q``) is split
+# by one regex; each atom is looked up by its (name, arguments) text, and a new one is built from
+# its arguments, each term looked up by its text. Equal atoms written alike share one object.
+_PLAIN_ATOM_RE = re.compile(r"([a-z][A-Za-z0-9_]*)(?:\(([^()\"]*)\))?")
+_CACHE_LIMIT = 200_000  # entries of the atom and term caches (fresh streams never repeat an atom)
+
+
+class _FastAtoms:
+    """(name, argument text) → Atom, and term text → term, for the fast path of the text format.
+
+    The caches are cleared when they exceed ``_CACHE_LIMIT`` entries, and only between time points,
+    so that memory follows the distinct atoms of recent time points, not the stream's length."""
+
+    def __init__(self) -> None:
+        self.atoms: dict[tuple[str, str], Atom] = {}
+        self.terms: dict[str, Term] = {}
+
+    def trim(self) -> None:
+        if len(self.atoms) > _CACHE_LIMIT:
+            self.atoms.clear()
+        if len(self.terms) > _CACHE_LIMIT:
+            self.terms.clear()
+
+    def parse(self, text: str, start: int) -> list[Atom]:
+        atoms, terms = self.atoms, self.terms
+        out = []
+        for key in _PLAIN_ATOM_RE.findall(text, start):
+            atom = atoms.get(key)
+            if atom is None:
+                name, args = key
+                if args:
+                    parts = []
+                    texts = []
+                    for a in args.split(","):
+                        a = a.strip()
+                        term = terms.get(a)
+                        if term is None:
+                            term = terms[a] = Integer(int(a)) if (a[0] == "-" or a[0].isdigit()) else Constant(a)
+                        parts.append(term)
+                        texts.append(str(term.value) if type(term) is Integer else a)
+                    canonical = (name, ",".join(texts))  # equal atoms written differently: one object
+                    atom = atoms.get(canonical)
+                    if atom is None:
+                        atom = atoms[canonical] = Atom(name, tuple(parts))
+                else:
+                    atom = Atom(name)
+                atoms[key] = atom
+            out.append(atom)
+        return out
+
+
+def iter_stream_text(lines: Iterable[str], source: str = "<stream>", text: str | None = None) -> Iterator[tuple[int, tuple[Atom, ...]]]:
+    """The time points of a stream in the text format, in order, each with its atoms (arrival
+    order, a repeated atom kept once), yielded as soon as the next time point (or the end) is read:
+    a stream read from a pipe is evaluated as it arrives, in memory bounded by one time point.
+    ``text``: the whole text when known (error messages quote the offending line either way)."""
+    fast = _FastAtoms()
     cache = _AtomCache()
-    for number, line in enumerate(text.splitlines(), start=1):
+    current: int | None = None
+    bucket: list[Atom] = []
+    seen: set[Atom] = set()
+    plain = True  # every atom of the current time point came from the fast path (equal ⇔ same object)
+
+    def error(message: str, number: int, column: int, line: str, expected: str | None = None) -> SourceError:
+        quoted = text if text is not None else "\n" * (number - 1) + line
+        return SourceError(message, source=source, line=number, column=column, text=quoted, expected=expected)
+
+    for number, line in enumerate(lines, start=1):
         stripped = line.strip()
         if not stripped or stripped.startswith("%"):
             continue
         m = _TIME_PREFIX.match(line)
         if m is None:
             column = len(line) - len(line.lstrip()) + 1
-            raise SourceError(
-                "a stream line starts with a time point and a colon",
-                source=source,
-                line=number,
-                column=column,
-                text=text,
-                expected="T: atom, atom, …",
-            )
+            raise error("a stream line starts with a time point and a colon", number, column, line, "T: atom, atom, …")
+        t = int(m.group(1))
+        if current is not None and t < current:
+            raise error(f"time point {t} comes after {current}: time points must not decrease", number, m.start(1) + 1, line)
         try:
-            atoms = _atoms_of(line, m.end(), cache)
+            start = m.end()
+            if '"' not in line and _FLAT_LIST_RE.fullmatch(line, start):
+                atoms, fresh_plain = fast.parse(line, start), True
+            else:
+                atoms, fresh_plain = _atoms_of(line, start, cache), False
         except _AtomError as err:
-            raise SourceError(
-                err.message, source=source, line=number, column=err.offset + 1, text=text, expected=err.expected
-            ) from None
-        builder.add(int(m.group(1)), atoms, number, m.start(1) + 1)
-    return builder.stream()
+            raise error(err.message, number, err.offset + 1, line, err.expected) from None
+        if t != current:
+            if current is not None:
+                yield current, tuple(bucket)
+                fast.trim()
+                if len(cache) > _CACHE_LIMIT:
+                    cache.clear()
+            current, bucket, seen, plain = t, [], set(), True
+        if plain and fresh_plain and not bucket:
+            # one plain line per time point (the common case): dedupe by identity
+            bucket = list({id(a): a for a in atoms}.values())
+            continue
+        if plain and bucket:
+            seen = set(bucket)
+        plain = False
+        for atom in atoms:
+            if atom not in seen:
+                seen.add(atom)
+                bucket.append(atom)
+    if current is not None:
+        yield current, tuple(bucket)
+
+
+def parse_stream_text(text: str, source: str = "<stream>") -> Stream:
+    """``T: atom, atom, …`` per line (see the module docstring)."""
+    return Stream(dict(iter_stream_text(text.splitlines(), source, text)))
 
 
 def parse_stream_jsonl(text: str, source: str = "<stream>") -> Stream:
