@@ -53,6 +53,10 @@ _AHEAD_ATOMS = 50_000
 _AHEAD_MIN = 64
 _CARRY = 256
 _AHEAD_ATOMS_TEMPORAL = 8_000  # (atom, time) pairs per epoch for programs with time points
+# Forgetting atoms (``_Run._maybe_collect``): when the stream index holds more than
+# max(_COLLECT_MIN, _COLLECT_FACTOR × the atoms kept by the last collection) atoms.
+_COLLECT_MIN = 4096
+_COLLECT_FACTOR = 2
 
 
 class AspError(RsplarsError):
@@ -135,16 +139,36 @@ class StreamSolver:
         return "\n".join(out) + "\n"
 
     def run(self, stream: Stream, times: Iterable[int] | None = None) -> Iterator[Step]:
-        enc = self.encoding(stream)
+        """The steps at ``times`` (default: every time point from the stream's first to its last).
+
+        ``stream`` may be a :class:`lars.streams.LiveStream`: it is then read while it is evaluated
+        (each step waits only for the input it needs), every intensional predicate is treated as
+        possibly also in the stream (the encoding cannot look ahead), and by default the steps go
+        on until the stream ends."""
+        live = getattr(stream, "live", False)
+        enc = encode(self.program, None) if live else self.encoding(stream)
         missing = enc.functions - self.functions.keys()
         if missing:
             raise UnsupportedError(f"grounding-time function(s) {', '.join(sorted(missing))}", "asp engine", "not supplied")
         tmin, tmax = stream.timeline
         run = _Run(self, enc, stream)
-        for t in range(tmin, tmax + 1) if times is None else times:
+        if times is None:
+            times = live_times(stream, tmin) if live else range(tmin, tmax + 1)
+        for t in times:
             if t < tmin:
                 raise RsplarsError(f"reference time {t} lies before the start {tmin} of the stream")
             yield run.step(t)
+
+
+def live_times(stream, start: int) -> Iterator[int]:
+    """Every time point from ``start`` until the live stream has ended and t is past its last one."""
+    t = start
+    while True:
+        stream.read_past(t - 1)
+        if stream.done and (stream.last is None or t > stream.last):
+            return
+        yield t
+        t += 1
 
 
 def solve_at_once(program: Program, stream: Stream, times: Iterable[int] | None = None, *, models: int = 1) -> dict[int, list[tuple[str, ...]]]:
@@ -268,10 +292,12 @@ class _Run:
         self.strings: dict[int, str] = {}  # clingo symbol handle -> text, for the current answer
         self.current: set[int] | None = None  # handles of the single answer stream at the previous step
         self.current_sorted: list[str] = []  # ... as sorted text
+        self.collect_at = _COLLECT_MIN  # collect unused atom ids when the index holds more than this
 
     # ------------------------------------------------------------------------------ moving
     def _move(self, t: int) -> None:
         idx = self.index
+        idx.advance(t)
         self.changed_now = {}
         if self.now_sigs:
             i = idx.range(t, t)
@@ -313,6 +339,10 @@ class _Run:
         if self.epoch is not None and self.epoch.tb is None:
             self.lookahead = min(self.lookahead * 2, 256)
         first = idx.upto(t)
+        if temporal:
+            idx.read_ahead(tb - t, tb)  # type: ignore[operator]
+        else:
+            idx.read_ahead(max(0, first + self.lookahead - len(idx.times)))
         ahead = idx.range(t + 1, tb) if temporal else range(first, min(len(idx.times), first + self.lookahead))
         ahead_ids: set[int] = set()
         budget = min(_AHEAD_ATOMS, max(_AHEAD_MIN, len(self.now_ids) + sum(len(st.dia) for st in self.states)))
@@ -526,6 +556,7 @@ class _Run:
             self.solver.epochs += 1
             step = self._solve(_Epoch(ctl, {}, {}, t, t if self._needs_time() else None), t)
         self.previous, self.previous_inputs = step, inputs
+        self._maybe_collect()
         return step
 
     def _clocks_true(self, t: int) -> list[int]:
@@ -566,7 +597,34 @@ class _Run:
         else:
             step = self._solve(epoch, t)
         self.previous = step
+        self._maybe_collect()
         return step
+
+    def _maybe_collect(self) -> None:
+        """Forget the atoms nothing refers to any more (``StreamIndex.collect``) once the index has
+        doubled since the last time: memory follows the windows and the epoch, not the stream."""
+        idx = self.index
+        if len(idx.atoms) <= self.collect_at:
+            return
+        live = set(idx.loaded_ids()) | self.now_ids
+        for s in self.states:
+            live.update(s.dia)
+            live.update(s.added)
+            live.update(s.removed)
+            if s.box:
+                live.update(s.box)
+            live.update(x for x, _ in s.at)
+            live.update(x for x, _ in s.pairs)
+            if s.seq is not None:
+                for ids, _ in s.seq._entries.values():
+                    live.update(ids)
+        epoch = self.epoch
+        if epoch is not None:
+            for ids in epoch.ids.values():
+                live.update(ids)
+            live.update(key[2] for key in epoch.lits if key[0] in (NOW, DIA, BOX, AT))
+        idx.collect(live)
+        self.collect_at = max(_COLLECT_MIN, _COLLECT_FACTOR * len(idx.atoms))
 
     def _text(self, handle: int) -> str:
         """The text of a shown symbol (as ``lars.printer.format_atom`` prints it), cached per handle
