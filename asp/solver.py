@@ -36,7 +36,7 @@ from clingo.symbol import Number, Symbol, SymbolType, Tuple_
 from clingo.solving import Model, SolveResult
 
 from asp.encode import AT, BOX, CLOCK, DIA, HAS_NOW, IN, NONEMPTY, NOW, Encoding, encode
-from asp.symbols import find_literals, handle_symbol, make_context, model_handles
+from asp.symbols import assign_externals, find_function_literals, handle_symbol, make_context, model_handles
 from asp.windows import StreamIndex, WindowState, interval_difference
 from lars.errors import RsplarsError, UnsupportedError
 from lars.model import Integer, Program, Stream, Term
@@ -225,6 +225,31 @@ def _external_symbol(key: tuple, idx: StreamIndex) -> Symbol:
     return make(name, [Number(key[1])])
 
 
+def _lookup_literals(atoms, keys: list[tuple], idx: StreamIndex) -> dict[tuple, int]:
+    """The program literals of the declared externals (``asp.symbols.find_function_literals``,
+    grouped by external predicate)."""
+    groups: dict[str, list[tuple]] = {}
+    for key in keys:
+        groups.setdefault(key[0], []).append(key)
+    lits: dict[tuple, int] = {}
+    symbol = idx.symbol
+    for kind, group in groups.items():
+        if kind == NOW:
+            argsets = [(symbol(key[2]),) for key in group]
+        elif kind in (DIA, BOX):
+            argsets = [(Number(key[1]), symbol(key[2])) for key in group]
+        elif kind == AT:
+            argsets = [(Number(key[1]), symbol(key[2]), Number(key[3])) for key in group]
+        elif kind == IN:
+            argsets = [(Number(key[1]), Number(key[2])) for key in group]
+        else:
+            argsets = [(Number(key[1]),) for key in group]
+        for key, lit in zip(group, find_function_literals(atoms, _EXTERNAL_NAMES[kind], argsets)):
+            if lit is not None:
+                lits[key] = lit
+    return lits
+
+
 def _domain_entry(key: tuple, idx: StreamIndex) -> tuple[tuple, Symbol]:
     """Where a solver key goes in the ``@lars_domain`` answers of the fact interface
     (``asp.encode.Encoding.interface(facts=True)``), and its value there."""
@@ -403,8 +428,7 @@ class _Run:
                     declare(("tlx", u), ("tlx",), Number(u))
         ctl = self._ground(enc.interface, domains, t)
         atoms = ctl.symbolic_atoms
-        found = find_literals(atoms, [_external_symbol(key, idx) for key in keys])
-        lits = {key: lit for key, lit in zip(keys, found) if lit is not None}
+        lits = _lookup_literals(atoms, keys, idx)
         for st in self.states:
             for flag, name in ((NONEMPTY, "lars_nonempty"), (HAS_NOW, "lars_has_now")):
                 if flag in st.flags:
@@ -464,11 +488,10 @@ class _Run:
 
     def _assign_all(self, epoch: _Epoch, t: int) -> None:
         """Give every external of a new epoch its value at t (they start false)."""
-        for key in self.true_keys(t, epoch.ta, epoch):
-            lit = epoch.lits.get(key)
-            if lit is not None:
-                epoch.ctl.assign_external(lit, True)
-                epoch.assigned[lit] = True
+        lits = epoch.lits
+        true = [lit for lit in map(lits.get, self.true_keys(t, epoch.ta, epoch)) if lit is not None]
+        assign_externals(epoch.ctl, true, True)
+        epoch.assigned.update(dict.fromkeys(true, True))
 
     def _changes(self, t: int, prev_t: int | None) -> list[tuple[tuple, bool]]:
         out: list[tuple[tuple, bool]] = [((NOW, None, x), v) for x, v in self.changed_now.items()]
@@ -519,8 +542,9 @@ class _Run:
 
     def _apply(self, epoch: _Epoch, changes: list[tuple[tuple, bool]]) -> bool | None:
         """Assign the changes; ``None`` if a true external is outside the epoch's domain."""
-        changed = False
-        lits, assigned, ctl = epoch.lits, epoch.assigned, epoch.ctl
+        lits, assigned = epoch.lits, epoch.assigned
+        on: list[int] = []
+        off: list[int] = []
         for key, value in changes:
             lit = lits.get(key)
             if lit is None:
@@ -528,10 +552,14 @@ class _Run:
                     return None
                 continue
             if assigned.get(lit, False) != value:
-                ctl.assign_external(lit, value)
+                (on if value else off).append(lit)
                 assigned[lit] = value
-                changed = True
-        return changed
+        # the last value of a literal counts (a change list may name a literal twice)
+        on = [lit for lit in on if assigned[lit]]
+        off = [lit for lit in off if not assigned[lit]]
+        assign_externals(epoch.ctl, off, False)
+        assign_externals(epoch.ctl, on, True)
+        return bool(on or off)
 
     def _step_fixed(self, t: int) -> Step:
         """Programs with aggregates: the inputs true at t as facts of a ground program of their own.

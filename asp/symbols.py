@@ -220,3 +220,52 @@ def find_literals(symbolic_atoms, symbols: list[Symbol]) -> list[int | None]:
         literal(rep, it[0], lit)
         result.append(lit[0])
     return result
+
+
+def find_function_literals(symbolic_atoms, name: str, argsets: list[tuple[Symbol, ...]]) -> list[int | None]:
+    """``find_literals`` of the symbols ``name(*args)`` for each tuple of argument symbols, without
+    building a Python symbol per atom."""
+    if _clib is None or not argsets or max(map(len, argsets)) >= 8:
+        return find_literals(symbolic_atoms, [SymFunction(name, list(args)) for args in argsets])
+    rep = symbolic_atoms._rep
+    it = _cffi.new("clingo_symbolic_atom_iterator_t*")
+    valid = _cffi.new("bool*")
+    lit = _cffi.new("clingo_literal_t*")
+    end = _cffi.new("clingo_symbolic_atom_iterator_t*")
+    out = _cffi.new("clingo_symbol_t*")
+    arrays = [_cffi.new("clingo_symbol_t[]", n) for n in range(8)]
+    raw = name.encode()
+    _clib.clingo_symbolic_atoms_end(rep, end)
+    create = _clib.clingo_symbol_create_function
+    find, literal, equal = _clib.clingo_symbolic_atoms_find, _clib.clingo_symbolic_atoms_literal, _clib.clingo_symbolic_atoms_iterator_is_equal_to
+    result: list[int | None] = []
+    for args in argsets:
+        n = len(args)
+        arr = arrays[n]
+        for i, a in enumerate(args):
+            arr[i] = a._rep
+        if not create(raw, arr, n, True, out):
+            result.extend(find_literals(symbolic_atoms, [SymFunction(name, list(args))]))
+            continue
+        find(rep, out[0], it)
+        equal(rep, it[0], end[0], valid)
+        if valid[0]:
+            result.append(None)
+            continue
+        literal(rep, it[0], lit)
+        result.append(lit[0])
+    return result
+
+
+def assign_externals(ctl, literals: list[int], value: bool) -> None:
+    """``ctl.assign_external(lit, value)`` for every literal (through the C API)."""
+    if _clib is None:  # pragma: no cover
+        for lit in literals:
+            ctl.assign_external(lit, value)
+        return
+    rep = ctl._rep
+    val = _clib.clingo_external_type_true if value else _clib.clingo_external_type_false
+    assign = _clib.clingo_control_assign_external
+    for lit in literals:
+        if not assign(rep, lit, val):
+            ctl.assign_external(lit, value)  # raises clingo's error

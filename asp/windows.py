@@ -156,15 +156,15 @@ class StreamIndex:
         s = self._symbols.get(i)
         if s is None:
             atom = self.atoms[i]
-            terms = self._terms
+            terms = self._terms  # id(term) -> (term, symbol): the reader shares equal terms
             if len(terms) > 200_000:
                 terms.clear()
             args = []
             for a in atom.args:
-                sym = terms.get(a)
-                if sym is None:
-                    sym = terms[a] = term_symbol(a)
-                args.append(sym)
+                hit = terms.get(id(a))
+                if hit is None or hit[0] is not a:
+                    hit = terms[id(a)] = (a, term_symbol(a))
+                args.append(hit[1])
             s = self._symbols[i] = self.maker.function(atom.predicate, args) if args else atom_symbol(atom)
         return s
 
