@@ -36,6 +36,7 @@ from clingo.symbol import Number, Symbol, SymbolType, Tuple_
 from clingo.solving import Model, SolveResult
 
 from asp.encode import AT, BOX, CLOCK, DIA, HAS_NOW, IN, NONEMPTY, NOW, Encoding, encode
+from asp.termids import TermIds, id_safe
 from asp.symbols import assign_externals, find_function_literals, handle_symbol, make_context, model_handles
 from asp.windows import StreamIndex, WindowState, interval_difference
 from lars.errors import RsplarsError, UnsupportedError
@@ -103,6 +104,7 @@ class StreamSolver:
         epoch_span: int = 128,
         lookahead: int = 8,
         reuse: bool = True,
+        term_ids: bool = True,
     ) -> None:
         if models < 0:
             raise RsplarsError(f"--models must be >= 0, got {models}")
@@ -112,6 +114,7 @@ class StreamSolver:
         self.epoch_span = epoch_span
         self.lookahead = lookahead
         self.reuse = reuse  # reuse the previous answer when no external changed (exact; off: benchmark)
+        self.term_ids = term_ids  # stream terms as reused integer ids where exact (asp.termids)
         self.epochs = 0  # number of Controls built (for tests and the benchmark)
         self.solves = 0
 
@@ -129,7 +132,7 @@ class StreamSolver:
         if t is None:
             out.append("% inputs: add the external atoms true at the reference time as facts (docs/asp-encoding.md)")
             return "\n".join(out) + "\n"
-        run = _Run(self, enc, stream)
+        run = _Run(self, enc, stream, term_ids=False)  # the printed facts name the terms
         run.step(t)
         facts = sorted(str(_external_symbol(key, run.index)) for key in run.true_keys(t, t, run.epoch))
         if enc.uses_tl:
@@ -288,10 +291,12 @@ class _Context:
 class _Run:
     """The state of one ``run``: window states, the current epoch, the previous answer."""
 
-    def __init__(self, solver: StreamSolver, enc: Encoding, stream: Stream) -> None:
+    def __init__(self, solver: StreamSolver, enc: Encoding, stream: Stream, term_ids: bool = True) -> None:
         self.solver = solver
         self.enc = enc
-        self.index = StreamIndex(stream)
+        use_ids = term_ids and solver.term_ids and not enc.fixed_inputs and id_safe(solver.program)
+        self.term_ids = TermIds(solver.program) if use_ids else None
+        self.index = StreamIndex(stream, self.term_ids)
         self.tmin = self.index.tmin
         per_window: dict[int, dict[tuple[str, int], set[str]]] = {k: {} for k in range(len(enc.windows))}
         self.now_sigs: set[tuple[str, int]] = set()
@@ -658,6 +663,8 @@ class _Run:
         """The text of a shown symbol (as ``lars.printer.format_atom`` prints it), cached per handle
         while the atom holds (the cache follows the current answer, not the stream)."""
         got = self.strings.get(handle)
+        if got is None and self.term_ids is not None:
+            got = self.strings[handle] = self.term_ids.render(handle_symbol(handle))
         if got is None:
             got = str(handle_symbol(handle))
             if "\t" in got:  # clingo prints a tab raw; lars.printer.format_atom writes \t

@@ -65,8 +65,9 @@ class StreamIndex:
     """The stream with interned atoms: ``times`` (ascending time points with data inside the
     timeline), ids per time point on demand, one clingo symbol per distinct atom."""
 
-    def __init__(self, stream: Stream) -> None:
+    def __init__(self, stream: Stream, term_ids=None) -> None:
         self.stream = stream
+        self.term_ids = term_ids  # asp.termids.TermIds: stream terms as reused integer ids (or None)
         self.live = getattr(stream, "live", False)  # lars.streams.LiveStream: read while evaluated
         self.tmin, self.tmax = stream.timeline
         if self.live:
@@ -144,6 +145,8 @@ class StreamIndex:
             self._symbols.pop(x, None)
         self._by_object.clear()
         self._terms.clear()
+        if self.term_ids is not None:
+            self.term_ids.release_unused(self.atoms.values())
 
     def ids(self, i: int) -> tuple[int, ...]:
         """Atom ids of the i-th time point with data, arrival order (duplicates kept)."""
@@ -163,7 +166,7 @@ class StreamIndex:
             for a in atom.args:
                 hit = terms.get(id(a))
                 if hit is None or hit[0] is not a:
-                    hit = terms[id(a)] = (a, term_symbol(a))
+                    hit = terms[id(a)] = (a, term_symbol(a) if self.term_ids is None else self.term_ids.symbol(a))
                 args.append(hit[1])
             s = self._symbols[i] = self.maker.function(atom.predicate, args) if args else atom_symbol(atom)
         return s

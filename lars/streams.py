@@ -212,23 +212,27 @@ class _Builder:
 # by one regex; each atom is looked up by its (name, arguments) text, and a new one is built from
 # its arguments, each term looked up by its text. Equal atoms written alike share one object.
 _PLAIN_ATOM_RE = re.compile(r"([a-z][A-Za-z0-9_]*)(?:\(([^()\"]*)\))?")
-_CACHE_LIMIT = 200_000  # entries of the atom and term caches (fresh streams never repeat an atom)
+_CACHE_LIMIT = 10_000  # + 4 × the atoms of a time point: entries of the reader's caches
 
 
 class _FastAtoms:
     """(name, argument text) → Atom, and term text → term, for the fast path of the text format.
 
-    The caches are cleared when they exceed ``_CACHE_LIMIT`` entries, and only between time points,
-    so that memory follows the distinct atoms of recent time points, not the stream's length."""
+    The caches are cleared when they exceed ``_CACHE_LIMIT`` + 4 × (atoms of the last time point)
+    entries, and only between time points, so that memory follows the distinct atoms of recent time
+    points, not the stream's length."""
 
     def __init__(self) -> None:
         self.atoms: dict[tuple[str, str], Atom] = {}
         self.terms: dict[str, Term] = {}
 
-    def trim(self) -> None:
-        if len(self.atoms) > _CACHE_LIMIT:
+    def trim(self, width: int) -> None:
+        """Between time points: clear the caches when they hold far more than a time point's atoms
+        (a stream of fresh atoms never hits them; a repeating one keeps its atoms cached)."""
+        limit = _CACHE_LIMIT + 4 * width
+        if len(self.atoms) > limit:
             self.atoms.clear()
-        if len(self.terms) > _CACHE_LIMIT:
+        if len(self.terms) > limit:
             self.terms.clear()
 
     def parse(self, text: str, start: int) -> list[Atom]:
@@ -301,8 +305,8 @@ def iter_stream_text(
         if t != current:
             if current is not None:
                 yield current, tuple(bucket)
-                fast.trim()
-                if len(cache) > _CACHE_LIMIT:
+                fast.trim(len(bucket))
+                if len(cache) > _CACHE_LIMIT + 4 * len(bucket):
                     cache.clear()
             if notify:
                 yield t, None
