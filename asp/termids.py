@@ -132,7 +132,8 @@ class TermIds:
         self.ids: dict[Term, int] = {}
         self.texts: dict[int, str] = {}
         self.free: deque[int] = deque()
-        self.next = 0
+        self.next = 0  # ids ever used (the largest is next - 1)
+        self.assigned = 0  # terms that got an id (a term forgotten and seen again counts twice)
 
     def symbol(self, term: Term) -> Symbol:
         if term in self.keep:
@@ -146,6 +147,7 @@ class TermIds:
                 self.next += 1
             self.ids[term] = i
             self.texts[i] = format_term(term)
+            self.assigned += 1
         return Number(self.base + i)
 
     def release_unused(self, atoms: Iterable[Atom]) -> None:

@@ -153,3 +153,32 @@ def test_pipe_answers_are_flushed_as_computed(tmp_path: Path) -> None:
     finally:
         proc.kill()
         proc.wait()
+
+
+def test_which_programs_use_term_ids() -> None:
+    from asp.termids import id_safe
+    from lars.syntax import parse_program
+
+    assert id_safe(parse_program("a(X,Y) :- p(X,Y) [32]. b(X) :- a(X,c), not q(X) always [2]. h at T :- p(X,Y) at T [3]."))
+    assert not id_safe(parse_program("a(X) :- p(X) [3], X > 2."))  # order of terms
+    assert not id_safe(parse_program("a(X) :- p(X,Y) [3], X = Y."))  # any comparison
+    assert not id_safe(parse_program("a(T) :- p(T) at T [3]."))  # a term that is also a time
+    assert not id_safe(parse_program("a(N) :- N = #count{ X : p(X) }."))
+
+
+def test_term_ids_are_reused_and_answers_name_the_terms(monkeypatch_collect) -> None:
+    """Fresh terms, some equal to time points or to the program's constants: the ids are reused,
+    clingo sees no stream constant, and the answers are the reference's."""
+    from lars.syntax import parse_program
+
+    program = parse_program("q(X,Y) :- p(X,Y) [2]. r(X) :- p(X,c) [1]. s(X) :- p(X,3) at 4 [5].")
+    text = "\n".join(f"{t}: p(o{t},c), p({t},3), p(\"s{t}\",v{t % 3}), p(o{max(0, t - 4)},3)" for t in range(30))
+    stream = parse_stream_text(text)
+    solver = StreamSolver(program, epoch_span=4)  # the @-window puts time points in the ground program
+    steps = list(solver.run(stream))
+    assert [s.answers for s in steps] == [expected_answers(program, stream, t) for t in range(30)]
+    ids = solver.last_term_ids
+    assert ids is not None and ids.next < ids.assigned / 2  # ids served several terms each
+    assert "q(o28,c)" in steps[29].answers[0] and 'q("s29",v2)' in steps[29].answers[0]
+    plain = StreamSolver(program, term_ids=False)
+    assert [s.answers for s in plain.run(stream)] == [s.answers for s in steps] and plain.last_term_ids is None
