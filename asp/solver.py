@@ -237,17 +237,25 @@ def _lookup_literals(atoms, keys: list[tuple], idx: StreamIndex) -> dict[tuple, 
         groups.setdefault(key[0], []).append(key)
     lits: dict[tuple, int] = {}
     symbol = idx.symbol
+    numbers: dict[int, Symbol] = {}
+
+    def number(n: int) -> Symbol:
+        got = numbers.get(n)
+        if got is None:
+            got = numbers[n] = Number(n)
+        return got
+
     for kind, group in groups.items():
         if kind == NOW:
             argsets = [(symbol(key[2]),) for key in group]
         elif kind in (DIA, BOX):
-            argsets = [(Number(key[1]), symbol(key[2])) for key in group]
+            argsets = [(number(key[1]), symbol(key[2])) for key in group]
         elif kind == AT:
-            argsets = [(Number(key[1]), symbol(key[2]), Number(key[3])) for key in group]
+            argsets = [(number(key[1]), symbol(key[2]), number(key[3])) for key in group]
         elif kind == IN:
-            argsets = [(Number(key[1]), Number(key[2])) for key in group]
+            argsets = [(number(key[1]), number(key[2])) for key in group]
         else:
-            argsets = [(Number(key[1]),) for key in group]
+            argsets = [(number(key[1]),) for key in group]
         for key, lit in zip(group, find_function_literals(atoms, _EXTERNAL_NAMES[kind], argsets)):
             if lit is not None:
                 lits[key] = lit

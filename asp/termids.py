@@ -30,10 +30,11 @@ of mostly fresh terms that leave every window and come back).
 
 from __future__ import annotations
 
+import re
 from collections import deque
 from typing import Iterable
 
-from clingo.symbol import Number, Symbol, SymbolType
+from clingo.symbol import Number, Symbol
 
 from asp.symbols import term_symbol
 from lars.model import (
@@ -58,6 +59,8 @@ from lars.model import (
 from lars.printer import format_term
 
 _MIN_BASE = 1 << 24
+# a string or a name (left alone: they may hold digits), or an integer
+_TOKENS = re.compile(r'"(?:\\.|[^"\\])*"|[A-Za-z_][A-Za-z0-9_\']*|-?[0-9]+')
 
 
 def _atoms_and_times(rule) -> tuple[list[Atom], list[Term]]:
@@ -161,16 +164,18 @@ class TermIds:
             self.free.append(i)
 
     def render(self, symbol: Symbol) -> str:
-        """An answer atom with every id replaced by its term (``lars.printer.format_atom``'s text)."""
-        args = symbol.arguments
-        if not args:
-            return symbol.name
+        """An answer atom with every id replaced by its term (``lars.printer.format_atom``'s text):
+        clingo prints the symbol, and every number at or above ``base`` outside a string is an id."""
+        text = str(symbol)
+        if "\t" in text:  # clingo prints a tab raw; lars.printer.format_atom writes \t
+            text = text.replace("\t", "\\t")
         base, texts = self.base, self.texts
-        parts = []
-        for a in args:
-            if a.type == SymbolType.Number and a.number >= base:
-                parts.append(texts[a.number - base])
-            else:
-                text = str(a)
-                parts.append(text.replace("\t", "\\t") if "\t" in text else text)
-        return f"{symbol.name}({','.join(parts)})"
+
+        def replace(m: re.Match) -> str:
+            token = m.group(0)
+            if not (token[0] == "-" or token[0].isdigit()):
+                return token
+            n = int(token)
+            return texts[n - base] if n >= base else token
+
+        return _TOKENS.sub(replace, text)

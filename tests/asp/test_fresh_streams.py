@@ -171,7 +171,7 @@ def test_term_ids_are_reused_and_answers_name_the_terms(monkeypatch_collect) -> 
     clingo sees no stream constant, and the answers are the reference's."""
     from lars.syntax import parse_program
 
-    program = parse_program("q(X,Y) :- p(X,Y) [2]. r(X) :- p(X,c) [1]. s(X) :- p(X,3) at 4 [5].")
+    program = parse_program('q(X,Y) :- p(X,Y) [2]. r(X) :- p(X,c) [1]. s(X) :- p(X,3) at 4 [5]. k(c16777217, "16777218").')
     text = "\n".join(f"{t}: p(o{t},c), p({t},3), p(\"s{t}\",v{t % 3}), p(o{max(0, t - 4)},3)" for t in range(30))
     stream = parse_stream_text(text)
     solver = StreamSolver(program, epoch_span=4)  # the @-window puts time points in the ground program
@@ -180,5 +180,6 @@ def test_term_ids_are_reused_and_answers_name_the_terms(monkeypatch_collect) -> 
     ids = solver.last_term_ids
     assert ids is not None and ids.next < ids.assigned / 2  # ids served several terms each
     assert "q(o28,c)" in steps[29].answers[0] and 'q("s29",v2)' in steps[29].answers[0]
+    assert 'k(c16777217,"16777218")' in steps[29].answers[0]  # digits in names and strings are not ids
     plain = StreamSolver(program, term_ids=False)
     assert [s.answers for s in plain.run(stream)] == [s.answers for s in steps] and plain.last_term_ids is None
