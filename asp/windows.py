@@ -105,11 +105,9 @@ class StreamIndex:
         hit = self._by_object.get(id(atom))
         if hit is not None and hit[0] is atom:
             return hit[1]
-        i = self._intern.get(atom)
-        if i is None:
-            i = self._next
+        i = self._intern.setdefault(atom, self._next)  # one hash of the atom, not two
+        if i == self._next:
             self._next += 1
-            self._intern[atom] = i
             self.atoms[i] = atom
             self.sigs[i] = (atom.predicate, len(atom.args))
             self.hits[i] = 0
