@@ -70,8 +70,9 @@ def write_repeating(path: Path, times: int, per: int) -> int:
     return times * per
 
 
-def measure(cmd: list[str], stdin_path: Path | None = None) -> dict:
-    """Run ``cmd`` to completion: wall seconds, peak RSS (MiB), sha256 and size of its stdout."""
+def measure(cmd: list[str], stdin_path: Path | None = None, save: Path | None = None) -> dict:
+    """Run ``cmd`` to completion: wall seconds, peak RSS (MiB), sha256 and size of its stdout
+    (also written to ``save`` if given)."""
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     digest = hashlib.sha256()
     size = 0
@@ -79,9 +80,14 @@ def measure(cmd: list[str], stdin_path: Path | None = None) -> dict:
     start = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stdin=stdin, stderr=subprocess.PIPE, env=env, cwd=ROOT)
     assert proc.stdout is not None
+    sink = open(save, "wb") if save else None
     while chunk := proc.stdout.read(1 << 20):
         digest.update(chunk)
         size += len(chunk)
+        if sink:
+            sink.write(chunk)
+    if sink:
+        sink.close()
     err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
     _, status, usage = os.wait4(proc.pid, 0)
     seconds = time.perf_counter() - start

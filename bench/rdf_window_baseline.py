@@ -131,10 +131,6 @@ def canonical(jsonl: str) -> dict[int, list]:
 
 def bench(d: Path, quick: bool, measure) -> dict:
     """``rsplars run`` against this baseline on the SRBench-style stream; memory at 4× the length."""
-    import os
-    import subprocess
-    import tempfile
-
     root = Path(__file__).resolve().parent.parent
     py = sys.executable
     seconds, per = (60, 30) if quick else (600, 30)
@@ -145,22 +141,17 @@ def bench(d: Path, quick: bool, measure) -> dict:
     def run_cmd(stream: Path) -> list[str]:
         return [py, "-m", "translator", "run", str(query), "--stream", f"{E}stream={stream}", "--unit", "s"]
 
-    def answers_of(cmd: list[str]) -> dict[int, list]:
-        env = dict(os.environ, PYTHONPATH=str(root))
-        with tempfile.TemporaryFile() as tmp:
-            subprocess.run(cmd, stdout=tmp, stderr=subprocess.DEVNULL, check=True, env=env, cwd=root)
-            tmp.seek(0)
-            return canonical(tmp.read().decode())
-
     stream = d / "srbench.nt"
     triples = write_srbench(stream, seconds, per)
     base_cmd = [py, str(root / "bench" / "rdf_window_baseline.py"), str(stream), "10", "1", str(query)]
-    engine = measure(run_cmd(stream))
-    base = measure(base_cmd)
-    identical = answers_of(run_cmd(stream)) == answers_of(base_cmd)
+    engine = measure(run_cmd(stream), save=d / "run_answers.jsonl")
+    base = measure(base_cmd, save=d / "oxigraph_answers.jsonl")
+    got = canonical((d / "run_answers.jsonl").read_text())
+    identical = got == canonical((d / "oxigraph_answers.jsonl").read_text())
     ratio = base["seconds"] / engine["seconds"]
     print(f"  rsplars run {triples / engine['seconds']:>10,.0f} triples/s {engine['seconds']:7.2f} s {engine['peak_mib']:7.1f} MiB | "
-          f"pyoxigraph {triples / base['seconds']:>10,.0f} triples/s {base['seconds']:7.2f} s | ratio {ratio:5.2f}x | answers {'identical' if identical else 'DIFFER'} at every time point", flush=True)
+          f"pyoxigraph {triples / base['seconds']:>10,.0f} triples/s {base['seconds']:7.2f} s | ratio {ratio:5.2f}x | answers {'identical' if identical else 'DIFFER'} at every time point "
+          f"({len(got)} time points, {sum(map(len, got.values()))} rows)", flush=True)
     mem = []
     short = seconds // 4
     for n in (short, seconds):
