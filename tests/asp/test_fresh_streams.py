@@ -183,3 +183,27 @@ def test_term_ids_are_reused_and_answers_name_the_terms(monkeypatch_collect) -> 
     assert 'k(c16777217,"16777218")' in steps[29].answers[0]  # digits in names and strings are not ids
     plain = StreamSolver(program, term_ids=False)
     assert [s.answers for s in plain.run(stream)] == [s.answers for s in steps] and plain.last_term_ids is None
+
+
+def test_long_fresh_stream_keeps_tables_bounded() -> None:
+    """20,000 fresh terms through a live stream: the solver's tables and the term ids stay bounded
+    by the windows (plus the collection threshold), not by the stream's length."""
+    from lars.syntax import parse_program
+
+    program = parse_program("a(X,Y) :- p(X,Y) [4].")
+
+    def points():
+        for t in range(1000):
+            yield t, tuple(Atom("p", (Constant(f"o{t}_{i}"), Constant(f"v{i}"))) for i in range(20))
+
+    live = LiveStream(points())
+    solver = StreamSolver(program)
+    sizes = []
+    for step in solver.run(live):
+        assert len(step.answers[0]) == 20 * min(5, step.t + 1)
+        if step.t % 100 == 99:
+            sizes.append(len(live.points))
+    ids = solver.last_term_ids
+    assert ids is not None and ids.assigned >= 20_000
+    assert ids.next < 8_000 and len(ids.ids) < 8_000
+    assert max(sizes) <= 300  # time points held by the live stream: the windows and the look-ahead
