@@ -411,6 +411,12 @@ class _Run:
             declared[(kind, k)] = out
             return out
 
+        if self.term_ids is not None:
+            # give new terms their ids in arrival order (atom ids are): freed ids are reused first
+            # in first out, so a term then tends to take the id of the term that held its place
+            # in an earlier time point, and the atoms over it that term's clingo symbols
+            for x in sorted(ahead_ids):
+                idx.symbol(x)
         for x in carried(NOW, None, self.now_ids | {x for x in ahead_ids if idx.sigs[x] in self.now_sigs}):
             declare((NOW, None, x), ("now",), idx.symbol(x))
         for st in self.states:
