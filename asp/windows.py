@@ -87,6 +87,8 @@ class StreamIndex:
         self.maker = SymbolMaker()
         self._terms: dict = {}  # term -> clingo symbol (cleared when large: fresh terms never recur)
         self._ids: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}  # time index -> (ids, unique ids)
+        self._last_atoms: object = None  # the atoms tuple of the last time point loaded, and its ids
+        self._last_ids: tuple[tuple[int, ...], tuple[int, ...]] | None = None
 
     def advance(self, t: int) -> None:
         """A live stream: read until the atoms of every time point up to t are complete."""
@@ -117,8 +119,13 @@ class StreamIndex:
     def _load(self, i: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
         got = self._ids.get(i)
         if got is None:
-            ids = tuple(self._id(a) for a in self.stream.points[self.times[i]])
-            got = (ids, tuple(dict.fromkeys(ids)))
+            atoms = self.stream.points[self.times[i]]
+            if atoms is self._last_atoms and self._last_ids is not None:
+                got = self._last_ids  # the reader gave the previous time point's atoms again
+            else:
+                ids = tuple(self._id(a) for a in atoms)
+                got = (ids, tuple(dict.fromkeys(ids)))
+                self._last_atoms, self._last_ids = atoms, got
             self._ids[i] = got
             hits = self.hits
             for x in got[1]:
@@ -143,6 +150,7 @@ class StreamIndex:
             self._symbols.pop(x, None)
         self._by_object.clear()
         self._terms.clear()
+        self._last_atoms = self._last_ids = None
         if self.term_ids is not None:
             self.term_ids.release_unused(self.atoms.values())
 

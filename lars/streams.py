@@ -283,6 +283,21 @@ def iter_stream_text(
         quoted = text if text is not None else "\n" * (number - 1) + line
         return SourceError(message, source=source, line=number, column=column, text=quoted, expected=expected)
 
+    # a time point given by one line whose text repeats the previous such line (a repeating
+    # stream) gets the previous time point's atoms without parsing: the same tuple object, which
+    # the solver's stream index recognises too
+    last_body: str | None = None
+    last_tuple: tuple[Atom, ...] | None = None
+    single = False  # the current time point is one line so far
+    body_now: str | None = None
+    shared: tuple[Atom, ...] | None = None
+
+    def finish() -> tuple[Atom, ...]:
+        nonlocal last_body, last_tuple
+        out = shared if (single and shared is not None) else tuple(bucket)
+        last_body, last_tuple = (body_now, out) if single else (None, None)
+        return out
+
     for number, line in enumerate(lines, start=1):
         stripped = line.strip()
         if not stripped or stripped.startswith("%"):
@@ -294,23 +309,37 @@ def iter_stream_text(
         t = int(m.group(1))
         if current is not None and t < current:
             raise error(f"time point {t} comes after {current}: time points must not decrease", number, m.start(1) + 1, line)
-        try:
-            start = m.end()
-            if '"' not in line and _FLAT_LIST_RE.fullmatch(line, start):
-                atoms, fresh_plain = fast.parse(line, start), True
-            else:
-                atoms, fresh_plain = _atoms_of(line, start, cache), False
-        except _AtomError as err:
-            raise error(err.message, number, err.offset + 1, line, err.expected) from None
+        start = m.end()
+        body = line[start:]
+        previous = finish() if (t != current and current is not None) else None
+        reuse = t != current and last_tuple is not None and body == last_body
+        if not reuse:
+            try:
+                if '"' not in line and _FLAT_LIST_RE.fullmatch(line, start):
+                    atoms, fresh_plain = fast.parse(line, start), True
+                else:
+                    atoms, fresh_plain = _atoms_of(line, start, cache), False
+            except _AtomError as err:
+                raise error(err.message, number, err.offset + 1, line, err.expected) from None
         if t != current:
             if current is not None:
-                yield current, tuple(bucket)
-                fast.trim(len(bucket))
-                if len(cache) > _CACHE_LIMIT + 4 * len(bucket):
+                assert previous is not None
+                yield current, previous
+                fast.trim(len(previous))
+                if len(cache) > _CACHE_LIMIT + 4 * len(previous):
                     cache.clear()
             if notify:
                 yield t, None
             current, bucket, seen, plain = t, [], set(), True
+            body_now, shared = body, None
+            if reuse:
+                shared = last_tuple
+                bucket = list(shared)  # type: ignore[arg-type]
+                single = True
+                continue
+            single = True
+        else:
+            single = False
         if plain and fresh_plain and not bucket:
             # one plain line per time point (the common case): dedupe by identity
             bucket = list({id(a): a for a in atoms}.values())
@@ -323,7 +352,7 @@ def iter_stream_text(
                 seen.add(atom)
                 bucket.append(atom)
     if current is not None:
-        yield current, tuple(bucket)
+        yield current, finish()
 
 
 def parse_stream_text(text: str, source: str = "<stream>") -> Stream:
