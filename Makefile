@@ -28,6 +28,7 @@ test: $(STAMP) lint
 
 bench: $(STAMP)
 	$(BIN)/python bench/lars_bench.py
+	$(BIN)/python bench/fresh_bench.py
 	$(BIN)/python bench/agreement_density.py
 	$(BIN)/python bench/spark_bench.py
 

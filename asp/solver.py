@@ -36,7 +36,8 @@ from clingo.symbol import Number, Symbol, SymbolType, Tuple_
 from clingo.solving import Model, SolveResult
 
 from asp.encode import AT, BOX, CLOCK, DIA, HAS_NOW, IN, NONEMPTY, NOW, Encoding, encode
-from asp.symbols import make_context
+from asp.termids import TermIds, id_safe
+from asp.symbols import assign_externals, find_function_literals, handle_symbol, make_context, model_handles
 from asp.windows import StreamIndex, WindowState, interval_difference
 from lars.errors import RsplarsError, UnsupportedError
 from lars.model import Integer, Program, Stream, Term
@@ -53,6 +54,10 @@ _AHEAD_ATOMS = 50_000
 _AHEAD_MIN = 64
 _CARRY = 256
 _AHEAD_ATOMS_TEMPORAL = 8_000  # (atom, time) pairs per epoch for programs with time points
+# Forgetting atoms (``_Run._maybe_collect``): when the stream index holds more than
+# max(_COLLECT_MIN, _COLLECT_FACTOR × the atoms kept by the last collection) atoms.
+_COLLECT_MIN = 4096
+_COLLECT_FACTOR = 2
 
 
 class AspError(RsplarsError):
@@ -68,6 +73,10 @@ class Step:
     t: int
     answers: list[tuple[str, ...]]
     more: bool = False
+    #: ``(added, removed)``, each sorted: the atoms that became true at t and those that stopped
+    #: holding, relative to the previous step of the same run, when both have exactly one answer
+    #: stream (``None`` otherwise: the caller compares the answers itself). Not part of equality.
+    delta: "tuple[tuple[str, ...], tuple[str, ...]] | None" = field(default=None, compare=False, repr=False)
 
 
 @dataclass
@@ -95,6 +104,7 @@ class StreamSolver:
         epoch_span: int = 128,
         lookahead: int = 8,
         reuse: bool = True,
+        term_ids: bool = True,
     ) -> None:
         if models < 0:
             raise RsplarsError(f"--models must be >= 0, got {models}")
@@ -104,6 +114,7 @@ class StreamSolver:
         self.epoch_span = epoch_span
         self.lookahead = lookahead
         self.reuse = reuse  # reuse the previous answer when no external changed (exact; off: benchmark)
+        self.term_ids = term_ids  # stream terms as reused integer ids where exact (asp.termids)
         self.epochs = 0  # number of Controls built (for tests and the benchmark)
         self.solves = 0
 
@@ -121,7 +132,7 @@ class StreamSolver:
         if t is None:
             out.append("% inputs: add the external atoms true at the reference time as facts (docs/asp-encoding.md)")
             return "\n".join(out) + "\n"
-        run = _Run(self, enc, stream)
+        run = _Run(self, enc, stream, term_ids=False)  # the printed facts name the terms
         run.step(t)
         facts = sorted(str(_external_symbol(key, run.index)) for key in run.true_keys(t, t, run.epoch))
         if enc.uses_tl:
@@ -131,16 +142,37 @@ class StreamSolver:
         return "\n".join(out) + "\n"
 
     def run(self, stream: Stream, times: Iterable[int] | None = None) -> Iterator[Step]:
-        enc = self.encoding(stream)
+        """The steps at ``times`` (default: every time point from the stream's first to its last).
+
+        ``stream`` may be a :class:`lars.streams.LiveStream`: it is then read while it is evaluated
+        (each step waits only for the input it needs), every intensional predicate is treated as
+        possibly also in the stream (the encoding cannot look ahead), and by default the steps go
+        on until the stream ends."""
+        live = getattr(stream, "live", False)
+        enc = encode(self.program, None) if live else self.encoding(stream)
         missing = enc.functions - self.functions.keys()
         if missing:
             raise UnsupportedError(f"grounding-time function(s) {', '.join(sorted(missing))}", "asp engine", "not supplied")
         tmin, tmax = stream.timeline
         run = _Run(self, enc, stream)
-        for t in range(tmin, tmax + 1) if times is None else times:
+        self.last_term_ids = run.term_ids  # for tests and the benchmark: None unless ids are used
+        if times is None:
+            times = live_times(stream, tmin) if live else range(tmin, tmax + 1)
+        for t in times:
             if t < tmin:
                 raise RsplarsError(f"reference time {t} lies before the start {tmin} of the stream")
             yield run.step(t)
+
+
+def live_times(stream, start: int) -> Iterator[int]:
+    """Every time point from ``start`` until the live stream has ended and t is past its last one."""
+    t = start
+    while True:
+        stream.read_past(t - 1)
+        if stream.done and (stream.last is None or t > stream.last):
+            return
+        yield t
+        t += 1
 
 
 def solve_at_once(program: Program, stream: Stream, times: Iterable[int] | None = None, *, models: int = 1) -> dict[int, list[tuple[str, ...]]]:
@@ -161,6 +193,12 @@ def _intensional_in_stream(program: Program, stream: Stream) -> frozenset[tuple[
     return frozenset(found)
 
 
+def _same_again(t: int, previous: Step) -> Step:
+    """The previous answer again at t (nothing changed): an empty delta."""
+    single = len(previous.answers) == 1 and not previous.more
+    return Step(t, previous.answers, previous.more, delta=((), ()) if single else None)
+
+
 _EXTERNAL_NAMES = {
     NOW: "lars_now",
     DIA: "lars_dia",
@@ -179,15 +217,49 @@ def _external_symbol(key: tuple, idx: StreamIndex) -> Symbol:
     """The external atom a solver key stands for (see ``asp.encode``)."""
     kind = key[0]
     name = _EXTERNAL_NAMES[kind]
+    make = idx.maker.function
     if kind == NOW:
-        return SymFunction(name, [idx.symbol(key[2])])
+        return make(name, [idx.symbol(key[2])])
     if kind in (DIA, BOX):
-        return SymFunction(name, [Number(key[1]), idx.symbol(key[2])])
+        return make(name, [Number(key[1]), idx.symbol(key[2])])
     if kind == AT:
-        return SymFunction(name, [Number(key[1]), idx.symbol(key[2]), Number(key[3])])
+        return make(name, [Number(key[1]), idx.symbol(key[2]), Number(key[3])])
     if kind == IN:
-        return SymFunction(name, [Number(key[1]), Number(key[2])])
-    return SymFunction(name, [Number(key[1])])
+        return make(name, [Number(key[1]), Number(key[2])])
+    return make(name, [Number(key[1])])
+
+
+def _lookup_literals(atoms, keys: list[tuple], idx: StreamIndex) -> dict[tuple, int]:
+    """The program literals of the declared externals (``asp.symbols.find_function_literals``,
+    grouped by external predicate)."""
+    groups: dict[str, list[tuple]] = {}
+    for key in keys:
+        groups.setdefault(key[0], []).append(key)
+    lits: dict[tuple, int] = {}
+    symbol = idx.symbol
+    numbers: dict[int, Symbol] = {}
+
+    def number(n: int) -> Symbol:
+        got = numbers.get(n)
+        if got is None:
+            got = numbers[n] = Number(n)
+        return got
+
+    for kind, group in groups.items():
+        if kind == NOW:
+            argsets = [(symbol(key[2]),) for key in group]
+        elif kind in (DIA, BOX):
+            argsets = [(number(key[1]), symbol(key[2])) for key in group]
+        elif kind == AT:
+            argsets = [(number(key[1]), symbol(key[2]), number(key[3])) for key in group]
+        elif kind == IN:
+            argsets = [(number(key[1]), number(key[2])) for key in group]
+        else:
+            argsets = [(number(key[1]),) for key in group]
+        for key, lit in zip(group, find_function_literals(atoms, _EXTERNAL_NAMES[kind], argsets)):
+            if lit is not None:
+                lits[key] = lit
+    return lits
 
 
 def _domain_entry(key: tuple, idx: StreamIndex) -> tuple[tuple, Symbol]:
@@ -205,43 +277,6 @@ def _domain_entry(key: tuple, idx: StreamIndex) -> tuple[tuple, Symbol]:
     if kind in (NONEMPTY, HAS_NOW, CLOCK):
         return ("flag", kind), Number(key[1])
     return (kind,), Number(key[1])  # now_t, tlx
-
-
-_ARITY = {NOW: 1, DIA: 2, BOX: 2, AT: 3, IN: 2, "now_t": 1, "tlx": 1}
-
-
-def _literals_in_order(atoms, keys: list[tuple], idx: StreamIndex) -> dict[tuple, int] | None:
-    """Program literals of the declared externals without building a symbol per external.
-
-    Within one ``#external`` declaration (one predicate and window), clingo lists the atoms in the
-    order of the domain ``@lars_domain`` returned; the declarations of one predicate for several
-    windows come as contiguous blocks, in an order of clingo's choosing (read off the window number
-    of each block's first atom). Checked on a sample of the symbols; ``None`` if it does not hold
-    (the caller then looks every external up)."""
-    by_kind: dict[str, dict[int | None, list[tuple]]] = {}
-    for key in keys:
-        by_kind.setdefault(key[0], {}).setdefault(key[1], []).append(key)
-    out: dict[tuple, int] = {}
-    for kind, blocks in by_kind.items():
-        found = list(atoms.by_signature(_EXTERNAL_NAMES[kind], _ARITY[kind]))
-        if len(found) != sum(map(len, blocks.values())):
-            return None
-        pos = 0
-        while pos < len(found):
-            first = found[pos].symbol
-            k = None if kind == NOW else first.arguments[0].number
-            group = blocks.pop(k, None)
-            if group is None:
-                return None
-            part = found[pos:pos + len(group)]
-            step = max(1, len(group) // 64)
-            for i in sorted(set(range(0, len(group), step)) | {len(group) - 1}):
-                if part[i].symbol != _external_symbol(group[i], idx):
-                    return None
-            for key, atom in zip(group, part):
-                out[key] = atom.literal
-            pos += len(group)
-    return out
 
 
 class _Context:
@@ -265,10 +300,12 @@ class _Context:
 class _Run:
     """The state of one ``run``: window states, the current epoch, the previous answer."""
 
-    def __init__(self, solver: StreamSolver, enc: Encoding, stream: Stream) -> None:
+    def __init__(self, solver: StreamSolver, enc: Encoding, stream: Stream, term_ids: bool = True) -> None:
         self.solver = solver
         self.enc = enc
-        self.index = StreamIndex(stream)
+        use_ids = term_ids and solver.term_ids and not enc.fixed_inputs and id_safe(solver.program)
+        self.term_ids = TermIds(solver.program) if use_ids else None
+        self.index = StreamIndex(stream, self.term_ids)
         self.tmin = self.index.tmin
         per_window: dict[int, dict[tuple[str, int], set[str]]] = {k: {} for k in range(len(enc.windows))}
         self.now_sigs: set[tuple[str, int]] = set()
@@ -291,11 +328,15 @@ class _Run:
         self.limit = 1 if stratified else (0 if solver.models == 0 else solver.models + 1)
         self.show_limit = solver.models
         self.lookahead = solver.lookahead
-        self.strings: dict[int, str] = {}  # clingo symbol handle -> text (symbols are interned)
+        self.strings: dict[int, str] = {}  # clingo symbol handle -> text, for the current answer
+        self.current: set[int] | None = None  # handles of the single answer stream at the previous step
+        self.current_sorted: list[str] = []  # ... as sorted text
+        self.collect_at = _COLLECT_MIN  # collect unused atom ids when the index holds more than this
 
     # ------------------------------------------------------------------------------ moving
     def _move(self, t: int) -> None:
         idx = self.index
+        idx.advance(t)
         self.changed_now = {}
         if self.now_sigs:
             i = idx.range(t, t)
@@ -337,6 +378,10 @@ class _Run:
         if self.epoch is not None and self.epoch.tb is None:
             self.lookahead = min(self.lookahead * 2, 256)
         first = idx.upto(t)
+        if temporal:
+            idx.read_ahead(tb - t, tb)  # type: ignore[operator]
+        else:
+            idx.read_ahead(max(0, first + self.lookahead - len(idx.times)))
         ahead = idx.range(t + 1, tb) if temporal else range(first, min(len(idx.times), first + self.lookahead))
         ahead_ids: set[int] = set()
         budget = min(_AHEAD_ATOMS, max(_AHEAD_MIN, len(self.now_ids) + sum(len(st.dia) for st in self.states)))
@@ -366,6 +411,12 @@ class _Run:
             declared[(kind, k)] = out
             return out
 
+        if self.term_ids is not None:
+            # give new terms their ids in arrival order (atom ids are): freed ids are reused first
+            # in first out, so a term then tends to take the id of the term that held its place
+            # in an earlier time point, and the atoms over it that term's clingo symbols
+            for x in sorted(ahead_ids):
+                idx.symbol(x)
         for x in carried(NOW, None, self.now_ids | {x for x in ahead_ids if idx.sigs[x] in self.now_sigs}):
             declare((NOW, None, x), ("now",), idx.symbol(x))
         for st in self.states:
@@ -397,9 +448,7 @@ class _Run:
                     declare(("tlx", u), ("tlx",), Number(u))
         ctl = self._ground(enc.interface, domains, t)
         atoms = ctl.symbolic_atoms
-        lits = _literals_in_order(atoms, keys, idx)
-        if lits is None:  # clingo did not list the externals in declaration order: look each up
-            lits = {key: atoms[_external_symbol(key, idx)].literal for key in keys}  # type: ignore[index,union-attr]
+        lits = _lookup_literals(atoms, keys, idx)
         for st in self.states:
             for flag, name in ((NONEMPTY, "lars_nonempty"), (HAS_NOW, "lars_has_now")):
                 if flag in st.flags:
@@ -459,11 +508,10 @@ class _Run:
 
     def _assign_all(self, epoch: _Epoch, t: int) -> None:
         """Give every external of a new epoch its value at t (they start false)."""
-        for key in self.true_keys(t, epoch.ta, epoch):
-            lit = epoch.lits.get(key)
-            if lit is not None:
-                epoch.ctl.assign_external(lit, True)
-                epoch.assigned[lit] = True
+        lits = epoch.lits
+        true = [lit for lit in map(lits.get, self.true_keys(t, epoch.ta, epoch)) if lit is not None]
+        assign_externals(epoch.ctl, true, True)
+        epoch.assigned.update(dict.fromkeys(true, True))
 
     def _changes(self, t: int, prev_t: int | None) -> list[tuple[tuple, bool]]:
         out: list[tuple[tuple, bool]] = [((NOW, None, x), v) for x, v in self.changed_now.items()]
@@ -514,8 +562,9 @@ class _Run:
 
     def _apply(self, epoch: _Epoch, changes: list[tuple[tuple, bool]]) -> bool | None:
         """Assign the changes; ``None`` if a true external is outside the epoch's domain."""
-        changed = False
-        lits, assigned, ctl = epoch.lits, epoch.assigned, epoch.ctl
+        lits, assigned = epoch.lits, epoch.assigned
+        on: list[int] = []
+        off: list[int] = []
         for key, value in changes:
             lit = lits.get(key)
             if lit is None:
@@ -523,10 +572,14 @@ class _Run:
                     return None
                 continue
             if assigned.get(lit, False) != value:
-                ctl.assign_external(lit, value)
+                (on if value else off).append(lit)
                 assigned[lit] = value
-                changed = True
-        return changed
+        # the last value of a literal counts (a change list may name a literal twice)
+        on = [lit for lit in on if assigned[lit]]
+        off = [lit for lit in off if not assigned[lit]]
+        assign_externals(epoch.ctl, off, False)
+        assign_externals(epoch.ctl, on, True)
+        return bool(on or off)
 
     def _step_fixed(self, t: int) -> Step:
         """Programs with aggregates: the inputs true at t as facts of a ground program of their own.
@@ -541,7 +594,7 @@ class _Run:
         keys = self.true_keys(t, t, None)
         inputs = frozenset(keys)
         if self.solver.reuse and self.previous is not None and inputs == self.previous_inputs:
-            step = Step(t, self.previous.answers, self.previous.more)
+            step = _same_again(t, self.previous)
         else:
             domains: dict[tuple, list[Symbol]] = {}
             for key in keys:
@@ -551,6 +604,7 @@ class _Run:
             self.solver.epochs += 1
             step = self._solve(_Epoch(ctl, {}, {}, t, t if self._needs_time() else None), t)
         self.previous, self.previous_inputs = step, inputs
+        self._maybe_collect()
         return step
 
     def _clocks_true(self, t: int) -> list[int]:
@@ -587,42 +641,121 @@ class _Run:
             fresh = True
         self.t = t
         if self.solver.reuse and not fresh and not changed and self.previous is not None:
-            step = Step(t, self.previous.answers, self.previous.more)
+            step = _same_again(t, self.previous)
         else:
             step = self._solve(epoch, t)
         self.previous = step
+        self._maybe_collect()
         return step
 
+    def _maybe_collect(self) -> None:
+        """Forget the atoms nothing refers to any more (``StreamIndex.collect``) once the index has
+        doubled since the last time: memory follows the windows and the epoch, not the stream."""
+        idx = self.index
+        if len(idx.atoms) <= self.collect_at:
+            return
+        live = set(idx.loaded_ids()) | self.now_ids
+        for s in self.states:
+            s.compact()
+            live.update(s.dia)
+            live.update(s.added)
+            live.update(s.removed)
+            if s.box:
+                live.update(s.box)
+            live.update(x for x, _ in s.at)
+            live.update(x for x, _ in s.pairs)
+            if s.seq is not None:
+                for ids, _ in s.seq._entries.values():
+                    live.update(ids)
+        epoch = self.epoch
+        if epoch is not None:
+            for ids in epoch.ids.values():
+                live.update(ids)
+            live.update(key[2] for key in epoch.lits if key[0] in (NOW, DIA, BOX, AT))
+        idx.collect(live)
+        self.collect_at = max(_COLLECT_MIN, _COLLECT_FACTOR * len(idx.atoms))
+
+    def _text(self, handle: int) -> str:
+        """The text of a shown symbol (as ``lars.printer.format_atom`` prints it), cached per handle
+        while the atom holds (the cache follows the current answer, not the stream)."""
+        got = self.strings.get(handle)
+        if got is None and self.term_ids is not None:
+            got = self.strings[handle] = self.term_ids.render(handle_symbol(handle))
+        if got is None:
+            got = str(handle_symbol(handle))
+            if "\t" in got:  # clingo prints a tab raw; lars.printer.format_atom writes \t
+                got = got.replace("\t", "\\t")
+            self.strings[handle] = got
+        return got
+
     def _solve(self, epoch: _Epoch, t: int) -> Step:
+        """Solve and read the answer streams at t.
+
+        A stratified program has at most one answer stream. Its shown atoms are read as symbol
+        handles (integers, ``asp.symbols.model_handles``) and compared with the previous answer's:
+        only the atoms that became true are turned into text, and the sorted answer is updated by
+        dropping the atoms that stopped holding and merging the new ones (Timsort merges the two
+        sorted runs in linear time) instead of re-reading, re-printing and re-sorting every atom at
+        every time point. Other programs enumerate up to ``models + 1`` models."""
+        self.solver.solves += 1
+        if self.limit == 1:
+            got: list = []
+            result = epoch.ctl.solve(on_model=lambda m: got.append(model_handles(m)))
+            assert isinstance(result, SolveResult)
+            if not got:
+                self._forget_answer()
+                return Step(t, [], delta=None)
+            return self._update_answer(t, got[0])
+        self._forget_answer()
         found: list[tuple[str, ...]] = []
         seen: set[tuple[str, ...]] = set()
-
-        strings = self.strings
-        if len(strings) > 100_000:
-            strings.clear()
-
-        def text(symbol: Symbol) -> str:
-            handle = getattr(symbol, "_rep", None)
-            got = strings.get(handle)  # type: ignore[arg-type]
-            if got is None:
-                got = str(symbol)
-                if "\t" in got:  # clingo prints a tab raw; lars.printer.format_atom writes \t
-                    got = got.replace("\t", "\\t")
-                if handle is not None:
-                    strings[handle] = got
-            return got
+        text = self._text
 
         def on_model(model: Model) -> None:
-            answer = tuple(sorted(map(text, model.symbols(shown=True))))
+            answer = tuple(sorted(map(text, model_handles(model))))
             if answer not in seen:
                 seen.add(answer)
                 found.append(answer)
 
-        self.solver.solves += 1
         result = epoch.ctl.solve(on_model=on_model)
         assert isinstance(result, SolveResult)
+        self.strings.clear()
         found.sort()
         limit = self.show_limit
         if limit and len(found) > limit:
             return Step(t, found[:limit], True)
         return Step(t, found)
+
+    def _forget_answer(self) -> None:
+        self.current = None
+        self.current_sorted = []
+        self.strings.clear()
+
+    def _update_answer(self, t: int, handles) -> Step:
+        new = set(handles)
+        old = self.current
+        strings = self.strings
+        text = self._text
+        if old is None:
+            strings.clear()
+            answer = sorted(map(text, new))
+            self.current, self.current_sorted = new, answer
+            return Step(t, [tuple(answer)], delta=None)
+        added = new - old
+        removed = old - new
+        if not added and not removed:
+            answer = self.current_sorted
+            return Step(t, [tuple(answer)], delta=((), ()))
+        gone = sorted(strings.pop(h) for h in removed)
+        fresh = sorted(map(text, added))
+        answer = self.current_sorted
+        if gone:
+            drop = set(gone)
+            answer = [a for a in answer if a not in drop]
+        else:
+            answer = list(answer)
+        if fresh:
+            answer += fresh
+            answer.sort()  # two sorted runs: one linear merge
+        self.current, self.current_sorted = new, answer
+        return Step(t, [tuple(answer)], delta=(tuple(fresh), tuple(gone)))

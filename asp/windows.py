@@ -29,7 +29,7 @@ from typing import Iterable
 from clingo.symbol import Symbol
 
 from asp.encode import AT, BOX, DIA, Signature
-from asp.symbols import atom_symbol
+from asp.symbols import SymbolMaker, atom_symbol, term_symbol
 from lars.model import Atom, Function, PartitionWindow, Stream, TimeWindow, TupleWindow, Variable
 
 
@@ -65,44 +65,94 @@ class StreamIndex:
     """The stream with interned atoms: ``times`` (ascending time points with data inside the
     timeline), ids per time point on demand, one clingo symbol per distinct atom."""
 
-    def __init__(self, stream: Stream) -> None:
+    def __init__(self, stream: Stream, term_ids=None) -> None:
         self.stream = stream
+        self.term_ids = term_ids  # asp.termids.TermIds: stream terms as reused integer ids (or None)
+        self.live = getattr(stream, "live", False)  # lars.streams.LiveStream: read while evaluated
         self.tmin, self.tmax = stream.timeline
-        ordered = getattr(stream, "_sorted", None) or sorted(stream.points)
+        if self.live:
+            ordered = stream.take_arrived()  # type: ignore[attr-defined]
+        else:
+            ordered = getattr(stream, "_sorted", None) or sorted(stream.points)
         self.times: list[int] = [u for u in ordered if u >= self.tmin]
-        self.atoms: list[Atom] = []
-        self.sigs: list[Signature] = []
-        self._symbols: list[Symbol | None] = []
-        self.hits: list[int] = []  # per atom id: the number of loaded time points it occurs at
+        # per atom id (ids are never reused; the tables hold the atoms that may still be needed,
+        # see collect): the atom, its signature, its clingo symbol, the loaded time points it occurs at
+        self.atoms: dict[int, Atom] = {}
+        self.sigs: dict[int, Signature] = {}
+        self._symbols: dict[int, Symbol] = {}
+        self.hits: dict[int, int] = {}
+        self._next = 0
         self._intern: dict[Atom, int] = {}
         self._by_object: dict[int, tuple[Atom, int]] = {}
+        self.maker = SymbolMaker()
+        self._terms: dict = {}  # term -> clingo symbol (cleared when large: fresh terms never recur)
         self._ids: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}  # time index -> (ids, unique ids)
+        self._last_atoms: object = None  # the atoms tuple of the last time point loaded, and its ids
+        self._last_ids: tuple[tuple[int, ...], tuple[int, ...]] | None = None
+
+    def advance(self, t: int) -> None:
+        """A live stream: read until the atoms of every time point up to t are complete."""
+        if self.live:
+            self.stream.read_past(t)  # type: ignore[attr-defined]
+            self.times.extend(u for u in self.stream.take_arrived() if u >= self.tmin)  # type: ignore[attr-defined]
+
+    def read_ahead(self, count: int, until: int | None = None) -> None:
+        """A live stream: read up to ``count`` further time points (up to time ``until``) where that
+        does not block (``LiveStream.read_ahead``), for the solver's look-ahead."""
+        if self.live:
+            self.stream.read_ahead(count, until)  # type: ignore[attr-defined]
+            self.times.extend(u for u in self.stream.take_arrived() if u >= self.tmin)  # type: ignore[attr-defined]
 
     def _id(self, atom: Atom) -> int:
         hit = self._by_object.get(id(atom))
         if hit is not None and hit[0] is atom:
             return hit[1]
-        i = self._intern.get(atom)
-        if i is None:
-            i = len(self.atoms)
-            self._intern[atom] = i
-            self.atoms.append(atom)
-            self.sigs.append((atom.predicate, len(atom.args)))
-            self._symbols.append(None)
-            self.hits.append(0)
+        i = self._intern.setdefault(atom, self._next)  # one hash of the atom, not two
+        if i == self._next:
+            self._next += 1
+            self.atoms[i] = atom
+            self.sigs[i] = (atom.predicate, len(atom.args))
+            self.hits[i] = 0
         self._by_object[id(atom)] = (atom, i)
         return i
 
     def _load(self, i: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
         got = self._ids.get(i)
         if got is None:
-            ids = tuple(self._id(a) for a in self.stream.points[self.times[i]])
-            got = (ids, tuple(dict.fromkeys(ids)))
+            atoms = self.stream.points[self.times[i]]
+            if atoms is self._last_atoms and self._last_ids is not None:
+                got = self._last_ids  # the reader gave the previous time point's atoms again
+            else:
+                ids = tuple(self._id(a) for a in atoms)
+                got = (ids, tuple(dict.fromkeys(ids)))
+                self._last_atoms, self._last_ids = atoms, got
             self._ids[i] = got
             hits = self.hits
             for x in got[1]:
                 hits[x] += 1
         return got
+
+    def loaded_ids(self) -> Iterable[int]:
+        """The atom ids of the time points loaded and not yet forgotten."""
+        for ids in self._ids.values():
+            yield from ids[1]
+
+    def collect(self, live: set[int]) -> None:
+        """Drop every atom id outside ``live`` from the tables (the caller knows which ids a window,
+        the current epoch or a loaded time point still refers to); an atom seen again later gets a
+        new id."""
+        for x in [x for x in self.atoms if x not in live]:
+            atom = self.atoms.pop(x)
+            if self._intern.get(atom) == x:
+                del self._intern[atom]
+            del self.sigs[x]
+            self.hits.pop(x, None)
+            self._symbols.pop(x, None)
+        self._by_object.clear()
+        self._terms.clear()
+        self._last_atoms = self._last_ids = None
+        if self.term_ids is not None:
+            self.term_ids.release_unused(self.atoms.values())
 
     def ids(self, i: int) -> tuple[int, ...]:
         """Atom ids of the i-th time point with data, arrival order (duplicates kept)."""
@@ -112,9 +162,19 @@ class StreamIndex:
         return self._load(i)[1]
 
     def symbol(self, i: int) -> Symbol:
-        s = self._symbols[i]
+        s = self._symbols.get(i)
         if s is None:
-            s = self._symbols[i] = atom_symbol(self.atoms[i])
+            atom = self.atoms[i]
+            terms = self._terms  # id(term) -> (term, symbol): the reader shares equal terms
+            if len(terms) > 200_000:
+                terms.clear()
+            args = []
+            for a in atom.args:
+                hit = terms.get(id(a))
+                if hit is None or hit[0] is not a:
+                    hit = terms[id(a)] = (a, term_symbol(a) if self.term_ids is None else self.term_ids.symbol(a))
+                args.append(hit[1])
+            s = self._symbols[i] = self.maker.function(atom.predicate, args) if args else atom_symbol(atom)
         return s
 
     def range(self, lo: int, hi: int) -> range:
@@ -130,6 +190,8 @@ class StreamIndex:
         if self._ids and min(self._ids) < i:
             for j in [j for j in self._ids if j < i]:
                 del self._ids[j]
+        if self.live and i < len(self.times):
+            self.stream.forget_before(self.times[i])  # type: ignore[attr-defined]
         if len(self._by_object) > 4 * len(self.atoms) + 1024:
             self._by_object.clear()
 

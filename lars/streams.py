@@ -18,13 +18,15 @@ the same model as ``lars.syntax.parse_atom`` (a property test checks both agree)
 
 from __future__ import annotations
 
+import itertools
 import json
+import select
 import re
 import sys
-from typing import Iterable
+from typing import Callable, Iterable, Iterator
 
 from lars.errors import RsplarsError, SourceError
-from lars.model import Atom, Constant, Function, Integer, Stream, String
+from lars.model import Atom, Constant, Function, Integer, Stream, String, Term
 
 _TOKEN = re.compile(
     r"""
@@ -206,33 +208,156 @@ class _Builder:
         return Stream({t: tuple(atoms) for t, atoms in self.points.items()})
 
 
-def parse_stream_text(text: str, source: str = "<stream>") -> Stream:
-    """``T: atom, atom, …`` per line (see the module docstring)."""
-    builder = _Builder(source, text)
+# The fast path of the text format: a line of flat atoms without strings (``p(a,1), q``) is split
+# by one regex; each atom is looked up by its (name, arguments) text, and a new one is built from
+# its arguments, each term looked up by its text. Equal atoms written alike share one object.
+_PLAIN_ATOM_RE = re.compile(r"([a-z][A-Za-z0-9_]*)(?:\(([^()\"]*)\))?")
+_CACHE_LIMIT = 10_000  # + 4 × the atoms of a time point: entries of the reader's caches
+
+
+class _FastAtoms:
+    """(name, argument text) → Atom, and term text → term, for the fast path of the text format.
+
+    The caches are cleared when they exceed ``_CACHE_LIMIT`` + 4 × (atoms of the last time point)
+    entries, and only between time points, so that memory follows the distinct atoms of recent time
+    points, not the stream's length."""
+
+    def __init__(self) -> None:
+        self.atoms: dict[tuple[str, str], Atom] = {}
+        self.terms: dict[str, Term] = {}
+
+    def trim(self, width: int) -> None:
+        """Between time points: clear the caches when they hold far more than a time point's atoms
+        (a stream of fresh atoms never hits them; a repeating one keeps its atoms cached)."""
+        limit = _CACHE_LIMIT + 4 * width
+        if len(self.atoms) > limit:
+            self.atoms.clear()
+        if len(self.terms) > limit:
+            self.terms.clear()
+
+    def parse(self, text: str, start: int) -> list[Atom]:
+        atoms, terms = self.atoms, self.terms
+        out = []
+        for key in _PLAIN_ATOM_RE.findall(text, start):
+            atom = atoms.get(key)
+            if atom is None:
+                name, args = key
+                if args:
+                    parts = []
+                    texts = []
+                    for a in args.split(","):
+                        a = a.strip()
+                        term = terms.get(a)
+                        if term is None:
+                            term = terms[a] = Integer(int(a)) if (a[0] == "-" or a[0].isdigit()) else Constant(a)
+                        parts.append(term)
+                        texts.append(str(term.value) if type(term) is Integer else a)
+                    canonical = (name, ",".join(texts))  # equal atoms written differently: one object
+                    atom = atoms.get(canonical)
+                    if atom is None:
+                        atom = atoms[canonical] = Atom(name, tuple(parts))
+                else:
+                    atom = Atom(name)
+                atoms[key] = atom
+            out.append(atom)
+        return out
+
+
+def iter_stream_text(
+    lines: Iterable[str], source: str = "<stream>", text: str | None = None, notify: bool = False
+) -> Iterator[tuple[int, tuple[Atom, ...] | None]]:
+    """The time points of a stream in the text format, in order, each with its atoms (arrival
+    order, a repeated atom kept once), yielded as soon as the next time point (or the end) is read:
+    a stream read from a pipe is evaluated as it arrives, in memory bounded by one time point.
+    ``text``: the whole text when known (error messages quote the offending line either way).
+    ``notify``: also yield ``(T, None)`` as soon as a line of a new time point T is read (every
+    earlier time point is then complete, while T may still get more lines)."""
+    fast = _FastAtoms()
     cache = _AtomCache()
-    for number, line in enumerate(text.splitlines(), start=1):
+    current: int | None = None
+    bucket: list[Atom] = []
+    seen: set[Atom] = set()
+    plain = True  # every atom of the current time point came from the fast path (equal ⇔ same object)
+
+    def error(message: str, number: int, column: int, line: str, expected: str | None = None) -> SourceError:
+        quoted = text if text is not None else "\n" * (number - 1) + line
+        return SourceError(message, source=source, line=number, column=column, text=quoted, expected=expected)
+
+    # a time point given by one line whose text repeats the previous such line (a repeating
+    # stream) gets the previous time point's atoms without parsing: the same tuple object, which
+    # the solver's stream index recognises too
+    last_body: str | None = None
+    last_tuple: tuple[Atom, ...] | None = None
+    single = False  # the current time point is one line so far
+    body_now: str | None = None
+    shared: tuple[Atom, ...] | None = None
+
+    def finish() -> tuple[Atom, ...]:
+        nonlocal last_body, last_tuple
+        out = shared if (single and shared is not None) else tuple(bucket)
+        last_body, last_tuple = (body_now, out) if single else (None, None)
+        return out
+
+    for number, line in enumerate(lines, start=1):
         stripped = line.strip()
         if not stripped or stripped.startswith("%"):
             continue
         m = _TIME_PREFIX.match(line)
         if m is None:
             column = len(line) - len(line.lstrip()) + 1
-            raise SourceError(
-                "a stream line starts with a time point and a colon",
-                source=source,
-                line=number,
-                column=column,
-                text=text,
-                expected="T: atom, atom, …",
-            )
-        try:
-            atoms = _atoms_of(line, m.end(), cache)
-        except _AtomError as err:
-            raise SourceError(
-                err.message, source=source, line=number, column=err.offset + 1, text=text, expected=err.expected
-            ) from None
-        builder.add(int(m.group(1)), atoms, number, m.start(1) + 1)
-    return builder.stream()
+            raise error("a stream line starts with a time point and a colon", number, column, line, "T: atom, atom, …")
+        t = int(m.group(1))
+        if current is not None and t < current:
+            raise error(f"time point {t} comes after {current}: time points must not decrease", number, m.start(1) + 1, line)
+        start = m.end()
+        body = line[start:]
+        previous = finish() if (t != current and current is not None) else None
+        reuse = t != current and last_tuple is not None and body == last_body
+        if not reuse:
+            try:
+                if '"' not in line and _FLAT_LIST_RE.fullmatch(line, start):
+                    atoms, fresh_plain = fast.parse(line, start), True
+                else:
+                    atoms, fresh_plain = _atoms_of(line, start, cache), False
+            except _AtomError as err:
+                raise error(err.message, number, err.offset + 1, line, err.expected) from None
+        if t != current:
+            if current is not None:
+                assert previous is not None
+                yield current, previous
+                fast.trim(len(previous))
+                if len(cache) > _CACHE_LIMIT + 4 * len(previous):
+                    cache.clear()
+            if notify:
+                yield t, None
+            current, bucket, seen, plain = t, [], set(), True
+            body_now, shared = body, None
+            if reuse:
+                shared = last_tuple
+                bucket = list(shared)  # type: ignore[arg-type]
+                single = True
+                continue
+            single = True
+        else:
+            single = False
+        if plain and fresh_plain and not bucket:
+            # one plain line per time point (the common case): dedupe by identity
+            bucket = list({id(a): a for a in atoms}.values())
+            continue
+        if plain and bucket:
+            seen = set(bucket)
+        plain = False
+        for atom in atoms:
+            if atom not in seen:
+                seen.add(atom)
+                bucket.append(atom)
+    if current is not None:
+        yield current, finish()
+
+
+def parse_stream_text(text: str, source: str = "<stream>") -> Stream:
+    """``T: atom, atom, …`` per line (see the module docstring)."""
+    return Stream(dict(iter_stream_text(text.splitlines(), source, text)))  # type: ignore[arg-type]
 
 
 def parse_stream_jsonl(text: str, source: str = "<stream>") -> Stream:
@@ -305,3 +430,122 @@ def read_stream(path: str, format: str = "auto") -> Stream:
     if format == "jsonl" or (format == "auto" and _looks_like_jsonl(text)):
         return parse_stream_jsonl(text, source)
     return parse_stream_text(text, source)
+
+
+class LiveStream:
+    """A LARS stream read while it is evaluated (a pipe, or a file too long to hold): the time points
+    of ``points`` (an iterator of ``(t, atoms)`` in increasing t, e.g. :func:`iter_stream_text`) are
+    pulled on demand, and the consumer drops the ones no window needs any more
+    (:meth:`forget_before`), so memory follows the windows, not the stream's length.
+
+    ``read_past(t)`` reads until a time point later than t has arrived (or the stream ended): only
+    then are the atoms at t complete (several lines may carry the same time point); an item
+    ``(T, None)`` of ``points`` announces that T has begun (``iter_stream_text(notify=True)``), so
+    that t < T is known complete before T is. ``timeline`` is ``(first time point, last complete
+    time point)``."""
+
+    live = True
+
+    def __init__(self, points: Iterable[tuple[int, tuple[Atom, ...]]], ready: "Callable[[], bool] | None" = None) -> None:
+        self._it = iter(points)
+        self._ready = ready  # None: reading never blocks (a file); else: is input waiting now?
+        self.points: dict[int, tuple[Atom, ...]] = {}
+        self.arrived: list[int] = []  # time points read and not yet taken by the consumer
+        self.done = False
+        self.last: int | None = None  # last complete time point
+        self.begun: int | None = None  # latest time point begun (complete or not)
+        self._pull()
+        self.start = self.begun if self.begun is not None else 0
+
+    def _pull(self) -> bool:
+        try:
+            t, atoms = next(self._it)
+        except StopIteration:
+            self.done = True
+            return False
+        self.begun = t if self.begun is None else max(self.begun, t)
+        if atoms is not None:
+            self.points[t] = atoms
+            self.arrived.append(t)
+            self.last = t
+        return True
+
+    def read_past(self, t: int) -> None:
+        """Read until every time point up to t is complete (a later one has begun, or the end)."""
+        while not self.done and (self.begun is None or self.begun <= t):
+            self._pull()
+
+    def read_ahead(self, count: int, until: int | None = None) -> None:
+        """Read up to ``count`` more time points (or up to time ``until``) *if that does not block*:
+        a file is read ahead, a pipe only as far as input is already waiting (the solver uses what
+        is known of the future to size its ground programs; it never waits for it)."""
+        for _ in range(count):
+            if self.done or (until is not None and self.last is not None and self.last > until):
+                return
+            if self._ready is not None and not self._ready():
+                return
+            self._pull()
+
+    def take_arrived(self) -> list[int]:
+        got, self.arrived = self.arrived, []
+        return got
+
+    def forget_before(self, t: int) -> None:
+        for u in [u for u in self.points if u < t]:
+            del self.points[u]
+
+    @property
+    def timeline(self) -> tuple[int, int]:
+        return (self.start, self.last if self.last is not None else self.start)
+
+    def items(self) -> Iterable[tuple[int, tuple[Atom, ...]]]:
+        """The time points not yet forgotten (for inspection; the solver reads ``points``)."""
+        return sorted(self.points.items())
+
+
+def open_stream_lines(path: str) -> Iterator[str]:
+    """The lines of a stream file (``-``: standard input), read lazily, with the reader's errors."""
+    source = "<stdin>" if path == "-" else path
+    try:
+        handle = sys.stdin if path == "-" else open(path, encoding="utf-8")
+    except OSError as err:
+        raise SourceError(f"cannot read the stream: {err.strerror or err}", source=source) from None
+
+    def lines() -> Iterator[str]:
+        try:
+            for line in handle:
+                yield line.rstrip("\n")
+        except UnicodeDecodeError as err:
+            raise SourceError(f"the stream is not UTF-8 text ({err.reason})", source=source) from None
+        finally:
+            if handle is not sys.stdin:
+                handle.close()
+
+    return lines()
+
+
+def read_stream_live(path: str, format: str = "auto") -> LiveStream:
+    """A stream read as it is evaluated (``-``: standard input). The text format is read line by
+    line; JSON lines (``format="jsonl"`` or detected) are read whole first."""
+    if format not in ("auto", "text", "jsonl"):
+        raise RsplarsError(f"unknown stream format {format!r} (auto, text or jsonl)")
+    source = "<stdin>" if path == "-" else path
+    lines = open_stream_lines(path)
+    head: list[str] = []
+    for line in lines:
+        head.append(line)
+        stripped = line.strip()
+        if stripped and not stripped.startswith("%"):
+            break
+    if format == "jsonl" or (format == "auto" and head and head[-1].strip().startswith("{")):
+        stream = parse_stream_jsonl("\n".join([*head, *lines]), source)
+        return LiveStream(stream.items())
+    return LiveStream(iter_stream_text(itertools.chain(head, lines), source, notify=True), _stdin_ready if path == "-" else None)
+
+
+def _stdin_ready() -> bool:
+    """Whether standard input has data waiting (a pipe fed by a live source may not)."""
+    try:
+        return bool(select.select([sys.stdin], [], [], 0)[0])
+    except (OSError, ValueError):  # not selectable (e.g. replaced in tests): read as a file
+        return True

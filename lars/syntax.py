@@ -127,6 +127,7 @@ def _parser() -> Lark:
         parser="lalr",
         propagate_positions=True,
         start=["start", "atom_text"],
+        cache=True,  # the parse tables are pickled in the temp directory: start-up of ``rsplars lars``
     )
 
 

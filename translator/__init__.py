@@ -3,6 +3,14 @@
 ``parse(text, dialect="auto")`` reads a query into :class:`translator.query.model.Query`.
 """
 
-from translator.query.parse import parse
-
 __all__ = ["parse"]
+
+
+def __getattr__(name: str):
+    # imported on first use: ``rsplars lars`` (and ``python -m translator``) must not pay for the
+    # query grammars at start-up
+    if name == "parse":
+        from translator.query.parse import parse
+
+        return parse
+    raise AttributeError(name)

@@ -270,12 +270,35 @@ def test_bounded_atoms_keep_one_control() -> None:
     assert steps[150].answers == [tuple(sorted([f"q({i})" for i in range(5)] + [f"r({i})" for i in range(2, 5)]))]
 
 
-def test_literal_lookup_fallback_gives_the_same_answers(monkeypatch) -> None:
-    """If clingo ever lists the externals in another order, each literal is looked up by symbol."""
-    import asp.solver as solver_module
+def test_public_api_fallback_gives_the_same_answers(monkeypatch) -> None:
+    """The engine reads models, builds symbols and looks literals up through clingo's C API
+    (``asp.symbols``); with that switched off it uses the public API: the answers are the same."""
+    import asp.symbols as symbols_module
 
     program = parse_program(REGRESSION_PROGRAMS[0] + " " + REGRESSION_PROGRAMS[2])
     stream = parse_stream_text(REGRESSION_STREAM)
     fast = solve_at_once(program, stream, range(8))
-    monkeypatch.setattr(solver_module, "_literals_in_order", lambda *args: None)
+    monkeypatch.setattr(symbols_module, "_clib", None)
     assert solve_at_once(program, stream, range(8)) == fast
+
+
+def test_bulk_symbol_helpers_agree_with_the_public_api() -> None:
+    from clingo.control import Control
+    from clingo.symbol import Function, Number, String
+
+    from asp.symbols import SymbolMaker, find_literals, handle_symbol, model_handles
+
+    maker = SymbolMaker()
+    args = [Function("a"), Number(-3), String('x"\ty'), Function("f", [Number(1)])]
+    assert maker.function("p", args) == Function("p", args)
+    assert maker.function("q", []) == Function("q")
+    ctl = Control(["--models=0"])
+    ctl.add("base", [], '#external e(1). #external e(2). a(X) :- e(X). b("s"). #show a/1. #show b/1.')
+    ctl.ground([("base", [])])
+    wanted = [Function("e", [Number(2)]), Function("e", [Number(3)]), Function("e", [Number(1)])]
+    assert find_literals(ctl.symbolic_atoms, wanted) == [ctl.symbolic_atoms[wanted[0]].literal, None, ctl.symbolic_atoms[wanted[2]].literal]
+    ctl.assign_external(ctl.symbolic_atoms[wanted[0]].literal, True)
+    seen = []
+    ctl.solve(on_model=lambda m: seen.append((sorted(map(str, map(handle_symbol, model_handles(m)))), sorted(map(str, m.symbols(shown=True))))))
+    assert seen and all(fast == public for fast, public in seen)
+    assert seen[0][0] == ['a(2)', 'b("s")']

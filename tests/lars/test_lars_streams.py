@@ -113,3 +113,22 @@ def test_parse_ground_atom_errors() -> None:
     with pytest.raises(SourceError) as info:
         parse_ground_atom("p(a) q")
     assert info.value.column == 6
+
+
+def test_repeated_lines_reuse_the_previous_atoms_exactly() -> None:
+    """A time point whose single line repeats the previous one gets the same atoms without parsing
+    (the same tuple object); a second line for that time point, or a different text, is parsed."""
+    lines = ["0: p(a), q(1)", "1: p(a), q(1)", "1: r(c), p(a)", "2: p(a), q(1)", "3: p(a), q(1)",
+             "4: p(a),q(1)", "5: s", "6: p(a), q(1)", '7: p("x"), p("x")', '8: p("x"), p("x")']
+    stream = parse_stream_text("\n".join(lines))
+    want = {}
+    for line in lines:
+        t, rest = line.split(":", 1)
+        for text in [x.strip() for x in rest.replace("),", ")|").split("|") if x.strip()]:
+            atom = parse_ground_atom(text if text.endswith(")") or "(" not in text else text + ")")
+            bucket = want.setdefault(int(t), [])
+            if atom not in bucket:
+                bucket.append(atom)
+    assert {t: list(a) for t, a in stream.points.items()} == want
+    assert stream.points[3] is stream.points[2] and stream.points[8] is stream.points[7]
+    assert stream.points[1] is not stream.points[0] and len(stream.points[1]) == 3

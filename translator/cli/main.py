@@ -26,14 +26,15 @@ SUBCOMMANDS: dict[str, str] = {
 }
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser; ``only``: build just that subcommand (start-up time of ``rsplars lars``)."""
     parser = argparse.ArgumentParser(
         prog="rsplars",
         description="Translate RDF stream queries (C-SPARQL, CQELS-QL, EP-SPARQL) into LARS, "
         "solve them with clingo, and compare engines.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for module in SUBCOMMANDS.values():
+    for module in ([SUBCOMMANDS[only]] if only in SUBCOMMANDS else SUBCOMMANDS.values()):
         # command modules import their heavy dependencies (clingo, pyspark) inside run()
         importlib.import_module(f"translator.cli.commands.{module}").add_parser(sub)
     return parser
@@ -47,7 +48,8 @@ def report_error(err: RsplarsError) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(list(sys.argv[1:] if argv is None else argv))
+    argv = list(sys.argv[1:] if argv is None else argv)
+    args = build_parser(argv[0] if argv else None).parse_args(argv)
     try:
         return int(args.func(args))
     except RsplarsError as err:

@@ -11,6 +11,13 @@ soon as they are computed:
 * ``--format text``: ``t: a, b`` per line (the stream text syntax); ``t: ⊥ (no answer stream)``;
   several answer streams as ``t [i/n]: …`` lines.
 
+``--emit delta`` prints, instead of the whole answer at every t, what changed since the previous
+line: ``{"t": t, "added": [...], "removed": [...]}`` (text: ``t: +a, -b``), as IStream/DStream do
+for relations; the first line, and any line after a time point with no or several answer streams,
+is a full record as above. The stream (text format) is read while it is evaluated, also from a
+pipe (``--stream -``): memory follows the windows, not the stream's length, and each answer is
+flushed as soon as its time point is complete (the next time point, or the end, has arrived).
+
 ``--print-asp`` prints the ASP encoding instead (``docs/asp-encoding.md``); with a single reference
 time (``--times T..T``) it adds the facts of the external atoms true at T, so that plain
 ``clingo`` computes the same answer. ``--output FILE`` writes atomically (temp file + rename).
@@ -35,6 +42,8 @@ def add_parser(subparsers) -> None:
     p.add_argument("--stream-format", choices=["auto", "text", "jsonl"], default="auto", help="stream syntax (default: auto)")
     p.add_argument("--times", metavar="A..B", help="reference times (default: the stream's first to last time point)")
     p.add_argument("--format", choices=["jsonl", "text"], default="jsonl", help="output format (default: jsonl)")
+    p.add_argument("--emit", choices=["full", "delta"], default="full",
+                   help="full: the answer at every time point (default); delta: the atoms added and removed since the previous line")
     p.add_argument("--models", type=int, default=1, metavar="N", help="answer streams to list per time point (0: all; default 1)")
     p.add_argument("--print-asp", action="store_true", help="print the ASP encoding (plus the facts at T for --times T..T)")
     p.add_argument("--output", metavar="FILE", help="write to FILE (atomically) instead of stdout")
@@ -70,9 +79,16 @@ def _read(path: str) -> str:
         raise RsplarsError(f"cannot read {path}: {err.strerror}") from None
 
 
-def _lines(steps, fmt: str) -> Iterator[str]:
+def _lines(steps, fmt: str, delta: bool = False) -> Iterator[str]:
     for step in steps:
         answers = step.answers
+        if delta and step.delta is not None:
+            added, removed = step.delta
+            if fmt == "jsonl":
+                yield json.dumps({"t": step.t, "added": list(added), "removed": list(removed)}, ensure_ascii=False)
+            else:
+                yield f"{step.t}: {', '.join([*('+' + a for a in added), *('-' + a for a in removed)])}".rstrip()
+            continue
         if fmt == "jsonl":
             if len(answers) == 1 and not step.more:
                 yield json.dumps({"t": step.t, "atoms": list(answers[0])}, ensure_ascii=False)
@@ -128,23 +144,33 @@ def _write(out: TextIO, lines: Iterator[str]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from asp.solver import StreamSolver  # clingo is imported only here
-    from lars.streams import read_stream
+    from asp.solver import StreamSolver, live_times  # clingo is imported only here
+    from lars.streams import read_stream, read_stream_live
     from lars.syntax import parse_program
     from translator.evaluate.fileio import atomic_output
 
     program = parse_program(_read(args.program), source=args.program)
-    stream = read_stream(args.stream, args.stream_format)
     if args.models < 0:
         raise RsplarsError(f"--models must be >= 0, got {args.models}")
-    timeline = stream.timeline
-    times = parse_times(args.times, timeline) if args.times else range(timeline[0], timeline[1] + 1)
     solver = StreamSolver(program, models=args.models)
     if args.print_asp:
+        stream = read_stream(args.stream, args.stream_format)
+        timeline = stream.timeline
+        times = parse_times(args.times, timeline) if args.times else range(timeline[0], timeline[1] + 1)
         text = solver.asp_text(stream, times[0] if args.times and len(times) == 1 else None)
         lines: Iterator[str] = iter(text.rstrip("\n").split("\n"))
+        total = len(times)
     else:
-        lines = _lines(_Notes(len(times))(solver.run(stream, times)), args.format)
+        live = read_stream_live(args.stream, args.stream_format)
+        if args.times and not args.times.rstrip().endswith(".."):
+            steps_at = parse_times(args.times, live.timeline)
+            total = len(steps_at)
+        else:
+            first = args.times.split("..", 1)[0].strip() if args.times else ""
+            start = parse_times(f"{first}..{first}", live.timeline).start if first else live.timeline[0]
+            steps_at = live_times(live, start)  # until the stream ends
+            total = 0
+        lines = _lines(_Notes(total)(solver.run(live, steps_at)), args.format, args.emit == "delta")
     with atomic_output(args.output) as out:
         _write(out, lines)
     return EXIT_OK
