@@ -138,11 +138,21 @@ class WindowSpec:
 
 @dataclass(frozen=True)
 class Stream:
-    """The CQELS stream graph pattern ``(STREAM s ω g)`` of seed 000 §4.3 (τ2)."""
+    """The CQELS stream graph pattern ``(STREAM s ω g)`` of seed 000 §4.3 (τ2).
+
+    Seed 000 §3 restricts g to a basic graph pattern; rsplars takes any graph pattern (the τ2
+    extension of ``docs/translation.md``): the window ω applies to every triple pattern of g.
+    """
 
     stream: PatternTerm
     window: WindowSpec
-    triples: tuple[Triple, ...]
+    pattern: "Pattern"
+
+    @property
+    def triples(self) -> tuple[Triple, ...] | None:
+        """g's triple patterns when g is a basic graph pattern (a join of triple patterns, or
+        ``{}``), the case of seed 000 §3; ``None`` otherwise."""
+        return bgp_triples(self.pattern)
 
 
 Pattern = Union[Triple, Join, Union_, Minus, Optional_, Filter, Graph, Bind, Values, Empty, Stream]
@@ -211,10 +221,8 @@ def _(p: Empty) -> frozenset[Var]:
 
 @variables.register
 def _(p: Stream) -> frozenset[Var]:
-    out: set[Var] = {p.stream} if isinstance(p.stream, Var) else set()
-    for t in p.triples:
-        out |= variables(t)
-    return frozenset(out)
+    extra = {p.stream} if isinstance(p.stream, Var) else set()
+    return variables(p.pattern) | extra
 
 
 @singledispatch
@@ -224,9 +232,14 @@ def certain(pattern: Pattern) -> frozenset[Var]:
 
 
 @certain.register(Triple)
-@certain.register(Stream)
 def _(p) -> frozenset[Var]:
     return variables(p)
+
+
+@certain.register
+def _(p: Stream) -> frozenset[Var]:
+    extra = {p.stream} if isinstance(p.stream, Var) else set()
+    return certain(p.pattern) | extra
 
 
 @certain.register
@@ -269,6 +282,20 @@ def _(p: Values) -> frozenset[Var]:
 @certain.register
 def _(p: Empty) -> frozenset[Var]:
     return frozenset()
+
+
+def bgp_triples(pattern: Pattern) -> tuple[Triple, ...] | None:
+    """The triple patterns of a basic graph pattern (triple patterns joined, or ``{}``), in
+    order; ``None`` if the pattern is anything else."""
+    if isinstance(pattern, Triple):
+        return (pattern,)
+    if isinstance(pattern, Empty):
+        return ()
+    if isinstance(pattern, Join):
+        left, right = bgp_triples(pattern.left), bgp_triples(pattern.right)
+        if left is not None and right is not None:
+            return left + right
+    return None
 
 
 def ordered(vs: frozenset[Var] | set[Var]) -> tuple[Var, ...]:

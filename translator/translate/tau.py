@@ -182,6 +182,8 @@ class Tau:
     stream_sources: Sequence[A.StreamSource] = ()
     bounds: str = "closed"
     rules: list[Rule] = field(default_factory=list)
+    in_stream: tuple[Term, Window] | None = None
+    """While translating the body of a non-BGP ``STREAM s ω { g }``: (s, τ(ω))."""
 
     def __post_init__(self) -> None:
         if self.strategy not in ("tau", "tau1", "tau2"):
@@ -227,6 +229,10 @@ class Tau:
 
     def _t_triple(self, p: A.Triple, graph: Term, i: int) -> None:
         terms = (lars_term(p.s), lars_term(p.p), lars_term(p.o))
+        if self.in_stream is not None:  # inside STREAM s ω { … } (τ2 extension): the window's triples
+            stream, window = self.in_stream
+            self.add(self.head(i, p, graph), [Literal(Diamond(window, Atom(STRIPLE, (*terms, stream))))])
+            return
         self.add(self.head(i, p, graph), [Literal(Atom(TRIPLE, (*terms, graph)))])
         if self.strategy == "tau1" and graph == DEFAULT_GRAPH and self.stream_sources:
             self.add(self.head(i, p, graph), [Literal(Atom(TRIPLE, (*terms, STREAM_GRAPH)))])
@@ -312,21 +318,40 @@ class Tau:
         self.add(Atom(ans(i), (graph,)), [])
 
     def _t_stream(self, p: A.Stream, graph: Term, i: int) -> None:
-        """τ2: ``ans_i(V̄, D) ← τ(ω)(⋀_{(S,P,O)∈g} ◇ striple(S,P,O,s))``; ``⊞(◇a ∧ ◇b)`` is written
-        as ``⊞◇a ∧ ⊞◇b`` (same window, spec §2). τ and τ1 never see this node."""
+        """τ2: ``ans_i(V̄, D) ← τ(ω)(⋀_{(S,P,O)∈g} ◇ striple(S,P,O,s))`` when g is a basic graph
+        pattern (seed 000 §4.3); ``⊞(◇a ∧ ◇b)`` is written as ``⊞◇a ∧ ⊞◇b`` (same window, spec §2).
+
+        The τ2 extension (``docs/translation.md``): any other g is translated by τ like the body
+        of a GRAPH pattern whose graph is the window — every triple pattern ``(S,P,O)`` of g
+        becomes ``ans_k(V̄_k, s) ← τ(ω) ◇ striple(S,P,O,s)`` (the window applied to every triple
+        pattern, as CQELS does), OPTIONAL / UNION / MINUS / FILTER / BIND / VALUES combine them
+        as everywhere else, and ``ans_i(V̄, D) ← ans_2i(V̄, s)``. The graph argument ``s`` (the
+        stream IRI, or the stream variable) keeps the solutions of g apart per stream. With a BGP
+        both readings give the same answers. τ and τ1 never see this node."""
         if self.strategy != "tau2":
             raise UnsupportedError("a STREAM graph pattern", f"translation {self.strategy}",
                                    "stream graph patterns are CQELS: use strategy tau2")
         stream = lars_term(p.stream)
         window = lars_window(p.window, stream, self.bounds)
-        body = [Literal(Diamond(window, Atom(STRIPLE, (lars_term(t.s), lars_term(t.p), lars_term(t.o), stream))))
-                for t in p.triples]
-        self.add(self.head(i, p, graph), body)
+        triples = p.triples
+        if triples is not None:
+            body = [Literal(Diamond(window, Atom(STRIPLE, (lars_term(t.s), lars_term(t.p), lars_term(t.o), stream))))
+                    for t in triples]
+            self.add(self.head(i, p, graph), body)
+            return
+        if self.in_stream is not None:
+            raise UnsupportedError("a STREAM pattern inside a STREAM pattern", "translation to LARS")
+        self.in_stream = (stream, window)
+        try:
+            self.translate(p.pattern, stream, 2 * i)
+        finally:
+            self.in_stream = None
+        self.add(self.head(i, p, graph), [self.child(2 * i, p.pattern, stream)])
 
     @staticmethod
     def require_ground_graph(graph: Term, what: str) -> None:
         if isinstance(graph, Variable):
-            raise UnsupportedError(f"{what} directly inside GRAPH ?var", "translation to LARS",
+            raise UnsupportedError(f"{what} directly inside GRAPH ?var or STREAM ?var", "translation to LARS",
                                    "the graph variable would be unbound")
 
 
