@@ -9,6 +9,9 @@ unbound. Imported by name (tests/conftest.py puts this folder on sys.path).
 
 from __future__ import annotations
 
+import re
+from decimal import Decimal
+from fractions import Fraction
 from typing import Iterable, Mapping
 
 import pyoxigraph as ox
@@ -70,3 +73,36 @@ def oxigraph_answers(query: str, default: Iterable[tuple], named: Mapping[str, I
                      names: tuple[str, ...]) -> set[tuple]:
     """The set of solutions projected on ``names`` as N-Triples texts (``None``: unbound)."""
     return {tuple(to_nt(row[n]) if n in row else None for n in names) for row in oxigraph_rows(query, default, named)}
+
+
+def comparable(term) -> object:
+    """A term for comparing engines: a numeric literal as (datatype, exact value) — engines print
+    the same computed number in different lexical forms (``"1"``/``"1.0"``/``"1.0E0"``; SPARQL
+    only fixes the value and the datatype) — anything else as its N-Triples text."""
+    if isinstance(term, Literal) and term.datatype is not None:
+        dt = str(term.datatype)
+        kind = dt.rsplit("#", 1)[-1]
+        try:
+            if kind in ("double", "float"):
+                value = float(str(term).replace("INF", "inf"))
+                return (dt, "NaN" if value != value else value)
+            if kind == "decimal":
+                return (dt, Fraction(Decimal(str(term))))
+            if kind == "integer":
+                return (dt, int(str(term)))
+        except (ValueError, ArithmeticError):
+            pass
+    return to_nt(term)
+
+
+_NT_LITERAL = re.compile(r'^"(.*)"\^\^<([^>]+)>$', re.S)
+
+
+def comparable_nt(text: str | None) -> object:
+    """:func:`comparable` of an N-Triples text (``None`` stays ``None``)."""
+    if text is None:
+        return None
+    m = _NT_LITERAL.match(text)
+    if m:
+        return comparable(Literal(m.group(1), datatype=URIRef(m.group(2)), normalize=False))
+    return text
