@@ -30,7 +30,7 @@ import zlib
 from pathlib import Path
 
 import pytest
-from rdflib import Dataset, Literal, URIRef
+from rdflib import Dataset, URIRef
 
 from oxigraph_oracle import comparable, comparable_nt, oxigraph_rows
 from translator.cli import main
