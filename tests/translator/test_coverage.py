@@ -58,8 +58,11 @@ def test_every_row_has_a_status_and_a_test() -> None:
 UNSUPPORTED = [
     ("SELECT * WHERE { ?s <http://p>/<http://q> ?o }", "property path"),
     ("SELECT * WHERE { { SELECT ?s WHERE { ?s ?p ?o } } }", "sub-query"),
-    ("SELECT * WHERE { ?s ?p ?o FILTER EXISTS { ?o ?p ?s } }", "EXISTS / NOT EXISTS"),
-    ("SELECT * WHERE { ?s ?p ?o FILTER NOT EXISTS { ?o ?p ?s } }", "EXISTS / NOT EXISTS"),
+    ("SELECT * WHERE { ?s ?p ?o BIND(EXISTS { ?o ?p ?s } AS ?b) }", "EXISTS / NOT EXISTS"),
+    ("SELECT * WHERE { ?s ?p ?o FILTER(IF(NOT EXISTS { ?o ?p ?s }, true, false)) }", "EXISTS / NOT EXISTS"),
+    ("SELECT * WHERE { ?s ?p ?o OPTIONAL { ?o ?p ?x FILTER EXISTS { ?x ?p ?s } } }", "EXISTS / NOT EXISTS"),
+    ("SELECT * WHERE { ?s ?p ?o OPTIONAL { ?o ?p ?x } FILTER EXISTS { ?x ?p ?s } }", "EXISTS reading ?x"),
+    ("SELECT * WHERE { ?s ?p ?o FILTER EXISTS { ?s ?p ?x OPTIONAL { ?x ?p ?o } } }", "EXISTS reading ?o"),
     ("SELECT * WHERE { ?s ?p ?o } ORDER BY ?s", "ORDER BY"),
     ("SELECT * WHERE { ?s ?p ?o } LIMIT 1", "LIMIT"),
     ("SELECT * WHERE { ?s ?p ?o } OFFSET 1", "OFFSET"),

@@ -85,6 +85,14 @@ class Optional_:
 
 
 @dataclass(frozen=True)
+class ExistsTest:
+    """A leaf ``EXISTS { P }`` (``negated``: ``NOT EXISTS``) of a FILTER condition."""
+
+    pattern: "Pattern"
+    negated: bool = False
+
+
+@dataclass(frozen=True)
 class Filter:
     """``P FILTER R``."""
 
@@ -296,6 +304,37 @@ def bgp_triples(pattern: Pattern) -> tuple[Triple, ...] | None:
         if left is not None and right is not None:
             return left + right
     return None
+
+
+def mentioned(pattern: Pattern) -> frozenset[Var]:
+    """Every variable written in P, in scope or not: MINUS's right side, FILTER, BIND and OPTIONAL
+    condition expressions included (what a substitution of P would touch, §18.6 exists)."""
+    match pattern:
+        case Triple() | Values() | Empty():
+            return variables(pattern)
+        case Join(left, right) | Union_(left, right) | Minus(left, right):
+            return mentioned(left) | mentioned(right)
+        case Optional_(left, right, cond):
+            return mentioned(left) | mentioned(right) | _condition_variables(cond)
+        case Filter(inner, cond):
+            return mentioned(inner) | _condition_variables(cond)
+        case Graph(g, inner):
+            return mentioned(inner) | ({g} if isinstance(g, Var) else set())
+        case Bind(inner, expr, var):
+            return mentioned(inner) | set(expr.variables) | {var}
+        case Stream(s, _, inner):
+            return mentioned(inner) | ({s} if isinstance(s, Var) else set())
+    raise TypeError(f"not a pattern: {pattern!r}")
+
+
+def _condition_variables(cond) -> frozenset[Var]:
+    if cond is None:
+        return frozenset()
+    if isinstance(cond, Expression):
+        return frozenset(cond.variables)
+    if isinstance(cond, ExistsTest):
+        return mentioned(cond.pattern)
+    return frozenset(v for part in cond.parts for v in _condition_variables(part))
 
 
 def ordered(vs: frozenset[Var] | set[Var]) -> tuple[Var, ...]:

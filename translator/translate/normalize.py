@@ -9,7 +9,7 @@ FILTERs apply to the whole group. RDF terms become LARS ground terms (N-Triples 
 blank nodes in patterns act as variables (§4.1.4). Windows get their lengths in base ticks (D1).
 
 What the translations cannot express raises a named :class:`lars.errors.UnsupportedError`:
-property paths, sub-queries, EXISTS, EP-SPARQL event operators, STREAM or GRAPH patterns
+property paths, sub-queries, EXISTS other than as a FILTER conjunct, EP-SPARQL event operators, STREAM or GRAPH patterns
 nested inside a STREAM pattern.
 """
 
@@ -87,14 +87,27 @@ def expression(e: M.Expr) -> A.Expression:
     return A.Expression(expression_text(e), tuple(A.Var(v.name) for v in M.expression_variables(e)))
 
 
-def condition(e: M.Expr) -> Condition:
-    """A FILTER condition with its top-level ``&&`` / ``||`` made explicit (Lloyd–Topor)."""
+def condition(e: M.Expr, base: "TimeBase | None" = None) -> Condition:
+    """A FILTER condition with its top-level ``&&`` / ``||`` made explicit (Lloyd–Topor); a leaf
+    ``EXISTS { P }``, ``NOT EXISTS { P }`` or ``!EXISTS { P }`` becomes an :class:`A.ExistsTest`."""
     if isinstance(e, M.BinaryOp) and e.op == "&&":
-        return AllOf((condition(e.left), condition(e.right)))
+        return AllOf((condition(e.left, base), condition(e.right, base)))
     if isinstance(e, M.BinaryOp) and e.op == "||":
-        return AnyOf((condition(e.left), condition(e.right)))
+        return AnyOf((condition(e.left, base), condition(e.right, base)))
+    negated = False
+    inner = e
+    while isinstance(inner, M.UnaryOp) and inner.op == "!" and isinstance(_strip_not(inner), M.Exists):
+        negated, inner = not negated, inner.operand
+    if isinstance(inner, M.Exists):
+        return A.ExistsTest(_group(inner.pattern, base or TimeBase()), negated != inner.negated)
     _reject_in_expression(e)
     return expression(e)
+
+
+def _strip_not(e: M.Expr) -> M.Expr:
+    while isinstance(e, M.UnaryOp) and e.op == "!":
+        e = e.operand
+    return e
 
 
 def _reject_in_expression(e: M.Expr) -> None:
@@ -167,7 +180,7 @@ def _group(g: M.Group, base: TimeBase) -> A.Pattern:
             case _:
                 current = _join(current, _element(part, base))
     if filters:
-        cond = condition(reduce(lambda a, b: M.BinaryOp("&&", a, b), filters))
+        cond = condition(reduce(lambda a, b: M.BinaryOp("&&", a, b), filters), base)
         current = A.Filter(current, cond)
     return current
 
