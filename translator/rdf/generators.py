@@ -208,6 +208,25 @@ class BenchmarkData:
     streams: dict[URIRef, list[StreamElement]]
     static: dict[str, Graph]
 
+    def write(self, directory: str | Path) -> dict[str, Path]:
+        """Write one timestamped N-Triples file per stream (named after the IRI's local name) and
+        ``NAME.nt`` per static graph, sorted: the same data always give the same bytes."""
+        from translator.rdf.terms import to_nt
+
+        out = Path(directory)
+        out.mkdir(parents=True, exist_ok=True)
+        paths: dict[str, Path] = {}
+        for iri, elements in self.streams.items():
+            name = str(iri).rstrip("/#").replace("#", "/").rsplit("/", 1)[-1]
+            paths[str(iri)] = out / f"{name}.nt"
+            with paths[str(iri)].open("w", encoding="utf-8") as f:
+                write_ntriples(elements, f)
+        for name, graph in self.static.items():
+            paths[name] = out / f"{name}.nt"
+            lines = sorted(" ".join(to_nt(x) for x in triple) + " .\n" for triple in graph)
+            paths[name].write_text("".join(lines), encoding="utf-8")
+        return paths
+
 
 def citybench_kind(service: str) -> str:
     """The CityBench sensor kind of a service IRI (``…#AarhusTrafficData158505`` → traffic)."""
