@@ -226,6 +226,8 @@ def test_benchmark_query_gives_sparql_answers_on_every_window(path: Path, dialec
 RDFLIB_DEVIATIONS = {
     ("csparql", "Q3"): "(?v1+?v3)/2 over xsd:double values: rdflib types the quotient xsd:decimal; SPARQL's "
                        "numeric promotion (§17.3, op:numeric-divide) gives xsd:double, as rsplars and pyoxigraph do",
+    ("csparql", "csrbench_q4_csparql"): "AVG over xsd:float values: rdflib answers an xsd:double; SPARQL's AVG is "
+                                        "Sum / Count (§18.5.1.4), an xsd:float, as pyoxigraph answers",
 }
 
 #: queries that have no answer on any data, for a reason in their text

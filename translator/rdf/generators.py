@@ -346,9 +346,11 @@ def linked_sensor_data(
     """
     rng = random.Random(seed)
     rdf_type = URIRef("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
-    kinds = [("TemperatureObservation", "_AirTemperature", "fahrenheit", (-1.0, 3.0)),
+    # value ranges straddle the thresholds of the benchmark queries (CSRBench Q4: AVG > 20 °F,
+    # SRBench Q3: AVG wind speed >= 74 mph, CSRBench Q1/Q6: > 0.5 and differences > 0.5)
+    kinds = [("TemperatureObservation", "_AirTemperature", "fahrenheit", (10.0, 30.0)),
              ("RelativeHumidityObservation", "_RelativeHumidity", "percent", (0.0, 3.0)),
-             ("WindSpeedObservation", "_WindSpeed", "milesPerHour", (0.0, 4.0)),
+             ("WindSpeedObservation", "_WindSpeed", "milesPerHour", (60.0, 90.0)),
              ("RainfallObservation", "_Rainfall", "centimeters", (0.0, 2.0))]
     elements: list[tuple[int, int, StreamElement]] = []
     results = Graph()
