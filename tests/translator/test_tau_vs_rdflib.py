@@ -294,12 +294,16 @@ def check_snapshots(compiled, query_text: str, sparql: str, data, elements, leng
                     convention: str, named_stream: bool) -> None:
     """At every t, rsplars's answers equal pyoxigraph's on the window snapshot (the window content
     of S1 as the named graph S1, the static data as the default graph), and rdflib's where rdflib
-    evaluates the shape right (no MINUS below the top level, see :func:`minus_only_at_top_level`)."""
+    evaluates the shape right (no MINUS below the top level, see :func:`minus_only_at_top_level`,
+    and no VALUES)."""
     from oxigraph_oracle import oxigraph_answers
 
     facts = static_facts(dataset_of(data))
     stream = lars_stream(elements)
-    use_rdflib = minus_only_at_top_level(sparql)
+    # rdflib 7 also gets VALUES followed by OPTIONAL wrong: `GRAPH s { { VALUES ?x { :a 1 } }
+    # OPTIONAL { ?x :p ?y } }` over `:a :p 1` in s loses the solution (x=1, y unbound) that the
+    # LeftJoin keeps; pyoxigraph checks those shapes
+    use_rdflib = minus_only_at_top_level(sparql) and "VALUES" not in sparql
     for t in range(0, 7):
         window_triples = stream_window(elements, S1, length, step, t, convention)
         got = lars_answers(compiled, facts, stream, t)
