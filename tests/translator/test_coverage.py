@@ -85,7 +85,8 @@ def test_unsupported_constructs_fail_by_name(text: str, construct: str) -> None:
         compile_query(parse(text, "cqels"), strategy="tau2", mode="none")
 
 
-def test_epsparql_event_operators_fail_by_name() -> None:
+def test_epsparql_event_operators_are_not_tau() -> None:
+    """τ has no case for the event operators (EP-SPARQL has its own translation, docs/epsparql.md)."""
     text = (ROOT / "tests/data/queries/extra/epsparql_paper_seq.rq").read_text()
     with pytest.raises(UnsupportedError, match="EP-SPARQL event operator SEQ"):
         compile_query(parse(text), mode="none")
