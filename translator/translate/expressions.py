@@ -80,7 +80,7 @@ def check_supported(e: M.Expr) -> None:
             key = ops.operator_key(name)
             if key not in ops.OPERATORS:
                 raise UnsupportedError(f"the SPARQL function {name}", "translation to LARS",
-                                       f"supported: {', '.join(sorted(k for k in ops.OPERATORS if k.isalpha()))}")
+                                       f"supported: {', '.join(sorted(k for k in ops.OPERATORS if k[0].isalpha()))}")
             for a in args:
                 check_supported(a)
         case M.IRICall(iri, args, _):
