@@ -63,6 +63,7 @@ UNSUPPORTED = [
     ("SELECT * WHERE { ?s ?p ?o OPTIONAL { ?o ?p ?x FILTER EXISTS { ?x ?p ?s } } }", "EXISTS / NOT EXISTS"),
     ("SELECT * WHERE { ?s ?p ?o OPTIONAL { ?o ?p ?x } FILTER EXISTS { ?x ?p ?s } }", "EXISTS reading ?x"),
     ("SELECT * WHERE { ?s ?p ?o FILTER EXISTS { ?s ?p ?x OPTIONAL { ?x ?p ?o } } }", "EXISTS reading ?o"),
+    ("SELECT * WHERE { ?s ?p ?s FILTER EXISTS { ?s ?p ?s MINUS { ?y ?p ?y } } }", "MINUS inside EXISTS"),
     ("SELECT * WHERE { ?s ?p ?o } ORDER BY ?s", "ORDER BY"),
     ("SELECT * WHERE { ?s ?p ?o } LIMIT 1", "LIMIT"),
     ("SELECT * WHERE { ?s ?p ?o } OFFSET 1", "OFFSET"),
