@@ -16,6 +16,8 @@ engine is itself tested against.
 
 from __future__ import annotations
 
+import re
+
 from hypothesis import HealthCheck, given, settings, strategies as st
 from rdflib import Dataset, Literal, Namespace, URIRef
 
@@ -290,12 +292,17 @@ def rich_patterns(leaf):
 stream_group = rich_patterns(stream_leaf)
 
 
+ORDERING = re.compile(r" (<|>=) ")
+
+
 def check_snapshots(compiled, query_text: str, sparql: str, data, elements, length: int, step: int,
                     convention: str, named_stream: bool) -> None:
     """At every t, rsplars's answers equal pyoxigraph's on the window snapshot (the window content
     of S1 as the named graph S1, the static data as the default graph), and rdflib's where rdflib
     evaluates the shape right (no MINUS below the top level, see :func:`minus_only_at_top_level`,
     and no VALUES)."""
+    from hypothesis import assume
+
     from oxigraph_oracle import oxigraph_answers
 
     facts = static_facts(dataset_of(data))
@@ -304,11 +311,16 @@ def check_snapshots(compiled, query_text: str, sparql: str, data, elements, leng
     # OPTIONAL { ?x :p ?y } }` over `:a :p 1` in s loses the solution (x=1, y unbound) that the
     # LeftJoin keeps; pyoxigraph checks those shapes
     use_rdflib = minus_only_at_top_level(sparql) and "VALUES" not in sparql
+    # pyoxigraph orders IRIs with < and >= (SPARQL 1.1 §17.3: a type error, as rsplars and rdflib
+    # answer): a query with those operators is checked by rdflib only
+    use_pyoxigraph = not ORDERING.search(sparql)
+    assume(use_pyoxigraph or use_rdflib)
     for t in range(0, 7):
         window_triples = stream_window(elements, S1, length, step, t, convention)
         got = lars_answers(compiled, facts, stream, t)
-        expected = oxigraph_answers(sparql, data, {str(S1): window_triples}, compiled.variables)
-        assert got == expected, (t, query_text, "pyoxigraph")
+        if use_pyoxigraph:
+            expected = oxigraph_answers(sparql, data, {str(S1): window_triples}, compiled.variables)
+            assert got == expected, (t, query_text, "pyoxigraph")
         if use_rdflib:
             ds = dataset_of(data)
             g = ds.graph(URIRef(str(S1)))
@@ -317,7 +329,7 @@ def check_snapshots(compiled, query_text: str, sparql: str, data, elements, leng
             assert got == rdflib_answers(sparql, ds, compiled.variables), (t, query_text, "rdflib")
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(stream_part=stream_group, static_part=st.one_of(st.just(""), static_pattern), data=graph_data,
        elements=stream_data, w=window, convention=bounds)
 def test_tau2_any_pattern_inside_stream_equals_sparql(stream_part, static_part, data, elements, w, convention) -> None:
@@ -330,7 +342,7 @@ def test_tau2_any_pattern_inside_stream_equals_sparql(stream_part, static_part, 
     check_snapshots(compiled, cqels, sparql, data, elements, length, step, convention, named_stream=False)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(stream_part=stream_group, static_part=st.one_of(st.just(""), static_pattern), data=graph_data,
        elements=stream_data, w=window, convention=bounds)
 def test_tau1_any_pattern_inside_graph_of_named_stream_equals_sparql(stream_part, static_part, data, elements, w,
@@ -381,6 +393,7 @@ def test_filter_exists_equals_sparql(where, inner, negated, in_stream, data, ele
     from oxigraph_oracle import oxigraph_answers
 
     length, step = w
+    assume(not ORDERING.search(where + inner))  # pyoxigraph orders IRIs (see check_snapshots)
     group = f"{where} FILTER({'NOT ' if negated else ''}EXISTS {{ {inner} }})"
     if in_stream:
         text = select(f"STREAM <{S1}> [RANGE {length}s SLIDE {step}s] {{ {group} }}")
