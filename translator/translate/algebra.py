@@ -85,6 +85,14 @@ class Optional_:
 
 
 @dataclass(frozen=True)
+class ExistsTest:
+    """A leaf ``EXISTS { P }`` (``negated``: ``NOT EXISTS``) of a FILTER condition."""
+
+    pattern: "Pattern"
+    negated: bool = False
+
+
+@dataclass(frozen=True)
 class Filter:
     """``P FILTER R``."""
 
@@ -138,11 +146,21 @@ class WindowSpec:
 
 @dataclass(frozen=True)
 class Stream:
-    """The CQELS stream graph pattern ``(STREAM s ω g)`` of seed 000 §4.3 (τ2)."""
+    """The CQELS stream graph pattern ``(STREAM s ω g)`` of seed 000 §4.3 (τ2).
+
+    Seed 000 §3 restricts g to a basic graph pattern; rsplars takes any graph pattern (the τ2
+    extension of ``docs/translation.md``): the window ω applies to every triple pattern of g.
+    """
 
     stream: PatternTerm
     window: WindowSpec
-    triples: tuple[Triple, ...]
+    pattern: "Pattern"
+
+    @property
+    def triples(self) -> tuple[Triple, ...] | None:
+        """g's triple patterns when g is a basic graph pattern (a join of triple patterns, or
+        ``{}``), the case of seed 000 §3; ``None`` otherwise."""
+        return bgp_triples(self.pattern)
 
 
 Pattern = Union[Triple, Join, Union_, Minus, Optional_, Filter, Graph, Bind, Values, Empty, Stream]
@@ -211,10 +229,8 @@ def _(p: Empty) -> frozenset[Var]:
 
 @variables.register
 def _(p: Stream) -> frozenset[Var]:
-    out: set[Var] = {p.stream} if isinstance(p.stream, Var) else set()
-    for t in p.triples:
-        out |= variables(t)
-    return frozenset(out)
+    extra = {p.stream} if isinstance(p.stream, Var) else set()
+    return variables(p.pattern) | extra
 
 
 @singledispatch
@@ -224,9 +240,14 @@ def certain(pattern: Pattern) -> frozenset[Var]:
 
 
 @certain.register(Triple)
-@certain.register(Stream)
 def _(p) -> frozenset[Var]:
     return variables(p)
+
+
+@certain.register
+def _(p: Stream) -> frozenset[Var]:
+    extra = {p.stream} if isinstance(p.stream, Var) else set()
+    return certain(p.pattern) | extra
 
 
 @certain.register
@@ -269,6 +290,51 @@ def _(p: Values) -> frozenset[Var]:
 @certain.register
 def _(p: Empty) -> frozenset[Var]:
     return frozenset()
+
+
+def bgp_triples(pattern: Pattern) -> tuple[Triple, ...] | None:
+    """The triple patterns of a basic graph pattern (triple patterns joined, or ``{}``), in
+    order; ``None`` if the pattern is anything else."""
+    if isinstance(pattern, Triple):
+        return (pattern,)
+    if isinstance(pattern, Empty):
+        return ()
+    if isinstance(pattern, Join):
+        left, right = bgp_triples(pattern.left), bgp_triples(pattern.right)
+        if left is not None and right is not None:
+            return left + right
+    return None
+
+
+def mentioned(pattern: Pattern) -> frozenset[Var]:
+    """Every variable written in P, in scope or not: MINUS's right side, FILTER, BIND and OPTIONAL
+    condition expressions included (what a substitution of P would touch, §18.6 exists)."""
+    match pattern:
+        case Triple() | Values() | Empty():
+            return variables(pattern)
+        case Join(left, right) | Union_(left, right) | Minus(left, right):
+            return mentioned(left) | mentioned(right)
+        case Optional_(left, right, cond):
+            return mentioned(left) | mentioned(right) | _condition_variables(cond)
+        case Filter(inner, cond):
+            return mentioned(inner) | _condition_variables(cond)
+        case Graph(g, inner):
+            return mentioned(inner) | ({g} if isinstance(g, Var) else set())
+        case Bind(inner, expr, var):
+            return mentioned(inner) | set(expr.variables) | {var}
+        case Stream(s, _, inner):
+            return mentioned(inner) | ({s} if isinstance(s, Var) else set())
+    raise TypeError(f"not a pattern: {pattern!r}")
+
+
+def _condition_variables(cond) -> frozenset[Var]:
+    if cond is None:
+        return frozenset()
+    if isinstance(cond, Expression):
+        return frozenset(cond.variables)
+    if isinstance(cond, ExistsTest):
+        return mentioned(cond.pattern)
+    return frozenset(v for part in cond.parts for v in _condition_variables(part))
 
 
 def ordered(vs: frozenset[Var] | set[Var]) -> tuple[Var, ...]:

@@ -48,6 +48,8 @@ def evaluate(e: M.Expr, bindings: Bindings) -> Value:
             return _in(evaluate(expr, bindings), [evaluate(v, bindings) for v in values], negated)
         case M.FunctionCall(name, args):
             return ops.call(name, [evaluate(a, bindings) for a in args])
+        case M.IRICall(iri, args, _) if URIRef(iri.value) in ops.CAST_TYPES and len(args) == 1:
+            return ops.cast(URIRef(iri.value), evaluate(args[0], bindings))
     raise UnsupportedError(f"the expression {type(e).__name__}", "FILTER evaluation")
 
 
@@ -82,11 +84,14 @@ def check_supported(e: M.Expr) -> None:
             key = ops.operator_key(name)
             if key not in ops.OPERATORS:
                 raise UnsupportedError(f"the SPARQL function {name}", "translation to LARS",
-                                       f"supported: {', '.join(sorted(k for k in ops.OPERATORS if k.isalpha()))}")
+                                       f"supported: {', '.join(sorted(k for k in ops.OPERATORS if k[0].isalpha()))}")
             for a in args:
                 check_supported(a)
-        case M.IRICall(iri, _):
-            raise UnsupportedError(f"the function call <{iri.value}>(…)", "translation to LARS")
+        case M.IRICall(iri, args, _):
+            if URIRef(iri.value) not in ops.CAST_TYPES or len(args) != 1:
+                raise UnsupportedError(f"the function call <{iri.value}>(…)", "translation to LARS",
+                                       "supported: the casts xsd:string, boolean, integer, decimal, float, double, dateTime")
+            check_supported(args[0])
         case M.Exists():
             raise UnsupportedError("EXISTS / NOT EXISTS", "translation to LARS")
         case M.Aggregate(name, _):

@@ -9,8 +9,8 @@ FILTERs apply to the whole group. RDF terms become LARS ground terms (N-Triples 
 blank nodes in patterns act as variables (§4.1.4). Windows get their lengths in base ticks (D1).
 
 What the translations cannot express raises a named :class:`lars.errors.UnsupportedError`:
-property paths, sub-queries, EXISTS, EP-SPARQL event operators, STREAM patterns whose body is not
-a basic graph pattern.
+property paths, sub-queries, EXISTS other than as a FILTER conjunct, EP-SPARQL event operators, STREAM or GRAPH patterns
+nested inside a STREAM pattern.
 """
 
 from __future__ import annotations
@@ -87,14 +87,27 @@ def expression(e: M.Expr) -> A.Expression:
     return A.Expression(expression_text(e), tuple(A.Var(v.name) for v in M.expression_variables(e)))
 
 
-def condition(e: M.Expr) -> Condition:
-    """A FILTER condition with its top-level ``&&`` / ``||`` made explicit (Lloyd–Topor)."""
+def condition(e: M.Expr, base: "TimeBase | None" = None) -> Condition:
+    """A FILTER condition with its top-level ``&&`` / ``||`` made explicit (Lloyd–Topor); a leaf
+    ``EXISTS { P }``, ``NOT EXISTS { P }`` or ``!EXISTS { P }`` becomes an :class:`A.ExistsTest`."""
     if isinstance(e, M.BinaryOp) and e.op == "&&":
-        return AllOf((condition(e.left), condition(e.right)))
+        return AllOf((condition(e.left, base), condition(e.right, base)))
     if isinstance(e, M.BinaryOp) and e.op == "||":
-        return AnyOf((condition(e.left), condition(e.right)))
+        return AnyOf((condition(e.left, base), condition(e.right, base)))
+    negated = False
+    inner = e
+    while isinstance(inner, M.UnaryOp) and inner.op == "!" and isinstance(_strip_not(inner), M.Exists):
+        negated, inner = not negated, inner.operand
+    if isinstance(inner, M.Exists):
+        return A.ExistsTest(_group(inner.pattern, base or TimeBase()), negated != inner.negated)
     _reject_in_expression(e)
     return expression(e)
+
+
+def _strip_not(e: M.Expr) -> M.Expr:
+    while isinstance(e, M.UnaryOp) and e.op == "!":
+        e = e.operand
+    return e
 
 
 def _reject_in_expression(e: M.Expr) -> None:
@@ -167,7 +180,7 @@ def _group(g: M.Group, base: TimeBase) -> A.Pattern:
             case _:
                 current = _join(current, _element(part, base))
     if filters:
-        cond = condition(reduce(lambda a, b: M.BinaryOp("&&", a, b), filters))
+        cond = condition(reduce(lambda a, b: M.BinaryOp("&&", a, b), filters), base)
         current = A.Filter(current, cond)
     return current
 
@@ -186,7 +199,7 @@ def _element(p: M.Pattern, base: TimeBase) -> A.Pattern:
             converted = tuple(tuple(None if v is None else term(v) for v in row) for row in rows)
             return A.Values(tuple(A.Var(v.name) for v in vars_), converted)  # type: ignore[arg-type]
         case M.StreamPattern(stream, w, inner):
-            return A.Stream(term(stream), window(w, base), _stream_triples(inner))
+            return A.Stream(term(stream), window(w, base), _stream_body(inner, base))
         case M.EventPattern(op, _, _):
             raise UnsupportedError(f"the EP-SPARQL event operator {op}", STAGE,
                                    "event processing has no LARS translation in seed 000")
@@ -195,18 +208,18 @@ def _element(p: M.Pattern, base: TimeBase) -> A.Pattern:
     raise UnsupportedError(f"the pattern {type(p).__name__}", STAGE)
 
 
-def _stream_triples(g: M.Group) -> tuple[A.Triple, ...]:
-    """The basic graph pattern g of ``(STREAM s ω g)`` (seed 000 §3: g is a BGP)."""
-    out: list[A.Triple] = []
-    for part in g.parts:
-        if isinstance(part, M.BGP):
-            out.extend(triple(t) for t in part.triples)
-        elif isinstance(part, M.Group):
-            out.extend(_stream_triples(part))
-        else:
-            raise UnsupportedError(f"{type(part).__name__.rstrip('_').upper()} inside a STREAM pattern", STAGE,
-                                   "seed 000 §3: the pattern of a stream graph pattern is a basic graph pattern")
-    return tuple(out)
+def _stream_body(g: M.Group, base: TimeBase) -> A.Pattern:
+    """The graph pattern g of ``(STREAM s ω g)``. Seed 000 §3 makes g a basic graph pattern;
+    rsplars takes any group (OPTIONAL, UNION, MINUS, FILTER, BIND, VALUES, nested groups: the τ2
+    extension of ``docs/translation.md``) except another STREAM or a GRAPH inside it, which would
+    change the graph the window's triples are matched in."""
+    for node in M.walk_patterns(g):
+        if isinstance(node, (M.StreamPattern, M.GraphPattern)):
+            what = "STREAM" if isinstance(node, M.StreamPattern) else "GRAPH"
+            where = getattr(node, "position", None) or getattr(g, "position", None)
+            raise UnsupportedError(f"a {what} pattern inside a STREAM pattern", STAGE,
+                                   (f"at {where}: " if where else "") + "a stream pattern's triples are matched in its window only")
+    return _group(g, base)
 
 
 def stream_sources(query: M.Query, base: TimeBase = TimeBase()) -> tuple[A.StreamSource, ...]:

@@ -138,12 +138,12 @@ class AnyOf:
     parts: tuple["Condition", ...]
 
 
-Condition = Union[A.Expression, AllOf, AnyOf]
+Condition = Union[A.Expression, AllOf, AnyOf, A.ExistsTest]
 
 
 def dnf(cond: Condition) -> list[list[A.Expression]]:
     """Lloyd–Topor: the condition as a disjunction of conjunctions of leaf expressions."""
-    if isinstance(cond, A.Expression):
+    if isinstance(cond, (A.Expression, A.ExistsTest)):
         return [[cond]]
     if isinstance(cond, AnyOf):
         return [conj for part in cond.parts for conj in dnf(part)]
@@ -159,6 +159,9 @@ def expression_call(function: str, expr: A.Expression, scope: frozenset[A.Var]) 
 
 def test_literal(expr: A.Expression, scope: frozenset[A.Var]) -> Comparison:
     """``@sparql_test("expr", X1, …, Xn) = 1``: true iff the expression's EBV is true (D6)."""
+    if isinstance(expr, A.ExistsTest):
+        raise UnsupportedError("EXISTS / NOT EXISTS", "translation to LARS",
+                               "supported only as a conjunct of a group's FILTER")
     return Comparison("=", expression_call(SPARQL_TEST, expr, scope), Integer(1))
 
 
@@ -182,6 +185,11 @@ class Tau:
     stream_sources: Sequence[A.StreamSource] = ()
     bounds: str = "closed"
     rules: list[Rule] = field(default_factory=list)
+    in_stream: tuple[Term, Window] | None = None
+    """While translating the body of a non-BGP ``STREAM s ω { g }``: (s, τ(ω))."""
+    prefix: str = ""
+    """Prepended to the predicates ``ans_i``, ``compat_i``, ``minus_i`` (the pattern of an EXISTS)."""
+    exists_count: list[int] = field(default_factory=lambda: [0])
 
     def __post_init__(self) -> None:
         if self.strategy not in ("tau", "tau1", "tau2"):
@@ -217,7 +225,7 @@ class Tau:
     def head(self, i: int, pattern: A.Pattern, graph: Term, values: dict[A.Var, Term] | None = None) -> Atom:
         values = values or {}
         args = tuple(values.get(v, lars_var(v)) for v in A.ordered(A.variables(pattern)))
-        return Atom(ans(i), (*args, graph))
+        return Atom(self.prefix + ans(i), (*args, graph))
 
     def child(self, i: int, pattern: A.Pattern, graph: Term, values: dict[A.Var, Term] | None = None) -> Literal:
         return Literal(self.head(i, pattern, graph, values))
@@ -227,6 +235,10 @@ class Tau:
 
     def _t_triple(self, p: A.Triple, graph: Term, i: int) -> None:
         terms = (lars_term(p.s), lars_term(p.p), lars_term(p.o))
+        if self.in_stream is not None:  # inside STREAM s ω { … } (τ2 extension): the window's triples
+            stream, window = self.in_stream
+            self.add(self.head(i, p, graph), [Literal(Diamond(window, Atom(STRIPLE, (*terms, stream))))])
+            return
         self.add(self.head(i, p, graph), [Literal(Atom(TRIPLE, (*terms, graph)))])
         if self.strategy == "tau1" and graph == DEFAULT_GRAPH and self.stream_sources:
             self.add(self.head(i, p, graph), [Literal(Atom(TRIPLE, (*terms, STREAM_GRAPH)))])
@@ -252,7 +264,7 @@ class Tau:
         if not shared:  # SPARQL 1.1: disjoint domains never remove anything
             self.add(self.head(i, p, graph), [self.child(2 * i, p.left, graph)])
             return
-        removed = Atom(f"minus{i}", self.head(i, p.left, graph).args)
+        removed = Atom(f"{self.prefix}minus{i}", self.head(i, p.left, graph).args)
         for left_vals, right_vals, guards in compatible_cases(p.left, p.right, need_shared=True):
             body = [self.child(2 * i, p.left, graph, left_vals), self.child(2 * i + 1, p.right, graph, right_vals)]
             self.add(substitute(removed, left_vals), [*body, *guards])
@@ -262,11 +274,11 @@ class Tau:
         self.translate(p.left, graph, 2 * i)
         self.translate(p.right, graph, 2 * i + 1)
         conjunctions = dnf(p.condition) if p.condition is not None else [[]]
-        compat = Atom(f"compat{i}", self.head(i, p.left, graph).args)
+        compat = Atom(f"{self.prefix}compat{i}", self.head(i, p.left, graph).args)
         for left_vals, right_vals, guards in compatible_cases(p.left, p.right):
             body = [self.child(2 * i, p.left, graph, left_vals), self.child(2 * i + 1, p.right, graph, right_vals)]
             for conj in conjunctions:
-                tests = [test_literal(e, A.variables(p)) for e in conj]
+                tests = [test_literal(e, A.variables(p)) for e in conj]  # EXISTS here: a named error
                 self.add(self.head(i, p, graph), [*body, *guards, *tests])
                 self.add(substitute(compat, left_vals), [*body, *guards, *tests])
         missing = {v: NULL for v in A.variables(p) - A.variables(p.left)}
@@ -274,9 +286,48 @@ class Tau:
 
     def _t_filter(self, p: A.Filter, graph: Term, i: int) -> None:
         self.translate(p.pattern, graph, 2 * i)
+        exists: dict[A.ExistsTest, Atom] = {}
         for conj in dnf(p.condition):
-            tests = [test_literal(e, A.variables(p)) for e in conj]
+            tests: list[BodyElement] = []
+            for e in conj:
+                if isinstance(e, A.ExistsTest):
+                    if e not in exists:
+                        exists[e] = self.exists_atom(e, p.pattern, graph)
+                    tests.append(Literal(exists[e], negated=e.negated))
+                else:
+                    tests.append(test_literal(e, A.variables(p)))
             self.add(self.head(i, p, graph), [self.child(2 * i, p.pattern, graph), *tests])
+
+    def exists_atom(self, test: A.ExistsTest, outer: A.Pattern, graph: Term) -> Atom:
+        """``EXISTS { P }`` as a semi-join (SPARQL 1.1 §18.6 exists(μ, P), substitution): P is
+        translated with its own predicates ``exN_ans_i`` in the same graph (and window), and
+        ``existsN(S̄, D) ← exN_ans1(vars(P), D)`` projects it on the variables S̄ it shares with the
+        filtered pattern; the filter rule tests ``existsN(S̄, D)`` or ``not existsN(S̄, D)``.
+
+        Substituting μ into P and joining P's solutions with μ agree when every variable of the
+        filtered pattern that P mentions is bound in every solution of P and in every solution of
+        the filtered pattern (and is not a BIND target in P); other shapes raise a named error."""
+        if _has_minus(test.pattern):
+            # substitute(P, μ) of §18.6 leaves a MINUS whose right side does not mention the shared
+            # variables untouched, while engines (pyoxigraph, rdflib, Jena) bind them there too and
+            # so remove more: the two readings differ, so neither is chosen
+            raise UnsupportedError("MINUS inside EXISTS", "translation to LARS",
+                                   "SPARQL 1.1's substitution is read differently by SPARQL engines there")
+        outer_scope, sure = A.variables(outer), A.certain(outer)
+        shared = A.ordered(A.mentioned(test.pattern) & outer_scope)
+        for v in shared:
+            if v not in A.certain(test.pattern) or v not in sure or _binds(test.pattern, v):
+                raise UnsupportedError(f"EXISTS reading ?{v.name}, which may be unbound", "translation to LARS",
+                                       "supported when every variable shared with the filtered pattern is bound "
+                                       "by triple patterns on both sides")
+        self.exists_count[0] += 1
+        n = self.exists_count[0]
+        sub = Tau(self.strategy, self.stream_sources, self.bounds, self.rules, self.in_stream, f"ex{n}_",
+                  self.exists_count)
+        sub.translate(test.pattern, graph, 1)
+        atom = Atom(f"exists{n}", (*(lars_var(v) for v in shared), graph))
+        self.add(atom, [Literal(sub.head(1, test.pattern, graph))])
+        return atom
 
     def _t_graph(self, p: A.Graph, graph: Term, i: int) -> None:
         inner = lars_term(p.graph)
@@ -305,28 +356,47 @@ class Tau:
         order = A.ordered(A.variables(p))
         for row in p.rows:
             by_var = dict(zip(p.variables, row))
-            self.add(Atom(ans(i), (*(by_var[v] if by_var[v] is not None else NULL for v in order), graph)), [])
+            self.add(Atom(self.prefix + ans(i), (*(by_var[v] if by_var[v] is not None else NULL for v in order), graph)), [])
 
     def _t_empty(self, p: A.Empty, graph: Term, i: int) -> None:
         self.require_ground_graph(graph, "an empty group {}")
-        self.add(Atom(ans(i), (graph,)), [])
+        self.add(Atom(self.prefix + ans(i), (graph,)), [])
 
     def _t_stream(self, p: A.Stream, graph: Term, i: int) -> None:
-        """τ2: ``ans_i(V̄, D) ← τ(ω)(⋀_{(S,P,O)∈g} ◇ striple(S,P,O,s))``; ``⊞(◇a ∧ ◇b)`` is written
-        as ``⊞◇a ∧ ⊞◇b`` (same window, spec §2). τ and τ1 never see this node."""
+        """τ2: ``ans_i(V̄, D) ← τ(ω)(⋀_{(S,P,O)∈g} ◇ striple(S,P,O,s))`` when g is a basic graph
+        pattern (seed 000 §4.3); ``⊞(◇a ∧ ◇b)`` is written as ``⊞◇a ∧ ⊞◇b`` (same window, spec §2).
+
+        The τ2 extension (``docs/translation.md``): any other g is translated by τ like the body
+        of a GRAPH pattern whose graph is the window — every triple pattern ``(S,P,O)`` of g
+        becomes ``ans_k(V̄_k, s) ← τ(ω) ◇ striple(S,P,O,s)`` (the window applied to every triple
+        pattern, as CQELS does), OPTIONAL / UNION / MINUS / FILTER / BIND / VALUES combine them
+        as everywhere else, and ``ans_i(V̄, D) ← ans_2i(V̄, s)``. The graph argument ``s`` (the
+        stream IRI, or the stream variable) keeps the solutions of g apart per stream. With a BGP
+        both readings give the same answers. τ and τ1 never see this node."""
         if self.strategy != "tau2":
             raise UnsupportedError("a STREAM graph pattern", f"translation {self.strategy}",
                                    "stream graph patterns are CQELS: use strategy tau2")
         stream = lars_term(p.stream)
         window = lars_window(p.window, stream, self.bounds)
-        body = [Literal(Diamond(window, Atom(STRIPLE, (lars_term(t.s), lars_term(t.p), lars_term(t.o), stream))))
-                for t in p.triples]
-        self.add(self.head(i, p, graph), body)
+        triples = p.triples
+        if triples is not None:
+            body = [Literal(Diamond(window, Atom(STRIPLE, (lars_term(t.s), lars_term(t.p), lars_term(t.o), stream))))
+                    for t in triples]
+            self.add(self.head(i, p, graph), body)
+            return
+        if self.in_stream is not None:
+            raise UnsupportedError("a STREAM pattern inside a STREAM pattern", "translation to LARS")
+        self.in_stream = (stream, window)
+        try:
+            self.translate(p.pattern, stream, 2 * i)
+        finally:
+            self.in_stream = None
+        self.add(self.head(i, p, graph), [self.child(2 * i, p.pattern, stream)])
 
     @staticmethod
     def require_ground_graph(graph: Term, what: str) -> None:
         if isinstance(graph, Variable):
-            raise UnsupportedError(f"{what} directly inside GRAPH ?var", "translation to LARS",
+            raise UnsupportedError(f"{what} directly inside GRAPH ?var or STREAM ?var", "translation to LARS",
                                    "the graph variable would be unbound")
 
 
@@ -369,6 +439,29 @@ def compatible_cases(
         for v in equal:  # one rule per shared variable that is bound on both sides
             guard = [] if (v in sure_l and v in sure_r) else [Comparison("!=", lars_var(v), NULL)]
             yield left_vals, right_vals, guard
+
+
+def _has_minus(pattern: A.Pattern) -> bool:
+    match pattern:
+        case A.Minus():
+            return True
+        case A.Join(left, right) | A.Union_(left, right) | A.Optional_(left, right, _):
+            return _has_minus(left) or _has_minus(right)
+        case A.Filter(inner, _) | A.Graph(_, inner) | A.Stream(_, _, inner) | A.Bind(inner, _, _):
+            return _has_minus(inner)
+    return False
+
+
+def _binds(pattern: A.Pattern, v: A.Var) -> bool:
+    """Whether ``BIND(… AS ?v)`` occurs in the pattern."""
+    match pattern:
+        case A.Bind(inner, _, var):
+            return var == v or _binds(inner, v)
+        case A.Join(left, right) | A.Union_(left, right) | A.Minus(left, right) | A.Optional_(left, right, _):
+            return _binds(left, v) or _binds(right, v)
+        case A.Filter(inner, _) | A.Graph(_, inner) | A.Stream(_, _, inner):
+            return _binds(inner, v)
+    return False
 
 
 def substitute(atom: Atom, values: dict[A.Var, Term]) -> Atom:

@@ -1,4 +1,4 @@
-"""``rsplars gen coupons|generic``: seeded RDF stream generators for agreement studies (issue 5).
+"""``rsplars gen coupons|generic|citybench|srbench``: seeded RDF stream generators for agreement studies (issue 5).
 
 * ``coupons`` — the running example of seed 000 (Ex. 1–8) at any scale and density: shops push
   coupons (``:shop :offers :c . :c :on "product" . :c :reduce 25``) on the offers stream
@@ -6,6 +6,11 @@
   ``<http://example.org/stream/near>``, the static data classifies products (``"p" :g_classify 0|1``).
   The vocabulary is that of ``examples/running_example/q1.rq``/``q2.rq``, so they run on it unchanged.
 * ``generic`` — random triples over small pools of subjects, predicates and objects.
+* ``citybench`` — CityBench's annotated Aarhus streams (traffic, parking, weather, pollution, user
+  location; ``--service IRI`` per stream) with the sensor repository and event data, and
+  ``srbench`` — LinkedSensorData observations with ``xsd:float`` values (SRBench, CSRBench), both
+  written with ``--output-dir`` (one file per stream and per static graph;
+  :func:`translator.rdf.generators.citybench`, :func:`~translator.rdf.generators.linked_sensor_data`).
 
 ``--rate`` is the mean number of events per time unit (Poisson arrivals, several events can share
 a time point: dense input); timestamps are integers in the run's base unit (``rsplars agree
@@ -51,6 +56,21 @@ def add_parser(subparsers) -> None:
     g.add_argument("--literal-ratio", type=float, default=0.3, help="share of integer-literal objects (default: 0.3)")
     g.add_argument("--stream-iri", default="http://example.org/stream/random", help="IRI of the stream (for notes only)")
     g.set_defaults(func=run_generic)
+    cb = kinds.add_parser("citybench", help="CityBench streams (traffic, parking, weather, pollution, location) "
+                                            "with their sensor repository and events")
+    cb.add_argument("--service", action="append", required=True, metavar="IRI",
+                    help="a CityBench service IRI, e.g. http://www.insight-centre.org/dataset/"
+                         "SampleEventService#AarhusTrafficData158505 (repeatable)")
+    cb.add_argument("--duration", type=int, required=True, metavar="T", help="time points 0 … T-1")
+    cb.add_argument("--period", type=int, default=2, help="a reading per property every PERIOD time units (default: 2)")
+    cb.add_argument("--seed", type=int, default=0, help="random seed (default: 0)")
+    cb.add_argument("--output-dir", required=True, metavar="DIR", help="one .nt file per stream, sensors.nt, events.nt")
+    cb.set_defaults(func=run_benchmark)
+    sr = kinds.add_parser("srbench", help="LinkedSensorData observations (SRBench / CSRBench vocabulary)")
+    _common(sr)
+    sr.add_argument("--sensors", type=int, default=3, help="number of sensors (default: 3)")
+    sr.add_argument("--output-dir", required=True, metavar="DIR", help="observations.nt (and results.nt)")
+    sr.set_defaults(func=run_benchmark)
 
 
 def _common(p: argparse.ArgumentParser) -> None:
@@ -124,4 +144,24 @@ def run_generic(args: argparse.Namespace) -> int:
                              seed=args.seed, stream=URIRef(args.stream_iri))
     with output(args.output) as out:
         write_ntriples(elements, out)
+    return EXIT_OK
+
+
+def run_benchmark(args: argparse.Namespace) -> int:
+    from translator.rdf.generators import citybench, linked_sensor_data
+
+    if args.duration < 1:
+        raise RsplarsError(f"--duration must be at least 1, got {args.duration}")
+    try:
+        if args.kind == "citybench":
+            if args.period < 1:
+                raise ValueError(f"--period must be at least 1, got {args.period}")
+            data = citybench(args.service, duration=args.duration, period=args.period, seed=args.seed)
+        else:
+            _check(args)
+            data = linked_sensor_data(duration=args.duration, sensors=args.sensors, rate=args.rate, seed=args.seed)
+    except ValueError as exc:
+        raise RsplarsError(f"gen {args.kind}: {exc}") from None
+    for name, path in data.write(args.output_dir).items():
+        print(f"{name}: {path}", file=sys.stderr)
     return EXIT_OK
