@@ -52,11 +52,6 @@ CQELS_STREAM = re.compile(rf"stream\s+<([^>]+)>\s*\[\s*range\s+{DURATION}\s*(?:s
 FROM_CLAUSE = re.compile(r"from\s+(?:named\s+)?<[^>]+>", re.I)
 REGISTER = re.compile(r"register\s+query\s+\w+\s+(?:computed\s+every\s+\d+\s*(?:ms|s|m|h)\s+)?as", re.I)
 
-AGGREGATES_OVER_FLOATS = pytest.mark.xfail(
-    strict=True, reason="AVG over xsd:float values: issue 12 item 1 (part A, translator/translate/aggregates.py); "
-                        "remove this marker when it lands")
-
-
 def cases():
     out = []
     for dialect in ("csparql", "cqels"):
@@ -66,8 +61,7 @@ def cases():
                  "csrbench_q5_csparql", "csrbench_q6_csparql", "csrbench_q7_csparql", "srbench_q1_csparql",
                  "srbench_q1_cqels", "srbench_q3_csparql", "srbench_q1_cqels_optional", "srbench_union_cqels"):
         dialect = "cqels" if name.endswith("cqels") or "_cqels_" in name else "csparql"
-        marks = [AGGREGATES_OVER_FLOATS] if name in ("csrbench_q4_csparql", "srbench_q3_csparql") else []
-        out.append(pytest.param(DATA / "extra" / f"{name}.rq", dialect, id=name, marks=marks))
+        out.append(pytest.param(DATA / "extra" / f"{name}.rq", dialect, id=name))
     return out
 
 
