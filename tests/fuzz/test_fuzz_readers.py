@@ -12,7 +12,7 @@ from harness import run
 from targets import all_targets
 
 TARGETS = {t.name: t for t in all_targets()}
-FAST = int(os.environ.get("RSPLARS_FUZZ_FAST", "300"))
+FAST = int(os.environ.get("RSPLARS_FUZZ_FAST", "200"))
 FULL = int(os.environ.get("RSPLARS_FUZZ_FULL", "10000"))
 
 

@@ -233,11 +233,13 @@ def _read_trig(text: str, source: str, accounting: Accounting | None = None) -> 
         with keep_lexical_forms():
             ds.parse(data=text, format="trig")
     except BadSyntax as err:
-        line = err.lines + 1
-        start = text.rfind("\n", 0, err._i) + 1  # noqa: SLF001 - rdflib keeps the offset there
+        # rdflib keeps the offset in err._i (-1 when it ran off the end of the text)
+        i = err._i if 0 <= err._i <= len(text) else len(text.rstrip())  # noqa: SLF001
+        line = text.count("\n", 0, i) + 1
+        start = text.rfind("\n", 0, i) + 1
         raise SourceError(
             f"TriG syntax error: {err._why}", source=source, line=line,  # noqa: SLF001
-            column=err._i - start + 1, text=text, expected="TriG (RDF 1.1 TriG syntax)",
+            column=i - start + 1, text=text, expected="TriG (RDF 1.1 TriG syntax)",
         ) from None
     except Exception as err:  # noqa: BLE001 - rdflib raises plain exceptions for some malformed input
         raise SourceError(f"TriG syntax error somewhere in the file (rdflib: {type(err).__name__}: {err})",
