@@ -123,18 +123,26 @@ def answers(
     r2s: str = "rstream",
     on_progress: Callable[[int, int], None] | None = None,
     on_note: Callable[[str], None] | None = None,
+    resume_after: int | None = None,
 ) -> Iterator[Evaluation]:
     """Solve ``compiled`` over the stream elements and static facts; one :class:`Evaluation` per
     evaluation time, in time order, as soon as it is computed. ``on_note`` hears, once per run,
     when an aggregate was left unbound because it met a value it does not aggregate exactly
     (``translator.translate.aggregates``: SUM/AVG/MIN/MAX take xsd:integer values only), so that an unbound
-    aggregate is never silent."""
+    aggregate is never silent. ``resume_after``: yield only the evaluations after that time
+    (``--resume-from``, :mod:`translator.evaluate.resume`); IStream/DStream then solve the last
+    evaluation time up to it again, without yielding it, for the answers they compare with."""
     from asp.solver import StreamSolver
 
     if r2s not in R2S:
         raise RunError(f"unknown R2S operator {r2s!r} (expected one of {', '.join(R2S)})")
     run = engine_input(compiled, elements, static, start=start, end=end)
     program, stream, times = run.program, run.stream, run.times
+    prime: int | None = None
+    if resume_after is not None:
+        before = [t for t in times if t <= resume_after]
+        prime = before[-1] if before and r2s != "rstream" else None
+        times = ([prime] if prime is not None else []) + [t for t in times if t > resume_after]
     solver = StreamSolver(program, functions=FUNCTIONS)
     previous: frozenset[Row] = frozenset()
     noted = False
@@ -156,6 +164,8 @@ def answers(
         else:
             rows = previous - current
         previous = current
+        if step.t == prime and done == 1:
+            continue
         if on_progress is not None:
             on_progress(done, len(times))
         yield Evaluation(step.t, rows)

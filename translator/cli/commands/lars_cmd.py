@@ -38,6 +38,9 @@ def add_parser(subparsers) -> None:
     p.add_argument("--models", type=int, default=1, metavar="N", help="answer streams to list per time point (0: all; default 1)")
     p.add_argument("--print-asp", action="store_true", help="print the ASP encoding (plus the facts at T for --times T..T)")
     p.add_argument("--output", metavar="FILE", help="write to FILE (atomically) instead of stdout")
+    from translator.cli.commands.longrun import add_robustness_options
+
+    add_robustness_options(p)
     p.set_defaults(func=run)
 
 
@@ -133,8 +136,13 @@ def run(args: argparse.Namespace) -> int:
     from lars.syntax import parse_program
     from translator.evaluate.fileio import atomic_output
 
+    from translator.cli.commands.longrun import write_run
+    from translator.evaluate.accounting import count_stream, new_accounting
+    from translator.evaluate.memory import MemoryGuard, resolve_limit
+
     program = parse_program(_read(args.program), source=args.program)
-    stream = read_stream(args.stream, args.stream_format)
+    accounting = new_accounting(args.skip_bad_elements)
+    stream = read_stream(args.stream, args.stream_format, accounting)
     if args.models < 0:
         raise RsplarsError(f"--models must be >= 0, got {args.models}")
     timeline = stream.timeline
@@ -144,7 +152,19 @@ def run(args: argparse.Namespace) -> int:
         text = solver.asp_text(stream, times[0] if args.times and len(times) == 1 else None)
         lines: Iterator[str] = iter(text.rstrip("\n").split("\n"))
     else:
-        lines = _lines(_Notes(len(times))(solver.run(stream, times)), args.format)
+        if args.resume_from is not None:
+            times = [t for t in times if t > args.resume_from]
+
+        def writer(out: TextIO):
+            def write(step) -> None:
+                for line in _lines([step], args.format):
+                    out.write(line + "\n")
+
+            return write
+
+        return write_run(args, "rsplars", f"lars-{args.format}", writer, _Notes(len(times))(solver.run(stream, times)),
+                         accounting, guard=MemoryGuard(resolve_limit(args.max_memory), program, stream),
+                         count=lambda last: count_stream(accounting, stream, last))
     with atomic_output(args.output) as out:
         _write(out, lines)
     return EXIT_OK
