@@ -295,12 +295,15 @@ def _by_line(parse, text: str, source: str, accounting: Accounting) -> Stream:
     for number, line in enumerate(lines, start=1):
         if not line.strip() or line.strip().startswith("%"):
             continue
+        within = Accounting()  # the line's own duplicates, which parse() drops
         try:
-            part = parse(line, source)
+            part = parse(line, source, within)
         except SourceError as err:
             reject_or_raise(accounting, SourceError(err.message, source=source, line=number, column=err.column,
                                                     text=text, expected=err.expected))
             continue
+        accounting.duplicates += within.duplicates
+        accounting.count_read(within.duplicates)
         for t, atoms in part.items():
             builder.add(t, atoms, number, 1)
     return builder.stream()

@@ -122,7 +122,7 @@ def read_elements_csv(handle: TextIO, *, source: str = "<elements>", accounting:
             continue
         last_t = row[0]
         if accounting is not None:
-            accounting.read(1)
+            accounting.count_read(1)
         out.append(row)
     return out
 
@@ -156,7 +156,7 @@ def read_elements_parquet(path: str, *, accounting: Accounting | None = None, sk
             continue
         last_t = row[0]
         if accounting is not None:
-            accounting.read(1)
+            accounting.count_read(1)
         out.append(row)
     return out
 
