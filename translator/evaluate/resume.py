@@ -55,7 +55,7 @@ def kept_output(path: str | None, resume_from: int, fmt: str) -> str | None:
     for k, line in enumerate(lines):
         t = record_time(line, fmt)
         if t is None:
-            if fmt == "csv" and k == 0:
+            if fmt == "csv" and k == 0 and line.startswith("t,"):
                 kept.append(line)  # the header
                 continue
             if line.strip():
