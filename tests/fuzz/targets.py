@@ -249,6 +249,60 @@ def elements_target():
     return Target("elements CSV (Spark input)", seeds, ELEMENT_VOCAB, elements_check)
 
 
+def _parquet_of(rows: list[list], path: Path) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    columns = {}
+    for k, name in enumerate(("time", "stream", "s", "p", "o")):
+        values = [row[k] if k < len(row) else None for row in rows]
+        if name == "time":
+            ints = []
+            for v in values:
+                try:
+                    ints.append(None if v is None else int(v))
+                except ValueError:
+                    ints = None
+                    break
+            if ints is not None and all(i is None or -2**63 <= i < 2**63 for i in ints):
+                columns[name] = pa.array(ints, type=pa.int64())
+                continue
+        columns[name] = pa.array([None if v is None else str(v) for v in values], type=pa.string())
+    pq.write_table(pa.table(columns), path)
+
+
+def elements_parquet_check(text: str) -> bool:
+    """A mutated CSV cut into cells at commas, written as Parquet (``time`` an int64 column when
+    every cell is an integer, else strings; missing cells null), read by the Parquet reader."""
+    import tempfile
+
+    from spark_jobs.elements import read_elements_parquet
+
+    try:  # RFC 4180 cells where the mutated text still is CSV, else cut at commas
+        cells = list(csv.reader(io.StringIO(text, newline="")))[1:]
+    except csv.Error:
+        cells = [line.split(",") for line in text.split("\n")[1:] if line]
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "fuzz.parquet"
+        _parquet_of(cells, path)
+        rows = read_elements_parquet(str(path))
+        again_path = Path(tmp) / "printed.parquet"
+        _parquet_of([list(r) for r in rows], again_path)
+        try:
+            again = read_elements_parquet(str(again_path))
+        except SourceError as err:
+            raise _roundtrip_failure("elements Parquet", text, str(rows), err) from None
+    if again != rows:
+        raise _roundtrip_failure("elements Parquet", text, str(rows), "different rows")
+    return True
+
+
+def elements_parquet_target():
+    from harness import Target
+
+    return Target("elements Parquet (Spark input)", elements_target().seeds, ELEMENT_VOCAB, elements_parquet_check)
+
+
 def all_targets():
     return [
         query_target("csparql"),
@@ -262,4 +316,5 @@ def all_targets():
         lars_stream_target("text"),
         lars_stream_target("jsonl"),
         elements_target(),
+        elements_parquet_target(),
     ]
