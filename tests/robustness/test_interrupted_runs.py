@@ -95,3 +95,23 @@ def test_resume_from_needs_the_same_format(coupons, tmp_path):
     done = _rsplars("run", str(EX / "q2.rq"), *coupons, "--format", "csv", "--output", str(out), "--resume-from", "0")
     assert done.returncode == 2 and "same --format" in done.stderr and "Traceback" not in done.stderr
     assert out.read_text() == '{"t": 0, "answers": []}\n'  # untouched
+
+
+def test_lars_resume_from_keeps_the_records_up_to_t_and_appends(tmp_path, capsys):
+    from translator.cli import main
+
+    program = tmp_path / "p.lars"
+    program.write_text("q(X) :- p(X) [2].\n")
+    stream = tmp_path / "s.txt"
+    stream.write_text("".join(f"{t}: p({t % 3})\n" for t in range(12)))
+    full = tmp_path / "full.txt"
+    assert main(["lars", str(program), "--stream", str(stream), "--format", "text", "--output", str(full)]) == 0
+    out = tmp_path / "out.txt"
+    lines = full.read_text().splitlines(keepends=True)
+    out.write_text("".join(lines[:5]) + "5: cut off")  # stopped at t=4; a torn last line
+    assert main(["lars", str(program), "--stream", str(stream), "--format", "text", "--output", str(out),
+                 "--resume-from", "4"]) == 0
+    assert out.read_text() == full.read_text()
+    capsys.readouterr()
+    assert main(["lars", str(program), "--stream", str(stream), "--resume-from", "9"]) == 0
+    assert [json.loads(x)["t"] for x in capsys.readouterr().out.splitlines()] == [10, 11]
