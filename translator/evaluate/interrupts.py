@@ -86,15 +86,20 @@ def drive(evaluations: Iterable, write: Callable[[object], None], buffer: io.Str
             out.flush()
 
     emit()  # what the writer wrote before the first evaluation (a CSV header)
-    for ev in evaluations:
-        write(ev)
-        emit()
-        outcome.last_t = ev.t
-        outcome.written += 1
-        if flag.signum is not None:
-            raise Interrupted(flag.signum, outcome.last_t, outcome.written)
-        if check is not None:
-            check(ev.t, outcome)
+    try:
+        for ev in evaluations:
+            write(ev)
+            emit()
+            outcome.last_t = ev.t
+            outcome.written += 1
+            if flag.signum is not None:
+                raise Interrupted(flag.signum, outcome.last_t, outcome.written)
+            if check is not None:
+                check(ev.t, outcome)
+    except Interrupted as stop:  # a second signal: the evaluation in progress is not written
+        if stop.last_t is None:
+            stop.last_t, stop.written = outcome.last_t, outcome.written
+        raise
     if flag.signum is not None:
         raise Interrupted(flag.signum, outcome.last_t, outcome.written)
     return outcome

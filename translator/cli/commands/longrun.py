@@ -49,9 +49,9 @@ def write_run(args: argparse.Namespace, prog: str, fmt: str, make_writer: Callab
                 out.write(kept)
             buffer = io.StringIO()
             write = make_writer(buffer)
-            if kept is not None:
+            if kept is not None or (resume is not None and output in (None, "-")):
                 buffer.seek(0)
-                buffer.truncate()  # the kept part has the header already
+                buffer.truncate()  # the kept part has the header already; stdout gets the new records only
             outcome = drive(evaluations, write, buffer, out, flag, check=guard.check if guard is not None else None)
             last = outcome.last_t
         return EXIT_OK
