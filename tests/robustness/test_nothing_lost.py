@@ -125,3 +125,15 @@ def test_element_csv_rows_are_checked_and_located():
     assert rows == [(0, "http://e/s", "<http://e/a>", "<http://e/p>", "<http://e/b>"),
                     (0, "http://e/s", "<http://e/a>", "<http://e/p>", "<http://e/c>")]
     assert acc.rejected_count() == 1
+
+
+def test_a_timestamp_far_off_stops_the_run_with_a_message(tmp_path, capsys):
+    """Found by fuzzing the run: a pull query over a stream with a timestamp of 10^20 listed every
+    pull time up to it (OverflowError traceback; at 10^12 it would exhaust the memory)."""
+    path = tmp_path / "far.nt"
+    path.write_text(GOOD + '<http://example.org/a> <http://example.org/offers> <http://example.org/c9> '
+                           '"100000000000000000000"\n')
+    code = main(["run", str(Q2.parent / "q1.rq"), "--unit", "m", "--period", "3m", "--stream", f"{S}={path}"])
+    err = capsys.readouterr().err
+    assert code == 2 and "Traceback" not in err
+    assert "comes from line 4 of its stream" in err and "more than 10,000,000" in err

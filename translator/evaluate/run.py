@@ -84,6 +84,20 @@ def evaluation_times(compiled: Compiled, stream: Stream, start: int | None, end:
     return range(first, last + 1)
 
 
+#: a run evaluating more time points than this stops before it starts (a timestamp far off, or a
+#: wrong unit, would otherwise make the run hang or exhaust the memory listing them)
+MAX_EVALUATION_TIMES = 10_000_000
+
+
+def _count(times: range | list[int]) -> int:
+    """The number of evaluation times, without materialising a huge range (``len`` overflows)."""
+    if isinstance(times, range):
+        if times.step > 0 and times.stop > times.start:
+            return (times.stop - times.start - 1) // times.step + 1
+        return 0
+    return len(times)
+
+
 @dataclass(frozen=True)
 class EngineInput:
     """What the engine solves for a run: the program with the static facts, the data stream on the
@@ -107,7 +121,16 @@ def engine_input(
     stream = data_stream(elements, 0, None)
     if end is not None:
         stream = Stream(stream.points, stream.start, max(end, stream.timeline[0]))
-    times = list(evaluation_times(compiled, stream, start, end))
+    planned = evaluation_times(compiled, stream, start, end)
+    count = _count(planned)
+    if count > MAX_EVALUATION_TIMES:
+        lo, hi = stream.timeline
+        last = max(elements, key=lambda e: e.t, default=None)
+        where = f" (the last element, at t={last.t}, comes from line {last.source_line} of its stream)" if last else ""
+        raise RunError(f"the run would evaluate {count:,} time points between {lo} and {hi}, more than "
+                       f"{MAX_EVALUATION_TIMES:,}{where}: check the timestamps and the unit (--unit, "
+                       "--stream-time-unit), or give --from/--to")
+    times = list(planned)
     if times and times[-1] > stream.timeline[1]:
         stream = Stream(stream.points, stream.start, times[-1])
     return EngineInput(Program((*compiled.program.rules, *static)), stream, times)
