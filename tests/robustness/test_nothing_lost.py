@@ -137,3 +137,13 @@ def test_a_timestamp_far_off_stops_the_run_with_a_message(tmp_path, capsys):
     err = capsys.readouterr().err
     assert code == 2 and "Traceback" not in err
     assert "comes from line 4 of its stream" in err and "more than 10,000,000" in err
+
+
+def test_lars_with_a_time_point_far_off_stops_with_a_message(tmp_path, capsys):
+    program = tmp_path / "p.lars"
+    program.write_text("q(X) :- p(X) [2].\n")
+    stream = tmp_path / "s.txt"
+    stream.write_text("0: p(1)\n100000000000000000000: p(2)\n")
+    assert main(["lars", str(program), "--stream", str(stream)]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "more than 10,000,000" in err

@@ -147,6 +147,12 @@ def run(args: argparse.Namespace) -> int:
         raise RsplarsError(f"--models must be >= 0, got {args.models}")
     timeline = stream.timeline
     times = parse_times(args.times, timeline) if args.times else range(timeline[0], timeline[1] + 1)
+    from translator.evaluate.run import MAX_EVALUATION_TIMES
+
+    if times.stop - times.start > MAX_EVALUATION_TIMES:  # len() overflows on a far-off time point
+        raise RsplarsError(f"the run would evaluate {times.stop - times.start:,} time points ({times.start} to "
+                           f"{times.stop - 1}), more than {MAX_EVALUATION_TIMES:,}: check the stream's time points, "
+                           "or give --times A..B")
     solver = StreamSolver(program, models=args.models)
     if args.print_asp:
         text = solver.asp_text(stream, times[0] if args.times and len(times) == 1 else None)
