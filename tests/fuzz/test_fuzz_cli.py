@@ -104,3 +104,33 @@ def test_fuzz_cli_translate_full():
 @pytest.mark.slow
 def test_fuzz_cli_lars_full():
     _fuzz_lars(FULL, False)
+
+
+EX = Path(__file__).resolve().parents[2] / "examples" / "running_example"
+
+
+def _fuzz_run(examples: int, derandomize: bool) -> None:
+    streams = st.one_of(mutated(TARGETS["RDF stream ntriples"]), mutated(TARGETS["RDF stream notation"]))
+
+    @settings(max_examples=examples, deadline=None, database=None, derandomize=derandomize,
+              suppress_health_check=list(HealthCheck))
+    @given(streams, st.sampled_from([["q1.rq", "--period", "3m"], ["q2.rq"]]), st.booleans())
+    def fuzz(text, query, skip):
+        with tempfile.TemporaryDirectory() as tmp:
+            s = Path(tmp) / ("s.stream" if "[" in text and "]" in text else "s.nt")
+            s.write_bytes(text.encode("utf-8", "replace"))
+            argv = ["run", str(EX / query[0]), *query[1:], "--unit", "m", "--to", "60", "--max-memory", "0",
+                    "--stream", f"http://example.org/stream/offers={s}", "--static", str(EX / "static.n3")]
+            code, err = _call(argv + (["--skip-bad-elements"] if skip else []))
+        _check("run", code, err, text)
+
+    fuzz()
+
+
+def test_fuzz_cli_run():
+    _fuzz_run(max(FAST // 4, 5), True)
+
+
+@pytest.mark.slow
+def test_fuzz_cli_run_full():
+    _fuzz_run(FULL // 4, False)
