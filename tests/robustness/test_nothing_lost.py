@@ -147,3 +147,15 @@ def test_lars_with_a_time_point_far_off_stops_with_a_message(tmp_path, capsys):
     assert main(["lars", str(program), "--stream", str(stream)]) == 2
     err = capsys.readouterr().err
     assert "Traceback" not in err and "more than 10,000,000" in err
+
+
+@pytest.mark.parametrize("text", [
+    '<\\U00200000> :offers "x" [8] .\n',
+    ':a :p "\\U00200000" [8] .\n',
+    '@prefix e: <\\U00200000> .\n:a :p :b [1] .\n',
+])
+def test_notation_escape_beyond_unicode_is_a_located_error(text):
+    """Found by make fuzz: a \\U escape beyond U+10FFFF raised a bare ValueError (a traceback)."""
+    with pytest.raises(SourceError) as err:
+        parse_stream(text, S, "notation", source="s.stream")
+    assert (err.value.line, err.value.column) == (1, 1) and "not a Unicode code point" in err.value.message

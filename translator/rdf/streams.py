@@ -451,6 +451,11 @@ def _notation_statements(nodes, text: str, source: str, prefixes: dict[str, str]
             tok = time.children[0]
             lexical = str(tok)[1:-1] if tok.type == "STRING_QUOTE" else str(tok)
             value = _timestamp(lexical, source, tok.line + line_offset, tok.column, text)
+        except ValueError as err:  # an escape beyond U+10FFFF in an IRI or a string
+            reject_or_raise(accounting, SourceError(
+                str(err), source=source, line=node.meta.line + line_offset, column=node.meta.column, text=text,
+                expected="\\u or \\U escapes of Unicode code points (at most U+10FFFF)"))
+            continue
         except SourceError as err:
             reject_or_raise(accounting, err)
             continue
