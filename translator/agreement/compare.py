@@ -99,8 +99,9 @@ def solve_sequentially(programs: Mapping[str, object], elements, facts, end: int
     return {label: collect_answers(c, elements, facts, end=end) for label, c in programs.items()}
 
 
-def programs_of(comparison: Comparison, settings: Settings) -> dict[str, object]:
-    """The compiled programs of the headline runs and, with the diagnosis, of its decomposition."""
+def programs_of(comparison: Comparison, settings: Settings, *, pull_only: bool = False) -> dict[str, object]:
+    """The compiled programs of the headline runs and, with the diagnosis, of its decomposition
+    (``pull_only``: the pull query's headline run alone)."""
     base = TimeBase(settings.unit)
 
     def compiled(query, strategy: str, mode: str, bounds: str):
@@ -108,6 +109,8 @@ def programs_of(comparison: Comparison, settings: Settings) -> dict[str, object]
                              bounds=bounds, base=base)
 
     bounds = settings.window_bounds
+    if pull_only:
+        return {"tau1_pull": compiled(comparison.pull_query, "tau1", "pull", bounds)}
     programs = {
         "tau1_pull": compiled(comparison.pull_query, "tau1", "pull", bounds),
         "tau2_push": compiled(comparison.push_query, "tau2", "push", bounds),
@@ -147,13 +150,18 @@ def static_check(push_query, static_triples, triples_of_streams) -> StaticCheck:
 
 
 def compare(comparison: Comparison, elements, facts, settings: Settings,
-            solve: Solver = solve_sequentially) -> AgreementReport:
+            solve: Solver = solve_sequentially, *, push_events: Mapping[int, frozenset] | None = None) -> AgreementReport:
     """Compile and solve the runs of ``comparison`` over the data, judge every interval and
-    diagnose the disagreements (:func:`translator.agreement.analysis.analyse`)."""
+    diagnose the disagreements (:func:`translator.agreement.analysis.analyse`).
+
+    ``push_events``: the push query is EP-SPARQL and these are its complex events reported at each
+    event time, projected on the result variables (docs/epsparql.md); then only the pull query runs,
+    and there is no diagnosis and no check of condition (ii) (an event pattern has no windows)."""
+    events = push_events is not None
     inputs = ReportInputs(
         queries=(
             QueryInput("pull", comparison.pull_source, comparison.pull_query.dialect, "tau1"),
-            QueryInput("push", comparison.push_source, comparison.push_query.dialect, "tau2"),
+            QueryInput("push", comparison.push_source, comparison.push_query.dialect, "epsparql" if events else "tau2"),
         ),
         streams=settings.streams,
         period=settings.period,
@@ -164,12 +172,19 @@ def compare(comparison: Comparison, elements, facts, settings: Settings,
         time_to=settings.time_to,
         time_unit=settings.unit,
     )
-    solved = solve(programs_of(comparison, settings), elements, facts, settings.time_to)
+    notes = [comparison.label, f"period U = {settings.period} {settings.unit}"]
+    if events:
+        pull = programs_of(comparison, settings, pull_only=True)
+        solved = {**solve(pull, elements, facts, settings.time_to), "tau2_push": push_events}
+        check = None
+        notes.append("EP-SPARQL push query: the complex events reported in (t1, t2] (their intervals dropped) "
+                     "against the pull answer at t2; no diagnosis runs (an event pattern has no windows)")
+    else:
+        solved = solve(programs_of(comparison, settings), elements, facts, settings.time_to)
+        check = static_check(comparison.push_query, settings.static_default_triples, stream_triples(elements))
     other = None
     if "other_pull" in solved:
         other = BoundsAlternative(settings.other_bounds, solved["other_pull"], solved["other_push"])
-    check = static_check(comparison.push_query, settings.static_default_triples, stream_triples(elements))
-    notes = [comparison.label, f"period U = {settings.period} {settings.unit}"]
     if settings.time_to is None:
         notes.append("no --to: the runs end at the last input rounded up to a multiple of U; windows that "
                      "still hold data later are not judged (give --to to extend the timeline)")

@@ -5,10 +5,15 @@ Evidence, in the order it is looked for (first occurrence wins within a dialect)
 * C-SPARQL: ``REGISTER QUERY|STREAM``, ``FROM [NAMED] STREAM``, ``AGGREGATE {``, ``timestamp(``;
 * CQELS-QL: ``STREAM`` not preceded by ``FROM``/``NAMED``/``REGISTER`` (a stream graph pattern);
 * EP-SPARQL: ``SEQ``, ``EQUALS``, ``OPTIONALSEQ``, ``EQUALSOPTIONAL``, ``getDURATION(``,
-  ``getSTARTTIME(``, ``getENDTIME(``.
+  ``getSTARTTIME(``, ``getENDTIME(``, ``WITHIN``.
 
-Comments, strings and IRIs are skipped. A query without any of them is plain SPARQL 1.1 and is
-read as C-SPARQL (a superset of SPARQL); the reason says so.
+Comments, strings, IRIs, variables and numbers are skipped. A query with none of them but with a
+*bare name* — a word without a prefix where SPARQL expects an IRI (``?c hasStockPrice ?p``), as
+ETALIS writes EP-SPARQL — is EP-SPARQL (:func:`find_bare_names`). Any other query is plain
+SPARQL 1.1 and is read as C-SPARQL (a superset of SPARQL); the reason says so.
+
+:func:`prolog_extension_error` names the Prolog built-ins ETALIS accepts inside queries (``DO``,
+``is``, ``aggregate(…)``, ``rdf_store``, ``write``), which are not EP-SPARQL.
 """
 
 from __future__ import annotations
@@ -31,12 +36,25 @@ _TOKEN = re.compile(
     r"""(?P<ws>\s+)|(?P<comment>\#[^\n]*)
     |(?P<string>'''(?:[^'\\]|\\.|'(?!''))*'''|\"\"\"(?:[^"\\]|\\.|"(?!""))*\"\"\"|'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")
     |(?P<iri><[^<>"{}|^`\\\x00-\x20]*>)
+    |(?P<var>[?$][\w\u00B7\u00C0-\uFFFF]+)
+    |(?P<number>[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?(?:ms|s|m|h|d)?(?![\w]))
+    |(?P<langtag>@[a-zA-Z]+(?:-[a-zA-Z0-9]+)*)
+    |(?P<pname>(?:[A-Za-z_][\w\-.]*)?:[\w\-.:%]*)
     |(?P<word>[A-Za-z_][\w\-]*(?::[\w\-.]*)?)
     |(?P<other>.)""",
     re.X | re.S,
 )
 _EP_OPERATORS = {"SEQ", "EQUALS", "OPTIONALSEQ", "EQUALSOPTIONAL"}
 _EP_FUNCTIONS = {"GETDURATION", "GETSTARTTIME", "GETENDTIME"}
+#: words that are keywords (any case) of SPARQL 1.1 or of a dialect, never bare names
+_KEYWORDS = {
+    "SELECT", "CONSTRUCT", "ASK", "DESCRIBE", "WHERE", "FROM", "NAMED", "PREFIX", "BASE", "DISTINCT",
+    "REDUCED", "AS", "FILTER", "OPTIONAL", "UNION", "MINUS", "GRAPH", "BIND", "VALUES", "SERVICE",
+    "SILENT", "EXISTS", "NOT", "IN", "UNDEF", "GROUP", "BY", "ORDER", "HAVING", "LIMIT", "OFFSET", "ASC",
+    "DESC", "SEPARATOR", "TRUE", "FALSE", "A", "STREAM", "RANGE", "STEP", "SLIDE", "TUMBLING", "TRIPLES",
+    "ROWS", "NOW", "ALL", "UNBOUNDED", "REGISTER", "QUERY", "COMPUTED", "EVERY", "AGGREGATE", "WITHIN",
+    *_EP_OPERATORS,
+}
 
 
 @dataclass(frozen=True)
@@ -65,10 +83,10 @@ def _words(text: str):
     items: list[tuple[str, Position]] = []
     for m in _TOKEN.finditer(text):
         kind, value = m.lastgroup, m.group()
-        if kind == "word":
+        if kind in ("word", "other"):
             items.append((value, Position(line, col)))
-        elif kind == "other":
-            items.append((value, Position(line, col)))
+        elif kind in ("var", "number", "iri", "string", "langtag", "pname"):
+            items.append(("\0" + kind, Position(line, col)))
         newlines = value.count("\n")
         if newlines:
             line += newlines
@@ -104,7 +122,68 @@ def find_evidence(text: str) -> tuple[Evidence, ...]:
             add("epsparql", up, pos)
         elif up in _EP_FUNCTIONS and nxt == "(":
             add("epsparql", f"{word}()", pos)
+        elif up == "WITHIN":
+            add("epsparql", "WITHIN", pos)
     return tuple(sorted(found.values(), key=lambda e: (e.position.line, e.position.column)))
+
+
+def find_bare_names(text: str) -> tuple[Evidence, ...]:
+    """Bare names (ETALIS's EP-SPARQL): words without a prefix inside ``{ … }`` or in a CONSTRUCT
+    template without braces that are not keywords, not ``a`` and not function names (followed by
+    ``(``)."""
+    items = _words(text)
+    out: list[Evidence] = []
+    depth = 0
+    template = False
+    for i, (word, pos) in enumerate(items):
+        up = word.upper()
+        nxt = items[i + 1][0] if i + 1 < len(items) else ""
+        if word == "{":
+            depth += 1
+            template = False
+        elif word == "}":
+            depth = max(depth - 1, 0)
+        elif up == "CONSTRUCT":
+            template = True
+        elif up == "WHERE":
+            template = False
+        elif (
+            (depth > 0 or template)
+            and re.fullmatch(r"[A-Za-z_][\w\-]*", word)
+            and up not in _KEYWORDS
+            and nxt != "("
+            and not (i and items[i - 1][0] in ("@",))
+        ):
+            out.append(Evidence("epsparql", f"bare name '{word}'", pos))
+    return tuple(out)
+
+
+#: ETALIS Prolog built-ins that may appear in its query texts but are not EP-SPARQL
+_PROLOG = {"DO": "an action (DO …)", "is": "Prolog arithmetic (X is …)", "aggregate": "aggregate(…)",
+           "rdf_store": "rdf_store", "write": "write(…)", "writeln": "writeln(…)"}
+
+
+def prolog_extension_error(text: str, source: str = "<input>"):
+    """The named *unsupported* error for the first ETALIS Prolog extension in ``text`` (None if
+    there is none). Called when an EP-SPARQL text does not parse, so that a bare name such as
+    ``write`` in a triple pattern is not mistaken for one."""
+    from .errors import QuerySemanticError
+
+    items = _words(text)
+    for i, (word, pos) in enumerate(items):
+        nxt = items[i + 1][0] if i + 1 < len(items) else ""
+        key = "DO" if word.upper() == "DO" else word
+        if key not in _PROLOG:
+            continue
+        if key in ("aggregate", "write", "writeln") and nxt != "(":
+            continue
+        return QuerySemanticError(
+            f"unsupported in EP-SPARQL: {_PROLOG[key]} is an ETALIS Prolog extension, not EP-SPARQL",
+            source=source, line=pos.line, column=pos.column, text=text,
+            expected="an EP-SPARQL query (SEQ, EQUALS, OPTIONALSEQ, EQUALSOPTIONAL, FILTER, WITHIN); "
+                     "compute values with SELECT expressions (?v AS expr) or BIND",
+        )
+    return None
 
 
 def detect_dialect(text: str, source: str = "<input>") -> Detection:
@@ -112,6 +191,9 @@ def detect_dialect(text: str, source: str = "<input>") -> Detection:
     evidence = find_evidence(text)
     dialects = [d for d in DIALECTS if any(e.dialect == d for e in evidence)]
     if not dialects:
+        bare = find_bare_names(text)
+        if bare:
+            return Detection("epsparql", f"{bare[0]}, no C-SPARQL or CQELS keyword", bare)
         return Detection("csparql", "no stream or event syntax found; read as C-SPARQL (plain SPARQL 1.1)")
     if len(dialects) > 1:
         firsts = [next(e for e in evidence if e.dialect == d) for d in dialects]

@@ -319,6 +319,20 @@ class EventPattern:
 
 
 @dataclass(frozen=True)
+class Within:
+    """EP-SPARQL (ETALIS) ``WITHIN d``: an element of a group that bounds the interval of the
+    group's results, ``end − start ≤ d`` (docs/epsparql.md); like FILTER it applies to the whole
+    group. A plain number ``WITHIN 1`` is read as seconds, as ETALIS reads it."""
+
+    duration: Duration
+    position: Position | None = field(default=None, compare=False)
+
+
+#: the default namespace of EP-SPARQL bare names (``hasStockPrice``), changed with ``--bare-ns``
+DEFAULT_BARE_NAMESPACE = "http://rsplars.invalid/bare#"
+
+
+@dataclass(frozen=True)
 class SubSelect:
     select: Select
     where: Group
@@ -327,7 +341,7 @@ class SubSelect:
 
 Pattern = Union[
     BGP, Group, Union_, Optional_, Minus, Filter, GraphPattern, Bind, Values, StreamPattern,
-    EventPattern, SubSelect,
+    EventPattern, SubSelect, Within,
 ]
 
 # ---------------------------------------------------------------------------------------------

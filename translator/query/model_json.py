@@ -25,6 +25,7 @@ from .model import (
     Describe,
     Duration,
     EventPattern,
+    Within,
     Exists,
     Filter,
     FunctionCall,
@@ -70,6 +71,7 @@ NODE_TYPES: dict[type, str] = {
     Values: "values",
     StreamPattern: "stream",
     EventPattern: "event",
+    Within: "within",
     SubSelect: "subselect",
     TriplePattern: "triple",
     Path: "path",
@@ -141,6 +143,8 @@ def node_json(node: Any) -> Any:
         return term_json(node)
     if isinstance(node, Window):
         return window_json(node)
+    if isinstance(node, Duration):
+        return duration_json(node)
     if isinstance(node, tuple):
         return [node_json(x) for x in node]
     if node is None or isinstance(node, (str, int, bool)):

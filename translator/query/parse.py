@@ -47,6 +47,7 @@ def parse(
     source: str = "<input>",
     lenient: bool = False,
     prefixes: Mapping[str, str] | None = None,
+    bare_ns: str | None = None,
 ) -> Query:
     """Parse ``text`` written in ``dialect`` (``auto``: :func:`translator.query.dialect.detect_dialect`).
 
@@ -54,6 +55,8 @@ def parse(
     undeclared prefixes (well-known namespaces, else a placeholder namespace), hyphenated
     variables, ``^^`` for ``&&``, FROM before SELECT, commas in projections, long unit names,
     REGISTER STREAM with SELECT. ``prefixes`` are declared before the text (like rdflib's initNs).
+    ``bare_ns``: the namespace of EP-SPARQL bare names (default
+    :data:`translator.query.model.DEFAULT_BARE_NAMESPACE`, docs/epsparql.md).
     Raises :class:`~translator.query.errors.QuerySyntaxError`, ``QuerySemanticError`` or
     ``DialectMismatchError`` (all :class:`lars.errors.SourceError`).
     """
@@ -66,10 +69,18 @@ def parse(
     try:
         tree = parser.parse(text)
     except UnexpectedInput as err:
+        if dialect == "epsparql":
+            from .dialect import prolog_extension_error
+
+            prolog = prolog_extension_error(text, source)
+            if prolog is not None:
+                raise prolog from None
         syntax_error = _syntax_error(err, text, source, dialect, parser)
         mismatch = check_forced(text, dialect, source) if forced else None
         raise (mismatch or syntax_error) from None
     ctx = ParseContext(text, source, dialect, lenient, dict(prefixes or {}))
+    if bare_ns is not None:
+        ctx.bare_ns = bare_ns
     try:
         return TRANSFORMERS[dialect](ctx).transform(tree)
     except VisitError as err:

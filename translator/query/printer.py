@@ -24,6 +24,7 @@ from .model import (
     Describe,
     Duration,
     EventPattern,
+    Within,
     Exists,
     Filter,
     FunctionCall,
@@ -176,6 +177,8 @@ class CorePrinter:
                 return self.values(p)
             case StreamPattern():
                 return self.stream_pattern(p, depth)
+            case Within(d):
+                return f"WITHIN {self.duration(d)}"
             case SubSelect(select, where, modifiers):
                 inner = [self.select(select), "WHERE " + self.group(where, depth)] + self.modifier_lines(modifiers)
                 return "{ " + ("\n" + "  " * depth).join(inner) + " }"

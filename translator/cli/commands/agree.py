@@ -27,6 +27,7 @@ import sys
 from lars.errors import EXIT_OK, RsplarsError
 from spark_jobs.cli import add_engine_options
 from translator.cli.commands.common import UNITS, add_data_options, add_query_options, parse_query, read_data
+from translator.cli.commands.epsparql_cmd import add_epsparql_options
 from translator.translate.tau import WINDOW_BOUNDS
 
 HELP = "compare a pull-based (C-SPARQL) and a push-based (CQELS) run interval by interval (seed 000 §5)"
@@ -58,6 +59,7 @@ def add_parser(subparsers) -> None:
                    help="run only the two headline runs: no cause analysis (faster)")
     p.add_argument("--unit", choices=UNITS, default="s", help="base time unit of the runs (D1; default: s)")
     add_engine_options(p)
+    add_epsparql_options(p)
     p.add_argument("--from", dest="start", type=int, metavar="T", help="judge the intervals from T (default 0)")
     p.add_argument("--to", dest="end", type=int, metavar="T", help="judge the intervals up to T (default: last pull time)")
     p.add_argument("--report", metavar="FILE.json", help="write the JSON report (docs/agreement-report.md)")
@@ -98,7 +100,10 @@ def run(args: argparse.Namespace) -> int:
     )
     code = EXIT_OK
     for k, comparison in enumerate(comparisons, start=1):
-        report = compare(comparison, elements, facts, settings, solve=_solver(args))
+        push_events = None
+        if comparison.push_query.dialect == "epsparql":  # complex events, pushed (docs/epsparql.md)
+            push_events = _event_answers(args, comparison.push_query, elements)
+        report = compare(comparison, elements, facts, settings, solve=_solver(args), push_events=push_events)
         if len(comparisons) > 1:
             print(f"== {k}/{len(comparisons)}: {comparison.label}")
         else:
@@ -158,6 +163,9 @@ def _comparisons(args: argparse.Namespace, elements) -> list:
 
     if args.query_file is not None:
         query = parse_query(args, args.query_file)
+        if query.dialect == "epsparql":
+            raise RsplarsError("an EP-SPARQL query has no CQELS counterpart: compare it with a C-SPARQL or "
+                               "CQELS query, --pull QUERY_A --push EP_QUERY")
         as_ = args.as_ or "cqels-brave"
         return [
             Comparison(f"cs(Q) pulled (τ1) vs {label} pushed (τ2)", query, member, args.query_file,
@@ -166,6 +174,11 @@ def _comparisons(args: argparse.Namespace, elements) -> list:
         ]
     pull_query = parse_query(args, args.pull)
     push_query = parse_query(args, args.push)
+    if pull_query.dialect == "epsparql":
+        raise RsplarsError("an EP-SPARQL query is push-evaluated (on every event): give it as --push")
+    if push_query.dialect == "epsparql":
+        return [Comparison("QUERY_A pulled (τ1) vs EP-SPARQL QUERY_B pushed (complex events)", pull_query,
+                           push_query, args.pull, args.push, "two-queries")]
     if push_query.dataset.streams:  # C-SPARQL: τ2 needs its CQELS counterpart
         as_ = args.as_ or "cqels-brave"
         members = _cq_members(args, push_query, as_, elements)
@@ -187,6 +200,16 @@ def _cq_members(args: argparse.Namespace, query, as_: str, elements):
 
     assignment = assignment_from(args, query, elements) if query.dialect == "csparql" else None
     return counterparts(query, as_, assignment)
+
+
+def _event_answers(args: argparse.Namespace, query, elements) -> dict:
+    """The complex events of an EP-SPARQL push query at every event time, as agreement solutions
+    (``translator.cli.commands.epsparql_cmd.push_answers``)."""
+    from translator.cli.commands.epsparql_cmd import push_answers
+
+    if args.engine == "spark":
+        raise RsplarsError("--engine spark does not run EP-SPARQL queries")
+    return push_answers(args, query, elements, end=args.end)
 
 
 def _numbered(path: str, k: int, total: int) -> str:

@@ -32,6 +32,9 @@ def add_query_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--lenient", action="store_true",
                    help="accept the quirks of the papers' printed queries (undeclared prefixes, ?total-sensor, "
                         "'^^' for &&, FROM before SELECT, commas in SELECT, '24 hours', REGISTER STREAM … SELECT)")
+    p.add_argument("--bare-ns", dest="bare_ns", metavar="IRI",
+                   help="EP-SPARQL: namespace of bare names such as hasStockPrice (and of the undeclared prefix ':'); "
+                        "default http://rsplars.invalid/bare# (docs/epsparql.md)")
 
 
 def add_translation_options(p: argparse.ArgumentParser, *, mode: bool = True) -> None:
@@ -74,7 +77,7 @@ def parse_query(args: argparse.Namespace, path: str):
         detection = detect_dialect(text, source)
         print(f"rsplars: dialect: {detection.dialect} ({detection.reason})", file=sys.stderr)
         dialect = detection.dialect
-    query = parse(text, dialect, source=source, lenient=args.lenient)
+    query = parse(text, dialect, source=source, lenient=args.lenient, bare_ns=getattr(args, "bare_ns", None))
     for note in query.notes:
         print(f"rsplars: {note}", file=sys.stderr)
     return query
@@ -156,6 +159,16 @@ def compile_variants(args: argparse.Namespace, query, elements=()) -> list[tuple
     period = duration_in_base_units(args.period, args.unit) if getattr(args, "period", None) else None
     if period is not None and period < 1:
         raise RsplarsError(f"--period {args.period}: the pull period must be positive")
+    if query.dialect == "epsparql":  # event patterns: translator.translate.epsparql (docs/epsparql.md)
+        from translator.translate.epsparql import compile_epsparql
+
+        if args.as_ or getattr(args, "strategy", None) or getattr(args, "mode", None) not in (None, "push"):
+            raise RsplarsError("EP-SPARQL queries are translated as event patterns and pushed: "
+                               "--as, --strategy and --mode pull/none do not apply")
+        compiled = compile_epsparql(query, base=base)
+        for warning in compiled.warnings:
+            print(f"rsplars: warning: {warning}", file=sys.stderr)
+        return [("Q", compiled)]
     queries = [("Q", query)]
     if args.as_:
         assignment = assignment_from(args, query, elements) if query.dialect == "csparql" else None

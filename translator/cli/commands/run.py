@@ -30,6 +30,7 @@ import sys
 from lars.errors import EXIT_OK, RsplarsError
 from spark_jobs.cli import add_engine_options
 from translator.evaluate.writers import FORMATS, WRITERS, check_format
+from translator.cli.commands.epsparql_cmd import add_epsparql_options, run_epsparql
 from translator.cli.commands.longrun import add_robustness_options, write_run
 from translator.cli.commands.common import (
     Progress,
@@ -48,7 +49,7 @@ HELP = "answer a query over RDF streams and static data with the clingo engine"
 
 def add_parser(subparsers) -> None:
     p = subparsers.add_parser("run", help=HELP, description=HELP)
-    p.add_argument("query_file", metavar="QUERY", help="query file (C-SPARQL, CQELS-QL), or - for stdin")
+    p.add_argument("query_file", metavar="QUERY", help="query file (C-SPARQL, CQELS-QL, EP-SPARQL), or - for stdin")
     add_query_options(p)
     add_data_options(p, stream_required=True)
     add_translation_options(p)
@@ -61,6 +62,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--print-asp-at", dest="print_asp_at", type=int, metavar="T",
                    help="print the ASP program plus the stream facts true at T (for plain clingo) instead of answers")
     add_engine_options(p)
+    add_epsparql_options(p)
     add_robustness_options(p)
     p.set_defaults(func=run)
 
@@ -72,6 +74,8 @@ def run(args: argparse.Namespace) -> int:
     if args.as_ == "cqels-all":
         raise RsplarsError("--as cqels-all gives several queries; run them one by one (cqels-brave, cqels-cautious)")
     query = parse_query(args, args.query_file)
+    if query.dialect == "epsparql":  # one event stream, push-evaluated (docs/epsparql.md)
+        return run_epsparql(args, query)
     from translator.evaluate.accounting import count_elements, new_accounting
 
     check_stream_iris(query, [parse_stream_spec(spec)[0] for spec in args.stream])

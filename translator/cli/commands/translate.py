@@ -65,7 +65,8 @@ def target_asp(query, args: argparse.Namespace) -> str:
 def _header(label: str, compiled, unit: str) -> str:
     """A comment line saying what the program is (readable by the LARS parser and by clingo)."""
     mode = compiled.mode + (f", period {compiled.period} {unit}" if compiled.period else "")
-    answer = f"{compiled.answer_predicate}({', '.join('?' + v for v in compiled.variables)})"
+    names = ['?' + v for v in compiled.variables] + (["start", "end"] if getattr(compiled, "interval", False) else [])
+    answer = f"{compiled.answer_predicate}({', '.join(names)})"
     return (f"% {label}: strategy {compiled.strategy}, mode {mode}, window bounds {compiled.bounds}, "
             f"time unit {unit}; answers: {answer}\n")
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from lark import Token, Transformer
 
 from ..errors import QuerySemanticError
-from ..model import Position
+from ..model import DEFAULT_BARE_NAMESPACE, Position
 
 #: namespaces assumed for undeclared prefixes in lenient mode: the usual W3C ones and the two
 #: prefixes that the C-SPARQL paper omits "for brevity" (spec/004-csparql.md §2.4)
@@ -19,6 +19,8 @@ WELL_KNOWN_PREFIXES: dict[str, str] = {
     "c": "http://linkedurbandata.org/city#",
     "t": "http://linkedurbandata.org/traffic#",
 }
+#: prefixes EP-SPARQL queries use without declaring them (the ETALIS manual writes xsd:duration)
+EPSPARQL_WELL_KNOWN = ("rdf", "rdfs", "xsd", "owl")
 #: namespace for any other undeclared prefix in lenient mode: PLACEHOLDER_NAMESPACE + prefix + "#"
 PLACEHOLDER_NAMESPACE = "http://rsplars.invalid/undeclared-prefix/"
 
@@ -31,6 +33,8 @@ class ParseContext:
     lenient: bool = False
     #: prefixes declared by the caller before the query text (like an rdflib initNs)
     predeclared: dict[str, str] = field(default_factory=dict)
+    #: EP-SPARQL: the namespace of bare names (``hasStockPrice``) and of the undeclared prefix ``:``
+    bare_ns: str = DEFAULT_BARE_NAMESPACE
 
 
 def position_of(item: object) -> Position | None:

@@ -26,6 +26,7 @@ from ..model import (
     StreamSource,
     Var,
     Window,
+    Within,
 )
 from .context import ContextMixin, position_of
 from .patterns import QueryBody
@@ -174,12 +175,22 @@ class CqelsRules(StreamRules):
 class EpsparqlRules(StreamRules):
     """EP-SPARQL additions: event operators in WHERE, ``?v AS expr`` projections."""
 
-    def where_clause(self, pattern, *filters: Filter) -> Group:
-        """``WHERE {A} SEQ {B} FILTER(…)``: the WHERE pattern is the group of the event pattern
-        and the filters (a single group keeps its own parts)."""
+    def where_clause(self, pattern, *filters: Filter | Within) -> Group:
+        """``WHERE {A} SEQ {B} FILTER(…) WITHIN d``: the WHERE pattern is the group of the event
+        pattern, the filters and WITHIN bounds (a single group keeps its own parts)."""
         if isinstance(pattern, Group):
             return Group(pattern.parts + filters) if filters else pattern
         return Group((pattern, *filters))
+
+    @v_args(meta=True, inline=True)
+    def within_clause(self, meta, _keyword: Token, duration: Duration) -> Within:
+        if duration.ms <= 0:
+            raise self.error("WITHIN needs a positive duration", meta, expected="e.g. WITHIN 30 (seconds) or WITHIN 5m")
+        return Within(duration, position_of(meta))
+
+    def seconds_duration(self, tok: Token) -> Duration:
+        """ETALIS reads a plain number after WITHIN as seconds, whatever the run's base unit."""
+        return Duration(Decimal(str(tok)), "s")
 
     def projection_assign(self, var: Var, expr) -> Projection:
         return Projection(expr, var)

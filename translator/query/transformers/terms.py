@@ -24,7 +24,7 @@ from ..model import (
     UnaryOp,
     Var,
 )
-from .context import PLACEHOLDER_NAMESPACE, WELL_KNOWN_PREFIXES, ContextMixin
+from .context import EPSPARQL_WELL_KNOWN, PLACEHOLDER_NAMESPACE, WELL_KNOWN_PREFIXES, ContextMixin
 
 _DIALECT_NAMES = {"csparql": "C-SPARQL", "cqels": "CQELS-QL", "epsparql": "EP-SPARQL"}
 _ESCAPES = {"t": "\t", "b": "\b", "n": "\n", "r": "\r", "f": "\f", '"': '"', "'": "'", "\\": "\\"}
@@ -69,14 +69,31 @@ class TermRules(ContextMixin):
         return IRI(self.namespace(prefix, tok) + _LOCAL_ESCAPE.sub(r"\1", local))
 
     def bare_name(self, tok: Token) -> IRI:
-        """EP-SPARQL (ETALIS manual) bare name such as ``hasStockPrice``: read as ``:hasStockPrice``."""
+        """EP-SPARQL (ETALIS manual) bare name such as ``hasStockPrice``: an IRI in the bare-name
+        namespace (``--bare-ns``, default :data:`translator.query.model.DEFAULT_BARE_NAMESPACE`);
+        the namespace assumed is noted once (docs/epsparql.md)."""
+        if self.dialect == "epsparql":
+            self.note_bare_namespace(tok)
+            return IRI(self.ctx.bare_ns + str(tok))
         return IRI(self.namespace("", tok, bare=str(tok)) + str(tok))
+
+    def note_bare_namespace(self, tok: Token) -> None:
+        if not getattr(self, "_bare_noted", False):
+            self._bare_noted = True
+            self.note(f"bare names such as '{tok}' read as IRIs in <{self.ctx.bare_ns}> (set with --bare-ns)", tok)
 
     def namespace(self, prefix: str, tok: Token, bare: str | None = None) -> str:
         if prefix in self.prefixes:
             return self.prefixes[prefix]
         if prefix in self.ctx.predeclared:
             return self.ctx.predeclared[prefix]
+        if self.dialect == "epsparql" and bare is None and (prefix == "" or prefix in EPSPARQL_WELL_KNOWN):
+            # ETALIS's queries use ':' and 'xsd:' undeclared: ':' is the bare-name namespace
+            ns = self.ctx.bare_ns if prefix == "" else WELL_KNOWN_PREFIXES[prefix]
+            if prefix not in self.assumed_prefixes:
+                self.assumed_prefixes[prefix] = ns
+                self.note(f"undeclared prefix '{prefix}:' read as <{ns}>", tok)
+            return ns
         what = f"bare name '{bare}' (read as ':{bare}')" if bare else f"prefix '{prefix}:'"
         if not self.ctx.lenient:
             raise self.error(
