@@ -21,6 +21,8 @@ SUBCOMMANDS: dict[str, str] = {
     "lars": "lars_cmd",
     "agree": "agree",
     "gen": "gen",
+    "check": "check",
+    "profiles": "profiles",
 }
 
 

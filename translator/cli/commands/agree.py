@@ -28,6 +28,7 @@ from lars.errors import EXIT_OK, RsplarsError
 from spark_jobs.cli import add_engine_options
 from translator.cli.commands.common import UNITS, add_data_options, add_query_options, parse_query, read_data
 from translator.cli.commands.epsparql_cmd import add_epsparql_options
+from translator.cli.commands.operational_options import add_profile_agreement_options, run_profile_agreement
 from translator.translate.tau import WINDOW_BOUNDS
 
 HELP = "compare a pull-based (C-SPARQL) and a push-based (CQELS) run interval by interval (seed 000 §5)"
@@ -66,6 +67,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--html", metavar="FILE.html", help="write the HTML report with the agreement plot")
     p.add_argument("--max-rows", type=int, default=40, metavar="N", help="rows of the stdout table (default: 40)")
     p.add_argument("--fail-on-disagree", action="store_true", help="exit 1 if any judged interval disagrees")
+    add_profile_agreement_options(p)
     from translator.cli.commands.longrun import add_robustness_options
 
     add_robustness_options(p, resume=False, memory=False)
@@ -83,6 +85,8 @@ def run(args: argparse.Namespace) -> int:
     from translator.evaluate.accounting import count_elements, new_accounting, print_summary
 
     _check_arguments(args)
+    if args.profiles:  # two real engines' answer streams (docs/check.md)
+        return run_profile_agreement(args)
     accounting = new_accounting(args.skip_bad_elements)
     elements, facts = read_data(args, accounting)
     comparisons = _comparisons(args, elements)

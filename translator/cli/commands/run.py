@@ -43,6 +43,7 @@ from translator.cli.commands.common import (
     parse_query,
     read_data,
 )
+from translator.cli.commands.operational_options import add_operational_options, operational_requested
 
 HELP = "answer a query over RDF streams and static data with the clingo engine"
 
@@ -63,6 +64,7 @@ def add_parser(subparsers) -> None:
                    help="print the ASP program plus the stream facts true at T (for plain clingo) instead of answers")
     add_engine_options(p)
     add_epsparql_options(p)
+    add_operational_options(p, r2s=False)
     add_robustness_options(p)
     p.set_defaults(func=run)
 
@@ -74,11 +76,18 @@ def run(args: argparse.Namespace) -> int:
     if args.as_ == "cqels-all":
         raise RsplarsError("--as cqels-all gives several queries; run them one by one (cqels-brave, cqels-cautious)")
     query = parse_query(args, args.query_file)
+    if query.dialect == "epsparql" and operational_requested(args):
+        raise RsplarsError("the operational options (--profile, --t0, --report, …) need windows; EP-SPARQL has none "
+                           "(seed 002 §3.2): use --selection/--consumption (docs/epsparql.md)")
     if query.dialect == "epsparql":  # one event stream, push-evaluated (docs/epsparql.md)
         return run_epsparql(args, query)
     from translator.evaluate.accounting import count_elements, new_accounting
 
     check_stream_iris(query, [parse_stream_spec(spec)[0] for spec in args.stream])
+    if operational_requested(args):  # --profile, --t0, --report, …: the report-policy run (docs/check.md)
+        from translator.cli.commands.operational_options import run_operational
+
+        return run_operational(args, query)
     accounting = new_accounting(args.skip_bad_elements)
     elements, facts = read_data(args, accounting)
     ((_, compiled),) = compile_variants(args, query, elements)

@@ -18,6 +18,7 @@ from typing import Callable
 
 from lars.errors import EXIT_OK
 from translator.cli.commands.common import add_query_options, add_translation_options
+from translator.cli.commands.operational_options import add_operational_options
 
 HELP = "translate an RSP query (C-SPARQL, CQELS-QL, EP-SPARQL)"
 
@@ -39,6 +40,12 @@ def target_lars(query, args: argparse.Namespace) -> str:
     from lars.printer import format_program
     from translator.cli.commands.common import compile_variants
 
+    from translator.cli.commands.operational_options import operational_requested
+
+    if operational_requested(args):
+        from translator.cli.commands.operational_options import operational_lars
+
+        return operational_lars(args, query)
     variants = compile_variants(args, query)
     out = []
     for label, compiled in variants:
@@ -87,6 +94,7 @@ def add_parser(subparsers) -> None:
     add_query_options(p)
     add_translation_options(p)
     p.add_argument("--unicode", action="store_true", help="--to lars: the paper's notation (⊞^30 ◇ a), for people")
+    add_operational_options(p)  # --to lars: the program under a report policy (docs/check.md)
     p.set_defaults(func=run)
 
 

@@ -1,0 +1,570 @@
+"""Is an engine's recorded output correct? (seed 001 Defs 25–26; the CSRBench oracle, seed 002 §6,
+spec 002 §5.7). ``rsplars check`` is argument parsing around :func:`check`.
+
+An engine's output ``Ans_C(q)`` is **correct** iff it equals ``Ans(Q_z)`` for *some* vector z of
+window starts t0 (Def 25): ``Q_z`` is q under the engine's profile (report policy, R2S, empty
+relations, window model) with window k starting at ``z_k``. The candidates for ``z_k`` are
+``{a, …, a + max(β_k − 1, α_k)}`` (a = ``registration``): Def 25's bounded set ``{a, …, a+β_k−1}``
+(Theorem 1) together with the oracle's ``{a, …, a+α_k}`` (spec 002 §5.7), so that an output
+correct under either is correct here. ``t0`` given explicitly fixes the candidates.
+
+Choices (docs/check.md lists them with their reasons):
+
+* relations are **sets** of bindings (seed 001 §1.6 A2, the oracle's HashSet); relations that an
+  engine emits at the same timestamp are merged (a tuple-driven engine may report several times
+  per instant, seed 002 §2.4);
+* terms: IRIs by value, literals by lexical form and datatype/language, except **numeric literals,
+  compared by value as doubles** (the oracle's ``doubleValue()``: ``"83"^^xsd:integer`` =
+  ``"83.0e0"^^xsd:double``); blank nodes match any blank node (labels are the engine's own);
+* ``timed`` comparison (default, Def 25): the sequence of (timestamp, relation) must be equal on
+  ``[warm_up, horizon]`` (Def 26's cut-off is ``warm_up``, default: none, so that early reports of
+  the transient phase are seen, as the oracle sees them — spec 002 §3.3 item 7); the answers'
+  timestamps are converted from ``answers_unit`` to the base unit (rounded down);
+  ``oracle`` comparison (``--ignore-timestamps``): the output's relations, in order and timestamps
+  ignored, must be a contiguous subsequence of the expected ones (spec 002 §5.7 ``contains``); an
+  empty output then matches, as in the oracle, and the report says so.
+"""
+
+from __future__ import annotations
+
+import itertools
+from functools import lru_cache
+import json
+import re
+from dataclasses import dataclass, replace
+from typing import Sequence
+
+from lars.errors import RsplarsError, SourceError
+from translator.evaluate.operational import Evaluator, Relation, apply_r2s, grids_of, horizon
+from translator.evaluate.profiles import PROFILES, R2S, Operational
+from translator.evaluate.report_policy import Report
+from translator.rdf.timeunits import unit_ms
+
+NUMERIC = {
+    "http://www.w3.org/2001/XMLSchema#" + t
+    for t in ("integer", "decimal", "double", "float", "long", "int", "short", "byte", "nonNegativeInteger",
+              "nonPositiveInteger", "negativeInteger", "positiveInteger", "unsignedLong", "unsignedInt",
+              "unsignedShort", "unsignedByte")
+}
+
+Term = tuple
+Binding = frozenset  # of (variable, Term)
+
+
+# ------------------------------------------------------------------------------------ terms
+
+
+def term_key(kind: str, value: str, datatype: str | None = None, lang: str | None = None) -> Term:
+    """The comparison key of an RDF term (module docstring)."""
+    if kind == "uri":
+        return ("iri", value)
+    if kind == "bnode":
+        return ("bnode",)
+    if lang:
+        return ("lit", value, "@" + lang.lower())
+    if datatype in NUMERIC:
+        try:
+            return ("num", float(value))
+        except ValueError:
+            return ("lit", value, datatype)
+    if datatype in (None, "http://www.w3.org/2001/XMLSchema#string"):
+        return ("lit", value, None)
+    return ("lit", value, datatype)
+
+
+@lru_cache(maxsize=65536)
+def nt_key(text: str) -> Term:
+    """Key of an N-Triples term (``rsplars run``'s jsonl)."""
+    from rdflib import BNode, Literal, URIRef
+
+    from translator.rdf.terms import from_nt
+
+    term = from_nt(text)
+    if isinstance(term, URIRef):
+        return term_key("uri", str(term))
+    if isinstance(term, BNode):
+        return term_key("bnode", str(term))
+    assert isinstance(term, Literal)
+    return term_key("literal", str(term), str(term.datatype) if term.datatype else None, term.language)
+
+
+def show_term(key: Term) -> str:
+    if key[0] == "iri":
+        return f"<{key[1]}>"
+    if key[0] == "bnode":
+        return "_:b"
+    if key[0] == "num":
+        v = key[1]
+        return str(int(v)) if v == int(v) else repr(v)
+    if key[0] == "null":
+        return "null"
+    value, suffix = key[1], key[2]
+    quoted = json.dumps(value, ensure_ascii=False)
+    if suffix is None:
+        return quoted
+    return quoted + (suffix if suffix.startswith("@") else f"^^<{suffix}>")
+
+
+def show_binding(b: Binding) -> dict[str, str]:
+    return {v: show_term(k) for v, k in sorted(b)}
+
+
+def show_relation(rel: frozenset) -> list[dict[str, str]]:
+    return sorted((show_binding(b) for b in rel), key=lambda d: sorted(d.items()))
+
+
+# ---------------------------------------------------------------------------------- answers
+
+
+@dataclass(frozen=True)
+class ActualRelation:
+    t: int | None
+    """Timestamp in base units (``None``: the file gives none)."""
+    raw_t: object
+    bindings: frozenset
+    line: int
+
+
+def read_answers(text: str, source: str, *, time_factor: tuple[int, int] = (1, 1), fmt: str = "auto") -> tuple[str, list[ActualRelation]]:
+    """An engine's recorded output: the CSRBench answer format (``{"relations": [{"timestamp": …,
+    "results": {"bindings": [...]}}]}``, SPARQL 1.1 JSON bindings, each possibly wrapped as
+    ``{"timestamp": t, "binding": {...}}`` as in the oracle's recorded answers) or JSON lines as ``rsplars run``
+    writes them (``{"t": …, "answers": [{var: N-Triples term}]}`` or ``--format sparql-json``
+    lines). Returns (format, relations). ``time_factor = (num, den)`` converts timestamps to base
+    units (rounded down). Errors are located ``FILE:LINE:COLUMN``."""
+    stripped = text.lstrip()
+    if fmt == "auto":
+        first = stripped.split("\n", 1)[0].strip()
+        fmt = "csrbench" if first in ("{", "[") or first.startswith("[") or '"relations"' in first else "jsonl"
+    if fmt == "csrbench":
+        return fmt, _read_csrbench(text, source, time_factor)
+    if fmt != "jsonl":
+        raise RsplarsError(f"unknown answers format {fmt!r} (expected auto, csrbench, jsonl)")
+    out = []
+    for n, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise SourceError(f"not a JSON object: {exc.msg}", source=source, line=n, column=exc.colno, text=text,
+                              expected='one JSON object per line, {"t": …, "answers": […]}') from None
+        out.append(_relation(record, source, n, text, time_factor, nt=True))
+    return fmt, out
+
+
+def _read_csrbench(text: str, source: str, factor: tuple[int, int]) -> list[ActualRelation]:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise SourceError(f"not JSON: {exc.msg}", source=source, line=exc.lineno, column=exc.colno, text=text,
+                          expected='{"relations": [{"timestamp": …, "results": {"bindings": […]}}]}') from None
+    relations = data.get("relations") if isinstance(data, dict) else data
+    if not isinstance(relations, list):
+        raise SourceError('no "relations" list', source=source, line=1, column=1, text=text,
+                          expected='{"relations": [{"timestamp": …, "results": {"bindings": […]}}]}')
+    starts = [m.start() for m in re.finditer(r"\{\s*\"(?:timestamp|results)\"", text)]
+    out = []
+    for i, rel in enumerate(relations):
+        line = text.count("\n", 0, starts[i]) + 1 if i < len(starts) else 1
+        out.append(_relation(rel, source, line, text, factor, nt=False))
+    return out
+
+
+def _relation(record, source: str, line: int, text: str, factor: tuple[int, int], *, nt: bool) -> ActualRelation:
+    def bad(msg: str, expected: str) -> SourceError:
+        return SourceError(msg, source=source, line=line, column=1, text=text, expected=expected)
+
+    if not isinstance(record, dict):
+        raise bad("a relation must be a JSON object", '{"timestamp": …, "results": {"bindings": […]}}')
+    raw_t = record.get("timestamp", record.get("t"))
+    t = None
+    if raw_t is not None:
+        try:
+            number = int(str(raw_t).strip())
+        except ValueError:
+            raise bad(f"timestamp {raw_t!r} is not an integer", "an integer timestamp in --answers-time-unit") from None
+        t = number * factor[0] // factor[1]
+    bindings: list = []
+    if "answers" in record:
+        if not isinstance(record["answers"], list):
+            raise bad('"answers" must be a list', '[{"var": "N-Triples term"}, …]')
+        for a in record["answers"]:
+            if not isinstance(a, dict):
+                raise bad("an answer must be a JSON object", '{"var": "N-Triples term"}')
+            try:
+                bindings.append(frozenset((v, nt_key(x)) for v, x in a.items()))
+            except RsplarsError as exc:
+                raise bad(f"answer term: {exc}", "N-Triples terms") from None
+    elif "results" in record:
+        res = record["results"]
+        rows = res.get("bindings") if isinstance(res, dict) else None
+        if not isinstance(rows, list):
+            raise bad('"results" has no "bindings" list', 'SPARQL 1.1 JSON results {"bindings": […]}')
+        for b in rows:
+            if isinstance(b, dict) and isinstance(b.get("binding"), dict):
+                b = b["binding"]  # the CSRBench oracle's own files: {"timestamp": t, "binding": {...}}
+            if not isinstance(b, dict):
+                raise bad("a binding must be a JSON object", '{"var": {"type": "uri", "value": "…"}}')
+            bindings.append(frozenset((v, _json_term(x, bad)) for v, x in b.items() if x is not None))
+    elif "answer" in record or "boolean" in record:
+        raise bad("ASK answers are not supported by check", "SELECT results")
+    else:
+        raise bad('a relation needs "results" (SPARQL JSON) or "answers" (rsplars run)',
+                  '{"timestamp": …, "results": {"bindings": […]}}')
+    return ActualRelation(t, raw_t, frozenset(bindings), line)
+
+
+def _json_term(x, bad) -> Term:
+    if not isinstance(x, dict) or "type" not in x or "value" not in x:
+        raise bad(f"not a SPARQL 1.1 JSON term: {x!r}", '{"type": "uri|literal|typed-literal|bnode", "value": "…"}')
+    kind = x["type"]
+    if kind in ("literal", "typed-literal"):
+        if str(x["value"]).lower() == "null" and x.get("datatype") is None:
+            return ("null",)
+        return term_key("literal", str(x["value"]), x.get("datatype"), x.get("xml:lang"))
+    if kind not in ("uri", "bnode"):
+        raise bad(f"unknown term type {kind!r}", "uri, literal, typed-literal or bnode")
+    return term_key(kind, str(x["value"]))
+
+
+# ------------------------------------------------------------------------------------ judging
+
+
+@dataclass
+class Verdict:
+    correct: bool
+    report: dict
+
+
+def candidates(evaluator: Evaluator, op: Operational, registration: int, fixed: bool) -> list[tuple[int, ...]]:
+    if fixed:
+        n = len(evaluator.windows)
+        return [tuple(op.t0_of(k, n) for k in range(n))]
+    ranges = [range(registration, registration + max(w.beta - 1, w.alpha) + 1) for w in evaluator.windows]
+    return list(itertools.product(*ranges))
+
+
+def _key_rows(evaluator: Evaluator, rows) -> frozenset:
+    """Rows of the engine (N-Triples per result variable) as comparison bindings."""
+    out = set()
+    for row in rows:
+        out.add(frozenset((v, nt_key(x)) for v, x in zip(evaluator.variables, row) if x is not None))
+    return frozenset(out)
+
+
+def _timed(actual: list[ActualRelation]) -> dict[int, frozenset]:
+    merged: dict[int, set] = {}
+    for a in actual:
+        assert a.t is not None
+        merged.setdefault(a.t, set()).update(a.bindings)
+    return {t: frozenset(b) for t, b in merged.items()}
+
+
+def check(evaluator: Evaluator, actual: Sequence[ActualRelation], op: Operational, *, registration: int = 0,
+          t0_fixed: bool = False, ignore_timestamps: bool = False, warm_up: int | None = None,
+          max_candidates: int = 2000, end: int | None = None, other_profiles: bool = True) -> Verdict:
+    """Judge ``actual`` against every candidate t0 vector (module docstring). For an incorrect
+    output, ``other_profiles`` also tries the other engine profiles (each with its own parameters)
+    and names those under which it is correct."""
+    if not ignore_timestamps and any(a.t is None for a in actual):
+        raise RsplarsError("the answers have relations without a timestamp; use --ignore-timestamps")
+    zs = candidates(evaluator, op, registration, t0_fixed)
+    if len(zs) > max_candidates:
+        raise RsplarsError(f"{len(zs)} t0 candidates (the product over the windows' ranges) exceed "
+                           f"{max_candidates}; fix t0 with --t0, or choose a coarser --unit")
+    last_answer = max([a.t for a in actual if a.t is not None], default=0)
+    h = end if end is not None else max(horizon(evaluator.elements, evaluator.windows, zs[-1]), 0)
+    # solve every candidate's reports at once: one solver run per window-width vector
+    plans = {z: evaluator.plan(replace(op, t0=z), None, h) for z in zs}
+    evaluator.evaluate(r for p in plans.values() for r in p)
+    found = None
+    scored = []
+    for z in zs:
+        rels = apply_r2s(((r, evaluator.rows(r)) for r in plans[z]), op.r2s, op.empty_relations)
+        exp = [(r.t, _key_rows(evaluator, r.rows), r) for r in rels]
+        if ignore_timestamps:
+            ok, first = _contains([e[1] for e in exp], [a.bindings for a in actual])
+        else:
+            ok, first = _equal_timed(exp, _timed(actual), warm_up, h)
+        scored.append((first, z, rels, exp))
+        if ok:
+            found = (z, rels, exp)
+            break
+    report: dict = {
+        "correct": found is not None,
+        "parameters": op.as_dict(),
+        "comparison": {
+            "mode": "oracle (contiguous subsequence, timestamps ignored)" if ignore_timestamps else "timed (Def 25)",
+            "relations": "sets of bindings; relations at one timestamp merged",
+            "numeric_literals": "compared by value as doubles (CSRBench oracle)",
+            "blank_nodes": "any blank node matches any blank node",
+            "warm_up": warm_up,
+            "horizon": h,
+        },
+        "t0_tried": [list(z) for z in zs[: len(scored)]],
+        "t0_candidates": len(zs),
+        "solver_runs": evaluator.solver_runs,
+        "actual_relations": len(actual),
+    }
+    if ignore_timestamps and not actual:
+        report["note"] = "an empty output is contained in every expected output (as in the CSRBench oracle)"
+    if found is not None:
+        z, rels, exp = found
+        report["matching_t0"] = list(z)
+        report["expected_relations"] = len(rels)
+        report["timeline"] = _timeline(exp, actual, ignore_timestamps)
+        return Verdict(True, report)
+    # the closest candidate (most agreeing relations, then the smallest t0) explains the verdict
+    first, z, rels, exp = max(scored, key=lambda s: (s[0] if s[0] is not None else -1, [-x for x in s[1]]))
+    report["closest_t0"] = list(z)
+    report["expected_relations"] = len(rels)
+    report["mismatch"] = _mismatch(evaluator, op, z, exp, actual, first, ignore_timestamps, h, warm_up)
+    report["timeline"] = _timeline(exp, actual, ignore_timestamps)
+    if other_profiles:
+        fits = _other_profiles(evaluator, actual, op, registration=registration, t0_fixed=t0_fixed,
+                               ignore_timestamps=ignore_timestamps, warm_up=warm_up, max_candidates=max_candidates,
+                               end=end)
+        if fits:
+            report["fits_profiles"] = fits
+            report["mismatch"]["diagnosis"].append(
+                "different report policy: the output is correct under " + "; ".join(
+                    f"profile {name} (report {PROFILES[name].params.as_dict()['report']}, t0 = {t0})"
+                    for name, t0 in fits.items()))
+    if last_answer > h and not ignore_timestamps:
+        report["note"] = f"the answers go on after the horizon {h} (every window holding data has closed)"
+    return Verdict(False, report)
+
+
+def _other_profiles(evaluator: Evaluator, actual, op: Operational, **kw) -> dict[str, list[int]]:
+    out = {}
+    for name, profile in PROFILES.items():
+        other = replace(profile.params, t0=op.t0, window_model=profile.params.window_model)
+        if other.report == op.report and other.window_model == op.window_model and other.cc_mode == op.cc_mode:
+            continue
+        try:
+            v = check(evaluator, actual, other, other_profiles=False, **kw)
+        except RsplarsError:
+            continue
+        if v.correct:
+            out[name] = v.report["matching_t0"]
+    return out
+
+
+def _equal_timed(exp, actual: dict[int, frozenset], warm_up: int | None, h: int) -> tuple[bool, int | None]:
+    """(equal?, a closeness score: timestamps that agree minus timestamps that differ)."""
+    lo = warm_up if warm_up is not None else -(10**18)
+    e = {t: rel for t, (rel, _) in _merged(exp).items() if t >= lo}
+    a = {t: rel for t, rel in actual.items() if t >= lo and (t <= h or rel)}
+    times = set(e) | set(a)
+    differ = sum(1 for t in times if e.get(t) != a.get(t))
+    return differ == 0, (len(times) - differ) - differ
+
+
+def _merged(exp) -> dict[int, tuple[frozenset, Relation]]:
+    """Expected relations merged per timestamp (a tuple tick evaluates one instant several times),
+    with the last relation at each timestamp."""
+    out: dict[int, tuple[frozenset, Relation]] = {}
+    for t, rel, r in exp:
+        out[t] = ((out[t][0] | rel) if t in out else rel, r)
+    return out
+
+
+def _contains(expected: list[frozenset], actual: list[frozenset]) -> tuple[bool, int | None]:
+    if not actual:
+        return True, None
+    best = 0
+    for i in range(len(expected) - len(actual) + 1):
+        n = 0
+        while n < len(actual) and expected[i + n] == actual[n]:
+            n += 1
+        if n == len(actual):
+            return True, None
+        best = max(best, n)
+    return False, best
+
+
+def _window_of(evaluator: Evaluator, report: Report | None) -> list[dict]:
+    if report is None:
+        return []
+    return [{"stream": w.stream, "from": lo, "to": hi,
+             "interval": f"[{lo}, {hi}]" if lo <= hi else f"empty (the window has not started at {report.t})"}
+            for w, (lo, hi) in zip(evaluator.windows, report.scopes)]
+
+
+def _mismatch(evaluator: Evaluator, op: Operational, z, exp, actual, first, ignore_timestamps: bool, h: int,
+              warm_up: int | None) -> dict:
+    by_t = {t: (rel, r.report) for t, (rel, r) in _merged(exp).items()}
+    if ignore_timestamps:
+        k = first or 0
+        a = actual[k] if k < len(actual) else None
+        # align the actual relations with the expected ones at the best offset
+        e_rel, e_rep = (exp[k][1], exp[k][2].report) if k < len(exp) else (None, None)
+        t = e_rep.t if e_rep is not None else None
+        a_rel = a.bindings if a is not None else None
+    else:
+        timed = _timed(list(actual))
+        lo = warm_up if warm_up is not None else -(10**18)
+        times = sorted(set(by_t) | {t for t, rel in timed.items() if t <= h or rel})
+        t = next(t for t in times if t >= lo and by_t.get(t, (None,))[0] != timed.get(t))
+        e_rel, e_rep = by_t.get(t, (None, None))
+        a_rel = timed.get(t)
+    grids = grids_of(evaluator.windows, replace(op, t0=z))
+    window_report = e_rep
+    if window_report is None and t is not None:
+        window_report = Report(t, tuple(g.scope(t, op.window_model, "window-close" in op.report) or (t + 1, t)
+                                        for g in grids), "window-close" in op.report)
+    out = {
+        "timestamp": t,
+        "t0": list(z),
+        "window": _window_of(evaluator, window_report),
+        "expected": None if e_rel is None else show_relation(e_rel),
+        "actual": None if a_rel is None else show_relation(a_rel),
+    }
+    if e_rel is not None and a_rel is not None:
+        out["missing"] = show_relation(e_rel - a_rel)
+        out["unexpected"] = show_relation(a_rel - e_rel)
+    out["diagnosis"] = diagnose(evaluator, op, z, grids, t, e_rel, e_rep, a_rel, exp, actual, ignore_timestamps)
+    return out
+
+
+def diagnose(evaluator: Evaluator, op: Operational, z, grids, t, e_rel, e_rep, a_rel, exp, actual,
+             ignore_timestamps: bool) -> list[str]:
+    """Known causes (seed 002 §3.3, Table 2) that fit the first mismatch, in words."""
+    causes: list[str] = []
+    if e_rel is None and a_rel is not None:
+        if "window-close" in op.report and t is not None and not any(g.closes(t) for g in grids):
+            causes.append(f"early report of an open window: the output has a relation at {t}, where no window "
+                          "closes; a window-close engine reports only when the window closes (seed 002 §3.3 item 7, "
+                          "R12; C-SPARQL's Q5 transient)")
+        elif not a_rel and op.empty_relations == "skip":
+            causes.append("unexpected empty relation: the profile emits no empty relations (seed 002 §2.6)")
+        elif "non-empty" in op.report and t is not None and all(
+                evaluator.contents.span(g.stream, *(g.scope(t, op.window_model, "window-close" in op.report) or (1, 0)))
+                == (0, 0) for g in grids):
+            causes.append(f"report of an empty window at {t}: the non-empty-content guard suppresses it "
+                          "(seed 002 §2.4)")
+        else:
+            causes.append(f"unexpected relation at {t}: no report is due then under {op.as_dict()['report']}")
+    elif e_rel is not None and a_rel is None:
+        if not e_rel:
+            causes.append(f"missing empty relation at {t}: the window reported and the result is empty; the profile "
+                          "emits empty relations (seed 002 §2.6, C-SPARQL)")
+        else:
+            causes.append(f"dropped relation: no output at {t}, where the window reports {len(e_rel)} binding(s)")
+    elif e_rel is not None and a_rel is not None:
+        extra, missing = a_rel - e_rel, e_rel - a_rel
+        nulls = _null_instead_of_zero(missing, extra)
+        if nulls:
+            causes.append(f"null instead of 0: {nulls} is unbound or null where SPARQL 1.1 gives 0 for an empty "
+                          "group (seed 002 §3.3 item 8, R10; SPARQLstream's Q4)")
+        if extra and e_rep is not None and _expired(evaluator, op, e_rep, z, extra):
+            causes.append(f"window expiry: the unexpected binding(s) at {t} come from elements that left the window "
+                          "before it; they were not removed from the active window (seed 002 §3.3 item 9, R11; CQELS's "
+                          "Q4/Q6/Q7)")
+        if not causes:
+            causes.append(f"wrong bindings at {t}: {len(missing)} missing, {len(extra)} unexpected")
+    causes += _wrong_r2s(evaluator, op, z, exp, actual, ignore_timestamps)
+    return causes
+
+
+def _wrong_r2s(evaluator: Evaluator, op: Operational, z, exp, actual, ignore_timestamps: bool) -> list[str]:
+    """The whole output is another operator's stream over the same reports (and is not just the
+    profile's operator with the other empty-relation policy)."""
+    plan = evaluator.plan(replace(op, t0=z), None, max([r.t for _, _, r in exp], default=0))
+    timed = None if ignore_timestamps else _timed(list(actual))
+
+    def matches(r2s: str, empty: str) -> bool:
+        rels = apply_r2s(((r, evaluator.rows(r)) for r in plan), r2s, empty)
+        keyed = [(r.t, _key_rows(evaluator, r.rows), r) for r in rels]
+        if timed is None:
+            return _contains([k[1] for k in keyed], [a.bindings for a in actual])[0]
+        return _equal_timed(keyed, timed, None, 10**18)[0]
+
+    if matches(op.r2s, "skip" if op.empty_relations == "emit" else "emit"):
+        return []
+    for other in R2S:
+        if other != op.r2s and (matches(other, "emit") or matches(other, "skip")):
+            return [f"wrong R2S: the output is the {other.upper()} of the answers, the profile's operator is "
+                    f"{op.r2s.upper()} (seed 001 Defs 20–22, seed 002 §2.5)"]
+    return []
+
+
+def _null_instead_of_zero(missing: frozenset, extra: frozenset) -> str:
+    for m in missing:
+        zeros = [v for v, k in m if k[0] == "num" and k[1] == 0]
+        for v in zeros:
+            rest = frozenset((x, k) for x, k in m if x != v)
+            for e in extra:
+                if frozenset((x, k) for x, k in e if x != v) == rest and dict(e).get(v, ("null",))[0] == "null":
+                    return f"?{v}"
+    return ""
+
+
+def _expired(evaluator: Evaluator, op: Operational, report: Report, z, extra: frozenset) -> bool:
+    """The extra bindings appear when the windows also hold the elements since the first window start."""
+    start = min(z)
+    wide = Report(report.t, tuple((min(lo, start), hi) for lo, hi in report.scopes), report.closing)
+    evaluator.evaluate([wide])
+    rows = _key_rows(evaluator, evaluator.rows(wide))
+    return bool(extra) and extra <= rows
+
+
+def _timeline(exp, actual, ignore_timestamps: bool) -> list[dict]:
+    """Expected vs actual relations per timestamp (the HTML report's table)."""
+    if ignore_timestamps:
+        n = max(len(exp), len(actual))
+        return [{"index": i,
+                 "t": exp[i][0] if i < len(exp) else None,
+                 "expected": show_relation(exp[i][1]) if i < len(exp) else None,
+                 "actual": show_relation(actual[i].bindings) if i < len(actual) else None}
+                for i in range(n)]
+    e = {t: rel for t, (rel, _) in _merged(exp).items()}
+    a = _timed(list(actual))
+    out = []
+    for t in sorted(set(e) | set(a)):
+        out.append({"t": t,
+                    "expected": show_relation(e[t]) if t in e else None,
+                    "actual": show_relation(a[t]) if t in a else None,
+                    "equal": e.get(t) == a.get(t)})
+    return out
+
+
+def time_factor(answers_unit: str, base_unit: str) -> tuple[int, int]:
+    """(num, den) converting a timestamp in ``answers_unit`` to ``base_unit``."""
+    return unit_ms(answers_unit), unit_ms(base_unit)
+
+
+# ----------------------------------------------------------------- two engines, one stream
+
+
+def as_actual(relations: Sequence[Relation], variables: Sequence[str]) -> list[ActualRelation]:
+    """An engine run's relations as a recorded output (to judge one profile's output under another)."""
+    return [ActualRelation(r.t, r.t, frozenset(frozenset((v, nt_key(x)) for v, x in zip(variables, row) if x is not None)
+                                                 for row in r.rows), 0) for r in relations]
+
+
+def compare_profiles(ev_a: Evaluator, op_a: Operational, ev_b: Evaluator, op_b: Operational,
+                     start: int | None = None, end: int | None = None) -> dict:
+    """Do two engines (a query under a profile each) give the same answer stream on the same data?
+    The streams are compared per timestamp (relations merged, terms as in :func:`check`); each
+    output is also judged under the other profile (is A's output a correct output of B for some
+    t0?), which separates a difference of t0 from one of report policy, R2S or empty relations
+    (seed 002 §9: raw outputs of different engines are not expected to be equal)."""
+    rel_a, rel_b = ev_a.relations(op_a, start, end), ev_b.relations(op_b, start, end)
+    out_a, out_b = as_actual(rel_a, ev_a.variables), as_actual(rel_b, ev_b.variables)
+    ka, kb = _timed(out_a), _timed(out_b)
+    times = sorted(set(ka) | set(kb))
+    first = next((t for t in times if ka.get(t) != kb.get(t)), None)
+    same_vars = set(ev_a.variables) == set(ev_b.variables)
+    return {
+        "equal": first is None,
+        "first_difference": first,
+        "a": {"parameters": op_a.as_dict(), "relations": len(rel_a)},
+        "b": {"parameters": op_b.as_dict(), "relations": len(rel_b)},
+        "a_correct_under_b": check(ev_b, out_a, op_b, other_profiles=False).correct if same_vars else None,
+        "b_correct_under_a": check(ev_a, out_b, op_a, other_profiles=False).correct if same_vars else None,
+        "timeline": [{"t": t, "a": show_relation(ka[t]) if t in ka else None,
+                      "b": show_relation(kb[t]) if t in kb else None, "equal": ka.get(t) == kb.get(t)}
+                     for t in times],
+    }

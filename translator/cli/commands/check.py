@@ -1,0 +1,121 @@
+"""``rsplars check QUERY --stream IRI=FILE … --answers FILE --profile NAME``: is an engine's recorded
+output correct? (seed 001 Defs 25–26, the CSRBench oracle; :mod:`translator.agreement.check`).
+
+Exit code 0 when the output is correct, 1 when it is not, 2 on bad input. ``--json`` writes the
+report (top-level ``"correct"``, the t0 values tried, the first mismatching relation with a
+diagnosis); ``--html`` the expected vs actual timeline (docs/check.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from lars.errors import EXIT_FAILURE, EXIT_OK, RsplarsError
+from translator.cli.commands.common import (
+    UNITS,
+    add_data_options,
+    add_query_options,
+    add_translation_options,
+    check_stream_iris,
+    compile_variants,
+    output,
+    parse_query,
+    read_data,
+    read_text,
+)
+from translator.cli.commands.operational_options import add_operational_options, given, resolve_operational
+
+HELP = "judge a real engine's recorded output against the query's expected outputs under an engine profile"
+
+
+def add_parser(subparsers) -> None:
+    p = subparsers.add_parser("check", help=HELP, description=HELP + " (exit 0 correct, 1 incorrect, 2 bad input)")
+    p.add_argument("query_file", metavar="QUERY", help="query file (C-SPARQL, CQELS-QL), or - for stdin")
+    add_query_options(p)
+    add_data_options(p, stream_required=True)
+    add_translation_options(p, mode=False)
+    add_operational_options(p)
+    p.add_argument("--answers", required=True, metavar="FILE",
+                   help='the engine\'s output: CSRBench {"relations": [...]} JSON or rsplars run JSON lines')
+    p.add_argument("--answers-format", choices=["auto", "csrbench", "jsonl"], default="auto",
+                   help="format of --answers (default: auto)")
+    p.add_argument("--answers-time-unit", choices=UNITS, help="unit of the answers' timestamps (default: --unit)")
+    p.add_argument("--registration", type=int, default=0, metavar="A",
+                   help="query registration time a in base units: t0 candidates start there (Def 25; default 0)")
+    p.add_argument("--warm-up", type=int, metavar="T", help="compare from T on only (Def 26; default: everything)")
+    p.add_argument("--to", dest="end", type=int, metavar="T", help="horizon: compare up to T (default: every window "
+                   "holding data has closed)")
+    p.add_argument("--ignore-timestamps", action="store_true",
+                   help="compare as the CSRBench oracle does: the relations in order, timestamps ignored, as a "
+                        "contiguous subsequence of the expected ones")
+    p.add_argument("--max-candidates", type=int, default=2000, metavar="N", help="limit on t0 vectors (default 2000)")
+    p.add_argument("--json", metavar="REPORT.json", help="write the JSON report")
+    p.add_argument("--html", metavar="REPORT.html", help="write the HTML report (expected vs actual timeline)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from translator.agreement.check import check, read_answers, time_factor
+    from translator.agreement.check_html import render_html
+    from translator.evaluate.operational import Evaluator
+    from translator.rdf.streams import parse_stream_spec
+    from translator.translate.normalize import TimeBase
+
+    if args.as_ == "cqels-all":
+        raise RsplarsError("--as cqels-all gives several queries; check them one by one (cqels-brave, cqels-cautious)")
+    query = parse_query(args, args.query_file)
+    check_stream_iris(query, [parse_stream_spec(spec)[0] for spec in args.stream])
+    if args.profile is None and args.report_policy is None:
+        raise RsplarsError("check needs the engine's profile (--profile NAME, see `rsplars profiles`) or at least "
+                           "its report policy (--report …)")
+    op = resolve_operational(args, base_unit=args.unit)
+    if not given(args.window_bounds):
+        args.window_bounds = op.window_model
+    text, source = read_text(args.answers, "answers")
+    fmt, actual = read_answers(text, source, time_factor=time_factor(args.answers_time_unit or args.unit, args.unit),
+                               fmt=args.answers_format)
+    elements, facts = read_data(args)
+    args.mode = "none"  # the report policy decides when to evaluate (no push/pull trigger, no period needed)
+    ((_, compiled),) = compile_variants(args, query, elements)
+    evaluator = Evaluator(compiled.query, compiled.strategy, TimeBase(args.unit), elements, facts)
+    if evaluator.form != "select":
+        raise RsplarsError(f"check judges SELECT answers; this is a {evaluator.form.upper()} query")
+    verdict = check(evaluator, actual, op, registration=args.registration, t0_fixed=args.t0 is not None,
+                    ignore_timestamps=args.ignore_timestamps, warm_up=args.warm_up,
+                    max_candidates=args.max_candidates, end=args.end)
+    report = {"correct": verdict.correct, "query": args.query_file, "answers": args.answers, "answers_format": fmt,
+              "profile": args.profile, **{k: v for k, v in verdict.report.items() if k != "correct"}}
+    if args.json:
+        with output(args.json) as out:
+            out.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+    if args.html:
+        with output(args.html) as out:
+            out.write(render_html(report))
+    print(summary(report))
+    return EXIT_OK if verdict.correct else EXIT_FAILURE
+
+
+def summary(report: dict) -> str:
+    lines = []
+    tried = len(report["t0_tried"])
+    if report["correct"]:
+        lines.append(f"correct: equals the expected output for t0 = {_t0(report['matching_t0'])} "
+                     f"({tried} of {report['t0_candidates']} t0 candidates tried)")
+    else:
+        m = report["mismatch"]
+        lines.append(f"incorrect: no t0 among {report['t0_candidates']} candidates gives this output")
+        lines.append(f"first mismatch (closest t0 = {_t0(report['closest_t0'])}) at t = {m['timestamp']}, window "
+                     + ", ".join(f"{w['interval']} of <{w['stream']}>" for w in m["window"]))
+        lines.append(f"  expected: {json.dumps(m['expected'], ensure_ascii=False)}")
+        lines.append(f"  actual:   {json.dumps(m['actual'], ensure_ascii=False)}")
+        for d in m["diagnosis"]:
+            lines.append(f"  diagnosis: {d}")
+    if "note" in report:
+        lines.append(f"note: {report['note']}")
+    return "\n".join(lines)
+
+
+def _t0(z) -> str:
+    return str(z[0]) if len(z) == 1 else "(" + ", ".join(map(str, z)) + ")"
+

@@ -1,0 +1,209 @@
+"""The operational options of ``run``, ``check`` and ``translate`` (docs/check.md): a profile and the
+single parameters that override it. Not a subcommand; the commands add these options."""
+
+from __future__ import annotations
+
+import argparse
+
+from lars.errors import RsplarsError
+
+class Default(str):
+    """An option's default that the user did not give: a profile's parameter overrides it, an
+    explicit option overrides the profile (``--r2s``, ``--window-bounds``)."""
+
+
+def given(value) -> bool:
+    return value is not None and not isinstance(value, Default)
+
+
+REPORT_HELP = ("report policy: a comma-separated combination of window-close, content-change, non-empty, periodic "
+               "(or WC, CC, NC, P), e.g. window-close,non-empty (seed 001 Def 23, seed 002 §2.4)")
+
+
+def add_operational_options(p: argparse.ArgumentParser, *, r2s: bool = True, report_flag: str = "--report") -> None:
+    from translator.evaluate.profiles import PROFILES
+    from translator.evaluate.report_policy import CC_MODES, EMPTY_RELATIONS, TICKS
+
+    g = p.add_argument_group(
+        "operational parameters",
+        "docs/check.md; any of them switches to the report-policy run, where --window-bounds and --r2s default to "
+        "the profile's (without a profile: window close, left-open windows (o, c], rstream, empty relations emitted)")
+    g.add_argument("--profile", choices=list(PROFILES),
+                   help="engine profile bundling the parameters below (`rsplars profiles`); explicit options override it")
+    g.add_argument("--t0", metavar="T[,T…]",
+                   help="first window start in base units, one for all windows or one per window (default 0)")
+    g.add_argument(report_flag, dest="report_policy", metavar="STRATEGIES", help=REPORT_HELP)
+    g.add_argument("--cc-mode", choices=list(CC_MODES),
+                   help="content change: arrivals only (default) or strict (expiries count, seed 001 §1.15)")
+    g.add_argument("--report-period", metavar="DUR", help="period of the periodic strategy (default: the window slide)")
+    g.add_argument("--report-window", metavar="N[,M…]",
+                   help="only these windows (1 = first in query order) report (seed 001 Example 9; default: all)")
+    g.add_argument("--tick", choices=list(TICKS),
+                   help="tick (seed 002 §2.4): tuple evaluates a content-change report once per arriving tuple; "
+                        "time/batch once per instant (docs/check.md)")
+    g.add_argument("--empty-relations", choices=list(EMPTY_RELATIONS),
+                   help="emit or skip relations that are empty after R2S (seed 002 §2.6)")
+    if r2s:
+        g.add_argument("--r2s", choices=["rstream", "istream", "dstream"], default="rstream",
+                       help="relation-to-stream operator (default: the profile's, else rstream)")
+    for dest in ("r2s", "window_bounds"):
+        value = p.get_default(dest)
+        if isinstance(value, str):
+            p.set_defaults(**{dest: Default(value)})
+
+
+def _ints(text: str, what: str) -> tuple[int, ...]:
+    try:
+        values = tuple(int(x) for x in text.split(","))
+    except ValueError:
+        raise RsplarsError(f"{what}: expected integers separated by commas, got {text!r}") from None
+    return values
+
+
+def operational_requested(args: argparse.Namespace) -> bool:
+    return any(getattr(args, name, None) is not None for name in
+               ("profile", "t0", "report_policy", "cc_mode", "report_period", "report_window", "tick", "empty_relations"))
+
+
+def resolve_operational(args: argparse.Namespace, *, base_unit: str):
+    """The :class:`translator.evaluate.profiles.Operational` of the options: the profile (or the
+    defaults) with the explicit options applied; ``--window-bounds`` is the window model."""
+    from translator.evaluate.profiles import DEFAULT, get_profile, with_overrides
+    from translator.evaluate.report_policy import parse_report
+    from translator.rdf.timeunits import duration_in_base_units
+
+    base = get_profile(args.profile).params if args.profile else DEFAULT
+    period = None
+    if args.report_period is not None:
+        period = duration_in_base_units(args.report_period, base_unit)
+    windows = None
+    if args.report_window is not None:
+        windows = tuple(k - 1 for k in _ints(args.report_window, "--report-window"))
+        if any(k < 0 for k in windows):
+            raise RsplarsError("--report-window: windows are numbered from 1")
+    return with_overrides(
+        base,
+        t0=_ints(args.t0, "--t0") if args.t0 is not None else None,
+        report=parse_report(args.report_policy) if args.report_policy is not None else None,
+        cc_mode=args.cc_mode,
+        period=period,
+        report_windows=windows,
+        tick=args.tick,
+        r2s=args.r2s if given(getattr(args, "r2s", None)) else None,
+        empty_relations=args.empty_relations,
+        window_model=args.window_bounds if given(args.window_bounds) else None,
+    )
+
+
+def run_operational(args: argparse.Namespace, query) -> int:
+    """``rsplars run`` under operational parameters: the answer stream of
+    :func:`translator.evaluate.operational.operational_relations`, one record per relation."""
+    from lars.errors import EXIT_OK
+    from translator.cli.commands.common import compile_variants, output, read_data
+    from translator.evaluate.operational import Evaluator
+    from translator.evaluate.writers import WRITERS, check_format
+    from translator.translate.normalize import TimeBase
+
+    if getattr(args, "mode", None) or getattr(args, "period", None):
+        raise RsplarsError("--mode/--period and the operational options exclude each other: the report policy "
+                           "decides when the query is evaluated")
+    if getattr(args, "print_asp_at", None) is not None:
+        raise RsplarsError("--print-asp-at is not available with operational options; "
+                           "`rsplars translate --to lars --profile …` shows the program")
+    if getattr(args, "engine", None) == "spark":
+        raise RsplarsError("--engine spark does not run operational profiles; use the sequential engine")
+    op = resolve_operational(args, base_unit=args.unit)
+    args.window_bounds = args.window_bounds if given(args.window_bounds) else op.window_model
+    args.mode = "none"
+    elements, facts = read_data(args)
+    ((_, compiled),) = compile_variants(args, query, elements)
+    check_format(args.format, compiled.form)
+    evaluator = Evaluator(compiled.query, compiled.strategy, TimeBase(args.unit), elements, facts)
+    relations = evaluator.relations(op, args.start, args.end)
+    with output(args.output) as out:
+        write = WRITERS[args.format](out, compiled)
+        for rel in relations:
+            write(rel)
+    return EXIT_OK
+
+
+def operational_lars(args: argparse.Namespace, query) -> str:
+    """``translate --to lars`` with operational options: the program of
+    :func:`translator.evaluate.operational.report_program`, after comment lines with the parameters."""
+    from lars.printer import format_program
+    from translator.cli.commands.common import compile_variants
+    from translator.evaluate.operational import report_program
+    from translator.translate.normalize import TimeBase
+
+    if getattr(args, "mode", None) or getattr(args, "period", None):
+        raise RsplarsError("--mode/--period and the operational options exclude each other: the report policy "
+                           "decides when the query is evaluated")
+    op = resolve_operational(args, base_unit=args.unit)
+    args.window_bounds = args.window_bounds if given(args.window_bounds) else op.window_model
+    args.mode = "none"
+    out = []
+    for label, compiled in compile_variants(args, query):
+        program, notes = report_program(compiled.query, compiled.strategy, TimeBase(args.unit), op)
+        params = ", ".join(f"{k} {v}" for k, v in op.as_dict().items() if v is not None)
+        head = [f"% {label}: strategy {compiled.strategy}, report policy as trigger rules; {params}; "
+                f"time unit {args.unit}", *(f"% note: {n}" for n in notes)]
+        out.append("\n".join(head) + "\n" + format_program(program, args.unicode, base_unit=args.unit).rstrip("\n") + "\n")
+    return "\n".join(out)
+
+
+def add_profile_agreement_options(p: argparse.ArgumentParser) -> None:
+    """``agree --profiles A,B [--t0 T]``: compare two engine profiles' answer streams instead of push and pull."""
+    from translator.evaluate.profiles import PROFILES
+
+    g = p.add_argument_group("engine profiles (docs/check.md)")
+    g.add_argument("--profiles", metavar="A,B",
+                   help=f"compare the answer streams of two engine profiles ({', '.join(PROFILES)}): QUERY (or "
+                        "QUERY_A) under A, QUERY (or QUERY_B) under B, each with its own report policy, R2S, "
+                        "empty relations and windows")
+    g.add_argument("--t0", metavar="T[,T…]", help="with --profiles: first window start of both runs (default 0)")
+
+
+def run_profile_agreement(args: argparse.Namespace) -> int:
+    import json
+    import sys
+
+    from lars.errors import EXIT_FAILURE, EXIT_OK
+    from translator.agreement.check import compare_profiles
+    from translator.cli.commands.common import output, parse_query, read_data
+    from translator.evaluate.operational import Evaluator
+    from translator.evaluate.profiles import get_profile, with_overrides
+    from translator.translate.compile import compile_query
+    from translator.translate.normalize import TimeBase
+
+    names = [n.strip() for n in args.profiles.split(",")]
+    if len(names) != 2:
+        raise RsplarsError(f"--profiles: expected two profiles A,B, got {args.profiles!r}")
+    t0 = _ints(args.t0, "--t0") if args.t0 is not None else None
+    ops = [with_overrides(get_profile(n).params, t0=t0) for n in names]
+    files = [args.query_file, args.query_file] if args.query_file else [args.pull, args.push]
+    elements, facts = read_data(args)
+    base = TimeBase(args.unit)
+    evaluators = []
+    queries = {path: parse_query(args, path) for path in dict.fromkeys(files)}
+    for path, op in zip(files, ops):
+        query = queries[path]
+        compiled = compile_query(query, mode="none", bounds=op.window_model, base=base)
+        evaluators.append(Evaluator(compiled.query, compiled.strategy, base, elements, facts))
+    result = compare_profiles(evaluators[0], ops[0], evaluators[1], ops[1], start=args.start, end=args.end)
+    result = {"profiles": names, "queries": files, **result}
+    a, b = names
+    print(f"{a} vs {b}: " + ("the answer streams are equal" if result["equal"] else
+                               f"the answer streams differ, first at t = {result['first_difference']}"))
+    for row in result["timeline"][: args.max_rows]:
+        mark = "=" if row["equal"] else "≠"
+        print(f"  {row['t']:>6} {mark} {a}: {json.dumps(row['a'], ensure_ascii=False)}  "
+              f"{b}: {json.dumps(row['b'], ensure_ascii=False)}")
+    for x, y, key in ((a, b, "a_correct_under_b"), (b, a, "b_correct_under_a")):
+        if result[key] is not None:
+            verdict = "is a correct" if result[key] else "is no correct"
+            print(f"{x}'s output {verdict} {y} output for {'some' if result[key] else 'any'} t0 (as rsplars check judges)")
+    if args.report:
+        with output(args.report) as out:
+            out.write(json.dumps(result, indent=2, ensure_ascii=False) + "\n")
+    sys.stdout.flush()
+    return EXIT_FAILURE if args.fail_on_disagree and not result["equal"] else EXIT_OK

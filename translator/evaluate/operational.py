@@ -1,0 +1,383 @@
+"""Running a query the way a real engine does: t0, report policy, R2S, empty relations
+(seed 001 §1.8, §1.13–1.16; seed 002 §2.4–2.7, R19).
+
+The pipeline, for the operational parameters ``op`` (:class:`translator.evaluate.profiles.Operational`):
+
+1. the query's time-based windows become grids ``WW(α, β, t0)``
+   (:mod:`translator.evaluate.report_policy`);
+2. ET and, for every t in ET, the content interval ``[lo, hi]`` of every window
+   (:func:`translator.evaluate.report_policy.report_times`);
+3. R2R at each t in ET: the query's LARS program (τ1/τ2, ``translator.translate``) with each window
+   replaced by the LARS window that selects exactly ``[lo, hi]`` at t — ``⊞^{t−lo}`` (closed) or
+   ``⊞^{t−lo,−1}`` (right-open window-close report, ``hi = t−1``) — solved by the clingo engine at
+   the times of ET. Reports whose windows have the same widths share one program and one solver
+   run; under window close every report has the widths α, so one program
+   (:func:`report_program`, shown by ``translate --to lars --profile``) with the report policy as
+   its ``trigger`` rules is the whole run;
+4. R2S at the root over consecutive reports (seed 001 Defs 20–22: IStream/DStream compare with the
+   previous *evaluation*, the state before the first is empty; DStream emits nothing at the first
+   evaluation, as the CSRBench oracle, spec 002 §2.5);
+5. empty relations: ``emit`` keeps a report whose R2S output is empty, ``skip`` drops it (seed 002
+   §2.6, R7: an output policy, separate from the NC report guard). Steps 4–5 post-process the
+   answer stream (seed 002 R19: "applied last").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from decimal import Decimal
+from typing import Iterable, Sequence
+
+from lars.errors import UnsupportedError
+from lars.model import (
+    NOW,
+    TRUE,
+    Arith,
+    Atom,
+    Comparison,
+    Diamond,
+    Integer,
+    Literal,
+    Program,
+    Rule,
+    TimeWindow,
+    Variable,
+    WindowAt,
+)
+from translator.evaluate.profiles import Operational
+from translator.evaluate.report_policy import Contents, Grid, Policy, PolicyError, Report, report_times
+from translator.evaluate.run import Row, answer_rows, engine_input
+from translator.query import model as M
+from translator.rdf.streams import StreamElement
+from translator.translate.compile import Compiled, compile_query, rewrite_patterns
+from translator.translate.expressions import FUNCTIONS
+from translator.translate.modes import TRIGGER, with_trigger
+from translator.translate.normalize import TimeBase, window as window_spec
+from translator.translate.tau import STRIPLE
+from translator.rdf.terms import to_lars
+
+STAGE = "operational profile"
+
+
+@dataclass(frozen=True)
+class TimeWindowInfo:
+    """A time-based window of the query: its stream, width α and slide β in base ticks."""
+
+    stream: str
+    alpha: int
+    beta: int
+
+
+@dataclass(frozen=True)
+class Relation:
+    """One relation of an answer stream: the rows emitted at t (after R2S) and the report that
+    produced it (``rows_before_r2s``: the R2R result at t)."""
+
+    t: int
+    rows: frozenset[Row]
+    report: Report
+    rows_before_r2s: frozenset[Row]
+
+
+def time_windows(query: M.Query, base: TimeBase) -> list[TimeWindowInfo]:
+    """The query's windows in query order (C-SPARQL stream sources, then CQELS STREAM patterns);
+    the seeds' report policies are defined for time-based windows only (seed 002 §2.3, R13)."""
+    out = []
+    for p in M.stream_graph_patterns(query):
+        if not isinstance(p.stream, M.IRI):
+            raise UnsupportedError("a stream variable (STREAM ?s)", STAGE, "a report policy needs the window's stream")
+        spec = window_spec(p.window, base)
+        if spec.kind != "range" or spec.range is None:
+            raise UnsupportedError(f"a {spec.kind} window", STAGE,
+                                   "report policies are defined for time-based sliding windows (seed 002 §2.3)")
+        out.append(TimeWindowInfo(p.stream.value, spec.range, spec.step))
+    if not out:
+        raise UnsupportedError("a query without windows", STAGE, "a report policy needs a time-based window")
+    return out
+
+
+def grids_of(windows: Sequence[TimeWindowInfo], op: Operational) -> list[Grid]:
+    return [Grid(w.stream, w.alpha, w.beta, op.t0_of(k, len(windows))) for k, w in enumerate(windows)]
+
+
+def policy_of(op: Operational) -> Policy:
+    return Policy(op.report, op.cc_mode, op.period, op.report_windows)
+
+
+def horizon(elements: Sequence[StreamElement], windows: Sequence[TimeWindowInfo], t0s: Iterable[int] = (0,)) -> int:
+    """The last time point worth evaluating: every window holding an element has closed by then
+    (last element + max α + max β, seed 001 §1.18 'bounded horizon')."""
+    last = max([e.t for e in elements], default=0)
+    return max(last, *t0s) + max(w.alpha for w in windows) + max(w.beta for w in windows)
+
+
+def with_windows(query: M.Query, widths: Sequence[int], unit: str) -> M.Query:
+    """The query with its k-th window replaced by ``[RANGE widths[k]]`` (slide 1, in base units)."""
+    counter = iter(range(len(widths)))
+
+    def win(w: M.Window) -> M.Window:
+        return M.Window("range", M.Duration(Decimal(widths[next(counter)]), unit), None, None, w.position)
+
+    sources = tuple(replace(s, window=win(s.window)) for s in query.dataset.streams)
+
+    def visit(p: M.Pattern) -> M.Pattern | None:
+        if isinstance(p, M.StreamPattern):
+            return replace(p, window=win(p.window), pattern=rewrite_patterns(p.pattern, visit))
+        return None
+
+    where = rewrite_patterns(query.where, visit)
+    return replace(query, dataset=replace(query.dataset, streams=sources), where=where)
+
+
+class Evaluator:
+    """R2R of one query at given times and window contents, with a cache shared by every t0
+    candidate of ``rsplars check`` (the answer at t depends only on t and the contents)."""
+
+    def __init__(self, query: M.Query, strategy: str, base: TimeBase, elements: Sequence[StreamElement],
+                 static: Sequence[Rule] = ()) -> None:
+        self.query = query
+        self.strategy = strategy
+        self.base = base
+        self.elements = list(elements)
+        self.static = tuple(static)
+        self.windows = time_windows(query, base)
+        self.contents = Contents(self._times_by_stream())
+        self.compiled: dict[tuple, Compiled] = {}
+        self.cache: dict[tuple, frozenset[Row]] = {}
+        self.solver_runs = 0
+        self.variables: tuple[str, ...] = self.compile_for(("closed", tuple(w.alpha for w in self.windows))).variables
+        self.form = self.compile_for(("closed", tuple(w.alpha for w in self.windows))).form
+
+    def _times_by_stream(self) -> dict[str, list[int]]:
+        out: dict[str, list[int]] = {w.stream: [] for w in self.windows}
+        for e in self.elements:
+            out.setdefault(str(e.stream_iri), []).append(e.t)
+        return out
+
+    @staticmethod
+    def key(report: Report) -> tuple[str, tuple[int, ...]]:
+        """(bounds, widths) of the LARS windows that select the report's contents at its t."""
+        kind = "right-open" if any(hi == report.t - 1 for lo, hi in report.scopes if lo <= hi) else "closed"
+        widths = []
+        for lo, hi in report.scopes:
+            if lo > hi:  # not started: an empty window (width 0; see _variant)
+                widths.append(0)
+                continue
+            if kind == "right-open" and hi != report.t - 1 or kind == "closed" and hi != report.t:
+                raise PolicyError(f"at t={report.t} the windows end at different times; not expressible as one "
+                                  "LARS program (mixed window models)")
+            widths.append(max(report.t - lo, 0))
+        return kind, tuple(widths)
+
+    def compile_for(self, key: tuple[str, tuple[int, ...]]) -> Compiled:
+        if key not in self.compiled:
+            kind, widths = key
+            q = with_windows(self.query, widths, self.base.unit)
+            self.compiled[key] = compile_query(q, strategy=self.strategy, mode="none", bounds=kind, base=self.base)
+        return self.compiled[key]
+
+    def _variant(self, report: Report) -> tuple:
+        """What a report sees besides its windows' widths: the arrivals of its instant (tuple
+        tick) and the streams whose window has not started yet at t (their elements are left out:
+        the window is empty, which no LARS window ending at t expresses when elements arrive at t)."""
+        empty = frozenset(w.stream for (lo, hi), w in zip(report.scopes, self.windows) if lo > hi
+                          and self.contents.span(w.stream, report.t, report.t) != (0, 0))
+        started = {w.stream for (lo, hi), w in zip(report.scopes, self.windows) if lo <= hi}
+        if empty & started:
+            raise PolicyError(f"at t={report.t} one window on <{sorted(empty & started)[0]}> has started and another "
+                              "on the same stream has not; not expressible as one LARS program")
+        return (report.prefix, empty or None)
+
+    def evaluate(self, reports: Iterable[Report]) -> None:
+        """Solve every (contents, t) not yet in the cache: one solver run per window-width vector
+        (and one per partial instant: tuple tick, windows that have not started)."""
+        todo: dict[tuple, set[int]] = {}
+        partial: set[tuple] = set()
+        for r in reports:
+            k, v = self.key(r), self._variant(r)
+            if (k, r.t, v) in self.cache:
+                continue
+            if v == (None, None):
+                todo.setdefault(k, set()).add(r.t)
+            else:
+                partial.add((k, r.t, v))
+        for k, t, v in sorted(partial, key=repr):
+            prefix, empty = v
+            arrived = [e for e in self.elements if e.t < t] + [e for e in self.elements if e.t == t][:prefix]
+            if empty:
+                arrived = [e for e in arrived if str(e.stream_iri) not in empty]
+            self._solve(k, arrived, [t], v)
+        last = max([e.t for e in self.elements], default=0)
+        for k, times in sorted(todo.items()):
+            ts = sorted(times)
+            self._solve(k, self.elements, ts, (None, None), end=max(ts[-1], last))
+
+    def _solve(self, k: tuple, elements: Sequence[StreamElement], times: list[int], variant: tuple,
+               end: int | None = None) -> None:
+        from asp.solver import StreamSolver
+
+        compiled = self.compile_for(k)
+        run = engine_input(compiled, elements, self.static, end=end if end is not None else times[-1])
+        solver = StreamSolver(run.program, functions=FUNCTIONS)
+        self.solver_runs += 1
+        for step in solver.run(run.stream, times):
+            if len(step.answers) != 1:
+                raise PolicyError(f"the translated program has {len(step.answers)} answer streams at t={step.t} "
+                                  "(D8); this is a bug, please report it")
+            self.cache[(k, step.t, variant)] = frozenset(answer_rows(compiled, step.answers[0]))
+
+    def rows(self, report: Report) -> frozenset[Row]:
+        return self.cache[(self.key(report), report.t, self._variant(report))]
+
+    def plan(self, op: Operational, start: int | None = None, end: int | None = None) -> list[Report]:
+        """ET on ``[start, end]``; by default from 0 (or the first element, if earlier) to the horizon."""
+        grids = grids_of(self.windows, op)
+        last = horizon(self.elements, self.windows, [g.t0 for g in grids]) if end is None else end
+        first = min([0, *(e.t for e in self.elements)]) if start is None else start
+        reports = report_times(grids, self.contents, policy_of(op), op.window_model, first, last)
+        if op.tick != "tuple" or "content-change" not in op.report:
+            return reports
+        reporting = {grids[k].stream for k in (range(len(grids)) if op.report_windows is None else op.report_windows)}
+        out = []
+        for r in reports:  # tuple tick: each arrival at r.t that a reporting window sees triggers an evaluation
+            arrivals = [e for e in self.elements if e.t == r.t]
+            for j, e in enumerate(arrivals[:-1], start=1):
+                if str(e.stream_iri) in reporting:
+                    out.append(replace(r, prefix=j))
+            out.append(r)
+        return out
+
+    def relations(self, op: Operational, start: int | None = None, end: int | None = None) -> list[Relation]:
+        reports = self.plan(op, start, end)
+        self.evaluate(reports)
+        return apply_r2s(((r, self.rows(r)) for r in reports), op.r2s, op.empty_relations)
+
+
+def apply_r2s(reports: Iterable[tuple[Report, frozenset[Row]]], r2s: str, empty: str) -> list[Relation]:
+    """Steps 4–5 of the module docstring."""
+    out = []
+    previous: frozenset[Row] = frozenset()
+    for n, (report, current) in enumerate(reports):
+        if r2s == "rstream":
+            rows = current
+        elif r2s == "istream":
+            rows = current - previous
+        else:
+            rows = previous - current
+        previous = current
+        if r2s == "dstream" and n == 0:
+            continue
+        if not rows and empty == "skip":
+            continue
+        out.append(Relation(report.t, rows, report, current))
+    return out
+
+
+def operational_relations(compiled: Compiled, elements: Sequence[StreamElement], static: Sequence[Rule],
+                          op: Operational, base: TimeBase, *, start: int | None = None, end: int | None = None) -> list[Relation]:
+    """The answer stream of ``compiled.query`` (after cs/cq, with its τ strategy) under ``op``."""
+    ev = Evaluator(compiled.query, compiled.strategy, base, elements, static)
+    return ev.relations(op, start, end)
+
+
+# ------------------------------------------------------------------------ the policy as LARS rules
+
+
+def trigger_rules(windows: Sequence[TimeWindowInfo], op: Operational) -> tuple[Rule, ...]:
+    """The report policy as LARS rules deriving ``trigger`` exactly at ET (seed 001 Def 23,
+    spec 001 §7.2–7.3): one rule per reporting window (two where NC's partial window needs the
+    ``max(0, …)`` of seed 001 §1.8 split), the strategies as body conjuncts.
+
+    * WC: ``⊞^0 @_T true, T ≥ t0+α, (T − (t0+α)) \\ β = 0``;
+    * P: ``⊞^0 @_T true, T ≥ t0, (T − t0) \\ p = 0``;
+    * CC (arrivals): ``⊞^0 ◇ striple(X1,X2,X3,s)`` and T inside the first window's domain;
+    * NC under WC: ``⊞^w ◇ striple(Y1,Y2,Y3,s)`` with the window that ends at the close instant;
+      NC otherwise: ``⊞^α @_U striple(Y1,Y2,Y3,s), U ≥ lo(T)`` with lo(T) the start of the
+      present window (seed 001 §1.8, the oracle's CC windower).
+
+    Strict content change compares the contents at T and T − 1 and is not given as rules; it and
+    windows with gaps (α < β) under CC are computed by :func:`translator.evaluate.report_policy.report_times`
+    only (docs/check.md)."""
+    policy = policy_of(op)
+    if policy.cc_mode == "strict" and "content-change" in op.report:
+        raise UnsupportedError("strict content change", "report policy as LARS rules",
+                               "it compares the contents at T and T−1; computed by the report planner instead")
+    grids = grids_of(windows, op)
+    T, U = Variable("T"), Variable("U")
+    now = Literal(WindowAt(NOW, TRUE, T))
+    rules: list[Rule] = []
+    reporting = range(len(grids)) if policy.windows is None else policy.windows
+    model = op.window_model
+    for k in reporting:
+        g = grids[k]
+        stream = to_lars(_iri(g.stream))
+        body: list = [now]
+        s = op.report
+        if "window-close" in s:
+            start = g.t0 + g.alpha
+            body += [Comparison(">=", T, Integer(start)),
+                     Comparison("=", Arith("\\", Arith("-", T, Integer(start)), Integer(g.beta)), Integer(0))]
+        if "periodic" in s:
+            p = op.period or g.beta
+            body += [Comparison(">=", T, Integer(g.t0)),
+                     Comparison("=", Arith("\\", Arith("-", T, Integer(g.t0)), Integer(p)), Integer(0))]
+        if "content-change" in s:
+            if g.alpha < g.beta:
+                raise UnsupportedError("content change on a window with gaps (α < β)", "report policy as LARS rules")
+            atom = Atom(STRIPLE, (Variable("X1"), Variable("X2"), Variable("X3"), stream))
+            body += [Literal(Diamond(NOW, atom)), Comparison(">" if model == "left-open" else ">=", T, Integer(g.t0))]
+        if "non-empty" not in s:
+            rules.append(Rule(TRIGGER, tuple(body)))
+            continue
+        content = Atom(STRIPLE, (Variable("Y1"), Variable("Y2"), Variable("Y3"), stream))
+        if policy.closing:
+            w = {"left-open": TimeWindow(g.alpha - 1, 0, 1), "right-open": TimeWindow(g.alpha, -1, 1),
+                 "closed": TimeWindow(g.alpha, 0, 1)}[model]
+            rules.append(Rule(TRIGGER, (*body, Literal(Diamond(w, content)))))
+            continue
+        within = Literal(WindowAt(TimeWindow(g.alpha, 0, 1), content, U))
+        shift = 1 if model == "left-open" else 0
+        x = Arith("-", T, Integer(g.t0 + g.alpha))
+        if model == "right-open":  # earliest window holding T: i = max(0, ⌊x/β⌋ + 1)
+            first = Comparison("<", T, Integer(g.t0 + g.alpha))
+            index = Arith("+", Arith("/", x, Integer(g.beta)), Integer(1))
+        else:  # earliest window not closed at T: i = max(0, ⌈x/β⌉)
+            first = Comparison("<=", T, Integer(g.t0 + g.alpha))
+            index = Arith("/", Arith("+", x, Integer(g.beta - 1)), Integer(g.beta))
+        later = Comparison(">=" if model == "right-open" else ">", T, Integer(g.t0 + g.alpha))
+        lo_later = Arith("+", Integer(g.t0 + shift), Arith("*", index, Integer(g.beta)))
+        rules.append(Rule(TRIGGER, (*body, first, within, Comparison(">=", U, Integer(g.t0 + shift)))))
+        rules.append(Rule(TRIGGER, (*body, later, within, Comparison(">=", U, lo_later))))
+    return tuple(rules)
+
+
+def _iri(value: str):
+    from rdflib import URIRef
+
+    return URIRef(value)
+
+
+def report_program(query: M.Query, strategy: str, base: TimeBase, op: Operational) -> tuple[Program, list[str]]:
+    """The LARS program of a run under ``op`` (``translate --to lars --profile``): ``trigger(P)``
+    of seed 000 §4.1 over the query's program with the windows a report sees — at a window-close
+    report the full window ``α`` (left-open ``⊞^{α−1}``, right-open ``⊞^{α,−1}``, closed ``⊞^α``)
+    — and :func:`trigger_rules` instead of the push/pull trigger. Returns the program and notes
+    on what the rules leave to the report planner."""
+    windows = time_windows(query, base)
+    notes = []
+    closing = "window-close" in op.report
+    if op.window_model == "left-open":
+        kind, widths = "closed", tuple(w.alpha - 1 for w in windows)
+    elif op.window_model == "right-open" and closing:
+        kind, widths = "right-open", tuple(w.alpha for w in windows)
+    else:
+        kind, widths = "closed", tuple(w.alpha for w in windows)
+    if not closing and any(w.beta > 1 for w in windows):
+        notes.append("between window closes a report sees the present window cut at t (seed 001 §1.8), "
+                     "narrower than α: `run` evaluates each such report with the window that selects exactly "
+                     "that part; the program below shows the R2R rules with full windows")
+    compiled = compile_query(with_windows(query, widths, base.unit), strategy=strategy, mode="none", bounds=kind, base=base)
+    rules = (*with_trigger(compiled.program), *trigger_rules(windows, op))
+    notes.append(f"R2S {op.r2s.upper()} and empty relations '{op.empty_relations}' are applied to the answer "
+                 "stream after solving (seed 002 R19)")
+    return Program(rules), notes
