@@ -303,6 +303,71 @@ def elements_parquet_target():
     return Target("elements Parquet (Spark input)", elements_target().seeds, ELEMENT_VOCAB, elements_parquet_check)
 
 
+# ------------------------------------------------------------------------------------- check's answers
+
+CHECK_VOCAB = ['"relations"', '"timestamp"', '"results"', '"bindings"', '"binding"', '"answers"', '"t"', '"type"',
+               '"value"', '"uri"', '"literal"', '"typed-literal"', '"bnode"', '"datatype"', '"xml:lang"', '"answer"',
+               '"<http://e/a>"', '"\\"5\\"^^<http://www.w3.org/2001/XMLSchema#integer>"', 'null', 'true', '1.5',
+               '"1e400"', '"NaN"', '{', '}', '[', ']', ',', ':', '"http://www.w3.org/2001/XMLSchema#double"']
+
+
+def _check_seeds() -> list[str]:
+    root = DATA.parent.parent / "examples" / "check"
+    seeds = [p.read_text(encoding="utf-8") for p in sorted(root.glob("*.json"))]
+    seeds.append('{"t": 3, "answers": [{"s": "<http://e/a>", "v": "\\"21\\"^^<http://www.w3.org/2001/XMLSchema#integer>"}]}\n'
+                 '{"t": 6, "answers": []}\n{"t": 9, "answers": [{"s": "_:b1", "v": "\\"x\\"@en"}]}\n')
+    return seeds
+
+
+def _json_term_of(key) -> dict:
+    """A comparison key of translator.agreement.check as a SPARQL 1.1 JSON term that reads back to it."""
+    kind = key[0]
+    if kind == "iri":
+        return {"type": "uri", "value": key[1]}
+    if kind == "bnode":
+        return {"type": "bnode", "value": "b"}
+    if kind == "null":
+        return {"type": "literal", "value": "null"}
+    if kind == "num":
+        return {"type": "typed-literal", "value": repr(key[1]), "datatype": "http://www.w3.org/2001/XMLSchema#double"}
+    value, suffix = key[1], key[2]
+    if suffix is None:
+        return {"type": "literal", "value": value}
+    if suffix.startswith("@"):
+        return {"type": "literal", "value": value, "xml:lang": suffix[1:]}
+    return {"type": "typed-literal", "value": value, "datatype": suffix}
+
+
+def _comparable(relations) -> list:
+    def key(k):
+        return ("num", "nan") if k[0] == "num" and k[1] != k[1] else k
+
+    return [(r.t, frozenset(frozenset((v, key(k)) for v, k in b) for b in r.bindings)) for r in relations]
+
+
+def check_answers_check(text: str) -> bool:
+    from translator.agreement.check import read_answers
+
+    _, relations = read_answers(text, "fuzz.json")
+    printed = json.dumps({"relations": [
+        {**({"timestamp": r.t} if r.t is not None else {}),
+         "results": {"bindings": [{v: _json_term_of(k) for v, k in sorted(b)} for b in sorted(r.bindings, key=repr)]}}
+        for r in relations]})
+    try:
+        _, again = read_answers(printed, "printed.json", fmt="csrbench")
+    except SourceError as err:
+        raise _roundtrip_failure("check answers", text, printed, err) from None
+    if _comparable(again) != _comparable(relations):
+        raise _roundtrip_failure("check answers", text, printed, "different relations")
+    return True
+
+
+def check_answers_target():
+    from harness import Target
+
+    return Target("check answers (rsplars check)", _check_seeds(), CHECK_VOCAB, check_answers_check)
+
+
 def all_targets():
     return [
         query_target("csparql"),
@@ -317,4 +382,5 @@ def all_targets():
         lars_stream_target("jsonl"),
         elements_target(),
         elements_parquet_target(),
+        check_answers_target(),
     ]
