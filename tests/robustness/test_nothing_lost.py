@@ -159,3 +159,18 @@ def test_notation_escape_beyond_unicode_is_a_located_error(text):
     with pytest.raises(SourceError) as err:
         parse_stream(text, S, "notation", source="s.stream")
     assert (err.value.line, err.value.column) == (1, 1) and "not a Unicode code point" in err.value.message
+
+
+def test_check_counts_and_skips_bad_elements(tmp_path, capsys):
+    ex = Path(__file__).parents[2] / "examples" / "check"
+    stream = tmp_path / "temps.nt"
+    stream.write_text((ex / "temps.nt").read_text() + "<http://example.org/s9> <http://example.org/temp> oops \"1\"\n")
+    argv = ["check", str(ex / "hot.rq"), "--stream", f"http://example.org/temps={stream}", "--stream-time-unit", "ms",
+            "--answers-time-unit", "ms", "--answers", str(ex / "csparql-answers.json"), "--profile", "csparql"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert f"{stream}:5:" in err and "Traceback" not in err
+    assert main([*argv, "--skip-bad-elements"]) == 0
+    err = capsys.readouterr().err
+    assert f"skipped malformed element at {stream}:5:" in err
+    assert _summary(err) == {"read": 5, "used": 4, "rejected": 1, "duplicates": 0}
