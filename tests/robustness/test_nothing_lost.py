@@ -174,3 +174,13 @@ def test_check_counts_and_skips_bad_elements(tmp_path, capsys):
     err = capsys.readouterr().err
     assert f"skipped malformed element at {stream}:5:" in err
     assert _summary(err) == {"read": 5, "used": 4, "rejected": 1, "duplicates": 0}
+
+
+@pytest.mark.parametrize("record", ['{"t": 1, "answers": [{"s": 5}]}', '{"t": 1, "answers": [{"s": null}]}'])
+def test_check_answers_with_a_term_that_is_not_a_string_is_a_located_error(record):
+    """An answer term that is a number or null crashed check's reader (AttributeError)."""
+    from translator.agreement.check import read_answers
+
+    with pytest.raises(SourceError) as err:
+        read_answers('{"t": 0, "answers": []}\n' + record + "\n", "a.jsonl")
+    assert (err.value.line, err.value.column) == (2, 1) and "N-Triples strings" in err.value.message

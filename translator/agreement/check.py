@@ -192,6 +192,8 @@ def _relation(record, source: str, line: int, text: str, factor: tuple[int, int]
         for a in record["answers"]:
             if not isinstance(a, dict):
                 raise bad("an answer must be a JSON object", '{"var": "N-Triples term"}')
+            if not all(isinstance(x, str) for x in a.values()):
+                raise bad("an answer's terms must be N-Triples strings", '{"var": "<http://…>"}')
             try:
                 bindings.append(frozenset((v, nt_key(x)) for v, x in a.items()))
             except RsplarsError as exc:
