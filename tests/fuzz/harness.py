@@ -51,6 +51,21 @@ class Target:
     vocabulary: Sequence[str]
     check: Callable[[str], bool]
     regexes: Sequence[str] = ()
+    #: a structure-aware mutation ``(draw, text) -> text`` applied to some inputs (JSON values)
+    extra: Callable | None = None
+
+
+_JSON_SCALAR = re.compile(r'"(?:[^"\\\n]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|\btrue\b|\bfalse\b|\bnull\b')
+JSON_VALUES = ["5", "-1", "1.5", "1e400", "null", "true", "[]", "{}", '""', '"x"', '"<http://e/a>"', '[1]', '{"a": 1}']
+
+
+def json_value_swap(draw, text: str) -> str:
+    """Replace one JSON scalar (a string, number, true/false/null) by a value of another type."""
+    spans = list(_JSON_SCALAR.finditer(text))
+    if not spans:
+        return text
+    m = spans[draw(st.integers(0, len(spans) - 1))]
+    return text[:m.start()] + draw(st.sampled_from(JSON_VALUES)) + text[m.end():]
 
 
 def lark_vocabulary(parser) -> tuple[list[str], list[str]]:
@@ -88,6 +103,11 @@ def mutated(target: Target):
     @st.composite
     def build(draw):
         text = draw(st.sampled_from(list(target.seeds)))
+        if target.extra is not None and draw(st.booleans()):
+            for _ in range(draw(st.integers(1, 3))):
+                text = target.extra(draw, text)
+            if draw(st.booleans()):
+                return text
         for _ in range(draw(st.integers(1, 4))):
             op = draw(st.sampled_from(["delete", "insert", "insert", "replace", "duplicate", "truncate",
                                        "swap_lines", "drop_line", "dup_line", "number", "number"]))

@@ -210,7 +210,10 @@ def lars_stream_check(kind: str):
 def lars_stream_target(kind: str):
     from harness import Target
 
-    return Target(f"LARS stream {kind}", _lars_stream_seeds(kind), LARS_STREAM_VOCAB, lars_stream_check(kind))
+    from harness import json_value_swap
+
+    return Target(f"LARS stream {kind}", _lars_stream_seeds(kind), LARS_STREAM_VOCAB, lars_stream_check(kind),
+                  extra=json_value_swap if kind == "jsonl" else None)
 
 
 # ------------------------------------------------------------------------------------- element tables (Spark input)
@@ -365,7 +368,10 @@ def check_answers_check(text: str) -> bool:
 def check_answers_target():
     from harness import Target
 
-    return Target("check answers (rsplars check)", _check_seeds(), CHECK_VOCAB, check_answers_check)
+    from harness import json_value_swap
+
+    return Target("check answers (rsplars check)", _check_seeds(), CHECK_VOCAB, check_answers_check,
+                  extra=json_value_swap)
 
 
 def all_targets():

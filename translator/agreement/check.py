@@ -221,6 +221,9 @@ def _json_term(x, bad) -> Term:
     if not isinstance(x, dict) or "type" not in x or "value" not in x:
         raise bad(f"not a SPARQL 1.1 JSON term: {x!r}", '{"type": "uri|literal|typed-literal|bnode", "value": "…"}')
     kind = x["type"]
+    for field in ("datatype", "xml:lang"):
+        if x.get(field) is not None and not isinstance(x[field], str):
+            raise bad(f"the {field} of a term must be a string, not {x[field]!r}", '"datatype": "http://…#integer"')
     if kind in ("literal", "typed-literal"):
         if str(x["value"]).lower() == "null" and x.get("datatype") is None:
             return ("null",)
