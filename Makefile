@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: install demo lint test bench clean
+.PHONY: install demo lint test fuzz bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -25,6 +25,10 @@ test: $(STAMP) lint
 	@command -v java >/dev/null 2>&1 || { echo "java missing: installing OpenJDK 17"; \
 	  (apt-get update -qq && apt-get install -y -qq openjdk-17-jre-headless) >/dev/null; }
 	$(BIN)/python -m pytest -q
+
+# >= 10,000 generated inputs per reader (tests/fuzz, docs/robustness.md); prints the counts at the end
+fuzz: $(STAMP)
+	$(BIN)/python -m pytest -q -m slow -p no:cacheprovider -W ignore::DeprecationWarning tests/fuzz
 
 bench: $(STAMP)
 	$(BIN)/python bench/lars_bench.py

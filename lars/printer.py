@@ -224,3 +224,20 @@ def format_rule(rule: Rule, unicode: bool = False, *, base_unit: str = DEFAULT_B
 def format_program(program: Program, unicode: bool = False, *, base_unit: str = DEFAULT_BASE_UNIT) -> str:
     """One rule per line, in program order, ending with a newline (empty program: ``""``)."""
     return "".join(format_rule(r, unicode, base_unit=base_unit) + "\n" for r in program.rules)
+
+
+# ------------------------------------------------------------------------------------------- streams
+
+
+def format_stream_text(stream) -> str:
+    """A LARS data stream in the text syntax ``lars.streams`` reads: ``T: atom, atom`` per time point
+    with data (arrival order kept; ``T:`` for an empty time point), ascending."""
+    return "".join(f"{t}: {', '.join(format_atom(a) for a in atoms)}".rstrip() + "\n" for t, atoms in stream.items())
+
+
+def format_stream_jsonl(stream) -> str:
+    """A LARS data stream as JSON lines ``{"t": T, "atoms": [...]}`` (the other syntax ``lars.streams`` reads)."""
+    import json
+
+    return "".join(json.dumps({"t": t, "atoms": [format_atom(a) for a in atoms]}, ensure_ascii=False) + "\n"
+                   for t, atoms in stream.items())

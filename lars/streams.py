@@ -25,6 +25,7 @@ import re
 import sys
 from typing import Callable, Iterable, Iterator
 
+from lars.accounting import OUT_OF_ORDER, Accounting, reject_or_raise
 from lars.errors import RsplarsError, SourceError
 from lars.model import Atom, Constant, Function, Integer, Stream, String, Term
 
@@ -180,29 +181,36 @@ def parse_ground_atom(text: str, source: str = "<atom>") -> Atom:
 class _Builder:
     """Collects time points in order, checking that time does not decrease."""
 
-    def __init__(self, source: str, text: str) -> None:
+    def __init__(self, source: str, text: str, accounting: Accounting | None = None) -> None:
         self.source = source
         self.text = text
+        self.accounting = accounting
         self.points: dict[int, list[Atom]] = {}
         self.seen: dict[int, set[Atom]] = {}
         self.last: int | None = None
 
     def add(self, t: int, atoms: Iterable[Atom], line: int, column: int) -> None:
         if self.last is not None and t < self.last:
-            raise SourceError(
+            reject_or_raise(self.accounting, SourceError(
                 f"time point {t} comes after {self.last}: time points must not decrease",
                 source=self.source,
                 line=line,
                 column=column,
                 text=self.text,
-            )
+            ), OUT_OF_ORDER)
+            return
         self.last = t
         bucket = self.points.setdefault(t, [])
         seen = self.seen.setdefault(t, set())
+        before = len(bucket)
+        atoms = list(atoms)
         for atom in atoms:
             if atom not in seen:
                 seen.add(atom)
                 bucket.append(atom)
+        if self.accounting is not None:
+            self.accounting.count_read(len(atoms))
+            self.accounting.duplicates += len(atoms) - (len(bucket) - before)
 
     def stream(self) -> Stream:
         return Stream({t: tuple(atoms) for t, atoms in self.points.items()})
@@ -355,14 +363,40 @@ def iter_stream_text(
         yield current, finish()
 
 
-def parse_stream_text(text: str, source: str = "<stream>") -> Stream:
-    """``T: atom, atom, …`` per line (see the module docstring)."""
-    return Stream(dict(iter_stream_text(text.splitlines(), source, text)))  # type: ignore[arg-type]
+def parse_stream_text(text: str, source: str = "<stream>", accounting: Accounting | None = None) -> Stream:
+    """``T: atom, atom, …`` per line (see the module docstring). ``accounting`` counts the atoms
+    read and the duplicates and, skipping bad elements, records bad lines instead of raising; without
+    it the fast reader :func:`iter_stream_text` reads the text."""
+    if accounting is None:
+        return Stream(dict(iter_stream_text(text.splitlines(), source, text)))  # type: ignore[arg-type]
+    if accounting.skip_bad:
+        return _by_line(parse_stream_text, text, source, accounting)
+    builder = _Builder(source, text, accounting)
+    cache = _AtomCache()
+    for number, line in enumerate(text.splitlines(), start=1):
+        stripped = line.strip()
+        if not stripped or stripped.startswith("%"):
+            continue
+        m = _TIME_PREFIX.match(line)
+        if m is None:
+            column = len(line) - len(line.lstrip()) + 1
+            raise SourceError("a stream line starts with a time point and a colon", source=source, line=number,
+                              column=column, text=text, expected="T: atom, atom, …")
+        try:
+            atoms = _atoms_of(line, m.end(), cache)
+        except _AtomError as err:
+            raise SourceError(err.message, source=source, line=number, column=err.offset + 1, text=text,
+                              expected=err.expected) from None
+        builder.add(int(m.group(1)), atoms, number, m.start(1) + 1)
+    return builder.stream()
 
 
-def parse_stream_jsonl(text: str, source: str = "<stream>") -> Stream:
-    """``{"t": T, "atoms": ["a(1)", …]}`` per line (see the module docstring)."""
-    builder = _Builder(source, text)
+def parse_stream_jsonl(text: str, source: str = "<stream>", accounting: Accounting | None = None) -> Stream:
+    """``{"t": T, "atoms": ["a(1)", …]}`` per line (see the module docstring); ``accounting`` as
+    for :func:`parse_stream_text`."""
+    if accounting is not None and accounting.skip_bad:
+        return _by_line(parse_stream_jsonl, text, source, accounting)
+    builder = _Builder(source, text, accounting)
     cache = _AtomCache()
     for number, line in enumerate(text.splitlines(), start=1):
         stripped = line.strip()
@@ -412,7 +446,29 @@ def _looks_like_jsonl(text: str) -> bool:
     return False
 
 
-def read_stream(path: str, format: str = "auto") -> Stream:
+def _by_line(parse, text: str, source: str, accounting: Accounting) -> Stream:
+    """The counted reading: each line parsed alone (at its own line number, so errors keep their
+    position), a bad line rejected through ``accounting``, the time points merged in order."""
+    builder = _Builder(source, text, accounting)
+    lines = text.splitlines()
+    for number, line in enumerate(lines, start=1):
+        if not line.strip() or line.strip().startswith("%"):
+            continue
+        within = Accounting()  # the line's own duplicates, which parse() drops
+        try:
+            part = parse(line, source, within)
+        except SourceError as err:
+            reject_or_raise(accounting, SourceError(err.message, source=source, line=number, column=err.column,
+                                                    text=text, expected=err.expected))
+            continue
+        accounting.duplicates += within.duplicates
+        accounting.count_read(within.duplicates)
+        for t, atoms in part.items():
+            builder.add(t, atoms, number, 1)
+    return builder.stream()
+
+
+def read_stream(path: str, format: str = "auto", accounting: Accounting | None = None) -> Stream:
     """Read a stream file (``-`` = standard input) in ``text``, ``jsonl`` or ``auto`` format."""
     if format not in ("auto", "text", "jsonl"):
         raise RsplarsError(f"unknown stream format {format!r} (auto, text or jsonl)")
@@ -428,8 +484,8 @@ def read_stream(path: str, format: str = "auto") -> Stream:
     except UnicodeDecodeError as err:
         raise SourceError(f"the stream is not UTF-8 text ({err.reason})", source=source) from None
     if format == "jsonl" or (format == "auto" and _looks_like_jsonl(text)):
-        return parse_stream_jsonl(text, source)
-    return parse_stream_text(text, source)
+        return parse_stream_jsonl(text, source, accounting)
+    return parse_stream_text(text, source, accounting)
 
 
 class LiveStream:

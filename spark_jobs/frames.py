@@ -61,7 +61,9 @@ def read_elements(spark: "SparkSession", path: str, fmt: str | None = None) -> "
     fmt = fmt or ("parquet" if path.rstrip("/").endswith(".parquet") else "csv")
     if fmt == "csv":
         # RFC 4180 quoting ("" inside quoted fields), as Python's csv module writes it
-        raw = spark.read.csv(path, header=True, escape='"', multiLine=False,
+        # FAILFAST: a row that does not fit the schema stops the job (PERMISSIVE would make it
+        # nulls without a word); local files are checked row by row first (spark_jobs.elements)
+        raw = spark.read.csv(path, header=True, escape='"', multiLine=False, mode="FAILFAST",
                              schema="time long, stream string, s string, p string, o string")
     else:
         raw = spark.read.parquet(path)

@@ -75,5 +75,7 @@ def solve_runs(elements: "DataFrame", runs: Mapping[str, Compiled], static: Sequ
     else:
         lo, hi = bounds
     plan = make_plan(runs, lo, hi, start, end, n)
-    job = BlockJob(plan.runs, tuple(static), plan.blocks)
+    import os
+
+    job = BlockJob(plan.runs, tuple(static), plan.blocks, fault=os.environ.get("RSPLARS_FAULT") or None)
     return solve(with_blocks(elements, plan.look, plan.blocks), job), plan

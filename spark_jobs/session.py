@@ -29,6 +29,23 @@ DEFAULTS: dict[str, str] = {
 }
 
 
+#: attempts per task: a task whose Python worker died or raised is run again (docs/robustness.md)
+TASK_ATTEMPTS = 4
+
+
+def with_retries(master: str) -> str:
+    """``local[N]`` / ``local[*]`` never retry a failed task (Spark's local mode); ``local[N,F]``
+    allows F attempts. Other masters retry by ``spark.task.maxFailures`` (4 by default)."""
+    import re
+
+    m = re.fullmatch(r"local\[(\d+|\*)\]", master.strip())
+    if m:
+        return f"local[{m.group(1)},{TASK_ATTEMPTS}]"
+    if master.strip() == "local":
+        return f"local[1,{TASK_ATTEMPTS}]"
+    return master
+
+
 def build_session(master: str = "local[2]", app_name: str = "rsplars", **overrides: Any) -> "SparkSession":
     """Return a (possibly existing) SparkSession on ``master`` with :data:`DEFAULTS` and ``overrides``.
 
@@ -40,7 +57,7 @@ def build_session(master: str = "local[2]", app_name: str = "rsplars", **overrid
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
     from pyspark.sql import SparkSession
 
-    builder = SparkSession.builder.master(master).appName(app_name)
+    builder = SparkSession.builder.master(with_retries(master)).appName(app_name)
     for key, value in {**DEFAULTS, **{k: str(v) for k, v in overrides.items()}}.items():
         builder = builder.config(key, value)
     session = builder.getOrCreate()

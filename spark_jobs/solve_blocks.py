@@ -51,6 +51,32 @@ class BlockJob:
     runs: tuple[BlockRun, ...]
     static: tuple[Rule, ...]
     blocks: Blocks
+    #: fault injection for the tests of docs/robustness.md (``RSPLARS_FAULT`` on the driver):
+    #: ``exit-once:MARKER`` — the first worker to start a block exits (the task is retried);
+    #: ``fail-block:B`` — block B raises every time (the job fails for good)
+    fault: str | None = None
+
+
+class BlockError(RunError):
+    """A block that failed: the message names the block and the time range it covered."""
+
+
+def _inject_fault(fault: str | None, block: int) -> None:
+    if not fault:
+        return
+    kind, _, arg = fault.partition(":")
+    if kind == "exit-once":
+        import os
+
+        try:
+            fd = os.open(arg, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+        except FileExistsError:
+            return
+        os.write(fd, f"block {block}\n".encode())
+        os.close(fd)
+        os._exit(3)  # a killed Python worker: no exception, no clean-up
+    if kind == "fail-block" and arg.lstrip("-").isdigit() and int(arg) == block:
+        raise RuntimeError(f"injected fault in block {block}")
 
 
 def encode_row(row: Row) -> str:
@@ -88,12 +114,24 @@ def block_points(pdf: pd.DataFrame) -> dict[int, tuple[Atom, ...]]:
 
 
 def solve_block(key: tuple, pdf: pd.DataFrame, job: BlockJob) -> pd.DataFrame:
-    """The answers of every program of ``job`` at the evaluation times of block ``key[0]``."""
+    """The answers of every program of ``job`` at the evaluation times of block ``key[0]``; an error
+    in the block is re-raised as :class:`BlockError` naming the block's time range."""
+    block = int(key[0])
+    a, b = job.blocks.own(block)
+    try:
+        _inject_fault(job.fault, block)
+        return _solve_block(block, a, b, pdf, job)
+    except BlockError:
+        raise
+    except Exception as err:  # noqa: BLE001 - named with the block's time range, then re-raised
+        raise BlockError(f"block {block} covering the evaluation times {max(a, job.blocks.first)}.."
+                         f"{min(b, job.blocks.last)} failed: {type(err).__name__}: {err}") from err
+
+
+def _solve_block(block: int, a: int, b: int, pdf: pd.DataFrame, job: BlockJob) -> pd.DataFrame:
     from asp.solver import StreamSolver
     from translator.translate.expressions import FUNCTIONS
 
-    block = int(key[0])
-    a, b = job.blocks.own(block)
     points = block_points(pdf)
     own_times = [t for t in points if a <= t <= b]
     out_run: list[str] = []

@@ -87,6 +87,11 @@ def _inputs(args: argparse.Namespace, spark):
         facts = static_facts(load_dataset(args.static, named)) if (args.static or named) else ()
         if spark is None:
             raise RsplarsError("--elements needs --engine spark")
+        from spark_jobs.elements import check_elements_file
+
+        checked = check_elements_file(args.elements)  # a local file: every row checked, errors located
+        if checked is not None:
+            print(f"rsplars: stream elements: {len(checked)} read and checked in {args.elements}", file=sys.stderr)
         return read_elements(spark, args.elements), facts
     return read_data(args)
 

@@ -185,7 +185,7 @@ def test_trig_graphs_out_of_time_order_are_an_error():
         ('<http://a <http://p> <http://o> "1"\n', "ntriples", 1, 1, "cannot read the subject"),
         (':a :b :c [2] .\n:a :b :c [1] .\n', "notation", 2, 11, "backwards"),
         (':a :b :c .\n', "notation", 1, 10, "unexpected '.'"),
-        (':a :b :c [1]\n', "notation", 1, None, "unexpected end of file"),
+        (':a :b :c [1]\n', "notation", 1, 13, "unexpected end of file"),
         ('zz:a :b :c [1] .\n', "notation", 1, 1, "undeclared prefix 'zz:'"),
         ('<http://a> <http://p> "x" "5"\n<http://a> <http://p> "x" "3" .\n', "ntriples", 2, 27, "backwards"),
     ],

@@ -10,7 +10,10 @@ pytestmark = pytest.mark.spark
 
 def test_session_settings(spark) -> None:
     conf = spark.sparkContext.getConf()
-    assert spark.sparkContext.master == "local[2]"
+    from spark_jobs.session import TASK_ATTEMPTS
+
+    # local[2] retries a failed task (docs/robustness.md): Spark runs it as local[2,F]
+    assert spark.sparkContext.master == f"local[2,{TASK_ATTEMPTS}]"
     assert conf.get("spark.sql.shuffle.partitions") == "2"
     assert conf.get("spark.sql.session.timeZone") == "UTC"
 

@@ -192,6 +192,8 @@ def _relation(record, source: str, line: int, text: str, factor: tuple[int, int]
         for a in record["answers"]:
             if not isinstance(a, dict):
                 raise bad("an answer must be a JSON object", '{"var": "N-Triples term"}')
+            if not all(isinstance(x, str) for x in a.values()):
+                raise bad("an answer's terms must be N-Triples strings", '{"var": "<http://…>"}')
             try:
                 bindings.append(frozenset((v, nt_key(x)) for v, x in a.items()))
             except RsplarsError as exc:
@@ -219,6 +221,9 @@ def _json_term(x, bad) -> Term:
     if not isinstance(x, dict) or "type" not in x or "value" not in x:
         raise bad(f"not a SPARQL 1.1 JSON term: {x!r}", '{"type": "uri|literal|typed-literal|bnode", "value": "…"}')
     kind = x["type"]
+    for field in ("datatype", "xml:lang"):
+        if x.get(field) is not None and not isinstance(x[field], str):
+            raise bad(f"the {field} of a term must be a string, not {x[field]!r}", '"datatype": "http://…#integer"')
     if kind in ("literal", "typed-literal"):
         if str(x["value"]).lower() == "null" and x.get("datatype") is None:
             return ("null",)

@@ -16,12 +16,20 @@ from typing import Iterator, TextIO
 
 
 @contextmanager
-def atomic_output(path: str | os.PathLike[str] | None) -> Iterator[TextIO]:
+def atomic_output(path: str | os.PathLike[str] | None,
+                  keep_on: tuple[type[BaseException], ...] = ()) -> Iterator[TextIO]:
     """Yield a text stream for ``path``: stdout for ``None`` or ``-`` (flushed as it goes), else a
-    temporary file renamed onto ``path`` when the block ends without an error."""
+    temporary file renamed onto ``path`` when the block ends without an error — or with one of the
+    ``keep_on`` errors: a run stopped cleanly (``translator.evaluate.interrupts``) keeps the complete
+    answers it wrote, and says so."""
     if path is None or str(path) == "-":
-        yield sys.stdout
-        sys.stdout.flush()
+        try:
+            yield sys.stdout
+        finally:
+            try:
+                sys.stdout.flush()
+            except BrokenPipeError:
+                pass
         return
     target = Path(path)
     directory = target.parent if str(target.parent) else Path(".")
@@ -29,7 +37,14 @@ def atomic_output(path: str | os.PathLike[str] | None) -> Iterator[TextIO]:
     try:
         os.chmod(tmp, 0o666 & ~_umask())  # mkstemp creates 0600; an output file is an ordinary file
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            yield handle
+            try:
+                yield handle
+            except keep_on:
+                handle.flush()
+                os.fsync(handle.fileno())
+                handle.close()
+                os.replace(tmp, target)
+                raise
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, target)

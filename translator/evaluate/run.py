@@ -84,6 +84,20 @@ def evaluation_times(compiled: Compiled, stream: Stream, start: int | None, end:
     return range(first, last + 1)
 
 
+#: a run evaluating more time points than this stops before it starts (a timestamp far off, or a
+#: wrong unit, would otherwise make the run hang or exhaust the memory listing them)
+MAX_EVALUATION_TIMES = 10_000_000
+
+
+def _count(times: range | list[int]) -> int:
+    """The number of evaluation times, without materialising a huge range (``len`` overflows)."""
+    if isinstance(times, range):
+        if times.step > 0 and times.stop > times.start:
+            return (times.stop - times.start - 1) // times.step + 1
+        return 0
+    return len(times)
+
+
 @dataclass(frozen=True)
 class EngineInput:
     """What the engine solves for a run: the program with the static facts, the data stream on the
@@ -107,7 +121,16 @@ def engine_input(
     stream = data_stream(elements, 0, None)
     if end is not None:
         stream = Stream(stream.points, stream.start, max(end, stream.timeline[0]))
-    times = list(evaluation_times(compiled, stream, start, end))
+    planned = evaluation_times(compiled, stream, start, end)
+    count = _count(planned)
+    if count > MAX_EVALUATION_TIMES:
+        lo, hi = stream.timeline
+        last = max(elements, key=lambda e: e.t, default=None)
+        where = f" (the last element, at t={last.t}, comes from line {last.source_line} of its stream)" if last else ""
+        raise RunError(f"the run would evaluate {count:,} time points between {lo} and {hi}, more than "
+                       f"{MAX_EVALUATION_TIMES:,}{where}: check the timestamps and the unit (--unit, "
+                       "--stream-time-unit), or give --from/--to")
+    times = list(planned)
     if times and times[-1] > stream.timeline[1]:
         stream = Stream(stream.points, stream.start, times[-1])
     return EngineInput(Program((*compiled.program.rules, *static)), stream, times)
@@ -123,18 +146,27 @@ def answers(
     r2s: str = "rstream",
     on_progress: Callable[[int, int], None] | None = None,
     on_note: Callable[[str], None] | None = None,
+    resume_after: int | None = None,
 ) -> Iterator[Evaluation]:
     """Solve ``compiled`` over the stream elements and static facts; one :class:`Evaluation` per
     evaluation time, in time order, as soon as it is computed. ``on_note`` hears, once per run,
     when a SUM or AVG was left unbound because its group had more values than it adds exactly
     (``translator.translate.aggregates``: at most 32767), so that this limit is never silent; an
-    aggregate error of SPARQL (SUM of a string, MIN of nothing) is unbound without a note."""
+    aggregate error of SPARQL (SUM of a string, MIN of nothing) is unbound without a note.
+    ``resume_after``: yield only the evaluations after that time (``--resume-from``,
+    :mod:`translator.evaluate.resume`); IStream/DStream then solve the last evaluation time up to it
+    again, without yielding it, for the answers they compare with."""
     from asp.solver import StreamSolver
 
     if r2s not in R2S:
         raise RunError(f"unknown R2S operator {r2s!r} (expected one of {', '.join(R2S)})")
     run = engine_input(compiled, elements, static, start=start, end=end)
     program, stream, times = run.program, run.stream, run.times
+    prime: int | None = None
+    if resume_after is not None:
+        before = [t for t in times if t <= resume_after]
+        prime = before[-1] if before and r2s != "rstream" else None
+        times = ([prime] if prime is not None else []) + [t for t in times if t > resume_after]
     solver = StreamSolver(program, functions=FUNCTIONS)
     previous: frozenset[Row] = frozenset()
     noted = False
@@ -154,6 +186,8 @@ def answers(
         else:
             rows = previous - current
         previous = current
+        if step.t == prime and done == 1:
+            continue
         if on_progress is not None:
             on_progress(done, len(times))
         yield Evaluation(step.t, rows)

@@ -36,6 +36,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from rdflib import BNode, Dataset, Literal, URIRef
 from rdflib.namespace import PROV, RDF, RDFS, XSD, OWL
 
+from lars.accounting import MALFORMED, OUT_OF_ORDER, Accounting, reject_or_raise
 from lars.errors import RsplarsError, SourceError
 from lars.model import Atom, Stream
 from translator.rdf.predicates import STRIPLE  # the stream predicate of seed 000 §4.3
@@ -130,7 +131,7 @@ _POSITIONS = (
 )
 
 
-def _read_ntriples(text: str, source: str) -> list[_Raw]:
+def _read_ntriples(text: str, source: str, accounting: Accounting | None = None) -> list[_Raw]:
     """Timestamped N-Triples, one element a line: ``<s> <p> <o> "t"`` [`` .``] (CSRBench)."""
     out: list[_Raw] = []
     # only LF (and CRLF) end a line: str.splitlines() would also split at U+0085, U+2028, …
@@ -139,42 +140,50 @@ def _read_ntriples(text: str, source: str) -> list[_Raw]:
         stripped = line.strip()
         if not stripped or stripped.startswith("#"):
             continue
-        pos = _WS.match(line).end()
-        terms: list[RDFTerm] = []
-        for role, expected in _POSITIONS:
-            m = _TOKEN.match(line, pos)
-            if not m:
-                raise SourceError(
-                    f"cannot read the {role} of a stream element",
-                    source=source, line=lineno, column=pos + 1, text=text, expected=expected,
-                )
-            term = _cached_term(m.group(0)) or from_nt(m.group(0), source=source, line=lineno, column=pos + 1)
-            bad = (role == "subject" and isinstance(term, Literal)) or (
-                role == "predicate" and not isinstance(term, URIRef)
-            )
-            if bad:
-                raise SourceError(
-                    f"a {type(term).__name__.lower()} cannot be the {role}",
-                    source=source, line=lineno, column=pos + 1, text=text, expected=expected,
-                )
-            terms.append(term)
-            pos = _WS.match(line, m.end()).end()
-        m = _TIME_LITERAL.match(line, pos)
+        try:
+            out.append(_ntriples_line(line, lineno, text, source))
+        except SourceError as err:
+            reject_or_raise(accounting, err)
+    return out
+
+
+def _ntriples_line(line: str, lineno: int, text: str, source: str) -> _Raw:
+    """One element line of timestamped N-Triples."""
+    pos = _WS.match(line).end()
+    terms: list[RDFTerm] = []
+    for role, expected in _POSITIONS:
+        m = _TOKEN.match(line, pos)
         if not m:
             raise SourceError(
-                "missing the timestamp after the triple",
-                source=source, line=lineno, column=pos + 1, text=text,
-                expected='the timestamp in quotes, e.g. "1000" or "2004-08-08T06:05:00Z"',
+                f"cannot read the {role} of a stream element",
+                source=source, line=lineno, column=pos + 1, text=text, expected=expected,
             )
-        time = _timestamp(m.group("lex"), source, lineno, pos + 1, text)
-        if not _END.match(line, m.end()):
+        term = _cached_term(m.group(0)) or from_nt(m.group(0), source=source, line=lineno, column=pos + 1)
+        bad = (role == "subject" and isinstance(term, Literal)) or (
+            role == "predicate" and not isinstance(term, URIRef)
+        )
+        if bad:
             raise SourceError(
-                "unexpected text after the timestamp",
-                source=source, line=lineno, column=_WS.match(line, m.end()).end() + 1, text=text,
-                expected='the end of the line or " ."',
+                f"a {type(term).__name__.lower()} cannot be the {role}",
+                source=source, line=lineno, column=pos + 1, text=text, expected=expected,
             )
-        out.append(_Raw((terms[0], terms[1], terms[2]), time, lineno, pos + 1))
-    return out
+        terms.append(term)
+        pos = _WS.match(line, m.end()).end()
+    m = _TIME_LITERAL.match(line, pos)
+    if not m:
+        raise SourceError(
+            "missing the timestamp after the triple",
+            source=source, line=lineno, column=pos + 1, text=text,
+            expected='the timestamp in quotes, e.g. "1000" or "2004-08-08T06:05:00Z"',
+        )
+    time = _timestamp(m.group("lex"), source, lineno, pos + 1, text)
+    if not _END.match(line, m.end()):
+        raise SourceError(
+            "unexpected text after the timestamp",
+            source=source, line=lineno, column=_WS.match(line, m.end()).end() + 1, text=text,
+            expected='the end of the line or " ."',
+        )
+    return _Raw((terms[0], terms[1], terms[2]), time, lineno, pos + 1)
 
 
 @lru_cache(maxsize=200_000)
@@ -211,8 +220,12 @@ def _timestamp(lexical: str, source: str, line: int | None, column: int | None,
 # ------------------------------------------------------------------------------------------- TriG
 
 
-def _read_trig(text: str, source: str) -> list[_Raw]:
-    """TriG: each named graph is one element at the time its metadata triple states."""
+def _read_trig(text: str, source: str, accounting: Accounting | None = None) -> list[_Raw]:
+    """TriG: each named graph is one element at the time its metadata triple states.
+
+    A syntax error always stops the reading (rdflib cannot resume after it); a graph with a bad,
+    missing or doubled timestamp is one bad element (skipped with all its triples under
+    ``--skip-bad-elements``). Errors that rdflib cannot place are reported at 1:1."""
     from rdflib.plugins.parsers.notation3 import BadSyntax
 
     ds = Dataset()
@@ -220,35 +233,45 @@ def _read_trig(text: str, source: str) -> list[_Raw]:
         with keep_lexical_forms():
             ds.parse(data=text, format="trig")
     except BadSyntax as err:
-        line = err.lines + 1
-        start = text.rfind("\n", 0, err._i) + 1  # noqa: SLF001 - rdflib keeps the offset there
+        # rdflib keeps the offset in err._i (-1 when it ran off the end of the text)
+        i = err._i if 0 <= err._i <= len(text) else len(text.rstrip())  # noqa: SLF001
+        line = text.count("\n", 0, i) + 1
+        start = text.rfind("\n", 0, i) + 1
         raise SourceError(
             f"TriG syntax error: {err._why}", source=source, line=line,  # noqa: SLF001
-            column=err._i - start + 1, text=text, expected="TriG (RDF 1.1 TriG syntax)",
+            column=i - start + 1, text=text, expected="TriG (RDF 1.1 TriG syntax)",
         ) from None
-    except Exception as err:  # rdflib raises plain exceptions for some malformed input
-        raise SourceError(f"TriG syntax error: {err}", source=source, expected="TriG") from None
+    except Exception as err:  # noqa: BLE001 - rdflib raises plain exceptions for some malformed input
+        raise SourceError(f"TriG syntax error somewhere in the file (rdflib: {type(err).__name__}: {err})",
+                          source=source, line=1, column=1, expected="TriG (RDF 1.1 TriG syntax)") from None
 
     openings = _graph_openings(text)
     times: dict[RDFTerm, tuple[int | datetime, RDFTerm]] = {}
+    bad: set[RDFTerm] = set()
     metadata: set[tuple] = set()
     for s, p, o, g in ds.quads((None, None, None, None)):
         if p in TIME_PREDICATES:
             metadata.add((s, p, o, g))
             lexical = str(o)
             line = _find_line(openings, s, ds) or None
+            where = dict(source=source, line=line or 1, column=1, text=text if line else None)
+            if s in bad:
+                continue
             try:
-                value = _timestamp(lexical, source, line, None, text if line else None)
+                try:
+                    value = _timestamp(lexical, source, line, None, text if line else None)
+                except SourceError as err:
+                    raise SourceError(
+                        f"{err.message} (the time of graph {to_nt(s)}, which opens here)",
+                        expected=err.expected, **where) from None
+                if s in times and times[s][0] != value:
+                    raise SourceError(f"graph {to_nt(s)} has two timestamps: {times[s][0]} and {value}",
+                                      expected="one timestamp per graph", **where)
             except SourceError as err:
-                raise SourceError(
-                    f"{err.message} (the time of graph {to_nt(s)}, which opens here)", source=source,
-                    line=line, text=text if line else None, expected=err.expected,
-                ) from None
-            if s in times and times[s][0] != value:
-                raise SourceError(
-                    f"graph {to_nt(s)} has two timestamps: {times[s][0]} and {value}",
-                    source=source, line=line, expected="one timestamp per graph",
-                )
+                reject_or_raise(accounting, err)
+                bad.add(s)
+                times.pop(s, None)
+                continue
             times[s] = (value, p)
 
     graphs: list[tuple[int, RDFTerm, list[Triple]]] = []
@@ -258,20 +281,23 @@ def _read_trig(text: str, source: str) -> list[_Raw]:
             (s, p, o) for s, p, o in graph
             if (s, p, o, graph.identifier) not in metadata
         ]
-        if not triples:
+        if not triples or graph.identifier in bad:
             continue
         if graph.identifier == default_id:
-            raise SourceError(
-                f"{len(triples)} triple(s) outside any named graph have no timestamp",
-                source=source, expected="every stream triple inside a named graph with a timestamp",
-            )
+            reject_or_raise(accounting, SourceError(
+                f"{len(triples)} triple(s) outside any named graph have no timestamp (reported at 1:1: "
+                "rdflib does not tell where they are)",
+                source=source, line=1, column=1, expected="every stream triple inside a named graph with a timestamp",
+            ))
+            continue
         if graph.identifier not in times:
             line = _find_line(openings, graph.identifier, ds)
-            raise SourceError(
+            reject_or_raise(accounting, SourceError(
                 f"graph {to_nt(graph.identifier)} has no timestamp",
-                source=source, line=line or None, text=text,
+                source=source, line=line or 1, column=1, text=text if line else None,
                 expected=f"a triple <g> <{HAS_TIMESTAMP}> \"t\" or <g> prov:generatedAtTime \"…\"^^xsd:dateTime",
-            )
+            ))
+            continue
         line = _find_line(openings, graph.identifier, ds)
         graphs.append((line, graph.identifier, triples))
 
@@ -350,53 +376,94 @@ def _expected(tokens: Iterable[str]) -> str:
     return ", ".join(words)
 
 
-def _read_notation(text: str, source: str) -> list[_Raw]:
-    """The seeds' notation ``:diana :isNearby :a [2] .`` (prefixes optional for ``:``)."""
+def _read_notation(text: str, source: str, accounting: Accounting | None = None) -> list[_Raw]:
+    """The seeds' notation ``:diana :isNearby :a [2] .`` (prefixes optional for ``:``).
+
+    With ``--skip-bad-elements`` a file with a syntax error is read again one line at a time (one
+    statement per line, as the seeds write them), so that only the bad lines are skipped."""
     try:
         tree = notation_parser().parse(text)
     except UnexpectedInput as err:
-        if isinstance(err, UnexpectedToken):
-            what = "end of file" if err.token.type == "$END" else f"{err.token.value!r}"
-            message = f"unexpected {what} in a stream element"
-        elif isinstance(err, UnexpectedCharacters):
-            message = f"unexpected character {text[err.pos_in_stream]!r}"
-        else:
-            message = "unexpected end of file"
-        expected = getattr(err, "expected", None) or getattr(err, "allowed", None) or ()
-        line = getattr(err, "line", None)
-        column = getattr(err, "column", None)
-        if isinstance(err, UnexpectedEOF) or line in (None, -1) or (
-            isinstance(err, UnexpectedToken) and err.token.type == "$END"
-        ):
-            line = max(text.count("\n") + (0 if text.endswith("\n") else 1), 1)
-            column = None
-        raise SourceError(
-            message, source=source, line=line, column=column, text=text,
-            expected=_expected(expected) or None,
-        ) from None
+        error = _notation_syntax_error(err, text, source)
+        if accounting is None or not accounting.skip_bad:
+            raise error from None
+        return _notation_by_line(text, source, accounting)
+    return _notation_statements(tree.children, text, source, dict(DEFAULT_PREFIXES), accounting)
 
+
+def _notation_by_line(text: str, source: str, accounting: Accounting) -> list[_Raw]:
     prefixes = dict(DEFAULT_PREFIXES)
     out: list[_Raw] = []
-    for node in tree.children:
-        if node.data == "prefix_decl":
-            name, iri = node.children[1], node.children[2]
-            if not str(name).endswith(":"):
-                raise SourceError(
-                    f"prefix {name!r} must end with ':'", source=source, line=name.line,
-                    column=name.column, text=text, expected="a prefix such as ex:",
-                )
-            prefixes[str(name)[:-1]] = unescape(str(iri)[1:-1])
+    lines = text.split("\n")
+    for number, line in enumerate(lines, start=1):
+        if not line.strip() or line.strip().startswith("#"):
             continue
-        subj, pred, obj, time = node.children
-        triple = tuple(_notation_term(t, prefixes, source, text) for t in (subj, pred, obj))
-        tok = time.children[0]
-        lexical = str(tok)[1:-1] if tok.type == "STRING_QUOTE" else str(tok)
-        value = _timestamp(lexical, source, tok.line, tok.column, text)
-        out.append(_Raw(triple, value, node.meta.line, tok.column))  # type: ignore[arg-type]
+        try:
+            tree = notation_parser().parse(line)
+        except UnexpectedInput as err:
+            alone = _notation_syntax_error(err, line, source)
+            accounting.reject(SourceError(alone.message, source=source, line=number, column=alone.column,
+                                          text=text, expected=alone.expected))
+            continue
+        out += _notation_statements(tree.children, text, source, prefixes, accounting, number - 1)
     return out
 
 
-def _notation_term(node: Tree, prefixes: Mapping[str, str], source: str, text: str) -> RDFTerm:
+def _notation_syntax_error(err: UnexpectedInput, text: str, source: str) -> SourceError:
+    if isinstance(err, UnexpectedToken):
+        what = "end of file" if err.token.type == "$END" else f"{err.token.value!r}"
+        message = f"unexpected {what} in a stream element"
+    elif isinstance(err, UnexpectedCharacters):
+        message = f"unexpected character {text[err.pos_in_stream]!r}"
+    else:
+        message = "unexpected end of file"
+    expected = getattr(err, "expected", None) or getattr(err, "allowed", None) or ()
+    line = getattr(err, "line", None)
+    column = getattr(err, "column", None)
+    if isinstance(err, UnexpectedEOF) or line in (None, -1) or (
+        isinstance(err, UnexpectedToken) and err.token.type == "$END"
+    ):
+        stripped = text.rstrip()
+        line = max(stripped.count("\n") + 1, 1)
+        column = len(stripped) - (stripped.rfind("\n") + 1) + 1
+    return SourceError(
+        message, source=source, line=line, column=column, text=text,
+        expected=_expected(expected) or None,
+    )
+
+
+def _notation_statements(nodes, text: str, source: str, prefixes: dict[str, str],
+                         accounting: Accounting | None, line_offset: int = 0) -> list[_Raw]:
+    out: list[_Raw] = []
+    for node in nodes:
+        try:
+            if node.data == "prefix_decl":
+                name, iri = node.children[1], node.children[2]
+                if not str(name).endswith(":"):
+                    raise SourceError(
+                        f"prefix {name!r} must end with ':'", source=source, line=name.line + line_offset,
+                        column=name.column, text=text, expected="a prefix such as ex:",
+                    )
+                prefixes[str(name)[:-1]] = unescape(str(iri)[1:-1])
+                continue
+            subj, pred, obj, time = node.children
+            triple = tuple(_notation_term(t, prefixes, source, text, line_offset) for t in (subj, pred, obj))
+            tok = time.children[0]
+            lexical = str(tok)[1:-1] if tok.type == "STRING_QUOTE" else str(tok)
+            value = _timestamp(lexical, source, tok.line + line_offset, tok.column, text)
+        except ValueError as err:  # an escape beyond U+10FFFF in an IRI or a string
+            reject_or_raise(accounting, SourceError(
+                str(err), source=source, line=node.meta.line + line_offset, column=node.meta.column, text=text,
+                expected="\\u or \\U escapes of Unicode code points (at most U+10FFFF)"))
+            continue
+        except SourceError as err:
+            reject_or_raise(accounting, err)
+            continue
+        out.append(_Raw(triple, value, node.meta.line + line_offset, tok.column))  # type: ignore[arg-type]
+    return out
+
+
+def _notation_term(node: Tree, prefixes: Mapping[str, str], source: str, text: str, line_offset: int = 0) -> RDFTerm:
     kind = node.data
     tok: Token = node.children[0] if node.children and isinstance(node.children[0], Token) else None  # type: ignore[assignment]
     if kind == "iri_ref":
@@ -405,7 +472,7 @@ def _notation_term(node: Tree, prefixes: Mapping[str, str], source: str, text: s
         prefix, _, local = str(tok).partition(":")
         if prefix not in prefixes:
             raise SourceError(
-                f"undeclared prefix {prefix + ':'!r}", source=source, line=tok.line,
+                f"undeclared prefix {prefix + ':'!r}", source=source, line=tok.line + line_offset,
                 column=tok.column, text=text, expected=f"@prefix {prefix}: <…> . before its use",
             )
         return URIRef(prefixes[prefix] + local)
@@ -422,7 +489,7 @@ def _notation_term(node: Tree, prefixes: Mapping[str, str], source: str, text: s
     if kind == "lang_literal":
         return Literal(lexical, lang=str(node.children[1])[1:].lower())
     if kind == "typed_literal":
-        dt = _notation_term(node.children[1], prefixes, source, text)
+        dt = _notation_term(node.children[1], prefixes, source, text, line_offset)
         return canonical(Literal(lexical, datatype=dt, normalize=False))
     return Literal(lexical)
 
@@ -481,40 +548,40 @@ def normalize_format(fmt: str) -> str:
 
 
 def _convert(raws: Sequence[_Raw], stream_iri: URIRef, time: TimeSpec, epoch: datetime | None,
-             source: str, text: str | None) -> list[StreamElement]:
+             source: str, text: str | None, accounting: Accounting | None = None) -> list[StreamElement]:
     out: list[StreamElement] = []
     previous: int | None = None
-    kinds = {type(r.time) is datetime for r in raws}
-    if len(kinds) > 1:
-        first_dt = next(r for r in raws if (type(r.time) is datetime) != (type(raws[0].time) is datetime))
-        raise SourceError(
-            "integer and dateTime timestamps are mixed in one stream",
-            source=source, line=first_dt.line or None, column=first_dt.column, text=text,
-            expected="the same kind of timestamp on every element",
-        )
+    first_kind = type(raws[0].time) is datetime if raws else None
     for raw in raws:
+        where = dict(source=source, line=raw.line or 1, column=raw.column or 1, text=text if raw.line else None)
         try:
-            if isinstance(raw.time, datetime):
-                assert epoch is not None
-                t = time.datetime_to_base(raw.time, epoch)
-            else:
-                t = time.integer_to_base(raw.time)
-        except TimeUnitError as err:
-            raise SourceError(str(err), source=source, line=raw.line or None, column=raw.column,
-                              text=text) from None
-        if t < 0:
-            raise SourceError(
-                f"timestamp {raw.time} lies before the epoch {epoch.isoformat() if epoch else 0}",
-                source=source, line=raw.line or None, column=raw.column, text=text,
-                expected="an --epoch at or before the first timestamp",
-            )
-        if previous is not None and t < previous:
-            raise SourceError(
-                f"timestamp goes backwards: {t} after {previous} (in base unit {time.unit})",
-                source=source, line=raw.line or None, column=raw.column, text=text,
-                expected=f"a time point >= {previous}; stream elements must come in time order",
-            )
+            if (type(raw.time) is datetime) != first_kind:
+                raise SourceError("integer and dateTime timestamps are mixed in one stream",
+                                  expected="the same kind of timestamp on every element as the first", **where)
+            try:
+                if isinstance(raw.time, datetime):
+                    assert epoch is not None
+                    t = time.datetime_to_base(raw.time, epoch)
+                else:
+                    t = time.integer_to_base(raw.time)
+            except (TimeUnitError, OverflowError) as err:
+                raise SourceError(str(err), **where) from None
+            if t < 0:
+                raise SourceError(
+                    f"timestamp {raw.time} lies before the epoch {epoch.isoformat() if epoch else 0}",
+                    expected="an --epoch at or before the first timestamp", **where)
+            if previous is not None and t < previous:
+                reject_or_raise(accounting, SourceError(
+                    f"timestamp goes backwards: {t} after {previous} (in base unit {time.unit})",
+                    expected=f"a time point >= {previous}; stream elements must come in time order", **where),
+                    OUT_OF_ORDER)
+                continue
+        except SourceError as err:
+            reject_or_raise(accounting, err, MALFORMED)
+            continue
         previous = t
+        if accounting is not None:
+            accounting.count_read()
         out.append(StreamElement(raw.triple, t, stream_iri, raw.line))
     return out
 
@@ -526,11 +593,12 @@ def _first_datetime(raws: Sequence[_Raw]) -> datetime | None:
 # --------------------------------------------------------------------------------------- public API
 
 
-def _read_raw(text: str, fmt: str, path: str | Path | None, source: str) -> list[_Raw]:
+def _read_raw(text: str, fmt: str, path: str | Path | None, source: str,
+              accounting: Accounting | None = None) -> list[_Raw]:
     fmt = normalize_format(fmt)
     if fmt == "auto":
         fmt = detect_format(path, text)
-    return _READERS[fmt](text, source)
+    return _READERS[fmt](text, source, accounting)
 
 
 def _load_text(path: str | Path) -> str:
@@ -545,15 +613,18 @@ def _load_text(path: str | Path) -> str:
 
 
 def parse_stream(text: str, stream_iri: str | URIRef, fmt: str = "auto",
-                 time: TimeSpec = TimeSpec(), *, source: str = "<input>") -> list[StreamElement]:
-    """Read stream elements from ``text`` (see the module docstring for the formats)."""
-    raws = _read_raw(text, fmt, None if source.startswith("<") else source, source)
+                 time: TimeSpec = TimeSpec(), *, source: str = "<input>",
+                 accounting: Accounting | None = None) -> list[StreamElement]:
+    """Read stream elements from ``text`` (see the module docstring for the formats).
+    ``accounting`` counts them and, if it skips bad elements, records the malformed and
+    out-of-order ones instead of raising (``lars.accounting``)."""
+    raws = _read_raw(text, fmt, None if source.startswith("<") else source, source, accounting)
     epoch = time.epoch or _first_datetime(raws)
-    return _convert(raws, URIRef(str(stream_iri)), time, epoch, source, text)
+    return _convert(raws, URIRef(str(stream_iri)), time, epoch, source, text, accounting)
 
 
 def read_stream(path: str | Path, stream_iri: str | URIRef, fmt: str = "auto",
-                time: TimeSpec = TimeSpec()) -> list[StreamElement]:
+                time: TimeSpec = TimeSpec(), accounting: Accounting | None = None) -> list[StreamElement]:
     """Read one stream file (``--stream IRI=FILE``) into its elements in arrival order.
 
     ``fmt``: ``auto`` (by extension, then content), ``ntriples``, ``trig`` or ``notation``.
@@ -561,25 +632,25 @@ def read_stream(path: str | Path, stream_iri: str | URIRef, fmt: str = "auto",
     use :func:`read_streams` for several streams sharing one epoch.
     """
     text = _load_text(path)
-    raws = _read_raw(text, fmt, path, str(path))
+    raws = _read_raw(text, fmt, path, str(path), accounting)
     epoch = time.epoch or _first_datetime(raws)
-    return _convert(raws, URIRef(str(stream_iri)), time, epoch, str(path), text)
+    return _convert(raws, URIRef(str(stream_iri)), time, epoch, str(path), text, accounting)
 
 
 def read_streams(files: Mapping[str, str | Path], fmt: str = "auto",
-                 time: TimeSpec = TimeSpec()) -> dict[URIRef, list[StreamElement]]:
+                 time: TimeSpec = TimeSpec(), accounting: Accounting | None = None) -> dict[URIRef, list[StreamElement]]:
     """Read several streams (IRI → file); dateTimes share one epoch: ``time.epoch`` or else the
-    earliest timestamp of the run (spec D1)."""
+    earliest timestamp of the run (spec D1). ``accounting``: as for :func:`parse_stream`."""
     loaded = {}
     for iri, path in files.items():
         text = _load_text(path)
-        loaded[iri] = (path, text, _read_raw(text, fmt, path, str(path)))
+        loaded[iri] = (path, text, _read_raw(text, fmt, path, str(path), accounting))
     epoch = time.epoch
     if epoch is None:
         firsts = [d for _, _, raws in loaded.values() if (d := _first_datetime(raws)) is not None]
         epoch = min(firsts) if firsts else None
     return {
-        URIRef(str(iri)): _convert(raws, URIRef(str(iri)), time, epoch, str(path), text)
+        URIRef(str(iri)): _convert(raws, URIRef(str(iri)), time, epoch, str(path), text, accounting)
         for iri, (path, text, raws) in loaded.items()
     }
 

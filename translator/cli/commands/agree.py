@@ -68,6 +68,9 @@ def add_parser(subparsers) -> None:
     p.add_argument("--max-rows", type=int, default=40, metavar="N", help="rows of the stdout table (default: 40)")
     p.add_argument("--fail-on-disagree", action="store_true", help="exit 1 if any judged interval disagrees")
     add_profile_agreement_options(p)
+    from translator.cli.commands.longrun import add_robustness_options
+
+    add_robustness_options(p, resume=False, memory=False)
     p.set_defaults(func=run)
 
 
@@ -79,10 +82,13 @@ def run(args: argparse.Namespace) -> int:
     from translator.agreement.table import render_table
     from translator.rdf.streams import parse_stream_spec
 
+    from translator.evaluate.accounting import count_elements, new_accounting, print_summary
+
     _check_arguments(args)
     if args.profiles:  # two real engines' answer streams (docs/check.md)
         return run_profile_agreement(args)
-    elements, facts = read_data(args)
+    accounting = new_accounting(args.skip_bad_elements)
+    elements, facts = read_data(args, accounting)
     comparisons = _comparisons(args, elements)
     settings = Settings(
         period=pull_period(comparisons[0].pull_query, args.period, args.unit),
@@ -117,6 +123,9 @@ def run(args: argparse.Namespace) -> int:
             print(f"HTML report: {path}")
         code = max(code, exit_code(report, fail_on_disagree=args.fail_on_disagree))
         sys.stdout.flush()
+    last = args.end if args.end is not None else max((e.t for e in elements), default=None)
+    count_elements(accounting, elements, last)
+    print_summary(accounting)
     return code
 
 

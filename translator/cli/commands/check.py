@@ -52,6 +52,9 @@ def add_parser(subparsers) -> None:
     p.add_argument("--max-candidates", type=int, default=2000, metavar="N", help="limit on t0 vectors (default 2000)")
     p.add_argument("--json", metavar="REPORT.json", help="write the JSON report")
     p.add_argument("--html", metavar="REPORT.html", help="write the HTML report (expected vs actual timeline)")
+    from translator.cli.commands.longrun import add_robustness_options
+
+    add_robustness_options(p, resume=False, memory=False)
     p.set_defaults(func=run)
 
 
@@ -75,7 +78,10 @@ def run(args: argparse.Namespace) -> int:
     text, source = read_text(args.answers, "answers")
     fmt, actual = read_answers(text, source, time_factor=time_factor(args.answers_time_unit or args.unit, args.unit),
                                fmt=args.answers_format)
-    elements, facts = read_data(args)
+    from translator.evaluate.accounting import count_elements, new_accounting, print_summary
+
+    accounting = new_accounting(args.skip_bad_elements)
+    elements, facts = read_data(args, accounting)
     args.mode = "none"  # the report policy decides when to evaluate (no push/pull trigger, no period needed)
     ((_, compiled),) = compile_variants(args, query, elements)
     evaluator = Evaluator(compiled.query, compiled.strategy, TimeBase(args.unit), elements, facts)
@@ -93,6 +99,8 @@ def run(args: argparse.Namespace) -> int:
         with output(args.html) as out:
             out.write(render_html(report))
     print(summary(report))
+    count_elements(accounting, elements, args.end if args.end is not None else max((e.t for e in elements), default=None))
+    print_summary(accounting)  # nothing lost silently (docs/robustness.md)
     return EXIT_OK if verdict.correct else EXIT_FAILURE
 
 

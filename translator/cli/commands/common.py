@@ -90,8 +90,9 @@ def time_spec(args: argparse.Namespace):
     return TimeSpec(args.unit, getattr(args, "stream_time_unit", None), epoch)
 
 
-def read_data(args: argparse.Namespace):
-    """(stream elements merged by time, static facts) from ``--stream``/``--static``/``--named``."""
+def read_data(args: argparse.Namespace, accounting=None):
+    """(stream elements merged by time, static facts) from ``--stream``/``--static``/``--named``;
+    ``accounting`` (``lars.accounting``) counts the elements and skips bad ones if asked."""
     from translator.rdf.static import load_dataset, static_facts
     from translator.rdf.streams import merge_streams, parse_stream_spec, read_streams
 
@@ -101,7 +102,7 @@ def read_data(args: argparse.Namespace):
         if iri in files:
             raise RsplarsError(f"--stream {iri} is given twice")
         files[iri] = path
-    elements = merge_streams(read_streams(files, time=time_spec(args))) if files else []
+    elements = merge_streams(read_streams(files, time=time_spec(args), accounting=accounting)) if files else []
     named = dict(parse_stream_spec(s) for s in args.named)
     facts = static_facts(load_dataset(args.static, named)) if (args.static or named) else ()
     return elements, facts

@@ -72,7 +72,10 @@ def run_epsparql(args: argparse.Namespace, query) -> int:
     fmt = args.format
     check_format(fmt)
     compiled = compile_for_run(args, query)
-    elements, _facts = read_data(args)
+    from translator.evaluate.accounting import count_elements, new_accounting, print_summary
+
+    accounting = new_accounting(getattr(args, "skip_bad_elements", False))
+    elements, _facts = read_data(args, accounting)
     if args.print_asp_at is not None:
         if uses_policy(args):
             raise RsplarsError("--print-asp-at prints the LARS program of the unrestricted policy; "
@@ -84,11 +87,17 @@ def run_epsparql(args: argparse.Namespace, query) -> int:
         print("rsplars: note: EP-SPARQL patterns match events only; --static/--named data is not read",
               file=sys.stderr)
     evs = evaluations(args, compiled, elements, start=args.start, end=args.end, progress=Progress("rsplars run"))
-    with output(args.output) as out:
-        write = writer(fmt, out, compiled)
-        for ev in evs:
-            write(ev)
-            out.flush()
+    last = None
+    try:
+        with output(args.output) as out:
+            write = writer(fmt, out, compiled)
+            for ev in evs:
+                write(ev)
+                out.flush()
+                last = ev.t
+    finally:  # nothing lost silently (docs/robustness.md)
+        count_elements(accounting, elements, last)
+        print_summary(accounting)
     return EXIT_OK
 
 

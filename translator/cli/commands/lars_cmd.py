@@ -14,9 +14,12 @@ soon as they are computed:
 ``--emit delta`` prints, instead of the whole answer at every t, what changed since the previous
 line: ``{"t": t, "added": [...], "removed": [...]}`` (text: ``t: +a, -b``), as IStream/DStream do
 for relations; the first line, and any line after a time point with no or several answer streams,
-is a full record as above. The stream (text format) is read while it is evaluated, also from a
-pipe (``--stream -``): memory follows the windows, not the stream's length, and each answer is
-flushed as soon as its time point is complete (the next time point, or the end, has arrived).
+is a full record as above. A stream from a pipe (``--stream -``) is read while it is evaluated:
+memory follows the windows, not the stream's length, and each answer is flushed as soon as its
+time point is complete (the next time point, or the end, has arrived). A stream file is read whole
+and its elements counted (stderr: read, used, rejected, duplicates; ``--skip-bad-elements``), and
+SIGINT/SIGTERM, ``--resume-from`` and ``--max-memory`` apply (docs/robustness.md); so they do for
+``--stream -`` with ``--skip-bad-elements`` or ``--resume-from``, read whole.
 
 ``--print-asp`` prints the ASP encoding instead (``docs/asp-encoding.md``); with a single reference
 time (``--times T..T``) it adds the facts of the external atoms true at T, so that plain
@@ -47,6 +50,9 @@ def add_parser(subparsers) -> None:
     p.add_argument("--models", type=int, default=1, metavar="N", help="answer streams to list per time point (0: all; default 1)")
     p.add_argument("--print-asp", action="store_true", help="print the ASP encoding (plus the facts at T for --times T..T)")
     p.add_argument("--output", metavar="FILE", help="write to FILE (atomically) instead of stdout")
+    from translator.cli.commands.longrun import add_robustness_options
+
+    add_robustness_options(p)
     p.set_defaults(func=run)
 
 
@@ -144,33 +150,72 @@ def _write(out: TextIO, lines: Iterator[str]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from asp.solver import StreamSolver, live_times  # clingo is imported only here
-    from lars.streams import read_stream, read_stream_live
+    from asp.solver import StreamSolver  # clingo is imported only here
     from lars.syntax import parse_program
-    from translator.evaluate.fileio import atomic_output
 
     program = parse_program(_read(args.program), source=args.program)
     if args.models < 0:
         raise RsplarsError(f"--models must be >= 0, got {args.models}")
     solver = StreamSolver(program, models=args.models)
-    if args.print_asp:
-        stream = read_stream(args.stream, args.stream_format)
-        timeline = stream.timeline
-        times = parse_times(args.times, timeline) if args.times else range(timeline[0], timeline[1] + 1)
-        text = solver.asp_text(stream, times[0] if args.times and len(times) == 1 else None)
-        lines: Iterator[str] = iter(text.rstrip("\n").split("\n"))
-        total = len(times)
+    live = args.stream == "-" and not (args.print_asp or args.skip_bad_elements or args.resume_from is not None)
+    return _run_live(args, solver) if live else _run_counted(args, program, solver)
+
+
+def _run_live(args: argparse.Namespace, solver) -> int:
+    """A stream from a pipe, evaluated as it arrives (``lars.streams.read_stream_live``): memory
+    follows the windows, each answer is flushed as soon as its time point is complete."""
+    from asp.solver import live_times
+    from lars.streams import read_stream_live
+    from translator.evaluate.fileio import atomic_output
+
+    live = read_stream_live(args.stream, args.stream_format)
+    if args.times and not args.times.rstrip().endswith(".."):
+        steps_at = parse_times(args.times, live.timeline)
+        total = len(steps_at)
     else:
-        live = read_stream_live(args.stream, args.stream_format)
-        if args.times and not args.times.rstrip().endswith(".."):
-            steps_at = parse_times(args.times, live.timeline)
-            total = len(steps_at)
-        else:
-            first = args.times.split("..", 1)[0].strip() if args.times else ""
-            start = parse_times(f"{first}..{first}", live.timeline).start if first else live.timeline[0]
-            steps_at = live_times(live, start)  # until the stream ends
-            total = 0
-        lines = _lines(_Notes(total)(solver.run(live, steps_at)), args.format, args.emit == "delta")
+        first = args.times.split("..", 1)[0].strip() if args.times else ""
+        start = parse_times(f"{first}..{first}", live.timeline).start if first else live.timeline[0]
+        steps_at = live_times(live, start)  # until the stream ends
+        total = 0
+    lines = _lines(_Notes(total)(solver.run(live, steps_at)), args.format, args.emit == "delta")
     with atomic_output(args.output) as out:
         _write(out, lines)
     return EXIT_OK
+
+
+def _run_counted(args: argparse.Namespace, program, solver) -> int:
+    """A stream read whole, its elements counted (read, used, rejected, duplicates), with a clean
+    stop on SIGINT/SIGTERM, ``--resume-from`` and the memory limit (docs/robustness.md)."""
+    from lars.streams import read_stream
+    from translator.cli.commands.longrun import write_run
+    from translator.evaluate.accounting import count_stream, new_accounting
+    from translator.evaluate.fileio import atomic_output
+    from translator.evaluate.memory import MemoryGuard, resolve_limit
+    from translator.evaluate.run import MAX_EVALUATION_TIMES
+
+    accounting = new_accounting(args.skip_bad_elements)
+    stream = read_stream(args.stream, args.stream_format, accounting)
+    timeline = stream.timeline
+    times = parse_times(args.times, timeline) if args.times else range(timeline[0], timeline[1] + 1)
+    if times.stop - times.start > MAX_EVALUATION_TIMES:  # len() overflows on a far-off time point
+        raise RsplarsError(f"the run would evaluate {times.stop - times.start:,} time points ({times.start} to "
+                           f"{times.stop - 1}), more than {MAX_EVALUATION_TIMES:,}: check the stream's time points, "
+                           "or give --times A..B")
+    if args.print_asp:
+        text = solver.asp_text(stream, times[0] if args.times and len(times) == 1 else None)
+        with atomic_output(args.output) as out:
+            _write(out, iter(text.rstrip("\n").split("\n")))
+        return EXIT_OK
+    if args.resume_from is not None:
+        times = [t for t in times if t > args.resume_from]
+
+    def writer(out: TextIO):
+        def write(step) -> None:
+            for line in _lines([step], args.format, args.emit == "delta"):
+                out.write(line + "\n")
+
+        return write
+
+    return write_run(args, "rsplars", f"lars-{args.format}", writer, _Notes(len(times))(solver.run(stream, times)),
+                     accounting, guard=MemoryGuard(resolve_limit(args.max_memory), program, stream),
+                     count=lambda last: count_stream(accounting, stream, last))

@@ -31,6 +31,7 @@ from lars.errors import EXIT_OK, RsplarsError
 from spark_jobs.cli import add_engine_options
 from translator.evaluate.writers import FORMATS, WRITERS, check_format
 from translator.cli.commands.epsparql_cmd import add_epsparql_options, run_epsparql
+from translator.cli.commands.longrun import add_robustness_options, write_run
 from translator.cli.commands.common import (
     Progress,
     add_data_options,
@@ -64,6 +65,7 @@ def add_parser(subparsers) -> None:
     add_engine_options(p)
     add_epsparql_options(p)
     add_operational_options(p, r2s=False)
+    add_robustness_options(p)
     p.set_defaults(func=run)
 
 
@@ -79,12 +81,15 @@ def run(args: argparse.Namespace) -> int:
                            "(seed 002 §3.2): use --selection/--consumption (docs/epsparql.md)")
     if query.dialect == "epsparql":  # one event stream, push-evaluated (docs/epsparql.md)
         return run_epsparql(args, query)
+    from translator.evaluate.accounting import count_elements, new_accounting
+
     check_stream_iris(query, [parse_stream_spec(spec)[0] for spec in args.stream])
     if operational_requested(args):  # --profile, --t0, --report, …: the report-policy run (docs/check.md)
         from translator.cli.commands.operational_options import run_operational
 
         return run_operational(args, query)
-    elements, facts = read_data(args)
+    accounting = new_accounting(args.skip_bad_elements)
+    elements, facts = read_data(args, accounting)
     ((_, compiled),) = compile_variants(args, query, elements)
     if args.start is not None and args.end is not None and args.start > args.end:
         raise RsplarsError(f"--from {args.start} is after --to {args.end}")
@@ -93,21 +98,39 @@ def run(args: argparse.Namespace) -> int:
     if args.print_asp_at is not None:
         return _print_asp(args, compiled, elements, facts)
     check_format(args.format, compiled.form)
+    from translator.evaluate.memory import MemoryGuard, resolve_limit
+
+    resume = args.resume_from
     if args.engine == "spark":
         from spark_jobs.cli import run_answers_spark
 
         evaluations = run_answers_spark(compiled, elements, facts, args.start, args.end, args.r2s,
                                         args.master, args.partitions, parquet=args.parquet)
+        if resume is not None:  # R2S ran over all evaluation times: the later ones are exact
+            evaluations = (ev for ev in evaluations if ev.t > resume)
     else:
         evaluations = answers(compiled, elements, facts, start=args.start, end=args.end, r2s=args.r2s,
                               on_progress=Progress("rsplars run"),
-                              on_note=lambda text: print(f"rsplars: note: {text}", file=sys.stderr))
-    with output(args.output) as out:
-        write = WRITERS[args.format](out, compiled)
-        for ev in evaluations:
-            write(ev)
-            out.flush()
-    return EXIT_OK
+                              on_note=lambda text: print(f"rsplars: note: {text}", file=sys.stderr),
+                              resume_after=resume)
+    guard = MemoryGuard(resolve_limit(args.max_memory), compiled.program, _LazyStream(elements))
+    return write_run(args, "rsplars", args.format, lambda out: WRITERS[args.format](out, compiled), evaluations,
+                     accounting, guard=guard, count=lambda last: count_elements(accounting, elements, last))
+
+
+class _LazyStream:
+    """The data stream of the elements, built only when the memory guard names the windows."""
+
+    def __init__(self, elements) -> None:
+        self.elements = elements
+        self._stream = None
+
+    def __getattr__(self, name):
+        if self._stream is None:
+            from translator.evaluate.run import data_stream
+
+            self._stream = data_stream(self.elements)
+        return getattr(self._stream, name)
 
 
 def _print_asp(args: argparse.Namespace, compiled, elements, facts) -> int:

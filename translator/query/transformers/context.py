@@ -69,7 +69,9 @@ class ContextMixin(Transformer):
         raise AttributeError(name)
 
     def error(self, message: str, at: object, expected: str | None = None) -> QuerySemanticError:
-        pos = at if isinstance(at, Position) else position_of(at)
+        """The located error; ``at`` a Position, Token or tree meta, or a keyword whose first
+        occurrence in the text is the position (for constructs the tree keeps no position of)."""
+        pos = at if isinstance(at, Position) else self.keyword_position(at) if type(at) is str else position_of(at)
         return QuerySemanticError(
             message,
             source=self.ctx.source,
@@ -78,6 +80,15 @@ class ContextMixin(Transformer):
             text=self.ctx.text,
             expected=expected,
         )
+
+    def keyword_position(self, keyword: str) -> Position | None:
+        import re
+
+        m = re.search(rf"(?i)\b{re.escape(keyword)}\b", self.ctx.text)
+        if m is None:
+            return None
+        line = self.ctx.text.count("\n", 0, m.start()) + 1
+        return Position(line, m.start() - (self.ctx.text.rfind("\n", 0, m.start()) + 1) + 1)
 
     def note(self, message: str, at: object) -> None:
         pos = position_of(at)

@@ -134,7 +134,7 @@ class PatternRules(ContextMixin):
             triples.extend(g)
         for t in triples:
             if isinstance(t.predicate, Path):
-                raise self.error("a property path is not allowed in a CONSTRUCT template", None)
+                raise self.error("a property path is not allowed in a CONSTRUCT template", "CONSTRUCT")
         return _Template(tuple(triples))
 
     def describe_query(self, *items) -> QueryBody:
@@ -256,7 +256,7 @@ class PatternRules(ContextMixin):
         rows = tuple(() if isinstance(r, Token) else r for r in items_l)
         for r in rows:
             if len(r) != len(variables):
-                raise self.error(f"a VALUES row has {len(r)} values for {len(variables)} variables", None)
+                raise self.error(f"a VALUES row has {len(r)} values for {len(variables)} variables", "VALUES")
         return Values(tuple(variables), rows)
 
     def data_block_row(self, *values):

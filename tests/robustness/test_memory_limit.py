@@ -1,0 +1,54 @@
+"""--max-memory (docs/robustness.md): a run over the limit stops cleanly with a message naming the
+window that grows, keeps the answers written, and is never killed by the system."""
+
+from __future__ import annotations
+
+import json
+
+from lars.model import Stream
+from lars.streams import parse_ground_atom
+from lars.syntax import parse_program
+from translator.cli import main
+from translator.evaluate.memory import MemoryGuard, default_limit_mb, resolve_limit, rss_mb, window_use
+
+PROGRAM = "seen(X) :- p(X) [all].\nrecent(X) :- p(X) [2].\nlast(X) :- p(X) [1 #].\n"
+
+
+def _stream(n: int) -> Stream:
+    return Stream({t: (parse_ground_atom(f"p({t})"),) for t in range(n)})
+
+
+def test_window_use_ranks_the_unbounded_window_first():
+    program = parse_program(PROGRAM)
+    uses = window_use(program, _stream(50), 49)
+    assert [(u.rule, u.atoms) for u in uses] == [(1, 50), (2, 3), (3, 1)]
+    assert "[all]" in uses[0].text or "∞" in uses[0].text
+
+
+def test_limits():
+    assert resolve_limit(0) is None
+    assert resolve_limit(123) == 123
+    assert resolve_limit(None) == default_limit_mb()
+    assert default_limit_mb() is None or default_limit_mb() > 0
+    assert rss_mb() > 1
+
+
+def test_guard_passes_under_the_limit():
+    MemoryGuard(10**7, parse_program(PROGRAM), _stream(3)).check(2)
+    MemoryGuard(None).check(2)
+
+
+def test_lars_run_over_the_limit_stops_naming_the_window(tmp_path, capsys):
+    program = tmp_path / "p.lars"
+    program.write_text(PROGRAM)
+    stream = tmp_path / "s.txt"
+    stream.write_text("".join(f"{t}: p({t})\n" for t in range(20)))
+    out = tmp_path / "out.jsonl"
+    code = main(["lars", str(program), "--stream", str(stream), "--max-memory", "1", "--output", str(out)])
+    err = capsys.readouterr().err
+    assert code == 2 and "Traceback" not in err
+    assert "over --max-memory 1 MB after evaluating t=0" in err
+    assert "The largest window holds 1 stream atoms" in err and "(rule 1 of the program)" in err
+    assert "unbounded" in err
+    assert [json.loads(x)["t"] for x in out.read_text().splitlines()] == [0]  # kept, complete up to t=0
+    assert main(["lars", str(program), "--stream", str(stream), "--max-memory", "0"]) == 0

@@ -1,0 +1,68 @@
+"""What ``run`` and ``lars`` share for long runs (docs/robustness.md): the robustness options, the
+element summary on stderr, a clean stop on SIGINT/SIGTERM or over ``--max-memory`` that keeps the
+complete answers written so far, and ``--resume-from T``."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import sys
+from typing import Callable, Iterable
+
+from lars.accounting import Accounting
+
+
+def add_robustness_options(p: argparse.ArgumentParser, *, resume: bool = True, memory: bool = True) -> None:
+    g = p.add_argument_group("robustness (docs/robustness.md)")
+    g.add_argument("--skip-bad-elements", action="store_true",
+                   help="skip malformed and out-of-order stream elements (each reported on stderr with file, line "
+                        "and reason, and counted) instead of stopping at the first one")
+    if memory:
+        g.add_argument("--max-memory", type=int, metavar="MB",
+                       help="stop cleanly, naming the window that grows, when the run's memory exceeds MB "
+                            "(default: 80%% of the machine's memory; 0: no limit)")
+    if resume:
+        g.add_argument("--resume-from", type=int, metavar="T",
+                       help="continue a stopped run: evaluate only the times after T (with --output FILE, keep "
+                            "FILE's answers up to T and append)")
+
+
+def write_run(args: argparse.Namespace, prog: str, fmt: str, make_writer: Callable, evaluations: Iterable,
+              accounting: Accounting, *, guard=None, count: Callable[[int | None], None] | None = None) -> int:
+    """Write the evaluations to ``--output`` (atomically) or stdout, one flushed piece per evaluation
+    time; on SIGINT/SIGTERM or over the memory limit keep what was written and say up to which time
+    it is complete. Prints the element summary at the end in every case. Returns the exit code."""
+    from lars.errors import EXIT_OK
+    from translator.evaluate.accounting import print_summary
+    from translator.evaluate.fileio import atomic_output
+    from translator.evaluate.interrupts import Interrupted, drive, graceful_stop, stopped_message
+    from translator.evaluate.memory import MemoryLimitError
+    from translator.evaluate.resume import kept_output
+
+    output = getattr(args, "output", None)
+    resume = getattr(args, "resume_from", None)
+    kept = kept_output(output, resume, fmt) if resume is not None else None
+    last: int | None = None
+    try:
+        with graceful_stop() as flag, atomic_output(output, keep_on=(Interrupted, MemoryLimitError)) as out:
+            if kept is not None:
+                out.write(kept)
+            buffer = io.StringIO()
+            write = make_writer(buffer)
+            if kept is not None or (resume is not None and output in (None, "-")):
+                buffer.seek(0)
+                buffer.truncate()  # the kept part has the header already; stdout gets the new records only
+            outcome = drive(evaluations, write, buffer, out, flag, check=guard.check if guard is not None else None)
+            last = outcome.last_t
+        return EXIT_OK
+    except Interrupted as stop:
+        last = stop.last_t if stop.last_t is not None else resume
+        print(stopped_message(prog, str(stop), last, output), file=sys.stderr)
+        return stop.exit_code
+    except MemoryLimitError as err:
+        last = err.last_t
+        raise
+    finally:
+        if count is not None:
+            count(last)
+        print_summary(accounting, prog)

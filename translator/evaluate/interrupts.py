@@ -1,0 +1,115 @@
+"""Long runs that end cleanly: SIGINT (Ctrl-C) and SIGTERM stop a run between two evaluation times.
+
+:func:`graceful_stop` installs handlers that only *note* the first signal; :func:`drive` writes one
+evaluation after the other and, after each complete one, stops if a signal was noted, the memory
+guard (:mod:`translator.evaluate.memory`) objects, or the evaluations end. Whatever was written so
+far is kept (the output file is committed, ``translator.evaluate.fileio.atomic_output(keep_on=…)``),
+and the caller says up to which time point the answers are complete, so that ``--resume-from T``
+(:mod:`translator.evaluate.resume`) continues the run. A second signal stops at once (the output of
+the evaluation in progress is then not written: every evaluation is written in one piece).
+"""
+
+from __future__ import annotations
+
+import io
+import signal
+import threading
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Callable, Iterable, Iterator, TextIO
+
+SIGNAL_NAMES = {signal.SIGINT: "SIGINT", signal.SIGTERM: "SIGTERM"}
+
+
+class Interrupted(Exception):
+    """A run stopped by a signal (raised only by a second signal, or by :func:`drive` after the first)."""
+
+    def __init__(self, signum: int, last_t: int | None = None, written: int = 0) -> None:
+        self.signum = signum
+        self.last_t = last_t
+        self.written = written
+        super().__init__(SIGNAL_NAMES.get(signum, f"signal {signum}"))
+
+    @property
+    def exit_code(self) -> int:
+        return 128 + self.signum
+
+
+@dataclass
+class StopFlag:
+    signum: int | None = None
+
+
+@contextmanager
+def graceful_stop() -> Iterator[StopFlag]:
+    """Note SIGINT/SIGTERM in the yielded flag (a second one raises :class:`Interrupted`). Outside
+    the main thread (notebooks' workers, tests) signals cannot be caught and the flag stays unset."""
+    flag = StopFlag()
+    if threading.current_thread() is not threading.main_thread():
+        yield flag
+        return
+
+    def handler(signum, frame):  # noqa: ARG001
+        if flag.signum is not None:
+            raise Interrupted(signum)
+        flag.signum = signum
+
+    previous = {s: signal.signal(s, handler) for s in SIGNAL_NAMES}
+    try:
+        yield flag
+    finally:
+        for s, h in previous.items():
+            signal.signal(s, h)
+
+
+@dataclass
+class Outcome:
+    """How a driven run ended: the last evaluation time written and how many were written."""
+
+    last_t: int | None = None
+    written: int = 0
+
+
+def drive(evaluations: Iterable, write: Callable[[object], None], buffer: io.StringIO, out: TextIO,
+          flag: StopFlag, *, check: Callable[[int, Outcome], None] | None = None, flush: bool = True) -> Outcome:
+    """Write every evaluation: ``write(ev)`` writes it into ``buffer``, which goes to ``out`` in one
+    piece (flushed when ``flush``: a pipe sees every evaluation time as soon as it is computed);
+    raise :class:`Interrupted` after the evaluation during which a signal came. ``check`` runs after
+    each evaluation (the memory guard) and may raise."""
+    outcome = Outcome()
+
+    def emit() -> None:
+        out.write(buffer.getvalue())
+        buffer.seek(0)
+        buffer.truncate()
+        if flush:
+            out.flush()
+
+    emit()  # what the writer wrote before the first evaluation (a CSV header)
+    try:
+        for ev in evaluations:
+            write(ev)
+            emit()
+            outcome.last_t = ev.t
+            outcome.written += 1
+            if flag.signum is not None:
+                raise Interrupted(flag.signum, outcome.last_t, outcome.written)
+            if check is not None:
+                check(ev.t, outcome)
+    except Interrupted as stop:  # a second signal: the evaluation in progress is not written
+        if stop.last_t is None:
+            stop.last_t, stop.written = outcome.last_t, outcome.written
+        raise
+    if flag.signum is not None:
+        raise Interrupted(flag.signum, outcome.last_t, outcome.written)
+    return outcome
+
+
+def stopped_message(prog: str, reason: str, last_t: int | None, output: str | None, resume_hint: bool = True) -> str:
+    """``rsplars: stopped by SIGTERM: the answers are complete up to t=40 (in out.jsonl); continue
+    with --resume-from 40``."""
+    where = f" (in {output})" if output and output != "-" else ""
+    if last_t is None:
+        return f"{prog}: stopped by {reason} before the first evaluation time: no answers written"
+    hint = f"; continue with --resume-from {last_t}" if resume_hint else ""
+    return f"{prog}: stopped by {reason}: the answers are complete up to t={last_t}{where}{hint}"
