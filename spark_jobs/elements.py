@@ -22,7 +22,7 @@ from typing import Iterable, TextIO
 
 from lars.errors import RsplarsError, SourceError
 from rdflib import Literal, URIRef
-from lars.accounting import MALFORMED, OUT_OF_ORDER, Accounting
+from lars.accounting import MALFORMED, OUT_OF_ORDER, Accounting, reject_or_raise
 from translator.rdf.terms import from_nt, to_nt
 
 COLUMNS = ("time", "stream", "s", "p", "o")
@@ -94,37 +94,24 @@ def read_elements_csv(handle: TextIO, *, source: str = "<elements>", accounting:
     if header is None or [h.strip() for h in header] != list(COLUMNS):
         raise SourceError(f"the header must be {','.join(COLUMNS)}", source=source, line=1, column=1, text=text,
                           expected=",".join(COLUMNS))
-    out: list[ElementRow] = []
-    previous = reader.line_num
-    last_t: int | None = None
-    while True:
-        start = previous + 1
-        try:
-            values = next(reader)
-        except StopIteration:
-            break
-        except csv.Error as err:
-            raise SourceError(f"malformed CSV: {err}", source=source, line=start, column=1, text=text) from None
+
+    def candidates():
         previous = reader.line_num
-        if not values or values == [""]:
-            continue
-        raw = lines[start - 1] if start - 1 < len(lines) else ""
-        where = (source, start, _field_columns(raw), text)
-        try:
-            row = _check_row(values, where)
-            if last_t is not None and row[0] < last_t:
-                raise SourceError(f"time goes backwards: {row[0]} after {last_t}", source=source, line=start,
-                                  column=1, text=text, expected=f"a time >= {last_t}")
-        except SourceError as err:
-            if not skip_bad or accounting is None:
-                raise
-            accounting.reject(err, OUT_OF_ORDER if "backwards" in err.message else MALFORMED)
-            continue
-        last_t = row[0]
-        if accounting is not None:
-            accounting.count_read(1)
-        out.append(row)
-    return out
+        while True:
+            start = previous + 1
+            try:
+                values = next(reader)
+            except StopIteration:
+                return
+            except csv.Error as err:
+                raise SourceError(f"malformed CSV: {err}", source=source, line=start, column=1, text=text) from None
+            previous = reader.line_num
+            if not values or values == [""]:
+                continue
+            raw = lines[start - 1] if start - 1 < len(lines) else ""
+            yield values, (source, start, _field_columns(raw), text)
+
+    return _accepted(candidates(), accounting, skip_bad)
 
 
 def read_elements_parquet(path: str, *, accounting: Accounting | None = None, skip_bad: bool = False) -> list[ElementRow]:
@@ -140,19 +127,27 @@ def read_elements_parquet(path: str, *, accounting: Accounting | None = None, sk
         raise SourceError(f"missing column(s) {', '.join(sorted(missing))}", source=path, line=1, column=1,
                           expected=", ".join(COLUMNS))
     data = {c: table.column(c).to_pylist() for c in COLUMNS}
+    rows = (([data[c][i] for c in COLUMNS], (path, i + 1, [1, 2, 3, 4, 5], None)) for i in range(table.num_rows))
+    return _accepted(rows, accounting, skip_bad)
+
+
+def _accepted(candidates: Iterable[tuple[list, tuple[str, int, list[int], str | None]]],
+              accounting: Accounting | None, skip_bad: bool) -> list[ElementRow]:
+    """The candidate rows (values, where) that :func:`_check_row` accepts and whose time does not go
+    back; a rejected one raises, or with ``skip_bad`` and ``accounting`` is recorded and skipped."""
     out: list[ElementRow] = []
     last_t: int | None = None
-    for i in range(table.num_rows):
-        values = [data[c][i] for c in COLUMNS]
-        where = (path, i + 1, [1, 2, 3, 4, 5], None)
+    for values, where in candidates:
+        source, line, _, text = where
         try:
             row = _check_row(values, where)
-            if last_t is not None and row[0] < last_t:
-                raise SourceError(f"time goes backwards: {row[0]} after {last_t}", source=path, line=i + 1, column=1)
         except SourceError as err:
-            if not skip_bad or accounting is None:
-                raise
-            accounting.reject(err, OUT_OF_ORDER if "backwards" in err.message else MALFORMED)
+            reject_or_raise(accounting if skip_bad else None, err, MALFORMED)
+            continue
+        if last_t is not None and row[0] < last_t:
+            reject_or_raise(accounting if skip_bad else None,
+                            SourceError(f"time goes backwards: {row[0]} after {last_t}", source=source, line=line,
+                                        column=1, text=text, expected=f"a time >= {last_t}"), OUT_OF_ORDER)
             continue
         last_t = row[0]
         if accounting is not None:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from lars.accounting import Accounting
+from lars.accounting import OUT_OF_ORDER, Accounting
 from lars.errors import SourceError
 from lars.streams import parse_stream_jsonl, parse_stream_text
 from spark_jobs.elements import read_elements_csv
@@ -125,6 +125,18 @@ def test_element_csv_rows_are_checked_and_located():
     assert rows == [(0, "http://e/s", "<http://e/a>", "<http://e/p>", "<http://e/b>"),
                     (0, "http://e/s", "<http://e/a>", "<http://e/p>", "<http://e/c>")]
     assert acc.rejected_count() == 1
+
+
+def test_element_rows_whose_time_goes_back_are_out_of_order():
+    text = ("time,stream,s,p,o\n5,http://e/s,<http://e/a>,<http://e/p>,<http://e/b>\n"
+            "3,http://e/s,<http://e/a>,<http://e/p>,<http://e/c>\n6,http://e/s,<http://e/a>,<http://e/p>,<http://e/d>\n")
+    with pytest.raises(SourceError) as err:
+        read_elements_csv(io.StringIO(text), source="e.csv")
+    assert (err.value.line, err.value.column) == (3, 1) and "time goes backwards: 3 after 5" in err.value.message
+    acc = Accounting(skip_bad=True)
+    rows = read_elements_csv(io.StringIO(text), source="e.csv", accounting=acc, skip_bad=True)
+    assert [r[0] for r in rows] == [5, 6]
+    assert (acc.read, acc.rejected_count(OUT_OF_ORDER), acc.rejected_count()) == (3, 1, 1)
 
 
 def test_a_timestamp_far_off_stops_the_run_with_a_message(tmp_path, capsys):
