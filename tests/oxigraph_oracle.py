@@ -17,22 +17,8 @@ from typing import Iterable, Mapping
 import pyoxigraph as ox
 from rdflib import BNode, Literal, URIRef
 
+from oracles import oxigraph_store  # the store both Oxigraph helpers query
 from translator.rdf.terms import to_nt
-
-
-def to_ox(term):
-    """An rdflib term as a pyoxigraph term."""
-    if isinstance(term, URIRef):
-        return ox.NamedNode(str(term))
-    if isinstance(term, BNode):
-        return ox.BlankNode(str(term))
-    if isinstance(term, Literal):
-        if term.language:
-            return ox.Literal(str(term), language=term.language)
-        if term.datatype is not None:
-            return ox.Literal(str(term), datatype=ox.NamedNode(str(term.datatype)))
-        return ox.Literal(str(term))
-    raise TypeError(f"not an RDF term: {term!r}")
 
 
 def from_ox(term):
@@ -48,18 +34,9 @@ def from_ox(term):
     raise TypeError(f"not an RDF term: {term!r}")
 
 
-def store_of(default: Iterable[tuple] = (), named: Mapping[str, Iterable[tuple]] | None = None) -> ox.Store:
-    store = ox.Store()
-    quads = [ox.Quad(to_ox(s), to_ox(p), to_ox(o), ox.DefaultGraph()) for s, p, o in default]
-    for iri, triples in (named or {}).items():
-        quads += [ox.Quad(to_ox(s), to_ox(p), to_ox(o), ox.NamedNode(str(iri))) for s, p, o in triples]
-    store.extend(quads)
-    return store
-
-
 def oxigraph_rows(query: str, default: Iterable[tuple] = (), named: Mapping[str, Iterable[tuple]] | None = None):
     """The solutions as ``{variable name: rdflib term}`` dicts (unbound variables left out)."""
-    result = store_of(default, named).query(query)
+    result = oxigraph_store(default, named).query(query)
     if isinstance(result, ox.QueryBoolean):
         return [{}] if bool(result) else []
     names = [v.value for v in result.variables]
