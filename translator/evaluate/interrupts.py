@@ -71,12 +71,16 @@ class Outcome:
 
 
 def drive(evaluations: Iterable, write: Callable[[object], None], buffer: io.StringIO, out: TextIO,
-          flag: StopFlag, *, check: Callable[[int, Outcome], None] | None = None, flush: bool = True) -> Outcome:
+          flag: StopFlag, *, check: Callable[[int, Outcome], None] | None = None, flush: bool = True,
+          lock: threading.Lock | None = None, outcome: Outcome | None = None) -> Outcome:
     """Write every evaluation: ``write(ev)`` writes it into ``buffer``, which goes to ``out`` in one
     piece (flushed when ``flush``: a pipe sees every evaluation time as soon as it is computed);
     raise :class:`Interrupted` after the evaluation during which a signal came. ``check`` runs after
-    each evaluation (the memory guard) and may raise."""
-    outcome = Outcome()
+    each evaluation (the memory guard) and may raise. ``lock`` is held while an evaluation is
+    written and ``outcome`` updated (the memory watchdog takes it before it stops the process, so
+    that the output then holds complete evaluations only)."""
+    outcome = Outcome() if outcome is None else outcome
+    lock = lock if lock is not None else threading.Lock()
 
     def emit() -> None:
         out.write(buffer.getvalue())
@@ -85,13 +89,15 @@ def drive(evaluations: Iterable, write: Callable[[object], None], buffer: io.Str
         if flush:
             out.flush()
 
-    emit()  # what the writer wrote before the first evaluation (a CSV header)
+    with lock:
+        emit()  # what the writer wrote before the first evaluation (a CSV header)
     try:
         for ev in evaluations:
             write(ev)
-            emit()
-            outcome.last_t = ev.t
-            outcome.written += 1
+            with lock:
+                emit()
+                outcome.last_t = ev.t
+                outcome.written += 1
             if flag.signum is not None:
                 raise Interrupted(flag.signum, outcome.last_t, outcome.written)
             if check is not None:

@@ -191,7 +191,7 @@ def _run_counted(args: argparse.Namespace, program, solver) -> int:
     from translator.evaluate.accounting import count_stream, new_accounting
     from translator.evaluate.fileio import atomic_output
     from translator.evaluate.memory import MemoryGuard, resolve_limit
-    from translator.evaluate.run import MAX_EVALUATION_TIMES
+    from translator.evaluate.run import MAX_EVALUATION_TIMES, announced
 
     accounting = new_accounting(args.skip_bad_elements)
     stream = read_stream(args.stream, args.stream_format, accounting)
@@ -208,14 +208,20 @@ def _run_counted(args: argparse.Namespace, program, solver) -> int:
         return EXIT_OK
     if args.resume_from is not None:
         times = [t for t in times if t > args.resume_from]
+    guard = MemoryGuard(resolve_limit(args.max_memory), program, stream)
+    steps = solver.run(stream, announced(times, guard.note_time))
+    return write_run(args, "rsplars", f"lars-{args.format}", _writer(args), _Notes(len(times))(steps),
+                     accounting, guard=guard, count=lambda last: count_stream(accounting, stream, last))
 
-    def writer(out: TextIO):
+
+def _writer(args: argparse.Namespace):
+    """The writer of one step (``write_run``'s ``make_writer``)."""
+
+    def make(out: TextIO):
         def write(step) -> None:
             for line in _lines([step], args.format, args.emit == "delta"):
                 out.write(line + "\n")
 
         return write
 
-    return write_run(args, "rsplars", f"lars-{args.format}", writer, _Notes(len(times))(solver.run(stream, times)),
-                     accounting, guard=MemoryGuard(resolve_limit(args.max_memory), program, stream),
-                     count=lambda last: count_stream(accounting, stream, last))
+    return make

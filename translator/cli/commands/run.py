@@ -101,6 +101,7 @@ def run(args: argparse.Namespace) -> int:
     from translator.evaluate.memory import MemoryGuard, resolve_limit
 
     resume = args.resume_from
+    guard = MemoryGuard(resolve_limit(args.max_memory), compiled.program, _LazyStream(elements))
     if args.engine == "spark":
         from spark_jobs.cli import run_answers_spark
 
@@ -112,8 +113,7 @@ def run(args: argparse.Namespace) -> int:
         evaluations = answers(compiled, elements, facts, start=args.start, end=args.end, r2s=args.r2s,
                               on_progress=Progress("rsplars run"),
                               on_note=lambda text: print(f"rsplars: note: {text}", file=sys.stderr),
-                              resume_after=resume)
-    guard = MemoryGuard(resolve_limit(args.max_memory), compiled.program, _LazyStream(elements))
+                              resume_after=resume, on_time=guard.note_time)
     return write_run(args, "rsplars", args.format, lambda out: WRITERS[args.format](out, compiled), evaluations,
                      accounting, guard=guard, count=lambda last: count_elements(accounting, elements, last))
 
