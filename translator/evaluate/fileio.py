@@ -15,6 +15,11 @@ from pathlib import Path
 from typing import Callable, Iterator, TextIO
 
 
+COMMITTED: list[str] = []
+"""The files this process wrote (renamed into place), in order (``agree``/``check`` say which
+reports exist when a signal stops them, ``translator.cli.commands.longrun.stop_cleanly``)."""
+
+
 @contextmanager
 def atomic_output(path: str | os.PathLike[str] | None,
                   keep_on: tuple[type[BaseException], ...] = (),
@@ -47,6 +52,7 @@ def atomic_output(path: str | os.PathLike[str] | None,
                     handle.flush()
                     os.fsync(handle.fileno())
                     os.replace(tmp, target)
+                    COMMITTED.append(str(target))
 
                 on_open(commit_now)
             try:
@@ -56,10 +62,12 @@ def atomic_output(path: str | os.PathLike[str] | None,
                 os.fsync(handle.fileno())
                 handle.close()
                 os.replace(tmp, target)
+                COMMITTED.append(str(target))
                 raise
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, target)
+        COMMITTED.append(str(target))
     except BaseException:
         try:
             os.unlink(tmp)

@@ -35,6 +35,38 @@ class Interrupted(Exception):
         return 128 + self.signum
 
 
+class Abort(BaseException):
+    """A signal during a command that writes its output whole at the end (``agree``, ``check``):
+    raised at once by :func:`abort_on_signal`'s handler. A ``BaseException``, so that no ``except
+    Exception`` on the way turns it into a wrong result; atomic writers remove their temporary file."""
+
+    def __init__(self, signum: int) -> None:
+        self.signum = signum
+        super().__init__(SIGNAL_NAMES.get(signum, f"signal {signum}"))
+
+    @property
+    def exit_code(self) -> int:
+        return 128 + self.signum
+
+
+@contextmanager
+def abort_on_signal() -> Iterator[None]:
+    """SIGINT/SIGTERM raise :class:`Abort` at once (in the main thread; elsewhere nothing changes)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(signum, frame):  # noqa: ARG001
+        raise Abort(signum)
+
+    previous = {s: signal.signal(s, handler) for s in SIGNAL_NAMES}
+    try:
+        yield
+    finally:
+        for s, h in previous.items():
+            signal.signal(s, h)
+
+
 @dataclass
 class StopFlag:
     signum: int | None = None

@@ -94,3 +94,28 @@ def write_run(args: argparse.Namespace, prog: str, fmt: str, make_writer: Callab
         if count is not None:
             count(last)
         print_summary(accounting, prog)
+
+
+def stop_cleanly(func: Callable[[argparse.Namespace], int], what: str = "report") -> Callable[[argparse.Namespace], int]:
+    """``func`` (a command that writes its reports whole at the end: ``agree``, ``check``) ended
+    cleanly by SIGINT/SIGTERM: the computation stops at once, no report is written (every report
+    file is written atomically, so none is left half-written; a report already complete — one of
+    several, ``--as cqels-all`` — stays), and the exit code is 128 + the signal, as for ``run``."""
+
+    def run(args: argparse.Namespace) -> int:
+        from translator.evaluate import fileio
+        from translator.evaluate.interrupts import Abort, abort_on_signal
+
+        before = len(fileio.COMMITTED)
+        try:
+            with abort_on_signal():
+                return func(args)
+        except Abort as stop:
+            done = fileio.COMMITTED[before:]
+            kept = (f"only the complete {what}s {', '.join(done)} were written" if done else f"no {what} written")
+            print(f"rsplars: stopped by {stop} before the end: {kept} ({what}s are written whole, when complete)",
+                  file=sys.stderr)
+            return stop.exit_code
+
+    run.__doc__ = func.__doc__
+    return run
