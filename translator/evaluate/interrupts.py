@@ -69,7 +69,11 @@ def abort_on_signal() -> Iterator[None]:
 
 @dataclass
 class StopFlag:
+    """The first signal, noted. ``at_once``: when it says so, a first signal raises at once too
+    (a live stream blocked waiting for input: the evaluation in progress would not end by itself)."""
+
     signum: int | None = None
+    at_once: Callable[[], bool] | None = None
 
 
 @contextmanager
@@ -82,7 +86,8 @@ def graceful_stop() -> Iterator[StopFlag]:
         return
 
     def handler(signum, frame):  # noqa: ARG001
-        if flag.signum is not None:
+        if flag.signum is not None or (flag.at_once is not None and flag.at_once()):
+            flag.signum = signum
             raise Interrupted(signum)
         flag.signum = signum
 

@@ -29,7 +29,8 @@ def add_robustness_options(p: argparse.ArgumentParser, *, resume: bool = True, m
 
 
 def write_run(args: argparse.Namespace, prog: str, fmt: str, make_writer: Callable, evaluations: Iterable,
-              accounting: Accounting, *, guard=None, count: Callable[[int | None], None] | None = None) -> int:
+              accounting: Accounting, *, guard=None, count: Callable[[int | None], None] | None = None,
+              at_once: Callable[[], bool] | None = None) -> int:
     """Write the evaluations to ``--output`` (atomically) or stdout, one flushed piece per evaluation
     time; on SIGINT/SIGTERM or over the memory limit keep what was written and say up to which time
     it is complete. Prints the element summary at the end in every case. Returns the exit code.
@@ -64,6 +65,7 @@ def write_run(args: argparse.Namespace, prog: str, fmt: str, make_writer: Callab
     try:
         with graceful_stop() as flag, atomic_output(output, keep_on=(Interrupted, MemoryLimitError),
                                                     on_open=commit.append) as out:
+            flag.at_once = at_once  # a live stream waiting for input stops at the first signal
             if kept is not None:
                 out.write(kept)
             buffer = io.StringIO()
