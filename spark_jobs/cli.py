@@ -73,10 +73,11 @@ def session(master: str = DEFAULT_MASTER) -> "SparkSession":
 
 
 @contextmanager
-def user_errors() -> Iterator[None]:
+def user_errors(crashed=None) -> Iterator[None]:
     """A user error raised in a Python worker (a malformed term, a program with no answer stream)
     reaches the driver as a Spark exception: report it as an :class:`RsplarsError` with the
-    worker's own message, never as a Java/Python traceback."""
+    worker's own message, never as a Java/Python traceback. ``crashed()``: the block whose worker
+    crashed at every attempt, with its time range (``solve_blocks.crashed_block``), or ``None``."""
     try:
         yield
     except RsplarsError:
@@ -87,7 +88,24 @@ def user_errors() -> Iterator[None]:
         text = str(exc)
         found = re.findall(r"^(?:[\w.]+\.)?(\w*Error): (.*(?:\n(?![ \t]*(?:File|at |Traceback|SQLSTATE))[^\n]*)*)", text, re.M)
         detail = found[-1][1].strip() if found else text.strip().splitlines()[0]
+        named = crashed() if crashed is not None and "BlockError" not in text else None
+        if named:
+            spark_says = re.search(r"(Python worker exited unexpectedly[^\n.]*)", text)
+            detail = named + (f" (Spark: {spark_says.group(1).strip().rstrip(':')})" if spark_says else "")
         raise RsplarsError(f"spark job failed: {detail}") from None
+
+
+@contextmanager
+def _progress_dir() -> Iterator[str]:
+    """A temporary directory for the attempt marks of the blocks (``BlockJob.progress``)."""
+    import shutil
+    import tempfile
+
+    path = tempfile.mkdtemp(prefix="rsplars-blocks-")
+    try:
+        yield path
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
 
 
 @dataclass(frozen=True)
@@ -132,13 +150,22 @@ def run_answers_spark(
     partitions: int | None = None,
     *,
     parquet: str | None = None,
+    solve_from: int | None = None,
 ) -> Iterator[Evaluation]:
-    """``translator.evaluate.run.answers`` on Spark: the same evaluations, computed block by block."""
-    with user_errors():
-        yield from _answers_spark(compiled, elements, static_facts, start, end, r2s, master, partitions, parquet)
+    """``translator.evaluate.run.answers`` on Spark: the same evaluations, computed block by block.
+    ``solve_from``: the blocks whose evaluation times all lie before it are not solved (``--resume-from``;
+    the evaluations before it that a solved block holds are yielded too, the caller drops them)."""
+    from spark_jobs.solve_blocks import crashed_block
+
+    plan: dict = {}
+    with _progress_dir() as progress, user_errors(
+            lambda: crashed_block(progress, plan["blocks"]) if "blocks" in plan else None):
+        yield from _answers_spark(compiled, elements, static_facts, start, end, r2s, master, partitions, parquet,
+                                  solve_from, progress, plan)
 
 
-def _answers_spark(compiled, elements, static_facts, start, end, r2s, master, partitions, parquet):
+def _answers_spark(compiled, elements, static_facts, start, end, r2s, master, partitions, parquet,
+                   solve_from=None, progress=None, plan_out=None):
     from spark_jobs.frames import r2s as apply_r2s
     from spark_jobs.pipeline import solve_runs
     from spark_jobs.solve_blocks import decode_row
@@ -146,8 +173,10 @@ def _answers_spark(compiled, elements, static_facts, start, end, r2s, master, pa
     if r2s not in R2S:
         raise RunError(f"unknown R2S operator {r2s!r} (expected one of {', '.join(R2S)})")
     data = _start(master, elements)
-    results, _ = solve_runs(data.frame, {"run": compiled}, static_facts, start=start, end=end,
-                            partitions=partitions, bounds=data.bounds)
+    results, plan = solve_runs(data.frame, {"run": compiled}, static_facts, start=start, end=end,
+                               partitions=partitions, bounds=data.bounds, solve_from=solve_from, progress=progress)
+    if plan_out is not None:
+        plan_out["blocks"] = plan.blocks
     results = results.cache()
     out = apply_r2s(results, "run", r2s)
     if parquet is not None:
@@ -194,11 +223,17 @@ def run_agreement_spark(
 ) -> SparkAgreement:
     """Solve every program of ``runs`` over the same blocks (one Spark job) and judge ``pull``
     against ``push`` on every interval ``[i·U, (i+1)·U]`` of the range (seed 000 §5)."""
-    with user_errors():
-        return _agreement_spark(runs, elements, static_facts, start, end, master, partitions, pull, push, parquet)
+    from spark_jobs.solve_blocks import crashed_block
+
+    plan: dict = {}
+    with _progress_dir() as progress, user_errors(
+            lambda: crashed_block(progress, plan["blocks"]) if "blocks" in plan else None):
+        return _agreement_spark(runs, elements, static_facts, start, end, master, partitions, pull, push, parquet,
+                                progress, plan)
 
 
-def _agreement_spark(runs, elements, static_facts, start, end, master, partitions, pull, push, parquet):
+def _agreement_spark(runs, elements, static_facts, start, end, master, partitions, pull, push, parquet,
+                     progress=None, plan_out=None):
     from translator.agreement import Solution
     from translator.agreement.verdicts import judged_intervals
 
@@ -214,7 +249,9 @@ def _agreement_spark(runs, elements, static_facts, start, end, master, partition
         raise RsplarsError(f"the {pull!r} run must be pull-based with a period")
     data = _start(master, elements)
     results, plan = solve_runs(data.frame, runs, static_facts, start=start, end=end,
-                               partitions=partitions, bounds=data.bounds)
+                               partitions=partitions, bounds=data.bounds, progress=progress)
+    if plan_out is not None:
+        plan_out["blocks"] = plan.blocks
     results = results.cache()
     answers: dict[str, dict[int, set]] = {label: {} for label in runs}
     for record in results.toLocalIterator():

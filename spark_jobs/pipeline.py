@@ -59,12 +59,15 @@ def default_partitions(spark) -> int:
 def solve_runs(elements: "DataFrame", runs: Mapping[str, Compiled], static: Sequence[Rule] = (), *,
                start: int | None = None, end: int | None = None,
                partitions: int | None = None,
-               bounds: tuple[int | None, int | None] | None = None) -> tuple["DataFrame", Plan]:
+               bounds: tuple[int | None, int | None] | None = None,
+               solve_from: int | None = None, progress: str | None = None) -> tuple["DataFrame", Plan]:
     """(``run, t, row`` DataFrame, plan) of the partitioned run of ``runs`` over ``elements``
     (an elements frame, :mod:`spark_jobs.frames`). ``bounds``: the first and last element times
     when the caller knows them (otherwise a Spark job reads them off the cached frame). Raises the
     same user errors as the sequential run for bad ``--from``/``--to`` and
-    :class:`spark_jobs.lookback.PartitionError` for programs that cannot be partitioned exactly."""
+    :class:`spark_jobs.lookback.PartitionError` for programs that cannot be partitioned exactly.
+    ``solve_from``: only the blocks holding evaluation times from there on are solved (the others
+    are not computed at all: ``--resume-from``); ``progress``: see ``BlockJob.progress``."""
     from spark_jobs.frames import solve, time_range, with_blocks
 
     spark = elements.sparkSession
@@ -77,5 +80,7 @@ def solve_runs(elements: "DataFrame", runs: Mapping[str, Compiled], static: Sequ
     plan = make_plan(runs, lo, hi, start, end, n)
     import os
 
-    job = BlockJob(plan.runs, tuple(static), plan.blocks, fault=os.environ.get("RSPLARS_FAULT") or None)
+    from_block = None if solve_from is None else plan.blocks.block_of(solve_from)
+    job = BlockJob(plan.runs, tuple(static), plan.blocks, fault=os.environ.get("RSPLARS_FAULT") or None,
+                   from_block=from_block, progress=progress)
     return solve(with_blocks(elements, plan.look, plan.blocks), job), plan
