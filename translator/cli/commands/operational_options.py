@@ -98,7 +98,6 @@ def resolve_operational(args: argparse.Namespace, *, base_unit: str):
 def run_operational(args: argparse.Namespace, query) -> int:
     """``rsplars run`` under operational parameters: the answer stream of
     :func:`translator.evaluate.operational.operational_relations`, one record per relation."""
-    from lars.errors import EXIT_OK
     from translator.cli.commands.common import compile_variants, read_data
     from translator.evaluate.operational import Evaluator
     from translator.evaluate.writers import WRITERS, check_format
