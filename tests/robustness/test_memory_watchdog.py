@@ -101,3 +101,31 @@ def test_rule_growth_names_the_join_at_its_largest():
     text = guard.message_during(123.0, None)
     assert "while evaluating t=0; stopped (no answers written)" in text
     assert "holding 7 x 7 stream atoms at t=5 (grounded together with t=0) (up to 49 ground instances)" in text
+
+
+def test_a_query_run_stopped_during_an_evaluation_names_the_window(tmp_path):
+    """rsplars run: a SPARQL join over a window that gets 3,000 triples at t=100 (τ1 copies the
+    window into a relation, then joins: the window that grows is named, at the time it peaks)."""
+    stream = tmp_path / "s.nt"
+    triple = '<http://ex.org/a{}> <http://ex.org/p> <http://ex.org/{}> "{}" .\n'
+    stream.write_text("".join(triple.format(t, f"b{t}", t) for t in range(100))
+                      + "".join(triple.format(i, f"c{i}", 100) for i in range(3000)) + triple.format(0, "z", 101))
+    query = tmp_path / "q.rq"
+    query.write_text("REGISTER QUERY q AS\nSELECT ?a ?b\nFROM STREAM <http://ex.org/s> [RANGE 2s STEP 1s]\n"
+                     "WHERE { ?a <http://ex.org/p> ?x . ?b <http://ex.org/p> ?y }\n")
+    out = tmp_path / "out" / "answers.jsonl"
+    out.parent.mkdir()
+    done = _rsplars("run", str(query), "--stream", f"http://ex.org/s={stream}", "--max-memory", str(LIMIT_MB),
+                    "--output", str(out))
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr
+    last = _complete_up_to(done.stderr)
+    assert re.search(r"The largest window holds 3,00\d stream atoms at t=10[01]: striple\(S,P,O,\"<http://ex.org/s>\"\) "
+                     r"\[2\]", done.stderr), done.stderr
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [r["t"] for r in records] == list(range(last + 1))
+    # the answers at t: every pair of subjects in the window [t-2, t] (a direct evaluation)
+    for r in records:
+        subjects = {f"<http://ex.org/a{u}>" for u in range(max(0, r["t"] - 2), r["t"] + 1)}
+        assert {(x["a"], x["b"]) for x in r["answers"]} == {(a, b) for a in subjects for b in subjects}
+    assert sorted(p.name for p in out.parent.iterdir()) == ["answers.jsonl"]

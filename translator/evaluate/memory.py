@@ -122,7 +122,7 @@ def window_use(program: Program, stream: Stream, t: int) -> list[WindowUse]:
             continue
         seen.add((k, text))
         try:
-            atoms = _content(ext.window, stream, t)
+            atoms = _content(ext.window, stream, t, ext.atom.signature)  # the atoms it can match
         except (AttributeError, TypeError, ZeroDivisionError):
             continue
         out.append(WindowUse(k, ext.window, atoms, f"{text[:120]} (rule {k} of the program)"))
@@ -163,25 +163,26 @@ class _Sorted:
         self.items = list(stream.items())
         self.times = [u for u, _ in self.items]
         self.lo = stream.timeline[0]
-        self._counts: dict[tuple[str, int], list[int]] = {}
+        self._counts: dict[tuple[str, int] | None, list[int]] = {}
 
-    def prefix(self, signature: tuple[str, int]) -> list[int]:
-        """Prefix sums of the atoms of ``signature`` over the time points."""
-        got = self._counts.get(signature)
+    def prefix(self, signature: tuple[str, int] | None) -> list[int]:
+        """Prefix sums of the atoms of ``signature`` (``None``: all atoms) over the time points."""
+        got = self._counts.get(signature)  # type: ignore[arg-type]
         if got is None:
             got, total = [0], 0
             for _, atoms in self.items:
-                total += sum(1 for a in atoms if a.predicate == signature[0] and len(a.args) == signature[1])
+                total += len(atoms) if signature is None else sum(
+                    1 for a in atoms if a.predicate == signature[0] and len(a.args) == signature[1])
                 got.append(total)
             self._counts[signature] = got
         return got
 
-    def between(self, signature: tuple[str, int], start: int, end: int) -> int:
+    def between(self, signature: tuple[str, int] | None, start: int, end: int) -> int:
         b = self.bisect
         sums = self.prefix(signature)
         return sums[b.bisect_right(self.times, end)] - sums[b.bisect_left(self.times, start)]
 
-    def content(self, window, t: int, signature: tuple[str, int]) -> int:
+    def content(self, window, t: int, signature: tuple[str, int] | None) -> int:
         if isinstance(window, TimeWindow):
             ref = t // window.d * window.d if window.d else t
             start = self.lo if window.l is None else max(self.lo, ref - window.l)
@@ -190,6 +191,24 @@ class _Sorted:
         if isinstance(window, (TupleWindow, PartitionWindow)):
             return min(window.n, upto)
         return upto
+
+
+def window_peak(program: Program, stream: Stream, t: int, ahead: int = GROUND_AHEAD) -> int:
+    """The time point among t and the next ``ahead`` with data at which a window of ``program``
+    holds the most stream atoms (the time point whose grounding is largest)."""
+    index = _Sorted(stream)
+    first = index.bisect.bisect_right(index.times, t)
+    windows = [ext.window for _, ext in _windows(program)]
+    best, best_t = -1, t
+    for u in [t, *index.times[first:first + ahead]]:
+        for window in windows:
+            try:
+                n = index.content(window, u, None)
+            except (AttributeError, TypeError, ZeroDivisionError):
+                continue
+            if n > best:
+                best, best_t = n, u
+    return best_t
 
 
 def rule_growth(program: Program, stream: Stream, t: int, ahead: int = GROUND_AHEAD) -> list[RuleGrowth]:
@@ -276,6 +295,13 @@ class MemoryGuard:
                 text += (f". The join that grows: {g.text} joins {len(g.factors)} windows holding {sizes} stream "
                          f"atoms at {when} (up to {g.instances:,} ground instances)")
                 return self._what_grows(text, g.t, at=g.t != t)
+            try:  # no join of windows: the windows where they hold most, at t or grounded with it
+                peak = window_peak(self.program, self.stream, t)
+            except Exception:  # noqa: BLE001
+                peak = t
+            if peak != t:
+                text += f"; the engine grounds t={peak} together with t={t}"
+                return self._what_grows(text, peak, at=True)
         return self._what_grows(text, t)
 
     def _what_grows(self, text: str, t: int, at: bool = False) -> str:
@@ -287,8 +313,8 @@ class MemoryGuard:
                     isinstance(top.window, TimeWindow) and top.window.l is None) else ""
                 when = f" at t={t}" if at else ""
                 text += f". The largest window holds {top.atoms:,} stream atoms{when}: {top.text}{grows}"
-                if len(uses) > 1:
-                    others = "; ".join(f"{u.atoms:,} atoms: {u.text}" for u in uses[1:3])
+                others = "; ".join(f"{u.atoms:,} atoms: {u.text}" for u in uses[1:3] if u.atoms)
+                if others:
                     text += f". Next: {others}"
             else:
                 text += ". The program has no window: its ground program grows with the stream and the static data"
