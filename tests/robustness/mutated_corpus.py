@@ -172,6 +172,38 @@ def delete_first(char: str, k: int):
     return mutate
 
 
+def trig_bad_graph_timestamp(text: str) -> Mutant:
+    """Append a letter to the last graph timestamp of a TriG stream (``"1000"^^xsd:long``); the
+    error is at the timestamp or where the graph it dates opens."""
+    m = list(re.finditer(r'(\S+)\s+bench:hasTimestamp\s+"(\d+)"', text))[-1]
+    graph = re.search(rf"^\s*{re.escape(m.group(1))}\s*\{{", text, re.M)
+    assert graph
+    out = text[:m.end(2)] + "x" + text[m.end(2):]
+    return Mutant(out, lines=(_line_of(text, m.start(2)), _line_of(text, graph.start() + 1)))
+
+
+def trig_delete_statement_period(k: int):
+    def mutate(text: str) -> Mutant:
+        """Delete the period ending the k-th triple inside a graph (found at the next statement)."""
+        m = [x for x in re.finditer(r"^\s+\S.*?(\.)\s*$", text, re.M)][k - 1]
+        line = _line_of(text, m.start(1))
+        return Mutant(text[:m.start(1)] + text[m.end(1):], lines=(line, line + 1))
+
+    mutate.__name__ = f"trig_delete_statement_period_{k}"
+    return mutate
+
+
+def trig_delete_open_brace(k: int):
+    def mutate(text: str) -> Mutant:
+        """Delete the ``{`` opening the k-th graph (found in its first statement)."""
+        m = [x for x in re.finditer(r"\{", text)][k - 1]
+        line = _line_of(text, m.start())
+        return Mutant(text[:m.start()] + text[m.end():], lines=(line, line + 1))
+
+    mutate.__name__ = f"trig_delete_open_brace_{k}"
+    return mutate
+
+
 # ------------------------------------------------------------------------------ the corpus
 
 #: (kind, source under tests/data, mutations); kinds: query, program, rdf-stream, lars-stream
@@ -191,6 +223,8 @@ PLAN = [
                                                 delete_first(">", 1)]),
     ("rdf-stream", "spark/s1.nt", [bad_timestamp(2), backwards_timestamp(3), delete_first(">", 2)]),
     ("rdf-stream", "rdf/running_example/offers.stream", [bad_timestamp(2), backwards_timestamp(4)]),
+    ("rdf-stream", "rdf/csrbench/observations.trig", [trig_bad_graph_timestamp, trig_delete_statement_period(3),
+                                                       trig_delete_open_brace(2), truncate_in_iri]),
     ("lars-stream", "lars/stream.txt", [bad_timestamp(3), backwards_timestamp(3), delete_first(")", 2),
                                         delete_first(":", 4), truncate_in_atom]),
 ]
