@@ -37,8 +37,9 @@ ENGINES = ("sequential", "spark")
 DEFAULT_MASTER = "local[*]"
 
 
-def add_engine_options(parser: argparse.ArgumentParser) -> None:
-    """``--engine``, ``--master``, ``--partitions``, ``--parquet`` (docs/spark.md)."""
+def add_engine_options(parser: argparse.ArgumentParser, *, state: bool = False) -> None:
+    """``--engine``, ``--master``, ``--partitions``, ``--parquet`` (docs/spark.md); ``--spark-state``
+    with ``state`` (``rsplars run``, docs/robustness.md)."""
     g = parser.add_argument_group("engine")
     g.add_argument("--engine", choices=ENGINES, default="sequential",
                    help="sequential: one clingo run over the whole stream (default); spark: the timeline cut "
@@ -49,6 +50,11 @@ def add_engine_options(parser: argparse.ArgumentParser) -> None:
                    help="number of blocks solved in parallel (default: four per core of the master)")
     g.add_argument("--parquet", metavar="DIR",
                    help="with --engine spark: also write answers, evaluation times (and verdicts) as Parquet under DIR")
+    if not state:
+        return
+    g.add_argument("--spark-state", metavar="DIR",
+                   help="with rsplars run --engine spark: keep each solved block's answers in DIR; a later run of "
+                        "the same query over the same data reads them instead of solving them again (docs/robustness.md)")
 
 
 def _positive(text: str) -> int:
@@ -115,6 +121,7 @@ class _Input:
 
     frame: "DataFrame"
     bounds: tuple[int | None, int | None] | None
+    table: object = None  # the pandas table of in-memory elements (the --spark-state fingerprint)
 
 
 def _start(master: str, elements: "Sequence[StreamElement] | DataFrame") -> _Input:
@@ -136,7 +143,7 @@ def _start(master: str, elements: "Sequence[StreamElement] | DataFrame") -> _Inp
         table = elements_table(elements)
         spark = starting.result()
     bounds = (None, None) if table.empty else (int(table["t"].min()), int(table["t"].max()))
-    return _Input(table_frame(spark, table), bounds)
+    return _Input(table_frame(spark, table), bounds, table)
 
 
 def run_answers_spark(
@@ -151,21 +158,23 @@ def run_answers_spark(
     *,
     parquet: str | None = None,
     solve_from: int | None = None,
+    state: str | None = None,
 ) -> Iterator[Evaluation]:
     """``translator.evaluate.run.answers`` on Spark: the same evaluations, computed block by block.
     ``solve_from``: the blocks whose evaluation times all lie before it are not solved (``--resume-from``;
-    the evaluations before it that a solved block holds are yielded too, the caller drops them)."""
+    the evaluations before it that a solved block holds are yielded too, the caller drops them).
+    ``state``: ``--spark-state DIR`` (:mod:`spark_jobs.state`; in-memory elements only)."""
     from spark_jobs.solve_blocks import crashed_block
 
     plan: dict = {}
     with _progress_dir() as progress, user_errors(
             lambda: crashed_block(progress, plan["blocks"]) if "blocks" in plan else None):
         yield from _answers_spark(compiled, elements, static_facts, start, end, r2s, master, partitions, parquet,
-                                  solve_from, progress, plan)
+                                  solve_from, progress, plan, state)
 
 
 def _answers_spark(compiled, elements, static_facts, start, end, r2s, master, partitions, parquet,
-                   solve_from=None, progress=None, plan_out=None):
+                   solve_from=None, progress=None, plan_out=None, state=None):
     from spark_jobs.frames import r2s as apply_r2s
     from spark_jobs.pipeline import solve_runs
     from spark_jobs.solve_blocks import decode_row
@@ -173,8 +182,11 @@ def _answers_spark(compiled, elements, static_facts, start, end, r2s, master, pa
     if r2s not in R2S:
         raise RunError(f"unknown R2S operator {r2s!r} (expected one of {', '.join(R2S)})")
     data = _start(master, elements)
+    if state is not None and data.table is None:
+        raise RsplarsError("--spark-state needs the stream elements read by rsplars (not an elements table)")
     results, plan = solve_runs(data.frame, {"run": compiled}, static_facts, start=start, end=end,
-                               partitions=partitions, bounds=data.bounds, solve_from=solve_from, progress=progress)
+                               partitions=partitions, bounds=data.bounds, solve_from=solve_from, progress=progress,
+                               state=None if state is None else (state, data.table))
     if plan_out is not None:
         plan_out["blocks"] = plan.blocks
     results = results.cache()

@@ -153,6 +153,11 @@ def solve(blocked: "DataFrame", job: BlockJob) -> "DataFrame":
         from pyspark.sql import functions as F
 
         blocked = blocked.filter(F.col("block") >= F.lit(first))
+    if job.done:  # --spark-state: the blocks saved by an earlier attempt at the same run
+        from pyspark.sql import functions as F
+
+        blocked = blocked.filter(~F.col("block").isin(sorted(job.done)))
+        blocks = max(1, blocks - len([b for b in job.done if b >= first]))
 
     def solve_group(key: tuple, pdf: pd.DataFrame) -> pd.DataFrame:
         return solve_block(key, pdf, job)

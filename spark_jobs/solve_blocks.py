@@ -62,6 +62,10 @@ class BlockJob:
     #: (``B.start.*``, ``B.done``): a block whose worker crashed at every attempt is named by
     #: :func:`crashed_block` (local masters; elsewhere Spark's message alone is reported)
     progress: str | None = None
+    #: ``--spark-state DIR``: each solved block's answers are saved there (:mod:`spark_jobs.state`);
+    #: ``done``: the blocks already saved, not solved again
+    state: str | None = None
+    done: frozenset[int] = frozenset()
 
 
 class BlockError(RunError):
@@ -170,6 +174,10 @@ def solve_block(key: tuple, pdf: pd.DataFrame, job: BlockJob) -> pd.DataFrame:
     try:
         _inject_fault(job.fault, block)
         out = _solve_block(block, a, b, pdf, job)
+        if job.state:
+            from spark_jobs.state import save
+
+            save(job.state, block, out)
         _mark(job.progress, block, "done")
         return out
     except BlockError:

@@ -97,3 +97,29 @@ def test_resume_does_not_solve_the_blocks_already_done(spark, capsys, monkeypatc
     assert capsys.readouterr().out == sequential
     assert main([*ARGV, "--r2s", r2s, "--engine", "spark", "--master", "local[2]", "--partitions", "3"]) == 2
     assert "injected fault in block 0" in capsys.readouterr().err  # without --resume-from block 0 is solved
+
+
+def test_spark_state_keeps_solved_blocks_and_a_rerun_does_not_solve_them(spark, capsys, monkeypatch, tmp_path):
+    """--spark-state DIR: every solved block is saved; a rerun reads the saved blocks (a fault in
+    them is never met) and solves only those missing, with the sequential run's answers."""
+    assert main([*ARGV, "--r2s", "istream"]) == 0
+    sequential = capsys.readouterr().out
+    state = tmp_path / "state"
+    argv = [*ARGV, "--r2s", "istream", "--engine", "spark", "--master", "local[2]", "--partitions", "3",
+            "--spark-state", str(state)]
+    assert main(argv) == 0
+    assert capsys.readouterr().out == sequential
+    saved = sorted(p.name for p in state.glob("block-*.parquet"))
+    blocks = _blocks()
+    assert saved == [f"block-{b}.parquet" for b in range(blocks.first_block, blocks.last_block + 1)]
+    (state / "block-1.parquet").unlink()  # as if the run had stopped before block 1 was done
+    monkeypatch.setenv("RSPLARS_FAULT", "fail-block:0")  # block 0 must be read, not solved
+    assert main(argv) == 0, capsys.readouterr().err
+    assert capsys.readouterr().out == sequential
+    assert (state / "block-1.parquet").exists()  # solved again and saved
+    monkeypatch.setenv("RSPLARS_FAULT", "fail-block:1")
+    assert main(argv) == 0  # now every block is saved: nothing is solved
+    assert capsys.readouterr().out == sequential
+    other = [a if a != "50" else "45" for a in argv]  # another range: another run
+    assert main(other) == 2
+    assert "holds the blocks of another run" in capsys.readouterr().err

@@ -62,7 +62,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--output", metavar="FILE", help="write to FILE (atomically) instead of stdout")
     p.add_argument("--print-asp-at", dest="print_asp_at", type=int, metavar="T",
                    help="print the ASP program plus the stream facts true at T (for plain clingo) instead of answers")
-    add_engine_options(p)
+    add_engine_options(p, state=True)
     add_epsparql_options(p)
     add_operational_options(p, r2s=False)
     add_robustness_options(p)
@@ -102,12 +102,15 @@ def run(args: argparse.Namespace) -> int:
 
     resume = args.resume_from
     guard = MemoryGuard(resolve_limit(args.max_memory), compiled.program, _LazyStream(elements))
+    if args.spark_state is not None and args.engine != "spark":
+        raise RsplarsError("--spark-state needs --engine spark")
     if args.engine == "spark":
         from spark_jobs.cli import run_answers_spark
 
         evaluations = run_answers_spark(compiled, elements, facts, args.start, args.end, args.r2s,
                                         args.master, args.partitions, parquet=args.parquet,
-                                        solve_from=_solve_from(compiled, elements, facts, args, resume))
+                                        solve_from=_solve_from(compiled, elements, facts, args, resume),
+                                        state=args.spark_state)
         if resume is not None:  # the blocks before are not solved; the evaluations up to T are dropped
             evaluations = (ev for ev in evaluations if ev.t > resume)
     else:
