@@ -71,7 +71,7 @@ def test_agree_with_profiles_prints_the_summary(tmp_path, capsys):
     assert _summary(capsys.readouterr().err) == _expected(stream, 9000)
 
 
-LIVE_STREAM = "0: p(1), p(1), q(2)\n0: p(1)\n1: p(1), q(2), q(2)\n1: q(3)\n3: p(5)\n5: a, a, a\n"
+LIVE_STREAM = "0: p(1), p(1), q(2)\n0: p(1)\n1: p(1), q(2), q(2)\n1: q(3)\n3: p(5)\n5: a, a, a\n6: a, a, a\n7: p(2)\n"  # t=6 repeats t=5
 
 
 def _lars_expected(text: str, last: int | None) -> dict[str, int]:
@@ -93,7 +93,11 @@ def test_live_lars_counts_as_it_reads(tmp_path):
         assert live.returncode == 0, live.stderr
         got = _summary(live.stderr)
         expected = _lars_expected(LIVE_STREAM, last)
-        assert got == expected
+        if last is None:
+            assert got == expected
+        else:  # how far a live run reads ahead of --times depends on what the pipe holds already
+            assert got["used"] == expected["used"] and got["rejected"] == 0
+            assert got["read"] <= expected["read"] and got["read"] - got["duplicates"] >= got["used"]
         whole = subprocess.run([sys.executable, "-m", "translator", "lars", str(program), "--stream",
                                 str(stream_file), *extra], capture_output=True, text=True, env=ENV, timeout=120)
         assert whole.stdout == live.stdout  # the same answers as the stream read whole
