@@ -272,14 +272,17 @@ class _FastAtoms:
 
 
 def iter_stream_text(
-    lines: Iterable[str], source: str = "<stream>", text: str | None = None, notify: bool = False
+    lines: Iterable[str], source: str = "<stream>", text: str | None = None, notify: bool = False,
+    accounting: Accounting | None = None,
 ) -> Iterator[tuple[int, tuple[Atom, ...] | None]]:
     """The time points of a stream in the text format, in order, each with its atoms (arrival
     order, a repeated atom kept once), yielded as soon as the next time point (or the end) is read:
     a stream read from a pipe is evaluated as it arrives, in memory bounded by one time point.
     ``text``: the whole text when known (error messages quote the offending line either way).
     ``notify``: also yield ``(T, None)`` as soon as a line of a new time point T is read (every
-    earlier time point is then complete, while T may still get more lines)."""
+    earlier time point is then complete, while T may still get more lines). ``accounting`` counts,
+    as each time point is complete, the atoms read and the duplicates among them (it does not skip:
+    a bad line raises its located error)."""
     fast = _FastAtoms()
     cache = _AtomCache()
     current: int | None = None
@@ -300,10 +303,16 @@ def iter_stream_text(
     body_now: str | None = None
     shared: tuple[Atom, ...] | None = None
 
+    raw = 0  # atoms read at the current time point, repeats included (for ``accounting``)
+    last_raw = 0
+
     def finish() -> tuple[Atom, ...]:
-        nonlocal last_body, last_tuple
+        nonlocal last_body, last_tuple, last_raw
         out = shared if (single and shared is not None) else tuple(bucket)
         last_body, last_tuple = (body_now, out) if single else (None, None)
+        last_raw = raw if single else 0
+        if accounting is not None:
+            accounting.duplicates += raw - len(out)
         return out
 
     for number, line in enumerate(lines, start=1):
@@ -329,6 +338,12 @@ def iter_stream_text(
                     atoms, fresh_plain = _atoms_of(line, start, cache), False
             except _AtomError as err:
                 raise error(err.message, number, err.offset + 1, line, err.expected) from None
+        if t != current:
+            raw = 0
+        read = last_raw if reuse else len(atoms)
+        raw += read
+        if accounting is not None:
+            accounting.count_read(read)  # as it is read; the duplicates once the time point is complete
         if t != current:
             if current is not None:
                 assert previous is not None
@@ -505,6 +520,8 @@ class LiveStream:
     def __init__(self, points: Iterable[tuple[int, tuple[Atom, ...]]], ready: "Callable[[], bool] | None" = None) -> None:
         self._it = iter(points)
         self._ready = ready  # None: reading never blocks (a file); else: is input waiting now?
+        self.waiting = False
+        self.complete_atoms = 0  # distinct atoms of the complete time points read so far
         self.points: dict[int, tuple[Atom, ...]] = {}
         self.arrived: list[int] = []  # time points read and not yet taken by the consumer
         self.done = False
@@ -514,16 +531,20 @@ class LiveStream:
         self.start = self.begun if self.begun is not None else 0
 
     def _pull(self) -> bool:
+        self.waiting = True  # possibly blocked on input (a clean stop on SIGINT/SIGTERM then stops at once)
         try:
             t, atoms = next(self._it)
         except StopIteration:
             self.done = True
             return False
+        finally:
+            self.waiting = False
         self.begun = t if self.begun is None else max(self.begun, t)
         if atoms is not None:
             self.points[t] = atoms
             self.arrived.append(t)
             self.last = t
+            self.complete_atoms += len(atoms)
         return True
 
     def read_past(self, t: int) -> None:
@@ -580,9 +601,10 @@ def open_stream_lines(path: str) -> Iterator[str]:
     return lines()
 
 
-def read_stream_live(path: str, format: str = "auto") -> LiveStream:
+def read_stream_live(path: str, format: str = "auto", accounting: Accounting | None = None) -> LiveStream:
     """A stream read as it is evaluated (``-``: standard input). The text format is read line by
-    line; JSON lines (``format="jsonl"`` or detected) are read whole first."""
+    line; JSON lines (``format="jsonl"`` or detected) are read whole first. ``accounting`` counts
+    the atoms read and the duplicates as the time points arrive."""
     if format not in ("auto", "text", "jsonl"):
         raise RsplarsError(f"unknown stream format {format!r} (auto, text or jsonl)")
     source = "<stdin>" if path == "-" else path
@@ -594,9 +616,10 @@ def read_stream_live(path: str, format: str = "auto") -> LiveStream:
         if stripped and not stripped.startswith("%"):
             break
     if format == "jsonl" or (format == "auto" and head and head[-1].strip().startswith("{")):
-        stream = parse_stream_jsonl("\n".join([*head, *lines]), source)
+        stream = parse_stream_jsonl("\n".join([*head, *lines]), source, accounting)
         return LiveStream(stream.items())
-    return LiveStream(iter_stream_text(itertools.chain(head, lines), source, notify=True), _stdin_ready if path == "-" else None)
+    return LiveStream(iter_stream_text(itertools.chain(head, lines), source, notify=True, accounting=accounting),
+                      _stdin_ready if path == "-" else None)
 
 
 def _stdin_ready() -> bool:

@@ -37,8 +37,9 @@ ENGINES = ("sequential", "spark")
 DEFAULT_MASTER = "local[*]"
 
 
-def add_engine_options(parser: argparse.ArgumentParser) -> None:
-    """``--engine``, ``--master``, ``--partitions``, ``--parquet`` (docs/spark.md)."""
+def add_engine_options(parser: argparse.ArgumentParser, *, state: bool = False) -> None:
+    """``--engine``, ``--master``, ``--partitions``, ``--parquet`` (docs/spark.md); ``--spark-state``
+    with ``state`` (``rsplars run``, docs/robustness.md)."""
     g = parser.add_argument_group("engine")
     g.add_argument("--engine", choices=ENGINES, default="sequential",
                    help="sequential: one clingo run over the whole stream (default); spark: the timeline cut "
@@ -49,6 +50,11 @@ def add_engine_options(parser: argparse.ArgumentParser) -> None:
                    help="number of blocks solved in parallel (default: four per core of the master)")
     g.add_argument("--parquet", metavar="DIR",
                    help="with --engine spark: also write answers, evaluation times (and verdicts) as Parquet under DIR")
+    if not state:
+        return
+    g.add_argument("--spark-state", metavar="DIR",
+                   help="with rsplars run --engine spark: keep each solved block's answers in DIR; a later run of "
+                        "the same query over the same data reads them instead of solving them again (docs/robustness.md)")
 
 
 def _positive(text: str) -> int:
@@ -73,10 +79,11 @@ def session(master: str = DEFAULT_MASTER) -> "SparkSession":
 
 
 @contextmanager
-def user_errors() -> Iterator[None]:
+def user_errors(crashed=None) -> Iterator[None]:
     """A user error raised in a Python worker (a malformed term, a program with no answer stream)
     reaches the driver as a Spark exception: report it as an :class:`RsplarsError` with the
-    worker's own message, never as a Java/Python traceback."""
+    worker's own message, never as a Java/Python traceback. ``crashed()``: the block whose worker
+    crashed at every attempt, with its time range (``solve_blocks.crashed_block``), or ``None``."""
     try:
         yield
     except RsplarsError:
@@ -87,7 +94,24 @@ def user_errors() -> Iterator[None]:
         text = str(exc)
         found = re.findall(r"^(?:[\w.]+\.)?(\w*Error): (.*(?:\n(?![ \t]*(?:File|at |Traceback|SQLSTATE))[^\n]*)*)", text, re.M)
         detail = found[-1][1].strip() if found else text.strip().splitlines()[0]
+        named = crashed() if crashed is not None and "BlockError" not in text else None
+        if named:
+            spark_says = re.search(r"(Python worker exited unexpectedly[^\n.]*)", text)
+            detail = named + (f" (Spark: {spark_says.group(1).strip().rstrip(':')})" if spark_says else "")
         raise RsplarsError(f"spark job failed: {detail}") from None
+
+
+@contextmanager
+def _progress_dir() -> Iterator[str]:
+    """A temporary directory for the attempt marks of the blocks (``BlockJob.progress``)."""
+    import shutil
+    import tempfile
+
+    path = tempfile.mkdtemp(prefix="rsplars-blocks-")
+    try:
+        yield path
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
 
 
 @dataclass(frozen=True)
@@ -97,6 +121,7 @@ class _Input:
 
     frame: "DataFrame"
     bounds: tuple[int | None, int | None] | None
+    table: object = None  # the pandas table of in-memory elements (the --spark-state fingerprint)
 
 
 def _start(master: str, elements: "Sequence[StreamElement] | DataFrame") -> _Input:
@@ -118,7 +143,7 @@ def _start(master: str, elements: "Sequence[StreamElement] | DataFrame") -> _Inp
         table = elements_table(elements)
         spark = starting.result()
     bounds = (None, None) if table.empty else (int(table["t"].min()), int(table["t"].max()))
-    return _Input(table_frame(spark, table), bounds)
+    return _Input(table_frame(spark, table), bounds, table)
 
 
 def run_answers_spark(
@@ -132,13 +157,24 @@ def run_answers_spark(
     partitions: int | None = None,
     *,
     parquet: str | None = None,
+    solve_from: int | None = None,
+    state: str | None = None,
 ) -> Iterator[Evaluation]:
-    """``translator.evaluate.run.answers`` on Spark: the same evaluations, computed block by block."""
-    with user_errors():
-        yield from _answers_spark(compiled, elements, static_facts, start, end, r2s, master, partitions, parquet)
+    """``translator.evaluate.run.answers`` on Spark: the same evaluations, computed block by block.
+    ``solve_from``: the blocks whose evaluation times all lie before it are not solved (``--resume-from``;
+    the evaluations before it that a solved block holds are yielded too, the caller drops them).
+    ``state``: ``--spark-state DIR`` (:mod:`spark_jobs.state`; in-memory elements only)."""
+    from spark_jobs.solve_blocks import crashed_block
+
+    plan: dict = {}
+    with _progress_dir() as progress, user_errors(
+            lambda: crashed_block(progress, plan["blocks"]) if "blocks" in plan else None):
+        yield from _answers_spark(compiled, elements, static_facts, start, end, r2s, master, partitions, parquet,
+                                  solve_from, progress, plan, state)
 
 
-def _answers_spark(compiled, elements, static_facts, start, end, r2s, master, partitions, parquet):
+def _answers_spark(compiled, elements, static_facts, start, end, r2s, master, partitions, parquet,
+                   solve_from=None, progress=None, plan_out=None, state=None):
     from spark_jobs.frames import r2s as apply_r2s
     from spark_jobs.pipeline import solve_runs
     from spark_jobs.solve_blocks import decode_row
@@ -146,8 +182,13 @@ def _answers_spark(compiled, elements, static_facts, start, end, r2s, master, pa
     if r2s not in R2S:
         raise RunError(f"unknown R2S operator {r2s!r} (expected one of {', '.join(R2S)})")
     data = _start(master, elements)
-    results, _ = solve_runs(data.frame, {"run": compiled}, static_facts, start=start, end=end,
-                            partitions=partitions, bounds=data.bounds)
+    if state is not None and data.table is None:
+        raise RsplarsError("--spark-state needs the stream elements read by rsplars (not an elements table)")
+    results, plan = solve_runs(data.frame, {"run": compiled}, static_facts, start=start, end=end,
+                               partitions=partitions, bounds=data.bounds, solve_from=solve_from, progress=progress,
+                               state=None if state is None else (state, data.table))
+    if plan_out is not None:
+        plan_out["blocks"] = plan.blocks
     results = results.cache()
     out = apply_r2s(results, "run", r2s)
     if parquet is not None:
@@ -194,11 +235,17 @@ def run_agreement_spark(
 ) -> SparkAgreement:
     """Solve every program of ``runs`` over the same blocks (one Spark job) and judge ``pull``
     against ``push`` on every interval ``[i·U, (i+1)·U]`` of the range (seed 000 §5)."""
-    with user_errors():
-        return _agreement_spark(runs, elements, static_facts, start, end, master, partitions, pull, push, parquet)
+    from spark_jobs.solve_blocks import crashed_block
+
+    plan: dict = {}
+    with _progress_dir() as progress, user_errors(
+            lambda: crashed_block(progress, plan["blocks"]) if "blocks" in plan else None):
+        return _agreement_spark(runs, elements, static_facts, start, end, master, partitions, pull, push, parquet,
+                                progress, plan)
 
 
-def _agreement_spark(runs, elements, static_facts, start, end, master, partitions, pull, push, parquet):
+def _agreement_spark(runs, elements, static_facts, start, end, master, partitions, pull, push, parquet,
+                     progress=None, plan_out=None):
     from translator.agreement import Solution
     from translator.agreement.verdicts import judged_intervals
 
@@ -214,7 +261,9 @@ def _agreement_spark(runs, elements, static_facts, start, end, master, partition
         raise RsplarsError(f"the {pull!r} run must be pull-based with a period")
     data = _start(master, elements)
     results, plan = solve_runs(data.frame, runs, static_facts, start=start, end=end,
-                               partitions=partitions, bounds=data.bounds)
+                               partitions=partitions, bounds=data.bounds, progress=progress)
+    if plan_out is not None:
+        plan_out["blocks"] = plan.blocks
     results = results.cache()
     answers: dict[str, dict[int, set]] = {label: {} for label in runs}
     for record in results.toLocalIterator():

@@ -147,7 +147,17 @@ def solve(blocked: "DataFrame", job: BlockJob) -> "DataFrame":
     on the block id with one partition per block (hash partitioning would put several blocks in
     one task and leave others empty), which the grouping reuses without a second shuffle; the
     session's ``spark.sql.shuffle.partitions`` is left alone."""
-    blocks = job.blocks.last_block - job.blocks.first_block + 1
+    first = job.blocks.first_block if job.from_block is None else max(job.blocks.first_block, job.from_block)
+    blocks = job.blocks.last_block - first + 1
+    if job.from_block is not None:  # --resume-from: the blocks before are done
+        from pyspark.sql import functions as F
+
+        blocked = blocked.filter(F.col("block") >= F.lit(first))
+    if job.done:  # --spark-state: the blocks saved by an earlier attempt at the same run
+        from pyspark.sql import functions as F
+
+        blocked = blocked.filter(~F.col("block").isin(sorted(job.done)))
+        blocks = max(1, blocks - len([b for b in job.done if b >= first]))
 
     def solve_group(key: tuple, pdf: pd.DataFrame) -> pd.DataFrame:
         return solve_block(key, pdf, job)

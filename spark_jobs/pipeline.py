@@ -59,12 +59,18 @@ def default_partitions(spark) -> int:
 def solve_runs(elements: "DataFrame", runs: Mapping[str, Compiled], static: Sequence[Rule] = (), *,
                start: int | None = None, end: int | None = None,
                partitions: int | None = None,
-               bounds: tuple[int | None, int | None] | None = None) -> tuple["DataFrame", Plan]:
+               bounds: tuple[int | None, int | None] | None = None,
+               solve_from: int | None = None, progress: str | None = None,
+               state: tuple[str, "object"] | None = None) -> tuple["DataFrame", Plan]:
     """(``run, t, row`` DataFrame, plan) of the partitioned run of ``runs`` over ``elements``
     (an elements frame, :mod:`spark_jobs.frames`). ``bounds``: the first and last element times
     when the caller knows them (otherwise a Spark job reads them off the cached frame). Raises the
     same user errors as the sequential run for bad ``--from``/``--to`` and
-    :class:`spark_jobs.lookback.PartitionError` for programs that cannot be partitioned exactly."""
+    :class:`spark_jobs.lookback.PartitionError` for programs that cannot be partitioned exactly.
+    ``solve_from``: only the blocks holding evaluation times from there on are solved (the others
+    are not computed at all: ``--resume-from``); ``progress``: see ``BlockJob.progress``; ``state``:
+    ``(DIR, elements table)`` of ``--spark-state`` (:mod:`spark_jobs.state`): the blocks saved in
+    DIR for this run are read, not solved, and every block solved is saved there."""
     from spark_jobs.frames import solve, time_range, with_blocks
 
     spark = elements.sparkSession
@@ -77,5 +83,20 @@ def solve_runs(elements: "DataFrame", runs: Mapping[str, Compiled], static: Sequ
     plan = make_plan(runs, lo, hi, start, end, n)
     import os
 
-    job = BlockJob(plan.runs, tuple(static), plan.blocks, fault=os.environ.get("RSPLARS_FAULT") or None)
-    return solve(with_blocks(elements, plan.look, plan.blocks), job), plan
+    from_block = None if solve_from is None else plan.blocks.block_of(solve_from)
+    directory, done = None, []
+    if state is not None:
+        from spark_jobs.state import fingerprint, prepare
+
+        directory = state[0]
+        done = prepare(directory, fingerprint(plan.runs, static, plan.blocks, state[1]))
+        done = [b for b in done if from_block is None or b >= from_block]
+    job = BlockJob(plan.runs, tuple(static), plan.blocks, fault=os.environ.get("RSPLARS_FAULT") or None,
+                   from_block=from_block, progress=progress, state=directory, done=frozenset(done))
+    results = solve(with_blocks(elements, plan.look, plan.blocks), job)
+    if done:
+        from spark_jobs.frames import RESULT_SCHEMA
+        from spark_jobs.state import load
+
+        results = results.unionByName(spark.createDataFrame(load(directory, done), schema=RESULT_SCHEMA))
+    return results, plan

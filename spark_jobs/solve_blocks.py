@@ -53,8 +53,19 @@ class BlockJob:
     blocks: Blocks
     #: fault injection for the tests of docs/robustness.md (``RSPLARS_FAULT`` on the driver):
     #: ``exit-once:MARKER`` — the first worker to start a block exits (the task is retried);
-    #: ``fail-block:B`` — block B raises every time (the job fails for good)
+    #: ``fail-block:B`` — block B raises every time (the job fails for good);
+    #: ``exit-block:B`` — the worker solving block B exits every time (it crashes at every attempt)
     fault: str | None = None
+    #: blocks before this one are not solved (``--resume-from``: their evaluation times are done)
+    from_block: int | None = None
+    #: a directory on the driver's file system where each attempt at a block leaves a mark
+    #: (``B.start.*``, ``B.done``): a block whose worker crashed at every attempt is named by
+    #: :func:`crashed_block` (local masters; elsewhere Spark's message alone is reported)
+    progress: str | None = None
+    #: ``--spark-state DIR``: each solved block's answers are saved there (:mod:`spark_jobs.state`);
+    #: ``done``: the blocks already saved, not solved again
+    state: str | None = None
+    done: frozenset[int] = frozenset()
 
 
 class BlockError(RunError):
@@ -77,6 +88,47 @@ def _inject_fault(fault: str | None, block: int) -> None:
         os._exit(3)  # a killed Python worker: no exception, no clean-up
     if kind == "fail-block" and arg.lstrip("-").isdigit() and int(arg) == block:
         raise RuntimeError(f"injected fault in block {block}")
+    if kind == "exit-block" and arg.lstrip("-").isdigit() and int(arg) == block:
+        import os
+
+        os._exit(3)  # a worker killed at every attempt
+
+
+def _mark(progress: str | None, block: int, what: str) -> None:
+    """Leave ``B.start.<unique>`` (an attempt began) or ``B.done`` in ``progress``."""
+    if not progress:
+        return
+    import os
+    import uuid
+
+    name = f"{block}.start.{uuid.uuid4().hex}" if what == "start" else f"{block}.done"
+    try:
+        with open(os.path.join(progress, name), "w"):
+            pass
+    except OSError:  # not the driver's file system (a cluster): the marks are only a help
+        pass
+
+
+def crashed_block(progress: str, blocks: Blocks) -> str | None:
+    """The block whose attempts all ended without finishing (its worker crashed), named with its
+    time range; ``None`` if the marks do not show one. Among several unfinished blocks (Spark
+    cancels the others when it gives up) the one with the most attempts."""
+    import os
+    from collections import Counter
+
+    try:
+        names = os.listdir(progress)
+    except OSError:
+        return None
+    done = {n.split(".")[0] for n in names if n.endswith(".done")}
+    starts = Counter(n.split(".")[0] for n in names if ".start." in n)
+    open_blocks = [(count, int(b)) for b, count in starts.items() if b not in done and b.lstrip("-").isdigit()]
+    if not open_blocks:
+        return None
+    attempts, block = max(open_blocks)
+    a, b = blocks.own(block)
+    return (f"block {block} covering the evaluation times {max(a, blocks.first)}..{min(b, blocks.last)} failed: "
+            f"its Python worker crashed (ended without an error) at every attempt ({attempts} started)")
 
 
 def encode_row(row: Row) -> str:
@@ -118,9 +170,16 @@ def solve_block(key: tuple, pdf: pd.DataFrame, job: BlockJob) -> pd.DataFrame:
     in the block is re-raised as :class:`BlockError` naming the block's time range."""
     block = int(key[0])
     a, b = job.blocks.own(block)
+    _mark(job.progress, block, "start")
     try:
         _inject_fault(job.fault, block)
-        return _solve_block(block, a, b, pdf, job)
+        out = _solve_block(block, a, b, pdf, job)
+        if job.state:
+            from spark_jobs.state import save
+
+            save(job.state, block, out)
+        _mark(job.progress, block, "done")
+        return out
     except BlockError:
         raise
     except Exception as err:  # noqa: BLE001 - named with the block's time range, then re-raised

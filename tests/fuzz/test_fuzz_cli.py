@@ -46,9 +46,13 @@ def _check(name: str, code: int, err: str, text: str) -> None:
         # a reader's error is located; a construct a later stage does not support is named (an
         # unsafe LARS rule is valid LARS, lars.reference grounds it over the active domain, but the
         # clingo engine names it and stops: asp.solver); the fixed --times 0..12 may lie before a
-        # mutated stream's first time point (an option error)
+        # mutated stream's first time point, a mutant without windows is plain SPARQL that pull
+        # mode cannot evaluate without --period, and a duration finer than the base unit needs a
+        # finer --unit (D1) (option errors, naming the option)
         named = any(m in err for m in ("rsplars: unsupported in", "rsplars: --times:",
-                                       "rsplars: clingo cannot ground the encoded program"))
+                                       "rsplars: clingo cannot ground the encoded program",
+                                       "rsplars: pull mode needs a period:",
+                                       "choose a finer base unit with --unit"))
         assert LOCATED.search(err) or named, f"unlocated error: {err!r}\ninput: {text!r}"
         counts["rejected"] += 1
     else:

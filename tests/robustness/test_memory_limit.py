@@ -38,7 +38,10 @@ def test_guard_passes_under_the_limit():
     MemoryGuard(None).check(2)
 
 
-def test_lars_run_over_the_limit_stops_naming_the_window(tmp_path, capsys):
+def test_lars_run_over_the_limit_stops_naming_the_window(tmp_path, capsys, monkeypatch):
+    import translator.evaluate.memory as memory
+
+    monkeypatch.setattr(memory, "SAMPLE_INTERVAL", 3600.0)  # the check between evaluation times only
     program = tmp_path / "p.lars"
     program.write_text(PROGRAM)
     stream = tmp_path / "s.txt"

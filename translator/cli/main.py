@@ -47,8 +47,26 @@ def report_error(err: RsplarsError) -> int:
     return EXIT_USAGE
 
 
+def _strip_traceback(record) -> bool:
+    record.exc_info = None
+    record.exc_text = None
+    return True
+
+
+def _no_library_tracebacks() -> None:
+    """rdflib logs a literal it cannot convert (``"1000x"^^xsd:long``) as a warning *with a
+    traceback*; rsplars reports such input itself, located (docs/robustness.md): keep rdflib's
+    one-line message, drop the traceback."""
+    import logging
+
+    logger = logging.getLogger("rdflib.term")
+    if _strip_traceback not in logger.filters:
+        logger.addFilter(_strip_traceback)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    _no_library_tracebacks()
     args = build_parser(argv[0] if argv else None).parse_args(argv)
     try:
         return int(args.func(args))

@@ -17,7 +17,7 @@ from lars.errors import SourceError
 from lars.model import Stream
 
 __all__ = ["Accounting", "MALFORMED", "OUT_OF_ORDER", "new_accounting", "count_elements", "count_stream",
-           "print_summary"]
+           "count_live", "print_summary"]
 
 
 def _report(prog: str):
@@ -64,6 +64,18 @@ def count_stream(accounting: Accounting, stream: Stream, last_time: int | None) 
             after += len(atoms)
     accounting.used = used
     accounting.after_last_time = after
+
+
+def count_live(accounting: Accounting, stream, last_time: int | None) -> None:
+    """The same for a live stream (``lars.streams.LiveStream``), whose reader counted the atoms read
+    and the duplicates as they arrived: used are the distinct atoms of the complete time points up
+    to ``last_time``; the rest (read ahead, or of a time point still open when the run stopped)
+    came after the last evaluation time."""
+    points = getattr(stream, "points", {})
+    ahead = sum(len(atoms) for u, atoms in points.items() if last_time is None or u > last_time)
+    accounting.used = max(0, getattr(stream, "complete_atoms", 0) - ahead)
+    accounting.after_last_time = max(0, accounting.read - accounting.duplicates - accounting.rejected_count()
+                                     - accounting.used)
 
 
 def print_summary(accounting: Accounting, prog: str = "rsplars") -> None:

@@ -12,17 +12,27 @@ import sys
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator, TextIO
+from typing import Callable, Iterator, TextIO
+
+
+COMMITTED: list[str] = []
+"""The files this process wrote (renamed into place), in order (``agree``/``check`` say which
+reports exist when a signal stops them, ``translator.cli.commands.longrun.stop_cleanly``)."""
 
 
 @contextmanager
 def atomic_output(path: str | os.PathLike[str] | None,
-                  keep_on: tuple[type[BaseException], ...] = ()) -> Iterator[TextIO]:
+                  keep_on: tuple[type[BaseException], ...] = (),
+                  on_open: Callable[[Callable[[], None]], None] | None = None) -> Iterator[TextIO]:
     """Yield a text stream for ``path``: stdout for ``None`` or ``-`` (flushed as it goes), else a
     temporary file renamed onto ``path`` when the block ends without an error — or with one of the
     ``keep_on`` errors: a run stopped cleanly (``translator.evaluate.interrupts``) keeps the complete
-    answers it wrote, and says so."""
+    answers it wrote, and says so. ``on_open`` receives a function that commits what was written
+    so far at once (the memory watchdog's stop, ``translator.evaluate.memory``, which then ends the
+    process)."""
     if path is None or str(path) == "-":
+        if on_open is not None:
+            on_open(sys.stdout.flush)
         try:
             yield sys.stdout
         finally:
@@ -37,6 +47,14 @@ def atomic_output(path: str | os.PathLike[str] | None,
     try:
         os.chmod(tmp, 0o666 & ~_umask())  # mkstemp creates 0600; an output file is an ordinary file
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            if on_open is not None:
+                def commit_now() -> None:
+                    handle.flush()
+                    os.fsync(handle.fileno())
+                    os.replace(tmp, target)
+                    COMMITTED.append(str(target))
+
+                on_open(commit_now)
             try:
                 yield handle
             except keep_on:
@@ -44,10 +62,12 @@ def atomic_output(path: str | os.PathLike[str] | None,
                 os.fsync(handle.fileno())
                 handle.close()
                 os.replace(tmp, target)
+                COMMITTED.append(str(target))
                 raise
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, target)
+        COMMITTED.append(str(target))
     except BaseException:
         try:
             os.unlink(tmp)

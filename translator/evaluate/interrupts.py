@@ -35,9 +35,45 @@ class Interrupted(Exception):
         return 128 + self.signum
 
 
+class Abort(BaseException):
+    """A signal during a command that writes its output whole at the end (``agree``, ``check``):
+    raised at once by :func:`abort_on_signal`'s handler. A ``BaseException``, so that no ``except
+    Exception`` on the way turns it into a wrong result; atomic writers remove their temporary file."""
+
+    def __init__(self, signum: int) -> None:
+        self.signum = signum
+        super().__init__(SIGNAL_NAMES.get(signum, f"signal {signum}"))
+
+    @property
+    def exit_code(self) -> int:
+        return 128 + self.signum
+
+
+@contextmanager
+def abort_on_signal() -> Iterator[None]:
+    """SIGINT/SIGTERM raise :class:`Abort` at once (in the main thread; elsewhere nothing changes)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(signum, frame):  # noqa: ARG001
+        raise Abort(signum)
+
+    previous = {s: signal.signal(s, handler) for s in SIGNAL_NAMES}
+    try:
+        yield
+    finally:
+        for s, h in previous.items():
+            signal.signal(s, h)
+
+
 @dataclass
 class StopFlag:
+    """The first signal, noted. ``at_once``: when it says so, a first signal raises at once too
+    (a live stream blocked waiting for input: the evaluation in progress would not end by itself)."""
+
     signum: int | None = None
+    at_once: Callable[[], bool] | None = None
 
 
 @contextmanager
@@ -50,7 +86,8 @@ def graceful_stop() -> Iterator[StopFlag]:
         return
 
     def handler(signum, frame):  # noqa: ARG001
-        if flag.signum is not None:
+        if flag.signum is not None or (flag.at_once is not None and flag.at_once()):
+            flag.signum = signum
             raise Interrupted(signum)
         flag.signum = signum
 
@@ -71,12 +108,16 @@ class Outcome:
 
 
 def drive(evaluations: Iterable, write: Callable[[object], None], buffer: io.StringIO, out: TextIO,
-          flag: StopFlag, *, check: Callable[[int, Outcome], None] | None = None, flush: bool = True) -> Outcome:
+          flag: StopFlag, *, check: Callable[[int, Outcome], None] | None = None, flush: bool = True,
+          lock: threading.Lock | None = None, outcome: Outcome | None = None) -> Outcome:
     """Write every evaluation: ``write(ev)`` writes it into ``buffer``, which goes to ``out`` in one
     piece (flushed when ``flush``: a pipe sees every evaluation time as soon as it is computed);
     raise :class:`Interrupted` after the evaluation during which a signal came. ``check`` runs after
-    each evaluation (the memory guard) and may raise."""
-    outcome = Outcome()
+    each evaluation (the memory guard) and may raise. ``lock`` is held while an evaluation is
+    written and ``outcome`` updated (the memory watchdog takes it before it stops the process, so
+    that the output then holds complete evaluations only)."""
+    outcome = Outcome() if outcome is None else outcome
+    lock = lock if lock is not None else threading.Lock()
 
     def emit() -> None:
         out.write(buffer.getvalue())
@@ -85,13 +126,15 @@ def drive(evaluations: Iterable, write: Callable[[object], None], buffer: io.Str
         if flush:
             out.flush()
 
-    emit()  # what the writer wrote before the first evaluation (a CSV header)
+    with lock:
+        emit()  # what the writer wrote before the first evaluation (a CSV header)
     try:
         for ev in evaluations:
             write(ev)
-            emit()
-            outcome.last_t = ev.t
-            outcome.written += 1
+            with lock:
+                emit()
+                outcome.last_t = ev.t
+                outcome.written += 1
             if flag.signum is not None:
                 raise Interrupted(flag.signum, outcome.last_t, outcome.written)
             if check is not None:

@@ -147,6 +147,7 @@ def answers(
     on_progress: Callable[[int, int], None] | None = None,
     on_note: Callable[[str], None] | None = None,
     resume_after: int | None = None,
+    on_time: Callable[[int], None] | None = None,
 ) -> Iterator[Evaluation]:
     """Solve ``compiled`` over the stream elements and static facts; one :class:`Evaluation` per
     evaluation time, in time order, as soon as it is computed. ``on_note`` hears, once per run,
@@ -155,7 +156,8 @@ def answers(
     aggregate error of SPARQL (SUM of a string, MIN of nothing) is unbound without a note.
     ``resume_after``: yield only the evaluations after that time (``--resume-from``,
     :mod:`translator.evaluate.resume`); IStream/DStream then solve the last evaluation time up to it
-    again, without yielding it, for the answers they compare with."""
+    again, without yielding it, for the answers they compare with. ``on_time`` hears each
+    evaluation time as the engine starts on it (the memory watchdog names it, ``translator.evaluate.memory``)."""
     from asp.solver import StreamSolver
 
     if r2s not in R2S:
@@ -170,7 +172,7 @@ def answers(
     solver = StreamSolver(program, functions=FUNCTIONS)
     previous: frozenset[Row] = frozenset()
     noted = False
-    for done, step in enumerate(solver.run(stream, times), start=1):
+    for done, step in enumerate(solver.run(stream, announced(times, on_time)), start=1):
         if len(step.answers) != 1:
             what = "no answer stream" if not step.answers else "several answer streams"
             raise RunError(f"the translated program has {what} at t={step.t} (D8); this is a bug, please report it")
@@ -191,6 +193,19 @@ def answers(
         if on_progress is not None:
             on_progress(done, len(times))
         yield Evaluation(step.t, rows)
+
+
+def announced(times: Iterable[int], on_time: Callable[[int], None] | None) -> Iterable[int]:
+    """``times``, calling ``on_time(t)`` as each is taken (the engine takes t just before it solves it)."""
+    if on_time is None:
+        return times
+
+    def gen() -> Iterator[int]:
+        for t in times:
+            on_time(t)
+            yield t
+
+    return gen()
 
 
 AGGREGATE_ERROR = "agglimit"

@@ -68,10 +68,10 @@ def add_parser(subparsers) -> None:
     p.add_argument("--max-rows", type=int, default=40, metavar="N", help="rows of the stdout table (default: 40)")
     p.add_argument("--fail-on-disagree", action="store_true", help="exit 1 if any judged interval disagrees")
     add_profile_agreement_options(p)
-    from translator.cli.commands.longrun import add_robustness_options
+    from translator.cli.commands.longrun import add_robustness_options, stop_cleanly
 
     add_robustness_options(p, resume=False, memory=False)
-    p.set_defaults(func=run)
+    p.set_defaults(func=stop_cleanly(run))  # SIGINT/SIGTERM: no incomplete report (docs/robustness.md)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -52,10 +52,10 @@ def add_parser(subparsers) -> None:
     p.add_argument("--max-candidates", type=int, default=2000, metavar="N", help="limit on t0 vectors (default 2000)")
     p.add_argument("--json", metavar="REPORT.json", help="write the JSON report")
     p.add_argument("--html", metavar="REPORT.html", help="write the HTML report (expected vs actual timeline)")
-    from translator.cli.commands.longrun import add_robustness_options
+    from translator.cli.commands.longrun import add_robustness_options, stop_cleanly
 
     add_robustness_options(p, resume=False, memory=False)
-    p.set_defaults(func=run)
+    p.set_defaults(func=stop_cleanly(run))  # SIGINT/SIGTERM: no incomplete report (docs/robustness.md)
 
 
 def run(args: argparse.Namespace) -> int:

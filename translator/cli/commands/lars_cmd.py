@@ -19,7 +19,9 @@ memory follows the windows, not the stream's length, and each answer is flushed 
 time point is complete (the next time point, or the end, has arrived). A stream file is read whole
 and its elements counted (stderr: read, used, rejected, duplicates; ``--skip-bad-elements``), and
 SIGINT/SIGTERM, ``--resume-from`` and ``--max-memory`` apply (docs/robustness.md); so they do for
-``--stream -`` with ``--skip-bad-elements`` or ``--resume-from``, read whole.
+``--stream -`` with ``--skip-bad-elements`` or ``--resume-from``, read whole. A live stream is
+counted as it arrives (the summary at the end) and stops cleanly on SIGINT/SIGTERM and
+``--max-memory`` too.
 
 ``--print-asp`` prints the ASP encoding instead (``docs/asp-encoding.md``); with a single reference
 time (``--times T..T``) it adds the facts of the external atoms true at T, so that plain
@@ -158,17 +160,23 @@ def run(args: argparse.Namespace) -> int:
         raise RsplarsError(f"--models must be >= 0, got {args.models}")
     solver = StreamSolver(program, models=args.models)
     live = args.stream == "-" and not (args.print_asp or args.skip_bad_elements or args.resume_from is not None)
-    return _run_live(args, solver) if live else _run_counted(args, program, solver)
+    return _run_live(args, program, solver) if live else _run_counted(args, program, solver)
 
 
-def _run_live(args: argparse.Namespace, solver) -> int:
+def _run_live(args: argparse.Namespace, program, solver) -> int:
     """A stream from a pipe, evaluated as it arrives (``lars.streams.read_stream_live``): memory
-    follows the windows, each answer is flushed as soon as its time point is complete."""
+    follows the windows, each answer is flushed as soon as its time point is complete. The atoms
+    are counted as they arrive (the summary on stderr at the end); SIGINT/SIGTERM and
+    ``--max-memory`` stop it cleanly (docs/robustness.md)."""
     from asp.solver import live_times
     from lars.streams import read_stream_live
-    from translator.evaluate.fileio import atomic_output
+    from translator.cli.commands.longrun import write_run
+    from translator.evaluate.accounting import count_live, new_accounting
+    from translator.evaluate.memory import MemoryGuard, resolve_limit
+    from translator.evaluate.run import announced
 
-    live = read_stream_live(args.stream, args.stream_format)
+    accounting = new_accounting()
+    live = read_stream_live(args.stream, args.stream_format, accounting)
     if args.times and not args.times.rstrip().endswith(".."):
         steps_at = parse_times(args.times, live.timeline)
         total = len(steps_at)
@@ -177,10 +185,10 @@ def _run_live(args: argparse.Namespace, solver) -> int:
         start = parse_times(f"{first}..{first}", live.timeline).start if first else live.timeline[0]
         steps_at = live_times(live, start)  # until the stream ends
         total = 0
-    lines = _lines(_Notes(total)(solver.run(live, steps_at)), args.format, args.emit == "delta")
-    with atomic_output(args.output) as out:
-        _write(out, lines)
-    return EXIT_OK
+    guard = MemoryGuard(resolve_limit(args.max_memory), program, live)
+    steps = _Notes(total)(solver.run(live, announced(steps_at, guard.note_time)))
+    return write_run(args, "rsplars", f"lars-{args.format}", _writer(args), steps, accounting, guard=guard,
+                     count=lambda last: count_live(accounting, live, last), at_once=lambda: live.waiting)
 
 
 def _run_counted(args: argparse.Namespace, program, solver) -> int:
@@ -191,7 +199,7 @@ def _run_counted(args: argparse.Namespace, program, solver) -> int:
     from translator.evaluate.accounting import count_stream, new_accounting
     from translator.evaluate.fileio import atomic_output
     from translator.evaluate.memory import MemoryGuard, resolve_limit
-    from translator.evaluate.run import MAX_EVALUATION_TIMES
+    from translator.evaluate.run import MAX_EVALUATION_TIMES, announced
 
     accounting = new_accounting(args.skip_bad_elements)
     stream = read_stream(args.stream, args.stream_format, accounting)
@@ -208,14 +216,20 @@ def _run_counted(args: argparse.Namespace, program, solver) -> int:
         return EXIT_OK
     if args.resume_from is not None:
         times = [t for t in times if t > args.resume_from]
+    guard = MemoryGuard(resolve_limit(args.max_memory), program, stream)
+    steps = solver.run(stream, announced(times, guard.note_time))
+    return write_run(args, "rsplars", f"lars-{args.format}", _writer(args), _Notes(len(times))(steps),
+                     accounting, guard=guard, count=lambda last: count_stream(accounting, stream, last))
 
-    def writer(out: TextIO):
+
+def _writer(args: argparse.Namespace):
+    """The writer of one step (``write_run``'s ``make_writer``)."""
+
+    def make(out: TextIO):
         def write(step) -> None:
             for line in _lines([step], args.format, args.emit == "delta"):
                 out.write(line + "\n")
 
         return write
 
-    return write_run(args, "rsplars", f"lars-{args.format}", writer, _Notes(len(times))(solver.run(stream, times)),
-                     accounting, guard=MemoryGuard(resolve_limit(args.max_memory), program, stream),
-                     count=lambda last: count_stream(accounting, stream, last))
+    return make

@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import io
 import sys
+import threading
 from typing import Callable, Iterable
 
 from lars.accounting import Accounting
@@ -28,23 +29,43 @@ def add_robustness_options(p: argparse.ArgumentParser, *, resume: bool = True, m
 
 
 def write_run(args: argparse.Namespace, prog: str, fmt: str, make_writer: Callable, evaluations: Iterable,
-              accounting: Accounting, *, guard=None, count: Callable[[int | None], None] | None = None) -> int:
+              accounting: Accounting, *, guard=None, count: Callable[[int | None], None] | None = None,
+              at_once: Callable[[], bool] | None = None) -> int:
     """Write the evaluations to ``--output`` (atomically) or stdout, one flushed piece per evaluation
     time; on SIGINT/SIGTERM or over the memory limit keep what was written and say up to which time
-    it is complete. Prints the element summary at the end in every case. Returns the exit code."""
-    from lars.errors import EXIT_OK
+    it is complete. Prints the element summary at the end in every case. Returns the exit code.
+
+    Over the memory limit in the middle of an evaluation, the guard's watchdog thread
+    (``translator.evaluate.memory.MemoryWatchdog``) commits the complete evaluations written, prints
+    its message and the summary, and ends the process with exit code 2."""
+    from lars.errors import EXIT_OK, EXIT_USAGE
     from translator.evaluate.accounting import print_summary
     from translator.evaluate.fileio import atomic_output
-    from translator.evaluate.interrupts import Interrupted, drive, graceful_stop, stopped_message
-    from translator.evaluate.memory import MemoryLimitError
+    from translator.evaluate.interrupts import Interrupted, Outcome, drive, graceful_stop, stopped_message
+    from translator.evaluate.memory import MemoryLimitError, MemoryWatchdog
     from translator.evaluate.resume import kept_output
 
     output = getattr(args, "output", None)
     resume = getattr(args, "resume_from", None)
     kept = kept_output(output, resume, fmt) if resume is not None else None
     last: int | None = None
+    lock = threading.Lock()
+    outcome = Outcome()
+    commit: list = []
+
+    def stop_now(message: str) -> None:  # the watchdog's stop, under the output lock
+        last_t = outcome.last_t if outcome.last_t is not None else resume
+        for commit_now in commit:
+            commit_now()
+        print(f"{prog}: {message}", file=sys.stderr)
+        if count is not None:
+            count(last_t)
+        print_summary(accounting, prog)
+
     try:
-        with graceful_stop() as flag, atomic_output(output, keep_on=(Interrupted, MemoryLimitError)) as out:
+        with graceful_stop() as flag, atomic_output(output, keep_on=(Interrupted, MemoryLimitError),
+                                                    on_open=commit.append) as out:
+            flag.at_once = at_once  # a live stream waiting for input stops at the first signal
             if kept is not None:
                 out.write(kept)
             buffer = io.StringIO()
@@ -52,7 +73,16 @@ def write_run(args: argparse.Namespace, prog: str, fmt: str, make_writer: Callab
             if kept is not None or (resume is not None and output in (None, "-")):
                 buffer.seek(0)
                 buffer.truncate()  # the kept part has the header already; stdout gets the new records only
-            outcome = drive(evaluations, write, buffer, out, flag, check=guard.check if guard is not None else None)
+            watchdog = (MemoryWatchdog(guard, lock, lambda: outcome.last_t if outcome.last_t is not None else resume,
+                                       stop_now, exit_code=EXIT_USAGE) if guard is not None else None)
+            if watchdog is not None:
+                watchdog.__enter__()
+            try:
+                drive(evaluations, write, buffer, out, flag, check=guard.check if guard is not None else None,
+                      lock=lock, outcome=outcome)
+            finally:
+                if watchdog is not None:
+                    watchdog.__exit__(None, None, None)
             last = outcome.last_t
         return EXIT_OK
     except Interrupted as stop:
@@ -66,3 +96,28 @@ def write_run(args: argparse.Namespace, prog: str, fmt: str, make_writer: Callab
         if count is not None:
             count(last)
         print_summary(accounting, prog)
+
+
+def stop_cleanly(func: Callable[[argparse.Namespace], int], what: str = "report") -> Callable[[argparse.Namespace], int]:
+    """``func`` (a command that writes its reports whole at the end: ``agree``, ``check``) ended
+    cleanly by SIGINT/SIGTERM: the computation stops at once, no report is written (every report
+    file is written atomically, so none is left half-written; a report already complete — one of
+    several, ``--as cqels-all`` — stays), and the exit code is 128 + the signal, as for ``run``."""
+
+    def run(args: argparse.Namespace) -> int:
+        from translator.evaluate import fileio
+        from translator.evaluate.interrupts import Abort, abort_on_signal
+
+        before = len(fileio.COMMITTED)
+        try:
+            with abort_on_signal():
+                return func(args)
+        except Abort as stop:
+            done = fileio.COMMITTED[before:]
+            kept = (f"only the complete {what}s {', '.join(done)} were written" if done else f"no {what} written")
+            print(f"rsplars: stopped by {stop} before the end: {kept} ({what}s are written whole, when complete)",
+                  file=sys.stderr)
+            return stop.exit_code
+
+    run.__doc__ = func.__doc__
+    return run

@@ -98,8 +98,7 @@ def resolve_operational(args: argparse.Namespace, *, base_unit: str):
 def run_operational(args: argparse.Namespace, query) -> int:
     """``rsplars run`` under operational parameters: the answer stream of
     :func:`translator.evaluate.operational.operational_relations`, one record per relation."""
-    from lars.errors import EXIT_OK
-    from translator.cli.commands.common import compile_variants, output, read_data
+    from translator.cli.commands.common import compile_variants, read_data
     from translator.evaluate.operational import Evaluator
     from translator.evaluate.writers import WRITERS, check_format
     from translator.translate.normalize import TimeBase
@@ -115,16 +114,23 @@ def run_operational(args: argparse.Namespace, query) -> int:
     op = resolve_operational(args, base_unit=args.unit)
     args.window_bounds = args.window_bounds if given(args.window_bounds) else op.window_model
     args.mode = "none"
-    elements, facts = read_data(args)
+    from translator.cli.commands.longrun import write_run
+    from translator.evaluate.accounting import count_elements, new_accounting
+    from translator.evaluate.memory import MemoryGuard, resolve_limit
+
+    accounting = new_accounting(getattr(args, "skip_bad_elements", False))
+    elements, facts = read_data(args, accounting)
     ((_, compiled),) = compile_variants(args, query, elements)
     check_format(args.format, compiled.form)
     evaluator = Evaluator(compiled.query, compiled.strategy, TimeBase(args.unit), elements, facts)
     relations = evaluator.relations(op, args.start, args.end)
-    with output(args.output) as out:
-        write = WRITERS[args.format](out, compiled)
-        for rel in relations:
-            write(rel)
-    return EXIT_OK
+    resume = getattr(args, "resume_from", None)
+    if resume is not None:  # the answers at t depend on the stream up to t only (translator.evaluate.resume)
+        relations = [rel for rel in relations if rel.t > resume]
+    # the element summary on stderr, a clean stop on SIGINT/SIGTERM (docs/robustness.md)
+    return write_run(args, "rsplars", args.format, lambda out: WRITERS[args.format](out, compiled), relations,
+                     accounting, guard=MemoryGuard(resolve_limit(getattr(args, "max_memory", None))),
+                     count=lambda last: count_elements(accounting, elements, last))
 
 
 def operational_lars(args: argparse.Namespace, query) -> str:
@@ -181,7 +187,10 @@ def run_profile_agreement(args: argparse.Namespace) -> int:
     t0 = _ints(args.t0, "--t0") if args.t0 is not None else None
     ops = [with_overrides(get_profile(n).params, t0=t0) for n in names]
     files = [args.query_file, args.query_file] if args.query_file else [args.pull, args.push]
-    elements, facts = read_data(args)
+    from translator.evaluate.accounting import count_elements, new_accounting, print_summary
+
+    accounting = new_accounting(getattr(args, "skip_bad_elements", False))
+    elements, facts = read_data(args, accounting)
     base = TimeBase(args.unit)
     evaluators = []
     queries = {path: parse_query(args, path) for path in dict.fromkeys(files)}
@@ -206,4 +215,6 @@ def run_profile_agreement(args: argparse.Namespace) -> int:
         with output(args.report) as out:
             out.write(json.dumps(result, indent=2, ensure_ascii=False) + "\n")
     sys.stdout.flush()
+    count_elements(accounting, elements, args.end if args.end is not None else max((e.t for e in elements), default=None))
+    print_summary(accounting)  # nothing lost silently (docs/robustness.md)
     return EXIT_FAILURE if args.fail_on_disagree and not result["equal"] else EXIT_OK

@@ -62,7 +62,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--output", metavar="FILE", help="write to FILE (atomically) instead of stdout")
     p.add_argument("--print-asp-at", dest="print_asp_at", type=int, metavar="T",
                    help="print the ASP program plus the stream facts true at T (for plain clingo) instead of answers")
-    add_engine_options(p)
+    add_engine_options(p, state=True)
     add_epsparql_options(p)
     add_operational_options(p, r2s=False)
     add_robustness_options(p)
@@ -101,21 +101,38 @@ def run(args: argparse.Namespace) -> int:
     from translator.evaluate.memory import MemoryGuard, resolve_limit
 
     resume = args.resume_from
+    guard = MemoryGuard(resolve_limit(args.max_memory), compiled.program, _LazyStream(elements))
+    if args.spark_state is not None and args.engine != "spark":
+        raise RsplarsError("--spark-state needs --engine spark")
     if args.engine == "spark":
         from spark_jobs.cli import run_answers_spark
 
         evaluations = run_answers_spark(compiled, elements, facts, args.start, args.end, args.r2s,
-                                        args.master, args.partitions, parquet=args.parquet)
-        if resume is not None:  # R2S ran over all evaluation times: the later ones are exact
+                                        args.master, args.partitions, parquet=args.parquet,
+                                        solve_from=_solve_from(compiled, elements, facts, args, resume),
+                                        state=args.spark_state)
+        if resume is not None:  # the blocks before are not solved; the evaluations up to T are dropped
             evaluations = (ev for ev in evaluations if ev.t > resume)
     else:
         evaluations = answers(compiled, elements, facts, start=args.start, end=args.end, r2s=args.r2s,
                               on_progress=Progress("rsplars run"),
                               on_note=lambda text: print(f"rsplars: note: {text}", file=sys.stderr),
-                              resume_after=resume)
-    guard = MemoryGuard(resolve_limit(args.max_memory), compiled.program, _LazyStream(elements))
+                              resume_after=resume, on_time=guard.note_time)
     return write_run(args, "rsplars", args.format, lambda out: WRITERS[args.format](out, compiled), evaluations,
                      accounting, guard=guard, count=lambda last: count_elements(accounting, elements, last))
+
+
+def _solve_from(compiled, elements, facts, args: argparse.Namespace, resume: int | None) -> int | None:
+    """``--resume-from T`` on Spark: the first evaluation time to solve — T+1 for RStream; for
+    IStream/DStream the last evaluation time up to T, whose answers the next one is compared with."""
+    if resume is None:
+        return None
+    if args.r2s == "rstream":
+        return resume + 1
+    from translator.evaluate.run import engine_input
+
+    before = [t for t in engine_input(compiled, elements, facts, start=args.start, end=args.end).times if t <= resume]
+    return before[-1] if before else None
 
 
 class _LazyStream:

@@ -1,0 +1,110 @@
+"""agree and check stopped by a signal (docs/robustness.md): they write their reports whole at the
+end, so SIGINT/SIGTERM in the middle ends them cleanly with no report file at all (no temporary file
+left either), a message saying so, no traceback, and the exit code of an interrupted run
+(128 + the signal)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from translator.cli.commands.longrun import stop_cleanly
+from translator.evaluate.fileio import write_atomic
+
+ROOT = Path(__file__).parents[2]
+ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
+EX = ROOT / "examples"
+
+
+def _handler_installed(pid: int, signum: int) -> bool:
+    """Whether the process catches ``signum`` (``SigCgt`` of /proc/PID/status)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    for line in status.splitlines():
+        if line.startswith("SigCgt:"):
+            return bool(int(line.split()[1], 16) >> (signum - 1) & 1)
+    return False
+
+
+def _interrupt(argv: list[str], signum: int) -> tuple[int, str]:
+    """Start ``rsplars argv``, wait until its clean-stop handlers are installed and it has worked
+    for a moment, send ``signum``; (exit code, stderr)."""
+    proc = subprocess.Popen([sys.executable, "-m", "translator", *argv], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=ENV)
+    deadline = time.monotonic() + 120
+    while not _handler_installed(proc.pid, signal.SIGTERM):  # SIGTERM is caught only inside the command
+        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+        time.sleep(0.02)
+    time.sleep(1.0)
+    assert proc.poll() is None, "the command ended before the signal: make its input larger"
+    proc.send_signal(signum)
+    _, err = proc.communicate(timeout=120)
+    return proc.returncode, err
+
+
+@pytest.fixture(scope="module")
+def coupons(tmp_path_factory):
+    out = tmp_path_factory.mktemp("gen")
+    done = subprocess.run([sys.executable, "-m", "translator", "gen", "coupons", "--rate", "2", "--duration", "600",
+                           "--seed", "3", "--output-dir", str(out)], capture_output=True, text=True, env=ENV)
+    assert done.returncode == 0, done.stderr
+    return ["--unit", "m", "--stream", f"http://example.org/stream/offers={out / 'offers.nt'}",
+            "--stream", f"http://example.org/stream/near={out / 'near.nt'}", "--static", str(out / "static.n3")]
+
+
+def test_agree_stopped_by_sigterm_writes_no_report(coupons, tmp_path):
+    rx = EX / "running_example"
+    reports = tmp_path / "reports"
+    reports.mkdir()
+    code, err = _interrupt(["agree", "--pull", str(rx / "q1.rq"), "--push", str(rx / "q2.rq"), "--period", "3m",
+                            *coupons, "--report", str(reports / "r.json"), "--html", str(reports / "r.html")],
+                           signal.SIGTERM)
+    assert code == 128 + signal.SIGTERM, err
+    assert "rsplars: stopped by SIGTERM before the end: no report written" in err
+    assert "Traceback" not in err
+    assert list(reports.iterdir()) == []  # no report, no temporary file
+
+
+def test_check_stopped_by_sigint_writes_no_report(tmp_path):
+    rng = random.Random(1)
+    stream = tmp_path / "temps.nt"
+    stream.write_text("".join(
+        f'<http://example.org/s{rng.randrange(50)}> <http://example.org/temp> '
+        f'"{rng.randrange(20, 40)}"^^<http://www.w3.org/2001/XMLSchema#integer> "{i * 1000}" .\n' for i in range(6000)))
+    reports = tmp_path / "reports"
+    reports.mkdir()
+    code, err = _interrupt(["check", str(EX / "check" / "hot.rq"), "--stream", f"http://example.org/temps={stream}",
+                            "--stream-time-unit", "ms", "--answers-time-unit", "ms",
+                            "--answers", str(EX / "check" / "csparql-answers.json"), "--profile", "csparql",
+                            "--json", str(reports / "c.json"), "--html", str(reports / "c.html")], signal.SIGINT)
+    assert code == 128 + signal.SIGINT, err
+    assert "rsplars: stopped by SIGINT before the end: no report written" in err
+    assert "Traceback" not in err
+    assert list(reports.iterdir()) == []
+
+
+def test_a_report_completed_before_the_signal_stays_and_is_named(tmp_path, capsys):
+    first, second = tmp_path / "1.json", tmp_path / "2.json"
+
+    def command(args: argparse.Namespace) -> int:
+        write_atomic(first, "{}\n")  # one complete report (agree --as cqels-all writes one per member)
+        os.kill(os.getpid(), signal.SIGTERM)  # the signal arrives while the second one is computed
+        time.sleep(5)
+        write_atomic(second, "{}\n")
+        return 0
+
+    assert stop_cleanly(command)(argparse.Namespace()) == 128 + signal.SIGTERM
+    err = capsys.readouterr().err
+    assert f"stopped by SIGTERM before the end: only the complete reports {first} were written" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["1.json"]
+    assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL  # the handler is removed again
