@@ -429,13 +429,16 @@ def _mismatch(evaluator: Evaluator, op: Operational, z, exp, actual, first, igno
     if e_rel is not None and a_rel is not None:
         out["missing"] = show_relation(e_rel - a_rel)
         out["unexpected"] = show_relation(a_rel - e_rel)
-    out["diagnosis"] = diagnose(evaluator, op, z, grids, t, e_rel, e_rep, a_rel, exp, actual, ignore_timestamps)
+    out["diagnosis"] = diagnose(evaluator, op, z, grids, t, e_rel, e_rep, a_rel, exp, actual, ignore_timestamps,
+                                window_report=window_report)
     return out
 
 
 def diagnose(evaluator: Evaluator, op: Operational, z, grids, t, e_rel, e_rep, a_rel, exp, actual,
-             ignore_timestamps: bool) -> list[str]:
-    """Known causes (seed 002 §3.3, Table 2) that fit the first mismatch, in words."""
+             ignore_timestamps: bool, window_report: Report | None = None) -> list[str]:
+    """Known causes (seed 002 §3.3, Table 2) that fit the first mismatch, in words. ``window_report``
+    is the report of the windows at t when the expected stream has no relation there (an IStream
+    step with nothing new): stale elements can still explain an unexpected relation."""
     causes: list[str] = []
     if e_rel is None and a_rel is not None:
         if "window-close" in op.report and t is not None and not any(g.closes(t) for g in grids):
@@ -449,6 +452,10 @@ def diagnose(evaluator: Evaluator, op: Operational, z, grids, t, e_rel, e_rep, a
                 == (0, 0) for g in grids):
             causes.append(f"report of an empty window at {t}: the non-empty-content guard suppresses it "
                           "(seed 002 §2.4)")
+        elif a_rel and window_report is not None and _expired(evaluator, op, window_report, z, a_rel):
+            causes.append(f"window expiry: the unexpected binding(s) at {t} come from elements that left the window "
+                          "before it; they were not removed from the active window (seed 002 §3.3 item 9, R11; CQELS's "
+                          "Q4/Q6/Q7)")
         else:
             causes.append(f"unexpected relation at {t}: no report is due then under {op.as_dict()['report']}")
     elif e_rel is not None and a_rel is None:
