@@ -18,7 +18,6 @@ ms, the run in s (the oracle's time unit is 1000 ms).
 from __future__ import annotations
 
 import collections
-import csv
 import json
 from fractions import Fraction
 
