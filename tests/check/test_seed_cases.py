@@ -2,8 +2,9 @@
 (RSP-QL semantics) T1–T13 of spec 001 §3, seed 002 (CSRBench) G1–G4 and G7 of spec 002 §6.
 
 Expected values are the numbers printed in the specs (derived there from the papers), not outputs
-of this code. Spec 001 T14 (a time-varying static graph) is not reproduced: rsplars' static data
-does not vary with time. Spec 002 cites golden cases G5 and G6 but does not contain them.
+of this code. Spec 001 T14 (the time-varying G_shops, ``--static-during``) is in
+test_t14_time_varying.py; spec 002 G5 (the expected outputs on the CSRBench data) in
+test_csrbench_recorded.py, G6 (the expiry bug hidden by IStream) in test_g6_expiry.py.
 """
 
 from __future__ import annotations

@@ -217,6 +217,13 @@ def _relation(record, source: str, line: int, text: str, factor: tuple[int, int]
     return ActualRelation(t, raw_t, frozenset(bindings), line)
 
 
+#: a whole literal written into a SPARQL JSON "value" as Sesame's ``Literal.toString()`` prints it —
+#: ``"0"^^http://www.w3.org/2001/XMLSchema#integer`` (no angle brackets), ``"x"@en`` or ``"x"`` — as in
+#: early recorded answers of the CSRBench oracle repository (docs/check.md §4)
+_SESAME_LITERAL = re.compile(r'"(?P<lex>.*)"(?:\^\^<?(?P<dt>[a-zA-Z][\w+.-]*:[^\s<>"]+?)>?|@(?P<lang>[a-zA-Z]+(?:-[a-zA-Z0-9]+)*))?',
+                             re.DOTALL)
+
+
 def _json_term(x, bad) -> Term:
     if not isinstance(x, dict) or "type" not in x or "value" not in x:
         raise bad(f"not a SPARQL 1.1 JSON term: {x!r}", '{"type": "uri|literal|typed-literal|bnode", "value": "…"}')
@@ -227,6 +234,9 @@ def _json_term(x, bad) -> Term:
     if kind in ("literal", "typed-literal"):
         if str(x["value"]).lower() == "null" and x.get("datatype") is None:
             return ("null",)
+        whole = _SESAME_LITERAL.fullmatch(str(x["value"])) if x.get("datatype") is None else None
+        if whole and x.get("xml:lang") is None:  # the oracle's early answers: the literal's toString() as value
+            return term_key("literal", whole["lex"], whole["dt"], whole["lang"])
         return term_key("literal", str(x["value"]), x.get("datatype"), x.get("xml:lang"))
     if kind not in ("uri", "bnode"):
         raise bad(f"unknown term type {kind!r}", "uri, literal, typed-literal or bnode")
@@ -344,7 +354,9 @@ def check(evaluator: Evaluator, actual: Sequence[ActualRelation], op: Operationa
 def _other_profiles(evaluator: Evaluator, actual, op: Operational, **kw) -> dict[str, list[int]]:
     out = {}
     for name, profile in PROFILES.items():
-        other = replace(profile.params, t0=op.t0, window_model=profile.params.window_model)
+        # the probe runs with a time tick: it asks about the report policy, and a tuple tick under content
+        # change costs one solver run per arriving tuple (docs/check.md §4)
+        other = replace(profile.params, t0=op.t0, window_model=profile.params.window_model, tick="time")
         if other.report == op.report and other.window_model == op.window_model and other.cc_mode == op.cc_mode:
             continue
         try:
@@ -429,13 +441,16 @@ def _mismatch(evaluator: Evaluator, op: Operational, z, exp, actual, first, igno
     if e_rel is not None and a_rel is not None:
         out["missing"] = show_relation(e_rel - a_rel)
         out["unexpected"] = show_relation(a_rel - e_rel)
-    out["diagnosis"] = diagnose(evaluator, op, z, grids, t, e_rel, e_rep, a_rel, exp, actual, ignore_timestamps)
+    out["diagnosis"] = diagnose(evaluator, op, z, grids, t, e_rel, e_rep, a_rel, exp, actual, ignore_timestamps,
+                                window_report=window_report)
     return out
 
 
 def diagnose(evaluator: Evaluator, op: Operational, z, grids, t, e_rel, e_rep, a_rel, exp, actual,
-             ignore_timestamps: bool) -> list[str]:
-    """Known causes (seed 002 §3.3, Table 2) that fit the first mismatch, in words."""
+             ignore_timestamps: bool, window_report: Report | None = None) -> list[str]:
+    """Known causes (seed 002 §3.3, Table 2) that fit the first mismatch, in words. ``window_report``
+    is the report of the windows at t when the expected stream has no relation there (an IStream
+    step with nothing new): stale elements can still explain an unexpected relation."""
     causes: list[str] = []
     if e_rel is None and a_rel is not None:
         if "window-close" in op.report and t is not None and not any(g.closes(t) for g in grids):
@@ -449,6 +464,10 @@ def diagnose(evaluator: Evaluator, op: Operational, z, grids, t, e_rel, e_rep, a
                 == (0, 0) for g in grids):
             causes.append(f"report of an empty window at {t}: the non-empty-content guard suppresses it "
                           "(seed 002 §2.4)")
+        elif a_rel and window_report is not None and _expired(evaluator, op, window_report, z, a_rel):
+            causes.append(f"window expiry: the unexpected binding(s) at {t} come from elements that left the window "
+                          "before it; they were not removed from the active window (seed 002 §3.3 item 9, R11; CQELS's "
+                          "Q4/Q6/Q7)")
         else:
             causes.append(f"unexpected relation at {t}: no report is due then under {op.as_dict()['report']}")
     elif e_rel is not None and a_rel is None:

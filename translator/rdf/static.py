@@ -131,3 +131,21 @@ def static_facts(ds: Dataset, *, predicate: str = TRIPLE,
         graph: Constant | String = default_graph if g is None else to_lars(g)  # type: ignore[assignment]
         facts.append(Rule(Atom(predicate, (to_lars(s), to_lars(p), to_lars(o), graph))))
     return tuple(facts)
+
+
+def time_varying_facts(ds: Dataset, start: int | None, end: int | None, *, predicate: str = TRIPLE,
+                       default_graph: Constant = DEFAULT_GRAPH) -> tuple[Rule, ...]:
+    """A static dataset that holds only from ``start`` to ``end`` (base units, both included;
+    ``None``: unbounded) — one piece of a time-varying graph G(t) (seed 001 Def 10, Example 4,
+    spec 001 T14). Each triple is the LARS rule ``triple(S, P, O, G) ← ⊞^0 @_T true, T ≥ start,
+    T ≤ end``: true exactly at the time points of the interval (``--static-during``, docs/check.md)."""
+    from lars.model import NOW, TRUE, Comparison, Integer, Literal, Variable, WindowAt
+
+    T = Variable("T")
+    guard: list = [Literal(WindowAt(NOW, TRUE, T))]
+    if start is not None:
+        guard.append(Comparison(">=", T, Integer(start)))
+    if end is not None:
+        guard.append(Comparison("<=", T, Integer(end)))
+    return tuple(Rule(rule.head, tuple(guard)) for rule in static_facts(ds, predicate=predicate,
+                                                                        default_graph=default_graph))

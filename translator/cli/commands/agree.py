@@ -28,7 +28,12 @@ from lars.errors import EXIT_OK, RsplarsError
 from spark_jobs.cli import add_engine_options
 from translator.cli.commands.common import UNITS, add_data_options, add_query_options, parse_query, read_data
 from translator.cli.commands.epsparql_cmd import add_epsparql_options
-from translator.cli.commands.operational_options import add_profile_agreement_options, run_profile_agreement
+from translator.cli.commands.operational_options import (
+    add_profile_agreement_options,
+    given,
+    operational_requested,
+    run_profile_agreement,
+)
 from translator.translate.tau import WINDOW_BOUNDS
 
 HELP = "compare a pull-based (C-SPARQL) and a push-based (CQELS) run interval by interval (seed 000 §5)"
@@ -85,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
     from translator.evaluate.accounting import count_elements, new_accounting, print_summary
 
     _check_arguments(args)
-    if args.profiles:  # two real engines' answer streams (docs/check.md)
+    if operational_requested(args) or given(args.r2s):  # real engines' answer streams (docs/check.md)
         return run_profile_agreement(args)
     accounting = new_accounting(args.skip_bad_elements)
     elements, facts = read_data(args, accounting)

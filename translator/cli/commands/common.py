@@ -65,6 +65,10 @@ def add_data_options(p: argparse.ArgumentParser, *, stream_required: bool) -> No
     p.add_argument("--static", action="append", default=[], metavar="FILE",
                    help="static data for the default graph, any RDF syntax rdflib reads (repeatable)")
     p.add_argument("--named", action="append", default=[], metavar="IRI=FILE", help="a named static graph (repeatable)")
+    p.add_argument("--static-during", action="append", default=[], metavar="FROM..TO=FILE",
+                   help="static data for the default graph that holds only from FROM to TO (base units, both "
+                        "included; either may be empty: unbounded), a piece of a time-varying graph (seed 001 "
+                        "Example 4; repeatable)")
 
 
 def parse_query(args: argparse.Namespace, path: str):
@@ -105,7 +109,24 @@ def read_data(args: argparse.Namespace, accounting=None):
     elements = merge_streams(read_streams(files, time=time_spec(args), accounting=accounting)) if files else []
     named = dict(parse_stream_spec(s) for s in args.named)
     facts = static_facts(load_dataset(args.static, named)) if (args.static or named) else ()
+    for spec in getattr(args, "static_during", None) or ():
+        facts = (*facts, *_static_during(spec))
     return elements, facts
+
+
+def _static_during(spec: str):
+    """``FROM..TO=FILE`` of ``--static-during``: the file's triples as rules true from FROM to TO."""
+    import re
+
+    from translator.rdf.static import load_dataset, time_varying_facts
+
+    m = re.fullmatch(r"(-?\d*)\.\.(-?\d*)=(.+)", spec)
+    if not m:
+        raise RsplarsError(f"--static-during {spec!r}: expected FROM..TO=FILE, e.g. 2..13=shops.ttl or 14..=later.ttl")
+    start, end = (int(x) if x else None for x in m.group(1, 2))
+    if start is not None and end is not None and start > end:
+        raise RsplarsError(f"--static-during {spec!r}: FROM {start} is after TO {end}")
+    return time_varying_facts(load_dataset([m.group(3)]), start, end)
 
 
 def check_stream_iris(query, stream_iris) -> None:

@@ -20,7 +20,13 @@ REPORT_HELP = ("report policy: a comma-separated combination of window-close, co
                "(or WC, CC, NC, P), e.g. window-close,non-empty (seed 001 Def 23, seed 002 §2.4)")
 
 
-def add_operational_options(p: argparse.ArgumentParser, *, r2s: bool = True, report_flag: str = "--report") -> None:
+#: the report-policy option: ``--report-policy`` everywhere; ``run``, ``check`` and ``translate`` also take the
+#: first spelling ``--report`` (kept for users' scripts); on ``agree`` ``--report`` is the JSON report file.
+REPORT_FLAGS = ("--report-policy", "--report")
+
+
+def add_operational_options(p: argparse.ArgumentParser, *, r2s: bool = True,
+                            report_flags: tuple[str, ...] = REPORT_FLAGS, profiles: bool = False) -> None:
     from translator.evaluate.profiles import PROFILES
     from translator.evaluate.report_policy import CC_MODES, EMPTY_RELATIONS, TICKS
 
@@ -30,9 +36,16 @@ def add_operational_options(p: argparse.ArgumentParser, *, r2s: bool = True, rep
         "the profile's (without a profile: window close, left-open windows (o, c], rstream, empty relations emitted)")
     g.add_argument("--profile", choices=list(PROFILES),
                    help="engine profile bundling the parameters below (`rsplars profiles`); explicit options override it")
+    if profiles:
+        g.add_argument("--profiles", metavar="A,B",
+                       help=f"compare the answer streams of two engine profiles ({', '.join(PROFILES)}): QUERY (or "
+                            "QUERY_A) under A, QUERY (or QUERY_B) under B, each with its own report policy, R2S, "
+                            "empty relations and windows; the explicit options below override both")
     g.add_argument("--t0", metavar="T[,T…]",
                    help="first window start in base units, one for all windows or one per window (default 0)")
-    g.add_argument(report_flag, dest="report_policy", metavar="STRATEGIES", help=REPORT_HELP)
+    g.add_argument(*report_flags, dest="report_policy", metavar="STRATEGIES",
+                   help=REPORT_HELP + ("" if len(report_flags) == 1 else
+                                       f" ({' and '.join(report_flags)} are the same option)"))
     g.add_argument("--cc-mode", choices=list(CC_MODES),
                    help="content change: arrivals only (default) or strict (expiries count, seed 001 §1.15)")
     g.add_argument("--report-period", metavar="DUR", help="period of the periodic strategy (default: the window slide)")
@@ -50,6 +63,11 @@ def add_operational_options(p: argparse.ArgumentParser, *, r2s: bool = True, rep
         value = p.get_default(dest)
         if isinstance(value, str):
             p.set_defaults(**{dest: Default(value)})
+    for action in p._actions:  # noqa: SLF001 - argparse has no public accessor for an option's help
+        if action.dest == "window_bounds" and action.help and "default: closed)" in action.help:
+            action.help = action.help.replace(
+                "default: closed)", "default: closed; with --profile or any operational option the profile "
+                "decides, without a profile left-open; an explicit value overrides the profile)")
 
 
 def _ints(text: str, what: str) -> tuple[int, ...]:
@@ -61,18 +79,24 @@ def _ints(text: str, what: str) -> tuple[int, ...]:
 
 
 def operational_requested(args: argparse.Namespace) -> bool:
-    return any(getattr(args, name, None) is not None for name in
-               ("profile", "t0", "report_policy", "cc_mode", "report_period", "report_window", "tick", "empty_relations"))
+    return any(getattr(args, name, None) is not None for name in OPERATIONAL_DESTS)
 
 
-def resolve_operational(args: argparse.Namespace, *, base_unit: str):
-    """The :class:`translator.evaluate.profiles.Operational` of the options: the profile (or the
-    defaults) with the explicit options applied; ``--window-bounds`` is the window model."""
+#: the options that select the report-policy run (``--r2s`` and ``--window-bounds`` only override)
+OPERATIONAL_DESTS = ("profile", "profiles", "t0", "report_policy", "cc_mode", "report_period", "report_window",
+                     "tick", "empty_relations")
+
+
+def resolve_operational(args: argparse.Namespace, *, base_unit: str, profile: str | None = None):
+    """The :class:`translator.evaluate.profiles.Operational` of the options: the profile (``profile``,
+    else ``--profile``, else the defaults) with the explicit options applied; ``--window-bounds`` is
+    the window model."""
     from translator.evaluate.profiles import DEFAULT, get_profile, with_overrides
     from translator.evaluate.report_policy import parse_report
     from translator.rdf.timeunits import duration_in_base_units
 
-    base = get_profile(args.profile).params if args.profile else DEFAULT
+    name = profile or args.profile
+    base = get_profile(name).params if name else DEFAULT
     period = None
     if args.report_period is not None:
         period = duration_in_base_units(args.report_period, base_unit)
@@ -158,15 +182,33 @@ def operational_lars(args: argparse.Namespace, query) -> str:
 
 
 def add_profile_agreement_options(p: argparse.ArgumentParser) -> None:
-    """``agree --profiles A,B [--t0 T]``: compare two engine profiles' answer streams instead of push and pull."""
-    from translator.evaluate.profiles import PROFILES
+    """``agree``'s operational options: ``--profiles A,B`` (or ``--profile X`` for two queries) and
+    every single parameter of ``run``/``check`` (``--t0``, ``--report-policy``, ``--tick``, ``--r2s``,
+    ``--empty-relations``, …), which override both profiles. ``--report`` stays the JSON report file."""
+    add_operational_options(p, r2s=True, report_flags=("--report-policy",), profiles=True)
 
-    g = p.add_argument_group("engine profiles (docs/check.md)")
-    g.add_argument("--profiles", metavar="A,B",
-                   help=f"compare the answer streams of two engine profiles ({', '.join(PROFILES)}): QUERY (or "
-                        "QUERY_A) under A, QUERY (or QUERY_B) under B, each with its own report policy, R2S, "
-                        "empty relations and windows")
-    g.add_argument("--t0", metavar="T[,T…]", help="with --profiles: first window start of both runs (default 0)")
+
+def profile_sides(args: argparse.Namespace) -> tuple[list[str], list]:
+    """The two sides an ``agree`` under operational options compares: their labels and their
+    :class:`Operational` (the profiles of ``--profiles A,B``, or ``--profile X`` / the defaults on
+    both sides), each with the explicit options applied."""
+    from translator.evaluate.profiles import get_profile
+
+    if args.profiles is not None:
+        if args.profile is not None:
+            raise RsplarsError("give --profiles A,B (two engines) or --profile X (one engine, two queries), not both")
+        names = [n.strip() for n in args.profiles.split(",")]
+        if len(names) != 2 or not all(names):
+            raise RsplarsError(f"--profiles: expected two profiles A,B, got {args.profiles!r}")
+        for n in names:
+            get_profile(n)  # a named error for an unknown profile
+        return names, [resolve_operational(args, base_unit=args.unit, profile=n) for n in names]
+    if args.query_file is not None:
+        raise RsplarsError("with one QUERY the operational options compare two engines: give --profiles A,B "
+                           "(or two queries, --pull QUERY_A --push QUERY_B, under one --profile)")
+    op = resolve_operational(args, base_unit=args.unit)
+    label = args.profile or "options"
+    return [f"{label} (QUERY_A)", f"{label} (QUERY_B)"], [op, op]
 
 
 def run_profile_agreement(args: argparse.Namespace) -> int:
@@ -177,15 +219,13 @@ def run_profile_agreement(args: argparse.Namespace) -> int:
     from translator.agreement.check import compare_profiles
     from translator.cli.commands.common import output, parse_query, read_data
     from translator.evaluate.operational import Evaluator
-    from translator.evaluate.profiles import get_profile, with_overrides
     from translator.translate.compile import compile_query
     from translator.translate.normalize import TimeBase
 
-    names = [n.strip() for n in args.profiles.split(",")]
-    if len(names) != 2:
-        raise RsplarsError(f"--profiles: expected two profiles A,B, got {args.profiles!r}")
-    t0 = _ints(args.t0, "--t0") if args.t0 is not None else None
-    ops = [with_overrides(get_profile(n).params, t0=t0) for n in names]
+    if getattr(args, "period", None):
+        raise RsplarsError("--period and the operational options exclude each other: the report policy decides "
+                           "when the query is evaluated")
+    names, ops = profile_sides(args)
     files = [args.query_file, args.query_file] if args.query_file else [args.pull, args.push]
     from translator.evaluate.accounting import count_elements, new_accounting, print_summary
 
@@ -199,7 +239,7 @@ def run_profile_agreement(args: argparse.Namespace) -> int:
         compiled = compile_query(query, mode="none", bounds=op.window_model, base=base)
         evaluators.append(Evaluator(compiled.query, compiled.strategy, base, elements, facts))
     result = compare_profiles(evaluators[0], ops[0], evaluators[1], ops[1], start=args.start, end=args.end)
-    result = {"profiles": names, "queries": files, **result}
+    result = {"profiles": names, "queries": files, "parameters": [op.as_dict() for op in ops], **result}
     a, b = names
     print(f"{a} vs {b}: " + ("the answer streams are equal" if result["equal"] else
                                f"the answer streams differ, first at t = {result['first_difference']}"))

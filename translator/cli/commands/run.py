@@ -55,7 +55,8 @@ def add_parser(subparsers) -> None:
     add_data_options(p, stream_required=True)
     add_translation_options(p)
     p.add_argument("--r2s", choices=["rstream", "istream", "dstream"], default="rstream",
-                   help="relation-to-stream operator (default: rstream, all current answers)")
+                   help="relation-to-stream operator (default: rstream, all current answers; with --profile the "
+                        "profile's, an explicit value overrides it)")
     p.add_argument("--from", dest="start", type=int, metavar="T", help="first time point to evaluate (base units)")
     p.add_argument("--to", dest="end", type=int, metavar="T", help="last time point to evaluate (base units)")
     p.add_argument("--format", choices=FORMATS, default="jsonl", help="output format (default: jsonl)")
