@@ -40,7 +40,8 @@ Everything else is refused with the rule and the reason (``auto`` then uses clin
 
 from __future__ import annotations
 
-from collections import defaultdict, deque
+from collections import defaultdict
+from itertools import filterfalse
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator, Mapping
 
@@ -67,7 +68,8 @@ from lars.model import (
     Variable,
     WindowAt,
 )
-from lars.printer import format_atom, format_rule
+from lars.printer import format_rule, format_term
+from lars.streams import parse_ground_atom
 from lars.reference import _Undefined, _unify, comparison_holds, evaluate, time_window_bounds
 
 ALL = TimeWindow(None, 0, 1)
@@ -392,6 +394,20 @@ class _Rel:
             else:
                 got.add(row)
 
+    def add_many(self, rows) -> None:
+        if not self.indexes:
+            self.rows.update(rows)
+            return
+        for row in rows:
+            self.add(row)
+
+    def remove_many(self, rows) -> None:
+        if not self.indexes:
+            self.rows.difference_update(rows)
+            return
+        for row in rows:
+            self.remove(row)
+
     def remove(self, row: tuple) -> None:
         self.rows.discard(row)
         for pos, idx in self.indexes.items():
@@ -520,8 +536,24 @@ def _calls(obj: object, out: set[str]) -> None:
         _calls(obj.atom, out)
 
 
+def _text_of(term) -> str:
+    """``format_term`` with the flat terms of streams done inline."""
+    kind = type(term)
+    if kind is Constant:
+        return term.name
+    if kind is Integer:
+        return str(term.value)
+    return format_term(term)
+
+
 class _Engine:
-    """The state of one run (see the module docstring)."""
+    """The state of one run (see the module docstring).
+
+    Ground terms are their canonical text inside the engine (``lars.printer.format_term``: one
+    text per term and back, so equal texts are equal terms): rows are tuples of strings, whose
+    hashes Python caches, and a row is its atom's output text once joined. Nothing maps terms to
+    numbers, so nothing has to be reclaimed: a term lives as long as some row refers to it, and
+    memory follows the windows. ``term_of`` caches the terms that built-ins need back."""
 
     def __init__(self, solver: IncrementalSolver, stream: Stream, tmin: int) -> None:
         self.solver = solver
@@ -530,6 +562,9 @@ class _Engine:
         self.live = getattr(stream, "live", False)
         self.tmin = tmin
         self.t = tmin - 1
+        self.term_of: dict[str, object] = {}  # canonical text -> term (a cache)
+        self.row_cache: dict[int, tuple] = {}  # id(atom) -> (atom, sig, row)
+        self.point_rows: dict[int, dict] = {}  # time point -> its (sig, row)s read by windows
         self.rels: dict[tuple, _Rel] = defaultdict(_Rel)
         self.counts: dict[tuple, dict[tuple, int]] = {s: {} for s in solver.order}
         self.pending: dict[tuple, set[tuple]] = {s: set() for s in solver.order}
@@ -552,20 +587,47 @@ class _Engine:
                         w.box_in.setdefault(sig, set())
                     if sig == ("true", 0):
                         w.true = True
+        self.read = set()  # stream signatures some window reads
+        for w in self.windows.values():
+            self.read |= set(w.dia) | w.at | set(w.box)
+        # constants of the program: ids kept for the whole run
+        self.const: dict = {}
+        for r in solver.rules:
+            for a in (*r.head_args, *(x for lit in r.lits for x in lit.args)):
+                if isinstance(a, (Constant, Integer, String)):
+                    self.const[a] = format_term(a)
         self.times: list[int] = []  # time points with data, ascending (non-live: all of them)
         if not self.live:
             self.times = sorted(u for u in stream.points if u >= tmin)
         self.intensional = set(solver.order) - {_FALSE}
-        self.strings: dict[tuple, str] = {}  # (sig, row) -> text, for the atoms in the answer
         self.answer: list[str] = []
         self.valid = False  # is the previous step's answer a single answer (for deltas)?
-        self.changed: dict[tuple, bool] = {}  # (sig, row) -> was it in the answer before this step
+        self.out: list[tuple] = []  # (sig, rows added, rows removed) of the step, for the answer
+        # relations whose every reader projects it (one positive literal): changed in bulk
+        self.bulk = {rel: all(r.project is not None for r, _ in uses) for rel, uses in self.uses.items()}
         for fact in solver.facts:
             try:
-                row = tuple(evaluate(a, {}, self.functions) for a in fact.args)
+                row = tuple([format_term(evaluate(a, {}, self.functions)) for a in fact.args])
             except _Undefined:
                 continue
             self._support(fact.signature, row, 1)
+
+    # ------------------------------------------------------------------------ terms
+    def _term(self, text: str):
+        """The term whose canonical text (``lars.printer.format_term``) is ``text``."""
+        got = self.term_of.get(text)
+        if got is None:
+            if len(self.term_of) >= _CACHE_MAX:
+                self.term_of.clear()
+            got = self.term_of[text] = parse_ground_atom(f"x({text})").args[0]
+        return got
+
+    def _terms(self, theta: dict) -> dict:
+        term = self._term
+        return {k: term(v) for k, v in theta.items()}
+
+    def _row(self, atom: Atom) -> tuple[str, ...]:
+        return tuple([_text_of(a) for a in atom.args])
 
     # ------------------------------------------------------------------------ stream access
     def _atoms(self, u: int) -> tuple[Atom, ...]:
@@ -574,7 +636,7 @@ class _Engine:
         return self.stream.points.get(u, ())
 
     def _points(self, a: int, b: int) -> Iterable[int]:
-        """Time points in [a, b] that carry data (every point if ``true`` is read)."""
+        """Time points in [a, b] that carry data."""
         if b < a:
             return ()
         if b - a < 64 or self.live:
@@ -592,7 +654,7 @@ class _Engine:
         if self.live:
             self.stream.read_past(t)
             self.stream.take_arrived()
-        self.changed = {}
+        self.out = []
         for w in self.windows.values():
             self._slide(w, t)
         if self.live:
@@ -601,6 +663,7 @@ class _Engine:
         self.t = t
         for sig in self.solver.order:
             self._flush(sig)
+        self._drop_rows(t)
         return self._answer(t)
 
     def _slide(self, w: _Window, t: int) -> None:
@@ -617,37 +680,89 @@ class _Engine:
         if w.box:
             self._box(w, t, lo, hi)
 
+    def _rows_at(self, u: int) -> dict:
+        """The distinct ``(sig, row)`` of the stream atoms at u that some window reads (computed
+        once per time point, dropped once every window has passed it)."""
+        got = self.point_rows.get(u)
+        if got is not None:
+            return got
+        read = self.read
+        out: dict = {}
+        cache = self.row_cache
+        for a in self._atoms(u):
+            hit = cache.get(id(a))
+            if hit is not None and hit[0] is a:
+                sig, row = hit[1], hit[2]
+            else:
+                sig = (a.predicate, len(a.args))
+                if sig not in read:
+                    continue
+                row = tuple([_text_of(x) for x in a.args])
+                if len(cache) >= 1 << 16:
+                    cache.clear()
+                cache[id(a)] = (a, sig, row)
+            got = out.get(sig)
+            if got is None:
+                out[sig] = {row: None}
+            else:
+                got[row] = None
+        self.point_rows[u] = out
+        return out
+
+    def _drop_rows(self, t: int) -> None:
+        keep = min((w.lo for w in self.windows.values()), default=t + 1)
+        keep = min(keep, t + 1)
+        rows = self.point_rows
+        if rows and min(rows) < keep:
+            for u in [u for u in rows if u < keep]:
+                del rows[u]
+
     def _enter(self, w: _Window, u: int, sign: int) -> None:
-        atoms = self._atoms(u)
+        """Time point u enters (sign 1) or leaves (-1) the window: ◇ counts and @_T pairs."""
         true = ("true", 0)
         if true in w.dia:
-            self._dia(w, true, (), sign)
+            self._dia(w, true, [()], sign)
         if true in w.at:
-            self._base(("w", "at", w.window, true), (Integer(u),), sign)
-        if not atoms:
+            row = (str(u),)
+            self._apply(("w", "at", w.window, true), [row] if sign > 0 else (), [row] if sign < 0 else ())
+        rows = self._rows_at(u)
+        if not rows:
             return
-        dia, at = w.dia, w.at
-        seen = set()
-        for a in atoms:
-            if a in seen:
-                continue
-            seen.add(a)
-            sig = (a.predicate, len(a.args))
-            if sig in dia:
-                self._dia(w, sig, a.args, sign)
-            if sig in at:
-                self._base(("w", "at", w.window, sig), (*a.args, Integer(u)), sign)
+        for sig in w.dia:
+            got = rows.get(sig)
+            if got:
+                self._dia(w, sig, got, sign)
+        for sig in w.at:
+            got = rows.get(sig)
+            if got:
+                tu = str(u)
+                pairs = [(*row, tu) for row in got]
+                self._apply(("w", "at", w.window, sig), pairs if sign > 0 else (), pairs if sign < 0 else ())
 
-    def _dia(self, w: _Window, sig: tuple, row: tuple, sign: int) -> None:
+    def _dia(self, w: _Window, sig: tuple, rows, sign: int) -> None:
         counts = w.dia[sig]
-        n = counts.get(row, 0) + sign
-        if n:
-            counts[row] = n
-            if n == 1 and sign > 0:
-                self._base(("w", "dia", w.window, sig), row, 1)
+        get = counts.get
+        changed = []
+        if sign > 0:
+            for row in rows:
+                c = get(row)
+                if c is None:
+                    counts[row] = 1
+                    changed.append(row)
+                else:
+                    counts[row] = c + 1
+            if changed:
+                self._apply(("w", "dia", w.window, sig), changed, ())
         else:
-            del counts[row]
-            self._base(("w", "dia", w.window, sig), row, -1)
+            for row in rows:
+                c = counts[row] - 1
+                if c:
+                    counts[row] = c
+                else:
+                    del counts[row]
+                    changed.append(row)
+            if changed:
+                self._apply(("w", "dia", w.window, sig), (), changed)
 
     def _box(self, w: _Window, t: int, lo: int, hi: int) -> None:
         """□ (step 1, so the window is ``[lo, t]``, never empty): the runs of consecutive
@@ -655,16 +770,13 @@ class _Engine:
         or before ``lo`` (Laser's consideration time)."""
         true = ("true", 0)
         for u in self._points(max(w.box_last + 1, self.tmin), t):
-            atoms = self._atoms(u)
+            rows = self._rows_at(u)
+            cont = w.box_last == u - 1
             for sig, runs in w.box.items():
                 if sig == true:
                     continue
-                fresh: dict[tuple, int] = {}
-                cont = w.box_last == u - 1
-                for a in atoms:
-                    if (a.predicate, len(a.args)) == sig:
-                        fresh[a.args] = runs.get(a.args, u) if cont else u
-                w.box[sig] = fresh
+                got = rows.get(sig, ())
+                w.box[sig] = {row: runs.get(row, u) for row in got} if cont else dict.fromkeys(got, u)
             w.box_last = u
         for sig, runs in w.box.items():
             key = ("w", "box", w.window, sig)
@@ -675,49 +787,62 @@ class _Engine:
                 new = {row for row, s in runs.items() if s <= lo}
             else:
                 new = set()
-            for row in now - new:
-                self._base(key, row, -1)
-            for row in new - now:
-                self._base(key, row, 1)
+            gone, came = now - new, new - now
+            if gone or came:
+                self._apply(key, came, gone)
             w.box_in[sig] = new
 
     # ------------------------------------------------------------------------ propagation
-    def _base(self, rel: tuple, row: tuple, sign: int) -> None:
-        """A base relation gains (sign 1) or loses (-1) ``row``: update it and its consumers."""
+    def _apply(self, rel: tuple, plus, minus) -> None:
+        """Relation ``rel`` gains the rows ``plus`` and loses ``minus`` (each a change): update it
+        and the supports of the heads of the rules that read it. Rules that only project one
+        literal take the change in bulk; the others tuple by tuple (the delta rule)."""
         table = self.rels[rel]
-        if sign > 0:
-            if row in table.rows:
-                return
+        if self.bulk.get(rel, False):
+            table.add_many(plus)
+            table.remove_many(minus)
+            counts_of, pending_of = self.counts, self.pending
+            for r, _ in self.uses[rel]:
+                counts = counts_of[r.head]
+                get = counts.get
+                proj = r.project
+                heads_plus = plus if proj is True else [tuple([row[k] for k in proj]) for row in plus]  # type: ignore[union-attr]
+                heads_minus = minus if proj is True else [tuple([row[k] for k in proj]) for row in minus]  # type: ignore[union-attr]
+                for h in heads_plus:
+                    counts[h] = get(h, 0) + 1
+                for h in heads_minus:
+                    c = counts[h] - 1
+                    if c:
+                        counts[h] = c
+                    else:
+                        del counts[h]
+                pending = pending_of[r.head]
+                pending.update(heads_plus)
+                pending.update(heads_minus)
+            return
+        propagate = self._propagate
+        for row in plus:
             table.add(row)
-            self._propagate(rel, row, 1)
-        else:
-            if row not in table.rows:
-                return
-            self._propagate(rel, row, -1)
+            propagate(rel, row, 1)
+        for row in minus:
+            propagate(rel, row, -1)
             table.remove(row)
 
     def _flush(self, sig: tuple) -> None:
+        """The rows of ``sig`` whose support became or stopped being 0 change its relation (each
+        intensional predicate is flushed once per step, after everything below it)."""
         pending = self.pending[sig]
         if not pending:
             return
         counts = self.counts[sig]
-        table = self.rels[sig]
-        output = sig in self.intensional
-        while pending:
-            row = pending.pop()
-            present = counts.get(row, 0) > 0
-            if present == (row in table.rows):
-                continue
-            if output:
-                key = (sig, row)
-                if key not in self.changed:
-                    self.changed[key] = not present
-            if present:
-                table.add(row)
-                self._propagate(sig, row, 1)
-            else:
-                self._propagate(sig, row, -1)
-                table.remove(row)
+        rows = self.rels[sig].rows
+        plus = [r for r in pending if r in counts and r not in rows]
+        minus = [r for r in pending if r not in counts and r in rows]
+        pending.clear()
+        if plus or minus:
+            self._apply(sig, plus, minus)
+            if sig in self.intensional:
+                self.out.append((sig, plus, minus))
 
     def _support(self, sig: tuple, row: tuple, n: int) -> None:
         counts = self.counts[sig]
@@ -731,7 +856,7 @@ class _Engine:
     def _propagate(self, rel: tuple, row: tuple, sign: int) -> None:
         """``row`` of ``rel`` changes (the relation holds it now): every rule instance that uses
         it, with the occurrences of ``rel`` before the seed excluding it (the delta rule), changes
-        the support of its head by ``sign`` (negated: by ``-sign``)."""
+        the support of its head by ``sign`` (negated literal: by ``-sign``)."""
         for r, i in self.uses.get(rel, ()):
             lit = r.lits[i]
             s = -sign if lit.negated else sign  # a negated literal: its instances are lost/gained
@@ -741,17 +866,37 @@ class _Engine:
             theta = self._bind(lit.args, row, {})
             if theta is None:
                 continue
-            for theta in self._run_plan(r, r.plans[i], theta, rel, row, seed=i):
+            for theta in self._steps(r, r.plans[i], 0, theta, rel, row, i):
                 self._head(r, theta, s)
+
+    def _value(self, term, theta: dict) -> int:
+        """The id of a term under theta (all its variables bound); raises _Undefined."""
+        if isinstance(term, Variable):
+            return theta[term.name]
+        got = self.const.get(term) if isinstance(term, (Constant, Integer, String)) else None
+        if got is not None:
+            return got
+        return format_term(evaluate(term, self._terms(theta), self.functions))
 
     def _head(self, r: _Rule, theta: dict, s: int) -> None:
         try:
-            row = tuple([evaluate(a, theta, self.functions) for a in r.head_args]) if r.head_args else ()
+            row = tuple([self._value(a, theta) for a in r.head_args]) if r.head_args else ()
         except _Undefined:
             return
         self._support(r.head, row, s)
 
-    def _bind(self, args: tuple[Term, ...], row: tuple, theta: dict) -> dict | None:
+    def _unify_id(self, pattern, i: str, theta: dict) -> dict | None:
+        """Term-level unification of a compound pattern with the term of id i."""
+        got = _unify(pattern, self._term(i), self._terms(theta), functions=self.functions)
+        if got is None:
+            return None
+        out = dict(theta)
+        for k, v in got.items():
+            if k not in out:
+                out[k] = format_term(v)
+        return out
+
+    def _bind(self, args: tuple, row: tuple, theta: dict) -> dict | None:
         """Bind the simple positions of ``args`` to ``row`` (computed positions are checked by
         the plan); ``None`` if they do not match."""
         out = theta
@@ -766,22 +911,18 @@ class _Engine:
                 elif got != g:
                     return None
             elif isinstance(a, (Constant, Integer, String)):
-                if a != g:
+                if self.const[a] != g:
                     return None
             elif isinstance(a, Function) and not _complex(a):
-                got2 = _unify(a, g, out)
+                got2 = self._unify_id(a, g, out)
                 if got2 is None:
                     return None
-                out, copied = got2, got2 is not theta or copied
+                out, copied = got2, True
         return out
 
-    def _run_plan(self, r: _Rule, plan: list, theta: dict, rel: tuple, row: tuple, *, seed: int | None = None,
-                  skip: int | None = None, neg_row: tuple | None = None) -> Iterator[dict]:
-        """Instances of the body along ``plan``. ``seed``: the literal bound to ``row``; ``skip``:
-        a negated literal (the one that changed) that must match ``neg_row`` instead."""
-        return self._steps(r, plan, 0, theta, rel, row, seed, skip, neg_row)
-
-    def _steps(self, r, plan, k, theta, rel, row, seed, skip, neg_row) -> Iterator[dict]:
+    def _steps(self, r: _Rule, plan: list, k: int, theta: dict, rel: tuple, row: tuple, seed: int | None) -> Iterator[dict]:
+        """Instances of the body along ``plan`` from step k; ``seed``: the literal bound to
+        ``row`` of ``rel`` (earlier occurrences of ``rel`` exclude ``row``)."""
         if k == len(plan):
             yield theta
             return
@@ -789,45 +930,41 @@ class _Engine:
         kind = step[0]
         functions = self.functions
         if kind == "cmp":
-            if comparison_holds(step[1], theta, functions):
-                yield from self._steps(r, plan, k + 1, theta, rel, row, seed, skip, neg_row)
+            if comparison_holds(step[1], self._terms(theta), functions):
+                yield from self._steps(r, plan, k + 1, theta, rel, row, seed)
         elif kind == "assign":
             try:
-                value = evaluate(step[2], theta, functions)
+                value = self._value(step[2], theta)
             except _Undefined:
                 return
-            yield from self._steps(r, plan, k + 1, {**theta, step[1]: value}, rel, row, seed, skip, neg_row)
+            yield from self._steps(r, plan, k + 1, {**theta, step[1]: value}, rel, row, seed)
         elif kind == "seedcheck":
             lit = r.lits[step[1]]
             for p in step[2]:
-                if _unify(lit.args[p], row[p], theta, functions=functions) is None:
+                if _unify(lit.args[p], self._term(row[p]), self._terms(theta), functions=functions) is None:
                     return
-            yield from self._steps(r, plan, k + 1, theta, rel, row, seed, skip, neg_row)
+            yield from self._steps(r, plan, k + 1, theta, rel, row, seed)
         elif kind == "neg":
             i = step[1]
             lit = r.lits[i]
             try:
-                ground = tuple([evaluate(a, theta, functions) for a in lit.args])
+                ground = tuple([self._value(a, theta) for a in lit.args])
             except _Undefined:
                 ground = None
-            if i == skip:
-                if ground == neg_row:
-                    yield from self._steps(r, plan, k + 1, theta, rel, row, seed, skip, neg_row)
-                return
             if ground is None or ground not in self.rels[lit.rel].rows:
-                yield from self._steps(r, plan, k + 1, theta, rel, row, seed, skip, neg_row)
+                yield from self._steps(r, plan, k + 1, theta, rel, row, seed)
         else:  # "lit"
             _, i, keys, key_terms, rest = step
             lit = r.lits[i]
             try:
-                key = tuple([evaluate(a, theta, functions) for a in key_terms])
+                key = tuple([self._value(a, theta) for a in key_terms])
             except _Undefined:
                 return
             exclude = lit.rel == rel and seed is not None and i < seed
             candidates = self.rels[lit.rel].lookup(keys, key)
             if not rest:
                 if candidates and not (exclude and next(iter(candidates)) == row):
-                    yield from self._steps(r, plan, k + 1, theta, rel, row, seed, skip, neg_row)
+                    yield from self._steps(r, plan, k + 1, theta, rel, row, seed)
                 return
             args = lit.args
             for cand in list(candidates):
@@ -847,34 +984,35 @@ class _Engine:
                             ok = False
                             break
                     else:
-                        th2 = _unify(a, cand[p], th, functions=functions)
+                        th2 = self._unify_id(a, cand[p], th)
                         if th2 is None:
                             ok = False
                             break
                         th = th2
                 if ok:
-                    yield from self._steps(r, plan, k + 1, th, rel, row, seed, skip, neg_row)
+                    yield from self._steps(r, plan, k + 1, th, rel, row, seed)
 
     # ------------------------------------------------------------------------ the answer
+    @staticmethod
+    def _atom_text(sig: tuple, row: tuple) -> str:
+        return f"{sig[0]}({','.join(row)})" if row else sig[0]
+
     def _answer(self, t: int) -> Step:
         added: list[str] = []
         removed: list[str] = []
-        strings = self.strings
-        for (sig, row), before in self.changed.items():
-            now = row in self.rels[sig].rows
-            if now == before:
-                continue
-            if now:
-                s = strings[(sig, row)] = format_atom(Atom(sig[0], row))
-                added.append(s)
+        for sig, plus, minus in self.out:
+            name = sig[0]
+            if sig[1]:
+                removed += [f"{name}({','.join(row)})" for row in minus]
+                added += [f"{name}({','.join(row)})" for row in plus]
             else:
-                removed.append(strings.pop((sig, row)))
+                removed += [name for row in minus]
+                added += [name for row in plus]
         added.sort()
         removed.sort()
         answer = self.answer
         if removed:
-            drop = set(removed)
-            answer = [a for a in answer if a not in drop]
+            answer = list(filterfalse(set(removed).__contains__, answer))
         if added:
             answer = answer + added
             answer.sort()  # two sorted runs: one linear merge

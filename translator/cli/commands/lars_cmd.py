@@ -1,4 +1,5 @@
-"""``rsplars lars PROGRAM --stream FILE``: run a LARS program over a stream with the clingo engine.
+"""``rsplars lars PROGRAM --stream FILE``: run a LARS program over a stream (``--engine``: the incremental
+engine of ``lars.incremental`` for programs in its fragment, clingo otherwise).
 
 For every reference time t (default: from the stream's first to its last time point) it prints the
 intensional atoms that hold at t in the answer stream at t (seed 000 §2.4; ``asp.solver``), as
@@ -35,7 +36,7 @@ from typing import Iterator, TextIO
 
 from lars.errors import EXIT_OK, RsplarsError
 
-HELP = "run a LARS program over a stream with the clingo engine"
+HELP = "run a LARS program over a stream (incremental engine or clingo)"
 
 
 def add_parser(subparsers) -> None:
@@ -47,6 +48,9 @@ def add_parser(subparsers) -> None:
     p.add_argument("--format", choices=["jsonl", "text"], default="jsonl", help="output format (default: jsonl)")
     p.add_argument("--emit", choices=["full", "delta"], default="full",
                    help="full: the answer at every time point (default); delta: the atoms added and removed since the previous line")
+    p.add_argument("--engine", choices=["auto", "asp", "incremental"], default="auto",
+                   help="auto (default): the incremental engine when the program is in its fragment (lars.incremental), "
+                        "clingo otherwise; asp: always clingo; incremental: refuse programs outside the fragment")
     p.add_argument("--models", type=int, default=1, metavar="N", help="answer streams to list per time point (0: all; default 1)")
     p.add_argument("--print-asp", action="store_true", help="print the ASP encoding (plus the facts at T for --times T..T)")
     p.add_argument("--output", metavar="FILE", help="write to FILE (atomically) instead of stdout")
@@ -149,14 +153,32 @@ def _write(out: TextIO, lines: Iterator[str]) -> None:
             out.flush()
 
 
-def run(args: argparse.Namespace) -> int:
+def make_solver(program, engine: str = "auto", *, models: int = 1, functions=None, need_asp: bool = False):
+    """The engine for ``--engine``: ``lars.incremental.IncrementalSolver`` for ``incremental`` (a
+    program outside its fragment: ``NotInFragment``, exit 2, naming the rule and why) and for
+    ``auto`` when the program is in the fragment, ``asp.solver.StreamSolver`` (clingo) otherwise."""
+    if engine in ("auto", "incremental") and not need_asp:
+        from lars.incremental import IncrementalSolver, NotInFragment
+
+        try:
+            return IncrementalSolver(program, models=models, functions=functions)
+        except NotInFragment:
+            if engine == "incremental":
+                raise
+    elif engine == "incremental":
+        raise RsplarsError("--engine incremental cannot print the ASP encoding (--print-asp): use --engine asp or auto")
     from asp.solver import StreamSolver  # clingo is imported only here
+
+    return StreamSolver(program, models=models, functions=functions)
+
+
+def run(args: argparse.Namespace) -> int:
     from lars.syntax import parse_program
 
     program = parse_program(_read(args.program), source=args.program)
     if args.models < 0:
         raise RsplarsError(f"--models must be >= 0, got {args.models}")
-    solver = StreamSolver(program, models=args.models)
+    solver = make_solver(program, getattr(args, "engine", "auto"), models=args.models, need_asp=args.print_asp)
     live = args.stream == "-" and not (args.print_asp or args.skip_bad_elements or args.resume_from is not None)
     return _run_live(args, solver) if live else _run_counted(args, program, solver)
 
@@ -164,7 +186,7 @@ def run(args: argparse.Namespace) -> int:
 def _run_live(args: argparse.Namespace, solver) -> int:
     """A stream from a pipe, evaluated as it arrives (``lars.streams.read_stream_live``): memory
     follows the windows, each answer is flushed as soon as its time point is complete."""
-    from asp.solver import live_times
+    from lars.incremental import live_times
     from lars.streams import read_stream_live
     from translator.evaluate.fileio import atomic_output
 
