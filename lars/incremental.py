@@ -563,7 +563,8 @@ class _Engine:
         self.tmin = tmin
         self.t = tmin - 1
         self.term_of: dict[str, object] = {}  # canonical text -> term (a cache)
-        self.row_cache: dict[int, tuple] = {}  # id(atom) -> (atom, sig, row)
+        self.last_atoms: object = None  # the atoms of the last time point converted, and its rows
+        self.last_rows: dict = {}
         self.point_rows: dict[int, dict] = {}  # time point -> its (sig, row)s read by windows
         self.rels: dict[tuple, _Rel] = defaultdict(_Rel)
         self.counts: dict[tuple, dict[tuple, int]] = {s: {} for s in solver.order}
@@ -686,26 +687,23 @@ class _Engine:
         got = self.point_rows.get(u)
         if got is not None:
             return got
-        read = self.read
-        out: dict = {}
-        cache = self.row_cache
-        for a in self._atoms(u):
-            hit = cache.get(id(a))
-            if hit is not None and hit[0] is a:
-                sig, row = hit[1], hit[2]
-            else:
-                sig = (a.predicate, len(a.args))
-                if sig not in read:
-                    continue
-                row = tuple([_text_of(x) for x in a.args])
-                if len(cache) >= 1 << 16:
-                    cache.clear()
-                cache[id(a)] = (a, sig, row)
-            got = out.get(sig)
-            if got is None:
-                out[sig] = {row: None}
-            else:
-                got[row] = None
+        atoms = self._atoms(u)
+        if atoms is self.last_atoms:  # the reader gave the previous line's atoms again
+            out = self.last_rows
+        else:
+            read = self.read
+            out = {}
+            for a in atoms:
+                args = a.args
+                sig = (a.predicate, len(args))
+                if sig in read:
+                    row = tuple([x.name if type(x) is Constant else _text_of(x) for x in args])
+                    got = out.get(sig)
+                    if got is None:
+                        out[sig] = {row: None}
+                    else:
+                        got[row] = None
+            self.last_atoms, self.last_rows = atoms, out
         self.point_rows[u] = out
         return out
 

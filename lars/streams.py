@@ -272,15 +272,18 @@ class _FastAtoms:
 
 
 def iter_stream_text(
-    lines: Iterable[str], source: str = "<stream>", text: str | None = None, notify: bool = False
+    lines: Iterable[str], source: str = "<stream>", text: str | None = None, notify: bool = False,
+    accounting: Accounting | None = None,
 ) -> Iterator[tuple[int, tuple[Atom, ...] | None]]:
     """The time points of a stream in the text format, in order, each with its atoms (arrival
     order, a repeated atom kept once), yielded as soon as the next time point (or the end) is read:
     a stream read from a pipe is evaluated as it arrives, in memory bounded by one time point.
     ``text``: the whole text when known (error messages quote the offending line either way).
     ``notify``: also yield ``(T, None)`` as soon as a line of a new time point T is read (every
-    earlier time point is then complete, while T may still get more lines)."""
+    earlier time point is then complete, while T may still get more lines). ``accounting``: counts
+    the atoms read and the duplicates dropped (bad input still raises)."""
     fast = _FastAtoms()
+    last_counts = (0, 0)  # (read, duplicates) of the last line parsed
     cache = _AtomCache()
     current: int | None = None
     bucket: list[Atom] = []
@@ -321,6 +324,9 @@ def iter_stream_text(
         body = line[start:]
         previous = finish() if (t != current and current is not None) else None
         reuse = t != current and last_tuple is not None and body == last_body
+        if reuse and accounting is not None:
+            accounting.count_read(last_counts[0])
+            accounting.duplicates += last_counts[1]
         if not reuse:
             try:
                 if '"' not in line and _FLAT_LIST_RE.fullmatch(line, start):
@@ -351,14 +357,23 @@ def iter_stream_text(
         if plain and fresh_plain and not bucket:
             # one plain line per time point (the common case): dedupe by identity
             bucket = list({id(a): a for a in atoms}.values())
+            if accounting is not None:
+                last_counts = (len(atoms), len(atoms) - len(bucket))
+                accounting.count_read(last_counts[0])
+                accounting.duplicates += last_counts[1]
             continue
         if plain and bucket:
             seen = set(bucket)
         plain = False
+        before = len(bucket)
         for atom in atoms:
             if atom not in seen:
                 seen.add(atom)
                 bucket.append(atom)
+        if accounting is not None:
+            last_counts = (len(atoms), len(atoms) - (len(bucket) - before))
+            accounting.count_read(last_counts[0])
+            accounting.duplicates += last_counts[1]
     if current is not None:
         yield current, finish()
 
@@ -371,24 +386,7 @@ def parse_stream_text(text: str, source: str = "<stream>", accounting: Accountin
         return Stream(dict(iter_stream_text(text.splitlines(), source, text)))  # type: ignore[arg-type]
     if accounting.skip_bad:
         return _by_line(parse_stream_text, text, source, accounting)
-    builder = _Builder(source, text, accounting)
-    cache = _AtomCache()
-    for number, line in enumerate(text.splitlines(), start=1):
-        stripped = line.strip()
-        if not stripped or stripped.startswith("%"):
-            continue
-        m = _TIME_PREFIX.match(line)
-        if m is None:
-            column = len(line) - len(line.lstrip()) + 1
-            raise SourceError("a stream line starts with a time point and a colon", source=source, line=number,
-                              column=column, text=text, expected="T: atom, atom, …")
-        try:
-            atoms = _atoms_of(line, m.end(), cache)
-        except _AtomError as err:
-            raise SourceError(err.message, source=source, line=number, column=err.offset + 1, text=text,
-                              expected=err.expected) from None
-        builder.add(int(m.group(1)), atoms, number, m.start(1) + 1)
-    return builder.stream()
+    return Stream(dict(iter_stream_text(text.splitlines(), source, text, accounting=accounting)))  # type: ignore[arg-type]
 
 
 def parse_stream_jsonl(text: str, source: str = "<stream>", accounting: Accounting | None = None) -> Stream:
