@@ -137,6 +137,14 @@ class _Lit:
     rel: tuple
     args: tuple[Term, ...]
     negated: bool
+    consts: tuple = ()  # (position, canonical text) of the constant arguments
+    names: tuple = ()  # (position, name) of the variable arguments
+    funcs: tuple = ()  # (position, pattern) of compound arguments with variables, no arithmetic
+
+    def __post_init__(self) -> None:
+        self.consts = tuple((k, format_term(a)) for k, a in enumerate(self.args) if isinstance(a, (Constant, Integer, String)))
+        self.names = tuple((k, a.name) for k, a in enumerate(self.args) if isinstance(a, Variable))
+        self.funcs = tuple((k, a) for k, a in enumerate(self.args) if isinstance(a, Function) and not _complex(a))
 
     @property
     def variables(self) -> set[str]:
@@ -229,7 +237,9 @@ def compile_program(program: Program) -> tuple[list[_Rule], list[Atom], list[tup
                 rel = ("w", kind, window, sig)
                 if time is not None:
                     args = (*args, *_rename_wildcards((time,), fresh))
-            lits.append(_Lit(rel, args, b.negated))
+            # a negated literal reads a shadow copy of its relation, changed after the relation
+            # itself (``_Engine._apply``): each change then meets one consistent state
+            lits.append(_Lit(("neg", rel) if b.negated else rel, args, b.negated))
         if head is None:
             rules.append(_Rule(rule, _FALSE, (), lits, cmps))
         else:
@@ -251,8 +261,9 @@ def _topological(rules: list[_Rule], intensional) -> list[tuple]:
     deps[_FALSE] = set()
     for r in rules:
         for lit in r.lits:
-            if lit.rel in intensional:
-                deps[r.head].add(lit.rel)
+            base = lit.rel[1] if lit.rel[0] == "neg" else lit.rel
+            if base in intensional:
+                deps[r.head].add(base)
     order: list[tuple] = []
     state: dict[tuple, int] = {}
 
@@ -353,8 +364,6 @@ def _plan_all(r: _Rule) -> None:
     r.plans[None] = _plan(r, None)
     for i, lit in enumerate(r.lits):
         r.plans[i] = _plan(r, i)
-        if lit.negated and sum(1 for other in r.lits if other.rel == lit.rel) > 1:
-            raise NotInFragment(r.rule, "a relation both negated and used again in one body")
     if len(r.lits) == 1 and not r.cmps and not r.lits[0].negated:
         args = r.lits[0].args
         names = [a.name for a in args if isinstance(a, Variable)]
@@ -576,8 +585,9 @@ class _Engine:
         self.windows: dict[TimeWindow, _Window] = {}
         for r in solver.rules:
             for lit in r.lits:
-                if lit.rel[0] == "w":
-                    _, kind, window, sig = lit.rel
+                base = lit.rel[1] if lit.rel[0] == "neg" else lit.rel
+                if base[0] == "w":
+                    _, kind, window, sig = base
                     w = self.windows.get(window)
                     if w is None:
                         w = self.windows[window] = _Window(window, tmin)
@@ -817,14 +827,25 @@ class _Engine:
                 pending = pending_of[r.head]
                 pending.update(heads_plus)
                 pending.update(heads_minus)
-            return
-        propagate = self._propagate
-        for row in plus:
-            table.add(row)
-            propagate(rel, row, 1)
-        for row in minus:
-            propagate(rel, row, -1)
-            table.remove(row)
+        elif rel[0] == "neg":  # `not R` reads the complement: a row joins it while absent from R
+            propagate = self._propagate
+            for row in plus:
+                propagate(rel, row, 1)
+                table.add(row)
+            for row in minus:
+                table.remove(row)
+                propagate(rel, row, -1)
+        else:
+            propagate = self._propagate
+            for row in plus:
+                table.add(row)
+                propagate(rel, row, 1)
+            for row in minus:
+                propagate(rel, row, -1)
+                table.remove(row)
+        shadow = ("neg", rel)
+        if shadow in self.uses:
+            self._apply(shadow, plus, minus)
 
     def _flush(self, sig: tuple) -> None:
         """The rows of ``sig`` whose support became or stopped being 0 change its relation (each
@@ -861,7 +882,7 @@ class _Engine:
             if r.project is not None:
                 self._support(r.head, row if r.project is True else tuple([row[k] for k in r.project]), s)
                 continue
-            theta = self._bind(lit.args, row, {})
+            theta = self._bind(lit, row)
             if theta is None:
                 continue
             for theta in self._steps(r, r.plans[i], 0, theta, rel, row, i):
@@ -894,28 +915,24 @@ class _Engine:
                 out[k] = format_term(v)
         return out
 
-    def _bind(self, args: tuple, row: tuple, theta: dict) -> dict | None:
-        """Bind the simple positions of ``args`` to ``row`` (computed positions are checked by
+    def _bind(self, lit: _Lit, row: tuple) -> dict | None:
+        """Bind the simple positions of ``lit`` to ``row`` (computed positions are checked by
         the plan); ``None`` if they do not match."""
-        out = theta
-        copied = False
-        for a, g in zip(args, row):
-            if isinstance(a, Variable):
-                got = out.get(a.name)
-                if got is None:
-                    if not copied:
-                        out, copied = dict(out), True
-                    out[a.name] = g
-                elif got != g:
-                    return None
-            elif isinstance(a, (Constant, Integer, String)):
-                if self.const[a] != g:
-                    return None
-            elif isinstance(a, Function) and not _complex(a):
-                got2 = self._unify_id(a, g, out)
-                if got2 is None:
-                    return None
-                out, copied = got2, True
+        for k, text in lit.consts:
+            if row[k] != text:
+                return None
+        out: dict = {}
+        for k, name in lit.names:
+            got = out.get(name)
+            if got is None:
+                out[name] = row[k]
+            elif got != row[k]:
+                return None
+        for k, pattern in lit.funcs:
+            got2 = self._unify_id(pattern, row[k], out)
+            if got2 is None:
+                return None
+            out = got2
         return out
 
     def _steps(self, r: _Rule, plan: list, k: int, theta: dict, rel: tuple, row: tuple, seed: int | None) -> Iterator[dict]:
@@ -949,6 +966,8 @@ class _Engine:
                 ground = tuple([self._value(a, theta) for a in lit.args])
             except _Undefined:
                 ground = None
+            if lit.rel == rel and seed is not None and i < seed and ground == row:
+                return  # the delta rule: an earlier occurrence of the changed relation excludes the row
             if ground is None or ground not in self.rels[lit.rel].rows:
                 yield from self._steps(r, plan, k + 1, theta, rel, row, seed)
         else:  # "lit"

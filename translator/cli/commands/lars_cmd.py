@@ -153,32 +153,15 @@ def _write(out: TextIO, lines: Iterator[str]) -> None:
             out.flush()
 
 
-def make_solver(program, engine: str = "auto", *, models: int = 1, functions=None, need_asp: bool = False):
-    """The engine for ``--engine``: ``lars.incremental.IncrementalSolver`` for ``incremental`` (a
-    program outside its fragment: ``NotInFragment``, exit 2, naming the rule and why) and for
-    ``auto`` when the program is in the fragment, ``asp.solver.StreamSolver`` (clingo) otherwise."""
-    if engine in ("auto", "incremental") and not need_asp:
-        from lars.incremental import IncrementalSolver, NotInFragment
-
-        try:
-            return IncrementalSolver(program, models=models, functions=functions)
-        except NotInFragment:
-            if engine == "incremental":
-                raise
-    elif engine == "incremental":
-        raise RsplarsError("--engine incremental cannot print the ASP encoding (--print-asp): use --engine asp or auto")
-    from asp.solver import StreamSolver  # clingo is imported only here
-
-    return StreamSolver(program, models=models, functions=functions)
-
-
 def run(args: argparse.Namespace) -> int:
     from lars.syntax import parse_program
 
     program = parse_program(_read(args.program), source=args.program)
     if args.models < 0:
         raise RsplarsError(f"--models must be >= 0, got {args.models}")
-    solver = make_solver(program, getattr(args, "engine", "auto"), models=args.models, need_asp=args.print_asp)
+    from translator.evaluate.engine import make_solver
+
+    solver = make_solver(program, args.engine, models=args.models, need_asp=args.print_asp)
     live = args.stream == "-" and not (args.print_asp or args.skip_bad_elements or args.resume_from is not None)
     return _run_live(args, solver) if live else _run_counted(args, program, solver)
 
