@@ -160,6 +160,8 @@ class _Rule:
     cmps: list[Comparison]
     plans: dict = field(default_factory=dict)  # seed literal index -> plan
     project: "tuple[int, ...] | bool | None" = None  # one positive literal of distinct variables: head = projection
+    head_spec: "tuple | None" = None  # ((is variable, name or canonical text), …) when no argument is computed
+    flat: dict = field(default_factory=dict)  # seed -> the plan only checks (no literal binds anything new)
 
 
 def _rename_wildcards(args: tuple[Term, ...], fresh: Iterator[int]) -> tuple[Term, ...]:
@@ -364,6 +366,9 @@ def _plan_all(r: _Rule) -> None:
     r.plans[None] = _plan(r, None)
     for i, lit in enumerate(r.lits):
         r.plans[i] = _plan(r, i)
+        r.flat[i] = all(step[0] in ("cmp", "neg", "seedcheck") or (step[0] == "lit" and not step[4]) for step in r.plans[i])
+    if all(isinstance(a, (Variable, Constant, Integer, String)) for a in r.head_args):
+        r.head_spec = tuple((True, a.name) if isinstance(a, Variable) else (False, format_term(a)) for a in r.head_args)
     if len(r.lits) == 1 and not r.cmps and not r.lits[0].negated:
         args = r.lits[0].args
         names = [a.name for a in args if isinstance(a, Variable)]
@@ -885,6 +890,10 @@ class _Engine:
             theta = self._bind(lit, row)
             if theta is None:
                 continue
+            if r.flat[i]:  # checks only: at most one instance
+                if self._checks(r, r.plans[i], theta, rel, row, i):
+                    self._head(r, theta, s)
+                continue
             for theta in self._steps(r, r.plans[i], 0, theta, rel, row, i):
                 self._head(r, theta, s)
 
@@ -898,6 +907,10 @@ class _Engine:
         return format_term(evaluate(term, self._terms(theta), self.functions))
 
     def _head(self, r: _Rule, theta: dict, s: int) -> None:
+        spec = r.head_spec
+        if spec is not None:
+            self._support(r.head, tuple([theta[v] if is_var else v for is_var, v in spec]), s)
+            return
         try:
             row = tuple([self._value(a, theta) for a in r.head_args]) if r.head_args else ()
         except _Undefined:
@@ -934,6 +947,29 @@ class _Engine:
                 return None
             out = got2
         return out
+
+    def _checks(self, r: _Rule, plan: list, theta: dict, rel: tuple, row: tuple, seed: int) -> bool:
+        """A plan of checks only (``_Rule.flat``), without generators: does the instance hold?"""
+        for step in plan:
+            kind = step[0]
+            if kind == "lit":
+                lit = r.lits[step[1]]
+                try:
+                    key = tuple([self._value(a, theta) for a in step[3]])
+                except _Undefined:
+                    return False
+                table = self.rels[lit.rel]
+                if len(key) == len(lit.args):
+                    if key not in table.rows or (lit.rel == rel and step[1] < seed and key == row):
+                        return False
+                elif not table.lookup(step[2], key):
+                    return False
+            elif kind == "cmp":
+                if not comparison_holds(step[1], self._terms(theta), self.functions):
+                    return False
+            elif next(self._steps(r, [step], 0, theta, rel, row, seed), None) is None:
+                return False
+        return True
 
     def _steps(self, r: _Rule, plan: list, k: int, theta: dict, rel: tuple, row: tuple, seed: int | None) -> Iterator[dict]:
         """Instances of the body along ``plan`` from step k; ``seed``: the literal bound to
