@@ -179,6 +179,19 @@ def _rename_wildcards(args: tuple[Term, ...], fresh: Iterator[int]) -> tuple[Ter
     return tuple(term(a) for a in args)
 
 
+def _signatures(rule: Rule) -> Iterator[tuple[str, int]]:
+    if rule.head is not None:
+        yield (rule.head.atom if isinstance(rule.head, At) else rule.head).signature
+    for b in rule.body:
+        if isinstance(b, Literal):
+            yield (b.atom if isinstance(b.atom, Atom) else b.atom.atom).signature
+        elif isinstance(b, AggregateAssignment):
+            for e in b.elements:
+                for c in e.condition:
+                    if isinstance(c, Literal):
+                        yield c.atom.signature  # type: ignore[union-attr]
+
+
 def compile_program(program: Program) -> tuple[list[_Rule], list[Atom], list[tuple]]:
     """The rules in the fragment's form, the ground facts and the predicates in topological
     order; raises :class:`NotInFragment` naming the first rule outside the fragment."""
@@ -187,6 +200,9 @@ def compile_program(program: Program) -> tuple[list[_Rule], list[Atom], list[tup
     facts: list[Atom] = []
     fresh = iter(range(1 << 62))
     for rule in program.rules:
+        for sig in _signatures(rule):
+            if sig[0].startswith("lars_"):  # as the clingo engine: every program of auto also runs on asp
+                raise NotInFragment(rule, f"predicate name {sig[0]!r} (the prefix 'lars_' is reserved for the ASP encoding)")
         if rule.is_fact:
             head = rule.head
             assert isinstance(head, Atom)

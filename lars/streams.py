@@ -603,3 +603,68 @@ def _stdin_ready() -> bool:
         return bool(select.select([sys.stdin], [], [], 0)[0])
     except (OSError, ValueError):  # not selectable (e.g. replaced in tests): read as a file
         return True
+
+
+def scan_stream_text_file(path: str) -> tuple[int, int] | None:
+    """Check a stream file in the text format line by line without keeping its atoms, raising the
+    errors its reading would raise (same messages and positions): ``(first, last)`` time point,
+    ``None`` for a stream without time points. Lets :func:`read_stream_counted` read the file
+    lazily afterwards (memory bounded by the windows) with every input error found before any
+    answer is printed."""
+    source = path
+    cache = _AtomCache()
+    first: int | None = None
+    current: int | None = None
+    for number, line in enumerate(open_stream_lines(path), start=1):
+        stripped = line.strip()
+        if not stripped or stripped.startswith("%"):
+            continue
+        m = _TIME_PREFIX.match(line)
+        if m is None:
+            column = len(line) - len(line.lstrip()) + 1
+            raise SourceError("a stream line starts with a time point and a colon", source=source, line=number,
+                              column=column, text="\n" * (number - 1) + line, expected="T: atom, atom, …")
+        t = int(m.group(1))
+        if current is not None and t < current:
+            raise SourceError(f"time point {t} comes after {current}: time points must not decrease", source=source,
+                              line=number, column=m.start(1) + 1, text="\n" * (number - 1) + line)
+        if '"' in line or not _FLAT_LIST_RE.fullmatch(line, m.end()):
+            try:
+                _atoms_of(line, m.end(), cache)
+            except _AtomError as err:
+                raise SourceError(err.message, source=source, line=number, column=err.offset + 1,
+                                  text="\n" * (number - 1) + line, expected=err.expected) from None
+            if len(cache) > _CACHE_LIMIT:
+                cache.clear()
+        current = t
+        if first is None:
+            first = t
+    return None if first is None else (first, current)  # type: ignore[return-value]
+
+
+def read_stream_counted(path: str, accounting: Accounting) -> tuple[LiveStream, tuple[int, int], dict[int, int]] | None:
+    """A stream file in the text format checked first (:func:`scan_stream_text_file`), then read
+    while it is evaluated: the :class:`LiveStream`, the ``(first, last)`` time points, and the
+    number of atoms of each time point read so far (for the element summary). ``None`` if the file
+    is not in the text format (JSON lines are read whole)."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            for line in handle:
+                if line.strip() and not line.strip().startswith("%"):
+                    if line.strip().startswith("{"):
+                        return None
+                    break
+    except (OSError, UnicodeDecodeError):
+        return None  # the whole reading reports it
+    bounds = scan_stream_text_file(path)
+    if bounds is None:
+        return None
+    sizes: dict[int, int] = {}
+
+    def points() -> Iterator[tuple[int, tuple[Atom, ...] | None]]:
+        for t, atoms in iter_stream_text(open_stream_lines(path), path, notify=True, accounting=accounting):
+            if atoms is not None:
+                sizes[t] = len(atoms)
+            yield t, atoms
+
+    return LiveStream(points()), bounds, sizes

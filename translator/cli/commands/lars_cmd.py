@@ -199,8 +199,16 @@ def _run_counted(args: argparse.Namespace, program, solver) -> int:
     from translator.evaluate.run import MAX_EVALUATION_TIMES
 
     accounting = new_accounting(args.skip_bad_elements)
-    stream = read_stream(args.stream, args.stream_format, accounting)
-    timeline = stream.timeline
+    lazy = None
+    if args.stream != "-" and args.stream_format != "jsonl" and not (args.skip_bad_elements or args.print_asp):
+        from lars.streams import read_stream_counted
+
+        lazy = read_stream_counted(args.stream, accounting)  # checked whole, then read as evaluated
+    if lazy is not None:
+        stream, timeline, sizes = lazy
+    else:
+        stream = read_stream(args.stream, args.stream_format, accounting)
+        timeline = stream.timeline
     times = parse_times(args.times, timeline) if args.times else range(timeline[0], timeline[1] + 1)
     if times.stop - times.start > MAX_EVALUATION_TIMES:  # len() overflows on a far-off time point
         raise RsplarsError(f"the run would evaluate {times.stop - times.start:,} time points ({times.start} to "
@@ -223,4 +231,14 @@ def _run_counted(args: argparse.Namespace, program, solver) -> int:
 
     return write_run(args, "rsplars", f"lars-{args.format}", writer, _Notes(len(times))(solver.run(stream, times)),
                      accounting, guard=MemoryGuard(resolve_limit(args.max_memory), program, stream),
-                     count=lambda last: count_stream(accounting, stream, last))
+                     count=lambda last: count_stream(accounting, stream if lazy is None else _Sizes(sizes), last))
+
+
+class _Sizes:
+    """The atoms per time point of a stream read lazily, as ``count_stream`` reads a stream."""
+
+    def __init__(self, sizes: dict[int, int]) -> None:
+        self.sizes = sizes
+
+    def items(self):
+        return ((t, range(n)) for t, n in sorted(self.sizes.items()))
