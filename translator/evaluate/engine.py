@@ -18,6 +18,10 @@ from lars.model import Program, Term
 
 ENGINES = ("auto", "asp", "incremental")
 
+#: a run evaluating more time points than this stops before it starts (a timestamp far off, or a
+#: wrong unit, would otherwise make the run hang or exhaust the memory listing them)
+MAX_EVALUATION_TIMES = 10_000_000
+
 
 def make_solver(program: Program, engine: str = "auto", *, models: int = 1,
                 functions: Mapping[str, Callable[..., Term]] | None = None, need_asp: bool = False):

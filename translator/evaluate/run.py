@@ -85,9 +85,7 @@ def evaluation_times(compiled: Compiled, stream: Stream, start: int | None, end:
     return range(first, last + 1)
 
 
-#: a run evaluating more time points than this stops before it starts (a timestamp far off, or a
-#: wrong unit, would otherwise make the run hang or exhaust the memory listing them)
-MAX_EVALUATION_TIMES = 10_000_000
+from translator.evaluate.engine import MAX_EVALUATION_TIMES  # noqa: E402  (defined with the engines: rsplars lars needs it too)
 
 
 def _count(times: range | list[int]) -> int:

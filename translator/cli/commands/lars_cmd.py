@@ -196,7 +196,7 @@ def _run_counted(args: argparse.Namespace, program, solver) -> int:
     from translator.evaluate.accounting import count_stream, new_accounting
     from translator.evaluate.fileio import atomic_output
     from translator.evaluate.memory import MemoryGuard, resolve_limit
-    from translator.evaluate.run import MAX_EVALUATION_TIMES
+    from translator.evaluate.engine import MAX_EVALUATION_TIMES
 
     accounting = new_accounting(args.skip_bad_elements)
     lazy = None
