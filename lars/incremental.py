@@ -590,6 +590,7 @@ class _Engine:
         self.functions = solver.functions
         self.stream = stream
         self.live = getattr(stream, "live", False)
+        self.row_stream = getattr(stream, "rows", False)
         self.tmin = tmin
         self.t = tmin - 1
         self.term_of: dict[str, object] = {}  # canonical text -> term (a cache)
@@ -718,6 +719,9 @@ class _Engine:
         got = self.point_rows.get(u)
         if got is not None:
             return got
+        if self.row_stream:  # the reader gave rows already (lars.streams.iter_stream_rows)
+            got = self.stream.points.get(u) if u >= self.tmin else None
+            return got if got is not None else {}
         atoms = self._atoms(u)
         if atoms is self.last_atoms:  # the reader gave the previous line's atoms again
             out = self.last_rows
@@ -827,11 +831,11 @@ class _Engine:
         and the supports of the heads of the rules that read it. Rules that only project one
         literal take the change in bulk; the others tuple by tuple (the delta rule)."""
         table = self.rels[rel]
-        if self.bulk.get(rel, False):
+        if self.bulk.get(rel, True):  # (a relation nothing reads: bulk too)
             table.add_many(plus)
             table.remove_many(minus)
             counts_of, pending_of = self.counts, self.pending
-            for r, _ in self.uses[rel]:
+            for r, _ in self.uses.get(rel, ()):
                 counts = counts_of[r.head]
                 get = counts.get
                 proj = r.project

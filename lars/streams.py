@@ -642,7 +642,105 @@ def scan_stream_text_file(path: str) -> tuple[int, int] | None:
     return None if first is None else (first, current)  # type: ignore[return-value]
 
 
-def read_stream_counted(path: str, accounting: Accounting) -> tuple[LiveStream, tuple[int, int], dict[int, int]] | None:
+def iter_stream_rows(lines: Iterable[str], source: str = "<stream>",
+                     accounting: Accounting | None = None) -> Iterator[tuple[int, dict | None]]:
+    """The time points of a stream in the text format as ``{(predicate, arity): {row: None}}``, a
+    row being the tuple of the canonical texts of the atom's arguments (``lars.printer``), for the
+    incremental engine (``lars.incremental``), which keeps terms as their text: no term or atom
+    objects are built for flat lines. Yields ``(T, None)`` when T begins, as
+    ``iter_stream_text(notify=True)``; ``accounting`` counts the atoms read and the duplicates.
+    The input must have been checked (:func:`scan_stream_text_file`): errors raise as there."""
+    from lars.printer import format_term
+
+    current: int | None = None
+    rows: dict = {}
+    known: dict[str, tuple[str, ...]] = {}  # argument text -> row (cleared when large)
+    cache = _AtomCache()
+    # a time point of one line repeating the previous such line shares its rows (read-only)
+    last_body: str | None = None
+    last_rows: dict | None = None
+    last_counts = (0, 0)
+    shared = False
+    lines_now = 0
+    for number, line in enumerate(lines, start=1):
+        stripped = line.strip()
+        if not stripped or stripped.startswith("%"):
+            continue
+        m = _TIME_PREFIX.match(line)
+        if m is None:
+            raise SourceError("a stream line starts with a time point and a colon", source=source, line=number)
+        t = int(m.group(1))
+        if t != current:
+            if current is not None:
+                if current > t:
+                    raise SourceError(f"time point {t} comes after {current}: time points must not decrease",
+                                      source=source, line=number, column=m.start(1) + 1)
+                yield current, rows
+                if len(known) > _CACHE_LIMIT + 4 * sum(map(len, rows.values())):
+                    known.clear()
+            yield t, None
+            if lines_now == 1:
+                last_body, last_rows = body_now, rows
+            else:
+                last_body = last_rows = None
+            current, rows, lines_now, shared = t, {}, 0, False
+            start = m.end()
+            body_now = line[start:]
+            if body_now == last_body and last_rows is not None:
+                rows, shared, lines_now = last_rows, True, 1
+                if accounting is not None:
+                    accounting.count_read(last_counts[0])
+                    accounting.duplicates += last_counts[1]
+                continue
+        lines_now += 1
+        if shared:
+            rows = {sig: dict(got) for sig, got in rows.items()}
+            shared = False
+        start = m.end()
+        before = sum(map(len, rows.values()))
+        read = 0
+        if '"' not in line and _FLAT_LIST_RE.fullmatch(line, start):
+            for name, args in _PLAIN_ATOM_RE.findall(line, start):
+                read += 1
+                if args:
+                    row = known.get(args)
+                    if row is None:
+                        row = known[args] = tuple(
+                            [str(int(a)) if (a[0] == "-" or a[0].isdigit()) else a for a in (x.strip() for x in args.split(","))])
+                    sig = (name, len(row))
+                else:
+                    row, sig = (), (name, 0)
+                got = rows.get(sig)
+                if got is None:
+                    rows[sig] = {row: None}
+                else:
+                    got[row] = None
+        else:
+            try:
+                atoms = _atoms_of(line, start, cache)
+            except _AtomError as err:
+                raise SourceError(err.message, source=source, line=number, column=err.offset + 1) from None
+            for a in atoms:
+                read += 1
+                rows.setdefault((a.predicate, len(a.args)), {})[tuple([format_term(x) for x in a.args])] = None
+        last_counts = (read, read - (sum(map(len, rows.values())) - before))
+        if accounting is not None:
+            accounting.count_read(last_counts[0])
+            accounting.duplicates += last_counts[1]
+    if current is not None:
+        yield current, rows
+
+
+class LiveRows(LiveStream):
+    """A :class:`LiveStream` whose time points hold rows (:func:`iter_stream_rows`), not atoms."""
+
+    rows = True
+
+    def items(self) -> Iterable[tuple[int, tuple]]:
+        return sorted((t, tuple((sig, row) for sig, got in rows.items() for row in got)) for t, rows in self.points.items())
+
+
+def read_stream_counted(path: str, accounting: Accounting, rows: bool = False) -> tuple[LiveStream, tuple[int, int], dict[int, int]] | None:
     """A stream file in the text format checked first (:func:`scan_stream_text_file`), then read
     while it is evaluated: the :class:`LiveStream`, the ``(first, last)`` time points, and the
     number of atoms of each time point read so far (for the element summary). ``None`` if the file
@@ -660,6 +758,15 @@ def read_stream_counted(path: str, accounting: Accounting) -> tuple[LiveStream, 
     if bounds is None:
         return None
     sizes: dict[int, int] = {}
+    if rows:  # ``rows``: for the incremental engine, which reads rows of canonical texts
+
+        def row_points() -> Iterator[tuple[int, dict | None]]:
+            for t, got in iter_stream_rows(open_stream_lines(path), path, accounting=accounting):
+                if got is not None:
+                    sizes[t] = sum(map(len, got.values()))
+                yield t, got
+
+        return LiveRows(row_points()), bounds, sizes  # type: ignore[arg-type]
 
     def points() -> Iterator[tuple[int, tuple[Atom, ...] | None]]:
         for t, atoms in iter_stream_text(open_stream_lines(path), path, notify=True, accounting=accounting):

@@ -252,11 +252,15 @@ def test_incremental_reads_a_live_stream(program: Program, stream: Stream) -> No
 @settings(max_examples=40, **SETTINGS)
 @given(program=programs(), stream=fresh_streams())
 def test_incremental_equals_clingo_engine(program: Program, stream: Stream) -> None:
-    from asp.solver import StreamSolver
+    from asp.solver import AspError, StreamSolver
 
     tmin, tmax = stream.timeline
     times = list(range(tmin, tmax + 1))
-    assert _answers(IncrementalSolver(program).run(stream, times)) == _answers(StreamSolver(program).run(stream, times))
+    try:
+        clingo = _answers(StreamSolver(program).run(stream, times))
+    except AspError:  # clingo wants the variables of □ bound elsewhere (the reference does not)
+        return
+    assert _answers(IncrementalSolver(program).run(stream, times)) == clingo
 
 
 def test_programs_of_the_general_generator_are_refused_or_exact() -> None:
@@ -327,7 +331,8 @@ def test_cli_engines_agree_and_refuse(tmp_path: Path) -> None:
     program = tmp_path / "p.lars"
     program.write_text("a(X,Y) :- p(X,Y) [3].\nb(X) :- p(X,Y) always [2], not q(X).\nc :- s [1].\n")
     stream = tmp_path / "s.txt"
-    stream.write_text("".join(f"{t}: p(o{t},v{t % 3}), p(k,v1), q(o{t - 1}), s\n" if t % 4 else f"{t}: p(k,v1)\n" for t in range(20)))
+    stream.write_text("".join(f"{t}: p(o{t},v{t % 3}), p(k,v1), q(o{t - 1}), s\n" if t % 4 else f"{t}: p(k,v1)\n" for t in range(20))
+                      + "".join(f"{t}: p(k, v1), q(k), p(k,v1)\n" for t in range(20, 26)) + "26: s\n26: q(k)\n")
 
     def lars(*args: str) -> subprocess.CompletedProcess:
         return subprocess.run([sys.executable, "-m", "translator", "lars", *args], capture_output=True, text=True,
@@ -341,7 +346,7 @@ def test_cli_engines_agree_and_refuse(tmp_path: Path) -> None:
             outs[engine, emit] = done.stdout
     for emit in ("full", "delta"):
         assert outs["auto", emit] == outs["asp", emit] == outs["incremental", emit]
-    assert len([json.loads(line) for line in outs["auto", "full"].splitlines()]) == 20
+    assert len([json.loads(line) for line in outs["auto", "full"].splitlines()]) == 27
     bad = tmp_path / "bad.lars"
     bad.write_text("a(X) :- p(X) [2 #].\n")
     done = lars(str(bad), "--stream", str(stream), "--engine", "incremental")
@@ -369,3 +374,50 @@ def test_tricky_bodies_equal_reference(text: str) -> None:
     steps = list(IncrementalSolver(program).run(stream))
     assert _answers(steps) == {t: expected_answers(program, stream, t) for t in range(24)}
     _check_deltas(steps)
+
+
+@st.composite
+def stream_texts(draw) -> str:
+    """Stream text with repeated lines (shared rows), several lines per time point, duplicates,
+    integers written non-canonically, strings and compound terms (the slow path)."""
+    terms = st.sampled_from(["a", "b7", "007", "-3", "0", "12", '"s, t"', 'f(a,"x")', "c_1"])
+    atom = st.builds(lambda p, args: f"{p}({','.join(args)})" if args else p, st.sampled_from(["p", "q", "s"]),
+                     st.lists(terms, max_size=2))
+    lines = []
+    t = draw(st.integers(0, 3))
+    for _ in range(draw(st.integers(0, 12))):
+        kind = draw(st.sampled_from(["new", "repeat", "same_t", "gap"]))
+        if kind == "repeat" and lines:
+            t += 1
+            lines.append(f"{t}: " + lines[-1].split(":", 1)[1].strip())
+            continue
+        if kind == "gap":
+            t += draw(st.integers(1, 3))
+        elif kind == "new":
+            t += 1
+        body = ", ".join(draw(st.lists(atom, max_size=4)))
+        lines.append(f"{t}: {body}".rstrip())
+    return "\n".join(lines) + "\n"
+
+
+@settings(max_examples=200, **SETTINGS)
+@given(text=stream_texts())
+def test_row_reader_equals_atom_reader(text: str) -> None:
+    """``iter_stream_rows`` (the incremental engine's reader) gives, per time point, the canonical
+    texts of the atoms ``iter_stream_text`` reads, and the same element counts."""
+    from lars.accounting import Accounting
+    from lars.printer import format_term
+    from lars.streams import iter_stream_rows, iter_stream_text
+
+    lines = text.splitlines()
+    count_atoms, count_rows = Accounting(), Accounting()
+    want = {}
+    for t, atoms in iter_stream_text(lines, accounting=count_atoms):
+        got: dict = {}
+        for a in atoms:
+            got.setdefault((a.predicate, len(a.args)), set()).add(tuple(format_term(x) for x in a.args))
+        want[t] = got
+    have = {t: {sig: set(rows) for sig, rows in got.items()} for t, got in iter_stream_rows(lines, accounting=count_rows)
+            if got is not None}
+    assert have == want
+    assert (count_rows.read, count_rows.duplicates) == (count_atoms.read, count_atoms.duplicates)

@@ -203,7 +203,8 @@ def _run_counted(args: argparse.Namespace, program, solver) -> int:
     if args.stream != "-" and args.stream_format != "jsonl" and not (args.skip_bad_elements or args.print_asp):
         from lars.streams import read_stream_counted
 
-        lazy = read_stream_counted(args.stream, accounting)  # checked whole, then read as evaluated
+        rows = type(solver).__name__ == "IncrementalSolver"  # it reads rows of term texts, no atom objects
+        lazy = read_stream_counted(args.stream, accounting, rows)  # checked whole, then read as evaluated
     if lazy is not None:
         stream, timeline, sizes = lazy
     else:
