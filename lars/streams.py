@@ -642,14 +642,18 @@ def scan_stream_text_file(path: str) -> tuple[int, int] | None:
     return None if first is None else (first, current)  # type: ignore[return-value]
 
 
-def iter_stream_rows(lines: Iterable[str], source: str = "<stream>",
-                     accounting: Accounting | None = None) -> Iterator[tuple[int, dict | None]]:
+_NESTED = re.compile(r"\([^()]*\(")  # a compound argument: not a flat atom
+
+
+def iter_stream_rows(lines: Iterable[str], source: str = "<stream>", accounting: Accounting | None = None,
+                     checked: bool = False) -> Iterator[tuple[int, dict | None]]:
     """The time points of a stream in the text format as ``{(predicate, arity): {row: None}}``, a
     row being the tuple of the canonical texts of the atom's arguments (``lars.printer``), for the
     incremental engine (``lars.incremental``), which keeps terms as their text: no term or atom
     objects are built for flat lines. Yields ``(T, None)`` when T begins, as
     ``iter_stream_text(notify=True)``; ``accounting`` counts the atoms read and the duplicates.
-    The input must have been checked (:func:`scan_stream_text_file`): errors raise as there."""
+    The input should have been checked (:func:`scan_stream_text_file`; ``checked``: it was, so a
+    line without strings or nested parentheses is flat): errors raise, with less context."""
     from lars.printer import format_term
 
     current: int | None = None
@@ -699,14 +703,19 @@ def iter_stream_rows(lines: Iterable[str], source: str = "<stream>",
         start = m.end()
         before = sum(map(len, rows.values()))
         read = 0
-        if '"' not in line and _FLAT_LIST_RE.fullmatch(line, start):
+        if '"' not in line and (_NESTED.search(line, start) is None if checked else _FLAT_LIST_RE.fullmatch(line, start)):
             for name, args in _PLAIN_ATOM_RE.findall(line, start):
                 read += 1
                 if args:
                     row = known.get(args)
                     if row is None:
-                        row = known[args] = tuple(
-                            [str(int(a)) if (a[0] == "-" or a[0].isdigit()) else a for a in (x.strip() for x in args.split(","))])
+                        if (" " in args or "\t" in args or args[0] in "-+0" or ",0" in args or ",-" in args
+                                or ",+" in args):  # blanks, or an integer written with a sign or zeros printing drops
+                            row = tuple([str(int(a)) if (a[0] == "-" or a[0].isdigit()) else a
+                                         for a in (x.strip() for x in args.split(","))])
+                        else:  # every argument is its canonical text already
+                            row = tuple(args.split(","))
+                        known[args] = row
                     sig = (name, len(row))
                 else:
                     row, sig = (), (name, 0)
@@ -761,7 +770,7 @@ def read_stream_counted(path: str, accounting: Accounting, rows: bool = False) -
     if rows:  # ``rows``: for the incremental engine, which reads rows of canonical texts
 
         def row_points() -> Iterator[tuple[int, dict | None]]:
-            for t, got in iter_stream_rows(open_stream_lines(path), path, accounting=accounting):
+            for t, got in iter_stream_rows(open_stream_lines(path), path, accounting=accounting, checked=True):
                 if got is not None:
                     sizes[t] = sum(map(len, got.values()))
                 yield t, got

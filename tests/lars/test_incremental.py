@@ -380,9 +380,9 @@ def test_tricky_bodies_equal_reference(text: str) -> None:
 def stream_texts(draw) -> str:
     """Stream text with repeated lines (shared rows), several lines per time point, duplicates,
     integers written non-canonically, strings and compound terms (the slow path)."""
-    terms = st.sampled_from(["a", "b7", "007", "-3", "0", "12", '"s, t"', 'f(a,"x")', "c_1"])
-    atom = st.builds(lambda p, args: f"{p}({','.join(args)})" if args else p, st.sampled_from(["p", "q", "s"]),
-                     st.lists(terms, max_size=2))
+    terms = st.sampled_from(["a", "b7", "007", "-3", "-0", "0", "12", '"s, t"', 'f(a,"x")', "c_1"])
+    atom = st.builds(lambda p, args, sep: f"{p}({sep.join(args)})" if args else p, st.sampled_from(["p", "q", "s"]),
+                     st.lists(terms, max_size=2), st.sampled_from([",", ",", ", ", " , "]))
     lines = []
     t = draw(st.integers(0, 3))
     for _ in range(draw(st.integers(0, 12))):
@@ -420,4 +420,7 @@ def test_row_reader_equals_atom_reader(text: str) -> None:
     have = {t: {sig: set(rows) for sig, rows in got.items()} for t, got in iter_stream_rows(lines, accounting=count_rows)
             if got is not None}
     assert have == want
+    checked = {t: {sig: set(rows) for sig, rows in got.items()} for t, got in iter_stream_rows(lines, checked=True)
+               if got is not None}
+    assert checked == want
     assert (count_rows.read, count_rows.duplicates) == (count_atoms.read, count_atoms.duplicates)

@@ -101,7 +101,7 @@ def _lines(steps, fmt: str, delta: bool = False) -> Iterator[str]:
             continue
         if fmt == "jsonl":
             if len(answers) == 1 and not step.more:
-                yield json.dumps({"t": step.t, "atoms": list(answers[0])}, ensure_ascii=False)
+                yield json.dumps({"t": step.t, "atoms": answers[0]}, ensure_ascii=False)  # a tuple: a JSON array
             else:
                 record = {"t": step.t, "atoms": None, "answers": [list(a) for a in answers]}
                 if answers:
