@@ -573,6 +573,11 @@ def _text_of(term) -> str:
         return term.name
     if kind is Integer:
         return str(term.value)
+    if kind is String:  # as lars.printer prints a string (without its dispatch)
+        v = term.value
+        if "\\" in v or '"' in v or "\n" in v or "\t" in v:
+            return format_term(term)
+        return f'"{v}"'
     return format_term(term)
 
 

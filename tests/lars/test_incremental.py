@@ -33,6 +33,7 @@ from lars.model import (
     Program,
     Rule,
     Stream,
+    String,
     TRUE,
     TimeWindow,
     TupleWindow,
@@ -45,7 +46,7 @@ from lars.syntax import parse_program
 
 ROOT = Path(__file__).resolve().parents[2]
 X, Y, T = Variable("X"), Variable("Y"), Variable("T")
-VALUES = [Constant("a"), Integer(1), Integer(2)]  # the program's own values: they come back
+VALUES = [Constant("a"), Integer(1), Integer(2), String("x\"y")]  # the program's own values: they come back
 UNARY = ["q", "r", "m"]  # q/1, r/1 stream only; m/1 in the stream and in rule heads
 WILD = Variable("_")
 
