@@ -498,6 +498,7 @@ class _Window:
         self.box: dict[tuple, dict[tuple, int]] = {}  # sig -> row -> start of its current run
         self.box_last = tmin - 2  # last point the runs were updated for
         self.box_in: dict[tuple, set[tuple]] = {}  # sig -> rows in □ now
+        self.box_src: dict[tuple, object] = {}  # sig -> the rows object the runs were last built from
         self.true = False  # does a literal read ``true`` through this window (every point counts)
 
 
@@ -807,6 +808,7 @@ class _Engine:
         occurrences are brought up to t; an atom holds iff it occurs at t and its run started at
         or before ``lo`` (Laser's consideration time)."""
         true = ("true", 0)
+        changed = set()
         for u in self._points(max(w.box_last + 1, self.tmin), t):
             rows = self._rows_at(u)
             cont = w.box_last == u - 1
@@ -814,13 +816,19 @@ class _Engine:
                 if sig == true:
                     continue
                 got = rows.get(sig, ())
+                if cont and got is w.box_src.get(sig):  # the same rows again (a repeated line): runs go on
+                    continue
                 w.box[sig] = {row: runs.get(row, u) for row in got} if cont else dict.fromkeys(got, u)
+                w.box_src[sig] = got
+                changed.add(sig)
             w.box_last = u
         for sig, runs in w.box.items():
             key = ("w", "box", w.window, sig)
             now = w.box_in[sig]
             if sig == true:
                 new = {()}
+            elif w.box_last == t and sig not in changed and len(now) == len(runs):
+                continue  # every running atom holds already, and the runs did not change
             elif w.box_last == t:
                 new = {row for row, s in runs.items() if s <= lo}
             else:

@@ -425,3 +425,16 @@ def test_row_reader_equals_atom_reader(text: str) -> None:
                if got is not None}
     assert checked == want
     assert (count_rows.read, count_rows.duplicates) == (count_atoms.read, count_atoms.duplicates)
+
+
+def test_repeated_time_points_share_rows_and_box_runs_go_on() -> None:
+    """A reader that gives the same atoms object again (a repeated line) lets □ skip rebuilding
+    its runs; answers stay those of the reference, also across gaps and changes."""
+    program = parse_program("b(X,Y) :- p(X,Y) always [3]. c(X) :- p(X,Y) always [all], not p(Y,X) [1]. d(X) :- p(X,Y) [2].")
+    same = (Atom("p", (Constant("a"), Constant("b"))), Atom("p", (Constant("b"), Constant("c"))))
+    other = (Atom("p", (Constant("a"), Constant("b"))),)
+    points = {t: same for t in range(0, 8)} | {8: other, 9: same, 10: same} | {t: same for t in range(13, 20)}
+    stream = Stream(points)
+    steps = list(IncrementalSolver(program).run(stream))
+    assert _answers(steps) == {t: expected_answers(program, stream, t) for t in range(20)}
+    _check_deltas(steps)
