@@ -69,7 +69,7 @@ from lars.model import (
     WindowAt,
 )
 from lars.printer import format_rule, format_term
-from lars.streams import parse_ground_atom
+from lars.streams import live_times, parse_ground_atom
 from lars.reference import _Undefined, _unify, comparison_holds, evaluate, time_window_bounds
 
 ALL = TimeWindow(None, 0, 1)
@@ -534,17 +534,6 @@ class IncrementalSolver:
             yield engine.step(t)
 
 
-def live_times(stream, start: int) -> Iterator[int]:
-    """Every time point from ``start`` until the live stream has ended and t is past its last one."""
-    t = start
-    while True:
-        stream.read_past(t - 1)
-        if stream.done and (stream.last is None or t > stream.last):
-            return
-        yield t
-        t += 1
-
-
 def _calls(obj: object, out: set[str]) -> None:
     if isinstance(obj, Call):
         out.add(obj.name)
@@ -664,9 +653,6 @@ class _Engine:
     def _terms(self, theta: dict) -> dict:
         term = self._term
         return {k: term(v) for k, v in theta.items()}
-
-    def _row(self, atom: Atom) -> tuple[str, ...]:
-        return tuple([_text_of(a) for a in atom.args])
 
     # ------------------------------------------------------------------------ stream access
     def _atoms(self, u: int) -> tuple[Atom, ...]:
@@ -950,7 +936,7 @@ class _Engine:
             return
         self._support(r.head, row, s)
 
-    def _unify_id(self, pattern, i: str, theta: dict) -> dict | None:
+    def _unify_text(self, pattern, i: str, theta: dict) -> dict | None:
         """Term-level unification of a compound pattern with the term of id i."""
         got = _unify(pattern, self._term(i), self._terms(theta), functions=self.functions)
         if got is None:
@@ -975,7 +961,7 @@ class _Engine:
             elif got != row[k]:
                 return None
         for k, pattern in lit.funcs:
-            got2 = self._unify_id(pattern, row[k], out)
+            got2 = self._unify_text(pattern, row[k], out)
             if got2 is None:
                 return None
             out = got2
@@ -1070,7 +1056,7 @@ class _Engine:
                             ok = False
                             break
                     else:
-                        th2 = self._unify_id(a, cand[p], th)
+                        th2 = self._unify_text(a, cand[p], th)
                         if th2 is None:
                             ok = False
                             break

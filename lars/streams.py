@@ -557,6 +557,18 @@ class LiveStream:
         return sorted(self.points.items())
 
 
+def live_times(stream: LiveStream, start: int) -> Iterator[int]:
+    """Every time point from ``start`` until the live stream has ended and t is past its last one
+    (the reference times of a stream read while evaluated, for either engine)."""
+    t = start
+    while True:
+        stream.read_past(t - 1)
+        if stream.done and (stream.last is None or t > stream.last):
+            return
+        yield t
+        t += 1
+
+
 def open_stream_lines(path: str) -> Iterator[str]:
     """The lines of a stream file (``-``: standard input), read lazily, with the reader's errors."""
     source = "<stdin>" if path == "-" else path
@@ -665,7 +677,8 @@ def iter_stream_rows(lines: Iterable[str], source: str = "<stream>", accounting:
     last_rows: dict | None = None
     last_counts = (0, 0)
     shared = False
-    lines_now = 0
+    lines_now = 0  # lines of the current time point so far
+    body_now: str | None = None  # the text after the time of its first line
     for number, line in enumerate(lines, start=1):
         stripped = line.strip()
         if not stripped or stripped.startswith("%"):

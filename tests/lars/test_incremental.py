@@ -36,7 +36,6 @@ from lars.model import (
     String,
     TRUE,
     TimeWindow,
-    TupleWindow,
     Variable,
     WindowAt,
 )

@@ -169,8 +169,7 @@ def run(args: argparse.Namespace) -> int:
 def _run_live(args: argparse.Namespace, solver) -> int:
     """A stream from a pipe, evaluated as it arrives (``lars.streams.read_stream_live``): memory
     follows the windows, each answer is flushed as soon as its time point is complete."""
-    from lars.incremental import live_times
-    from lars.streams import read_stream_live
+    from lars.streams import live_times, read_stream_live
     from translator.evaluate.fileio import atomic_output
 
     live = read_stream_live(args.stream, args.stream_format)
