@@ -17,10 +17,18 @@ line: ``{"t": t, "added": [...], "removed": [...]}`` (text: ``t: +a, -b``), as I
 for relations; the first line, and any line after a time point with no or several answer streams,
 is a full record as above. A stream from a pipe (``--stream -``) is read while it is evaluated:
 memory follows the windows, not the stream's length, and each answer is flushed as soon as its
-time point is complete (the next time point, or the end, has arrived). A stream file is read whole
-and its elements counted (stderr: read, used, rejected, duplicates; ``--skip-bad-elements``), and
+time point is complete (the next time point, or the end, has arrived). A stream file in the text
+format is checked line by line first (every input error before any answer), then read while it is
+evaluated (memory follows the windows; for the incremental engine straight into rows of term
+texts, ``lars.streams.iter_stream_rows``); other files (JSON lines, ``--skip-bad-elements``) are
+read whole. Its elements are counted (stderr: read, used, rejected, duplicates), and
 SIGINT/SIGTERM, ``--resume-from`` and ``--max-memory`` apply (docs/robustness.md); so they do for
 ``--stream -`` with ``--skip-bad-elements`` or ``--resume-from``, read whole.
+
+``--engine`` (``translator.evaluate.engine``): ``auto`` (default) runs the incremental engine of
+``lars.incremental`` when the program is in its fragment (non-recursive stratified programs,
+docs/performance.md) and clingo otherwise; ``asp`` always clingo; ``incremental`` refuses a
+program outside the fragment (exit 2, naming the rule and why).
 
 ``--print-asp`` prints the ASP encoding instead (``docs/asp-encoding.md``); with a single reference
 time (``--times T..T``) it adds the facts of the external atoms true at T, so that plain
@@ -188,7 +196,7 @@ def _run_live(args: argparse.Namespace, solver) -> int:
 
 
 def _run_counted(args: argparse.Namespace, program, solver) -> int:
-    """A stream read whole, its elements counted (read, used, rejected, duplicates), with a clean
+    """A stream file (checked, then read lazily; or read whole), its elements counted (read, used, rejected, duplicates), with a clean
     stop on SIGINT/SIGTERM, ``--resume-from`` and the memory limit (docs/robustness.md)."""
     from lars.streams import read_stream
     from translator.cli.commands.longrun import write_run
