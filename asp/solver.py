@@ -42,6 +42,7 @@ from asp.windows import StreamIndex, WindowState, interval_difference
 from lars.errors import RsplarsError, UnsupportedError
 from lars.model import Integer, Program, Stream, Term
 from lars.reference import comparison_holds
+from lars.streams import live_times  # noqa: F401  (also asp.solver.live_times)
 
 # Epoch sizing. clingo's solve costs about the size of the ground program, whatever changed, so
 # an epoch declares only what is likely to be needed soon: the windows' atoms, a look-ahead of
@@ -164,15 +165,6 @@ class StreamSolver:
             yield run.step(t)
 
 
-def live_times(stream, start: int) -> Iterator[int]:
-    """Every time point from ``start`` until the live stream has ended and t is past its last one."""
-    t = start
-    while True:
-        stream.read_past(t - 1)
-        if stream.done and (stream.last is None or t > stream.last):
-            return
-        yield t
-        t += 1
 
 
 def solve_at_once(program: Program, stream: Stream, times: Iterable[int] | None = None, *, models: int = 1) -> dict[int, list[tuple[str, ...]]]:

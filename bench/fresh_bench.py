@@ -3,6 +3,10 @@
     .venv/bin/python bench/fresh_bench.py            # full run (several minutes on 2 shared cores)
     .venv/bin/python bench/fresh_bench.py --quick    # smoke run (small streams)
 
+The rsplars rows use the engine a user gets by default (``--engine auto``: the incremental engine
+of ``lars.incremental`` for programs in its fragment, which all cases here are, clingo
+otherwise); ``--engine asp`` measures the clingo engine instead.
+
 Every case runs as a separate process, as a user would run it, and is timed from start to exit
 (interpreter start-up, reading the stream, solving, printing); peak memory is the child's peak
 resident set size (``os.wait4`` rusage, ``ru_maxrss``). The standard output of both sides is read
@@ -44,6 +48,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
+ENGINE = "auto"  # --engine of rsplars lars / --lars-engine of rsplars run (set by main)
 
 PROGRAMS = {
     "dia_w32": "a(X,Y) :- p(X,Y) [32].\n",
@@ -100,7 +105,7 @@ def measure(cmd: list[str], stdin_path: Path | None = None, save: Path | None = 
 
 
 def lars_cmd(program: Path, stream: Path, *extra: str) -> list[str]:
-    return [PY, "-m", "translator", "lars", str(program), "--stream", str(stream), *extra]
+    return [PY, "-m", "translator", "lars", str(program), "--stream", str(stream), "--engine", ENGINE, *extra]
 
 
 def baseline_cmd(program: Path, stream: Path, naive: bool = False) -> list[str]:
@@ -140,7 +145,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="smoke run on small streams")
     parser.add_argument("--only", choices=["lars", "memory", "run"], action="append", help="run only these groups")
     parser.add_argument("--output", default=str(ROOT / "bench" / "results" / "fresh_bench.json"))
+    parser.add_argument("--engine", choices=["auto", "asp", "incremental"], default="auto",
+                        help="the rsplars engine measured (default: auto, what a user gets)")
     args = parser.parse_args(argv)
+    global ENGINE
+    ENGINE = args.engine
     groups = set(args.only or ["lars", "memory", "run"])
     load_before = os.getloadavg()
     rows: list[dict] = []
@@ -150,6 +159,7 @@ def main(argv: list[str] | None = None) -> int:
         "machine": {"python": platform.python_version(), "cpus": os.cpu_count(), "platform": platform.platform(),
                     "note": "2 vCPUs shared with other engineers' jobs during the run"},
         "load_before": load_before,
+        "engine": args.engine,
     }
     with tempfile.TemporaryDirectory(prefix="fresh_bench_") as tmp:
         d = Path(tmp)
@@ -157,7 +167,8 @@ def main(argv: list[str] | None = None) -> int:
             (d / f"{name}.lars").write_text(text)
         if "lars" in groups:
             n_fresh, n_rep = (60, 200) if args.quick else (300, 1000)
-            print(f"rsplars lars vs PyLaser's algorithm (bench/pylaser_baseline.py), whole process; load {load_before[0]:.2f}")
+            print(f"rsplars lars (--engine {args.engine}) vs PyLaser's algorithm (bench/pylaser_baseline.py), whole process; "
+                  f"load {load_before[0]:.2f}")
             fresh = write_fresh(d / "fresh.txt", n_fresh, 1000)
             rep = write_repeating(d / "repeating.txt", n_rep, 1000)
             for prog, stream, facts, label in (
@@ -195,7 +206,7 @@ def main(argv: list[str] | None = None) -> int:
             sys.path.insert(0, str(ROOT / "bench"))
             import rdf_window_baseline as rdfb  # noqa: PLC0415
 
-            result["run"] = rdfb.bench(d, quick=args.quick, measure=measure)
+            result["run"] = rdfb.bench(d, quick=args.quick, measure=measure, engine=args.engine)
             targets += result["run"]["targets"]
     result["cases"] = rows
     result["load_after"] = os.getloadavg()

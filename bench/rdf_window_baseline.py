@@ -129,17 +129,18 @@ def canonical(jsonl: str) -> dict[int, list]:
     return out
 
 
-def bench(d: Path, quick: bool, measure) -> dict:
+def bench(d: Path, quick: bool, measure, engine: str = "auto") -> dict:
     """``rsplars run`` against this baseline on the SRBench-style stream; memory at 4× the length."""
     root = Path(__file__).resolve().parent.parent
     py = sys.executable
+    lars_engine = engine
     seconds, per = (60, 30) if quick else (600, 30)
     query = d / "srbench.rq"
     query.write_text(QUERY)
-    print(f"rsplars run vs pyoxigraph window baseline: SRBench-style stream, {seconds} s x {per} observations x 4 triples")
+    print(f"rsplars run (--lars-engine {engine}) vs pyoxigraph window baseline: SRBench-style stream, {seconds} s x {per} observations x 4 triples")
 
     def run_cmd(stream: Path) -> list[str]:
-        return [py, "-m", "translator", "run", str(query), "--stream", f"{E}stream={stream}", "--unit", "s"]
+        return [py, "-m", "translator", "run", str(query), "--stream", f"{E}stream={stream}", "--unit", "s", "--lars-engine", lars_engine]
 
     stream = d / "srbench.nt"
     triples = write_srbench(stream, seconds, per)

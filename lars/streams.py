@@ -386,24 +386,7 @@ def parse_stream_text(text: str, source: str = "<stream>", accounting: Accountin
         return Stream(dict(iter_stream_text(text.splitlines(), source, text)))  # type: ignore[arg-type]
     if accounting.skip_bad:
         return _by_line(parse_stream_text, text, source, accounting)
-    builder = _Builder(source, text, accounting)
-    cache = _AtomCache()
-    for number, line in enumerate(text.splitlines(), start=1):
-        stripped = line.strip()
-        if not stripped or stripped.startswith("%"):
-            continue
-        m = _TIME_PREFIX.match(line)
-        if m is None:
-            column = len(line) - len(line.lstrip()) + 1
-            raise SourceError("a stream line starts with a time point and a colon", source=source, line=number,
-                              column=column, text=text, expected="T: atom, atom, …")
-        try:
-            atoms = _atoms_of(line, m.end(), cache)
-        except _AtomError as err:
-            raise SourceError(err.message, source=source, line=number, column=err.offset + 1, text=text,
-                              expected=err.expected) from None
-        builder.add(int(m.group(1)), atoms, number, m.start(1) + 1)
-    return builder.stream()
+    return Stream(dict(iter_stream_text(text.splitlines(), source, text, accounting=accounting)))  # type: ignore[arg-type]
 
 
 def parse_stream_jsonl(text: str, source: str = "<stream>", accounting: Accounting | None = None) -> Stream:
@@ -580,6 +563,18 @@ class LiveStream:
         return sorted(self.points.items())
 
 
+def live_times(stream: LiveStream, start: int) -> Iterator[int]:
+    """Every time point from ``start`` until the live stream has ended and t is past its last one
+    (the reference times of a stream read while evaluated, for either engine)."""
+    t = start
+    while True:
+        stream.read_past(t - 1)
+        if stream.done and (stream.last is None or t > stream.last):
+            return
+        yield t
+        t += 1
+
+
 def open_stream_lines(path: str) -> Iterator[str]:
     """The lines of a stream file (``-``: standard input), read lazily, with the reader's errors."""
     source = "<stdin>" if path == "-" else path
@@ -628,3 +623,185 @@ def _stdin_ready() -> bool:
         return bool(select.select([sys.stdin], [], [], 0)[0])
     except (OSError, ValueError):  # not selectable (e.g. replaced in tests): read as a file
         return True
+
+
+def scan_stream_text_file(path: str) -> tuple[int, int] | None:
+    """Check a stream file in the text format line by line without keeping its atoms, raising the
+    errors its reading would raise (same messages and positions): ``(first, last)`` time point,
+    ``None`` for a stream without time points. Lets :func:`read_stream_counted` read the file
+    lazily afterwards (memory bounded by the windows) with every input error found before any
+    answer is printed."""
+    source = path
+    cache = _AtomCache()
+    first: int | None = None
+    current: int | None = None
+    for number, line in enumerate(open_stream_lines(path), start=1):
+        stripped = line.strip()
+        if not stripped or stripped.startswith("%"):
+            continue
+        m = _TIME_PREFIX.match(line)
+        if m is None:
+            column = len(line) - len(line.lstrip()) + 1
+            raise SourceError("a stream line starts with a time point and a colon", source=source, line=number,
+                              column=column, text="\n" * (number - 1) + line, expected="T: atom, atom, …")
+        t = int(m.group(1))
+        if current is not None and t < current:
+            raise SourceError(f"time point {t} comes after {current}: time points must not decrease", source=source,
+                              line=number, column=m.start(1) + 1, text="\n" * (number - 1) + line)
+        if '"' in line or not _FLAT_LIST_RE.fullmatch(line, m.end()):
+            try:
+                _atoms_of(line, m.end(), cache)
+            except _AtomError as err:
+                raise SourceError(err.message, source=source, line=number, column=err.offset + 1,
+                                  text="\n" * (number - 1) + line, expected=err.expected) from None
+            if len(cache) > _CACHE_LIMIT:
+                cache.clear()
+        current = t
+        if first is None:
+            first = t
+    return None if first is None else (first, current)  # type: ignore[return-value]
+
+
+_NESTED = re.compile(r"\([^()]*\(")  # a compound argument: not a flat atom
+
+
+def iter_stream_rows(lines: Iterable[str], source: str = "<stream>", accounting: Accounting | None = None,
+                     checked: bool = False) -> Iterator[tuple[int, dict | None]]:
+    """The time points of a stream in the text format as ``{(predicate, arity): {row: None}}``, a
+    row being the tuple of the canonical texts of the atom's arguments (``lars.printer``), for the
+    incremental engine (``lars.incremental``), which keeps terms as their text: no term or atom
+    objects are built for flat lines. Yields ``(T, None)`` when T begins, as
+    ``iter_stream_text(notify=True)``; ``accounting`` counts the atoms read and the duplicates.
+    The input should have been checked (:func:`scan_stream_text_file`; ``checked``: it was, so a
+    line without strings or nested parentheses is flat): errors raise, with less context."""
+    from lars.printer import format_term
+
+    current: int | None = None
+    rows: dict = {}
+    known: dict[str, tuple[str, ...]] = {}  # argument text -> row (cleared when large)
+    cache = _AtomCache()
+    # a time point of one line repeating the previous such line shares its rows (read-only)
+    last_body: str | None = None
+    last_rows: dict | None = None
+    last_counts = (0, 0)
+    shared = False
+    lines_now = 0  # lines of the current time point so far
+    body_now: str | None = None  # the text after the time of its first line
+    for number, line in enumerate(lines, start=1):
+        stripped = line.strip()
+        if not stripped or stripped.startswith("%"):
+            continue
+        m = _TIME_PREFIX.match(line)
+        if m is None:
+            raise SourceError("a stream line starts with a time point and a colon", source=source, line=number)
+        t = int(m.group(1))
+        if t != current:
+            if current is not None:
+                if current > t:
+                    raise SourceError(f"time point {t} comes after {current}: time points must not decrease",
+                                      source=source, line=number, column=m.start(1) + 1)
+                yield current, rows
+                if len(known) > _CACHE_LIMIT + 4 * sum(map(len, rows.values())):
+                    known.clear()
+            yield t, None
+            if lines_now == 1:
+                last_body, last_rows = body_now, rows
+            else:
+                last_body = last_rows = None
+            current, rows, lines_now, shared = t, {}, 0, False
+            start = m.end()
+            body_now = line[start:]
+            if body_now == last_body and last_rows is not None:
+                rows, shared, lines_now = last_rows, True, 1
+                if accounting is not None:
+                    accounting.count_read(last_counts[0])
+                    accounting.duplicates += last_counts[1]
+                continue
+        lines_now += 1
+        if shared:
+            rows = {sig: dict(got) for sig, got in rows.items()}
+            shared = False
+        start = m.end()
+        before = sum(map(len, rows.values()))
+        read = 0
+        if '"' not in line and (_NESTED.search(line, start) is None if checked else _FLAT_LIST_RE.fullmatch(line, start)):
+            for name, args in _PLAIN_ATOM_RE.findall(line, start):
+                read += 1
+                if args:
+                    row = known.get(args)
+                    if row is None:
+                        if (" " in args or "\t" in args or args[0] in "-+0" or ",0" in args or ",-" in args
+                                or ",+" in args):  # blanks, or an integer written with a sign or zeros printing drops
+                            row = tuple([str(int(a)) if (a[0] == "-" or a[0].isdigit()) else a
+                                         for a in (x.strip() for x in args.split(","))])
+                        else:  # every argument is its canonical text already
+                            row = tuple(args.split(","))
+                        known[args] = row
+                    sig = (name, len(row))
+                else:
+                    row, sig = (), (name, 0)
+                got = rows.get(sig)
+                if got is None:
+                    rows[sig] = {row: None}
+                else:
+                    got[row] = None
+        else:
+            try:
+                atoms = _atoms_of(line, start, cache)
+            except _AtomError as err:
+                raise SourceError(err.message, source=source, line=number, column=err.offset + 1) from None
+            for a in atoms:
+                read += 1
+                rows.setdefault((a.predicate, len(a.args)), {})[tuple([format_term(x) for x in a.args])] = None
+        last_counts = (read, read - (sum(map(len, rows.values())) - before))
+        if accounting is not None:
+            accounting.count_read(last_counts[0])
+            accounting.duplicates += last_counts[1]
+    if current is not None:
+        yield current, rows
+
+
+class LiveRows(LiveStream):
+    """A :class:`LiveStream` whose time points hold rows (:func:`iter_stream_rows`), not atoms."""
+
+    rows = True
+
+    def items(self) -> Iterable[tuple[int, tuple]]:
+        return sorted((t, tuple((sig, row) for sig, got in rows.items() for row in got)) for t, rows in self.points.items())
+
+
+def read_stream_counted(path: str, accounting: Accounting, rows: bool = False) -> tuple[LiveStream, tuple[int, int], dict[int, int]] | None:
+    """A stream file in the text format checked first (:func:`scan_stream_text_file`), then read
+    while it is evaluated: the :class:`LiveStream`, the ``(first, last)`` time points, and the
+    number of atoms of each time point read so far (for the element summary). ``None`` if the file
+    is not in the text format (JSON lines are read whole)."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            for line in handle:
+                if line.strip() and not line.strip().startswith("%"):
+                    if line.strip().startswith("{"):
+                        return None
+                    break
+    except (OSError, UnicodeDecodeError):
+        return None  # the whole reading reports it
+    bounds = scan_stream_text_file(path)
+    if bounds is None:
+        return None
+    sizes: dict[int, int] = {}
+    if rows:  # ``rows``: for the incremental engine, which reads rows of canonical texts
+
+        def row_points() -> Iterator[tuple[int, dict | None]]:
+            for t, got in iter_stream_rows(open_stream_lines(path), path, accounting=accounting, checked=True):
+                if got is not None:
+                    sizes[t] = sum(map(len, got.values()))
+                yield t, got
+
+        return LiveRows(row_points()), bounds, sizes  # type: ignore[arg-type]
+
+    def points() -> Iterator[tuple[int, tuple[Atom, ...] | None]]:
+        for t, atoms in iter_stream_text(open_stream_lines(path), path, notify=True, accounting=accounting):
+            if atoms is not None:
+                sizes[t] = len(atoms)
+            yield t, atoms
+
+    return LiveStream(points()), bounds, sizes

@@ -3,7 +3,8 @@
 The data side of ``rsplars run``: stream elements (``translator.rdf.streams``) become the LARS
 data stream of ``striple(S, P, O, s)`` atoms in arrival order (seed 000 §4.3 (i)), the static
 dataset becomes ``triple(S, P, O, G)`` facts, the program of :func:`translator.translate.compile.compile_query`
-is solved by the clingo engine (``asp.solver``) at every evaluation time, and the atoms of the
+is solved at every evaluation time (``--lars-engine``: the incremental engine of ``lars.incremental`` when
+the program is in its fragment, else clingo, ``asp.solver``; ``translator.evaluate.engine``), and the atoms of the
 answer predicate are read back as solutions (variable → N-Triples term; unbound left out, D5).
 
 Evaluation times (seed 000 §4.1, §5, D4): pull — the multiples of the period U in [from, to];
@@ -84,9 +85,7 @@ def evaluation_times(compiled: Compiled, stream: Stream, start: int | None, end:
     return range(first, last + 1)
 
 
-#: a run evaluating more time points than this stops before it starts (a timestamp far off, or a
-#: wrong unit, would otherwise make the run hang or exhaust the memory listing them)
-MAX_EVALUATION_TIMES = 10_000_000
+from translator.evaluate.engine import MAX_EVALUATION_TIMES  # noqa: E402  (defined with the engines: rsplars lars needs it too)
 
 
 def _count(times: range | list[int]) -> int:
@@ -148,6 +147,7 @@ def answers(
     on_note: Callable[[str], None] | None = None,
     resume_after: int | None = None,
     on_time: Callable[[int], None] | None = None,
+    engine: str = "auto",
 ) -> Iterator[Evaluation]:
     """Solve ``compiled`` over the stream elements and static facts; one :class:`Evaluation` per
     evaluation time, in time order, as soon as it is computed. ``on_note`` hears, once per run,
@@ -157,8 +157,9 @@ def answers(
     ``resume_after``: yield only the evaluations after that time (``--resume-from``,
     :mod:`translator.evaluate.resume`); IStream/DStream then solve the last evaluation time up to it
     again, without yielding it, for the answers they compare with. ``on_time`` hears each
-    evaluation time as the engine starts on it (the memory watchdog names it, ``translator.evaluate.memory``)."""
-    from asp.solver import StreamSolver
+    evaluation time as the engine starts on it (the memory watchdog names it, ``translator.evaluate.memory``).
+    ``engine``: ``auto``, ``asp`` or ``incremental`` (:mod:`translator.evaluate.engine`)."""
+    from translator.evaluate.engine import announced, make_solver
 
     if r2s not in R2S:
         raise RunError(f"unknown R2S operator {r2s!r} (expected one of {', '.join(R2S)})")
@@ -169,14 +170,15 @@ def answers(
         before = [t for t in times if t <= resume_after]
         prime = before[-1] if before and r2s != "rstream" else None
         times = ([prime] if prime is not None else []) + [t for t in times if t > resume_after]
-    solver = StreamSolver(program, functions=FUNCTIONS)
+    solver = make_solver(program, engine, functions=FUNCTIONS)
     previous: frozenset[Row] = frozenset()
+    row_cache: dict[str, Row] = {}  # answer atom -> its row (answers change little between times)
     noted = False
     for done, step in enumerate(solver.run(stream, announced(times, on_time)), start=1):
         if len(step.answers) != 1:
             what = "no answer stream" if not step.answers else "several answer streams"
             raise RunError(f"the translated program has {what} at t={step.t} (D8); this is a bug, please report it")
-        current = frozenset(answer_rows(compiled, step.answers[0]))
+        current = frozenset(_cached_rows(compiled, step.answers[0], row_cache))
         if on_note is not None and not noted and any(a.startswith(AGGREGATE_ERROR) for a in step.answers[0]):
             noted = True
             on_note(f"at t={step.t} a SUM or AVG met more values in one group than it adds exactly (at most "
@@ -195,22 +197,24 @@ def answers(
         yield Evaluation(step.t, rows)
 
 
-def announced(times: Iterable[int], on_time: Callable[[int], None] | None) -> Iterable[int]:
-    """``times``, calling ``on_time(t)`` as each is taken (the engine takes t just before it solves it)."""
-    if on_time is None:
-        return times
-
-    def gen() -> Iterator[int]:
-        for t in times:
-            on_time(t)
-            yield t
-
-    return gen()
-
-
 AGGREGATE_ERROR = "agglimit"
 """Prefix of the atoms ``translator.translate.aggregates`` derives for a group whose SUM/AVG has
 more values than the limb sums hold exactly."""
+
+
+def _cached_rows(compiled: Compiled, atoms: Sequence[str], cache: dict[str, Row]) -> Iterator[Row]:
+    """:func:`answer_rows` with the rows of atoms already read at an earlier time taken from
+    ``cache`` (cleared when it holds far more than one answer: memory follows the answers)."""
+    if len(cache) > 4 * len(atoms) + 1024:
+        cache.clear()
+    prefix = compiled.answer_predicate
+    for text in atoms:
+        row = cache.get(text)
+        if row is None:
+            if not (text == prefix or text.startswith(prefix + "(")):
+                continue
+            row = cache[text] = next(answer_rows(compiled, (text,)))
+        yield row
 
 
 def answer_rows(compiled: Compiled, atoms: Iterable[str]) -> Iterator[Row]:

@@ -33,6 +33,7 @@ def grammar(name: str) -> Lark:
         parser="lalr",
         propagate_positions=True,
         maybe_placeholders=False,
+        cache=True,  # the parse tables are pickled in the temp directory (start-up of every query command)
     )
 
 

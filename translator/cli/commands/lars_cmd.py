@@ -1,4 +1,5 @@
-"""``rsplars lars PROGRAM --stream FILE``: run a LARS program over a stream with the clingo engine.
+"""``rsplars lars PROGRAM --stream FILE``: run a LARS program over a stream (``--engine``: the incremental
+engine of ``lars.incremental`` for programs in its fragment, clingo otherwise).
 
 For every reference time t (default: from the stream's first to its last time point) it prints the
 intensional atoms that hold at t in the answer stream at t (seed 000 §2.4; ``asp.solver``), as
@@ -16,12 +17,20 @@ line: ``{"t": t, "added": [...], "removed": [...]}`` (text: ``t: +a, -b``), as I
 for relations; the first line, and any line after a time point with no or several answer streams,
 is a full record as above. A stream from a pipe (``--stream -``) is read while it is evaluated:
 memory follows the windows, not the stream's length, and each answer is flushed as soon as its
-time point is complete (the next time point, or the end, has arrived). A stream file is read whole
-and its elements counted (stderr: read, used, rejected, duplicates; ``--skip-bad-elements``), and
+time point is complete (the next time point, or the end, has arrived). A stream file in the text
+format is checked line by line first (every input error before any answer), then read while it is
+evaluated (memory follows the windows; for the incremental engine straight into rows of term
+texts, ``lars.streams.iter_stream_rows``); other files (JSON lines, ``--skip-bad-elements``) are
+read whole. Its elements are counted (stderr: read, used, rejected, duplicates), and
 SIGINT/SIGTERM, ``--resume-from`` and ``--max-memory`` apply (docs/robustness.md); so they do for
 ``--stream -`` with ``--skip-bad-elements`` or ``--resume-from``, read whole. A live stream is
 counted as it arrives (the summary at the end) and stops cleanly on SIGINT/SIGTERM and
 ``--max-memory`` too.
+
+``--engine`` (``translator.evaluate.engine``): ``auto`` (default) runs the incremental engine of
+``lars.incremental`` when the program is in its fragment (non-recursive stratified programs,
+docs/performance.md) and clingo otherwise; ``asp`` always clingo; ``incremental`` refuses a
+program outside the fragment (exit 2, naming the rule and why).
 
 ``--print-asp`` prints the ASP encoding instead (``docs/asp-encoding.md``); with a single reference
 time (``--times T..T``) it adds the facts of the external atoms true at T, so that plain
@@ -37,7 +46,7 @@ from typing import Iterator, TextIO
 
 from lars.errors import EXIT_OK, RsplarsError
 
-HELP = "run a LARS program over a stream with the clingo engine"
+HELP = "run a LARS program over a stream (incremental engine or clingo)"
 
 
 def add_parser(subparsers) -> None:
@@ -49,6 +58,9 @@ def add_parser(subparsers) -> None:
     p.add_argument("--format", choices=["jsonl", "text"], default="jsonl", help="output format (default: jsonl)")
     p.add_argument("--emit", choices=["full", "delta"], default="full",
                    help="full: the answer at every time point (default); delta: the atoms added and removed since the previous line")
+    p.add_argument("--engine", choices=["auto", "asp", "incremental"], default="auto",
+                   help="auto (default): the incremental engine when the program is in its fragment (lars.incremental), "
+                        "clingo otherwise; asp: always clingo; incremental: refuse programs outside the fragment")
     p.add_argument("--models", type=int, default=1, metavar="N", help="answer streams to list per time point (0: all; default 1)")
     p.add_argument("--print-asp", action="store_true", help="print the ASP encoding (plus the facts at T for --times T..T)")
     p.add_argument("--output", metavar="FILE", help="write to FILE (atomically) instead of stdout")
@@ -99,7 +111,7 @@ def _lines(steps, fmt: str, delta: bool = False) -> Iterator[str]:
             continue
         if fmt == "jsonl":
             if len(answers) == 1 and not step.more:
-                yield json.dumps({"t": step.t, "atoms": list(answers[0])}, ensure_ascii=False)
+                yield json.dumps({"t": step.t, "atoms": answers[0]}, ensure_ascii=False)  # a tuple: a JSON array
             else:
                 record = {"t": step.t, "atoms": None, "answers": [list(a) for a in answers]}
                 if answers:
@@ -152,13 +164,14 @@ def _write(out: TextIO, lines: Iterator[str]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from asp.solver import StreamSolver  # clingo is imported only here
     from lars.syntax import parse_program
 
     program = parse_program(_read(args.program), source=args.program)
     if args.models < 0:
         raise RsplarsError(f"--models must be >= 0, got {args.models}")
-    solver = StreamSolver(program, models=args.models)
+    from translator.evaluate.engine import make_solver
+
+    solver = make_solver(program, args.engine, models=args.models, need_asp=args.print_asp)
     live = args.stream == "-" and not (args.print_asp or args.skip_bad_elements or args.resume_from is not None)
     return _run_live(args, program, solver) if live else _run_counted(args, program, solver)
 
@@ -168,12 +181,11 @@ def _run_live(args: argparse.Namespace, program, solver) -> int:
     follows the windows, each answer is flushed as soon as its time point is complete. The atoms
     are counted as they arrive (the summary on stderr at the end); SIGINT/SIGTERM and
     ``--max-memory`` stop it cleanly (docs/robustness.md)."""
-    from asp.solver import live_times
-    from lars.streams import read_stream_live
+    from lars.streams import live_times, read_stream_live
     from translator.cli.commands.longrun import write_run
     from translator.evaluate.accounting import count_live, new_accounting
+    from translator.evaluate.engine import announced
     from translator.evaluate.memory import MemoryGuard, resolve_limit
-    from translator.evaluate.run import announced
 
     accounting = new_accounting()
     live = read_stream_live(args.stream, args.stream_format, accounting)
@@ -192,18 +204,27 @@ def _run_live(args: argparse.Namespace, program, solver) -> int:
 
 
 def _run_counted(args: argparse.Namespace, program, solver) -> int:
-    """A stream read whole, its elements counted (read, used, rejected, duplicates), with a clean
+    """A stream file (checked, then read lazily; or read whole), its elements counted (read, used, rejected, duplicates), with a clean
     stop on SIGINT/SIGTERM, ``--resume-from`` and the memory limit (docs/robustness.md)."""
     from lars.streams import read_stream
     from translator.cli.commands.longrun import write_run
     from translator.evaluate.accounting import count_stream, new_accounting
     from translator.evaluate.fileio import atomic_output
     from translator.evaluate.memory import MemoryGuard, resolve_limit
-    from translator.evaluate.run import MAX_EVALUATION_TIMES, announced
+    from translator.evaluate.engine import MAX_EVALUATION_TIMES, announced
 
     accounting = new_accounting(args.skip_bad_elements)
-    stream = read_stream(args.stream, args.stream_format, accounting)
-    timeline = stream.timeline
+    lazy = None
+    if args.stream != "-" and args.stream_format != "jsonl" and not (args.skip_bad_elements or args.print_asp):
+        from lars.streams import read_stream_counted
+
+        rows = type(solver).__name__ == "IncrementalSolver"  # it reads rows of term texts, no atom objects
+        lazy = read_stream_counted(args.stream, accounting, rows)  # checked whole, then read as evaluated
+    if lazy is not None:
+        stream, timeline, sizes = lazy
+    else:
+        stream = read_stream(args.stream, args.stream_format, accounting)
+        timeline = stream.timeline
     times = parse_times(args.times, timeline) if args.times else range(timeline[0], timeline[1] + 1)
     if times.stop - times.start > MAX_EVALUATION_TIMES:  # len() overflows on a far-off time point
         raise RsplarsError(f"the run would evaluate {times.stop - times.start:,} time points ({times.start} to "
@@ -219,7 +240,8 @@ def _run_counted(args: argparse.Namespace, program, solver) -> int:
     guard = MemoryGuard(resolve_limit(args.max_memory), program, stream)
     steps = solver.run(stream, announced(times, guard.note_time))
     return write_run(args, "rsplars", f"lars-{args.format}", _writer(args), _Notes(len(times))(steps),
-                     accounting, guard=guard, count=lambda last: count_stream(accounting, stream, last))
+                     accounting, guard=guard,
+                     count=lambda last: count_stream(accounting, stream if lazy is None else _Sizes(sizes), last))
 
 
 def _writer(args: argparse.Namespace):
@@ -233,3 +255,13 @@ def _writer(args: argparse.Namespace):
         return write
 
     return make
+
+
+class _Sizes:
+    """The atoms per time point of a stream read lazily, as ``count_stream`` reads a stream."""
+
+    def __init__(self, sizes: dict[int, int]) -> None:
+        self.sizes = sizes
+
+    def items(self):
+        return ((t, range(n)) for t, n in sorted(self.sizes.items()))

@@ -64,6 +64,9 @@ def add_parser(subparsers) -> None:
     p.add_argument("--print-asp-at", dest="print_asp_at", type=int, metavar="T",
                    help="print the ASP program plus the stream facts true at T (for plain clingo) instead of answers")
     add_engine_options(p, state=True)
+    p.add_argument("--lars-engine", choices=["auto", "asp", "incremental"], default="auto",
+                   help="the LARS engine of a sequential run: auto (default: the incremental engine when the translated "
+                        "program is in its fragment, clingo otherwise), asp (clingo), incremental (docs/performance.md)")
     add_epsparql_options(p)
     add_operational_options(p, r2s=False)
     add_robustness_options(p)
@@ -118,7 +121,7 @@ def run(args: argparse.Namespace) -> int:
         evaluations = answers(compiled, elements, facts, start=args.start, end=args.end, r2s=args.r2s,
                               on_progress=Progress("rsplars run"),
                               on_note=lambda text: print(f"rsplars: note: {text}", file=sys.stderr),
-                              resume_after=resume, on_time=guard.note_time)
+                              resume_after=resume, on_time=guard.note_time, engine=args.lars_engine)
     return write_run(args, "rsplars", args.format, lambda out: WRITERS[args.format](out, compiled), evaluations,
                      accounting, guard=guard, count=lambda last: count_elements(accounting, elements, last))
 

@@ -1,0 +1,1097 @@
+"""An incremental LARS engine for non-recursive stratified programs (no clingo).
+
+Ticker (Beck, Eiter, Folie, *Ticker: A system for incremental ASP-based stream reasoning*, TPLP
+2017) has two engines: an incremental one for stratified programs, whose answer stream at every
+time point is unique, and a clingo one for the general case. This module is the incremental one
+of rsplars (``rsplars lars --engine incremental``; ``--engine auto`` picks it when the program is
+in its fragment, :func:`fragment_problem`); ``asp.solver`` is the general one. It computes what
+``lars.reference`` defines (seed 000 §2.4, Definition 3 of Beck et al. AAAI 2015, decisions
+D9–D11) — the intensional atoms that hold at t in the answer stream at t — and yields the same
+:class:`Step` records as ``asp.solver.StreamSolver``.
+
+How (Laser, Bazoobi et al. AAAI 2017 §4, keeps *annotated substitutions*: horizon times for ◇,
+consideration times for □; here the same information is kept per window and atom):
+
+1. Every windowed literal over a stream predicate is a *base relation* kept incrementally as the
+   window slides: ◇ by the number of time points of the window the atom occurs at (it enters when
+   that becomes 1, leaves at 0), ``@_T`` by the pairs (atom, T) of the window, □ by the start of
+   the atom's current run of consecutive occurrences (its consideration time: it holds iff the run
+   started at or before the window's first point). Time points enter and leave the windows once
+   each, so the work per reference time is the change, not the window's content.
+2. Intensional predicates are relations with a *support count* per ground atom (the number of
+   rule instances deriving it, plus one for a fact, plus one while it is in the stream at t): the
+   counting algorithm of view maintenance (Gupta, Mumick, Subrahmanian, SIGMOD 1993), exact for
+   non-recursive programs, negation and built-ins included. A change of one tuple of a relation is
+   joined against hash indexes of the other relations of each rule body (the delta rule: the
+   occurrences before the changed one in the body exclude the tuple), changing the counts of the
+   heads; a head atom whose count becomes 0 or stops being 0 is a change of its relation in turn,
+   propagated predicate by predicate in topological order.
+3. Rules apply at t only (D10): derived atoms hold at t, and windows see stream atoms only (the
+   fragment has no windows over intensional predicates), so the answer at t is the fixpoint above.
+   Built-in calls ``@name(…)`` use the same Python functions as the clingo engine, cached per
+   distinct argument tuple (the cache is cleared when it grows large: memory stays flat).
+
+The fragment: rules whose head is an atom (or none: a constraint), no recursion at all through the
+intensional predicates, windows (time-based; □ only with step 1 and no right-open end) only over
+predicates that no rule defines (and ``true``), no tuple or partition windows, no aggregates, no
+``@_T`` heads, negated literals only over bound variables (no ``_``), ground facts, safe rules.
+Everything else is refused with the rule and the reason (``auto`` then uses clingo).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from itertools import filterfalse
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Iterator, Mapping
+
+from lars.errors import RsplarsError, UnsupportedError
+from lars.model import (
+    AggregateAssignment,
+    Arith,
+    At,
+    Atom,
+    Box,
+    Call,
+    Comparison,
+    Constant,
+    Diamond,
+    Function,
+    Integer,
+    Literal,
+    Program,
+    Rule,
+    Stream,
+    String,
+    Term,
+    TimeWindow,
+    Variable,
+    WindowAt,
+)
+from lars.printer import format_rule, format_term
+from lars.streams import live_times, parse_ground_atom
+from lars.reference import _Undefined, _unify, comparison_holds, evaluate, time_window_bounds
+
+ALL = TimeWindow(None, 0, 1)
+NOW = TimeWindow(0, 0, 1)
+_FALSE = ("#false", 0)  # the head of constraints
+_CACHE_MAX = 200_000
+
+
+@dataclass(frozen=True)
+class Step:
+    """As ``asp.solver.Step`` (same fields, same meaning): the answers at t and the change."""
+
+    t: int
+    answers: list[tuple[str, ...]]
+    more: bool = False
+    delta: "tuple[tuple[str, ...], tuple[str, ...]] | None" = field(default=None, compare=False, repr=False)
+
+
+class NotInFragment(UnsupportedError):
+    """The program is outside the incremental engine's fragment (names the rule and why)."""
+
+    def __init__(self, rule: Rule | None, why: str) -> None:
+        where = f"rule `{format_rule(rule)}`" if rule is not None else "the program"
+        super().__init__(f"{where}: {why}", "the incremental engine", "use --engine asp or auto")
+        self.why = why
+
+
+# ============================================================================== compilation
+
+
+def _vars(term: object) -> set[str]:
+    if isinstance(term, Variable):
+        return {term.name}
+    if isinstance(term, (Function, Call)):
+        return set().union(set(), *(_vars(a) for a in term.args))
+    if isinstance(term, Arith):
+        return _vars(term.left) | _vars(term.right)
+    return set()
+
+
+def _has_wildcard(term: object) -> bool:
+    if isinstance(term, Variable):
+        return term.name == "_"
+    if isinstance(term, (Function, Call)):
+        return any(_has_wildcard(a) for a in term.args)
+    if isinstance(term, Arith):
+        return _has_wildcard(term.left) or _has_wildcard(term.right)
+    return False
+
+
+def _complex(term: object) -> bool:
+    """Arithmetic or a call somewhere inside (must be evaluated, cannot bind)."""
+    if isinstance(term, (Arith, Call)):
+        return True
+    if isinstance(term, Function):
+        return any(_complex(a) for a in term.args)
+    return False
+
+
+@dataclass(eq=False)
+class _Lit:
+    """A body literal over one relation: ``rel`` (a key of ``_Engine.rels``), its argument
+    patterns (the time term last for ``@_T``), negated or not."""
+
+    rel: tuple
+    args: tuple[Term, ...]
+    negated: bool
+    consts: tuple = ()  # (position, canonical text) of the constant arguments
+    names: tuple = ()  # (position, name) of the variable arguments
+    funcs: tuple = ()  # (position, pattern) of compound arguments with variables, no arithmetic
+
+    def __post_init__(self) -> None:
+        self.consts = tuple((k, format_term(a)) for k, a in enumerate(self.args) if isinstance(a, (Constant, Integer, String)))
+        self.names = tuple((k, a.name) for k, a in enumerate(self.args) if isinstance(a, Variable))
+        self.funcs = tuple((k, a) for k, a in enumerate(self.args) if isinstance(a, Function) and not _complex(a))
+
+    @property
+    def variables(self) -> set[str]:
+        return set().union(set(), *(_vars(a) for a in self.args))
+
+
+@dataclass(eq=False)
+class _Rule:
+    rule: Rule | None
+    head: tuple  # relation key of the head (a signature, or _FALSE)
+    head_args: tuple[Term, ...]
+    lits: list[_Lit]
+    cmps: list[Comparison]
+    plans: dict = field(default_factory=dict)  # seed literal index -> plan
+    project: "tuple[int, ...] | bool | None" = None  # one positive literal of distinct variables: head = projection
+    head_spec: "tuple | None" = None  # ((is variable, name or canonical text), …) when no argument is computed
+    flat: dict = field(default_factory=dict)  # seed -> the plan only checks (no literal binds anything new)
+
+
+def _rename_wildcards(args: tuple[Term, ...], fresh: Iterator[int]) -> tuple[Term, ...]:
+    def term(t: Term) -> Term:
+        if isinstance(t, Variable) and t.name == "_":
+            return Variable(f"_#{next(fresh)}")
+        if isinstance(t, Function):
+            return Function(t.name, tuple(term(a) for a in t.args))
+        if isinstance(t, Arith):
+            return Arith(t.op, term(t.left), term(t.right))
+        if isinstance(t, Call):
+            return Call(t.name, tuple(term(a) for a in t.args))
+        return t
+
+    return tuple(term(a) for a in args)
+
+
+def _signatures(rule: Rule) -> Iterator[tuple[str, int]]:
+    if rule.head is not None:
+        yield (rule.head.atom if isinstance(rule.head, At) else rule.head).signature
+    for b in rule.body:
+        if isinstance(b, Literal):
+            yield (b.atom if isinstance(b.atom, Atom) else b.atom.atom).signature
+        elif isinstance(b, AggregateAssignment):
+            for e in b.elements:
+                for c in e.condition:
+                    if isinstance(c, Literal):
+                        yield c.atom.signature  # type: ignore[union-attr]
+
+
+def compile_program(program: Program) -> tuple[list[_Rule], list[Atom], list[tuple]]:
+    """The rules in the fragment's form, the ground facts and the predicates in topological
+    order; raises :class:`NotInFragment` naming the first rule outside the fragment."""
+    intensional = program.intensional()
+    rules: list[_Rule] = []
+    facts: list[Atom] = []
+    fresh = iter(range(1 << 62))
+    for rule in program.rules:
+        for sig in _signatures(rule):
+            if sig[0].startswith("lars_"):  # as the clingo engine: every program of auto also runs on asp
+                raise NotInFragment(rule, f"predicate name {sig[0]!r} (the prefix 'lars_' is reserved for the ASP encoding)")
+        if rule.is_fact:
+            head = rule.head
+            assert isinstance(head, Atom)
+            if head.predicate == "true":
+                raise NotInFragment(rule, "`true` is reserved")
+            if any(_vars(a) for a in head.args):
+                raise NotInFragment(rule, "a fact with variables (it ranges over the active domain)")
+            facts.append(head)
+            continue
+        head = rule.head
+        if isinstance(head, At):
+            raise NotInFragment(rule, "an @_T head (it puts atoms at other time points)")
+        if head is not None and head.predicate == "true":
+            raise NotInFragment(rule, "`true` is reserved")
+        lits: list[_Lit] = []
+        cmps: list[Comparison] = []
+        for b in rule.body:
+            if isinstance(b, AggregateAssignment):
+                raise NotInFragment(rule, "an aggregate")
+            if isinstance(b, Comparison):
+                cmps.append(b)
+                continue
+            assert isinstance(b, Literal)
+            ext = b.atom
+            if isinstance(ext, Atom):
+                atom, window, kind, time = ext, None, "now", None
+            elif isinstance(ext, At):
+                atom, window, kind, time = ext.atom, ALL, "at", ext.time
+            else:
+                atom, window = ext.atom, ext.window
+                kind = "dia" if isinstance(ext, Diamond) else "box" if isinstance(ext, Box) else "at"
+                time = ext.time if isinstance(ext, WindowAt) else None
+                if not isinstance(window, TimeWindow):
+                    raise NotInFragment(rule, "a tuple or partition window")
+            if b.negated and any(_has_wildcard(a) for a in (*atom.args, *([time] if time is not None else []))):
+                raise NotInFragment(rule, "`_` in a negated literal")
+            sig = atom.signature
+            args = _rename_wildcards(atom.args, fresh)
+            if window is None:  # a plain atom at t
+                if sig == ("true", 0):
+                    if b.negated:
+                        raise NotInFragment(rule, "`not true`")
+                    continue
+                rel: tuple = sig if sig in intensional else ("w", "dia", NOW, sig)
+            else:
+                if sig in intensional:
+                    raise NotInFragment(rule, f"a window over {sig[0]}/{sig[1]}, which rules derive")
+                if kind == "box" and (window.d != 1 or window.u < 0):
+                    raise NotInFragment(rule, "□ over a window with a step or a right-open end")
+                rel = ("w", kind, window, sig)
+                if time is not None:
+                    args = (*args, *_rename_wildcards((time,), fresh))
+            # a negated literal reads a shadow copy of its relation, changed after the relation
+            # itself (``_Engine._apply``): each change then meets one consistent state
+            lits.append(_Lit(("neg", rel) if b.negated else rel, args, b.negated))
+        if head is None:
+            rules.append(_Rule(rule, _FALSE, (), lits, cmps))
+        else:
+            rules.append(_Rule(rule, head.signature, head.args, lits, cmps))
+    # an atom of an intensional predicate in the stream holds at its time point (D11)
+    for sig in sorted(intensional):
+        if sig[0] == "true":
+            continue
+        names = tuple(Variable(f"X{i}") for i in range(sig[1]))
+        rules.append(_Rule(None, sig, names, [_Lit(("w", "dia", NOW, sig), names, False)], []))
+    order = _topological(rules, intensional)
+    for r in rules:
+        _plan_all(r)
+    return rules, facts, order
+
+
+def _topological(rules: list[_Rule], intensional) -> list[tuple]:
+    deps: dict[tuple, set[tuple]] = {s: set() for s in intensional}
+    deps[_FALSE] = set()
+    for r in rules:
+        for lit in r.lits:
+            base = lit.rel[1] if lit.rel[0] == "neg" else lit.rel
+            if base in intensional:
+                deps[r.head].add(base)
+    order: list[tuple] = []
+    state: dict[tuple, int] = {}
+
+    def visit(s: tuple, path: list[tuple]) -> None:
+        if state.get(s) == 2:
+            return
+        if state.get(s) == 1:
+            cycle = path[path.index(s):] + [s]
+            rule = next((r.rule for r in rules if r.head == s and r.rule is not None), None)
+            raise NotInFragment(rule, "recursion through " + " <- ".join(f"{p[0]}/{p[1]}" for p in cycle))
+        state[s] = 1
+        for d in sorted(deps[s]):
+            visit(d, path + [s])
+        state[s] = 2
+        order.append(s)
+
+    for s in sorted(deps):
+        visit(s, [])
+    return order
+
+
+# ============================================================================== join plans
+
+
+def _plan(r: _Rule, seed: int | None) -> list[tuple]:
+    """The order in which the body is matched when literal ``seed`` is bound to a changed tuple:
+    filters (comparisons, negated literals) as soon as their variables are bound, then the
+    positive literal with the most bound argument positions."""
+    bound: set[str] = set()
+    steps: list[tuple] = []
+    pending_lits = [i for i, lit in enumerate(r.lits) if i != seed]
+    pending_cmps = list(r.cmps)
+    checks: list[int] = []
+    if seed is not None:
+        lit = r.lits[seed]
+        for a in lit.args:
+            if not _complex(a):
+                bound |= _vars(a)
+        checks = [k for k, a in enumerate(lit.args) if _complex(a)]
+    while pending_lits or pending_cmps or checks:
+        progress = False
+        for k in list(checks):  # computed arguments of the seed, once their variables are bound
+            if not (_vars(r.lits[seed].args[k]) - bound):  # type: ignore[index]
+                steps.append(("seedcheck", seed, [k]))
+                checks.remove(k)
+                progress = True
+        for c in list(pending_cmps):
+            unbound = (_vars(c.left) | _vars(c.right)) - bound
+            if not unbound:
+                steps.append(("cmp", c))
+            elif c.op == "=" and len(unbound) == 1 and any(
+                isinstance(side, Variable) and side.name in unbound and not (_vars(other) - bound)
+                for side, other in ((c.left, c.right), (c.right, c.left))
+            ):
+                var, other = (c.left, c.right) if isinstance(c.left, Variable) and c.left.name in unbound else (c.right, c.left)
+                steps.append(("assign", var.name, other))  # type: ignore[union-attr]
+                bound.add(var.name)  # type: ignore[union-attr]
+            else:
+                continue
+            pending_cmps.remove(c)
+            progress = True
+        for i in list(pending_lits):
+            lit = r.lits[i]
+            if lit.negated and not (lit.variables - bound):
+                steps.append(("neg", i, tuple(lit.args)))
+                pending_lits.remove(i)
+                progress = True
+        best = None
+        for i in pending_lits:
+            lit = r.lits[i]
+            if lit.negated:
+                continue
+            if any(_complex(a) and (_vars(a) - bound) for a in lit.args):
+                continue  # arithmetic or a call over unbound variables: not yet
+            keys = tuple(k for k, a in enumerate(lit.args) if not (_vars(a) - bound))
+            if best is None or len(keys) > len(best[1]):
+                best = (i, keys)
+        if best is not None and not progress:
+            i, keys = best
+            lit = r.lits[i]
+            rest = tuple(k for k in range(len(lit.args)) if k not in keys)
+            steps.append(("lit", i, keys, tuple(lit.args[k] for k in keys), rest))
+            bound |= lit.variables
+            pending_lits.remove(i)
+            progress = True
+        if not progress:
+            raise NotInFragment(r.rule, "unsafe: some variable is bound by no positive literal or assignment")
+    if _vars_of_head(r) - bound:
+        raise NotInFragment(r.rule, "unsafe: a head variable is bound by no positive body literal")
+    return steps
+
+
+def _vars_of_head(r: _Rule) -> set[str]:
+    return set().union(set(), *(_vars(a) for a in r.head_args))
+
+
+def _plan_all(r: _Rule) -> None:
+    r.plans[None] = _plan(r, None)
+    for i, lit in enumerate(r.lits):
+        r.plans[i] = _plan(r, i)
+        r.flat[i] = all(step[0] in ("cmp", "neg", "seedcheck") or (step[0] == "lit" and not step[4]) for step in r.plans[i])
+    if all(isinstance(a, (Variable, Constant, Integer, String)) for a in r.head_args):
+        r.head_spec = tuple((True, a.name) if isinstance(a, Variable) else (False, format_term(a)) for a in r.head_args)
+    if len(r.lits) == 1 and not r.cmps and not r.lits[0].negated:
+        args = r.lits[0].args
+        names = [a.name for a in args if isinstance(a, Variable)]
+        if len(names) == len(args) and len(set(names)) == len(names) and all(isinstance(h, Variable) for h in r.head_args):
+            proj = tuple(names.index(h.name) for h in r.head_args)  # type: ignore[union-attr]
+            r.project = True if proj == tuple(range(len(args))) else proj
+
+
+def fragment_problem(program: Program) -> str | None:
+    """``None`` if the incremental engine can run ``program``, else why not (rule and reason)."""
+    try:
+        compile_program(program)
+    except NotInFragment as err:
+        return str(err)
+    return None
+
+
+# ============================================================================== relations
+
+
+class _Rel:
+    """A set of tuples with hash indexes on argument positions (built on first use)."""
+
+    __slots__ = ("rows", "indexes")
+
+    def __init__(self) -> None:
+        self.rows: set[tuple] = set()
+        self.indexes: dict[tuple[int, ...], dict[tuple, set[tuple]]] = {}
+
+    def add(self, row: tuple) -> None:
+        self.rows.add(row)
+        for pos, idx in self.indexes.items():
+            key = tuple([row[k] for k in pos])
+            got = idx.get(key)
+            if got is None:
+                idx[key] = {row}
+            else:
+                got.add(row)
+
+    def add_many(self, rows) -> None:
+        if not self.indexes:
+            self.rows.update(rows)
+            return
+        for row in rows:
+            self.add(row)
+
+    def remove_many(self, rows) -> None:
+        if not self.indexes:
+            self.rows.difference_update(rows)
+            return
+        for row in rows:
+            self.remove(row)
+
+    def remove(self, row: tuple) -> None:
+        self.rows.discard(row)
+        for pos, idx in self.indexes.items():
+            key = tuple([row[k] for k in pos])
+            got = idx.get(key)
+            if got is not None:
+                got.discard(row)
+                if not got:
+                    del idx[key]
+
+    def lookup(self, pos: tuple[int, ...], key: tuple) -> Iterable[tuple]:
+        if not pos:
+            return self.rows
+        if len(pos) == len(key) and pos == tuple(range(len(key))) and len(key) == self._arity():
+            return (key,) if key in self.rows else ()
+        idx = self.indexes.get(pos)
+        if idx is None:
+            idx = {}
+            for row in self.rows:
+                idx.setdefault(tuple([row[k] for k in pos]), set()).add(row)
+            self.indexes[pos] = idx
+        return idx.get(key, ())
+
+    def _arity(self) -> int:
+        for row in self.rows:
+            return len(row)
+        return -1
+
+
+class _Cached:
+    """A grounding-time function with its results cached per argument tuple."""
+
+    def __init__(self, fn: Callable[..., Term]) -> None:
+        self.fn = fn
+        self.cache: dict[tuple, Term] = {}
+
+    def __call__(self, *args: Term) -> Term:
+        got = self.cache.get(args)
+        if got is None:
+            if len(self.cache) >= _CACHE_MAX:
+                self.cache.clear()
+            got = self.cache[args] = self.fn(*args)
+        return got
+
+
+# ============================================================================== windows
+
+
+class _Window:
+    """One time window ``⊞^{l,u,d}`` and the base relations over it (◇, □, @_T per predicate)."""
+
+    def __init__(self, window: TimeWindow, tmin: int) -> None:
+        self.window = window
+        self.tmin = tmin
+        self.lo, self.hi = tmin, tmin - 1  # the points applied so far: [lo, hi]
+        self.dia: dict[tuple, dict[tuple, int]] = {}  # sig -> row -> occurrences in the window
+        self.at: set[tuple] = set()  # sigs with an @_T relation
+        self.box: dict[tuple, dict[tuple, int]] = {}  # sig -> row -> start of its current run
+        self.box_last = tmin - 2  # last point the runs were updated for
+        self.box_in: dict[tuple, set[tuple]] = {}  # sig -> rows in □ now
+        self.box_src: dict[tuple, object] = {}  # sig -> the rows object the runs were last built from
+        self.true = False  # does a literal read ``true`` through this window (every point counts)
+
+
+class IncrementalSolver:
+    """The incremental engine: ``run(stream, times)`` yields :class:`Step` as
+    ``asp.solver.StreamSolver.run`` does. Raises :class:`NotInFragment` for programs outside the
+    fragment. ``functions`` supplies the grounding-time functions of ``@name(…)`` by name."""
+
+    def __init__(self, program: Program, *, models: int = 1, functions: Mapping[str, Callable[..., Term]] | None = None) -> None:
+        if models < 0:
+            raise RsplarsError(f"--models must be >= 0, got {models}")
+        self.program = program
+        self.rules, self.facts, self.order = compile_program(program)
+        self.functions = {name: _Cached(fn) for name, fn in (functions or {}).items()}
+        needed = set()
+        for r in program.rules:
+            _calls(r, needed)
+        missing = needed - self.functions.keys()
+        if missing:
+            raise UnsupportedError(f"grounding-time function(s) {', '.join(sorted(missing))}", "the incremental engine", "not supplied")
+
+    def run(self, stream: Stream, times: Iterable[int] | None = None) -> Iterator[Step]:
+        live = getattr(stream, "live", False)
+        tmin, tmax = stream.timeline
+        if times is None:
+            times = live_times(stream, tmin) if live else range(tmin, tmax + 1)
+        engine = _Engine(self, stream, tmin)
+        for t in times:
+            if t < tmin:
+                raise RsplarsError(f"reference time {t} lies before the start {tmin} of the stream")
+            if t < engine.t:
+                engine = _Engine(self, stream, tmin)  # times went back: start again
+            yield engine.step(t)
+
+
+def _calls(obj: object, out: set[str]) -> None:
+    if isinstance(obj, Call):
+        out.add(obj.name)
+    if isinstance(obj, (Call, Function, Atom)):
+        for a in obj.args:
+            _calls(a, out)
+    elif isinstance(obj, (Arith, Comparison)):
+        _calls(obj.left, out)
+        _calls(obj.right, out)
+    elif isinstance(obj, Rule):
+        _calls(obj.head, out)
+        for b in obj.body:
+            _calls(b, out)
+    elif isinstance(obj, Literal):
+        _calls(obj.atom, out)
+    elif isinstance(obj, (At, WindowAt)):
+        _calls(obj.atom, out)
+        _calls(obj.time, out)
+    elif isinstance(obj, (Diamond, Box)):
+        _calls(obj.atom, out)
+
+
+def _text_of(term) -> str:
+    """``format_term`` with the flat terms of streams done inline."""
+    kind = type(term)
+    if kind is Constant:
+        return term.name
+    if kind is Integer:
+        return str(term.value)
+    if kind is String:  # as lars.printer prints a string (without its dispatch)
+        v = term.value
+        if "\\" in v or '"' in v or "\n" in v or "\t" in v:
+            return format_term(term)
+        return f'"{v}"'
+    return format_term(term)
+
+
+class _Engine:
+    """The state of one run (see the module docstring).
+
+    Ground terms are their canonical text inside the engine (``lars.printer.format_term``: one
+    text per term and back, so equal texts are equal terms): rows are tuples of strings, whose
+    hashes Python caches, and a row is its atom's output text once joined. Nothing maps terms to
+    numbers, so nothing has to be reclaimed: a term lives as long as some row refers to it, and
+    memory follows the windows. ``term_of`` caches the terms that built-ins need back."""
+
+    def __init__(self, solver: IncrementalSolver, stream: Stream, tmin: int) -> None:
+        self.solver = solver
+        self.functions = solver.functions
+        self.stream = stream
+        self.live = getattr(stream, "live", False)
+        self.row_stream = getattr(stream, "rows", False)
+        self.tmin = tmin
+        self.t = tmin - 1
+        self.term_of: dict[str, object] = {}  # canonical text -> term (a cache)
+        self.last_atoms: object = None  # the atoms of the last time point converted, and its rows
+        self.last_rows: dict = {}
+        self.point_rows: dict[int, dict] = {}  # time point -> its (sig, row)s read by windows
+        self.rels: dict[tuple, _Rel] = defaultdict(_Rel)
+        self.counts: dict[tuple, dict[tuple, int]] = {s: {} for s in solver.order}
+        self.pending: dict[tuple, set[tuple]] = {s: set() for s in solver.order}
+        self.uses: dict[tuple, list[tuple[_Rule, int]]] = defaultdict(list)
+        for r in solver.rules:
+            for i, lit in enumerate(r.lits):
+                self.uses[lit.rel].append((r, i))
+        self.windows: dict[TimeWindow, _Window] = {}
+        for r in solver.rules:
+            for lit in r.lits:
+                base = lit.rel[1] if lit.rel[0] == "neg" else lit.rel
+                if base[0] == "w":
+                    _, kind, window, sig = base
+                    w = self.windows.get(window)
+                    if w is None:
+                        w = self.windows[window] = _Window(window, tmin)
+                    {"dia": w.dia, "box": w.box}.get(kind, {}).setdefault(sig, {})
+                    if kind == "at":
+                        w.at.add(sig)
+                    if kind == "box":
+                        w.box_in.setdefault(sig, set())
+                    if sig == ("true", 0):
+                        w.true = True
+        self.read = set()  # stream signatures some window reads
+        for w in self.windows.values():
+            self.read |= set(w.dia) | w.at | set(w.box)
+        # constants of the program: ids kept for the whole run
+        self.const: dict = {}
+        for r in solver.rules:
+            for a in (*r.head_args, *(x for lit in r.lits for x in lit.args)):
+                if isinstance(a, (Constant, Integer, String)):
+                    self.const[a] = format_term(a)
+        self.times: list[int] = []  # time points with data, ascending (non-live: all of them)
+        if not self.live:
+            self.times = sorted(u for u in stream.points if u >= tmin)
+        self.intensional = set(solver.order) - {_FALSE}
+        self.answer: list[str] = []
+        self.valid = False  # is the previous step's answer a single answer (for deltas)?
+        self.out: list[tuple] = []  # (sig, rows added, rows removed) of the step, for the answer
+        # relations whose every reader projects it (one positive literal): changed in bulk
+        self.bulk = {rel: all(r.project is not None for r, _ in uses) for rel, uses in self.uses.items()}
+        for fact in solver.facts:
+            try:
+                row = tuple([format_term(evaluate(a, {}, self.functions)) for a in fact.args])
+            except _Undefined:
+                continue
+            self._support(fact.signature, row, 1)
+
+    # ------------------------------------------------------------------------ terms
+    def _term(self, text: str):
+        """The term whose canonical text (``lars.printer.format_term``) is ``text``."""
+        got = self.term_of.get(text)
+        if got is None:
+            if len(self.term_of) >= _CACHE_MAX:
+                self.term_of.clear()
+            got = self.term_of[text] = parse_ground_atom(f"x({text})").args[0]
+        return got
+
+    def _terms(self, theta: dict) -> dict:
+        term = self._term
+        return {k: term(v) for k, v in theta.items()}
+
+    # ------------------------------------------------------------------------ stream access
+    def _atoms(self, u: int) -> tuple[Atom, ...]:
+        if u < self.tmin:
+            return ()
+        return self.stream.points.get(u, ())
+
+    def _points(self, a: int, b: int) -> Iterable[int]:
+        """Time points in [a, b] that carry data."""
+        if b < a:
+            return ()
+        if b - a < 64 or self.live:
+            return range(a, b + 1)
+        from bisect import bisect_left, bisect_right
+
+        return self.times[bisect_left(self.times, a):bisect_right(self.times, b)]
+
+    @staticmethod
+    def _every(a: int, b: int) -> range:
+        return range(a, b + 1)
+
+    # ------------------------------------------------------------------------ the step
+    def step(self, t: int) -> Step:
+        if self.live:
+            self.stream.read_past(t)
+            self.stream.take_arrived()
+        self.out = []
+        for w in self.windows.values():
+            self._slide(w, t)
+        if self.live:
+            keep = min((w.lo for w in self.windows.values()), default=t)
+            self.stream.forget_before(min(keep, t - 1))
+        self.t = t
+        for sig in self.solver.order:
+            self._flush(sig)
+        self._drop_rows(t)
+        return self._answer(t)
+
+    def _slide(self, w: _Window, t: int) -> None:
+        lo, hi = time_window_bounds(w.window, t, self.tmin)
+        lo = max(lo, self.tmin)
+        old_lo, old_hi = w.lo, w.hi
+        # entering points first (◇ counts pass through 1 → 2 → 1 rather than 1 → 0 → 1)
+        points = self._every if w.true else self._points
+        for u in points(max(old_hi + 1, lo), hi):
+            self._enter(w, u, +1)
+        for u in points(old_lo, min(old_hi, lo - 1)):
+            self._enter(w, u, -1)
+        w.lo, w.hi = lo, hi
+        if w.box:
+            self._box(w, t, lo, hi)
+
+    def _rows_at(self, u: int) -> dict:
+        """The distinct ``(sig, row)`` of the stream atoms at u that some window reads (computed
+        once per time point, dropped once every window has passed it)."""
+        got = self.point_rows.get(u)
+        if got is not None:
+            return got
+        if self.row_stream:  # the reader gave rows already (lars.streams.iter_stream_rows)
+            got = self.stream.points.get(u) if u >= self.tmin else None
+            return got if got is not None else {}
+        atoms = self._atoms(u)
+        if atoms is self.last_atoms:  # the reader gave the previous line's atoms again
+            out = self.last_rows
+        else:
+            read = self.read
+            out = {}
+            for a in atoms:
+                args = a.args
+                sig = (a.predicate, len(args))
+                if sig in read:
+                    row = tuple([x.name if type(x) is Constant else _text_of(x) for x in args])
+                    got = out.get(sig)
+                    if got is None:
+                        out[sig] = {row: None}
+                    else:
+                        got[row] = None
+            self.last_atoms, self.last_rows = atoms, out
+        self.point_rows[u] = out
+        return out
+
+    def _drop_rows(self, t: int) -> None:
+        keep = min((w.lo for w in self.windows.values()), default=t + 1)
+        keep = min(keep, t + 1)
+        rows = self.point_rows
+        if rows and min(rows) < keep:
+            for u in [u for u in rows if u < keep]:
+                del rows[u]
+
+    def _enter(self, w: _Window, u: int, sign: int) -> None:
+        """Time point u enters (sign 1) or leaves (-1) the window: ◇ counts and @_T pairs."""
+        true = ("true", 0)
+        if true in w.dia:
+            self._dia(w, true, [()], sign)
+        if true in w.at:
+            row = (str(u),)
+            self._apply(("w", "at", w.window, true), [row] if sign > 0 else (), [row] if sign < 0 else ())
+        rows = self._rows_at(u)
+        if not rows:
+            return
+        for sig in w.dia:
+            got = rows.get(sig)
+            if got:
+                self._dia(w, sig, got, sign)
+        for sig in w.at:
+            got = rows.get(sig)
+            if got:
+                tu = str(u)
+                pairs = [(*row, tu) for row in got]
+                self._apply(("w", "at", w.window, sig), pairs if sign > 0 else (), pairs if sign < 0 else ())
+
+    def _dia(self, w: _Window, sig: tuple, rows, sign: int) -> None:
+        counts = w.dia[sig]
+        get = counts.get
+        changed = []
+        if sign > 0:
+            for row in rows:
+                c = get(row)
+                if c is None:
+                    counts[row] = 1
+                    changed.append(row)
+                else:
+                    counts[row] = c + 1
+            if changed:
+                self._apply(("w", "dia", w.window, sig), changed, ())
+        else:
+            for row in rows:
+                c = counts[row] - 1
+                if c:
+                    counts[row] = c
+                else:
+                    del counts[row]
+                    changed.append(row)
+            if changed:
+                self._apply(("w", "dia", w.window, sig), (), changed)
+
+    def _box(self, w: _Window, t: int, lo: int, hi: int) -> None:
+        """□ (step 1, so the window is ``[lo, t]``, never empty): the runs of consecutive
+        occurrences are brought up to t; an atom holds iff it occurs at t and its run started at
+        or before ``lo`` (Laser's consideration time)."""
+        true = ("true", 0)
+        changed = set()
+        for u in self._points(max(w.box_last + 1, self.tmin), t):
+            rows = self._rows_at(u)
+            cont = w.box_last == u - 1
+            for sig, runs in w.box.items():
+                if sig == true:
+                    continue
+                got = rows.get(sig, ())
+                if cont and got is w.box_src.get(sig):  # the same rows again (a repeated line): runs go on
+                    continue
+                w.box[sig] = {row: runs.get(row, u) for row in got} if cont else dict.fromkeys(got, u)
+                w.box_src[sig] = got
+                changed.add(sig)
+            w.box_last = u
+        for sig, runs in w.box.items():
+            key = ("w", "box", w.window, sig)
+            now = w.box_in[sig]
+            if sig == true:
+                new = {()}
+            elif w.box_last == t and sig not in changed and len(now) == len(runs):
+                continue  # every running atom holds already, and the runs did not change
+            elif w.box_last == t:
+                new = {row for row, s in runs.items() if s <= lo}
+            else:
+                new = set()
+            gone, came = now - new, new - now
+            if gone or came:
+                self._apply(key, came, gone)
+            w.box_in[sig] = new
+
+    # ------------------------------------------------------------------------ propagation
+    def _apply(self, rel: tuple, plus, minus) -> None:
+        """Relation ``rel`` gains the rows ``plus`` and loses ``minus`` (each a change): update it
+        and the supports of the heads of the rules that read it. Rules that only project one
+        literal take the change in bulk; the others tuple by tuple (the delta rule)."""
+        table = self.rels[rel]
+        if self.bulk.get(rel, True):  # (a relation nothing reads: bulk too)
+            table.add_many(plus)
+            table.remove_many(minus)
+            counts_of, pending_of = self.counts, self.pending
+            for r, _ in self.uses.get(rel, ()):
+                counts = counts_of[r.head]
+                get = counts.get
+                proj = r.project
+                heads_plus = plus if proj is True else [tuple([row[k] for k in proj]) for row in plus]  # type: ignore[union-attr]
+                heads_minus = minus if proj is True else [tuple([row[k] for k in proj]) for row in minus]  # type: ignore[union-attr]
+                for h in heads_plus:
+                    counts[h] = get(h, 0) + 1
+                for h in heads_minus:
+                    c = counts[h] - 1
+                    if c:
+                        counts[h] = c
+                    else:
+                        del counts[h]
+                pending = pending_of[r.head]
+                pending.update(heads_plus)
+                pending.update(heads_minus)
+        elif rel[0] == "neg":  # `not R` reads the complement: a row joins it while absent from R
+            propagate = self._propagate
+            for row in plus:
+                propagate(rel, row, 1)
+                table.add(row)
+            for row in minus:
+                table.remove(row)
+                propagate(rel, row, -1)
+        else:
+            propagate = self._propagate
+            for row in plus:
+                table.add(row)
+                propagate(rel, row, 1)
+            for row in minus:
+                propagate(rel, row, -1)
+                table.remove(row)
+        shadow = ("neg", rel)
+        if shadow in self.uses:
+            self._apply(shadow, plus, minus)
+
+    def _flush(self, sig: tuple) -> None:
+        """The rows of ``sig`` whose support became or stopped being 0 change its relation (each
+        intensional predicate is flushed once per step, after everything below it)."""
+        pending = self.pending[sig]
+        if not pending:
+            return
+        counts = self.counts[sig]
+        rows = self.rels[sig].rows
+        plus = [r for r in pending if r in counts and r not in rows]
+        minus = [r for r in pending if r not in counts and r in rows]
+        pending.clear()
+        if plus or minus:
+            self._apply(sig, plus, minus)
+            if sig in self.intensional:
+                self.out.append((sig, plus, minus))
+
+    def _support(self, sig: tuple, row: tuple, n: int) -> None:
+        counts = self.counts[sig]
+        c = counts.get(row, 0) + n
+        if c:
+            counts[row] = c
+        else:
+            del counts[row]
+        self.pending[sig].add(row)
+
+    def _propagate(self, rel: tuple, row: tuple, sign: int) -> None:
+        """``row`` of ``rel`` changes (the relation holds it now): every rule instance that uses
+        it, with the occurrences of ``rel`` before the seed excluding it (the delta rule), changes
+        the support of its head by ``sign`` (negated literal: by ``-sign``)."""
+        for r, i in self.uses.get(rel, ()):
+            lit = r.lits[i]
+            s = -sign if lit.negated else sign  # a negated literal: its instances are lost/gained
+            if r.project is not None:
+                self._support(r.head, row if r.project is True else tuple([row[k] for k in r.project]), s)
+                continue
+            theta = self._bind(lit, row)
+            if theta is None:
+                continue
+            if r.flat[i]:  # checks only: at most one instance
+                if self._checks(r, r.plans[i], theta, rel, row, i):
+                    self._head(r, theta, s)
+                continue
+            for theta in self._steps(r, r.plans[i], 0, theta, rel, row, i):
+                self._head(r, theta, s)
+
+    def _value(self, term, theta: dict) -> int:
+        """The id of a term under theta (all its variables bound); raises _Undefined."""
+        if isinstance(term, Variable):
+            return theta[term.name]
+        got = self.const.get(term) if isinstance(term, (Constant, Integer, String)) else None
+        if got is not None:
+            return got
+        return format_term(evaluate(term, self._terms(theta), self.functions))
+
+    def _head(self, r: _Rule, theta: dict, s: int) -> None:
+        spec = r.head_spec
+        if spec is not None:
+            self._support(r.head, tuple([theta[v] if is_var else v for is_var, v in spec]), s)
+            return
+        try:
+            row = tuple([self._value(a, theta) for a in r.head_args]) if r.head_args else ()
+        except _Undefined:
+            return
+        self._support(r.head, row, s)
+
+    def _unify_text(self, pattern, i: str, theta: dict) -> dict | None:
+        """Term-level unification of a compound pattern with the term of id i."""
+        got = _unify(pattern, self._term(i), self._terms(theta), functions=self.functions)
+        if got is None:
+            return None
+        out = dict(theta)
+        for k, v in got.items():
+            if k not in out:
+                out[k] = format_term(v)
+        return out
+
+    def _bind(self, lit: _Lit, row: tuple) -> dict | None:
+        """Bind the simple positions of ``lit`` to ``row`` (computed positions are checked by
+        the plan); ``None`` if they do not match."""
+        for k, text in lit.consts:
+            if row[k] != text:
+                return None
+        out: dict = {}
+        for k, name in lit.names:
+            got = out.get(name)
+            if got is None:
+                out[name] = row[k]
+            elif got != row[k]:
+                return None
+        for k, pattern in lit.funcs:
+            got2 = self._unify_text(pattern, row[k], out)
+            if got2 is None:
+                return None
+            out = got2
+        return out
+
+    def _checks(self, r: _Rule, plan: list, theta: dict, rel: tuple, row: tuple, seed: int) -> bool:
+        """A plan of checks only (``_Rule.flat``), without generators: does the instance hold?"""
+        for step in plan:
+            kind = step[0]
+            if kind == "lit":
+                lit = r.lits[step[1]]
+                try:
+                    key = tuple([self._value(a, theta) for a in step[3]])
+                except _Undefined:
+                    return False
+                table = self.rels[lit.rel]
+                if len(key) == len(lit.args):
+                    if key not in table.rows or (lit.rel == rel and step[1] < seed and key == row):
+                        return False
+                elif not table.lookup(step[2], key):
+                    return False
+            elif kind == "cmp":
+                if not comparison_holds(step[1], self._terms(theta), self.functions):
+                    return False
+            elif next(self._steps(r, [step], 0, theta, rel, row, seed), None) is None:
+                return False
+        return True
+
+    def _steps(self, r: _Rule, plan: list, k: int, theta: dict, rel: tuple, row: tuple, seed: int | None) -> Iterator[dict]:
+        """Instances of the body along ``plan`` from step k; ``seed``: the literal bound to
+        ``row`` of ``rel`` (earlier occurrences of ``rel`` exclude ``row``)."""
+        if k == len(plan):
+            yield theta
+            return
+        step = plan[k]
+        kind = step[0]
+        functions = self.functions
+        if kind == "cmp":
+            if comparison_holds(step[1], self._terms(theta), functions):
+                yield from self._steps(r, plan, k + 1, theta, rel, row, seed)
+        elif kind == "assign":
+            try:
+                value = self._value(step[2], theta)
+            except _Undefined:
+                return
+            yield from self._steps(r, plan, k + 1, {**theta, step[1]: value}, rel, row, seed)
+        elif kind == "seedcheck":
+            lit = r.lits[step[1]]
+            for p in step[2]:
+                if _unify(lit.args[p], self._term(row[p]), self._terms(theta), functions=functions) is None:
+                    return
+            yield from self._steps(r, plan, k + 1, theta, rel, row, seed)
+        elif kind == "neg":
+            i = step[1]
+            lit = r.lits[i]
+            try:
+                ground = tuple([self._value(a, theta) for a in lit.args])
+            except _Undefined:
+                ground = None
+            if lit.rel == rel and seed is not None and i < seed and ground == row:
+                return  # the delta rule: an earlier occurrence of the changed relation excludes the row
+            if ground is None or ground not in self.rels[lit.rel].rows:
+                yield from self._steps(r, plan, k + 1, theta, rel, row, seed)
+        else:  # "lit"
+            _, i, keys, key_terms, rest = step
+            lit = r.lits[i]
+            try:
+                key = tuple([self._value(a, theta) for a in key_terms])
+            except _Undefined:
+                return
+            exclude = lit.rel == rel and seed is not None and i < seed
+            candidates = self.rels[lit.rel].lookup(keys, key)
+            if not rest:
+                if candidates and not (exclude and next(iter(candidates)) == row):
+                    yield from self._steps(r, plan, k + 1, theta, rel, row, seed)
+                return
+            args = lit.args
+            for cand in list(candidates):
+                if exclude and cand == row:
+                    continue
+                th = theta
+                ok = True
+                for p in rest:
+                    a = args[p]
+                    if isinstance(a, Variable):
+                        got = th.get(a.name)
+                        if got is None:
+                            if th is theta:
+                                th = dict(theta)
+                            th[a.name] = cand[p]
+                        elif got != cand[p]:
+                            ok = False
+                            break
+                    else:
+                        th2 = self._unify_text(a, cand[p], th)
+                        if th2 is None:
+                            ok = False
+                            break
+                        th = th2
+                if ok:
+                    yield from self._steps(r, plan, k + 1, th, rel, row, seed)
+
+    # ------------------------------------------------------------------------ the answer
+    @staticmethod
+    def _atom_text(sig: tuple, row: tuple) -> str:
+        return f"{sig[0]}({','.join(row)})" if row else sig[0]
+
+    def _answer(self, t: int) -> Step:
+        added: list[str] = []
+        removed: list[str] = []
+        for sig, plus, minus in self.out:
+            name = sig[0]
+            if sig[1]:
+                removed += [f"{name}({','.join(row)})" for row in minus]
+                added += [f"{name}({','.join(row)})" for row in plus]
+            else:
+                removed += [name for row in minus]
+                added += [name for row in plus]
+        added.sort()
+        removed.sort()
+        answer = self.answer
+        if removed:
+            answer = list(filterfalse(set(removed).__contains__, answer))
+        if added:
+            answer = answer + added
+            answer.sort()  # two sorted runs: one linear merge
+        self.answer = answer
+        if self.counts[_FALSE]:  # a constraint holds: no answer stream at t
+            self.valid = False
+            return Step(t, [], delta=None)
+        delta = (tuple(added), tuple(removed)) if self.valid else None
+        self.valid = True
+        return Step(t, [tuple(answer)], delta=delta)
