@@ -24,6 +24,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Callable, Iterable, Iterator, Sequence
 
 from lars.errors import RsplarsError
@@ -34,7 +35,7 @@ from rdflib import Literal as RDFLiteral, URIRef
 from translator.query import model as M
 from translator.translate.compile import Compiled
 from translator.translate.expressions import FUNCTIONS
-from translator.rdf.streams import StreamElement, to_lars_stream
+from translator.rdf.streams import ElementList, StreamElement, to_lars_stream
 from translator.rdf.terms import from_lars, to_nt
 
 R2S = ("rstream", "istream", "dstream")
@@ -59,8 +60,7 @@ def data_stream(elements: Iterable[StreamElement], start: int = 0, end: int | No
     """The LARS data stream of the elements (:func:`translator.rdf.streams.to_lars_stream`:
     ``striple(s,p,o,stream) ∈ υ(t)``, arrival order kept) on the timeline of a run: from ``start``
     (or the first element if earlier) to ``end`` (default: the last element)."""
-    stream = to_lars_stream(elements)
-    points = stream.points
+    points = elements.lars_points() if isinstance(elements, ElementList) else to_lars_stream(elements).points
     lo = min([start, *points]) if points else start
     hi = max([*points, lo]) if end is None else end
     return Stream(points, lo, max(hi, lo))
@@ -203,11 +203,19 @@ def answer_rows(compiled: Compiled, atoms: Iterable[str]) -> Iterator[Row]:
     prints them) read back as rows of N-Triples terms (``None``: unbound). Also used per block by
     ``spark_jobs``, so both engines read answers the same way."""
     prefix = compiled.answer_predicate
+    opening = prefix + "("
     for text in atoms:
-        if not (text == prefix or text.startswith(prefix + "(")):
+        if not (text == prefix or text.startswith(opening)):
             continue
-        atom = parse_ground_atom(text)
-        yield tuple(None if (term := from_lars(a)) is None else to_nt(term) for a in atom.args)  # type: ignore[arg-type]
+        yield _row_of(text)
+
+
+@lru_cache(maxsize=1 << 17)
+def _row_of(text: str) -> Row:
+    """The row of one answer atom (an answer stays in a window for many evaluation times: each
+    atom text is parsed once while it recurs)."""
+    atom = parse_ground_atom(text)
+    return tuple(None if (term := from_lars(a)) is None else to_nt(term) for a in atom.args)  # type: ignore[arg-type]
 
 
 def construct_triples(compiled: Compiled, rows: Iterable[Row], t: int) -> list[str]:

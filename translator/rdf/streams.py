@@ -703,7 +703,47 @@ def to_lars_stream(elements: Iterable[StreamElement], *, predicate: str = STRIPL
     stream at one time point is one atom (its first arrival counts). Give ``elements`` merged
     (:func:`merge_streams`)."""
     points: dict[int, dict[Atom, None]] = {}
+    lars: dict[RDFTerm, object] = {}  # each distinct term converted once (predicates, shops, … recur)
+
+    def term(x: RDFTerm):
+        got = lars.get(x)
+        if got is None:
+            got = lars[x] = to_lars(x)
+        return got
+
     for e in elements:
-        s, p, o = (to_lars(x) for x in e.triple)
-        points.setdefault(e.t, {})[Atom(predicate, (s, p, o, to_lars(e.stream_iri)))] = None
+        s, p, o = e.triple
+        points.setdefault(e.t, {})[Atom(predicate, (term(s), term(p), term(o), term(e.stream_iri)))] = None
     return Stream({t: tuple(atoms) for t, atoms in points.items()}, start, end)
+
+
+class ElementList(list):
+    """Stream elements (merged, in arrival order) that build their LARS data stream
+    (:func:`to_lars_stream`) once, however many programs run over them (``rsplars agree`` runs
+    up to five). The list must not change after :meth:`lars_points` was called."""
+
+    _points: Mapping[int, tuple[Atom, ...]] | None = None
+
+    def lars_points(self) -> Mapping[int, tuple[Atom, ...]]:
+        if self._points is None:
+            self._points = to_lars_stream(self).points
+        return self._points
+
+    def nt_triples(self) -> dict[str, list[tuple[str, str, str]]]:
+        """The triples of each stream as N-Triples texts (condition (ii) of seed 000 §5), computed
+        once (terms converted once each)."""
+        got = getattr(self, "_nt", None)
+        if got is None:
+            texts: dict[RDFTerm, str] = {}
+
+            def nt(x: RDFTerm) -> str:
+                text = texts.get(x)
+                if text is None:
+                    text = texts[x] = to_nt(x)
+                return text
+
+            got = {}
+            for e in self:
+                got.setdefault(str(e.stream_iri), []).append((nt(e.triple[0]), nt(e.triple[1]), nt(e.triple[2])))
+            self._nt = got
+        return got
