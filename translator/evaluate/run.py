@@ -210,7 +210,7 @@ def answer_rows(compiled: Compiled, atoms: Iterable[str]) -> Iterator[Row]:
         yield _row_of(text)
 
 
-@lru_cache(maxsize=1 << 17)
+@lru_cache(maxsize=1 << 14)
 def _row_of(text: str) -> Row:
     """The row of one answer atom (an answer stays in a window for many evaluation times: each
     atom text is parsed once while it recurs)."""

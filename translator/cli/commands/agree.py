@@ -95,8 +95,11 @@ def run(args: argparse.Namespace) -> int:
 
     accounting = new_accounting(args.skip_bad_elements)
     elements, facts = read_data(args, accounting)
+    import gc
+
     elements = ElementList(elements)  # its LARS stream and N-Triples texts are built once for every run
     comparisons = _comparisons(args, elements)
+    gc.freeze()  # the data read stays to the end: the collector need not walk it again and again
     settings = Settings(
         period=pull_period(comparisons[0].pull_query, args.period, args.unit),
         unit=args.unit,
