@@ -27,7 +27,7 @@ from typing import Callable, Iterable, Iterator, Sequence
 
 from lars.model import Atom, Program, Rule
 from lars.streams import LiveStream
-from translator.evaluate.run import AGGREGATE_ERROR, R2S, Evaluation, Row, RunError, answer_rows
+from translator.evaluate.run import AGGREGATE_ERROR, MAX_EVALUATION_TIMES, R2S, Evaluation, Row, RunError, answer_rows
 from translator.rdf.predicates import STRIPLE
 from translator.rdf.streams import StreamElement
 from translator.rdf.terms import to_lars
@@ -65,10 +65,11 @@ def _lars_term(term):
     return to_lars(term)
 
 
-def lars_points(elements: Iterable[StreamElement], counts: ElementCounts | None = None
-                ) -> Iterator[tuple[int, tuple[Atom, ...] | None]]:
+def lars_points(elements: Iterable[StreamElement], counts: ElementCounts | None = None,
+                began: dict | None = None) -> Iterator[tuple[int, tuple[Atom, ...] | None]]:
     """``(t, atoms of υ(t))`` per time point in time order, announcing each time point with
-    ``(t, None)`` as its first element arrives (``lars.streams.iter_stream_text(notify=True)``)."""
+    ``(t, None)`` as its first element arrives (``lars.streams.iter_stream_text(notify=True)``).
+    ``began`` is told the first element of the latest time point (for messages)."""
     current: int | None = None
     atoms: dict[Atom, None] = {}
     for e in elements:
@@ -78,6 +79,8 @@ def lars_points(elements: Iterable[StreamElement], counts: ElementCounts | None 
                     counts.point(current, len(atoms))
                 yield current, tuple(atoms)
             current, atoms = e.t, {}
+            if began is not None:
+                began["element"] = e
             yield current, None
         s, p, o = e.triple
         atom = Atom(STRIPLE, (_lars_term(s), _lars_term(p), _lars_term(o), _lars_term(e.stream_iri)))
@@ -96,10 +99,26 @@ def _ceil_to(t: int, u: int) -> int:
     return -(-t // u) * u
 
 
+def _far_off(t: int, step: int, end: int | None, stream: LiveStream, began: dict) -> None:
+    """Stop before listing more than ``MAX_EVALUATION_TIMES`` evaluation times up to an element far
+    ahead (a timestamp far off, or a wrong unit), as the run over a whole stream does."""
+    hi = stream.begun if end is None else end
+    if hi is None or hi < t:
+        return
+    count = (hi - t) // step + 1
+    if count > MAX_EVALUATION_TIMES:
+        e = began.get("element")
+        where = f" (the element at t={e.t} comes from line {e.source_line} of its stream)" if e is not None else ""
+        raise RunError(f"the run would evaluate {count:,} more time points between {t} and {hi}, more than "
+                       f"{MAX_EVALUATION_TIMES:,}{where}: check the timestamps and the unit (--unit, "
+                       "--stream-time-unit), or give --from/--to")
+
+
 def live_times(compiled: Compiled, stream: LiveStream, data_times: deque, start: int | None,
-               end: int | None) -> Iterator[int]:
+               end: int | None, began: dict | None = None) -> Iterator[int]:
     """The evaluation times of ``compiled`` over a stream still arriving (module docstring);
     ``data_times``: the complete time points with input, appended as they are read."""
+    began = {} if began is None else began
     lo = stream.start
     first = lo if start is None else start
     if first < lo:
@@ -117,6 +136,7 @@ def live_times(compiled: Compiled, stream: LiveStream, data_times: deque, start:
                 seen = stream.begun if stream.begun is not None else lo
                 if t > _ceil_to(max(seen, lo), u):
                     return
+            _far_off(t, u, end, stream, began)
             yield t
             t += u
     elif compiled.mode == "push":
@@ -139,6 +159,7 @@ def live_times(compiled: Compiled, stream: LiveStream, data_times: deque, start:
                     return
             elif t > end:
                 return
+            _far_off(t, 1, end, stream, began)
             yield t
             t += 1
 
@@ -157,9 +178,10 @@ def live_answers(compiled: Compiled, elements: Iterable[StreamElement], static: 
     if r2s not in R2S:
         raise RunError(f"unknown R2S operator {r2s!r} (expected one of {', '.join(R2S)})")
     data_times: deque[int] = deque()
+    began: dict = {}
 
     def points() -> Iterator[tuple[int, tuple[Atom, ...] | None]]:
-        for t, atoms in lars_points(elements, counts):
+        for t, atoms in lars_points(elements, counts, began):
             if atoms is not None and compiled.mode == "push":
                 data_times.append(t)
             yield t, atoms
@@ -170,7 +192,7 @@ def live_answers(compiled: Compiled, elements: Iterable[StreamElement], static: 
     solver = StreamSolver(program, functions=FUNCTIONS)
     previous: frozenset[Row] = frozenset()
     noted = False
-    for step in solver.run(stream, live_times(compiled, stream, data_times, start, end)):
+    for step in solver.run(stream, live_times(compiled, stream, data_times, start, end, began)):
         if len(step.answers) != 1:
             what = "no answer stream" if not step.answers else "several answer streams"
             raise RunError(f"the translated program has {what} at t={step.t} (D8); this is a bug, please report it")

@@ -649,6 +649,10 @@ def _read_raw(text: str, fmt: str, path: str | Path | None, source: str,
 
 def _load_text(path: str | Path) -> str:
     try:
+        if str(path) == "-":  # standard input, read whole
+            import sys
+
+            return sys.stdin.read()
         return Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
         raise RsplarsError(f"stream file not found: {path}") from None

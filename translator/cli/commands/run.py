@@ -17,6 +17,12 @@ N-Triples of CSRBench, one ``<s> <p> <o> "t" .`` line per triple, stamped with t
 (C-SPARQL ``REGISTER STREAM``: all triples of one evaluation share its time, seed 004 Sect. 2.5),
 which ``--stream`` reads back. ``ntriples`` is for CONSTRUCT only, ``sparql-json`` for SELECT/ASK.
 
+``--stream IRI=-`` reads a stream from standard input while it is evaluated (a pipe that may never
+end): the answers at t are written and flushed as soon as the first element after t arrives, and
+memory follows the windows, not the stream (``translator.evaluate.live``). N-Triples stream files
+are read the same way, lazily, unless the run needs the whole stream first (``--engine spark``,
+``--print-asp-at``, ``--resume-from``, ``--as cqels-*`` of a C-SPARQL query without ``--assign``).
+
 ``--print-asp-at T`` prints, instead of answers, the program as plain clingo input together with
 the external atoms true at T over the given data (``translator.translate.asp_export``): clingo on that text
 (``python -m clingo --enable-python``) derives ``answer(…)`` atoms equal to the answers at T.
