@@ -191,3 +191,15 @@ def test_a_bad_line_from_the_pipe_is_located(tmp_path: Path) -> None:
     assert piped.returncode == 2
     err = piped.stderr.decode()
     assert "<stdin>:5:" in err and "Traceback" not in err
+
+
+def test_an_empty_pipe_is_an_empty_stream(tmp_path: Path, capsys, monkeypatch) -> None:
+    q = tmp_path / "q.rq"
+    q.write_text(PULL, encoding="utf-8")
+    empty = tmp_path / "empty.nt"
+    empty.write_text("", encoding="utf-8")
+    expected, _ = whole_file_run(capsys, monkeypatch, str(q), "--stream", f"{E}stream={empty}", "--to", "6")
+    piped = rsplars("run", str(q), "--stream", f"{E}stream=-", "--to", "6", stdin=b"# nothing yet\n")
+    assert piped.returncode == 0, piped.stderr.decode()
+    assert piped.stdout.decode() == expected
+    assert [json.loads(x)["t"] for x in expected.splitlines()] == [0, 2, 4, 6]

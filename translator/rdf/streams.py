@@ -845,7 +845,9 @@ def _lazy_raws(path: str, fmt: str, accounting: Accounting | None) -> tuple[Iter
                 if line.strip() and not line.strip().startswith("#"):
                     break
             first = next((x.strip() for x in head if x.strip() and not x.strip().startswith("#")), "")
-            if first and not first.lower().startswith(("@prefix", "prefix", "@base", "base")) \
+            if not first:  # nothing but blank lines and comments: an empty stream
+                return iter(()), None
+            if not first.lower().startswith(("@prefix", "prefix", "@base", "base")) \
                     and not _NOTATION_LINE.search(first) and "{" not in first and _NT_LINE.match(first):
                 fmt = "ntriples"
     if fmt == "ntriples":
