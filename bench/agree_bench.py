@@ -4,6 +4,7 @@ and the peak memory of ``rsplars run`` on 150 s vs 600 s of the SRBench-style st
 
     .venv/bin/python bench/agree_bench.py                 # 100,000 time points ≈ 1M triples
     .venv/bin/python bench/agree_bench.py --quick         # 10,000 time points ≈ 100k triples
+    .venv/bin/python bench/agree_bench.py --diagnosis     # also the full agree (five runs)
     .venv/bin/python bench/agree_bench.py --only reader   # groups: agree, reader, memory
 
 The workload is the one of ``bench/spark_bench.py`` (where the 171.5 s sequential figure of the
@@ -11,8 +12,8 @@ issue comes from), run as a user runs it: the coupon stream of the running examp
 ``rsplars gen coupons`` (coupons of three triples, every coupon a fresh IRI, 200 shops, 500
 customers), the running example's C-SPARQL query (τ1, pulled every U = 500 s) against its CQELS
 counterpart (τ2, pushed) with windows of 10 s and 5 s, ``rsplars agree --no-diagnosis`` (the two
-headline runs, as in spark_bench) and the full ``rsplars agree`` (five runs: the diagnosis and
-the other window bounds) on the quick size.
+headline runs, as in spark_bench) and, with ``--diagnosis``, the full ``rsplars agree`` (five
+runs: the diagnosis and the other window bounds).
 
 *Before* is the tree of ``--before`` (default: the commit this work started from), exported with
 ``git archive`` and run from a temporary directory with the same Python; *after* is this tree,
@@ -26,6 +27,7 @@ case, read ratios with it. Results: ``bench/results/agree_bench.json``.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import platform
@@ -167,11 +169,11 @@ def memory_cases(d: Path, before: Path, quick: bool) -> dict:
                    "--unit", "s"]
             r = timed(cmd, tree, d)
             runs.append({"seconds_of_stream": n, "peak_mib": r["peak_mib"], "wall_s": r["wall_s"],
-                         "answers_sha": hash(r["stdout"])})
+                         "answers_sha256": hashlib.sha256(r["stdout"].encode()).hexdigest()})
             print(f"  run memory {side:6} {n:4} s of stream: peak {r['peak_mib']:7.1f} MiB, {r['wall_s']:6.1f} s", flush=True)
         out[side] = {"runs": runs, "ratio": round(runs[1]["peak_mib"] / runs[0]["peak_mib"], 2)}
         print(f"  -> {side}: peak RSS ratio {lengths[1]} s / {lengths[0]} s = {out[side]['ratio']:.2f}", flush=True)
-    out["identical_answers"] = all(a["answers_sha"] == b["answers_sha"]
+    out["identical_answers"] = all(a["answers_sha256"] == b["answers_sha256"]
                                    for a, b in zip(out["before"]["runs"], out["after"]["runs"]))
     return out
 
@@ -181,6 +183,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="10,000 time points (≈ 100k triples)")
     parser.add_argument("--before", default=BEFORE, help=f"the commit measured as 'before' (default {BEFORE})")
     parser.add_argument("--only", choices=["agree", "reader", "memory"], action="append")
+    parser.add_argument("--diagnosis", action="store_true", help="also the full agree (five runs)")
     parser.add_argument("--output", default=str(ROOT / "bench" / "results" / "agree_bench.json"))
     args = parser.parse_args(argv)
     groups = set(args.only or ["agree", "reader", "memory"])
@@ -188,19 +191,25 @@ def main(argv: list[str] | None = None) -> int:
                     "machine": {"python": platform.python_version(), "cpus": os.cpu_count(),
                                 "note": "2 vCPUs shared with other engineers' jobs during the run"},
                     "load_before": os.getloadavg()}
+    out = Path(args.output)
+    out.parent.mkdir(parents=True, exist_ok=True)
+
+    def save() -> None:  # after every group: a run stopped early keeps what it measured
+        result["load_after"] = os.getloadavg()
+        out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+
     with tempfile.TemporaryDirectory(prefix="agree_bench_") as tmp:
         d = Path(tmp)
         before = export(args.before, d)
-        if "agree" in groups:
-            result["agree"] = agree_cases(d, before, 10_000 if args.quick else 100_000, diagnosis=args.quick)
         if "reader" in groups:
             result["reader"] = reader_cases(d, before, 100_000 if args.quick else 400_000)
+            save()
         if "memory" in groups:
-            result["run_memory"] = memory_cases(d, before, args.quick)
-    result["load_after"] = os.getloadavg()
-    out = Path(args.output)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+            result["run_memory"] = memory_cases(d, before, False)
+            save()
+        if "agree" in groups:
+            result["agree"] = agree_cases(d, before, 10_000 if args.quick else 100_000, diagnosis=args.diagnosis)
+            save()
     print(f"written {out}")
     return 0
 
