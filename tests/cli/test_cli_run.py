@@ -312,17 +312,21 @@ def test_output_file_is_written_whole(run_cli, tmp_path):
 
 def test_output_is_atomic_when_a_run_fails_midway(run_cli, tmp_path, monkeypatch):
     """An error after some answers were written leaves the previous file untouched and no temp file."""
+    import translator.evaluate.live as live
     import translator.evaluate.run as engine
 
-    real = engine.answers
+    def failing_after_two(real):
+        def failing(*args, **kwargs):
+            for i, ev in enumerate(real(*args, **kwargs)):
+                if i == 2:
+                    raise RsplarsError("engine failed at the third evaluation")
+                yield ev
 
-    def failing(*args, **kwargs):
-        for i, ev in enumerate(real(*args, **kwargs)):
-            if i == 2:
-                raise RsplarsError("engine failed at the third evaluation")
-            yield ev
+        return failing
 
-    monkeypatch.setattr(engine, "answers", failing)
+    # the stream files read whole (answers) or while evaluated (live_answers, the default for N-Triples)
+    monkeypatch.setattr(engine, "answers", failing_after_two(engine.answers))
+    monkeypatch.setattr(live, "live_answers", failing_after_two(live.live_answers))
     target = tmp_path / "answers.jsonl"
     target.write_text("previous\n")
     code, out, err = run_cli("run", Q2, *running_example_data("nt"), "--output", target)

@@ -23,7 +23,8 @@ from translator.agreement.query_patterns import condition_ii_patterns
 from translator.agreement.report import AgreementReport, QueryInput, ReportInputs, StreamInput
 from translator.agreement.solutions import Solution
 from translator.agreement.static_check import StaticCheck, check_condition_ii
-from translator.evaluate.run import answers, solution_dicts
+from translator.evaluate.run import answers
+from translator.rdf.streams import ElementList
 from translator.rdf.terms import to_nt
 from translator.translate.compile import compile_query, default_period
 from translator.translate.normalize import TimeBase
@@ -61,6 +62,9 @@ class Settings:
     streams: tuple[StreamInput, ...] = ()
     static: tuple[str, ...] = ()
     static_default_triples: tuple[tuple[str, str, str], ...] = field(default=())
+    #: the triples of each stream as N-Triples texts (condition (ii)), computed once for every
+    #: comparison of a run (:func:`stream_triples`); ``None``: computed from the elements
+    stream_triples: Mapping[str, Sequence[tuple[str, str, str]]] | None = None
 
     @property
     def other_bounds(self) -> str | None:
@@ -88,10 +92,32 @@ def pull_period(pull_query, period: str | None, unit: str) -> int:
 def collect_answers(compiled, elements, facts, *, end: int | None = None) -> dict[int, frozenset]:
     """``{t: answer}`` at every evaluation time of ``compiled`` (pull: every multiple of U from 0,
     empty answers included; push: every time point with input), as agreement solutions."""
-    return {
-        ev.t: frozenset(Solution.from_mapping(d) for d in solution_dicts(compiled.variables, ev.rows))
-        for ev in answers(compiled, elements, facts, end=end)
-    }
+    return as_solutions(compiled.variables, ((ev.t, ev.rows) for ev in answers(compiled, elements, facts, end=end)))
+
+
+def as_solutions(variables: Sequence[str], evaluations: Iterable[tuple[int, frozenset]]) -> dict[int, frozenset]:
+    """``{t: answer}`` from the rows of each evaluation time (rows as ``translator.evaluate.run``
+    gives them): each distinct row becomes one :class:`Solution`, shared by every answer holding it,
+    and an answer equal to the previous one is the same object (answers persist while their
+    elements stay in the windows: memory follows the distinct answers)."""
+    made: dict[tuple, Solution] = {}
+
+    def solution(row: tuple) -> Solution:
+        got = made.get(row)
+        if got is None:
+            got = made[row] = Solution.from_mapping(
+                {v: term for v, term in zip(variables, row) if term is not None})
+        return got
+
+    out: dict[int, frozenset] = {}
+    previous_rows: frozenset | None = None
+    previous: frozenset = frozenset()
+    for t, rows in evaluations:
+        if rows != previous_rows:
+            previous = frozenset(solution(row) for row in rows)
+            previous_rows = rows
+        out[t] = previous
+    return out
 
 
 def solve_sequentially(programs: Mapping[str, object], elements, facts, end: int | None) -> dict[str, dict]:
@@ -125,11 +151,10 @@ def programs_of(comparison: Comparison, settings: Settings, *, pull_only: bool =
 
 
 def stream_triples(elements) -> dict[str, list[tuple[str, str, str]]]:
-    """The triples of each stream as N-Triples texts (for condition (ii))."""
-    out: dict[str, list[tuple[str, str, str]]] = {}
-    for e in elements:
-        out.setdefault(str(e.stream_iri), []).append(tuple(to_nt(x) for x in e.triple))  # type: ignore[arg-type]
-    return out
+    """The triples of each stream as N-Triples texts (for condition (ii)); each distinct term is
+    converted once, and once per :class:`~translator.rdf.streams.ElementList` however many
+    comparisons ask."""
+    return (elements if isinstance(elements, ElementList) else ElementList(elements)).nt_triples()
 
 
 def static_default_triples(paths: Iterable[str]) -> tuple[tuple[str, str, str], ...]:
@@ -181,7 +206,8 @@ def compare(comparison: Comparison, elements, facts, settings: Settings,
                      "against the pull answer at t2; no diagnosis runs (an event pattern has no windows)")
     else:
         solved = solve(programs_of(comparison, settings), elements, facts, settings.time_to)
-        check = static_check(comparison.push_query, settings.static_default_triples, stream_triples(elements))
+        triples = settings.stream_triples if settings.stream_triples is not None else stream_triples(elements)
+        check = static_check(comparison.push_query, settings.static_default_triples, triples)
     other = None
     if "other_pull" in solved:
         other = BoundsAlternative(settings.other_bounds, solved["other_pull"], solved["other_push"])

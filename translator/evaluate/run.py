@@ -25,6 +25,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Callable, Iterable, Iterator, Sequence
 
 from lars.errors import RsplarsError
@@ -35,7 +36,7 @@ from rdflib import Literal as RDFLiteral, URIRef
 from translator.query import model as M
 from translator.translate.compile import Compiled
 from translator.translate.expressions import FUNCTIONS
-from translator.rdf.streams import StreamElement, to_lars_stream
+from translator.rdf.streams import ElementList, StreamElement, to_lars_stream
 from translator.rdf.terms import from_lars, to_nt
 
 R2S = ("rstream", "istream", "dstream")
@@ -60,8 +61,7 @@ def data_stream(elements: Iterable[StreamElement], start: int = 0, end: int | No
     """The LARS data stream of the elements (:func:`translator.rdf.streams.to_lars_stream`:
     ``striple(s,p,o,stream) ∈ υ(t)``, arrival order kept) on the timeline of a run: from ``start``
     (or the first element if earlier) to ``end`` (default: the last element)."""
-    stream = to_lars_stream(elements)
-    points = stream.points
+    points = elements.lars_points() if isinstance(elements, ElementList) else to_lars_stream(elements).points
     lo = min([start, *points]) if points else start
     hi = max([*points, lo]) if end is None else end
     return Stream(points, lo, max(hi, lo))
@@ -171,14 +171,25 @@ def answers(
         prime = before[-1] if before and r2s != "rstream" else None
         times = ([prime] if prime is not None else []) + [t for t in times if t > resume_after]
     solver = make_solver(program, engine, functions=FUNCTIONS)
+    for done, ev in enumerate(evaluations(compiled, solver.run(stream, announced(times, on_time)), r2s, on_note), start=1):
+        if ev.t == prime and done == 1:
+            continue
+        if on_progress is not None:
+            on_progress(done, len(times))
+        yield ev
+
+
+def evaluations(compiled: Compiled, steps: Iterable, r2s: str, on_note: Callable[[str], None] | None) -> Iterator[Evaluation]:
+    """The engine's steps (one per evaluation time) as :class:`Evaluation` records: the answer
+    stream's rows under the R2S operator (RStream: all; IStream/DStream: the rows new/gone since the
+    previous evaluation, RSP-QL §1.19), with the once-per-run note of ``answers``."""
     previous: frozenset[Row] = frozenset()
-    row_cache: dict[str, Row] = {}  # answer atom -> its row (answers change little between times)
     noted = False
-    for done, step in enumerate(solver.run(stream, announced(times, on_time)), start=1):
+    for step in steps:
         if len(step.answers) != 1:
             what = "no answer stream" if not step.answers else "several answer streams"
             raise RunError(f"the translated program has {what} at t={step.t} (D8); this is a bug, please report it")
-        current = frozenset(_cached_rows(compiled, step.answers[0], row_cache))
+        current = frozenset(answer_rows(compiled, step.answers[0]))
         if on_note is not None and not noted and any(a.startswith(AGGREGATE_ERROR) for a in step.answers[0]):
             noted = True
             on_note(f"at t={step.t} a SUM or AVG met more values in one group than it adds exactly (at most "
@@ -190,10 +201,6 @@ def answers(
         else:
             rows = previous - current
         previous = current
-        if step.t == prime and done == 1:
-            continue
-        if on_progress is not None:
-            on_progress(done, len(times))
         yield Evaluation(step.t, rows)
 
 
@@ -202,31 +209,24 @@ AGGREGATE_ERROR = "agglimit"
 more values than the limb sums hold exactly."""
 
 
-def _cached_rows(compiled: Compiled, atoms: Sequence[str], cache: dict[str, Row]) -> Iterator[Row]:
-    """:func:`answer_rows` with the rows of atoms already read at an earlier time taken from
-    ``cache`` (cleared when it holds far more than one answer: memory follows the answers)."""
-    if len(cache) > 4 * len(atoms) + 1024:
-        cache.clear()
-    prefix = compiled.answer_predicate
-    for text in atoms:
-        row = cache.get(text)
-        if row is None:
-            if not (text == prefix or text.startswith(prefix + "(")):
-                continue
-            row = cache[text] = next(answer_rows(compiled, (text,)))
-        yield row
-
-
 def answer_rows(compiled: Compiled, atoms: Iterable[str]) -> Iterator[Row]:
     """The solutions in one answer stream: the ``answer`` atoms among ``atoms`` (as the engine
     prints them) read back as rows of N-Triples terms (``None``: unbound). Also used per block by
     ``spark_jobs``, so both engines read answers the same way."""
     prefix = compiled.answer_predicate
+    opening = prefix + "("
     for text in atoms:
-        if not (text == prefix or text.startswith(prefix + "(")):
+        if not (text == prefix or text.startswith(opening)):
             continue
-        atom = parse_ground_atom(text)
-        yield tuple(None if (term := from_lars(a)) is None else to_nt(term) for a in atom.args)  # type: ignore[arg-type]
+        yield _row_of(text)
+
+
+@lru_cache(maxsize=1 << 14)
+def _row_of(text: str) -> Row:
+    """The row of one answer atom (an answer stays in a window for many evaluation times: each
+    atom text is parsed once while it recurs)."""
+    atom = parse_ground_atom(text)
+    return tuple(None if (term := from_lars(a)) is None else to_nt(term) for a in atom.args)  # type: ignore[arg-type]
 
 
 def construct_triples(compiled: Compiled, rows: Iterable[Row], t: int) -> list[str]:

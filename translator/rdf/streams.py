@@ -24,12 +24,13 @@ was expected); a timestamp smaller than the previous one is an error, never reor
 from __future__ import annotations
 
 import heapq
+import itertools
 import re
 from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterable, Mapping, Sequence, TextIO
+from typing import Iterable, Iterator, Mapping, NamedTuple, Sequence, TextIO
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
@@ -54,6 +55,7 @@ from translator.rdf.terms import (
 )
 from translator.rdf.timeunits import (  # noqa: F401 - re-exported: the time API of the readers
     TimeSpec,
+    unit_ms,
     TimeUnitError,
     duration_in_base_units,
     parse_datetime,
@@ -107,8 +109,7 @@ class StreamElement:
     source_line: int = 0
 
 
-@dataclass(frozen=True)
-class _Raw:
+class _Raw(NamedTuple):
     """An element before time conversion: ``time`` is an integer in the stream unit or a dateTime."""
 
     triple: Triple
@@ -133,18 +134,44 @@ _POSITIONS = (
 
 def _read_ntriples(text: str, source: str, accounting: Accounting | None = None) -> list[_Raw]:
     """Timestamped N-Triples, one element a line: ``<s> <p> <o> "t"`` [`` .``] (CSRBench)."""
-    out: list[_Raw] = []
     # only LF (and CRLF) end a line: str.splitlines() would also split at U+0085, U+2028, …
-    for lineno, line in enumerate(text.split("\n"), start=1):
+    return list(_ntriples_raws(text.split("\n"), source, accounting, text))
+
+
+# the common line, read by one regex: IRIs and literals without escapes, an integer timestamp;
+# any other line (escapes, dateTimes, errors) goes through _ntriples_line, which also locates errors
+_PLAIN_IRI = r'<[^\x00-\x20<>"{}|^`\\]*>'
+_FAST_LINE = re.compile(
+    rf'[ \t]*({_PLAIN_IRI}|{BLANK_NODE_LABEL})[ \t]*({_PLAIN_IRI})[ \t]*'
+    rf'({_PLAIN_IRI}|{BLANK_NODE_LABEL}|"[^"\\\n\r]*"(?:\^\^{_PLAIN_IRI}|@[a-zA-Z]+(?:-[a-zA-Z0-9]+)*)?)'
+    rf'[ \t]*(")[ \t]*\+?(\d+)[ \t]*"(?:\^\^{IRIREF})?[ \t]*(?:\.[ \t]*)?(?:#.*)?\r?\Z')
+
+
+def _ntriples_raws(lines: Iterable[str], source: str, accounting: Accounting | None = None,
+                   text: str | None = None) -> Iterator[_Raw]:
+    """The elements of timestamped N-Triples lines, lazily (a file or a pipe read line by line).
+    ``text``: the whole text if it is at hand (for the error context; else the line alone is shown)."""
+    fast = _FAST_LINE.match
+    term_of = _cached_term
+
+    def iri_of(value: str) -> URIRef:  # the regex admitted no character URIRef would warn about
+        return str.__new__(URIRef, value)
+
+    for lineno, line in enumerate(lines, start=1):
+        m = fast(line)
+        if m is not None:
+            s, p, o, _, t = m.groups()
+            yield _Raw((iri_of(s[1:-1]) if s[0] == "<" else BNode(s[2:]), term_of(p),
+                        iri_of(o[1:-1]) if o[0] == "<" else term_of(o)), int(t), lineno, m.start(4) + 1)
+            continue
         line = line.removesuffix("\r")
         stripped = line.strip()
         if not stripped or stripped.startswith("#"):
             continue
         try:
-            out.append(_ntriples_line(line, lineno, text, source))
+            yield _ntriples_line(line, lineno, text if text is not None else "\n" * (lineno - 1) + line, source)
         except SourceError as err:
             reject_or_raise(accounting, err)
-    return out
 
 
 def _ntriples_line(line: str, lineno: int, text: str, source: str) -> _Raw:
@@ -549,26 +576,46 @@ def normalize_format(fmt: str) -> str:
 
 def _convert(raws: Sequence[_Raw], stream_iri: URIRef, time: TimeSpec, epoch: datetime | None,
              source: str, text: str | None, accounting: Accounting | None = None) -> list[StreamElement]:
-    out: list[StreamElement] = []
-    previous: int | None = None
     first_kind = type(raws[0].time) is datetime if raws else None
+    return list(_convert_iter(raws, stream_iri, time, epoch, source, text, accounting, first_kind))
+
+
+def _convert_iter(raws: Iterable[_Raw], stream_iri: URIRef, time: TimeSpec, epoch: datetime | None,
+                  source: str, text: str | None, accounting: Accounting | None = None,
+                  first_kind: bool | None = None) -> Iterator[StreamElement]:
+    """The elements of ``raws`` in base units, lazily; out-of-order and malformed ones raised or
+    skipped (``accounting``). ``first_kind``: whether the stream's timestamps are dateTimes
+    (``None``: as the first element's)."""
+    previous: int | None = None
+    per, base = unit_ms(time.stream_unit or time.unit), unit_ms(time.unit)
     for raw in raws:
+        value = raw.time
+        if first_kind is None:
+            first_kind = type(value) is datetime
+        if type(value) is int and not first_kind and value * per % base == 0:  # the common case, inline
+            t = value * per // base
+            if previous is None or t >= previous:
+                previous = t
+                if accounting is not None:
+                    accounting.count_read()
+                yield StreamElement(raw.triple, t, stream_iri, raw.line)
+                continue
         where = dict(source=source, line=raw.line or 1, column=raw.column or 1, text=text if raw.line else None)
         try:
-            if (type(raw.time) is datetime) != first_kind:
+            if (type(value) is datetime) != first_kind:
                 raise SourceError("integer and dateTime timestamps are mixed in one stream",
                                   expected="the same kind of timestamp on every element as the first", **where)
             try:
-                if isinstance(raw.time, datetime):
+                if isinstance(value, datetime):
                     assert epoch is not None
-                    t = time.datetime_to_base(raw.time, epoch)
+                    t = time.datetime_to_base(value, epoch)
                 else:
-                    t = time.integer_to_base(raw.time)
+                    t = time.integer_to_base(value)
             except (TimeUnitError, OverflowError) as err:
                 raise SourceError(str(err), **where) from None
             if t < 0:
                 raise SourceError(
-                    f"timestamp {raw.time} lies before the epoch {epoch.isoformat() if epoch else 0}",
+                    f"timestamp {value} lies before the epoch {epoch.isoformat() if epoch else 0}",
                     expected="an --epoch at or before the first timestamp", **where)
             if previous is not None and t < previous:
                 reject_or_raise(accounting, SourceError(
@@ -582,8 +629,7 @@ def _convert(raws: Sequence[_Raw], stream_iri: URIRef, time: TimeSpec, epoch: da
         previous = t
         if accounting is not None:
             accounting.count_read()
-        out.append(StreamElement(raw.triple, t, stream_iri, raw.line))
-    return out
+        yield StreamElement(raw.triple, t, stream_iri, raw.line)
 
 
 def _first_datetime(raws: Sequence[_Raw]) -> datetime | None:
@@ -603,6 +649,10 @@ def _read_raw(text: str, fmt: str, path: str | Path | None, source: str,
 
 def _load_text(path: str | Path) -> str:
     try:
+        if str(path) == "-":  # standard input, read whole
+            import sys
+
+            return sys.stdin.read()
         return Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
         raise RsplarsError(f"stream file not found: {path}") from None
@@ -703,7 +753,132 @@ def to_lars_stream(elements: Iterable[StreamElement], *, predicate: str = STRIPL
     stream at one time point is one atom (its first arrival counts). Give ``elements`` merged
     (:func:`merge_streams`)."""
     points: dict[int, dict[Atom, None]] = {}
+    lars: dict[RDFTerm, object] = {}  # each distinct term converted once (predicates, shops, … recur)
+
+    def term(x: RDFTerm):
+        got = lars.get(x)
+        if got is None:
+            got = lars[x] = to_lars(x)
+        return got
+
     for e in elements:
-        s, p, o = (to_lars(x) for x in e.triple)
-        points.setdefault(e.t, {})[Atom(predicate, (s, p, o, to_lars(e.stream_iri)))] = None
+        s, p, o = e.triple
+        points.setdefault(e.t, {})[Atom(predicate, (term(s), term(p), term(o), term(e.stream_iri)))] = None
     return Stream({t: tuple(atoms) for t, atoms in points.items()}, start, end)
+
+
+class ElementList(list):
+    """Stream elements (merged, in arrival order) that build their LARS data stream
+    (:func:`to_lars_stream`) once, however many programs run over them (``rsplars agree`` runs
+    up to five). The list must not change after :meth:`lars_points` was called."""
+
+    _points: Mapping[int, tuple[Atom, ...]] | None = None
+
+    def lars_points(self) -> Mapping[int, tuple[Atom, ...]]:
+        if self._points is None:
+            self._points = to_lars_stream(self).points
+        return self._points
+
+    def nt_triples(self) -> dict[str, list[tuple[str, str, str]]]:
+        """The triples of each stream as N-Triples texts (condition (ii) of seed 000 §5), computed
+        once (terms converted once each)."""
+        got = getattr(self, "_nt", None)
+        if got is None:
+            texts: dict[RDFTerm, str] = {}
+
+            def nt(x: RDFTerm) -> str:
+                text = texts.get(x)
+                if text is None:
+                    text = texts[x] = to_nt(x)
+                return text
+
+            got = {}
+            for e in self:
+                got.setdefault(str(e.stream_iri), []).append((nt(e.triple[0]), nt(e.triple[1]), nt(e.triple[2])))
+            self._nt = got
+        return got
+
+
+# ------------------------------------------------------------------------------------ lazy reading
+
+
+def _open_lines(path: str) -> Iterator[str]:
+    """The lines of a stream file (``-``: standard input) read one by one, without their line end."""
+    import sys
+
+    source = "<stdin>" if path == "-" else path
+    try:
+        handle = sys.stdin if path == "-" else open(path, encoding="utf-8", newline="")
+    except FileNotFoundError:
+        raise RsplarsError(f"stream file not found: {path}") from None
+    except OSError as err:
+        raise RsplarsError(f"cannot read stream file {path}: {err.strerror}") from None
+
+    def lines() -> Iterator[str]:
+        try:
+            for line in handle:
+                yield line[:-1] if line.endswith("\n") else line
+        except UnicodeDecodeError as err:
+            raise SourceError(f"not UTF-8 text: {err.reason}", source=source) from None
+        finally:
+            if handle is not sys.stdin:
+                handle.close()
+
+    return lines()
+
+
+def _lazy_raws(path: str, fmt: str, accounting: Accounting | None) -> tuple[Iterator[_Raw], str | None]:
+    """(raw elements of one stream, read lazily where the format allows it, the whole text if it was
+    read whole): timestamped N-Triples line by line; TriG and the readable notation whole (a TriG
+    graph or a prefix may span lines)."""
+    source = "<stdin>" if path == "-" else str(path)
+    fmt = normalize_format(fmt)
+    lines = _open_lines(path)
+    head: list[str] = []
+    if fmt == "auto":
+        suffix = Path(path).suffix.lower() if path != "-" else ""
+        if suffix in EXTENSIONS:
+            fmt = EXTENSIONS[suffix]
+        else:
+            for line in lines:
+                head.append(line)
+                if line.strip() and not line.strip().startswith("#"):
+                    break
+            first = next((x.strip() for x in head if x.strip() and not x.strip().startswith("#")), "")
+            if not first:  # nothing but blank lines and comments: an empty stream
+                return iter(()), None
+            if not first.lower().startswith(("@prefix", "prefix", "@base", "base")) \
+                    and not _NOTATION_LINE.search(first) and "{" not in first and _NT_LINE.match(first):
+                fmt = "ntriples"
+    if fmt == "ntriples":
+        return _ntriples_raws(itertools.chain(head, lines), source, accounting), None
+    text = "\n".join(itertools.chain(head, lines))
+    return iter(_read_raw(text, fmt, None if path == "-" else path, source, accounting)), text
+
+
+def iter_streams(files: Mapping[str, str | Path], fmt: str = "auto", time: TimeSpec = TimeSpec(),
+                 accounting: Accounting | None = None) -> Iterator[StreamElement]:
+    """The elements of several streams (IRI → file, ``-`` = standard input) merged by time as
+    :func:`merge_streams` merges them, read while they are consumed: timestamped N-Triples line by
+    line (a pipe that never ends is read as it arrives), other formats whole. Equal to
+    ``merge_streams(read_streams(files, fmt, time, accounting))`` element by element, with the same
+    errors; only the dateTime epoch needs the first element of every stream before the first is
+    given out."""
+    sources = []
+    for iri, path in files.items():
+        raws, text = _lazy_raws(str(path), fmt, accounting)
+        first = next(raws, None)
+        sources.append((URIRef(str(iri)), str(path), text, first, raws))
+    epoch = time.epoch
+    if epoch is None:
+        firsts = [f.time for _, _, _, f, _ in sources if f is not None and isinstance(f.time, datetime)]
+        epoch = min(firsts) if firsts else None
+    streams = []
+    for iri, path, text, first, raws in sources:
+        if first is None:
+            continue
+        source = "<stdin>" if path == "-" else path
+        streams.append(_convert_iter(itertools.chain([first], raws), iri, time, epoch, source, text, accounting))
+    if len(streams) == 1:
+        return streams[0]
+    return heapq.merge(*streams, key=lambda e: e.t)

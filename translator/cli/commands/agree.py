@@ -65,6 +65,10 @@ def add_parser(subparsers) -> None:
                    help="run only the two headline runs: no cause analysis (faster)")
     p.add_argument("--unit", choices=UNITS, default="s", help="base time unit of the runs (D1; default: s)")
     add_engine_options(p)
+    p.add_argument("--jobs", type=int, metavar="N",
+                   help="processes solving blocks of the timeline in parallel with the sequential engine "
+                        "(identical answers; default: the CPUs, at most 4, for streams of 20,000 elements "
+                        "or more; 1: one process)")
     add_epsparql_options(p)
     p.add_argument("--from", dest="start", type=int, metavar="T", help="judge the intervals from T (default 0)")
     p.add_argument("--to", dest="end", type=int, metavar="T", help="judge the intervals up to T (default: last pull time)")
@@ -92,9 +96,15 @@ def run(args: argparse.Namespace) -> int:
     _check_arguments(args)
     if operational_requested(args) or given(args.r2s):  # real engines' answer streams (docs/check.md)
         return run_profile_agreement(args)
+    from translator.rdf.streams import ElementList
+
     accounting = new_accounting(args.skip_bad_elements)
     elements, facts = read_data(args, accounting)
+    import gc
+
+    elements = ElementList(elements)  # its LARS stream and N-Triples texts are built once for every run
     comparisons = _comparisons(args, elements)
+    gc.freeze()  # the data read stays to the end: the collector need not walk it again and again
     settings = Settings(
         period=pull_period(comparisons[0].pull_query, args.period, args.unit),
         unit=args.unit,
@@ -106,6 +116,7 @@ def run(args: argparse.Namespace) -> int:
         streams=tuple(StreamInput(*parse_stream_spec(s)) for s in args.stream),
         static=tuple(args.static),
         static_default_triples=static_default_triples(args.static),
+        stream_triples=elements.nt_triples(),
     )
     code = EXIT_OK
     for k, comparison in enumerate(comparisons, start=1):
@@ -135,11 +146,25 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _solver(args: argparse.Namespace):
-    """Sequential clingo runs, or all programs in one Spark job with ``--engine spark`` (same answers)."""
+    """Sequential clingo runs (in ``--jobs`` processes, block by block, when that pays off), or all
+    programs in one Spark job with ``--engine spark`` (same answers)."""
     from translator.agreement.compare import solve_sequentially
 
     if args.engine != "spark":
-        return solve_sequentially
+        from spark_jobs.local import can_run_locally, default_jobs
+
+        jobs = default_jobs() if args.jobs is None else args.jobs
+
+        def solve_clingo(programs, elements, facts, end):
+            if not can_run_locally(programs, elements, jobs):
+                return solve_sequentially(programs, elements, facts, end)
+            from spark_jobs.local import solve_local
+            from translator.agreement.compare import as_solutions
+
+            rows = solve_local(programs, elements, facts, end=end, jobs=jobs)
+            return {label: as_solutions(programs[label].variables, rows[label].items()) for label in programs}
+
+        return solve_clingo
 
     def solve(programs, elements, facts, end):
         from spark_jobs.cli import run_agreement_spark
@@ -164,6 +189,8 @@ def _check_arguments(args: argparse.Namespace) -> None:
         raise RsplarsError(f"--from {args.start} is after --to {args.end}")
     if args.max_rows < 1:
         raise RsplarsError("--max-rows must be at least 1")
+    if args.jobs is not None and args.jobs < 1:
+        raise RsplarsError(f"--jobs must be at least 1, got {args.jobs}")
 
 
 def _comparisons(args: argparse.Namespace, elements) -> list:

@@ -17,6 +17,12 @@ N-Triples of CSRBench, one ``<s> <p> <o> "t" .`` line per triple, stamped with t
 (C-SPARQL ``REGISTER STREAM``: all triples of one evaluation share its time, seed 004 Sect. 2.5),
 which ``--stream`` reads back. ``ntriples`` is for CONSTRUCT only, ``sparql-json`` for SELECT/ASK.
 
+``--stream IRI=-`` reads a stream from standard input while it is evaluated (a pipe that may never
+end): the answers at t are written and flushed as soon as the first element after t arrives, and
+memory follows the windows, not the stream (``translator.evaluate.live``). N-Triples stream files
+are read the same way, lazily, unless the run needs the whole stream first (``--engine spark``,
+``--print-asp-at``, ``--resume-from``, ``--as cqels-*`` of a C-SPARQL query without ``--assign``).
+
 ``--print-asp-at T`` prints, instead of answers, the program as plain clingo input together with
 the external atoms true at T over the given data (``translator.translate.asp_export``): clingo on that text
 (``python -m clingo --enable-python``) derives ``answer(…)`` atoms equal to the answers at T.
@@ -92,7 +98,11 @@ def run(args: argparse.Namespace) -> int:
         from translator.cli.commands.operational_options import run_operational
 
         return run_operational(args, query)
+    if args.spark_state is not None and args.engine != "spark":
+        raise RsplarsError("--spark-state needs --engine spark")
     accounting = new_accounting(args.skip_bad_elements)
+    if _live_reading(args, query):  # streams read while they are evaluated (translator.evaluate.live)
+        return _run_live(args, query, accounting)
     elements, facts = read_data(args, accounting)
     ((_, compiled),) = compile_variants(args, query, elements)
     if args.start is not None and args.end is not None and args.start > args.end:
@@ -106,8 +116,6 @@ def run(args: argparse.Namespace) -> int:
 
     resume = args.resume_from
     guard = MemoryGuard(resolve_limit(args.max_memory), compiled.program, _LazyStream(elements))
-    if args.spark_state is not None and args.engine != "spark":
-        raise RsplarsError("--spark-state needs --engine spark")
     if args.engine == "spark":
         from spark_jobs.cli import run_answers_spark
 
@@ -137,6 +145,73 @@ def _solve_from(compiled, elements, facts, args: argparse.Namespace, resume: int
 
     before = [t for t in engine_input(compiled, elements, facts, start=args.start, end=args.end).times if t <= resume]
     return before[-1] if before else None
+
+
+#: read stream files lazily too (not only ``-``) when the run allows it: memory then follows the
+#: windows, not the length of the stream
+LIVE_FILES = True
+
+
+def _live_reading(args: argparse.Namespace, query) -> bool:
+    """Whether the run reads its streams while it evaluates them (``--stream IRI=-`` always does if
+    it can): not with Spark, ``--print-asp-at``, ``--resume-from``, or ``--as cqels-*`` of a C-SPARQL
+    query without ``--assign`` (which reads the assignment off the whole stream)."""
+    from translator.rdf.streams import parse_stream_spec
+
+    if args.engine == "spark" or args.print_asp_at is not None or args.resume_from is not None:
+        return False
+    if args.as_ and query.dialect == "csparql" and not args.assign:
+        return False
+    piped = any(parse_stream_spec(spec)[1] == "-" for spec in args.stream)
+    return piped or LIVE_FILES
+
+
+def _run_live(args: argparse.Namespace, query, accounting) -> int:
+    """``rsplars run`` over streams read as they arrive (``translator.evaluate.live``): answers
+    written and flushed per evaluation time, memory bounded by the windows; the element summary
+    is printed at the end."""
+    from translator.cli.commands.common import time_spec
+    from translator.evaluate.live import ElementCounts, live_answers
+    from translator.evaluate.memory import MemoryGuard, resolve_limit
+    from translator.rdf.static import load_dataset, static_facts
+    from translator.rdf.streams import iter_streams, parse_stream_spec
+
+    files: dict[str, str] = {}
+    for spec in args.stream:
+        iri, path = parse_stream_spec(spec)
+        if iri in files:
+            raise RsplarsError(f"--stream {iri} is given twice")
+        files[iri] = path
+    if list(files.values()).count("-") > 1:
+        raise RsplarsError("only one --stream can be read from standard input (-)")
+    named = dict(parse_stream_spec(s) for s in args.named)
+    facts = static_facts(load_dataset(args.static, named)) if (args.static or named) else ()
+    ((_, compiled),) = compile_variants(args, query)
+    if args.start is not None and args.end is not None and args.start > args.end:
+        raise RsplarsError(f"--from {args.start} is after --to {args.end}")
+    if args.end is not None and args.end < 0:
+        raise RsplarsError(f"--to {args.end} lies before the start 0 of the timeline")
+    check_format(args.format, compiled.form)
+    counts = ElementCounts()
+    ready = _stdin_ready if "-" in files.values() else None
+    elements = iter_streams(files, time=time_spec(args), accounting=accounting)
+    guard = MemoryGuard(resolve_limit(args.max_memory), compiled.program, None)
+    evaluations = live_answers(compiled, elements, facts, start=args.start, end=args.end, r2s=args.r2s,
+                               counts=counts, ready=ready,
+                               on_note=lambda text: print(f"rsplars: note: {text}", file=sys.stderr),
+                               on_time=guard.note_time, engine=args.lars_engine)
+    return write_run(args, "rsplars", args.format, lambda out: WRITERS[args.format](out, compiled), evaluations,
+                     accounting, guard=guard, count=lambda last: counts.finish(accounting, last))
+
+
+def _stdin_ready() -> bool:
+    """Whether standard input has data waiting (the engine reads ahead only then, never waits)."""
+    import select
+
+    try:
+        return bool(select.select([sys.stdin], [], [], 0)[0])
+    except (OSError, ValueError):  # not selectable (e.g. replaced in tests): read as a file
+        return True
 
 
 class _LazyStream:
