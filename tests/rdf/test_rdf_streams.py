@@ -158,6 +158,16 @@ def test_trig_errors():
         parse_stream("@prefix : <http://e.org/> .\n:a :b :c .\n", S, "trig")
 
 
+def test_trig_triple_with_a_literal_subject_is_a_located_error():
+    """Found by make fuzz: rdflib reads ``:o2 .2 :p :o3`` as a triple whose subject is the number 2;
+    an RDF triple's subject is never a literal, so the graph is a bad element (at its line)."""
+    text = ("@prefix : <http://e.org/> .\n@prefix b: <http://www.streamreasoning.org/schema/benchmark#> .\n"
+            ":g1 { :o1 :p :o2 .2 :p :o3 . }\n:g1 b:hasTimestamp \"1\" .\n")
+    with pytest.raises(SourceError, match="subject is the literal") as err:
+        parse_stream(text, S, "trig")
+    assert err.value.line == 3
+
+
 def test_trig_graphs_out_of_time_order_are_an_error():
     text = """@prefix : <http://e.org/> .
     @prefix bench: <http://www.streamreasoning.org/schema/benchmark#> .

@@ -326,6 +326,15 @@ def _read_trig(text: str, source: str, accounting: Accounting | None = None) -> 
             ))
             continue
         line = _find_line(openings, graph.identifier, ds)
+        literal = next((tr for tr in triples if isinstance(tr[0], Literal)), None)
+        if literal is not None:  # rdflib reads `:o .2 :p :o` as a triple with the literal 0.2 as subject
+            reject_or_raise(accounting, SourceError(
+                f"graph {to_nt(graph.identifier)} has a triple whose subject is the literal {to_nt(literal[0])} "
+                "(a '.' followed by a number, as in ':o .2 :p :o', starts a triple with a number as subject)",
+                source=source, line=line or 1, column=1, text=text if line else None,
+                expected="an <IRI> or a _:blank node as the subject of every triple",
+            ))
+            continue
         graphs.append((line, graph.identifier, triples))
 
     # arrival order: the order of the graphs in the file; graphs that cannot be located by name
