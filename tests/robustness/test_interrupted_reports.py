@@ -108,3 +108,22 @@ def test_a_report_completed_before_the_signal_stays_and_is_named(tmp_path, capsy
     assert f"stopped by SIGTERM before the end: only the complete reports {first} were written" in err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["1.json"]
     assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL  # the handler is removed again
+
+
+def test_abort_raised_inside_a_clingo_callback_keeps_its_signal():
+    """A signal during grounding raises Abort inside a Python function clingo calls; clingo
+    re-raises it as ``Abort(the_abort)``: the exit code must still be 128 + the signal (it was a
+    TypeError and a traceback, seen once in the suite)."""
+    import clingo
+
+    from translator.evaluate.interrupts import Abort
+
+    class Context:
+        def f(self, x):
+            raise Abort(signal.SIGINT)
+
+    ctl = clingo.Control(["--warn=none"])
+    ctl.add("base", [], "p(@f(1)).")
+    with pytest.raises(Abort) as stop:
+        ctl.ground([("base", [])], context=Context())
+    assert stop.value.exit_code == 128 + signal.SIGINT

@@ -40,7 +40,10 @@ class Abort(BaseException):
     raised at once by :func:`abort_on_signal`'s handler. A ``BaseException``, so that no ``except
     Exception`` on the way turns it into a wrong result; atomic writers remove their temporary file."""
 
-    def __init__(self, signum: int) -> None:
+    def __init__(self, signum: "int | Abort") -> None:
+        # clingo re-raises an exception from a callback as ``type(e)(e)``: keep the signal number
+        if isinstance(signum, Abort):
+            signum = signum.signum
         self.signum = signum
         super().__init__(SIGNAL_NAMES.get(signum, f"signal {signum}"))
 
