@@ -101,3 +101,33 @@ def stream_lines() -> list[str]:
 def write_stream(path: Path) -> Path:
     path.write_text("\n".join(stream_lines()) + "\n")
     return path
+
+
+def write_turtle_folder(folder: Path) -> Path:
+    """The stream as the oracle stores it: one Turtle file ``data_k.ttl`` per instant k (prefixed
+    names, one subject per block with ``;``), which the oracle loads at k·1000 ms."""
+    prefixes = {"sens-obs": SSW, "om-owl": OM, "weather": WEATHER, "xsd": XSD}
+
+    def short(term: str) -> str:
+        if term.startswith("<"):
+            iri = term[1:-1]
+            if iri == RDF_TYPE:
+                return "a"
+            for name, ns in prefixes.items():
+                local = iri[len(ns):]
+                if iri.startswith(ns) and local and all(c.isalnum() or c == "_" for c in local):
+                    return f"{name}:{local}"
+        return term
+
+    folder.mkdir(parents=True, exist_ok=True)
+    blocks: dict[int, dict[str, list[str]]] = {}
+    for line in stream_lines():
+        body, t = line.rsplit(' "', 1)
+        k = int(t.split('"')[0]) // 1000
+        s, p, o = body.split(" ", 2)
+        blocks.setdefault(k, {}).setdefault(short(s), []).append(f"{short(p)} {short(o)}")
+    head = "".join(f"@prefix {name}: <{ns}> .\n" for name, ns in prefixes.items())
+    for k, subjects in blocks.items():
+        text = head + "".join(f"\n{s}\n      " + " ;\n      ".join(pos) + " .\n" for s, pos in subjects.items())
+        (folder / f"data_{k}.ttl").write_text(text)
+    return folder

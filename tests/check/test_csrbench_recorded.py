@@ -176,3 +176,43 @@ def test_old_oracle_literal_form_is_read(stream, capsys, tmp_path):
                  "--json", str(report)])
     capsys.readouterr()
     assert code == 0 and json.loads(report.read_text())["correct"] is True
+
+
+@pytest.mark.parametrize("profile, query, answers, published", [PUBLISHED[2], PUBLISHED[6]])
+def test_the_oracle_s_folder_of_turtle_files_as_the_stream(profile, query, answers, published, stream, capsys,
+                                                          tmp_path):
+    """The stream given as the oracle keeps it: a folder of ``data_k.ttl`` files, file k at time k s
+    (``--stream IRI=DIR --stream-time-unit s``): the same triples as the N-Triples stream, and the
+    same verdicts."""
+    from csrbench_data import write_turtle_folder
+    from translator.rdf.streams import read_stream
+    from translator.rdf.timeunits import TimeSpec
+
+    folder = write_turtle_folder(tmp_path / "data")
+    from_folder = read_stream(folder, STREAM_IRI, time=TimeSpec(stream_unit="s", unit="ms"))
+    from_file = read_stream(stream, STREAM_IRI, time=TimeSpec(stream_unit="ms", unit="ms"))
+    assert collections.Counter((e.triple, e.t) for e in from_folder) == \
+        collections.Counter((e.triple, e.t) for e in from_file)
+    report = tmp_path / "report.json"
+    argv = ["check", str(QUERIES / f"{query}.rq"), "--stream", f"{STREAM_IRI}={folder}", "--stream-time-unit", "s",
+            "--answers", str(ANSWERS / answers), "--answers-time-unit", "ms", "--profile", profile,
+            "--json", str(report), "--ignore-timestamps"] + (["--tick", "time"] if profile == "cqels" else [])
+    code = main(argv)
+    capsys.readouterr()
+    assert code == (0 if published else 1)
+    assert json.loads(report.read_text())["correct"] is published
+
+
+def test_a_folder_stream_names_its_bad_file(tmp_path, capsys):
+    folder = tmp_path / "data"
+    folder.mkdir()
+    (folder / "data_0.ttl").write_text("@prefix : <http://e/> .\n:a :b :c .\n")
+    (folder / "data_1.ttl").write_text("@prefix : <http://e/> .\n:a :b :c .\n:a :b\n")
+    code = main(["run", str(QUERIES / "q1.rq"), "--stream", f"{STREAM_IRI}={folder}"])
+    _, err = capsys.readouterr()
+    assert code == 2 and f"{folder / 'data_1.ttl'}:" in err and "Turtle syntax error" in err
+    (folder / "data_1.ttl").write_text("@prefix : <http://e/> .\n:a :b :c .\n")
+    (folder / "data_01.ttl").write_text("@prefix : <http://e/> .\n:a :b :d .\n")
+    code = main(["run", str(QUERIES / "q1.rq"), "--stream", f"{STREAM_IRI}={folder}"])
+    _, err = capsys.readouterr()
+    assert code == 2 and "two files for time point 1" in err

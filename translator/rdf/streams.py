@@ -14,7 +14,9 @@ Three formats are read, each into a list of :class:`StreamElement`:
   and some graph states the time with ``<g> <http://www.streamreasoning.org/schema/benchmark#hasTimestamp> "t"``
   (the CSRBench oracle's metadata graph) or ``<g> prov:generatedAtTime "…"^^xsd:dateTime``;
 * ``notation`` — the seeds' readable Turtle-like notation ``:diana :isNearby :a [2] .`` (grammar
-  ``grammars/stream_notation.lark``).
+  ``grammars/stream_notation.lark``);
+* a folder of Turtle files ``NAME<k>.ttl``, file k holding the triples at time k (the CSRBench
+  oracle's ``data/data_0.ttl`` … ``data_33.ttl``, loaded at k·1000 ms: ``--stream-time-unit s``).
 
 Times become integer time points in the base unit by :class:`~translator.rdf.timeunits.TimeSpec`
 (spec D1). A malformed element raises :class:`lars.errors.SourceError` (file, line, column, what
@@ -247,31 +249,78 @@ def _timestamp(lexical: str, source: str, line: int | None, column: int | None,
 # ------------------------------------------------------------------------------------------- TriG
 
 
-def _read_trig(text: str, source: str, accounting: Accounting | None = None) -> list[_Raw]:
-    """TriG: each named graph is one element at the time its metadata triple states.
-
-    A syntax error always stops the reading (rdflib cannot resume after it); a graph with a bad,
-    missing or doubled timestamp is one bad element (skipped with all its triples under
-    ``--skip-bad-elements``). Errors that rdflib cannot place are reported at 1:1."""
+def _rdflib_parse(graph, text: str, fmt: str, source: str) -> None:
+    """``graph.parse`` of TriG or Turtle text, lexical forms kept; a syntax error located
+    (FILE:LINE:COLUMN from rdflib's offset; 1:1 when rdflib gives none)."""
     from rdflib.plugins.parsers.notation3 import BadSyntax
 
-    ds = Dataset()
+    name = {"trig": "TriG", "turtle": "Turtle"}[fmt]
     try:
         with keep_lexical_forms():
-            ds.parse(data=text, format="trig")
+            graph.parse(data=text, format=fmt)
     except BadSyntax as err:
         # rdflib keeps the offset in err._i (-1 when it ran off the end of the text)
         i = err._i if 0 <= err._i <= len(text) else len(text.rstrip())  # noqa: SLF001
         line = text.count("\n", 0, i) + 1
         start = text.rfind("\n", 0, i) + 1
         raise SourceError(
-            f"TriG syntax error: {err._why}", source=source, line=line,  # noqa: SLF001
-            column=i - start + 1, text=text, expected="TriG (RDF 1.1 TriG syntax)",
+            f"{name} syntax error: {err._why}", source=source, line=line,  # noqa: SLF001
+            column=i - start + 1, text=text, expected=f"{name} (RDF 1.1 {name} syntax)",
         ) from None
     except Exception as err:  # noqa: BLE001 - rdflib raises plain exceptions for some malformed input
-        raise SourceError(f"TriG syntax error somewhere in the file (rdflib: {type(err).__name__}: {err})",
-                          source=source, line=1, column=1, expected="TriG (RDF 1.1 TriG syntax)") from None
+        raise SourceError(f"{name} syntax error somewhere in the file (rdflib: {type(err).__name__}: {err})",
+                          source=source, line=1, column=1, expected=f"{name} (RDF 1.1 {name} syntax)") from None
 
+
+_NUMBERED = re.compile(r"(\d+)\.ttl\Z", re.IGNORECASE)
+
+
+def _read_directory(path: str | Path, accounting: Accounting | None = None) -> list[_Raw]:
+    """A stream given as a folder of Turtle files, one per time point, the time point being the
+    number the file's name ends with (``data_0.ttl``, ``data_1.ttl``, … ``data_33.ttl``: the
+    CSRBench oracle's input, which it loads with application time k·1000 ms, i.e. ``k`` with
+    ``--stream-time-unit s``). The triples of a file all arrive at its time, in N-Triples order
+    (a Turtle file has no order). Files whose names end with no number are an error, as are two
+    files for one time point (``data_1.ttl`` and ``data_01.ttl``)."""
+    from rdflib import Graph
+
+    folder = Path(path)
+    numbered: dict[int, Path] = {}
+    for file in sorted(folder.iterdir()):
+        if file.name.startswith(".") or file.is_dir():
+            continue
+        m = _NUMBERED.search(file.name)
+        if m is None:
+            raise SourceError(f"{file.name}: a stream folder holds Turtle files named by their time point",
+                              source=str(folder), expected="NAME<k>.ttl, e.g. data_0.ttl … data_33.ttl")
+        k = int(m.group(1))
+        if k in numbered:
+            raise SourceError(f"two files for time point {k}: {numbered[k].name} and {file.name}",
+                              source=str(folder), expected="one Turtle file per time point")
+        numbered[k] = file
+    raws: list[_Raw] = []
+    for k in sorted(numbered):
+        text = _load_text(numbered[k])
+        graph = Graph()
+        _rdflib_parse(graph, text, "turtle", str(numbered[k]))
+        for triple in sorted(graph, key=_triple_key):
+            if isinstance(triple[0], Literal):
+                reject_or_raise(accounting, SourceError(
+                    f"a triple whose subject is the literal {to_nt(triple[0])}", source=str(numbered[k]),
+                    line=1, column=1, expected="an <IRI> or a _:blank node as the subject of every triple"))
+                continue
+            raws.append(_Raw(triple, k, 0, None))
+    return raws
+
+
+def _read_trig(text: str, source: str, accounting: Accounting | None = None) -> list[_Raw]:
+    """TriG: each named graph is one element at the time its metadata triple states.
+
+    A syntax error always stops the reading (rdflib cannot resume after it); a graph with a bad,
+    missing or doubled timestamp is one bad element (skipped with all its triples under
+    ``--skip-bad-elements``). Errors that rdflib cannot place are reported at 1:1."""
+    ds = Dataset()
+    _rdflib_parse(ds, text, "trig", source)
     openings = _graph_openings(text)
     times: dict[RDFTerm, tuple[int | datetime, RDFTerm]] = {}
     bad: set[RDFTerm] = set()
@@ -671,6 +720,14 @@ def _load_text(path: str | Path) -> str:
         raise RsplarsError(f"cannot read stream file {path}: {err.strerror}") from None
 
 
+def _load_raws(path: str | Path, fmt: str, accounting: Accounting | None) -> tuple[str | None, list[_Raw]]:
+    """(the file's text, its raw elements); a folder (:func:`_read_directory`) has no one text."""
+    if str(path) != "-" and Path(path).is_dir():
+        return None, _read_directory(path, accounting)
+    text = _load_text(path)
+    return text, _read_raw(text, fmt, path, str(path), accounting)
+
+
 def parse_stream(text: str, stream_iri: str | URIRef, fmt: str = "auto",
                  time: TimeSpec = TimeSpec(), *, source: str = "<input>",
                  accounting: Accounting | None = None) -> list[StreamElement]:
@@ -690,8 +747,7 @@ def read_stream(path: str | Path, stream_iri: str | URIRef, fmt: str = "auto",
     dateTime timestamps count from ``time.epoch``, by default the first timestamp of this file;
     use :func:`read_streams` for several streams sharing one epoch.
     """
-    text = _load_text(path)
-    raws = _read_raw(text, fmt, path, str(path), accounting)
+    text, raws = _load_raws(path, fmt, accounting)
     epoch = time.epoch or _first_datetime(raws)
     return _convert(raws, URIRef(str(stream_iri)), time, epoch, str(path), text, accounting)
 
@@ -702,8 +758,7 @@ def read_streams(files: Mapping[str, str | Path], fmt: str = "auto",
     earliest timestamp of the run (spec D1). ``accounting``: as for :func:`parse_stream`."""
     loaded = {}
     for iri, path in files.items():
-        text = _load_text(path)
-        loaded[iri] = (path, text, _read_raw(text, fmt, path, str(path), accounting))
+        loaded[iri] = (path, *_load_raws(path, fmt, accounting))
     epoch = time.epoch
     if epoch is None:
         firsts = [d for _, _, raws in loaded.values() if (d := _first_datetime(raws)) is not None]
@@ -842,6 +897,8 @@ def _lazy_raws(path: str, fmt: str, accounting: Accounting | None) -> tuple[Iter
     graph or a prefix may span lines)."""
     source = "<stdin>" if path == "-" else str(path)
     fmt = normalize_format(fmt)
+    if path != "-" and Path(path).is_dir():
+        return iter(_read_directory(path, accounting)), None
     lines = _open_lines(path)
     head: list[str] = []
     if fmt == "auto":

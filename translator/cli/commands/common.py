@@ -60,7 +60,8 @@ def add_translation_options(p: argparse.ArgumentParser, *, mode: bool = True) ->
 def add_data_options(p: argparse.ArgumentParser, *, stream_required: bool) -> None:
     p.add_argument("--stream", action="append", default=[], metavar="IRI=FILE", required=stream_required,
                    help="an input stream (repeatable): timestamped N-Triples, TriG or the seeds' notation; "
-                        "FILE - is standard input (run: read as it arrives)")
+                        "FILE - is standard input (run: read as it arrives); a folder of Turtle files "
+                        "NAME<k>.ttl is the stream with file k at time k (CSRBench's data_k.ttl)")
     p.add_argument("--stream-time-unit", choices=UNITS, help="unit of integer timestamps (default: --unit)")
     p.add_argument("--epoch", metavar="DATETIME", help="time 0 for xsd:dateTime timestamps (default: the first one)")
     p.add_argument("--static", action="append", default=[], metavar="FILE",
