@@ -169,12 +169,13 @@ def live_answers(compiled: Compiled, elements: Iterable[StreamElement], static: 
                  start: int | None = None, end: int | None = None, r2s: str = "rstream",
                  counts: ElementCounts | None = None, ready: Callable[[], bool] | None = None,
                  on_note: Callable[[str], None] | None = None, on_time: Callable[[int], None] | None = None,
-                 engine: str = "auto") -> Iterator[Evaluation]:
+                 engine: str = "auto", on_stream: Callable[[LiveStream], None] | None = None) -> Iterator[Evaluation]:
     """:func:`translator.evaluate.run.answers` over elements read while they are evaluated, one
     :class:`Evaluation` per evaluation time as soon as its time point is complete. ``ready``: is
     input waiting (a pipe; ``None``: never blocks, a file) — the engine reads ahead only then.
     ``counts`` is kept up to date for the element summary (used up to the last evaluation given out).
-    ``on_time`` and ``engine`` as in :func:`translator.evaluate.run.answers`."""
+    ``on_time`` and ``engine`` as in :func:`translator.evaluate.run.answers`; ``on_stream`` gets the
+    LARS stream as it is read (the memory watchdog names the windows that grow from it)."""
     from translator.evaluate.engine import announced, make_solver
     from translator.translate.expressions import FUNCTIONS
 
@@ -191,6 +192,8 @@ def live_answers(compiled: Compiled, elements: Iterable[StreamElement], static: 
 
     stream = LiveStream(points(), ready)
     stream.start = min(0, stream.start)  # the timeline starts at 0, or at the first element if earlier
+    if on_stream is not None:
+        on_stream(stream)
     program = Program((*compiled.program.rules, *static))
     solver = make_solver(program, engine, functions=FUNCTIONS)
     times = live_times(compiled, stream, data_times, start, end, began)

@@ -91,13 +91,21 @@ def _windows(program: Program) -> Iterable[tuple[int, object]]:
                 yield k, ext
 
 
+def _count(atoms, signature: tuple[str, int] | None) -> int:
+    """The atoms of one time point (``Atom`` objects, or the ``(signature, row)`` pairs of a stream
+    read as rows for the incremental engine, ``lars.streams.LiveRows``) of ``signature`` (``None``: all)."""
+    if signature is None:
+        return len(atoms)
+    return sum(1 for a in atoms
+               if (a[0] == signature if isinstance(a, tuple) else
+                   (a.predicate == signature[0] and len(a.args) == signature[1])))
+
+
 def _content(window, stream: Stream, t: int, signature: tuple[str, int] | None = None) -> int:
     """The stream atoms ``window`` holds at t (only those of ``signature`` if given)."""
 
     def size(atoms) -> int:
-        if signature is None:
-            return len(atoms)
-        return sum(1 for a in atoms if a.predicate == signature[0] and len(a.args) == signature[1])
+        return _count(atoms, signature)
 
     lo, _ = stream.timeline
     if isinstance(window, TimeWindow):
@@ -171,8 +179,7 @@ class _Sorted:
         if got is None:
             got, total = [0], 0
             for _, atoms in self.items:
-                total += len(atoms) if signature is None else sum(
-                    1 for a in atoms if a.predicate == signature[0] and len(a.args) == signature[1])
+                total += _count(atoms, signature)
                 got.append(total)
             self._counts[signature] = got
         return got

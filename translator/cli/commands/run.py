@@ -199,7 +199,8 @@ def _run_live(args: argparse.Namespace, query, accounting) -> int:
     evaluations = live_answers(compiled, elements, facts, start=args.start, end=args.end, r2s=args.r2s,
                                counts=counts, ready=ready,
                                on_note=lambda text: print(f"rsplars: note: {text}", file=sys.stderr),
-                               on_time=guard.note_time, engine=args.lars_engine)
+                               on_time=guard.note_time, engine=args.lars_engine,
+                               on_stream=lambda stream: setattr(guard, "stream", stream))
     return write_run(args, "rsplars", args.format, lambda out: WRITERS[args.format](out, compiled), evaluations,
                      accounting, guard=guard, count=lambda last: counts.finish(accounting, last))
 
