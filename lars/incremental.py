@@ -41,7 +41,8 @@ Everything else is refused with the rule and the reason (``auto`` then uses clin
 from __future__ import annotations
 
 from collections import defaultdict
-from itertools import filterfalse
+from bisect import bisect_left, bisect_right, insort
+from json import dumps as _dumps
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator, Mapping
 
@@ -86,6 +87,7 @@ class Step:
     answers: list[tuple[str, ...]]
     more: bool = False
     delta: "tuple[tuple[str, ...], tuple[str, ...]] | None" = field(default=None, compare=False, repr=False)
+    encoded: "str | None" = field(default=None, compare=False, repr=False)  # the JSON array of answers[0], no brackets
 
 
 class NotInFragment(UnsupportedError):
@@ -511,6 +513,7 @@ class IncrementalSolver:
         if models < 0:
             raise RsplarsError(f"--models must be >= 0, got {models}")
         self.program = program
+        self.encode_json = False  # set by `rsplars lars` (JSON lines, full answers): Step.encoded
         self.rules, self.facts, self.order = compile_program(program)
         self.functions = {name: _Cached(fn) for name, fn in (functions or {}).items()}
         needed = set()
@@ -628,7 +631,7 @@ class _Engine:
         if not self.live:
             self.times = sorted(u for u in stream.points if u >= tmin)
         self.intensional = set(solver.order) - {_FALSE}
-        self.answer: list[str] = []
+        self.answer = _SortedAnswer()
         self.valid = False  # is the previous step's answer a single answer (for deltas)?
         self.out: list[tuple] = []  # (sig, rows added, rows removed) of the step, for the answer
         # relations whose every reader projects it (one positive literal): changed in bulk
@@ -1083,15 +1086,100 @@ class _Engine:
         added.sort()
         removed.sort()
         answer = self.answer
-        if removed:
-            answer = list(filterfalse(set(removed).__contains__, answer))
-        if added:
-            answer = answer + added
-            answer.sort()  # two sorted runs: one linear merge
-        self.answer = answer
+        answer.update(added, removed)
         if self.counts[_FALSE]:  # a constraint holds: no answer stream at t
             self.valid = False
             return Step(t, [], delta=None)
         delta = (tuple(added), tuple(removed)) if self.valid else None
         self.valid = True
-        return Step(t, [tuple(answer)], delta=delta)
+        return Step(t, [answer.atoms()], delta=delta, encoded=answer.encoded() if self.solver.encode_json else None)
+
+
+_BLOCK = 1000  # atoms per block of a _SortedAnswer (split at twice that)
+
+
+class _SortedAnswer:
+    """The answer's atom texts, sorted, kept in blocks (as ``sortedcontainers.SortedList`` does):
+    a change of k atoms touches the blocks they fall in (bisect on the blocks' last texts), so
+    keeping the answer sorted costs the change, not the answer's size. Each block caches its JSON
+    encoding (``json.dumps`` of the list without its brackets), so the JSON line of the whole
+    answer is a join of cached pieces (``Step.encoded``), byte for byte what ``json.dumps`` of the
+    sorted list prints."""
+
+    __slots__ = ("blocks", "maxes", "enc", "flat")
+
+    def __init__(self) -> None:
+        self.blocks: list[list[str]] = []
+        self.maxes: list[str] = []  # the last text of each block
+        self.enc: list[str | None] = []  # each block's JSON encoding (None: not computed yet)
+        self.flat: tuple[str, ...] | None = ()  # the atoms as one tuple (None: not computed yet)
+
+    def update(self, added: list[str], removed: list[str]) -> None:
+        """Remove the sorted texts ``removed`` (present) and add the sorted texts ``added`` (absent)."""
+        if not added and not removed:
+            return
+        blocks, maxes, enc = self.blocks, self.maxes, self.enc
+        self.flat = None
+        dirty = set()
+        i, n = 0, len(removed)
+        while i < n:
+            j = bisect_left(maxes, removed[i])
+            hi = bisect_right(removed, maxes[j], i)
+            block = blocks[j]
+            if hi - i == 1:
+                del block[bisect_left(block, removed[i])]
+            else:
+                gone = set(removed[i:hi])
+                blocks[j] = [x for x in block if x not in gone]
+            dirty.add(j)
+            i = hi
+        i, n = 0, len(added)
+        if n and not blocks:
+            blocks.append([])
+            maxes.append(added[-1])
+            enc.append(None)
+        last = len(blocks) - 1
+        while i < n:
+            j = min(bisect_left(maxes, added[i]), last)
+            hi = n if j == last else bisect_right(added, maxes[j], i)
+            block = blocks[j]
+            if hi - i == 1:
+                insort(block, added[i])
+            else:
+                block += added[i:hi]
+                block.sort()  # two sorted runs: one merge
+            dirty.add(j)
+            i = hi
+        if not dirty:
+            return
+        new_blocks: list[list[str]] = []
+        new_enc: list[str | None] = []
+        for j, block in enumerate(blocks):
+            if j not in dirty:
+                new_blocks.append(block)
+                new_enc.append(enc[j])
+            elif len(block) > 2 * _BLOCK:
+                for k in range(0, len(block), _BLOCK):
+                    new_blocks.append(block[k:k + _BLOCK])
+                    new_enc.append(None)
+            elif block:
+                new_blocks.append(block)
+                new_enc.append(None)
+        self.blocks, self.enc = new_blocks, new_enc
+        self.maxes = [b[-1] for b in new_blocks]
+
+    def atoms(self) -> tuple[str, ...]:
+        if self.flat is None:
+            out: list[str] = []
+            for block in self.blocks:
+                out += block
+            self.flat = tuple(out)
+        return self.flat
+
+    def encoded(self) -> str:
+        """The JSON array of the atoms without its brackets (``json.dumps(…, ensure_ascii=False)``)."""
+        enc = self.enc
+        for j, e in enumerate(enc):
+            if e is None:
+                enc[j] = _dumps(self.blocks[j], ensure_ascii=False)[1:-1]
+        return ", ".join(enc)  # type: ignore[arg-type]

@@ -111,7 +111,11 @@ def _lines(steps, fmt: str, delta: bool = False) -> Iterator[str]:
             continue
         if fmt == "jsonl":
             if len(answers) == 1 and not step.more:
-                yield json.dumps({"t": step.t, "atoms": answers[0]}, ensure_ascii=False)  # a tuple: a JSON array
+                encoded = getattr(step, "encoded", None)  # the incremental engine's cached JSON of the atoms
+                if encoded is not None:
+                    yield f'{{"t": {step.t}, "atoms": [{encoded}]}}'
+                else:
+                    yield json.dumps({"t": step.t, "atoms": answers[0]}, ensure_ascii=False)  # a tuple: a JSON array
             else:
                 record = {"t": step.t, "atoms": None, "answers": [list(a) for a in answers]}
                 if answers:
@@ -172,6 +176,8 @@ def run(args: argparse.Namespace) -> int:
     from translator.evaluate.engine import make_solver
 
     solver = make_solver(program, args.engine, models=args.models, need_asp=args.print_asp)
+    if hasattr(solver, "encode_json"):  # the incremental engine keeps the JSON of the sorted answer
+        solver.encode_json = args.format == "jsonl" and args.emit == "full"
     live = args.stream == "-" and not (args.print_asp or args.skip_bad_elements or args.resume_from is not None)
     return _run_live(args, program, solver) if live else _run_counted(args, program, solver)
 
