@@ -42,6 +42,8 @@ from __future__ import annotations
 
 from collections import defaultdict
 from bisect import bisect_left, bisect_right, insort
+from collections import deque as _consume
+from itertools import compress, filterfalse
 from json import dumps as _dumps
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator, Mapping
@@ -495,8 +497,9 @@ class _Window:
         self.window = window
         self.tmin = tmin
         self.lo, self.hi = tmin, tmin - 1  # the points applied so far: [lo, hi]
-        self.dia: dict[tuple, dict[tuple, int]] = {}  # sig -> row -> occurrences in the window
+        self.dia: dict[tuple, dict[tuple, int]] = {}  # sig -> row -> the last point of the window it occurs at
         self.at: set[tuple] = set()  # sigs with an @_T relation
+        self.dia_run: dict[tuple, list] = {}  # sig -> [rows object, point written, end] (``_Engine._dia``)
         self.box: dict[tuple, dict[tuple, int]] = {}  # sig -> row -> start of its current run
         self.box_last = tmin - 2  # last point the runs were updated for
         self.box_in: dict[tuple, set[tuple]] = {}  # sig -> rows in □ now
@@ -749,7 +752,7 @@ class _Engine:
         """Time point u enters (sign 1) or leaves (-1) the window: ◇ counts and @_T pairs."""
         true = ("true", 0)
         if true in w.dia:
-            self._dia(w, true, [()], sign)
+            self._dia(w, true, [()], sign, u)
         if true in w.at:
             row = (str(u),)
             self._apply(("w", "at", w.window, true), [row] if sign > 0 else (), [row] if sign < 0 else ())
@@ -759,7 +762,7 @@ class _Engine:
         for sig in w.dia:
             got = rows.get(sig)
             if got:
-                self._dia(w, sig, got, sign)
+                self._dia(w, sig, got, sign, u)
         for sig in w.at:
             got = rows.get(sig)
             if got:
@@ -767,30 +770,54 @@ class _Engine:
                 pairs = [(*row, tu) for row in got]
                 self._apply(("w", "at", w.window, sig), pairs if sign > 0 else (), pairs if sign < 0 else ())
 
-    def _dia(self, w: _Window, sig: tuple, rows, sign: int) -> None:
-        counts = w.dia[sig]
-        get = counts.get
-        changed = []
+    def _dia(self, w: _Window, sig: tuple, rows, sign: int, u: int) -> None:
+        """Time point u, whose rows of ``sig`` are ``rows``, enters (sign 1) or leaves (-1) the
+        window. Each row of the window keeps the last point of the window it occurs at (Laser's
+        horizon, less the window's length): points enter and leave in increasing order, so a row
+        leaves with the point that is its last, and rows are entered and expired in bulk.
+
+        A point whose rows are the very object of the point entered before (the reader shares the
+        rows of a line repeating the previous one) only moves that run's end (``_Window.dia_run``):
+        the last points of its rows are written when the run breaks, so a repeating stream costs
+        nothing per row."""
+        last = w.dia[sig]  # row -> the last time point of the window it occurs at
+        run = w.dia_run.get(sig)  # [rows object, the point its last points say, the run's end]
         if sign > 0:
-            for row in rows:
-                c = get(row)
-                if c is None:
-                    counts[row] = 1
-                    changed.append(row)
-                else:
-                    counts[row] = c + 1
-            if changed:
-                self._apply(("w", "dia", w.window, sig), changed, ())
+            if run is not None:
+                if rows is run[0]:
+                    run[2] = u
+                    return
+                if run[2] != run[1]:
+                    last.update(dict.fromkeys(run[0], run[2]))
+                del w.dia_run[sig]
+            came = list(filterfalse(last.__contains__, rows)) if last else list(rows)
+            last.update(dict.fromkeys(rows, u))
+            if type(rows) is dict:
+                w.dia_run[sig] = [rows, u, u]
+            if came:
+                self._apply(("w", "dia", w.window, sig), came, ())
         else:
-            for row in rows:
-                c = counts[row] - 1
-                if c:
-                    counts[row] = c
+            if run is not None:
+                if u < run[2]:
+                    if rows is run[0]:
+                        return  # its rows occur at the run's end, still in the window
+                    gone = list(compress(rows, map(u.__eq__, map(last.__getitem__, rows))))
+                    inside = run[0]  # their last point (maybe not written yet) is the run's end
+                    gone = [row for row in gone if row not in inside]
+                    if gone:
+                        _consume(map(last.__delitem__, gone), maxlen=0)
+                        self._apply(("w", "dia", w.window, sig), (), gone)
+                    return
+                if run[2] != run[1]:
+                    last.update(dict.fromkeys(run[0], run[2]))
+                del w.dia_run[sig]
+            gone = list(compress(rows, map(u.__eq__, map(last.__getitem__, rows))))
+            if gone:
+                if len(gone) == len(last):
+                    last.clear()
                 else:
-                    del counts[row]
-                    changed.append(row)
-            if changed:
-                self._apply(("w", "dia", w.window, sig), (), changed)
+                    _consume(map(last.__delitem__, gone), maxlen=0)
+                self._apply(("w", "dia", w.window, sig), (), gone)
 
     def _box(self, w: _Window, t: int, lo: int, hi: int) -> None:
         """□ (step 1, so the window is ``[lo, t]``, never empty): the runs of consecutive
@@ -807,7 +834,11 @@ class _Engine:
                 got = rows.get(sig, ())
                 if cont and got is w.box_src.get(sig):  # the same rows again (a repeated line): runs go on
                     continue
-                w.box[sig] = {row: runs.get(row, u) for row in got} if cont else dict.fromkeys(got, u)
+                fresh = dict.fromkeys(got, u)
+                if cont and runs and not runs.keys().isdisjoint(got):  # the runs of rows still occurring go on
+                    kept = list(filter(runs.__contains__, got))
+                    fresh.update(zip(kept, map(runs.__getitem__, kept)))
+                w.box[sig] = fresh
                 w.box_src[sig] = got
                 changed.add(sig)
             w.box_last = u
@@ -818,8 +849,14 @@ class _Engine:
                 new = {()}
             elif w.box_last == t and sig not in changed and len(now) == len(runs):
                 continue  # every running atom holds already, and the runs did not change
-            elif w.box_last == t:
-                new = {row for row, s in runs.items() if s <= lo}
+            elif w.box_last == t and runs:
+                starts = runs.values()
+                if min(starts) > lo:
+                    new = set()
+                elif max(starts) <= lo:
+                    new = set(runs)
+                else:
+                    new = {row for row, s in runs.items() if s <= lo}
             else:
                 new = set()
             gone, came = now - new, new - now
@@ -843,14 +880,24 @@ class _Engine:
                 proj = r.project
                 heads_plus = plus if proj is True else [tuple([row[k] for k in proj]) for row in plus]  # type: ignore[union-attr]
                 heads_minus = minus if proj is True else [tuple([row[k] for k in proj]) for row in minus]  # type: ignore[union-attr]
-                for h in heads_plus:
-                    counts[h] = get(h, 0) + 1
-                for h in heads_minus:
-                    c = counts[h] - 1
-                    if c:
-                        counts[h] = c
+                if proj is True and heads_plus and (not counts or counts.keys().isdisjoint(heads_plus)):
+                    counts.update(dict.fromkeys(heads_plus, 1))  # new heads (distinct rows): in bulk
+                else:
+                    for h in heads_plus:
+                        counts[h] = get(h, 0) + 1
+                if heads_minus and all(map((1).__eq__, map(counts.__getitem__, heads_minus))):
+                    if proj is True:  # distinct rows, each its head's last support
+                        _consume(map(counts.__delitem__, heads_minus), maxlen=0)
                     else:
-                        del counts[h]
+                        for h in heads_minus:
+                            counts.pop(h, None)
+                else:
+                    for h in heads_minus:
+                        c = counts[h] - 1
+                        if c:
+                            counts[h] = c
+                        else:
+                            del counts[h]
                 pending = pending_of[r.head]
                 pending.update(heads_plus)
                 pending.update(heads_minus)
@@ -882,8 +929,9 @@ class _Engine:
             return
         counts = self.counts[sig]
         rows = self.rels[sig].rows
-        plus = [r for r in pending if r in counts and r not in rows]
-        minus = [r for r in pending if r not in counts and r in rows]
+        unsupported = pending.difference(counts)
+        plus = list(pending.difference(unsupported).difference(rows))
+        minus = list(unsupported.intersection(rows))
         pending.clear()
         if plus or minus:
             self._apply(sig, plus, minus)

@@ -669,21 +669,23 @@ def scan_stream_text_file(path: str) -> tuple[int, int] | None:
 
 
 _NESTED = re.compile(r"\([^()]*\(")  # a compound argument: not a flat atom
-# an argument that may not be canonical text (a blank inside the parentheses, a sign, a leading zero)
-_ODD_ARGS = re.compile(r"[(,]\s*[-+0]|\([^()]*\s[^()]*\)")
+_BLANK = re.compile(r"\s")
 
 
 def _bulk_rows(found: list[tuple[str, str]], line: str, start: int) -> tuple[tuple[str, int], dict] | None:
     """The rows of a flat line (``_PLAIN_ATOM_RE.findall``) built without a Python loop per atom,
     when its atoms share one predicate and arity and every argument is written canonically
     (the common case of generated streams); ``None`` otherwise (read atom by atom)."""
-    if not found or _ODD_ARGS.search(line, start) is not None:
+    if not found:
         return None
     names = set(map(_first, found))
     if len(names) != 1:
         return None
     args = list(map(_second, found))
     if "" in args:
+        return None
+    joined = ",".join(args)  # an argument that may not be canonical: a blank, a sign, a leading zero
+    if joined[0] in "-+0" or ",0" in joined or ",-" in joined or ",+" in joined or _BLANK.search(joined):
         return None
     rows = list(map(tuple, map(str.split, args, itertools.repeat(","))))
     arities = set(map(len, rows))

@@ -206,7 +206,7 @@ def _run_live(args: argparse.Namespace, program, solver) -> int:
     guard = MemoryGuard(resolve_limit(args.max_memory), program, live)
     steps = _Notes(total)(solver.run(live, announced(steps_at, guard.note_time)))
     return write_run(args, "rsplars", f"lars-{args.format}", _writer(args), steps, accounting, guard=guard,
-                     count=lambda last: count_live(accounting, live, last), at_once=lambda: live.waiting)
+                     count=lambda last: count_live(accounting, live, last), at_once=lambda: live.waiting, pieces=True)
 
 
 def _run_counted(args: argparse.Namespace, program, solver) -> int:
@@ -247,7 +247,8 @@ def _run_counted(args: argparse.Namespace, program, solver) -> int:
     steps = solver.run(stream, announced(times, guard.note_time))
     return write_run(args, "rsplars", f"lars-{args.format}", _writer(args), _Notes(len(times))(steps),
                      accounting, guard=guard,
-                     count=lambda last: count_stream(accounting, stream if lazy is None else _Sizes(sizes), last))
+                     count=lambda last: count_stream(accounting, stream if lazy is None else _Sizes(sizes), last),
+                     pieces=True)
 
 
 def _writer(args: argparse.Namespace):
@@ -256,7 +257,8 @@ def _writer(args: argparse.Namespace):
     def make(out: TextIO):
         def write(step) -> None:
             for line in _lines([step], args.format, args.emit == "delta"):
-                out.write(line + "\n")
+                out.write(line)
+                out.write("\n")
 
         return write
 
