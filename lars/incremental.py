@@ -13,8 +13,9 @@ How (Laser, Bazoobi et al. AAAI 2017 §4, keeps *annotated substitutions*: horiz
 consideration times for □; here the same information is kept per window and atom):
 
 1. Every windowed literal over a stream predicate is a *base relation* kept incrementally as the
-   window slides: ◇ by the number of time points of the window the atom occurs at (it enters when
-   that becomes 1, leaves at 0), ``@_T`` by the pairs (atom, T) of the window, □ by the start of
+   window slides: ◇ by the last time point of the window the atom occurs at (Laser's horizon less
+   the window's length; it enters with its first point in the window and leaves with the point
+   that is its last), ``@_T`` by the pairs (atom, T) of the window, □ by the start of
    the atom's current run of consecutive occurrences (its consideration time: it holds iff the run
    started at or before the window's first point). Time points enter and leave the windows once
    each, so the work per reference time is the change, not the window's content.
@@ -701,7 +702,7 @@ class _Engine:
         lo, hi = time_window_bounds(w.window, t, self.tmin)
         lo = max(lo, self.tmin)
         old_lo, old_hi = w.lo, w.hi
-        # entering points first (◇ counts pass through 1 → 2 → 1 rather than 1 → 0 → 1)
+        # entering points first (an atom of ◇ still occurring gets its new last point before its old one leaves)
         points = self._every if w.true else self._points
         for u in points(max(old_hi + 1, lo), hi):
             self._enter(w, u, +1)
