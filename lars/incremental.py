@@ -13,8 +13,9 @@ How (Laser, Bazoobi et al. AAAI 2017 §4, keeps *annotated substitutions*: horiz
 consideration times for □; here the same information is kept per window and atom):
 
 1. Every windowed literal over a stream predicate is a *base relation* kept incrementally as the
-   window slides: ◇ by the number of time points of the window the atom occurs at (it enters when
-   that becomes 1, leaves at 0), ``@_T`` by the pairs (atom, T) of the window, □ by the start of
+   window slides: ◇ by the last time point of the window the atom occurs at (Laser's horizon less
+   the window's length; it enters with its first point in the window and leaves with the point
+   that is its last), ``@_T`` by the pairs (atom, T) of the window, □ by the start of
    the atom's current run of consecutive occurrences (its consideration time: it holds iff the run
    started at or before the window's first point). Time points enter and leave the windows once
    each, so the work per reference time is the change, not the window's content.
@@ -41,7 +42,10 @@ Everything else is refused with the rule and the reason (``auto`` then uses clin
 from __future__ import annotations
 
 from collections import defaultdict
-from itertools import filterfalse
+from bisect import bisect_left, bisect_right, insort
+from collections import deque as _consume
+from itertools import compress, filterfalse
+from json import dumps as _dumps
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator, Mapping
 
@@ -86,6 +90,7 @@ class Step:
     answers: list[tuple[str, ...]]
     more: bool = False
     delta: "tuple[tuple[str, ...], tuple[str, ...]] | None" = field(default=None, compare=False, repr=False)
+    encoded: "str | None" = field(default=None, compare=False, repr=False)  # the JSON array of answers[0], no brackets
 
 
 class NotInFragment(UnsupportedError):
@@ -493,8 +498,9 @@ class _Window:
         self.window = window
         self.tmin = tmin
         self.lo, self.hi = tmin, tmin - 1  # the points applied so far: [lo, hi]
-        self.dia: dict[tuple, dict[tuple, int]] = {}  # sig -> row -> occurrences in the window
+        self.dia: dict[tuple, dict[tuple, int]] = {}  # sig -> row -> the last point of the window it occurs at
         self.at: set[tuple] = set()  # sigs with an @_T relation
+        self.dia_run: dict[tuple, list] = {}  # sig -> [rows object, point written, end] (``_Engine._dia``)
         self.box: dict[tuple, dict[tuple, int]] = {}  # sig -> row -> start of its current run
         self.box_last = tmin - 2  # last point the runs were updated for
         self.box_in: dict[tuple, set[tuple]] = {}  # sig -> rows in □ now
@@ -511,6 +517,7 @@ class IncrementalSolver:
         if models < 0:
             raise RsplarsError(f"--models must be >= 0, got {models}")
         self.program = program
+        self.encode_json = False  # set by `rsplars lars` (JSON lines, full answers): Step.encoded
         self.rules, self.facts, self.order = compile_program(program)
         self.functions = {name: _Cached(fn) for name, fn in (functions or {}).items()}
         needed = set()
@@ -628,7 +635,7 @@ class _Engine:
         if not self.live:
             self.times = sorted(u for u in stream.points if u >= tmin)
         self.intensional = set(solver.order) - {_FALSE}
-        self.answer: list[str] = []
+        self.answer = _SortedAnswer()
         self.valid = False  # is the previous step's answer a single answer (for deltas)?
         self.out: list[tuple] = []  # (sig, rows added, rows removed) of the step, for the answer
         # relations whose every reader projects it (one positive literal): changed in bulk
@@ -695,7 +702,7 @@ class _Engine:
         lo, hi = time_window_bounds(w.window, t, self.tmin)
         lo = max(lo, self.tmin)
         old_lo, old_hi = w.lo, w.hi
-        # entering points first (◇ counts pass through 1 → 2 → 1 rather than 1 → 0 → 1)
+        # entering points first (an atom of ◇ still occurring gets its new last point before its old one leaves)
         points = self._every if w.true else self._points
         for u in points(max(old_hi + 1, lo), hi):
             self._enter(w, u, +1)
@@ -746,7 +753,7 @@ class _Engine:
         """Time point u enters (sign 1) or leaves (-1) the window: ◇ counts and @_T pairs."""
         true = ("true", 0)
         if true in w.dia:
-            self._dia(w, true, [()], sign)
+            self._dia(w, true, [()], sign, u)
         if true in w.at:
             row = (str(u),)
             self._apply(("w", "at", w.window, true), [row] if sign > 0 else (), [row] if sign < 0 else ())
@@ -756,7 +763,7 @@ class _Engine:
         for sig in w.dia:
             got = rows.get(sig)
             if got:
-                self._dia(w, sig, got, sign)
+                self._dia(w, sig, got, sign, u)
         for sig in w.at:
             got = rows.get(sig)
             if got:
@@ -764,30 +771,54 @@ class _Engine:
                 pairs = [(*row, tu) for row in got]
                 self._apply(("w", "at", w.window, sig), pairs if sign > 0 else (), pairs if sign < 0 else ())
 
-    def _dia(self, w: _Window, sig: tuple, rows, sign: int) -> None:
-        counts = w.dia[sig]
-        get = counts.get
-        changed = []
+    def _dia(self, w: _Window, sig: tuple, rows, sign: int, u: int) -> None:
+        """Time point u, whose rows of ``sig`` are ``rows``, enters (sign 1) or leaves (-1) the
+        window. Each row of the window keeps the last point of the window it occurs at (Laser's
+        horizon, less the window's length): points enter and leave in increasing order, so a row
+        leaves with the point that is its last, and rows are entered and expired in bulk.
+
+        A point whose rows are the very object of the point entered before (the reader shares the
+        rows of a line repeating the previous one) only moves that run's end (``_Window.dia_run``):
+        the last points of its rows are written when the run breaks, so a repeating stream costs
+        nothing per row."""
+        last = w.dia[sig]  # row -> the last time point of the window it occurs at
+        run = w.dia_run.get(sig)  # [rows object, the point its last points say, the run's end]
         if sign > 0:
-            for row in rows:
-                c = get(row)
-                if c is None:
-                    counts[row] = 1
-                    changed.append(row)
-                else:
-                    counts[row] = c + 1
-            if changed:
-                self._apply(("w", "dia", w.window, sig), changed, ())
+            if run is not None:
+                if rows is run[0]:
+                    run[2] = u
+                    return
+                if run[2] != run[1]:
+                    last.update(dict.fromkeys(run[0], run[2]))
+                del w.dia_run[sig]
+            came = list(filterfalse(last.__contains__, rows)) if last else list(rows)
+            last.update(dict.fromkeys(rows, u))
+            if type(rows) is dict:
+                w.dia_run[sig] = [rows, u, u]
+            if came:
+                self._apply(("w", "dia", w.window, sig), came, ())
         else:
-            for row in rows:
-                c = counts[row] - 1
-                if c:
-                    counts[row] = c
+            if run is not None:
+                if u < run[2]:
+                    if rows is run[0]:
+                        return  # its rows occur at the run's end, still in the window
+                    gone = list(compress(rows, map(u.__eq__, map(last.__getitem__, rows))))
+                    inside = run[0]  # their last point (maybe not written yet) is the run's end
+                    gone = [row for row in gone if row not in inside]
+                    if gone:
+                        _consume(map(last.__delitem__, gone), maxlen=0)
+                        self._apply(("w", "dia", w.window, sig), (), gone)
+                    return
+                if run[2] != run[1]:
+                    last.update(dict.fromkeys(run[0], run[2]))
+                del w.dia_run[sig]
+            gone = list(compress(rows, map(u.__eq__, map(last.__getitem__, rows))))
+            if gone:
+                if len(gone) == len(last):
+                    last.clear()
                 else:
-                    del counts[row]
-                    changed.append(row)
-            if changed:
-                self._apply(("w", "dia", w.window, sig), (), changed)
+                    _consume(map(last.__delitem__, gone), maxlen=0)
+                self._apply(("w", "dia", w.window, sig), (), gone)
 
     def _box(self, w: _Window, t: int, lo: int, hi: int) -> None:
         """□ (step 1, so the window is ``[lo, t]``, never empty): the runs of consecutive
@@ -804,7 +835,11 @@ class _Engine:
                 got = rows.get(sig, ())
                 if cont and got is w.box_src.get(sig):  # the same rows again (a repeated line): runs go on
                     continue
-                w.box[sig] = {row: runs.get(row, u) for row in got} if cont else dict.fromkeys(got, u)
+                fresh = dict.fromkeys(got, u)
+                if cont and runs and not runs.keys().isdisjoint(got):  # the runs of rows still occurring go on
+                    kept = list(filter(runs.__contains__, got))
+                    fresh.update(zip(kept, map(runs.__getitem__, kept)))
+                w.box[sig] = fresh
                 w.box_src[sig] = got
                 changed.add(sig)
             w.box_last = u
@@ -815,8 +850,14 @@ class _Engine:
                 new = {()}
             elif w.box_last == t and sig not in changed and len(now) == len(runs):
                 continue  # every running atom holds already, and the runs did not change
-            elif w.box_last == t:
-                new = {row for row, s in runs.items() if s <= lo}
+            elif w.box_last == t and runs:
+                starts = runs.values()
+                if min(starts) > lo:
+                    new = set()
+                elif max(starts) <= lo:
+                    new = set(runs)
+                else:
+                    new = {row for row, s in runs.items() if s <= lo}
             else:
                 new = set()
             gone, came = now - new, new - now
@@ -840,14 +881,24 @@ class _Engine:
                 proj = r.project
                 heads_plus = plus if proj is True else [tuple([row[k] for k in proj]) for row in plus]  # type: ignore[union-attr]
                 heads_minus = minus if proj is True else [tuple([row[k] for k in proj]) for row in minus]  # type: ignore[union-attr]
-                for h in heads_plus:
-                    counts[h] = get(h, 0) + 1
-                for h in heads_minus:
-                    c = counts[h] - 1
-                    if c:
-                        counts[h] = c
+                if proj is True and heads_plus and (not counts or counts.keys().isdisjoint(heads_plus)):
+                    counts.update(dict.fromkeys(heads_plus, 1))  # new heads (distinct rows): in bulk
+                else:
+                    for h in heads_plus:
+                        counts[h] = get(h, 0) + 1
+                if heads_minus and all(map((1).__eq__, map(counts.__getitem__, heads_minus))):
+                    if proj is True:  # distinct rows, each its head's last support
+                        _consume(map(counts.__delitem__, heads_minus), maxlen=0)
                     else:
-                        del counts[h]
+                        for h in heads_minus:
+                            counts.pop(h, None)
+                else:
+                    for h in heads_minus:
+                        c = counts[h] - 1
+                        if c:
+                            counts[h] = c
+                        else:
+                            del counts[h]
                 pending = pending_of[r.head]
                 pending.update(heads_plus)
                 pending.update(heads_minus)
@@ -879,8 +930,9 @@ class _Engine:
             return
         counts = self.counts[sig]
         rows = self.rels[sig].rows
-        plus = [r for r in pending if r in counts and r not in rows]
-        minus = [r for r in pending if r not in counts and r in rows]
+        unsupported = pending.difference(counts)
+        plus = list(pending.difference(unsupported).difference(rows))
+        minus = list(unsupported.intersection(rows))
         pending.clear()
         if plus or minus:
             self._apply(sig, plus, minus)
@@ -1083,15 +1135,100 @@ class _Engine:
         added.sort()
         removed.sort()
         answer = self.answer
-        if removed:
-            answer = list(filterfalse(set(removed).__contains__, answer))
-        if added:
-            answer = answer + added
-            answer.sort()  # two sorted runs: one linear merge
-        self.answer = answer
+        answer.update(added, removed)
         if self.counts[_FALSE]:  # a constraint holds: no answer stream at t
             self.valid = False
             return Step(t, [], delta=None)
         delta = (tuple(added), tuple(removed)) if self.valid else None
         self.valid = True
-        return Step(t, [tuple(answer)], delta=delta)
+        return Step(t, [answer.atoms()], delta=delta, encoded=answer.encoded() if self.solver.encode_json else None)
+
+
+_BLOCK = 1000  # atoms per block of a _SortedAnswer (split at twice that)
+
+
+class _SortedAnswer:
+    """The answer's atom texts, sorted, kept in blocks (as ``sortedcontainers.SortedList`` does):
+    a change of k atoms touches the blocks they fall in (bisect on the blocks' last texts), so
+    keeping the answer sorted costs the change, not the answer's size. Each block caches its JSON
+    encoding (``json.dumps`` of the list without its brackets), so the JSON line of the whole
+    answer is a join of cached pieces (``Step.encoded``), byte for byte what ``json.dumps`` of the
+    sorted list prints."""
+
+    __slots__ = ("blocks", "maxes", "enc", "flat")
+
+    def __init__(self) -> None:
+        self.blocks: list[list[str]] = []
+        self.maxes: list[str] = []  # the last text of each block
+        self.enc: list[str | None] = []  # each block's JSON encoding (None: not computed yet)
+        self.flat: tuple[str, ...] | None = ()  # the atoms as one tuple (None: not computed yet)
+
+    def update(self, added: list[str], removed: list[str]) -> None:
+        """Remove the sorted texts ``removed`` (present) and add the sorted texts ``added`` (absent)."""
+        if not added and not removed:
+            return
+        blocks, maxes, enc = self.blocks, self.maxes, self.enc
+        self.flat = None
+        dirty = set()
+        i, n = 0, len(removed)
+        while i < n:
+            j = bisect_left(maxes, removed[i])
+            hi = bisect_right(removed, maxes[j], i)
+            block = blocks[j]
+            if hi - i == 1:
+                del block[bisect_left(block, removed[i])]
+            else:
+                gone = set(removed[i:hi])
+                blocks[j] = [x for x in block if x not in gone]
+            dirty.add(j)
+            i = hi
+        i, n = 0, len(added)
+        if n and not blocks:
+            blocks.append([])
+            maxes.append(added[-1])
+            enc.append(None)
+        last = len(blocks) - 1
+        while i < n:
+            j = min(bisect_left(maxes, added[i]), last)
+            hi = n if j == last else bisect_right(added, maxes[j], i)
+            block = blocks[j]
+            if hi - i == 1:
+                insort(block, added[i])
+            else:
+                block += added[i:hi]
+                block.sort()  # two sorted runs: one merge
+            dirty.add(j)
+            i = hi
+        if not dirty:
+            return
+        new_blocks: list[list[str]] = []
+        new_enc: list[str | None] = []
+        for j, block in enumerate(blocks):
+            if j not in dirty:
+                new_blocks.append(block)
+                new_enc.append(enc[j])
+            elif len(block) > 2 * _BLOCK:
+                for k in range(0, len(block), _BLOCK):
+                    new_blocks.append(block[k:k + _BLOCK])
+                    new_enc.append(None)
+            elif block:
+                new_blocks.append(block)
+                new_enc.append(None)
+        self.blocks, self.enc = new_blocks, new_enc
+        self.maxes = [b[-1] for b in new_blocks]
+
+    def atoms(self) -> tuple[str, ...]:
+        if self.flat is None:
+            out: list[str] = []
+            for block in self.blocks:
+                out += block
+            self.flat = tuple(out)
+        return self.flat
+
+    def encoded(self) -> str:
+        """The JSON array of the atoms without its brackets (``json.dumps(…, ensure_ascii=False)``)."""
+        enc = self.enc
+        for j, e in enumerate(enc):
+            if e is None:
+                enc[j] = _dumps(self.blocks[j], ensure_ascii=False)[1:-1]
+        return ", ".join(enc)  # type: ignore[arg-type]

@@ -19,6 +19,7 @@ the same model as ``lars.syntax.parse_atom`` (a property test checks both agree)
 from __future__ import annotations
 
 import itertools
+import operator
 import json
 import select
 import re
@@ -635,6 +636,7 @@ def scan_stream_text_file(path: str) -> tuple[int, int] | None:
     cache = _AtomCache()
     first: int | None = None
     current: int | None = None
+    last_body: str | None = None
     for number, line in enumerate(open_stream_lines(path), start=1):
         stripped = line.strip()
         if not stripped or stripped.startswith("%"):
@@ -648,7 +650,10 @@ def scan_stream_text_file(path: str) -> tuple[int, int] | None:
         if current is not None and t < current:
             raise SourceError(f"time point {t} comes after {current}: time points must not decrease", source=source,
                               line=number, column=m.start(1) + 1, text="\n" * (number - 1) + line)
-        if '"' in line or not _FLAT_LIST_RE.fullmatch(line, m.end()):
+        body = line[m.end():]
+        if body == last_body:  # the same atoms as the line before (checked already)
+            pass
+        elif '"' in line or not _FLAT_LIST_RE.fullmatch(line, m.end()):
             try:
                 _atoms_of(line, m.end(), cache)
             except _AtomError as err:
@@ -656,6 +661,7 @@ def scan_stream_text_file(path: str) -> tuple[int, int] | None:
                                   text="\n" * (number - 1) + line, expected=err.expected) from None
             if len(cache) > _CACHE_LIMIT:
                 cache.clear()
+        last_body = body
         current = t
         if first is None:
             first = t
@@ -663,6 +669,33 @@ def scan_stream_text_file(path: str) -> tuple[int, int] | None:
 
 
 _NESTED = re.compile(r"\([^()]*\(")  # a compound argument: not a flat atom
+_BLANK = re.compile(r"\s")
+
+
+def _bulk_rows(found: list[tuple[str, str]], line: str, start: int) -> tuple[tuple[str, int], dict] | None:
+    """The rows of a flat line (``_PLAIN_ATOM_RE.findall``) built without a Python loop per atom,
+    when its atoms share one predicate and arity and every argument is written canonically
+    (the common case of generated streams); ``None`` otherwise (read atom by atom)."""
+    if not found:
+        return None
+    names = set(map(_first, found))
+    if len(names) != 1:
+        return None
+    args = list(map(_second, found))
+    if "" in args:
+        return None
+    joined = ",".join(args)  # an argument that may not be canonical: a blank, a sign, a leading zero
+    if joined[0] in "-+0" or ",0" in joined or ",-" in joined or ",+" in joined or _BLANK.search(joined):
+        return None
+    rows = list(map(tuple, map(str.split, args, itertools.repeat(","))))
+    arities = set(map(len, rows))
+    if len(arities) != 1:
+        return None
+    return (names.pop(), arities.pop()), dict.fromkeys(rows)
+
+
+_first = operator.itemgetter(0)
+_second = operator.itemgetter(1)
 
 
 def iter_stream_rows(lines: Iterable[str], source: str = "<stream>", accounting: Accounting | None = None,
@@ -725,7 +758,18 @@ def iter_stream_rows(lines: Iterable[str], source: str = "<stream>", accounting:
         before = sum(map(len, rows.values()))
         read = 0
         if '"' not in line and (_NESTED.search(line, start) is None if checked else _FLAT_LIST_RE.fullmatch(line, start)):
-            for name, args in _PLAIN_ATOM_RE.findall(line, start):
+            found = _PLAIN_ATOM_RE.findall(line, start)
+            bulk = _bulk_rows(found, line, start)
+            if bulk is not None:  # one predicate, one arity, every argument canonical: rows in bulk
+                sig, got_rows = bulk
+                read = len(found)
+                got = rows.get(sig)
+                if got is None:
+                    rows[sig] = got_rows
+                else:
+                    got.update(got_rows)
+                found = ()
+            for name, args in found:
                 read += 1
                 if args:
                     row = known.get(args)

@@ -437,3 +437,54 @@ def test_repeated_time_points_share_rows_and_box_runs_go_on() -> None:
     steps = list(IncrementalSolver(program).run(stream))
     assert _answers(steps) == {t: expected_answers(program, stream, t) for t in range(20)}
     _check_deltas(steps)
+
+
+@st.composite
+def repeating_streams(draw) -> Stream:
+    """``fresh_streams`` where time points often carry the very atoms object of the previous
+    point with data (as the readers give a repeated line), after gaps too: the ◇ runs of shared
+    rows (``_Engine._dia``) and □'s repeated runs start, go on and break at random."""
+    base = draw(fresh_streams())
+    points: dict[int, tuple[Atom, ...]] = {}
+    previous = None
+    for t in range(base.start, base.end + 1):
+        kind = draw(st.sampled_from(["same", "same", "own", "gap"]))
+        if kind == "same" and previous is not None:
+            points[t] = previous
+        elif kind == "own" and t in base.points:
+            points[t] = previous = base.points[t]
+    return Stream(points, start=base.start, end=base.end)
+
+
+@settings(max_examples=150, **SETTINGS)
+@given(program=programs(), stream=repeating_streams(), data=st.data())
+def test_incremental_on_repeated_points_equals_reference(program: Program, stream: Stream, data) -> None:
+    tmin, tmax = stream.timeline
+    times = list(range(tmin, tmax + 1))
+    steps = list(IncrementalSolver(program).run(stream, times))
+    assert _answers(steps) == {t: expected_answers(program, stream, t) for t in times}
+    _check_deltas(steps)
+    jumps = data.draw(st.lists(st.integers(tmin, tmax + 3), min_size=1, max_size=8))
+    assert [s.answers for s in IncrementalSolver(program).run(stream, jumps)] == [expected_answers(program, stream, t) for t in jumps]
+
+
+def test_sorted_answer_blocks_equal_sorted_set_and_json() -> None:
+    """The answer kept in blocks (``_SortedAnswer``) is the sorted set after any changes, and its
+    cached JSON is what ``json.dumps`` prints for the sorted list (escapes, non-ASCII included)."""
+    import random
+
+    from lars import incremental
+
+    rng = random.Random(14)
+    answer = incremental._SortedAnswer()
+    now: set[str] = set()
+    tails = ["é", '\\"', "q", "\\\\"]  # escaped quote and backslash inside a string term
+    pool = ["a(%d,\"x%s\")" % (rng.randrange(5000), rng.choice(tails)) for _ in range(3000)] + [f"b{i}" for i in range(3000)]
+    for step in range(60):
+        removed = sorted(rng.sample(sorted(now), rng.randrange(len(now) + 1) if step % 7 else len(now)))
+        added = sorted(set(rng.sample(pool, rng.randrange(2500))) - now | set(removed[:3]) - set(removed))
+        answer.update(added, removed)
+        now = (now - set(removed)) | set(added)
+        assert answer.atoms() == tuple(sorted(now))
+        assert "[" + answer.encoded() + "]" == json.dumps(sorted(now), ensure_ascii=False)
+        assert all(0 < len(b) <= 2 * incremental._BLOCK for b in answer.blocks)

@@ -111,7 +111,11 @@ def _lines(steps, fmt: str, delta: bool = False) -> Iterator[str]:
             continue
         if fmt == "jsonl":
             if len(answers) == 1 and not step.more:
-                yield json.dumps({"t": step.t, "atoms": answers[0]}, ensure_ascii=False)  # a tuple: a JSON array
+                encoded = getattr(step, "encoded", None)  # the incremental engine's cached JSON of the atoms
+                if encoded is not None:
+                    yield f'{{"t": {step.t}, "atoms": [{encoded}]}}'
+                else:
+                    yield json.dumps({"t": step.t, "atoms": answers[0]}, ensure_ascii=False)  # a tuple: a JSON array
             else:
                 record = {"t": step.t, "atoms": None, "answers": [list(a) for a in answers]}
                 if answers:
@@ -172,6 +176,8 @@ def run(args: argparse.Namespace) -> int:
     from translator.evaluate.engine import make_solver
 
     solver = make_solver(program, args.engine, models=args.models, need_asp=args.print_asp)
+    if hasattr(solver, "encode_json"):  # the incremental engine keeps the JSON of the sorted answer
+        solver.encode_json = args.format == "jsonl" and args.emit == "full"
     live = args.stream == "-" and not (args.print_asp or args.skip_bad_elements or args.resume_from is not None)
     return _run_live(args, program, solver) if live else _run_counted(args, program, solver)
 
@@ -200,7 +206,7 @@ def _run_live(args: argparse.Namespace, program, solver) -> int:
     guard = MemoryGuard(resolve_limit(args.max_memory), program, live)
     steps = _Notes(total)(solver.run(live, announced(steps_at, guard.note_time)))
     return write_run(args, "rsplars", f"lars-{args.format}", _writer(args), steps, accounting, guard=guard,
-                     count=lambda last: count_live(accounting, live, last), at_once=lambda: live.waiting)
+                     count=lambda last: count_live(accounting, live, last), at_once=lambda: live.waiting, pieces=True)
 
 
 def _run_counted(args: argparse.Namespace, program, solver) -> int:
@@ -241,7 +247,8 @@ def _run_counted(args: argparse.Namespace, program, solver) -> int:
     steps = solver.run(stream, announced(times, guard.note_time))
     return write_run(args, "rsplars", f"lars-{args.format}", _writer(args), _Notes(len(times))(steps),
                      accounting, guard=guard,
-                     count=lambda last: count_stream(accounting, stream if lazy is None else _Sizes(sizes), last))
+                     count=lambda last: count_stream(accounting, stream if lazy is None else _Sizes(sizes), last),
+                     pieces=True)
 
 
 def _writer(args: argparse.Namespace):
@@ -250,7 +257,8 @@ def _writer(args: argparse.Namespace):
     def make(out: TextIO):
         def write(step) -> None:
             for line in _lines([step], args.format, args.emit == "delta"):
-                out.write(line + "\n")
+                out.write(line)
+                out.write("\n")
 
         return write
 
