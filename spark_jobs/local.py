@@ -25,7 +25,7 @@ from lars.errors import RsplarsError
 from lars.model import Atom, Program, Rule, Stream
 from spark_jobs.lookback import PartitionError
 from spark_jobs.pipeline import Plan, make_plan
-from translator.evaluate.run import Row, RunError, answer_rows
+from translator.evaluate.run import Row, RunError, step_rows
 from translator.rdf.streams import ElementList, StreamElement
 from translator.translate.compile import Compiled
 
@@ -88,7 +88,7 @@ def solve_local(programs: Mapping[str, Compiled], elements: Sequence[StreamEleme
         _JOB["sorted"] = sorted(_JOB["points"])
     out: dict[str, dict[int, frozenset[Row]]] = {label: {} for label in programs}
     try:
-        with multiprocessing.get_context("fork").Pool(max(1, jobs)) as pool:
+        with multiprocessing.get_context("fork").Pool(max(1, jobs), initializer=_worker_signals) as pool:
             for label, answers, error in pool.imap_unordered(_task, tasks):
                 if error is not None:
                     raise RunError(error)
@@ -96,6 +96,15 @@ def solve_local(programs: Mapping[str, Compiled], elements: Sequence[StreamEleme
     finally:
         _JOB.clear()
     return {label: dict(sorted(answers.items())) for label, answers in out.items()}
+
+
+def _worker_signals() -> None:
+    """A worker ends quietly when the pool terminates it (SIGTERM) or the user interrupts the run:
+    the handlers of the parent's clean stop (``translator.evaluate.interrupts``) are not inherited."""
+    import signal
+
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops the pool
 
 
 def _block_points(b: int) -> Mapping[int, tuple[Atom, ...]]:
@@ -113,7 +122,7 @@ def _block_points(b: int) -> Mapping[int, tuple[Atom, ...]]:
 
 def _task(task: tuple[str, int]) -> tuple[str, dict[int, frozenset[Row]], str | None]:
     """One program over one block: its rstream rows at the block's own evaluation times."""
-    from asp.solver import StreamSolver
+    from translator.evaluate.engine import make_solver
     from translator.translate.expressions import FUNCTIONS
 
     label, b = task
@@ -128,13 +137,15 @@ def _task(task: tuple[str, int]) -> tuple[str, dict[int, frozenset[Row]], str | 
         if not times:
             return label, answers, None
         stream = Stream(points, timeline.lo, max(timeline.end, timeline.lo))
-        solver = StreamSolver(Program((*compiled.program.rules, *_JOB["static"])), functions=FUNCTIONS)
+        # the engine a sequential run takes (``auto``: the incremental one when the program is in its fragment)
+        solver = make_solver(Program((*compiled.program.rules, *_JOB["static"])), _JOB.get("engine", "auto"),
+                             functions=FUNCTIONS)
         previous: frozenset[Row] = frozenset()
         for step in solver.run(stream, times):
             if len(step.answers) != 1:
                 what = "no answer stream" if not step.answers else "several answer streams"
                 raise RunError(f"the translated program has {what} at t={step.t} (D8); this is a bug, please report it")
-            rows = frozenset(answer_rows(compiled, step.answers[0]))
+            rows = frozenset(step_rows(compiled, step.answers[0]))
             if rows == previous:
                 rows = previous  # one object for an answer that stays (smaller to send back)
             answers[step.t] = previous = rows

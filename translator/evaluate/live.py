@@ -26,7 +26,8 @@ from functools import lru_cache
 from typing import Callable, Iterable, Iterator, Sequence
 
 from lars.model import Atom, Program, Rule
-from lars.streams import LiveStream
+from lars.printer import format_term
+from lars.streams import LiveRows, LiveStream
 from translator.evaluate.engine import MAX_EVALUATION_TIMES
 from translator.evaluate.run import R2S, Evaluation, RunError, evaluations
 from translator.rdf.predicates import STRIPLE
@@ -94,6 +95,53 @@ def lars_points(elements: Iterable[StreamElement], counts: ElementCounts | None 
         if counts is not None:
             counts.point(current, len(atoms))
         yield current, tuple(atoms)
+
+
+#: canonical LARS texts of RDF terms (``lars.printer.format_term(to_lars(term))``), bounded
+_TEXTS_MAX = 1 << 16
+
+
+def lars_rows(elements: Iterable[StreamElement], counts: ElementCounts | None = None,
+              began: dict | None = None) -> Iterator[tuple[int, dict | None]]:
+    """As :func:`lars_points`, for the incremental engine (``lars.incremental``), which reads a
+    time point as rows of canonical term texts (``{("striple", 4): {(s, p, o, stream): None}}``,
+    as :func:`lars.streams.iter_stream_rows` gives them): no :class:`lars.model.Atom` is built, and
+    each distinct RDF term is turned into its text once while it recurs. The same set of
+    ``striple`` atoms per time point, in the same arrival order, with the same duplicates counted."""
+    texts: dict = {}
+
+    def text(term) -> str:
+        got = texts.get(term)
+        if got is None:
+            if len(texts) >= _TEXTS_MAX:
+                texts.clear()
+            got = texts[term] = format_term(to_lars(term))
+        return got
+
+    sig = (STRIPLE, 4)
+    current: int | None = None
+    rows: dict[tuple, None] = {}
+    for e in elements:
+        if e.t != current:
+            if current is not None:
+                if counts is not None:
+                    counts.point(current, len(rows))
+                yield current, {sig: rows}
+            current, rows = e.t, {}
+            if began is not None:
+                began["element"] = e
+            yield current, None
+        s, p, o = e.triple
+        row = (text(s), text(p), text(o), text(e.stream_iri))
+        if row in rows:
+            if counts is not None:
+                counts.duplicates += 1
+        else:
+            rows[row] = None
+    if current is not None:
+        if counts is not None:
+            counts.point(current, len(rows))
+        yield current, {sig: rows}
 
 
 def _ceil_to(t: int, u: int) -> int:
@@ -184,18 +232,20 @@ def live_answers(compiled: Compiled, elements: Iterable[StreamElement], static: 
     data_times: deque[int] = deque()
     began: dict = {}
 
-    def points() -> Iterator[tuple[int, tuple[Atom, ...] | None]]:
-        for t, atoms in lars_points(elements, counts, began):
+    program = Program((*compiled.program.rules, *static))
+    solver = make_solver(program, engine, functions=FUNCTIONS)
+    rows = type(solver).__name__ == "IncrementalSolver"  # it reads rows of term texts, no atom objects
+
+    def points() -> Iterator[tuple[int, tuple[Atom, ...] | dict | None]]:
+        for t, atoms in (lars_rows if rows else lars_points)(elements, counts, began):
             if atoms is not None and compiled.mode == "push":
                 data_times.append(t)
             yield t, atoms
 
-    stream = LiveStream(points(), ready)
+    stream = (LiveRows if rows else LiveStream)(points(), ready)
     stream.start = min(0, stream.start)  # the timeline starts at 0, or at the first element if earlier
     if on_stream is not None:
         on_stream(stream)
-    program = Program((*compiled.program.rules, *static))
-    solver = make_solver(program, engine, functions=FUNCTIONS)
     times = live_times(compiled, stream, data_times, start, end, began)
     for ev in evaluations(compiled, solver.run(stream, announced(times, on_time)), r2s, on_note):
         yield ev

@@ -9,8 +9,9 @@ The pipeline, for the operational parameters ``op`` (:class:`translator.evaluate
    (:func:`translator.evaluate.report_policy.report_times`);
 3. R2R at each t in ET: the query's LARS program (τ1/τ2, ``translator.translate``) with each window
    replaced by the LARS window that selects exactly ``[lo, hi]`` at t — ``⊞^{t−lo}`` (closed) or
-   ``⊞^{t−lo,−1}`` (right-open window-close report, ``hi = t−1``) — solved by the clingo engine at
-   the times of ET. Reports whose windows have the same widths share one program and one solver
+   ``⊞^{t−lo,−1}`` (right-open window-close report, ``hi = t−1``) — solved at the times of ET by
+   the engine a sequential run takes (``translator.evaluate.engine``, ``auto``: the incremental
+   engine for programs in its fragment, clingo otherwise). Reports whose windows have the same widths share one program and one solver
    run; under window close every report has the widths α, so one program
    (:func:`report_program`, shown by ``translate --to lars --profile``) with the report policy as
    its ``trigger`` rules is the whole run;
@@ -46,7 +47,7 @@ from lars.model import (
 )
 from translator.evaluate.profiles import Operational
 from translator.evaluate.report_policy import Contents, Grid, Policy, PolicyError, Report, report_times
-from translator.evaluate.run import Row, answer_rows, engine_input
+from translator.evaluate.run import Row, engine_input, step_rows
 from translator.query import model as M
 from translator.rdf.streams import StreamElement
 from translator.translate.compile import Compiled, compile_query, rewrite_patterns
@@ -214,17 +215,18 @@ class Evaluator:
 
     def _solve(self, k: tuple, elements: Sequence[StreamElement], times: list[int], variant: tuple,
                end: int | None = None) -> None:
-        from asp.solver import StreamSolver
+        from translator.evaluate.engine import make_solver
 
         compiled = self.compile_for(k)
         run = engine_input(compiled, elements, self.static, end=end if end is not None else times[-1])
-        solver = StreamSolver(run.program, functions=FUNCTIONS)
+        # the engine a sequential run takes (``auto``: the incremental one when the program is in its fragment)
+        solver = make_solver(run.program, "auto", functions=FUNCTIONS)
         self.solver_runs += 1
         for step in solver.run(run.stream, times):
             if len(step.answers) != 1:
                 raise PolicyError(f"the translated program has {len(step.answers)} answer streams at t={step.t} "
                                   "(D8); this is a bug, please report it")
-            self.cache[(k, step.t, variant)] = frozenset(answer_rows(compiled, step.answers[0]))
+            self.cache[(k, step.t, variant)] = frozenset(step_rows(compiled, step.answers[0]))
 
     def rows(self, report: Report) -> frozenset[Row]:
         return self.cache[(self.key(report), report.t, self._variant(report))]

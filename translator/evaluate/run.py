@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from bisect import bisect_left
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable, Iterable, Iterator, Sequence
@@ -185,12 +186,20 @@ def evaluations(compiled: Compiled, steps: Iterable, r2s: str, on_note: Callable
     previous evaluation, RSP-QL §1.19), with the once-per-run note of ``answers``."""
     previous: frozenset[Row] = frozenset()
     noted = False
+    prefix = compiled.answer_predicate
+    known = False  # is ``previous`` the rows of the previous step (so that its delta applies)?
     for step in steps:
         if len(step.answers) != 1:
             what = "no answer stream" if not step.answers else "several answer streams"
             raise RunError(f"the translated program has {what} at t={step.t} (D8); this is a bug, please report it")
-        current = frozenset(answer_rows(compiled, step.answers[0]))
-        if on_note is not None and not noted and any(a.startswith(AGGREGATE_ERROR) for a in step.answers[0]):
+        atoms = step.answers[0]
+        delta = step.delta
+        if known and delta is not None and not _touches(delta, prefix):
+            current = previous  # no answer atom came or went: the same rows (the window's other atoms moved)
+        else:
+            current = frozenset(step_rows(compiled, atoms))
+        known = True
+        if on_note is not None and not noted and _has_prefix(atoms, AGGREGATE_ERROR):
             noted = True
             on_note(f"at t={step.t} a SUM or AVG met more values in one group than it adds exactly (at most "
                     "32767 per group) and is left unbound (docs/translation.md, Aggregates)")
@@ -202,6 +211,35 @@ def evaluations(compiled: Compiled, steps: Iterable, r2s: str, on_note: Callable
             rows = previous - current
         previous = current
         yield Evaluation(step.t, rows)
+
+
+def _answer_atoms(atoms: Sequence[str], prefix: str, row_of: Callable[[str], Row]) -> Iterator[Row]:
+    """The rows of the ``prefix`` atoms of a *sorted* answer stream (``Step.answers`` of either
+    engine is sorted): they form one run, found by bisection instead of a scan of every atom (the
+    answer stream also holds the windows' content). A predicate name is an identifier, so the run
+    is ``prefix`` and ``prefix(…`` and ends before ``prefix)``."""
+    lo = bisect_left(atoms, prefix)
+    hi = bisect_left(atoms, prefix + ")", lo)
+    opening = prefix + "("
+    for text in atoms[lo:hi]:
+        if text == prefix or text.startswith(opening):
+            yield row_of(text)
+
+
+def _has_prefix(atoms: Sequence[str], prefix: str) -> bool:
+    """Whether a sorted answer stream holds an atom whose text starts with ``prefix``."""
+    i = bisect_left(atoms, prefix)
+    return i < len(atoms) and atoms[i].startswith(prefix)
+
+
+def _touches(delta: tuple[Sequence[str], Sequence[str]], prefix: str) -> bool:
+    """Whether a step's delta (``Step.delta``: sorted added and removed atoms) adds or removes an
+    atom of predicate ``prefix``."""
+    return any(_answer_run(part, prefix) for part in delta)
+
+
+def _answer_run(atoms: Sequence[str], prefix: str) -> bool:
+    return next(_answer_atoms(atoms, prefix, lambda text: ()), None) is not None
 
 
 AGGREGATE_ERROR = "agglimit"
@@ -219,6 +257,12 @@ def answer_rows(compiled: Compiled, atoms: Iterable[str]) -> Iterator[Row]:
         if not (text == prefix or text.startswith(opening)):
             continue
         yield _row_of(text)
+
+
+def step_rows(compiled: Compiled, atoms: Sequence[str]) -> Iterator[Row]:
+    """:func:`answer_rows` of one answer stream of an engine's ``Step`` (sorted, as both engines
+    give it): the answer atoms found by bisection, not by a scan of every atom."""
+    return _answer_atoms(atoms, compiled.answer_predicate, _row_of)
 
 
 @lru_cache(maxsize=1 << 14)
