@@ -127,3 +127,55 @@ def test_abort_raised_inside_a_clingo_callback_keeps_its_signal():
     with pytest.raises(Abort) as stop:
         ctl.ground([("base", [])], context=Context())
     assert stop.value.exit_code == 128 + signal.SIGINT
+
+
+def test_a_signal_inside_a_clingo_callback_is_delivered_after_clingo_returns():
+    """clingo ends the process when an exception is raised in some of its callbacks (statistics),
+    so abort_on_signal recognises a frame inside clingo and raises in the code that called clingo,
+    once clingo has returned: the Abort comes there, with the signal's exit code."""
+    import clingo
+
+    from translator.evaluate.interrupts import Abort, abort_on_signal, calling_clingo
+
+    seen = []
+
+    class Context:
+        def f(self, x):
+            seen.append(calling_clingo(sys._getframe()) is caller)
+            os.kill(os.getpid(), signal.SIGINT)  # handled here, inside the grounding callback
+            return x
+
+    assert calling_clingo(sys._getframe()) is None
+    caller = sys._getframe()
+    with pytest.raises(Abort) as stop:
+        with abort_on_signal():
+            ctl = clingo.Control(["--warn=none"])
+            ctl.add("base", [], "p(@f(1)).")
+            ctl.ground([("base", [])], context=Context())
+            seen.append("ground returned")  # not reached: Abort at this line
+    assert seen == [True]
+    assert stop.value.exit_code == 128 + signal.SIGINT
+
+
+def test_a_signal_in_clingo_s_statistics_callback_stops_cleanly(tmp_path):
+    """The case clingo cannot survive: an exception in its statistics callback ends the process
+    ("error in SolveEventHandler::on_statistics going to terminate", exit 1; seen when `check`
+    was stopped during a solve). Under abort_on_signal the signal handled there stops the command
+    once solve has returned: exit 128 + SIGINT."""
+    script = tmp_path / "stats.py"
+    script.write_text(
+        "import os, signal, sys\nimport clingo\n"
+        "from translator.evaluate.interrupts import Abort, abort_on_signal\n"
+        "try:\n"
+        "    with abort_on_signal():\n"
+        "        ctl = clingo.Control(['0'])\n"
+        "        ctl.add('base', [], '{a;b}.')\n"
+        "        ctl.ground([('base', [])])\n"
+        "        ctl.solve(on_statistics=lambda step, accu: os.kill(os.getpid(), signal.SIGINT))\n"
+        "        print('not stopped')\n"
+        "except Abort as stop:\n"
+        "    sys.exit(stop.exit_code)\n")
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])})
+    assert done.returncode == 128 + signal.SIGINT, done.stderr
+    assert "terminate" not in done.stderr and "not stopped" not in done.stdout

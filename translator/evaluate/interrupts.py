@@ -52,6 +52,40 @@ class Abort(BaseException):
         return 128 + self.signum
 
 
+def calling_clingo(frame):
+    """The frame of Python code that called into clingo, if the code interrupted at ``frame`` runs
+    inside a call of clingo (a grounding function, a model or a statistics callback: clingo's
+    Python wrapper is on the stack), else ``None``. clingo turns an exception raised there into a
+    fatal error for some callbacks ("error in SolveEventHandler::on_statistics going to
+    terminate", exit 1), so :func:`abort_on_signal` raises in that caller instead, once clingo has
+    returned to it."""
+    caller = None
+    while frame is not None:
+        if frame.f_globals.get("__name__", "").startswith("clingo"):
+            caller = frame.f_back
+        frame = frame.f_back
+    while caller is not None and caller.f_globals.get("__name__", "").startswith("clingo"):
+        caller = caller.f_back
+    return caller
+
+
+def _raise_in(frame, exc: BaseException) -> None:
+    """Raise ``exc`` in ``frame`` at its next line or return (a trace function of that frame only;
+    tracing is switched off again as it fires)."""
+    import sys
+
+    def local(fr, event, arg):  # noqa: ARG001
+        if event in ("line", "return"):
+            sys.settrace(None)
+            fr.f_trace = None
+            raise exc
+        return local
+
+    frame.f_trace = local
+    frame.f_trace_lines = True
+    sys.settrace(lambda *args: None)  # tracing on, no other frame traced
+
+
 @contextmanager
 def abort_on_signal() -> Iterator[None]:
     """SIGINT/SIGTERM raise :class:`Abort` at once (in the main thread; elsewhere nothing changes)."""
@@ -59,7 +93,11 @@ def abort_on_signal() -> Iterator[None]:
         yield
         return
 
-    def handler(signum, frame):  # noqa: ARG001
+    def handler(signum, frame):
+        caller = calling_clingo(frame)
+        if caller is not None:  # inside clingo: raised in its caller, once clingo has returned
+            _raise_in(caller, Abort(signum))
+            return
         raise Abort(signum)
 
     previous = {s: signal.signal(s, handler) for s in SIGNAL_NAMES}
