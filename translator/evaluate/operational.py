@@ -47,7 +47,7 @@ from lars.model import (
 )
 from translator.evaluate.profiles import Operational
 from translator.evaluate.report_policy import Contents, Grid, Policy, PolicyError, Report, report_times
-from translator.evaluate.run import Row, engine_input, step_rows
+from translator.evaluate.run import Row, engine_input, r2s_rows, step_rows
 from translator.query import model as M
 from translator.rdf.streams import StreamElement
 from translator.translate.compile import Compiled, compile_query, rewrite_patterns
@@ -260,12 +260,7 @@ def apply_r2s(reports: Iterable[tuple[Report, frozenset[Row]]], r2s: str, empty:
     out = []
     previous: frozenset[Row] = frozenset()
     for n, (report, current) in enumerate(reports):
-        if r2s == "rstream":
-            rows = current
-        elif r2s == "istream":
-            rows = current - previous
-        else:
-            rows = previous - current
+        rows = r2s_rows(r2s, current, previous)
         previous = current
         if r2s == "dstream" and n == 0:
             continue

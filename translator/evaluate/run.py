@@ -203,12 +203,7 @@ def evaluations(compiled: Compiled, steps: Iterable, r2s: str, on_note: Callable
             noted = True
             on_note(f"at t={step.t} a SUM or AVG met more values in one group than it adds exactly (at most "
                     "32767 per group) and is left unbound (docs/translation.md, Aggregates)")
-        if r2s == "rstream":
-            rows = current
-        elif r2s == "istream":
-            rows = current - previous
-        else:
-            rows = previous - current
+        rows = r2s_rows(r2s, current, previous)
         previous = current
         yield Evaluation(step.t, rows)
 
@@ -245,6 +240,16 @@ def _answer_run(atoms: Sequence[str], prefix: str) -> bool:
 AGGREGATE_ERROR = "agglimit"
 """Prefix of the atoms ``translator.translate.aggregates`` derives for a group whose SUM/AVG has
 more values than the limb sums hold exactly."""
+
+
+def r2s_rows(r2s: str, current: frozenset[Row], previous: frozenset[Row]) -> frozenset[Row]:
+    """The relation-to-stream operator at one evaluation time (RSP-QL §1.19): RStream all of
+    ``current``, IStream the rows new since ``previous``, DStream the rows gone since it."""
+    if r2s == "rstream":
+        return current
+    if r2s == "istream":
+        return current - previous
+    return previous - current
 
 
 def answer_rows(compiled: Compiled, atoms: Iterable[str]) -> Iterator[Row]:
