@@ -75,3 +75,23 @@ def test_without_the_later_piece_alice_stays_and_bob_goes(cli):
 def test_bad_static_during(cli, spec, message):
     code, out, err = cli("run", DATA / "t14_shops.rq", *NEARBY, "--static-during", spec, "--profile", "rsp-ql")
     assert code == 2 and message in err and "Traceback" not in err and out == ""
+
+
+def test_static_during_on_a_stream_read_while_evaluated(tmp_path, capsys):
+    """`rsplars run` reads N-Triples streams while it evaluates them (translator.evaluate.live): the
+    time-varying static data must hold there too (it was dropped on that path)."""
+    from translator.cli import main
+
+    stream = tmp_path / "s.nt"
+    stream.write_text('<http://e/a> <http://e/p> <http://e/b> "1" .\n<http://e/a> <http://e/p> <http://e/b> "3" .\n')
+    static = tmp_path / "st.nt"
+    static.write_text("<http://e/b> <http://e/q> <http://e/c> .\n")
+    query = tmp_path / "q.rq"
+    query.write_text("REGISTER QUERY q AS SELECT ?x ?z FROM STREAM <http://e/s> [RANGE 1s STEP 1s] "
+                     "WHERE { ?x <http://e/p> ?y . ?y <http://e/q> ?z }\n")
+    code = main(["run", str(query), "--stream", f"http://e/s={stream}", "--static-during", f"0..2={static}"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    hit = [{"x": "<http://e/a>", "z": "<http://e/c>"}]
+    assert [json.loads(line) for line in out.splitlines()] == [
+        {"t": 0, "answers": []}, {"t": 1, "answers": hit}, {"t": 2, "answers": hit}, {"t": 3, "answers": []}]

@@ -96,11 +96,9 @@ def time_spec(args: argparse.Namespace):
     return TimeSpec(args.unit, getattr(args, "stream_time_unit", None), epoch)
 
 
-def read_data(args: argparse.Namespace, accounting=None):
-    """(stream elements merged by time, static facts) from ``--stream``/``--static``/``--named``;
-    ``accounting`` (``lars.accounting``) counts the elements and skips bad ones if asked."""
-    from translator.rdf.static import load_dataset, static_facts
-    from translator.rdf.streams import merge_streams, parse_stream_spec, read_streams
+def stream_files(args: argparse.Namespace) -> dict[str, str]:
+    """``--stream IRI=FILE`` options as IRI → FILE (an IRI given twice is an error)."""
+    from translator.rdf.streams import parse_stream_spec
 
     files: dict[str, str] = {}
     for spec in args.stream:
@@ -108,12 +106,29 @@ def read_data(args: argparse.Namespace, accounting=None):
         if iri in files:
             raise RsplarsError(f"--stream {iri} is given twice")
         files[iri] = path
-    elements = merge_streams(read_streams(files, time=time_spec(args), accounting=accounting)) if files else []
+    return files
+
+
+def static_data(args: argparse.Namespace) -> tuple:
+    """The static facts of ``--static``/``--named``/``--static-during``."""
+    from translator.rdf.static import load_dataset, static_facts
+    from translator.rdf.streams import parse_stream_spec
+
     named = dict(parse_stream_spec(s) for s in args.named)
     facts = static_facts(load_dataset(args.static, named)) if (args.static or named) else ()
     for spec in getattr(args, "static_during", None) or ():
         facts = (*facts, *_static_during(spec))
-    return elements, facts
+    return facts
+
+
+def read_data(args: argparse.Namespace, accounting=None):
+    """(stream elements merged by time, static facts) from ``--stream``/``--static``/``--named``;
+    ``accounting`` (``lars.accounting``) counts the elements and skips bad ones if asked."""
+    from translator.rdf.streams import merge_streams, read_streams
+
+    files = stream_files(args)
+    elements = merge_streams(read_streams(files, time=time_spec(args), accounting=accounting)) if files else []
+    return elements, static_data(args)
 
 
 def _static_during(spec: str):

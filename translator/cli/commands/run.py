@@ -170,22 +170,15 @@ def _run_live(args: argparse.Namespace, query, accounting) -> int:
     """``rsplars run`` over streams read as they arrive (``translator.evaluate.live``): answers
     written and flushed per evaluation time, memory bounded by the windows; the element summary
     is printed at the end."""
-    from translator.cli.commands.common import time_spec
+    from translator.cli.commands.common import static_data, stream_files, time_spec
     from translator.evaluate.live import ElementCounts, live_answers
     from translator.evaluate.memory import MemoryGuard, resolve_limit
-    from translator.rdf.static import load_dataset, static_facts
-    from translator.rdf.streams import iter_streams, parse_stream_spec
+    from translator.rdf.streams import iter_streams
 
-    files: dict[str, str] = {}
-    for spec in args.stream:
-        iri, path = parse_stream_spec(spec)
-        if iri in files:
-            raise RsplarsError(f"--stream {iri} is given twice")
-        files[iri] = path
+    files = stream_files(args)
     if list(files.values()).count("-") > 1:
         raise RsplarsError("only one --stream can be read from standard input (-)")
-    named = dict(parse_stream_spec(s) for s in args.named)
-    facts = static_facts(load_dataset(args.static, named)) if (args.static or named) else ()
+    facts = static_data(args)
     ((_, compiled),) = compile_variants(args, query)
     if args.start is not None and args.end is not None and args.start > args.end:
         raise RsplarsError(f"--from {args.start} is after --to {args.end}")
