@@ -159,22 +159,24 @@ def run_answers_spark(
     parquet: str | None = None,
     solve_from: int | None = None,
     state: str | None = None,
+    engine: str = "auto",
 ) -> Iterator[Evaluation]:
     """``translator.evaluate.run.answers`` on Spark: the same evaluations, computed block by block.
     ``solve_from``: the blocks whose evaluation times all lie before it are not solved (``--resume-from``;
     the evaluations before it that a solved block holds are yielded too, the caller drops them).
-    ``state``: ``--spark-state DIR`` (:mod:`spark_jobs.state`; in-memory elements only)."""
+    ``state``: ``--spark-state DIR`` (:mod:`spark_jobs.state`; in-memory elements only); ``engine``:
+    the LARS engine of every block (``--lars-engine``)."""
     from spark_jobs.solve_blocks import crashed_block
 
     plan: dict = {}
     with _progress_dir() as progress, user_errors(
             lambda: crashed_block(progress, plan["blocks"]) if "blocks" in plan else None):
         yield from _answers_spark(compiled, elements, static_facts, start, end, r2s, master, partitions, parquet,
-                                  solve_from, progress, plan, state)
+                                  solve_from, progress, plan, state, engine)
 
 
 def _answers_spark(compiled, elements, static_facts, start, end, r2s, master, partitions, parquet,
-                   solve_from=None, progress=None, plan_out=None, state=None):
+                   solve_from=None, progress=None, plan_out=None, state=None, engine="auto"):
     from spark_jobs.frames import r2s as apply_r2s
     from spark_jobs.pipeline import solve_runs
     from spark_jobs.solve_blocks import decode_row
@@ -186,7 +188,7 @@ def _answers_spark(compiled, elements, static_facts, start, end, r2s, master, pa
         raise RsplarsError("--spark-state needs the stream elements read by rsplars (not an elements table)")
     results, plan = solve_runs(data.frame, {"run": compiled}, static_facts, start=start, end=end,
                                partitions=partitions, bounds=data.bounds, solve_from=solve_from, progress=progress,
-                               state=None if state is None else (state, data.table))
+                               state=None if state is None else (state, data.table), engine=engine)
     if plan_out is not None:
         plan_out["blocks"] = plan.blocks
     results = results.cache()

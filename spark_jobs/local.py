@@ -22,10 +22,10 @@ import os
 from typing import Mapping, Sequence
 
 from lars.errors import RsplarsError
-from lars.model import Atom, Program, Rule, Stream
+from lars.model import Atom, Rule
 from spark_jobs.lookback import PartitionError
 from spark_jobs.pipeline import Plan, make_plan
-from translator.evaluate.run import Row, RunError, step_rows
+from translator.evaluate.run import Row, RunError
 from translator.rdf.streams import ElementList, StreamElement
 from translator.translate.compile import Compiled
 
@@ -122,8 +122,7 @@ def _block_points(b: int) -> Mapping[int, tuple[Atom, ...]]:
 
 def _task(task: tuple[str, int]) -> tuple[str, dict[int, frozenset[Row]], str | None]:
     """One program over one block: its rstream rows at the block's own evaluation times."""
-    from translator.evaluate.engine import make_solver
-    from translator.translate.expressions import FUNCTIONS
+    from spark_jobs.solve_blocks import block_steps
 
     label, b = task
     plan: Plan = _JOB["plan"]
@@ -136,19 +135,12 @@ def _task(task: tuple[str, int]) -> tuple[str, dict[int, frozenset[Row]], str | 
         answers: dict[int, frozenset[Row]] = {}
         if not times:
             return label, answers, None
-        stream = Stream(points, timeline.lo, max(timeline.end, timeline.lo))
-        # the engine a sequential run takes (``auto``: the incremental one when the program is in its fragment)
-        solver = make_solver(Program((*compiled.program.rules, *_JOB["static"])), _JOB.get("engine", "auto"),
-                             functions=FUNCTIONS)
         previous: frozenset[Row] = frozenset()
-        for step in solver.run(stream, times):
-            if len(step.answers) != 1:
-                what = "no answer stream" if not step.answers else "several answer streams"
-                raise RunError(f"the translated program has {what} at t={step.t} (D8); this is a bug, please report it")
-            rows = frozenset(step_rows(compiled, step.answers[0]))
-            if rows == previous:
-                rows = previous  # one object for an answer that stays (smaller to send back)
-            answers[step.t] = previous = rows
+        for t, rows in block_steps(compiled, _JOB["static"], points, timeline, times):
+            got = frozenset(rows)
+            if got == previous:
+                got = previous  # one object for an answer that stays (smaller to send back)
+            answers[t] = previous = got
         return label, answers, None
     except RsplarsError as err:
         return label, {}, f"block {b} ({a}..{z}) of {label}: {err}"

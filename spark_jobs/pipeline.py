@@ -61,7 +61,7 @@ def solve_runs(elements: "DataFrame", runs: Mapping[str, Compiled], static: Sequ
                partitions: int | None = None,
                bounds: tuple[int | None, int | None] | None = None,
                solve_from: int | None = None, progress: str | None = None,
-               state: tuple[str, "object"] | None = None) -> tuple["DataFrame", Plan]:
+               state: tuple[str, "object"] | None = None, engine: str = "auto") -> tuple["DataFrame", Plan]:
     """(``run, t, row`` DataFrame, plan) of the partitioned run of ``runs`` over ``elements``
     (an elements frame, :mod:`spark_jobs.frames`). ``bounds``: the first and last element times
     when the caller knows them (otherwise a Spark job reads them off the cached frame). Raises the
@@ -70,7 +70,8 @@ def solve_runs(elements: "DataFrame", runs: Mapping[str, Compiled], static: Sequ
     ``solve_from``: only the blocks holding evaluation times from there on are solved (the others
     are not computed at all: ``--resume-from``); ``progress``: see ``BlockJob.progress``; ``state``:
     ``(DIR, elements table)`` of ``--spark-state`` (:mod:`spark_jobs.state`): the blocks saved in
-    DIR for this run are read, not solved, and every block solved is saved there."""
+    DIR for this run are read, not solved, and every block solved is saved there; ``engine``: the LARS
+    engine of every block (``translator.evaluate.engine.ENGINES``)."""
     from spark_jobs.frames import solve, time_range, with_blocks
 
     spark = elements.sparkSession
@@ -92,7 +93,8 @@ def solve_runs(elements: "DataFrame", runs: Mapping[str, Compiled], static: Sequ
         done = prepare(directory, fingerprint(plan.runs, static, plan.blocks, state[1]))
         done = [b for b in done if from_block is None or b >= from_block]
     job = BlockJob(plan.runs, tuple(static), plan.blocks, fault=os.environ.get("RSPLARS_FAULT") or None,
-                   from_block=from_block, progress=progress, state=directory, done=frozenset(done))
+                   from_block=from_block, progress=progress, state=directory, done=frozenset(done),
+                   engine=engine)
     results = solve(with_blocks(elements, plan.look, plan.blocks), job)
     if done:
         from spark_jobs.frames import RESULT_SCHEMA

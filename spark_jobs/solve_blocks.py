@@ -5,7 +5,7 @@ that :mod:`spark_jobs.pipeline` runs through ``groupBy("block").applyInPandas``.
 LARS data stream of the block — its own elements and the look-back (:mod:`spark_jobs.lookback`) —
 exactly as ``translator.evaluate.run.data_stream`` does (``striple(s, p, o, stream)`` atoms, arrival order
 kept, the same atom twice at one time point is one atom), on the timeline of the whole stream, and
-runs the clingo engine (``asp.solver.StreamSolver``) at the block's own evaluation times for every
+runs the engine of a sequential run (:func:`block_steps`) at the block's own evaluation times for every
 program of the job (seed 000 §4: the pull and the push program, and the diagnosis runs).
 
 Output rows: ``run`` (the program's label), ``t``, ``row`` — one answer (the JSON list of its
@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Sequence
+from typing import Iterator, Sequence
 
 import pandas as pd
 
@@ -26,7 +26,7 @@ from lars.model import Atom, Program, Rule, Stream
 from spark_jobs.blocks import Blocks, Timeline
 from translator.translate.compile import Compiled
 from translator.rdf.terms import from_nt, to_lars
-from translator.evaluate.run import RunError, Row, answer_rows
+from translator.evaluate.run import RunError, Row, step_rows
 from translator.translate.tau import STRIPLE
 
 #: the columns of the input of :func:`solve_block` (``t`` and the terms are null on marker rows)
@@ -66,6 +66,8 @@ class BlockJob:
     #: ``done``: the blocks already saved, not solved again
     state: str | None = None
     done: frozenset[int] = frozenset()
+    #: the LARS engine (``translator.evaluate.engine.ENGINES``): the choice of a sequential run
+    engine: str = "auto"
 
 
 class BlockError(RunError):
@@ -187,10 +189,26 @@ def solve_block(key: tuple, pdf: pd.DataFrame, job: BlockJob) -> pd.DataFrame:
                          f"{min(b, job.blocks.last)} failed: {type(err).__name__}: {err}") from err
 
 
-def _solve_block(block: int, a: int, b: int, pdf: pd.DataFrame, job: BlockJob) -> pd.DataFrame:
-    from asp.solver import StreamSolver
+def block_steps(compiled: Compiled, static: Sequence[Rule], points, timeline: Timeline, times: Sequence[int],
+                engine: str = "auto") -> Iterator[tuple[int, Iterator[Row]]]:
+    """``(t, answer rows)`` of one program over one block's data stream ``points`` at ``times``,
+    solved by the engine a sequential run takes (``translator.evaluate.engine.make_solver``:
+    ``auto`` is the incremental engine when the program is in its fragment, clingo otherwise), on
+    the timeline of the whole stream. Shared by the Spark workers and the local processes of
+    ``agree --jobs`` (:mod:`spark_jobs.local`)."""
+    from translator.evaluate.engine import make_solver
     from translator.translate.expressions import FUNCTIONS
 
+    stream = Stream(points, timeline.lo, max(timeline.end, timeline.lo))
+    solver = make_solver(Program((*compiled.program.rules, *static)), engine, functions=FUNCTIONS)
+    for step in solver.run(stream, times):
+        if len(step.answers) != 1:
+            what = "no answer stream" if not step.answers else "several answer streams"
+            raise RunError(f"the translated program has {what} at t={step.t} (D8); this is a bug, please report it")
+        yield step.t, step_rows(compiled, step.answers[0])
+
+
+def _solve_block(block: int, a: int, b: int, pdf: pd.DataFrame, job: BlockJob) -> pd.DataFrame:
     points = block_points(pdf)
     own_times = [t for t in points if a <= t <= b]
     out_run: list[str] = []
@@ -200,19 +218,13 @@ def _solve_block(block: int, a: int, b: int, pdf: pd.DataFrame, job: BlockJob) -
         times = run.timeline.times(a, b, own_times)
         if not times:
             continue
-        stream = Stream(points, run.timeline.lo, max(run.timeline.end, run.timeline.lo))
-        program = Program((*run.compiled.program.rules, *job.static))
-        solver = StreamSolver(program, functions=FUNCTIONS)
-        for step in solver.run(stream, times):
-            if len(step.answers) != 1:
-                what = "no answer stream" if not step.answers else "several answer streams"
-                raise RunError(f"the translated program has {what} at t={step.t} (D8); this is a bug, please report it")
+        for t, rows in block_steps(run.compiled, job.static, points, run.timeline, times, job.engine):
             out_run.append(run.label)
-            out_t.append(step.t)
+            out_t.append(t)
             out_row.append(None)
-            for row in set(answer_rows(run.compiled, step.answers[0])):
+            for row in set(rows):
                 out_run.append(run.label)
-                out_t.append(step.t)
+                out_t.append(t)
                 out_row.append(encode_row(row))
     return pd.DataFrame({"run": pd.Series(out_run, dtype=object), "t": pd.Series(out_t, dtype="int64"),
                          "row": pd.Series(out_row, dtype=object)})

@@ -76,13 +76,13 @@ def as_evaluations(frame: pd.DataFrame, label: str | None = None) -> list[Evalua
 
 
 def partitioned(runs: Mapping[str, Compiled], elements: list[StreamElement], partitions: int, *,
-                start=None, end=None, static=()) -> pd.DataFrame:
-    """The partitioned run in plain Python: plan, partition, solve every block."""
+                start=None, end=None, static=(), engine: str = "auto") -> pd.DataFrame:
+    """The partitioned run in plain Python: plan, partition, solve every block with ``engine``."""
     from spark_jobs.partition import elements_table, partition
     from spark_jobs.pipeline import make_plan
     from spark_jobs.solve_blocks import BlockJob, solve_rows
 
     times = [e.t for e in elements]
     plan = make_plan(runs, min(times, default=None), max(times, default=None), start, end, partitions)
-    job = BlockJob(plan.runs, tuple(static), plan.blocks)
+    job = BlockJob(plan.runs, tuple(static), plan.blocks, engine=engine)
     return solve_rows(job, partition(elements_table(elements), plan.look, plan.blocks))

@@ -71,7 +71,7 @@ def add_parser(subparsers) -> None:
                    help="print the ASP program plus the stream facts true at T (for plain clingo) instead of answers")
     add_engine_options(p, state=True)
     p.add_argument("--lars-engine", choices=["auto", "asp", "incremental"], default="auto",
-                   help="the LARS engine of a sequential run: auto (default: the incremental engine when the translated "
+                   help="the LARS engine, of a sequential run and of every Spark block: auto (default: the incremental engine when the translated "
                         "program is in its fragment, clingo otherwise), asp (clingo), incremental (docs/performance.md)")
     add_epsparql_options(p)
     add_operational_options(p, r2s=False)
@@ -122,7 +122,7 @@ def run(args: argparse.Namespace) -> int:
         evaluations = run_answers_spark(compiled, elements, facts, args.start, args.end, args.r2s,
                                         args.master, args.partitions, parquet=args.parquet,
                                         solve_from=_solve_from(compiled, elements, facts, args, resume),
-                                        state=args.spark_state)
+                                        state=args.spark_state, engine=args.lars_engine)
         if resume is not None:  # the blocks before are not solved; the evaluations up to T are dropped
             evaluations = (ev for ev in evaluations if ev.t > resume)
     else:
