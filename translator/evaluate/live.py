@@ -29,7 +29,7 @@ from lars.model import Atom, Program, Rule
 from lars.printer import format_term
 from lars.streams import LiveRows, LiveStream
 from translator.evaluate.engine import MAX_EVALUATION_TIMES
-from translator.evaluate.run import R2S, Evaluation, RunError, evaluations
+from translator.evaluate.run import R2S, Evaluation, RunError, evaluations, read_predicates
 from translator.rdf.predicates import STRIPLE
 from translator.rdf.streams import StreamElement
 from translator.rdf.terms import to_lars
@@ -233,7 +233,7 @@ def live_answers(compiled: Compiled, elements: Iterable[StreamElement], static: 
     began: dict = {}
 
     program = Program((*compiled.program.rules, *static))
-    solver = make_solver(program, engine, functions=FUNCTIONS)
+    solver = make_solver(program, engine, functions=FUNCTIONS, outputs=read_predicates(compiled, program))
     rows = type(solver).__name__ == "IncrementalSolver"  # it reads rows of term texts, no atom objects
 
     def points() -> Iterator[tuple[int, tuple[Atom, ...] | dict | None]]:

@@ -171,13 +171,20 @@ def answers(
         before = [t for t in times if t <= resume_after]
         prime = before[-1] if before and r2s != "rstream" else None
         times = ([prime] if prime is not None else []) + [t for t in times if t > resume_after]
-    solver = make_solver(program, engine, functions=FUNCTIONS)
+    solver = make_solver(program, engine, functions=FUNCTIONS, outputs=read_predicates(compiled, program))
     for done, ev in enumerate(evaluations(compiled, solver.run(stream, announced(times, on_time)), r2s, on_note), start=1):
         if ev.t == prime and done == 1:
             continue
         if on_progress is not None:
             on_progress(done, len(times))
         yield ev
+
+
+def read_predicates(compiled: Compiled, program: Program) -> set[str]:
+    """The predicates whose atoms :func:`evaluations` reads from the answer stream: the answer
+    predicate and those of the aggregate-limit note (the engine may leave out all others)."""
+    names = {sig[0] for sig in program.intensional()}
+    return {compiled.answer_predicate} | {n for n in names if n.startswith(AGGREGATE_ERROR)}
 
 
 def evaluations(compiled: Compiled, steps: Iterable, r2s: str, on_note: Callable[[str], None] | None) -> Iterator[Evaluation]:
