@@ -448,6 +448,7 @@ class _Batch:
         self.bind: Callable | None = None
         self.ops: list[tuple] = []
         self.head: Callable | None = None
+        self.head_consts: tuple = ()
 
     @classmethod
     def compile(cls, r: _Rule, seed: int) -> "_Batch | None":
@@ -495,8 +496,14 @@ class _Batch:
                 # once the scans add up (``_Engine.const_scans``); its index is not kept up to
                 # date at every change of a relation that the batch reads rarely (e.g. a 0-ary seed)
                 consts = None if key_slots or full else tuple(zip(keys, (x for _, x in spec)))
+                # a join with variables bound: the index on their positions only, the constants
+                # of the key checked on the candidates (one index serves every constant, and the
+                # look-up key is built from the binding alone)
+                var_pos = tuple(k for k, (is_slot, _) in zip(keys, spec) if is_slot)
+                checks = tuple((k, x) for k, (is_slot, x) in zip(keys, spec) if not is_slot)
                 self.ops.append(("lit", other.rel, keys, _spec_getter(spec), _tuple_getter(rest), other.rel == lit.rel and j < seed, full,
-                                 key_slots[0] if len(key_slots) == len(spec) == 1 else None, rest[0] if len(rest) == 1 else None, consts))
+                                 key_slots[0] if len(key_slots) == 1 and len(rest) == 1 and len(checks) <= 1 else None,
+                                 rest[0] if len(rest) == 1 else None, consts, var_pos, _tuple_getter(key_slots), checks))
                 for n in names:
                     slots[n] = len(slots)
             elif kind in ("cmp", "assign"):
@@ -518,7 +525,20 @@ class _Batch:
         if r.head_spec is None:
             return None
         spec = [(True, slots[x]) if is_var else (False, x) for is_var, x in r.head_spec]
-        self.head = _spec_getter(spec)
+        if all(is_slot for is_slot, _ in spec):
+            self.head = _tuple_getter([x for _, x in spec])
+        else:  # constants in the head: read off the binding followed by the constants
+            consts = tuple(x for is_slot, x in spec if not is_slot)
+            width = len(slots)
+            positions, c = [], 0
+            for is_slot, x in spec:
+                if is_slot:
+                    positions.append(x)
+                else:
+                    positions.append(width + c)
+                    c += 1
+            self.head_consts = consts
+            self.head = _tuple_getter(positions)
         return self
 
     def run(self, engine: "_Engine", rows, excl) -> list[tuple]:
@@ -536,19 +556,21 @@ class _Batch:
                 return []
             kind = op[0]
             if kind == "lit":
-                _, rel, keys, key_of, rest_of, exclude, full, one_key, one_rest, consts = op
+                _, rel, keys, key_of, rest_of, exclude, full, one_key, one_rest, consts, var_pos, slots_of, checks = op
                 table = rels[rel]
-                if consts is not None and keys not in table.indexes:
+                if consts is not None:  # the key is the same for the whole batch
                     n = engine.const_scans[rel, keys] = engine.const_scans.get((rel, keys), 0) + 1
-                    if n <= _SCANS:  # the rows that hold the constants, once for the batch
+                    if n <= _SCANS and keys not in table.indexes:  # the rows that hold the constants
                         cands = [c for c in table.rows if all(c[k] == v for k, v in consts)]
-                        if exclude:
-                            cands = [c for c in cands if c not in excl]
-                        if not cands:
-                            return []
-                        ext = list(map(rest_of, cands))
-                        bs = [b + e for b in bs for e in ext]
-                        continue
+                    else:
+                        cands = table.index(keys).get(tuple([v for _, v in consts]), ())
+                    if exclude:
+                        cands = [c for c in cands if c not in excl]
+                    if not cands:
+                        return []
+                    ext = list(map(rest_of, cands))
+                    bs = [b + e for b in bs for e in ext]
+                    continue
                 if full:  # every position bound: a membership test
                     have = table.rows
                     if exclude:
@@ -562,20 +584,31 @@ class _Batch:
                     ext = list(map(rest_of, cands))
                     bs = [b + e for b in bs for e in ext]
                 else:
-                    get = table.index(keys).get
+                    get = table.index(var_pos).get
                     out = []
-                    if one_key is not None and one_rest is not None and not exclude:
-                        for b in bs:  # the common join: one bound variable, one new one
-                            cands = get((b[one_key],))
-                            if cands:
-                                for c in cands:
-                                    out.append((*b, c[one_rest]))
+                    if one_key is not None and not exclude:  # the common join: one bound variable, one new one
+                        if checks:
+                            ((ck, cv),) = checks
+                            for b in bs:
+                                cands = get((b[one_key],))
+                                if cands:
+                                    for c in cands:
+                                        if c[ck] == cv:
+                                            out.append((*b, c[one_rest]))
+                        else:
+                            for b in bs:
+                                cands = get((b[one_key],))
+                                if cands:
+                                    for c in cands:
+                                        out.append((*b, c[one_rest]))
                     else:
                         for b in bs:
-                            cands = get(key_of(b))
+                            cands = get(slots_of(b))
                             if cands:
                                 for c in cands:
                                     if exclude and c in excl:
+                                        continue
+                                    if checks and not all(c[k] == v for k, v in checks):
                                         continue
                                     out.append(b + rest_of(c))
                     bs = out
@@ -616,6 +649,9 @@ class _Batch:
                     bs = [b for b in bs if (g := ground_of(b)) not in have and g not in excl]
                 else:
                     bs = [b for b in bs if ground_of(b) not in have]
+        if self.head_consts:
+            consts = self.head_consts
+            bs = [b + consts for b in bs]
         return list(map(self.head, bs))  # type: ignore[arg-type]
 
 
@@ -646,6 +682,8 @@ def _demand(rules: list[_Rule], order: list[tuple], outputs: set[tuple]) -> dict
     rank = {sig: i for i, sig in enumerate(order)}
     for r in sorted(rules, key=lambda r: -rank.get(r.head, -1)):
         head = entry(r.head, len(r.head_args))
+        for lit in r.lits:  # every relation read gets an entry (needing nothing, until a reader needs it)
+            entry(lit.rel[1] if lit.rel[0] == "neg" else lit.rel, len(lit.args))
         if any(n is not None and not n for n in head):
             continue  # no row of the head is needed: the rule's instances matter to nothing
         by_var: dict[str, set] = {}
@@ -701,6 +739,9 @@ def _row_filter(alternatives: list) -> Callable[[dict], dict]:
     if len(alternatives) == 1 and len(alternatives[0]) == 1:
         ((k, needed),) = alternatives[0]
         return lambda rows: {row: None for row in rows if row[k] in needed}
+    if len(alternatives) == 1 and len(alternatives[0]) == 2:
+        ((k, needed), (k2, needed2)) = alternatives[0]
+        return lambda rows: {row: None for row in rows if row[k] in needed and row[k2] in needed2}
 
     def admit(rows: dict) -> dict:
         return {row: None for row in rows
@@ -741,18 +782,28 @@ class _Rel:
                 got.add(row)
 
     def add_many(self, rows) -> None:
-        if not self.indexes:
-            self.rows.update(rows)
-            return
-        for row in rows:
-            self.add(row)
+        self.rows.update(rows)
+        for pos, idx in self.indexes.items():
+            get = idx.get
+            keys = [(row[pos[0]],) for row in rows] if len(pos) == 1 else list(map(_tuple_getter(pos), rows))
+            for key, row in zip(keys, rows):
+                got = get(key)
+                if got is None:
+                    idx[key] = {row}
+                else:
+                    got.add(row)
 
     def remove_many(self, rows) -> None:
-        if not self.indexes:
-            self.rows.difference_update(rows)
-            return
-        for row in rows:
-            self.remove(row)
+        self.rows.difference_update(rows)
+        for pos, idx in self.indexes.items():
+            get = idx.get
+            keys = [(row[pos[0]],) for row in rows] if len(pos) == 1 else list(map(_tuple_getter(pos), rows))
+            for key, row in zip(keys, rows):
+                got = get(key)
+                if got is not None:
+                    got.discard(row)
+                    if not got:
+                        del idx[key]
 
     def remove(self, row: tuple) -> None:
         self.rows.discard(row)

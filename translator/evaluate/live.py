@@ -121,6 +121,7 @@ def lars_rows(elements: Iterable[StreamElement], counts: ElementCounts | None = 
     sig = (STRIPLE, 4)
     current: int | None = None
     rows: dict[tuple, None] = {}
+    get = texts.get  # (the look-up inline: most terms recur)
     for e in elements:
         if e.t != current:
             if current is not None:
@@ -132,7 +133,8 @@ def lars_rows(elements: Iterable[StreamElement], counts: ElementCounts | None = 
                 began["element"] = e
             yield current, None
         s, p, o = e.triple
-        row = (text(s), text(p), text(o), text(e.stream_iri))
+        g = e.stream_iri
+        row = (get(s) or text(s), get(p) or text(p), get(o) or text(o), get(g) or text(g))
         if row in rows:
             if counts is not None:
                 counts.duplicates += 1

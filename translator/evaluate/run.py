@@ -277,12 +277,37 @@ def step_rows(compiled: Compiled, atoms: Sequence[str]) -> Iterator[Row]:
     return _answer_atoms(atoms, compiled.answer_predicate, _row_of)
 
 
+_ARG = r'"(?:[^"\\]|\\.)*"|[a-z][A-Za-z0-9_]*|-?[0-9]+'
+_SIMPLE_ATOM = re.compile(rf"[a-z][A-Za-z0-9_]*\((?:{_ARG})(?:,(?:{_ARG}))*\)")
+_ARGS = re.compile(_ARG)
+#: an IRI written without escapes (and with no character ``to_nt`` would escape): its N-Triples
+#: text is itself (``to_nt(from_nt(v)) == v``)
+_PLAIN_IRI = re.compile(r'<[^\x00-\x20<>"{}|^`\\]*>')
+
+
 @lru_cache(maxsize=1 << 14)
 def _row_of(text: str) -> Row:
     """The row of one answer atom (an answer stays in a window for many evaluation times: each
-    atom text is parsed once while it recurs)."""
+    atom text is parsed once while it recurs). An atom whose arguments are strings, constants and
+    integers is split by a regex, not parsed; its arguments are converted one by one (an IRI
+    without escapes is its own N-Triples text; others through :func:`_nt_of_arg`, cached)."""
+    if _SIMPLE_ATOM.fullmatch(text):
+        out = []
+        for arg in _ARGS.findall(text, text.index("(") + 1):
+            if arg[0] == '"' and arg[1] == "<" and _PLAIN_IRI.fullmatch(arg, 1, len(arg) - 1):
+                out.append(arg[1:-1])  # fresh IRIs (observations): not through the cache
+            else:
+                out.append(_nt_of_arg(arg))
+        return tuple(out)
     atom = parse_ground_atom(text)
     return tuple(None if (term := from_lars(a)) is None else to_nt(term) for a in atom.args)  # type: ignore[arg-type]
+
+
+@lru_cache(maxsize=1 << 14)
+def _nt_of_arg(text: str) -> str | None:
+    """The N-Triples text of one argument of an answer atom (its LARS text), ``None`` if unbound."""
+    term = from_lars(parse_ground_atom(f"x({text})").args[0])  # type: ignore[arg-type]
+    return None if term is None else to_nt(term)
 
 
 def construct_triples(compiled: Compiled, rows: Iterable[Row], t: int) -> list[str]:
