@@ -573,6 +573,11 @@ class _Batch:
                     continue
                 if full:  # every position bound: a membership test
                     have = table.rows
+                    if not var_pos and not exclude:
+                        # a key of constants (e.g. a 0-ary literal): the same test for every binding
+                        if key_of(()) not in have:
+                            return []
+                        continue
                     if exclude:
                         bs = [b for b in bs if (key := key_of(b)) in have and key not in excl]
                     else:
