@@ -1440,6 +1440,18 @@ class _Engine:
         if not heads:
             return
         counts = self.counts[sig]
+        if n == 1 and (not counts or counts.keys().isdisjoint(heads)):
+            new = dict.fromkeys(heads, 1)
+            if len(new) == len(heads):  # distinct new heads (the common case): in bulk
+                counts.update(new)
+                self.pending[sig].update(new)
+                return
+        elif n == -1 and all(map((1).__eq__, map(counts.get, heads))):
+            gone = set(heads)
+            if len(gone) == len(heads):  # distinct heads, each its last support: in bulk
+                _consume(map(counts.__delitem__, gone), maxlen=0)
+                self.pending[sig].update(gone)
+                return
         get = counts.get
         for h in heads:
             c = get(h, 0) + n
