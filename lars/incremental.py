@@ -22,11 +22,15 @@ consideration times for □; here the same information is kept per window and at
 2. Intensional predicates are relations with a *support count* per ground atom (the number of
    rule instances deriving it, plus one for a fact, plus one while it is in the stream at t): the
    counting algorithm of view maintenance (Gupta, Mumick, Subrahmanian, SIGMOD 1993), exact for
-   non-recursive programs, negation and built-ins included. A change of one tuple of a relation is
-   joined against hash indexes of the other relations of each rule body (the delta rule: the
-   occurrences before the changed one in the body exclude the tuple), changing the counts of the
-   heads; a head atom whose count becomes 0 or stops being 0 is a change of its relation in turn,
-   propagated predicate by predicate in topological order.
+   non-recursive programs, negation and built-ins included. The tuples of a relation that change
+   at a time point are joined, as one batch, against hash indexes of the other relations of each
+   rule body (the delta rule: the occurrences before the changed one in the body see the relation
+   without the batch; :class:`_Batch`), changing the counts of the heads; a head atom whose count
+   becomes 0 or stops being 0 is a change of its relation in turn, propagated predicate by
+   predicate in topological order.
+4. Given ``outputs`` (the predicates the caller reads, as ``rsplars run`` does), the answer holds
+   only their atoms, and stream atoms that no output can depend on are dropped as they are read
+   (:func:`stream_filters`, a demand analysis over the rules' constants).
 3. Rules apply at t only (D10): derived atoms hold at t, and windows see stream atoms only (the
    fragment has no windows over intensional predicates), so the answer at t is the fixpoint above.
    Built-in calls ``@name(…)`` use the same Python functions as the clingo engine, cached per
