@@ -350,4 +350,7 @@ def _instantiate(term: object, row: Row, index: dict[str, int], fresh: str) -> s
 def solution_dicts(variables: Sequence[str], rows: Iterable[Row]) -> list[dict[str, str]]:
     """Rows as ``{var: term}`` mappings (unbound variables left out), sorted deterministically."""
     out = [{v: term for v, term in zip(variables, row) if term is not None} for row in rows]
-    return sorted(out, key=lambda d: sorted(d.items()))
+    if len(set(variables)) != len(variables):
+        return sorted(out, key=lambda d: sorted(d.items()))
+    order = sorted(variables)  # sorted(d.items()) without a sort per row: the items in name order
+    return sorted(out, key=lambda d: [(v, d[v]) for v in order if v in d])
