@@ -22,11 +22,15 @@ consideration times for □; here the same information is kept per window and at
 2. Intensional predicates are relations with a *support count* per ground atom (the number of
    rule instances deriving it, plus one for a fact, plus one while it is in the stream at t): the
    counting algorithm of view maintenance (Gupta, Mumick, Subrahmanian, SIGMOD 1993), exact for
-   non-recursive programs, negation and built-ins included. A change of one tuple of a relation is
-   joined against hash indexes of the other relations of each rule body (the delta rule: the
-   occurrences before the changed one in the body exclude the tuple), changing the counts of the
-   heads; a head atom whose count becomes 0 or stops being 0 is a change of its relation in turn,
-   propagated predicate by predicate in topological order.
+   non-recursive programs, negation and built-ins included. The tuples of a relation that change
+   at a time point are joined, as one batch, against hash indexes of the other relations of each
+   rule body (the delta rule: the occurrences before the changed one in the body see the relation
+   without the batch; :class:`_Batch`), changing the counts of the heads; a head atom whose count
+   becomes 0 or stops being 0 is a change of its relation in turn, propagated predicate by
+   predicate in topological order.
+4. Given ``outputs`` (the predicates the caller reads, as ``rsplars run`` does), the answer holds
+   only their atoms, and stream atoms that no output can depend on are dropped as they are read
+   (:func:`stream_filters`, a demand analysis over the rules' constants).
 3. Rules apply at t only (D10): derived atoms hold at t, and windows see stream atoms only (the
    fragment has no windows over intensional predicates), so the answer at t is the fixpoint above.
    Built-in calls ``@name(…)`` use the same Python functions as the clingo engine, cached per
@@ -41,10 +45,12 @@ Everything else is refused with the rule and the reason (``auto`` then uses clin
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from bisect import bisect_left, bisect_right, insort
 from collections import deque as _consume
 from itertools import compress, filterfalse
+from operator import itemgetter
 from json import dumps as _dumps
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator, Mapping
@@ -167,6 +173,8 @@ class _Rule:
     project: "tuple[int, ...] | bool | None" = None  # one positive literal of distinct variables: head = projection
     head_spec: "tuple | None" = None  # ((is variable, name or canonical text), …) when no argument is computed
     flat: dict = field(default_factory=dict)  # seed -> the plan only checks (no literal binds anything new)
+    self_join: dict = field(default_factory=dict)  # seed -> does a literal before it read the same relation
+    batch: dict = field(default_factory=dict)  # seed -> its _Batch (absent: the plan goes row by row)
 
 
 def _rename_wildcards(args: tuple[Term, ...], fresh: Iterator[int]) -> tuple[Term, ...]:
@@ -388,6 +396,8 @@ def _plan_all(r: _Rule) -> None:
     for i, lit in enumerate(r.lits):
         r.plans[i] = _plan(r, i)
         r.flat[i] = all(step[0] in ("cmp", "neg", "seedcheck") or (step[0] == "lit" and not step[4]) for step in r.plans[i])
+    for i, lit in enumerate(r.lits):
+        r.self_join[i] = any(other.rel == lit.rel for other in r.lits[:i])
     if all(isinstance(a, (Variable, Constant, Integer, String)) for a in r.head_args):
         r.head_spec = tuple((True, a.name) if isinstance(a, Variable) else (False, format_term(a)) for a in r.head_args)
     if len(r.lits) == 1 and not r.cmps and not r.lits[0].negated:
@@ -396,6 +406,388 @@ def _plan_all(r: _Rule) -> None:
         if len(names) == len(args) and len(set(names)) == len(names) and all(isinstance(h, Variable) for h in r.head_args):
             proj = tuple(names.index(h.name) for h in r.head_args)  # type: ignore[union-attr]
             r.project = True if proj == tuple(range(len(args))) else proj
+    for i in range(len(r.lits)):
+        batch = _Batch.compile(r, i)
+        if batch is not None:
+            r.batch[i] = batch
+
+
+def _tuple_getter(positions) -> Callable[[tuple], tuple]:
+    """``row -> tuple(row[k] for k in positions)`` at C speed (``itemgetter``, always a tuple)."""
+    positions = tuple(positions)
+    if not positions:
+        return lambda row: ()
+    if len(positions) == 1:
+        (k,) = positions
+        return lambda row: (row[k],)
+    return itemgetter(*positions)
+
+
+def _spec_getter(spec) -> Callable[[tuple], tuple]:
+    """``binding -> tuple``: ``spec`` lists (is a slot, slot or canonical text) per position."""
+    if all(is_slot for is_slot, _ in spec):
+        return _tuple_getter([x for _, x in spec])
+    spec = tuple(spec)
+    return lambda b: tuple([b[x] if is_slot else x for is_slot, x in spec])
+
+
+def _specs_getter(spec) -> Callable[[list], list]:
+    """``bindings -> [tuple per binding]`` for ``spec`` (as :func:`_spec_getter`), in bulk: the
+    constants appended to every binding once, then one ``itemgetter`` (C code, no call per row)."""
+    spec = tuple(spec)
+    if all(is_slot for is_slot, _ in spec):
+        if len(spec) == 1:
+            k = spec[0][1]
+            return lambda bs: [(b[k],) for b in bs]
+        if not spec:
+            return lambda bs: [()] * len(bs)
+        g = itemgetter(*(x for _, x in spec))
+        return lambda bs: list(map(g, bs))
+    consts = tuple(x for is_slot, x in spec if not is_slot)
+    positions, c = [], 0
+    for is_slot, x in spec:
+        if is_slot:
+            positions.append(x)
+        else:
+            positions.append(-len(consts) + c)  # counted from the end: the appended constants
+            c += 1
+    if len(positions) == 1:
+        return lambda bs: [consts] * len(bs)
+    g = itemgetter(*positions)
+    return lambda bs: list(map(g, [b + consts for b in bs]))
+
+
+_UNDEF = object()
+
+
+def filterfalse_pairs(items: list, keys: list, have) -> Iterator:
+    """The items whose key is not in ``have`` (C code: ``compress`` over the membership tests)."""
+    return compress(items, map((False).__eq__, map(have.__contains__, keys)))
+_SCANS = 16  # scans of a relation for a key of constants before it gets an index on it
+
+
+class _Batch:
+    """The delta rule of one rule seeded at one literal, for a whole batch of changed rows at once
+    (``_Engine._propagate``): a binding is a tuple of canonical texts, one slot per variable in
+    the order they are bound; each step of the rule's plan (``_plan``) maps the list of bindings
+    to the next — a positive literal by a hash join on the relation's index over the bound
+    positions, a negated one by a look-up, a comparison or an assignment by its value computed
+    once per distinct tuple of its variables' texts (the built-ins are functions of their
+    arguments) — and the head rows are read off the final bindings. Plans with compound patterns,
+    computed arguments of the seed, or repeated variables among newly bound positions are left to
+    the row-by-row path (``compile`` gives ``None``)."""
+
+    def __init__(self) -> None:
+        self.seed_consts: tuple = ()
+        self.seed_eqs: tuple = ()
+        self.bind: Callable | None = None
+        self.ops: list[tuple] = []
+        self.head: Callable | None = None
+        self.head_consts: tuple = ()
+
+    @classmethod
+    def compile(cls, r: _Rule, seed: int) -> "_Batch | None":
+        lit = r.lits[seed]
+        if lit.funcs or any(not isinstance(a, (Variable, Constant, Integer, String)) for a in lit.args):
+            return None
+        self = cls()
+        slots: dict[str, int] = {}
+        order: list[int] = []
+        eqs = []
+        for k, a in enumerate(lit.args):
+            if isinstance(a, Variable):
+                if a.name in slots:
+                    eqs.append((order[slots[a.name]], k))
+                else:
+                    slots[a.name] = len(order)
+                    order.append(k)
+        self.seed_consts = lit.consts
+        self.seed_eqs = tuple(eqs)
+        self.bind = None if order == list(range(len(lit.args))) else _tuple_getter(order)
+
+        def spec_of(term):
+            if isinstance(term, Variable):
+                return (True, slots[term.name]) if term.name in slots else None
+            if isinstance(term, (Constant, Integer, String)):
+                return (False, format_term(term))
+            return None
+
+        for step in r.plans[seed]:
+            kind = step[0]
+            if kind == "lit":
+                _, j, keys, key_terms, rest = step
+                other = r.lits[j]
+                if other.funcs or any(not isinstance(other.args[p], Variable) for p in rest):
+                    return None
+                names = [other.args[p].name for p in rest]  # type: ignore[union-attr]
+                if len(set(names)) != len(names) or any(n in slots for n in names):
+                    return None
+                spec = [spec_of(a) for a in key_terms]
+                if any(x is None for x in spec):
+                    return None
+                full = len(keys) == len(other.args)
+                key_slots = tuple(x for is_slot, x in spec if is_slot)
+                # a key of constants only is the same for the whole batch: one scan, or the index
+                # once the scans add up (``_Engine.const_scans``); its index is not kept up to
+                # date at every change of a relation that the batch reads rarely (e.g. a 0-ary seed)
+                consts = None if key_slots or full else tuple(zip(keys, (x for _, x in spec)))
+                # a join with variables bound: the index on their positions only, the constants
+                # of the key checked on the candidates (one index serves every constant, and the
+                # look-up key is built from the binding alone)
+                var_pos = tuple(k for k, (is_slot, _) in zip(keys, spec) if is_slot)
+                checks = tuple((k, x) for k, (is_slot, x) in zip(keys, spec) if not is_slot)
+                self.ops.append(("lit", other.rel, keys, _specs_getter(spec), _tuple_getter(rest), other.rel == lit.rel and j < seed, full,
+                                 key_slots[0] if len(key_slots) == 1 and len(rest) == 1 and len(checks) <= 1 else None,
+                                 rest[0] if len(rest) == 1 else None, consts, var_pos, _specs_getter([(True, x) for x in key_slots]), checks))
+                for n in names:
+                    slots[n] = len(slots)
+            elif kind in ("cmp", "assign"):
+                term = step[1] if kind == "cmp" else step[2]
+                names = sorted(_vars(term) if kind == "assign" else _vars(term.left) | _vars(term.right))
+                if any(n not in slots for n in names):
+                    return None
+                self.ops.append((kind, term, _tuple_getter([slots[n] for n in names]), tuple(names), {}))
+                if kind == "assign":
+                    slots[step[1]] = len(slots)
+            elif kind == "neg":
+                _, j, args = step
+                spec = [spec_of(a) for a in args]
+                if any(x is None for x in spec):
+                    return None
+                self.ops.append(("neg", r.lits[j].rel, _specs_getter(spec), r.lits[j].rel == lit.rel and j < seed))
+            else:  # seedcheck: a computed argument of the seed
+                return None
+        if r.head_spec is None:
+            return None
+        spec = [(True, slots[x]) if is_var else (False, x) for is_var, x in r.head_spec]
+        if all(is_slot for is_slot, _ in spec):
+            self.head = _tuple_getter([x for _, x in spec])
+        else:  # constants in the head: read off the binding followed by the constants
+            consts = tuple(x for is_slot, x in spec if not is_slot)
+            width = len(slots)
+            positions, c = [], 0
+            for is_slot, x in spec:
+                if is_slot:
+                    positions.append(x)
+                else:
+                    positions.append(width + c)
+                    c += 1
+            self.head_consts = consts
+            self.head = _tuple_getter(positions)
+        return self
+
+    def run(self, engine: "_Engine", rows, excl) -> list[tuple]:
+        """The head rows of the instances whose seed literal is one of ``rows`` (with repeats)."""
+        bs = rows
+        for k, text in self.seed_consts:
+            bs = [row for row in bs if row[k] == text]
+        for a, b in self.seed_eqs:
+            bs = [row for row in bs if row[a] == row[b]]
+        if self.bind is not None:
+            bs = list(map(self.bind, bs))
+        rels = engine.rels
+        for op in self.ops:
+            if not bs:
+                return []
+            kind = op[0]
+            if kind == "lit":
+                _, rel, keys, key_of, rest_of, exclude, full, one_key, one_rest, consts, var_pos, slots_of, checks = op
+                table = rels[rel]
+                if consts is not None:  # the key is the same for the whole batch
+                    n = engine.const_scans[rel, keys] = engine.const_scans.get((rel, keys), 0) + 1
+                    if n <= _SCANS and keys not in table.indexes:  # the rows that hold the constants
+                        cands = [c for c in table.rows if all(c[k] == v for k, v in consts)]
+                    else:
+                        cands = table.index(keys).get(tuple([v for _, v in consts]), ())
+                    if exclude:
+                        cands = [c for c in cands if c not in excl]
+                    if not cands:
+                        return []
+                    ext = list(map(rest_of, cands))
+                    bs = [b + e for b in bs for e in ext]
+                    continue
+                if full:  # every position bound: a membership test
+                    have = table.rows
+                    if not var_pos and not exclude:
+                        # a key of constants (e.g. a 0-ary literal): the same test for every binding
+                        if key_of([()])[0] not in have:
+                            return []
+                        continue
+                    if exclude:
+                        bs = [b for b, key in zip(bs, key_of(bs)) if key in have and key not in excl]
+                    else:
+                        bs = list(compress(bs, map(have.__contains__, key_of(bs))))
+                elif not keys:  # nothing bound: every row (e.g. a 0-ary or unrelated literal)
+                    cands = [c for c in table.rows if c not in excl] if exclude else table.rows
+                    if not cands:
+                        return []
+                    ext = list(map(rest_of, cands))
+                    bs = [b + e for b in bs for e in ext]
+                else:
+                    get = table.index(var_pos).get
+                    out = []
+                    if one_key is not None and not exclude:  # the common join: one bound variable, one new one
+                        if checks:
+                            ((ck, cv),) = checks
+                            for b in bs:
+                                cands = get((b[one_key],))
+                                if cands:
+                                    for c in cands:
+                                        if c[ck] == cv:
+                                            out.append((*b, c[one_rest]))
+                        else:
+                            for b in bs:
+                                cands = get((b[one_key],))
+                                if cands:
+                                    for c in cands:
+                                        out.append((*b, c[one_rest]))
+                    else:
+                        for b, key in zip(bs, slots_of(bs)):
+                            cands = get(key)
+                            if cands:
+                                for c in cands:
+                                    if exclude and c in excl:
+                                        continue
+                                    if checks and not all(c[k] == v for k, v in checks):
+                                        continue
+                                    out.append(b + rest_of(c))
+                    bs = out
+            elif kind == "cmp":
+                _, c, vals_of, names, memo = op
+                keep = []
+                for b in bs:
+                    vals = vals_of(b)
+                    got = memo.get(vals)
+                    if got is None:
+                        if len(memo) >= _CACHE_MAX:
+                            memo.clear()
+                        got = memo[vals] = comparison_holds(c, {n: engine._term(v) for n, v in zip(names, vals)}, engine.functions)
+                    if got:
+                        keep.append(b)
+                bs = keep
+            elif kind == "assign":
+                _, term, vals_of, names, memo = op
+                out = []
+                for b in bs:
+                    vals = vals_of(b)
+                    got = memo.get(vals)
+                    if got is None:
+                        if len(memo) >= _CACHE_MAX:
+                            memo.clear()
+                        try:
+                            got = format_term(evaluate(term, {n: engine._term(v) for n, v in zip(names, vals)}, engine.functions))
+                        except _Undefined:
+                            got = _UNDEF
+                        memo[vals] = got
+                    if got is not _UNDEF:
+                        out.append(b + (got,))
+                bs = out
+            else:  # "neg"
+                _, rel, ground_of, exclude = op
+                have = rels[rel].rows
+                if exclude:
+                    bs = [b for b, g in zip(bs, ground_of(bs)) if g not in have and g not in excl]
+                else:
+                    bs = list(filterfalse_pairs(bs, ground_of(bs), have))
+        if self.head_consts:
+            consts = self.head_consts
+            bs = [b + consts for b in bs]
+        return list(map(self.head, bs))  # type: ignore[arg-type]
+
+
+def _demand(rules: list[_Rule], order: list[tuple], outputs: set[tuple]) -> dict[tuple, list]:
+    """The values each relation's rows can have at each argument position and still matter for
+    an atom of ``outputs`` or a constraint: relation -> one entry per position, ``None`` (any
+    value) or the set of canonical texts that matter (a demand analysis, as magic sets propagate
+    bindings; here only constants).
+
+    By induction from the heads down (the program is non-recursive, ``order`` topological): a
+    reader of relation q (a body literal, positive or negated) needs at position k only its
+    constant there, or, for a variable V that occurs in the rule's head at position m as it is,
+    only the values the head relation needs at m; anything else: every value. A row of q whose
+    value at k no reader needs changes no instance whose head is needed (the instance does not
+    match, or its head has a value at m that no reader of the head needs), hence no needed atom.
+    Output predicates and constraints need every row."""
+    need: dict[tuple, list] = {}
+
+    def entry(rel: tuple, arity: int) -> list:
+        got = need.get(rel)
+        if got is None:
+            got = need[rel] = [set() for _ in range(arity)]
+        return got
+
+    for sig in outputs:
+        need[sig] = [None] * sig[1]
+    need[_FALSE] = []
+    rank = {sig: i for i, sig in enumerate(order)}
+    for r in sorted(rules, key=lambda r: -rank.get(r.head, -1)):
+        head = entry(r.head, len(r.head_args))
+        for lit in r.lits:  # every relation read gets an entry (needing nothing, until a reader needs it)
+            entry(lit.rel[1] if lit.rel[0] == "neg" else lit.rel, len(lit.args))
+        if any(n is not None and not n for n in head):
+            continue  # no row of the head is needed: the rule's instances matter to nothing
+        by_var: dict[str, set] = {}
+        dead = False
+        for k, a in enumerate(r.head_args):
+            n = head[k]
+            if n is None:
+                continue
+            if isinstance(a, (Constant, Integer, String)) and format_term(a) not in n:
+                dead = True
+            elif isinstance(a, Variable):
+                by_var[a.name] = by_var[a.name] & n if a.name in by_var else set(n)
+        if dead:
+            continue
+        for lit in r.lits:
+            rel = lit.rel[1] if lit.rel[0] == "neg" else lit.rel
+            if rel[0] == "w" and rel[3] == ("true", 0):
+                continue
+            got = entry(rel, len(lit.args))
+            for k, a in enumerate(lit.args):
+                if got[k] is None:
+                    continue
+                if isinstance(a, (Constant, Integer, String)):
+                    got[k].add(format_term(a))
+                elif isinstance(a, Variable) and a.name in by_var:
+                    got[k] |= by_var[a.name]
+                else:
+                    got[k] = None
+    return need
+
+
+def stream_filters(rules: list[_Rule], order: list[tuple], outputs: set[tuple]) -> dict[tuple, list]:
+    """Stream signature -> the alternatives ``[((position, needed texts), …), …]`` one of which a
+    row of it must meet to matter (one per window relation over it, :func:`_demand`); signatures
+    whose rows all may matter are absent. A window relation keeps each row by that row's own
+    occurrences (◇, □, @_T alike), so dropping rows that no window relation needs leaves the needed
+    rows of every window relation, hence every needed atom, as they were."""
+    need = _demand(rules, order, outputs)
+    alts: dict[tuple, list] = {}
+    for rel, positions in need.items():
+        if not (isinstance(rel, tuple) and rel and rel[0] == "w"):
+            continue
+        sig = rel[3]
+        if sig == ("true", 0):
+            continue
+        checks = tuple((k, frozenset(n)) for k, n in enumerate(positions[:sig[1]]) if n is not None)
+        alts.setdefault(sig, []).append(checks)
+    return {sig: a for sig, a in alts.items() if all(a)}
+
+
+def _row_filter(alternatives: list) -> Callable[[dict], dict]:
+    """The rows (a dict used as an ordered set) that meet one of the alternatives."""
+    if len(alternatives) == 1 and len(alternatives[0]) == 1:
+        ((k, needed),) = alternatives[0]
+        return lambda rows: {row: None for row in rows if row[k] in needed}
+    if len(alternatives) == 1 and len(alternatives[0]) == 2:
+        ((k, needed), (k2, needed2)) = alternatives[0]
+        return lambda rows: {row: None for row in rows if row[k] in needed and row[k2] in needed2}
+
+    def admit(rows: dict) -> dict:
+        return {row: None for row in rows
+                if any(all(row[k] in needed for k, needed in alt) for alt in alternatives)}
+
+    return admit
 
 
 def fragment_problem(program: Program) -> str | None:
@@ -430,18 +822,28 @@ class _Rel:
                 got.add(row)
 
     def add_many(self, rows) -> None:
-        if not self.indexes:
-            self.rows.update(rows)
-            return
-        for row in rows:
-            self.add(row)
+        self.rows.update(rows)
+        for pos, idx in self.indexes.items():
+            get = idx.get
+            keys = [(row[pos[0]],) for row in rows] if len(pos) == 1 else list(map(_tuple_getter(pos), rows))
+            for key, row in zip(keys, rows):
+                got = get(key)
+                if got is None:
+                    idx[key] = {row}
+                else:
+                    got.add(row)
 
     def remove_many(self, rows) -> None:
-        if not self.indexes:
-            self.rows.difference_update(rows)
-            return
-        for row in rows:
-            self.remove(row)
+        self.rows.difference_update(rows)
+        for pos, idx in self.indexes.items():
+            get = idx.get
+            keys = [(row[pos[0]],) for row in rows] if len(pos) == 1 else list(map(_tuple_getter(pos), rows))
+            for key, row in zip(keys, rows):
+                got = get(key)
+                if got is not None:
+                    got.discard(row)
+                    if not got:
+                        del idx[key]
 
     def remove(self, row: tuple) -> None:
         self.rows.discard(row)
@@ -452,6 +854,16 @@ class _Rel:
                 got.discard(row)
                 if not got:
                     del idx[key]
+
+    def index(self, pos: tuple[int, ...]) -> dict[tuple, set[tuple]]:
+        """The hash index on the positions ``pos`` (built on first use, then kept up to date)."""
+        idx = self.indexes.get(pos)
+        if idx is None:
+            idx = {}
+            for row in self.rows:
+                idx.setdefault(tuple([row[k] for k in pos]), set()).add(row)
+            self.indexes[pos] = idx
+        return idx
 
     def lookup(self, pos: tuple[int, ...], key: tuple) -> Iterable[tuple]:
         if not pos:
@@ -513,12 +925,19 @@ class IncrementalSolver:
     ``asp.solver.StreamSolver.run`` does. Raises :class:`NotInFragment` for programs outside the
     fragment. ``functions`` supplies the grounding-time functions of ``@name(…)`` by name."""
 
-    def __init__(self, program: Program, *, models: int = 1, functions: Mapping[str, Callable[..., Term]] | None = None) -> None:
+    def __init__(self, program: Program, *, models: int = 1, functions: Mapping[str, Callable[..., Term]] | None = None,
+                 outputs: Iterable[str] | None = None) -> None:
         if models < 0:
             raise RsplarsError(f"--models must be >= 0, got {models}")
         self.program = program
         self.encode_json = False  # set by `rsplars lars` (JSON lines, full answers): Step.encoded
         self.rules, self.facts, self.order = compile_program(program)
+        # ``outputs``: the predicate names whose atoms the caller reads (``rsplars run``: the answer
+        # predicate); Step.answers then holds those atoms only, and stream atoms that cannot reach
+        # them or a constraint are dropped as they are read (:func:`stream_filters`)
+        names = None if outputs is None else set(outputs)
+        self.outputs = {s for s in self.order if s != _FALSE and (names is None or s[0] in names)}
+        self.filters = {} if names is None else stream_filters(self.rules, self.order, self.outputs)
         self.functions = {name: _Cached(fn) for name, fn in (functions or {}).items()}
         needed = set()
         for r in program.rules:
@@ -578,6 +997,38 @@ def _text_of(term) -> str:
     return format_term(term)
 
 
+_IDENT = re.compile(r"[a-z][A-Za-z0-9_]*")  # NAME of lars/grammars/lars.lark
+
+
+def _parse_term(text: str):
+    """The ground term whose canonical text (``lars.printer.format_term``) is ``text``: strings
+    without escapes, integers and constants directly, everything else by the LARS parser."""
+    if len(text) >= 2 and text[0] == '"' and text[-1] == '"' and "\\" not in text:
+        return String(text[1:-1])  # no backslash: nothing was escaped (format_term escapes '"' and '\\')
+    if text.isascii() and (text.isdigit() or (text[:1] == "-" and text[1:].isdigit())):
+        value = int(text)
+        if str(value) == text:
+            return Integer(value)
+    elif _IDENT.fullmatch(text):
+        return Constant(text)
+    return parse_ground_atom(f"x({text})").args[0]
+
+
+class _TermView(dict):
+    """Variable name -> term, converted from the row's text on first access (``__getitem__``)."""
+
+    __slots__ = ("texts", "term")
+
+    def __init__(self, texts: dict, term) -> None:
+        super().__init__()
+        self.texts = texts
+        self.term = term
+
+    def __missing__(self, name: str):
+        got = self[name] = self.term(self.texts[name])
+        return got
+
+
 class _Engine:
     """The state of one run (see the module docstring).
 
@@ -593,6 +1044,11 @@ class _Engine:
         self.stream = stream
         self.live = getattr(stream, "live", False)
         self.row_stream = getattr(stream, "rows", False)
+        self.filters = solver.filters
+        self.admit = {sig: _row_filter(alts) for sig, alts in solver.filters.items()}
+        self.filtered_src: object = None
+        self.const_scans: dict = {}  # (relation, key positions) -> scans for a key of constants (_Batch)
+        self.filtered_out: dict = {}
         self.tmin = tmin
         self.t = tmin - 1
         self.term_of: dict[str, object] = {}  # canonical text -> term (a cache)
@@ -635,6 +1091,7 @@ class _Engine:
         if not self.live:
             self.times = sorted(u for u in stream.points if u >= tmin)
         self.intensional = set(solver.order) - {_FALSE}
+        self.outputs = solver.outputs
         self.answer = _SortedAnswer()
         self.valid = False  # is the previous step's answer a single answer (for deltas)?
         self.out: list[tuple] = []  # (sig, rows added, rows removed) of the step, for the answer
@@ -654,12 +1111,18 @@ class _Engine:
         if got is None:
             if len(self.term_of) >= _CACHE_MAX:
                 self.term_of.clear()
-            got = self.term_of[text] = parse_ground_atom(f"x({text})").args[0]
+            got = self.term_of[text] = _parse_term(text)
         return got
 
     def _terms(self, theta: dict) -> dict:
+        """Every bound variable's term (for ``_unify``, which copies the mapping)."""
         term = self._term
         return {k: term(v) for k, v in theta.items()}
+
+    def _lazy(self, theta: dict) -> "_TermView":
+        """The terms of ``theta`` converted on access, for ``evaluate``/``comparison_holds`` (which
+        only read ``theta[name]``): a call converts its own arguments, not every bound variable."""
+        return _TermView(theta, self._term)
 
     # ------------------------------------------------------------------------ stream access
     def _atoms(self, u: int) -> tuple[Atom, ...]:
@@ -720,7 +1183,12 @@ class _Engine:
             return got
         if self.row_stream:  # the reader gave rows already (lars.streams.iter_stream_rows)
             got = self.stream.points.get(u) if u >= self.tmin else None
-            return got if got is not None else {}
+            if got is None:
+                return {}
+            if self.filters:
+                got = self._filtered(got)
+                self.point_rows[u] = got
+            return got
         atoms = self._atoms(u)
         if atoms is self.last_atoms:  # the reader gave the previous line's atoms again
             out = self.last_rows
@@ -737,8 +1205,22 @@ class _Engine:
                         out[sig] = {row: None}
                     else:
                         got[row] = None
+            if self.filters:
+                out = self._filtered(out)
             self.last_atoms, self.last_rows = atoms, out
         self.point_rows[u] = out
+        return out
+
+    def _filtered(self, rows: dict) -> dict:
+        """``rows`` (sig -> rows) without the rows that matter to no output (``IncrementalSolver.filters``);
+        the same object for the same rows (a repeated line keeps its identity, ``_dia``)."""
+        if rows is self.filtered_src:
+            return self.filtered_out
+        out = {}
+        for sig, got in rows.items():
+            admit = self.admit.get(sig)
+            out[sig] = admit(got) if admit is not None else got
+        self.filtered_src, self.filtered_out = rows, out
         return out
 
     def _drop_rows(self, t: int) -> None:
@@ -903,21 +1385,23 @@ class _Engine:
                 pending.update(heads_plus)
                 pending.update(heads_minus)
         elif rel[0] == "neg":  # `not R` reads the complement: a row joins it while absent from R
-            propagate = self._propagate
-            for row in plus:
-                propagate(rel, row, 1)
-                table.add(row)
-            for row in minus:
-                table.remove(row)
-                propagate(rel, row, -1)
+            # the shadow copy without the changed rows D while they propagate: a negated
+            # occurrence before the seed sees it with D, one after it without D (the delta rule)
+            if plus:
+                self._propagate(rel, plus, 1)
+                table.add_many(plus)
+            if minus:
+                table.remove_many(minus)
+                self._propagate(rel, minus, -1)
         else:
-            propagate = self._propagate
-            for row in plus:
-                table.add(row)
-                propagate(rel, row, 1)
-            for row in minus:
-                propagate(rel, row, -1)
-                table.remove(row)
+            # the relation with the changed rows D while they propagate: an occurrence before the
+            # seed excludes D, one after it reads the relation with D (the delta rule)
+            if plus:
+                table.add_many(plus)
+                self._propagate(rel, plus, 1)
+            if minus:
+                self._propagate(rel, minus, -1)
+                table.remove_many(minus)
         shadow = ("neg", rel)
         if shadow in self.uses:
             self._apply(shadow, plus, minus)
@@ -936,7 +1420,7 @@ class _Engine:
         pending.clear()
         if plus or minus:
             self._apply(sig, plus, minus)
-            if sig in self.intensional:
+            if sig in self.outputs:
                 self.out.append((sig, plus, minus))
 
     def _support(self, sig: tuple, row: tuple, n: int) -> None:
@@ -948,25 +1432,69 @@ class _Engine:
             del counts[row]
         self.pending[sig].add(row)
 
-    def _propagate(self, rel: tuple, row: tuple, sign: int) -> None:
-        """``row`` of ``rel`` changes (the relation holds it now): every rule instance that uses
-        it, with the occurrences of ``rel`` before the seed excluding it (the delta rule), changes
-        the support of its head by ``sign`` (negated literal: by ``-sign``)."""
+    def _propagate(self, rel: tuple, rows, sign: int) -> None:
+        """The rows ``rows`` (a batch D) of ``rel`` change (the relation holds them now, or held
+        them): every rule instance that uses one of them, through the delta rule (the seed
+        literal ranges over D, occurrences of ``rel`` before it see the relation on one side of
+        the change, those after it on the other, ``_apply``), changes the support of its head by
+        ``sign`` (a negated seed: by ``-sign``). Each rule's instances for the whole batch are found
+        at once (:class:`_Batch`: hash joins on the batch, a comparison evaluated once per distinct
+        value of its variables); rules the batch plans do not cover go row by row."""
+        excl = None
         for r, i in self.uses.get(rel, ()):
             lit = r.lits[i]
             s = -sign if lit.negated else sign  # a negated literal: its instances are lost/gained
             if r.project is not None:
-                self._support(r.head, row if r.project is True else tuple([row[k] for k in r.project]), s)
+                if r.project is True:
+                    self._supports(r.head, rows, s)
+                else:
+                    proj = r.project
+                    self._supports(r.head, [tuple([row[k] for k in proj]) for row in rows], s)  # type: ignore[union-attr]
                 continue
-            theta = self._bind(lit, row)
-            if theta is None:
+            if excl is None and r.self_join[i]:
+                excl = rows if isinstance(rows, (set, dict)) else set(rows)
+            batch = r.batch.get(i)
+            if batch is not None:
+                self._supports(r.head, batch.run(self, rows, excl), s)
                 continue
-            if r.flat[i]:  # checks only: at most one instance
-                if self._checks(r, r.plans[i], theta, rel, row, i):
-                    self._head(r, theta, s)
-                continue
-            for theta in self._steps(r, r.plans[i], 0, theta, rel, row, i):
-                self._head(r, theta, s)
+            heads: list = []
+            for row in rows:
+                theta = self._bind(lit, row)
+                if theta is None:
+                    continue
+                if r.flat[i]:  # checks only: at most one instance
+                    if self._checks(r, r.plans[i], theta, rel, row, i, excl):
+                        self._head(r, theta, heads)
+                    continue
+                for theta in self._steps(r, r.plans[i], 0, theta, rel, row, i, excl):
+                    self._head(r, theta, heads)
+            self._supports(r.head, heads, s)
+
+    def _supports(self, sig: tuple, heads, n: int) -> None:
+        """The support of each head row in ``heads`` (repeated: once per instance) changes by n."""
+        if not heads:
+            return
+        counts = self.counts[sig]
+        if n == 1 and (not counts or counts.keys().isdisjoint(heads)):
+            new = dict.fromkeys(heads, 1)
+            if len(new) == len(heads):  # distinct new heads (the common case): in bulk
+                counts.update(new)
+                self.pending[sig].update(new)
+                return
+        elif n == -1 and all(map((1).__eq__, map(counts.get, heads))):
+            gone = set(heads)
+            if len(gone) == len(heads):  # distinct heads, each its last support: in bulk
+                _consume(map(counts.__delitem__, gone), maxlen=0)
+                self.pending[sig].update(gone)
+                return
+        get = counts.get
+        for h in heads:
+            c = get(h, 0) + n
+            if c:
+                counts[h] = c
+            else:
+                del counts[h]
+        self.pending[sig].update(heads)
 
     def _value(self, term, theta: dict) -> int:
         """The id of a term under theta (all its variables bound); raises _Undefined."""
@@ -975,18 +1503,18 @@ class _Engine:
         got = self.const.get(term) if isinstance(term, (Constant, Integer, String)) else None
         if got is not None:
             return got
-        return format_term(evaluate(term, self._terms(theta), self.functions))
+        return format_term(evaluate(term, self._lazy(theta), self.functions))
 
-    def _head(self, r: _Rule, theta: dict, s: int) -> None:
+    def _head(self, r: _Rule, theta: dict, heads: list) -> None:
         spec = r.head_spec
         if spec is not None:
-            self._support(r.head, tuple([theta[v] if is_var else v for is_var, v in spec]), s)
+            heads.append(tuple([theta[v] if is_var else v for is_var, v in spec]))
             return
         try:
             row = tuple([self._value(a, theta) for a in r.head_args]) if r.head_args else ()
         except _Undefined:
             return
-        self._support(r.head, row, s)
+        heads.append(row)
 
     def _unify_text(self, pattern, i: str, theta: dict) -> dict | None:
         """Term-level unification of a compound pattern with the term of id i."""
@@ -1019,7 +1547,7 @@ class _Engine:
             out = got2
         return out
 
-    def _checks(self, r: _Rule, plan: list, theta: dict, rel: tuple, row: tuple, seed: int) -> bool:
+    def _checks(self, r: _Rule, plan: list, theta: dict, rel: tuple, row: tuple, seed: int, excl) -> bool:
         """A plan of checks only (``_Rule.flat``), without generators: does the instance hold?"""
         for step in plan:
             kind = step[0]
@@ -1031,20 +1559,21 @@ class _Engine:
                     return False
                 table = self.rels[lit.rel]
                 if len(key) == len(lit.args):
-                    if key not in table.rows or (lit.rel == rel and step[1] < seed and key == row):
+                    if key not in table.rows or (lit.rel == rel and step[1] < seed and key in excl):
                         return False
                 elif not table.lookup(step[2], key):
                     return False
             elif kind == "cmp":
-                if not comparison_holds(step[1], self._terms(theta), self.functions):
+                if not comparison_holds(step[1], self._lazy(theta), self.functions):
                     return False
-            elif next(self._steps(r, [step], 0, theta, rel, row, seed), None) is None:
+            elif next(self._steps(r, [step], 0, theta, rel, row, seed, excl), None) is None:
                 return False
         return True
 
-    def _steps(self, r: _Rule, plan: list, k: int, theta: dict, rel: tuple, row: tuple, seed: int | None) -> Iterator[dict]:
+    def _steps(self, r: _Rule, plan: list, k: int, theta: dict, rel: tuple, row: tuple, seed: int | None, excl) -> Iterator[dict]:
         """Instances of the body along ``plan`` from step k; ``seed``: the literal bound to
-        ``row`` of ``rel`` (earlier occurrences of ``rel`` exclude ``row``)."""
+        ``row`` of ``rel``, one of the changed rows ``excl`` (the delta rule: earlier occurrences
+        of ``rel`` exclude them, ``_Engine._apply``)."""
         if k == len(plan):
             yield theta
             return
@@ -1052,20 +1581,20 @@ class _Engine:
         kind = step[0]
         functions = self.functions
         if kind == "cmp":
-            if comparison_holds(step[1], self._terms(theta), functions):
-                yield from self._steps(r, plan, k + 1, theta, rel, row, seed)
+            if comparison_holds(step[1], self._lazy(theta), functions):
+                yield from self._steps(r, plan, k + 1, theta, rel, row, seed, excl)
         elif kind == "assign":
             try:
                 value = self._value(step[2], theta)
             except _Undefined:
                 return
-            yield from self._steps(r, plan, k + 1, {**theta, step[1]: value}, rel, row, seed)
+            yield from self._steps(r, plan, k + 1, {**theta, step[1]: value}, rel, row, seed, excl)
         elif kind == "seedcheck":
             lit = r.lits[step[1]]
             for p in step[2]:
                 if _unify(lit.args[p], self._term(row[p]), self._terms(theta), functions=functions) is None:
                     return
-            yield from self._steps(r, plan, k + 1, theta, rel, row, seed)
+            yield from self._steps(r, plan, k + 1, theta, rel, row, seed, excl)
         elif kind == "neg":
             i = step[1]
             lit = r.lits[i]
@@ -1073,10 +1602,10 @@ class _Engine:
                 ground = tuple([self._value(a, theta) for a in lit.args])
             except _Undefined:
                 ground = None
-            if lit.rel == rel and seed is not None and i < seed and ground == row:
-                return  # the delta rule: an earlier occurrence of the changed relation excludes the row
+            if lit.rel == rel and seed is not None and i < seed and ground in excl:
+                return  # the delta rule: an earlier occurrence of the changed relation holds the changed rows
             if ground is None or ground not in self.rels[lit.rel].rows:
-                yield from self._steps(r, plan, k + 1, theta, rel, row, seed)
+                yield from self._steps(r, plan, k + 1, theta, rel, row, seed, excl)
         else:  # "lit"
             _, i, keys, key_terms, rest = step
             lit = r.lits[i]
@@ -1087,12 +1616,12 @@ class _Engine:
             exclude = lit.rel == rel and seed is not None and i < seed
             candidates = self.rels[lit.rel].lookup(keys, key)
             if not rest:
-                if candidates and not (exclude and next(iter(candidates)) == row):
-                    yield from self._steps(r, plan, k + 1, theta, rel, row, seed)
+                if candidates and not (exclude and next(iter(candidates)) in excl):
+                    yield from self._steps(r, plan, k + 1, theta, rel, row, seed, excl)
                 return
             args = lit.args
             for cand in list(candidates):
-                if exclude and cand == row:
+                if exclude and cand in excl:
                     continue
                 th = theta
                 ok = True
@@ -1114,7 +1643,7 @@ class _Engine:
                             break
                         th = th2
                 if ok:
-                    yield from self._steps(r, plan, k + 1, th, rel, row, seed)
+                    yield from self._steps(r, plan, k + 1, th, rel, row, seed, excl)
 
     # ------------------------------------------------------------------------ the answer
     @staticmethod

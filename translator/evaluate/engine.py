@@ -24,8 +24,12 @@ MAX_EVALUATION_TIMES = 10_000_000
 
 
 def make_solver(program: Program, engine: str = "auto", *, models: int = 1,
-                functions: Mapping[str, Callable[..., Term]] | None = None, need_asp: bool = False):
-    """The solver for ``engine``; ``need_asp``: the caller needs the ASP encoding (``--print-asp``)."""
+                functions: Mapping[str, Callable[..., Term]] | None = None, need_asp: bool = False,
+                outputs: Iterable[str] | None = None):
+    """The solver for ``engine``; ``need_asp``: the caller needs the ASP encoding (``--print-asp``).
+    ``outputs``: the only predicate names whose atoms the caller reads from ``Step.answers``; the
+    incremental engine then gives those atoms only and drops stream atoms that cannot reach them
+    (``lars.incremental.stream_filters``); clingo gives every atom as before."""
     if engine not in ENGINES:
         raise RsplarsError(f"unknown engine {engine!r} (expected one of {', '.join(ENGINES)})")
     if need_asp and engine == "incremental":
@@ -34,7 +38,7 @@ def make_solver(program: Program, engine: str = "auto", *, models: int = 1,
         from lars.incremental import IncrementalSolver, NotInFragment
 
         try:
-            return IncrementalSolver(program, models=models, functions=functions)
+            return IncrementalSolver(program, models=models, functions=functions, outputs=outputs)
         except NotInFragment:
             if engine == "incremental":
                 raise

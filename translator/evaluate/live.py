@@ -29,7 +29,7 @@ from lars.model import Atom, Program, Rule
 from lars.printer import format_term
 from lars.streams import LiveRows, LiveStream
 from translator.evaluate.engine import MAX_EVALUATION_TIMES
-from translator.evaluate.run import R2S, Evaluation, RunError, evaluations
+from translator.evaluate.run import R2S, Evaluation, RunError, evaluations, read_predicates
 from translator.rdf.predicates import STRIPLE
 from translator.rdf.streams import StreamElement
 from translator.rdf.terms import to_lars
@@ -121,6 +121,7 @@ def lars_rows(elements: Iterable[StreamElement], counts: ElementCounts | None = 
     sig = (STRIPLE, 4)
     current: int | None = None
     rows: dict[tuple, None] = {}
+    get = texts.get  # (the look-up inline: most terms recur)
     for e in elements:
         if e.t != current:
             if current is not None:
@@ -132,7 +133,8 @@ def lars_rows(elements: Iterable[StreamElement], counts: ElementCounts | None = 
                 began["element"] = e
             yield current, None
         s, p, o = e.triple
-        row = (text(s), text(p), text(o), text(e.stream_iri))
+        g = e.stream_iri
+        row = (get(s) or text(s), get(p) or text(p), get(o) or text(o), get(g) or text(g))
         if row in rows:
             if counts is not None:
                 counts.duplicates += 1
@@ -233,7 +235,7 @@ def live_answers(compiled: Compiled, elements: Iterable[StreamElement], static: 
     began: dict = {}
 
     program = Program((*compiled.program.rules, *static))
-    solver = make_solver(program, engine, functions=FUNCTIONS)
+    solver = make_solver(program, engine, functions=FUNCTIONS, outputs=read_predicates(compiled, program))
     rows = type(solver).__name__ == "IncrementalSolver"  # it reads rows of term texts, no atom objects
 
     def points() -> Iterator[tuple[int, tuple[Atom, ...] | dict | None]]:

@@ -171,13 +171,20 @@ def answers(
         before = [t for t in times if t <= resume_after]
         prime = before[-1] if before and r2s != "rstream" else None
         times = ([prime] if prime is not None else []) + [t for t in times if t > resume_after]
-    solver = make_solver(program, engine, functions=FUNCTIONS)
+    solver = make_solver(program, engine, functions=FUNCTIONS, outputs=read_predicates(compiled, program))
     for done, ev in enumerate(evaluations(compiled, solver.run(stream, announced(times, on_time)), r2s, on_note), start=1):
         if ev.t == prime and done == 1:
             continue
         if on_progress is not None:
             on_progress(done, len(times))
         yield ev
+
+
+def read_predicates(compiled: Compiled, program: Program) -> set[str]:
+    """The predicates whose atoms :func:`evaluations` reads from the answer stream: the answer
+    predicate and those of the aggregate-limit note (the engine may leave out all others)."""
+    names = {sig[0] for sig in program.intensional()}
+    return {compiled.answer_predicate} | {n for n in names if n.startswith(AGGREGATE_ERROR)}
 
 
 def evaluations(compiled: Compiled, steps: Iterable, r2s: str, on_note: Callable[[str], None] | None) -> Iterator[Evaluation]:
@@ -270,12 +277,37 @@ def step_rows(compiled: Compiled, atoms: Sequence[str]) -> Iterator[Row]:
     return _answer_atoms(atoms, compiled.answer_predicate, _row_of)
 
 
+_ARG = r'"(?:[^"\\]|\\.)*"|[a-z][A-Za-z0-9_]*|-?[0-9]+'
+_SIMPLE_ATOM = re.compile(rf"[a-z][A-Za-z0-9_]*\((?:{_ARG})(?:,(?:{_ARG}))*\)")
+_ARGS = re.compile(_ARG)
+#: an IRI written without escapes (and with no character ``to_nt`` would escape): its N-Triples
+#: text is itself (``to_nt(from_nt(v)) == v``)
+_PLAIN_IRI = re.compile(r'<[^\x00-\x20<>"{}|^`\\]*>')
+
+
 @lru_cache(maxsize=1 << 14)
 def _row_of(text: str) -> Row:
     """The row of one answer atom (an answer stays in a window for many evaluation times: each
-    atom text is parsed once while it recurs)."""
+    atom text is parsed once while it recurs). An atom whose arguments are strings, constants and
+    integers is split by a regex, not parsed; its arguments are converted one by one (an IRI
+    without escapes is its own N-Triples text; others through :func:`_nt_of_arg`, cached)."""
+    if _SIMPLE_ATOM.fullmatch(text):
+        out = []
+        for arg in _ARGS.findall(text, text.index("(") + 1):
+            if arg[0] == '"' and arg[1] == "<" and _PLAIN_IRI.fullmatch(arg, 1, len(arg) - 1):
+                out.append(arg[1:-1])  # fresh IRIs (observations): not through the cache
+            else:
+                out.append(_nt_of_arg(arg))
+        return tuple(out)
     atom = parse_ground_atom(text)
     return tuple(None if (term := from_lars(a)) is None else to_nt(term) for a in atom.args)  # type: ignore[arg-type]
+
+
+@lru_cache(maxsize=1 << 14)
+def _nt_of_arg(text: str) -> str | None:
+    """The N-Triples text of one argument of an answer atom (its LARS text), ``None`` if unbound."""
+    term = from_lars(parse_ground_atom(f"x({text})").args[0])  # type: ignore[arg-type]
+    return None if term is None else to_nt(term)
 
 
 def construct_triples(compiled: Compiled, rows: Iterable[Row], t: int) -> list[str]:
@@ -318,4 +350,7 @@ def _instantiate(term: object, row: Row, index: dict[str, int], fresh: str) -> s
 def solution_dicts(variables: Sequence[str], rows: Iterable[Row]) -> list[dict[str, str]]:
     """Rows as ``{var: term}`` mappings (unbound variables left out), sorted deterministically."""
     out = [{v: term for v, term in zip(variables, row) if term is not None} for row in rows]
-    return sorted(out, key=lambda d: sorted(d.items()))
+    if len(set(variables)) != len(variables):
+        return sorted(out, key=lambda d: sorted(d.items()))
+    order = sorted(variables)  # sorted(d.items()) without a sort per row: the items in name order
+    return sorted(out, key=lambda d: [(v, d[v]) for v in order if v in d])

@@ -1,0 +1,42 @@
+"""Reading answers back (``translator.evaluate.run``): the regex split of an answer atom and the
+sorted solution dicts, against their direct definitions (the LARS parser and ``to_nt``/``from_lars``;
+``sorted(d.items())`` as the sort key)."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from lars.model import Constant, Integer, String
+from lars.printer import format_term
+from lars.streams import parse_ground_atom
+from translator.evaluate.run import _row_of, solution_dicts
+from translator.rdf.terms import from_lars, to_nt
+
+IRIS = st.sampled_from(["<http://e/o/1>", "<http://e/a,b>", "<http://e/\u00e9>", "<urn:x>", "<>", "<http://e/a\\u0020b>"])
+LITERALS = st.sampled_from(['"36.8"^^<http://www.w3.org/2001/XMLSchema#float>', '"x"', '"a,b"', '"x"@EN', '"q\\"uote"',
+                            '"x"^^<http://www.w3.org/2001/XMLSchema#string>', '"line\\nbreak"', '_:b1'])
+ARGS = st.one_of(IRIS.map(String), LITERALS.map(String), st.just(Constant("null")), st.integers(-5, 5).map(Integer))
+
+
+def _direct(text: str) -> tuple:
+    atom = parse_ground_atom(text)
+    return tuple(None if (term := from_lars(a)) is None else to_nt(term) for a in atom.args)
+
+
+@settings(max_examples=300, deadline=None)
+@given(args=st.lists(ARGS, min_size=1, max_size=4))
+def test_answer_atoms_read_as_the_parser_reads_them(args) -> None:
+    text = f"answer({','.join(format_term(a) for a in args)})"
+    _row_of.cache_clear()
+    assert _row_of(text) == _direct(text)
+
+
+@settings(max_examples=200, deadline=None)
+@given(rows=st.lists(st.tuples(*(st.one_of(st.none(), st.sampled_from(["<a>", "<b>", '"1"', '"x"'])) for _ in range(3))), max_size=8),
+       variables=st.permutations(["zeta", "alpha", "mid"]))
+def test_solution_dicts_sorted_as_by_their_items(rows, variables) -> None:
+    want = sorted(({v: t for v, t in zip(variables, row) if t is not None} for row in set(rows)), key=lambda d: sorted(d.items()))
+    got = solution_dicts(list(variables), set(rows))
+    assert got == want
+    assert [list(d) for d in got] == [list(d) for d in want]  # the members in the variables' order
