@@ -35,13 +35,7 @@ from translator.translate import algebra as A
 from translator.translate.epsparql import TIME_VARS, EventCompiled, Operand, PolicyCompiled, PolicySeq, dnf
 from translator.translate.expressions import FUNCTIONS, evaluate
 from translator.evaluate.run import RunError, data_stream
-
-SELECTIONS = ("unrestricted", "chronological", "recent")
-CONSUMPTIONS = ("unrestricted", "chronological", "recent")
-READINGS = ("per-mapping", "per-key", "greedy", "literal")
-"""How SEQ^c / SEQ^r read the quantifier "no earlier/later E2 match" (spec 003-rsepql.md §6.7,
-erratum 9): ``per-mapping`` (R-i, default), ``per-key`` (R-ii), ``greedy`` (R-iii), ``literal``
-(Eq. 11 as printed: over all E2 candidates)."""
+from translator.evaluate.epsparql_policies import CONSUMPTIONS, READINGS, SELECTIONS  # noqa: F401 - re-exported
 
 Row = tuple[str | None, ...]
 EventRow = tuple[Row, int, int]

@@ -13,7 +13,7 @@ from lars.errors import EXIT_OK, RsplarsError
 
 
 def add_epsparql_options(p: argparse.ArgumentParser) -> None:
-    from translator.evaluate.epsparql_run import CONSUMPTIONS, READINGS, SELECTIONS
+    from translator.evaluate.epsparql_policies import CONSUMPTIONS, READINGS, SELECTIONS
 
     p.add_argument("--selection", choices=SELECTIONS, default="unrestricted",
                    help="EP-SPARQL: SEQ selection policy (seed 003 Eqs. 7, 10, 11; default unrestricted, as ETALIS)")
