@@ -26,12 +26,11 @@ from functools import lru_cache
 from typing import Callable, Iterable, Iterator, Sequence
 
 from lars.model import Atom, Program, Rule
-from lars.printer import format_term
 from lars.streams import LiveRows, LiveStream
 from translator.evaluate.engine import MAX_EVALUATION_TIMES
 from translator.evaluate.run import R2S, Evaluation, RunError, evaluations, read_predicates
 from translator.rdf.predicates import STRIPLE
-from translator.rdf.streams import StreamElement
+from translator.rdf.streams import LarsTexts, StreamElement, StreamFiles
 from translator.rdf.terms import to_lars
 from translator.translate.compile import Compiled
 
@@ -82,7 +81,7 @@ def lars_points(elements: Iterable[StreamElement], counts: ElementCounts | None 
                 yield current, tuple(atoms)
             current, atoms = e.t, {}
             if began is not None:
-                began["element"] = e
+                began["element"] = (e.t, e.source_line)
             yield current, None
         s, p, o = e.triple
         atom = Atom(STRIPLE, (_lars_term(s), _lars_term(p), _lars_term(o), _lars_term(e.stream_iri)))
@@ -97,44 +96,27 @@ def lars_points(elements: Iterable[StreamElement], counts: ElementCounts | None 
         yield current, tuple(atoms)
 
 
-#: canonical LARS texts of RDF terms (``lars.printer.format_term(to_lars(term))``), bounded
-_TEXTS_MAX = 1 << 16
-
-
-def lars_rows(elements: Iterable[StreamElement], counts: ElementCounts | None = None,
+def lars_rows(texts: Iterable[tuple[int, tuple[str, str, str, str], int]], counts: ElementCounts | None = None,
               began: dict | None = None) -> Iterator[tuple[int, dict | None]]:
     """As :func:`lars_points`, for the incremental engine (``lars.incremental``), which reads a
     time point as rows of canonical term texts (``{("striple", 4): {(s, p, o, stream): None}}``,
-    as :func:`lars.streams.iter_stream_rows` gives them): no :class:`lars.model.Atom` is built, and
-    each distinct RDF term is turned into its text once while it recurs. The same set of
-    ``striple`` atoms per time point, in the same arrival order, with the same duplicates counted."""
-    texts: dict = {}
-
-    def text(term) -> str:
-        got = texts.get(term)
-        if got is None:
-            if len(texts) >= _TEXTS_MAX:
-                texts.clear()
-            got = texts[term] = format_term(to_lars(term))
-        return got
-
+    as :func:`lars.streams.iter_stream_rows` gives them), from the elements as
+    :func:`translator.rdf.streams.iter_stream_texts` gives them (``(t, row, line)``): no
+    :class:`lars.model.Atom` is built. The same set of ``striple`` atoms per time point, in the
+    same arrival order, with the same duplicates counted."""
     sig = (STRIPLE, 4)
     current: int | None = None
     rows: dict[tuple, None] = {}
-    get = texts.get  # (the look-up inline: most terms recur)
-    for e in elements:
-        if e.t != current:
+    for t, row, line in texts:
+        if t != current:
             if current is not None:
                 if counts is not None:
                     counts.point(current, len(rows))
                 yield current, {sig: rows}
-            current, rows = e.t, {}
+            current, rows = t, {}
             if began is not None:
-                began["element"] = e
+                began["element"] = (t, line)
             yield current, None
-        s, p, o = e.triple
-        g = e.stream_iri
-        row = (get(s) or text(s), get(p) or text(p), get(o) or text(o), get(g) or text(g))
         if row in rows:
             if counts is not None:
                 counts.duplicates += 1
@@ -144,6 +126,15 @@ def lars_rows(elements: Iterable[StreamElement], counts: ElementCounts | None = 
         if counts is not None:
             counts.point(current, len(rows))
         yield current, {sig: rows}
+
+
+def element_texts(elements: Iterable[StreamElement]) -> Iterator[tuple[int, tuple[str, str, str, str], int]]:
+    """``(t, row of LARS texts, line)`` of elements already read (the shape of
+    :func:`translator.rdf.streams.iter_stream_texts`)."""
+    of_term = LarsTexts().of_term
+    for e in elements:
+        s, p, o = e.triple
+        yield e.t, (of_term(s), of_term(p), of_term(o), of_term(e.stream_iri)), e.source_line
 
 
 def _ceil_to(t: int, u: int) -> int:
@@ -158,8 +149,8 @@ def _far_off(t: int, step: int, end: int | None, stream: LiveStream, began: dict
         return
     count = (hi - t) // step + 1
     if count > MAX_EVALUATION_TIMES:
-        e = began.get("element")
-        where = f" (the element at t={e.t} comes from line {e.source_line} of its stream)" if e is not None else ""
+        e = began.get("element")  # (t, line) of the first element of the latest time point
+        where = f" (the element at t={e[0]} comes from line {e[1]} of its stream)" if e is not None else ""
         raise RunError(f"the run would evaluate {count:,} more time points between {t} and {hi}, more than "
                        f"{MAX_EVALUATION_TIMES:,}{where}: check the timestamps and the unit (--unit, "
                        "--stream-time-unit), or give --from/--to")
@@ -215,7 +206,7 @@ def live_times(compiled: Compiled, stream: LiveStream, data_times: deque, start:
             t += 1
 
 
-def live_answers(compiled: Compiled, elements: Iterable[StreamElement], static: Sequence[Rule] = (), *,
+def live_answers(compiled: Compiled, elements: "Iterable[StreamElement] | StreamFiles", static: Sequence[Rule] = (), *,
                  start: int | None = None, end: int | None = None, r2s: str = "rstream",
                  counts: ElementCounts | None = None, ready: Callable[[], bool] | None = None,
                  on_note: Callable[[str], None] | None = None, on_time: Callable[[int], None] | None = None,
@@ -225,7 +216,9 @@ def live_answers(compiled: Compiled, elements: Iterable[StreamElement], static: 
     input waiting (a pipe; ``None``: never blocks, a file) — the engine reads ahead only then.
     ``counts`` is kept up to date for the element summary (used up to the last evaluation given out).
     ``on_time`` and ``engine`` as in :func:`translator.evaluate.run.answers`; ``on_stream`` gets the
-    LARS stream as it is read (the memory watchdog names the windows that grow from it)."""
+    LARS stream as it is read (the memory watchdog names the windows that grow from it).
+    ``elements``: the elements, or the stream files to read (:class:`translator.rdf.streams.StreamFiles`:
+    the incremental engine then reads their rows of term texts without building elements)."""
     from translator.evaluate.engine import announced, make_solver
     from translator.translate.expressions import FUNCTIONS
 
@@ -238,8 +231,13 @@ def live_answers(compiled: Compiled, elements: Iterable[StreamElement], static: 
     solver = make_solver(program, engine, functions=FUNCTIONS, outputs=read_predicates(compiled, program))
     rows = type(solver).__name__ == "IncrementalSolver"  # it reads rows of term texts, no atom objects
 
+    if isinstance(elements, StreamFiles):
+        source = elements.texts() if rows else elements.elements()
+    else:
+        source = element_texts(elements) if rows else elements
+
     def points() -> Iterator[tuple[int, tuple[Atom, ...] | dict | None]]:
-        for t, atoms in (lars_rows if rows else lars_points)(elements, counts, began):
+        for t, atoms in (lars_rows if rows else lars_points)(source, counts, began):
             if atoms is not None and compiled.mode == "push":
                 data_times.append(t)
             yield t, atoms

@@ -162,16 +162,17 @@ _FAST_LINE = re.compile(
 
 
 def _ntriples_raws(lines: Iterable[str], source: str, accounting: Accounting | None = None,
-                   text: str | None = None) -> Iterator[_Raw]:
+                   text: str | None = None, first_line: int = 1) -> Iterator[_Raw]:
     """The elements of timestamped N-Triples lines, lazily (a file or a pipe read line by line).
-    ``text``: the whole text if it is at hand (for the error context; else the line alone is shown)."""
+    ``text``: the whole text if it is at hand (for the error context; else the line alone is shown);
+    ``first_line``: the line number of the first of ``lines``."""
     fast = _FAST_LINE.match
     term_of = _cached_term
 
     def iri_of(value: str) -> URIRef:  # the regex admitted no character URIRef would warn about
         return str.__new__(URIRef, value)
 
-    for lineno, line in enumerate(lines, start=1):
+    for lineno, line in enumerate(lines, start=first_line):
         m = fast(line)
         if m is not None:
             s, p, o, _, t = m.groups()
@@ -652,11 +653,10 @@ def _convert(raws: Sequence[_Raw], stream_iri: URIRef, time: TimeSpec, epoch: da
 
 def _convert_iter(raws: Iterable[_Raw], stream_iri: URIRef, time: TimeSpec, epoch: datetime | None,
                   source: str, text: str | None, accounting: Accounting | None = None,
-                  first_kind: bool | None = None) -> Iterator[StreamElement]:
+                  first_kind: bool | None = None, previous: int | None = None) -> Iterator[StreamElement]:
     """The elements of ``raws`` in base units, lazily; out-of-order and malformed ones raised or
     skipped (``accounting``). ``first_kind``: whether the stream's timestamps are dateTimes
-    (``None``: as the first element's)."""
-    previous: int | None = None
+    (``None``: as the first element's); ``previous``: the time point of the element before them."""
     per, base = unit_ms(time.stream_unit or time.unit), unit_ms(time.unit)
     for raw in raws:
         value = raw.time
@@ -908,9 +908,22 @@ def _lazy_raws(path: str, fmt: str, accounting: Accounting | None) -> tuple[Iter
     read whole): timestamped N-Triples line by line; TriG and the readable notation whole (a TriG
     graph or a prefix may span lines)."""
     source = "<stdin>" if path == "-" else str(path)
-    fmt = normalize_format(fmt)
+    normalize_format(fmt)
     if path != "-" and Path(path).is_dir():
         return iter(_read_directory(path, accounting)), None
+    fmt, lines = _lines_and_format(path, fmt)
+    if fmt is None:  # nothing but blank lines and comments: an empty stream
+        return iter(()), None
+    if fmt == "ntriples":
+        return _ntriples_raws(lines, source, accounting), None
+    text = "\n".join(lines)
+    return iter(_read_raw(text, fmt, None if path == "-" else path, source, accounting)), text
+
+
+def _lines_and_format(path: str, fmt: str) -> tuple[str | None, Iterator[str]]:
+    """(the format of a stream file, its lines read lazily); the format ``None`` for a file of
+    blank lines and comments only, ``auto`` left to the whole-text detection (``detect_format``)."""
+    fmt = normalize_format(fmt)
     lines = _open_lines(path)
     head: list[str] = []
     if fmt == "auto":
@@ -923,15 +936,12 @@ def _lazy_raws(path: str, fmt: str, accounting: Accounting | None) -> tuple[Iter
                 if line.strip() and not line.strip().startswith("#"):
                     break
             first = next((x.strip() for x in head if x.strip() and not x.strip().startswith("#")), "")
-            if not first:  # nothing but blank lines and comments: an empty stream
-                return iter(()), None
+            if not first:
+                return None, iter(())
             if not first.lower().startswith(("@prefix", "prefix", "@base", "base")) \
                     and not _NOTATION_LINE.search(first) and "{" not in first and _NT_LINE.match(first):
                 fmt = "ntriples"
-    if fmt == "ntriples":
-        return _ntriples_raws(itertools.chain(head, lines), source, accounting), None
-    text = "\n".join(itertools.chain(head, lines))
-    return iter(_read_raw(text, fmt, None if path == "-" else path, source, accounting)), text
+    return fmt, itertools.chain(head, lines)
 
 
 def iter_streams(files: Mapping[str, str | Path], fmt: str = "auto", time: TimeSpec = TimeSpec(),
@@ -960,3 +970,125 @@ def iter_streams(files: Mapping[str, str | Path], fmt: str = "auto", time: TimeS
     if len(streams) == 1:
         return streams[0]
     return heapq.merge(*streams, key=lambda e: e.t)
+
+
+class LarsTexts:
+    """The canonical LARS texts of RDF terms (``lars.printer.format_term(to_lars(term))``, D5/D7:
+    an RDF term is the LARS string of its N-Triples text), looked up by term or by the N-Triples
+    token a stream line holds, each computed once while it recurs (bounded: the cache is emptied
+    when it holds ``limit`` entries, so fresh IRIs do not make it grow with the stream)."""
+
+    def __init__(self, limit: int = 1 << 16) -> None:
+        self.limit = limit
+        self.texts: dict = {}
+
+    def of_term(self, term) -> str:
+        got = self.texts.get(term)
+        if got is None:
+            from lars.printer import format_term
+
+            if len(self.texts) >= self.limit:
+                self.texts.clear()
+            got = self.texts[term] = format_term(to_lars(term))
+        return got
+
+    def of_token(self, token: str) -> str:
+        """The text of a term token of ``_FAST_LINE``: an IRI there has no escape, quote,
+        backslash or control character (nothing ``to_nt`` or the LARS printer would escape), so
+        its LARS string is the token in quotes; a blank node or literal is read with
+        :func:`from_nt` (which canonicalises a literal's language tag and ``xsd:string``)."""
+        got = self.texts.get(token)
+        if got is None:
+            if len(self.texts) >= self.limit:
+                self.texts.clear()
+            got = self.texts[token] = f'"{token}"' if token[0] == "<" else self.of_term(from_nt(token))
+        return got
+
+
+def iter_stream_texts(files: Mapping[str, str | Path], fmt: str = "auto", time: TimeSpec = TimeSpec(),
+                      accounting: Accounting | None = None) -> Iterator[tuple[int, tuple[str, str, str, str], int]]:
+    """``(t, (s, p, o, stream) as LARS texts, line)`` of the elements of :func:`iter_streams`, in
+    the same order, with the same errors and accounting: the LARS view ``striple(S, P, O, s)`` of
+    the stream as the incremental engine reads it (rows of term texts, ``lars.incremental``).
+
+    One stream of timestamped N-Triples (``--stream-format ntriples`` or a ``.nt`` file; a file or
+    a pipe) is read without building RDF terms or elements: each line of ``_FAST_LINE`` whose
+    integer timestamp converts exactly and does not go backwards becomes its row directly; any
+    other line goes through the general reader (``_ntriples_raws``, ``_convert_iter``) with the
+    time point before it, so errors, rejections and dateTimes are handled as in :func:`iter_streams`."""
+    texts = LarsTexts()
+    if len(files) == 1:
+        ((iri, path),) = files.items()
+        path = str(path)
+        kind = normalize_format(fmt)
+        if kind == "auto" and path != "-":
+            kind = EXTENSIONS.get(Path(path).suffix.lower(), "auto")
+        if kind == "ntriples" and (path == "-" or not Path(path).is_dir()):
+            yield from _ntriples_texts(_open_lines(path), "<stdin>" if path == "-" else path, URIRef(str(iri)),
+                                       time, accounting, texts)
+            return
+    of_term = texts.of_term
+    for e in iter_streams(files, fmt, time, accounting):
+        s, p, o = e.triple
+        yield e.t, (of_term(s), of_term(p), of_term(o), of_term(e.stream_iri)), e.source_line
+
+
+def _ntriples_texts(lines: Iterable[str], source: str, iri: URIRef, time: TimeSpec,
+                    accounting: Accounting | None, texts: LarsTexts) -> Iterator[tuple[int, tuple, int]]:
+    """:func:`iter_stream_texts` of one timestamped N-Triples stream (see there)."""
+    fast = _FAST_LINE.match
+    get = texts.texts.get
+    of_token = texts.of_token
+    of_term = texts.of_term
+    g = of_term(iri)
+    per, base = unit_ms(time.stream_unit or time.unit), unit_ms(time.unit)
+    count = accounting.count_read if accounting is not None else None
+    previous: int | None = None
+    first_kind: bool | None = None  # whether the stream's timestamps are dateTimes (as its first element's)
+    epoch = time.epoch
+    for lineno, line in enumerate(lines, start=1):
+        m = fast(line) if first_kind is not True else None
+        if m is not None:
+            s, p, o, _, value = m.groups()
+            value = int(value)
+            if value * per % base == 0:
+                t = value * per // base
+                if previous is None or t >= previous:
+                    previous = t
+                    first_kind = False
+                    if count is not None:
+                        count()
+                    yield t, (get(s) or of_token(s), get(p) or of_token(p), get(o) or of_token(o), g), lineno
+                    continue
+        for raw in _ntriples_raws((line,), source, accounting, None, first_line=lineno):
+            if first_kind is None:
+                first_kind = type(raw.time) is datetime
+                if first_kind and epoch is None:  # dateTimes count from the first one unless --epoch
+                    epoch = raw.time  # type: ignore[assignment]
+            for e in _convert_iter((raw,), iri, time, epoch, source, None, accounting, first_kind, previous):
+                previous = e.t
+                a, b, c = e.triple
+                yield e.t, (of_term(a), of_term(b), of_term(c), g), lineno
+
+
+@dataclass(frozen=True)
+class StreamFiles:
+    """Stream files to read while they are evaluated (``--stream IRI=FILE``, ``-`` = standard
+    input), as elements (:func:`iter_streams`) or as rows of LARS term texts
+    (:func:`iter_stream_texts`), whichever the engine reads; each is read once."""
+
+    files: Mapping[str, str | Path]
+    fmt: str = "auto"
+    time: TimeSpec = TimeSpec()
+    accounting: Accounting | None = None
+
+    def __post_init__(self) -> None:
+        for path in self.files.values():  # a missing file is named before anything is read or written
+            if str(path) != "-" and not Path(path).exists():
+                raise RsplarsError(f"stream file not found: {path}")
+
+    def elements(self) -> Iterator[StreamElement]:
+        return iter_streams(self.files, self.fmt, self.time, self.accounting)
+
+    def texts(self) -> Iterator[tuple[int, tuple[str, str, str, str], int]]:
+        return iter_stream_texts(self.files, self.fmt, self.time, self.accounting)

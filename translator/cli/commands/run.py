@@ -173,7 +173,7 @@ def _run_live(args: argparse.Namespace, query, accounting) -> int:
     from translator.cli.commands.common import static_data, stream_files, time_spec
     from translator.evaluate.live import ElementCounts, live_answers
     from translator.evaluate.memory import MemoryGuard, resolve_limit
-    from translator.rdf.streams import iter_streams
+    from translator.rdf.streams import StreamFiles
 
     files = stream_files(args)
     if list(files.values()).count("-") > 1:
@@ -187,9 +187,9 @@ def _run_live(args: argparse.Namespace, query, accounting) -> int:
     check_format(args.format, compiled.form)
     counts = ElementCounts()
     ready = _stdin_ready if "-" in files.values() else None
-    elements = iter_streams(files, time=time_spec(args), accounting=accounting)
+    streams = StreamFiles(files, time=time_spec(args), accounting=accounting)
     guard = MemoryGuard(resolve_limit(args.max_memory), compiled.program, None)
-    evaluations = live_answers(compiled, elements, facts, start=args.start, end=args.end, r2s=args.r2s,
+    evaluations = live_answers(compiled, streams, facts, start=args.start, end=args.end, r2s=args.r2s,
                                counts=counts, ready=ready,
                                on_note=lambda text: print(f"rsplars: note: {text}", file=sys.stderr),
                                on_time=guard.note_time, engine=args.lars_engine,

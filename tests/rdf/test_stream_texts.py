@@ -1,0 +1,94 @@
+"""``translator.rdf.streams.iter_stream_texts`` (the rows the incremental engine reads from a
+timestamped N-Triples stream without building RDF terms) against the general reader
+``iter_streams`` with every element's terms turned into LARS texts the canonical way
+(``format_term(to_lars(term))``): the same rows, lines, errors and counts, on lines mixing the
+common shape with escapes, blank nodes, language tags, ``xsd:string``, dateTimes, units that do
+not divide, timestamps going backwards and malformed lines."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from lars.accounting import Accounting
+from lars.errors import RsplarsError
+from lars.printer import format_term
+from translator.rdf.streams import StreamFiles, iter_stream_texts, iter_streams
+from translator.rdf.terms import to_lars
+from translator.rdf.timeunits import TimeSpec
+
+S = "http://example.org/stream"
+SUBJECTS = ["<http://e/obs/{i}>", "_:b{i}", "<http://e/é{i}>", "<http://e/a\\u0020{i}>", "_:é{i}"]
+OBJECTS = ['"3.5"^^<http://www.w3.org/2001/XMLSchema#float>', '"x"@EN', '"x"^^<http://www.w3.org/2001/XMLSchema#string>',
+           '"a\\"b"', "<http://e/o{i}>", "_:o{i}", '"plain {i}"']
+TIMES = ['"{t}"', '"{t}"^^<http://www.w3.org/2001/XMLSchema#integer>', '"+{t}"']
+BAD = ['<http://e/s> <http://e/p> "{t}" .', '<http://e/s> "p" <http://e/o> "{t}" .', "garbage {t}",
+       '"lit" <http://e/p> <http://e/o> "{t}" .', '<http://e/s> <http://e/p> <http://e/o> "2024-01-01T00:00:{t:02d}Z" .']
+
+
+@st.composite
+def stream_lines(draw) -> list[str]:
+    lines = []
+    t = 0
+    for i in range(draw(st.integers(0, 25))):
+        t = max(0, t + draw(st.integers(-2, 3)))
+        kind = draw(st.integers(0, 9))
+        if kind == 0:
+            lines.append(draw(st.sampled_from(BAD)).format(t=t % 60))
+        elif kind == 1:
+            lines.append(draw(st.sampled_from(["", "# a comment", "   "])))
+        else:
+            s = draw(st.sampled_from(SUBJECTS)).format(i=i % 4)
+            o = draw(st.sampled_from(OBJECTS)).format(i=i % 3)
+            tt = draw(st.sampled_from(TIMES)).format(t=t)
+            lines.append(f"{s} <http://e/p{i % 2}> {o} {tt} .")
+    return lines
+
+
+def general(path, time, accounting):
+    out = []
+    for e in iter_streams({S: str(path)}, time=time, accounting=accounting):
+        s, p, o = e.triple
+        out.append((e.t, tuple(format_term(to_lars(x)) for x in (s, p, o, e.stream_iri)), e.source_line))
+    return out
+
+
+def outcome(read, path, time, skip):
+    acc = Accounting(skip_bad=skip)
+    try:
+        got = list(read(path, time, acc))
+    except RsplarsError as err:
+        return "error", str(err)
+    return got, (acc.read, acc.rejected_count())
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(lines=stream_lines(), skip=st.booleans(), units=st.sampled_from([("s", None), ("ms", "s"), ("s", "ms")]))
+def test_stream_texts_equal_the_general_reader(tmp_path, lines, skip, units) -> None:
+    path = tmp_path / "s.nt"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    time = TimeSpec(units[0], units[1])
+    texts = outcome(lambda p, tm, acc: iter_stream_texts({S: str(p)}, time=tm, accounting=acc), path, time, skip)
+    assert texts == outcome(general, path, time, skip)
+
+
+def test_datetime_stream_counts_from_its_first_timestamp(tmp_path) -> None:
+    path = tmp_path / "d.nt"
+    path.write_text('<http://e/s> <http://e/p> <http://e/o> "2024-01-01T00:00:05Z" .\n'
+                    '<http://e/s> <http://e/p> <http://e/o2> "2024-01-01T00:00:09Z" .\n', encoding="utf-8")
+    got = list(iter_stream_texts({S: str(path)}))
+    assert [(t, line) for t, _, line in got] == [(0, 1), (4, 2)]
+    assert got == general(path, TimeSpec(), None)
+
+
+def test_plain_iri_token_is_its_lars_text(tmp_path) -> None:
+    """The shortcut for IRIs of the common line (the token in quotes) is the canonical text."""
+    path = tmp_path / "i.nt"
+    path.write_text('<http://e/s?a=1&b=%20> <http://e/p#x> <http://e/ü~> "1" .\n', encoding="utf-8")
+    assert list(iter_stream_texts({S: str(path)})) == general(path, TimeSpec(), None)
+
+
+def test_missing_file_named_before_reading(tmp_path) -> None:
+    with pytest.raises(RsplarsError, match="stream file not found"):
+        StreamFiles({S: str(tmp_path / "nope.nt")})
