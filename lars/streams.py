@@ -547,6 +547,14 @@ class LiveStream:
                 return
             self._pull()
 
+    def drain(self) -> None:
+        """Read the rest of the stream without keeping it (after the last evaluation time: every
+        line is read, so that an error in it is found)."""
+        while not self.done:
+            self._pull()
+            self.points.clear()
+            self.arrived.clear()
+
     def take_arrived(self) -> list[int]:
         got, self.arrived = self.arrived, []
         return got
@@ -698,6 +706,46 @@ _first = operator.itemgetter(0)
 _second = operator.itemgetter(1)
 
 
+# The canonical fast path of the row reader: a line of flat atoms written as ``lars.printer``
+# prints them and separated by ", " (names, integers without sign or leading zero, no blanks inside
+# an atom). One ``fullmatch`` of this pattern both checks such a line and tells that its arguments
+# are canonical texts already; it is several times cheaper than ``_FLAT_LIST_RE`` (no blanks to
+# skip around every comma, no strings). A line it does not match goes the general way (checked by
+# ``_FLAT_LIST_RE`` or the scanner, which locates any error).
+_CANON_ARG = r"(?:[a-z]\w*|0|[1-9]\d*)"  # (ASCII: \w is [A-Za-z0-9_], \d is [0-9])
+_CANON_ATOM = rf"[a-z]\w*(?:\({_CANON_ARG}(?:,{_CANON_ARG})*\))?"
+_CANON_LINE_RE = re.compile(rf" *(?:{_CANON_ATOM}(?:, {_CANON_ATOM})*)? *", re.ASCII)
+
+
+def _canonical_rows(body: str) -> tuple[tuple[str, int], list[str], int] | None:
+    """For the text of a line matched by ``_CANON_LINE_RE`` whose atoms all have arguments and one
+    predicate: ``((predicate, arity), flat, count)``, ``flat`` being the arguments of its atoms in
+    order (``count`` atoms of ``arity`` arguments each); ``None`` otherwise. String operations
+    only (``str.split``, ``str.count``), no Python loop per atom."""
+    body = body.strip(" ")
+    i = body.find("(")
+    if i <= 0:
+        return None
+    name = body[:i]
+    seps = body.count(", ")
+    # every atom has one "(" (none are nested: the pattern matched); every separator is followed
+    # by the same name: one predicate
+    if body.count("(") != seps + 1 or body.count("), " + name + "(") != seps:
+        return None
+    args = body[i + 1:-1].split("), " + name + "(")
+    arity = args[0].count(",") + 1
+    if set(map(str.count, args, itertools.repeat(","))) != {arity - 1}:  # one arity
+        return None
+    flat = ",".join(args).split(",") if arity > 1 else args
+    return (name, arity), flat, len(args)
+
+
+def _rows_of_flat(flat: list[str], arity: int) -> Iterator[tuple[str, ...]]:
+    if arity == 1:
+        return zip(flat)
+    return zip(*[flat[k::arity] for k in range(arity)])
+
+
 def iter_stream_rows(lines: Iterable[str], source: str = "<stream>", accounting: Accounting | None = None,
                      checked: bool = False) -> Iterator[tuple[int, dict | None]]:
     """The time points of a stream in the text format as ``{(predicate, arity): {row: None}}``, a
@@ -705,8 +753,12 @@ def iter_stream_rows(lines: Iterable[str], source: str = "<stream>", accounting:
     incremental engine (``lars.incremental``), which keeps terms as their text: no term or atom
     objects are built for flat lines. Yields ``(T, None)`` when T begins, as
     ``iter_stream_text(notify=True)``; ``accounting`` counts the atoms read and the duplicates.
-    The input should have been checked (:func:`scan_stream_text_file`; ``checked``: it was, so a
-    line without strings or nested parentheses is flat): errors raise, with less context."""
+
+    Every line is checked as it is read, by the same pass that reads it: a bad line raises the
+    error :func:`scan_stream_text_file` and :func:`iter_stream_text` raise (same message, line,
+    column and quoted line), once the time points before it have been yielded. ``checked``: the
+    input was checked already (:func:`scan_stream_text_file`), so a line without strings or nested
+    parentheses is known to be flat."""
     from lars.printer import format_term
 
     current: int | None = None
@@ -720,19 +772,26 @@ def iter_stream_rows(lines: Iterable[str], source: str = "<stream>", accounting:
     shared = False
     lines_now = 0  # lines of the current time point so far
     body_now: str | None = None  # the text after the time of its first line
+    canon = _CANON_LINE_RE.fullmatch
+
+    def error(message: str, number: int, column: int, line: str, expected: str | None = None) -> SourceError:
+        return SourceError(message, source=source, line=number, column=column, text="\n" * (number - 1) + line,
+                           expected=expected)
+
     for number, line in enumerate(lines, start=1):
         stripped = line.strip()
         if not stripped or stripped.startswith("%"):
             continue
         m = _TIME_PREFIX.match(line)
         if m is None:
-            raise SourceError("a stream line starts with a time point and a colon", source=source, line=number)
+            raise error("a stream line starts with a time point and a colon", number,
+                        len(line) - len(line.lstrip()) + 1, line, "T: atom, atom, …")
         t = int(m.group(1))
         if t != current:
             if current is not None:
                 if current > t:
-                    raise SourceError(f"time point {t} comes after {current}: time points must not decrease",
-                                      source=source, line=number, column=m.start(1) + 1)
+                    raise error(f"time point {t} comes after {current}: time points must not decrease",
+                                number, m.start(1) + 1, line)
                 yield current, rows
                 if len(known) > _CACHE_LIMIT + 4 * sum(map(len, rows.values())):
                     known.clear()
@@ -744,7 +803,7 @@ def iter_stream_rows(lines: Iterable[str], source: str = "<stream>", accounting:
             current, rows, lines_now, shared = t, {}, 0, False
             start = m.end()
             body_now = line[start:]
-            if body_now == last_body and last_rows is not None:
+            if body_now == last_body and last_rows is not None:  # the same text as a line read (checked) before
                 rows, shared, lines_now = last_rows, True, 1
                 if accounting is not None:
                     accounting.count_read(last_counts[0])
@@ -757,11 +816,21 @@ def iter_stream_rows(lines: Iterable[str], source: str = "<stream>", accounting:
         start = m.end()
         before = sum(map(len, rows.values()))
         read = 0
-        if '"' not in line and (_NESTED.search(line, start) is None if checked else _FLAT_LIST_RE.fullmatch(line, start)):
+        fast = '"' not in line and canon(line, start) is not None
+        bulk = _canonical_rows(line[start:]) if fast else None
+        if bulk is not None:  # canonical, one predicate: the rows in bulk
+            sig, flat, read = bulk
+            got = rows.get(sig)
+            if got is None:
+                rows[sig] = dict.fromkeys(_rows_of_flat(flat, sig[1]))
+            else:
+                got.update(dict.fromkeys(_rows_of_flat(flat, sig[1])))
+        elif fast or ('"' not in line and (_NESTED.search(line, start) is None if checked
+                                           else _FLAT_LIST_RE.fullmatch(line, start))):
             found = _PLAIN_ATOM_RE.findall(line, start)
-            bulk = _bulk_rows(found, line, start)
-            if bulk is not None:  # one predicate, one arity, every argument canonical: rows in bulk
-                sig, got_rows = bulk
+            bulk_rows = None if fast else _bulk_rows(found, line, start)
+            if bulk_rows is not None:  # one predicate, one arity, every argument canonical: rows in bulk
+                sig, got_rows = bulk_rows
                 read = len(found)
                 got = rows.get(sig)
                 if got is None:
@@ -793,7 +862,9 @@ def iter_stream_rows(lines: Iterable[str], source: str = "<stream>", accounting:
             try:
                 atoms = _atoms_of(line, start, cache)
             except _AtomError as err:
-                raise SourceError(err.message, source=source, line=number, column=err.offset + 1) from None
+                raise error(err.message, number, err.offset + 1, line, err.expected) from None
+            if len(cache) > _CACHE_LIMIT:
+                cache.clear()
             for a in atoms:
                 read += 1
                 rows.setdefault((a.predicate, len(a.args)), {})[tuple([format_term(x) for x in a.args])] = None
@@ -814,11 +885,45 @@ class LiveRows(LiveStream):
         return sorted((t, tuple((sig, row) for sig, got in rows.items() for row in got)) for t, rows in self.points.items())
 
 
-def read_stream_counted(path: str, accounting: Accounting, rows: bool = False) -> tuple[LiveStream, tuple[int, int], dict[int, int]] | None:
-    """A stream file in the text format checked first (:func:`scan_stream_text_file`), then read
-    while it is evaluated: the :class:`LiveStream`, the ``(first, last)`` time points, and the
-    number of atoms of each time point read so far (for the element summary). ``None`` if the file
-    is not in the text format (JSON lines are read whole)."""
+def tail_time_point(path: str, block: int = 1 << 16) -> int | None:
+    """The time point of the last line of a stream file in the text format that is neither blank
+    nor a comment, read from the file's end (``None`` if there is none or it does not start with a
+    time point). Since time points must not decrease, it is the stream's last one when the file
+    is valid (the reader finds it out if not)."""
+    try:
+        with open(path, "rb") as handle:
+            handle.seek(0, 2)
+            size = handle.tell()
+            handle.seek(max(0, size - block))
+            tail = handle.read()
+    except OSError:
+        return None
+    lines = tail.split(b"\n")
+    if size > block:
+        lines = lines[1:]  # the first may be cut
+    for raw in reversed(lines):
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+        stripped = line.strip()
+        if not stripped or stripped.startswith("%"):
+            continue
+        m = _TIME_PREFIX.match(line)
+        return int(m.group(1)) if m is not None else None
+    return None
+
+
+def read_stream_counted(path: str, accounting: Accounting, rows: bool = False,
+                        check: bool = False) -> tuple[LiveStream, tuple[int, int], dict[int, int]] | None:
+    """A stream file in the text format read while it is evaluated, every line checked by the
+    pass that reads it (``check``: the whole file checked first, :func:`scan_stream_text_file`, so
+    that every input error comes before any answer): the :class:`LiveStream` (its errors raise
+    as the reading reaches them, after the answers of the time points before), the ``(first,
+    last)`` time points (``last``: :func:`tail_time_point`; the file is checked first when its last
+    line has none), and the number of
+    atoms of each time point read so far (for the element summary). ``None`` if the file is not in
+    the text format (JSON lines are read whole) or holds no time point."""
     try:
         with open(path, encoding="utf-8") as handle:
             for line in handle:
@@ -828,24 +933,33 @@ def read_stream_counted(path: str, accounting: Accounting, rows: bool = False) -
                     break
     except (OSError, UnicodeDecodeError):
         return None  # the whole reading reports it
-    bounds = scan_stream_text_file(path)
-    if bounds is None:
+    if check and scan_stream_text_file(path) is None:
         return None
     sizes: dict[int, int] = {}
     if rows:  # ``rows``: for the incremental engine, which reads rows of canonical texts
 
         def row_points() -> Iterator[tuple[int, dict | None]]:
-            for t, got in iter_stream_rows(open_stream_lines(path), path, accounting=accounting, checked=True):
+            for t, got in iter_stream_rows(open_stream_lines(path), path, accounting=accounting, checked=check):
                 if got is not None:
                     sizes[t] = sum(map(len, got.values()))
                 yield t, got
 
-        return LiveRows(row_points()), bounds, sizes  # type: ignore[arg-type]
+        stream: LiveStream = LiveRows(row_points())  # type: ignore[arg-type]
+    else:
 
-    def points() -> Iterator[tuple[int, tuple[Atom, ...] | None]]:
-        for t, atoms in iter_stream_text(open_stream_lines(path), path, notify=True, accounting=accounting):
-            if atoms is not None:
-                sizes[t] = len(atoms)
-            yield t, atoms
+        def points() -> Iterator[tuple[int, tuple[Atom, ...] | None]]:
+            for t, atoms in iter_stream_text(open_stream_lines(path), path, notify=True, accounting=accounting):
+                if atoms is not None:
+                    sizes[t] = len(atoms)
+                yield t, atoms
 
-    return LiveStream(points()), bounds, sizes
+        stream = LiveStream(points())
+    if stream.begun is None:  # no time point: read whole (as before)
+        return None
+    last = tail_time_point(path)
+    if last is None:  # the last line has no time point (an error): found by the check, before any answer
+        bounds = scan_stream_text_file(path)
+        if bounds is None:
+            return None
+        last = bounds[1]
+    return stream, (stream.start, last), sizes

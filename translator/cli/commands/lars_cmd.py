@@ -64,6 +64,10 @@ def add_parser(subparsers) -> None:
     p.add_argument("--models", type=int, default=1, metavar="N", help="answer streams to list per time point (0: all; default 1)")
     p.add_argument("--print-asp", action="store_true", help="print the ASP encoding (plus the facts at T for --times T..T)")
     p.add_argument("--output", metavar="FILE", help="write to FILE (atomically) instead of stdout")
+    p.add_argument("--check-first", action="store_true",
+                   help="check the whole stream file before the first answer (by default each line is checked as "
+                        "it is read: on stdout, answers before a bad line are printed; --output is written only "
+                        "on success either way)")
     from translator.cli.commands.longrun import add_robustness_options
 
     add_robustness_options(p)
@@ -225,14 +229,20 @@ def _run_counted(args: argparse.Namespace, program, solver) -> int:
         from lars.streams import read_stream_counted
 
         rows = type(solver).__name__ == "IncrementalSolver"  # it reads rows of term texts, no atom objects
-        lazy = read_stream_counted(args.stream, accounting, rows)  # checked whole, then read as evaluated
+        # read as evaluated, each line checked as it is read (--check-first: the whole file first)
+        lazy = read_stream_counted(args.stream, accounting, rows, check=args.check_first)
     if lazy is not None:
-        stream, timeline, sizes = lazy
+        stream, (first, last), sizes = lazy
+        times = parse_times(args.times, (first, last)) if args.times else range(first, last + 1)
     else:
         stream = read_stream(args.stream, args.stream_format, accounting)
         timeline = stream.timeline
-    times = parse_times(args.times, timeline) if args.times else range(timeline[0], timeline[1] + 1)
+        times = parse_times(args.times, timeline) if args.times else range(timeline[0], timeline[1] + 1)
     if times.stop - times.start > MAX_EVALUATION_TIMES:  # len() overflows on a far-off time point
+        if lazy is not None:  # an error in the stream before its far-off last time point comes first
+            from lars.streams import scan_stream_text_file
+
+            scan_stream_text_file(args.stream)
         raise RsplarsError(f"the run would evaluate {times.stop - times.start:,} time points ({times.start} to "
                            f"{times.stop - 1}), more than {MAX_EVALUATION_TIMES:,}: check the stream's time points, "
                            "or give --times A..B")
@@ -245,10 +255,47 @@ def _run_counted(args: argparse.Namespace, program, solver) -> int:
         times = [t for t in times if t > args.resume_from]
     guard = MemoryGuard(resolve_limit(args.max_memory), program, stream)
     steps = solver.run(stream, announced(times, guard.note_time))
+    if lazy is not None:
+        steps = _stop_at_bad_input(steps, stream, args.output)
     return write_run(args, "rsplars", f"lars-{args.format}", _writer(args), _Notes(len(times))(steps),
                      accounting, guard=guard,
                      count=lambda last: count_stream(accounting, stream if lazy is None else _Sizes(sizes), last),
                      pieces=True)
+
+
+class BadStreamInput(RsplarsError):
+    """The stream file read while evaluated has an error (reported on stderr already, located):
+    says what of the output stands (exit code 2)."""
+
+
+def _stop_at_bad_input(steps, stream, output: str | None):
+    """The steps of a stream file read while evaluated; the rest of the file is read after the last
+    one (every line is checked). A bad line stops the run: its located error is printed at once
+    (before the element summary), and :class:`BadStreamInput` says what was written: with
+    ``--output`` nothing (the temporary file is removed), on stdout the answers up to the time
+    point before the error (complete; the rest was not evaluated)."""
+    from lars.errors import SourceError
+
+    last = None
+    evaluated = False
+    try:
+        for step in steps:
+            yield step
+            last = step.t
+        evaluated = True
+        stream.drain()
+    except SourceError as err:
+        print(err, file=sys.stderr, flush=True)
+        if output not in (None, "-"):
+            what = f"nothing written to {output}"
+        elif last is None:
+            what = "no answers printed"
+        elif evaluated:
+            what = f"the answers printed (up to t={last}) are complete, the error lies after the last evaluation time"
+        else:
+            what = (f"the answers printed are complete up to t={last}, later ones were not evaluated "
+                    "(--check-first checks the whole stream before the first answer)")
+        raise BadStreamInput(f"stopped at the error in the stream above: {what}") from None
 
 
 def _writer(args: argparse.Namespace):
