@@ -712,16 +712,18 @@ _second = operator.itemgetter(1)
 # are canonical texts already; it is several times cheaper than ``_FLAT_LIST_RE`` (no blanks to
 # skip around every comma, no strings). A line it does not match goes the general way (checked by
 # ``_FLAT_LIST_RE`` or the scanner, which locates any error).
-_CANON_ARG = r"(?:[a-z]\w*|0|[1-9]\d*)"  # (ASCII: \w is [A-Za-z0-9_], \d is [0-9])
-_CANON_ATOM = rf"[a-z]\w*(?:\({_CANON_ARG}(?:,{_CANON_ARG})*\))?"
-_CANON_LINE_RE = re.compile(rf" *(?:{_CANON_ATOM}(?:, {_CANON_ATOM})*)? *", re.ASCII)
+# (ASCII: \w is [A-Za-z0-9_], \d is [0-9]; possessive repeats, ``*+``: what follows each never
+# starts with what it repeats, so they match the same lines, without keeping backtracking points)
+_CANON_ARG = r"(?:[a-z]\w*+|0|[1-9]\d*+)"
+_CANON_ATOM = rf"[a-z]\w*+(?:\({_CANON_ARG}(?:,{_CANON_ARG})*+\))?"
+_CANON_LINE_RE = re.compile(rf" *+(?:{_CANON_ATOM}(?:, {_CANON_ATOM})*+)? *", re.ASCII)
 
 
-def _canonical_rows(body: str) -> tuple[tuple[str, int], list[str], int] | None:
+def _canonical_rows(body: str) -> tuple[tuple[str, int], list[str]] | None:
     """For the text of a line matched by ``_CANON_LINE_RE`` whose atoms all have arguments and one
-    predicate: ``((predicate, arity), flat, count)``, ``flat`` being the arguments of its atoms in
-    order (``count`` atoms of ``arity`` arguments each); ``None`` otherwise. String operations
-    only (``str.split``, ``str.count``), no Python loop per atom."""
+    predicate: ``((predicate, arity), texts)``, ``texts`` being the argument texts of its atoms in
+    order (``"a,1"`` for ``p(a,1)``: the canonical texts of the arguments joined by commas); ``None``
+    otherwise. String operations only (``str.split``, ``str.count``), no Python loop per atom."""
     body = body.strip(" ")
     i = body.find("(")
     if i <= 0:
@@ -736,18 +738,30 @@ def _canonical_rows(body: str) -> tuple[tuple[str, int], list[str], int] | None:
     arity = args[0].count(",") + 1
     if set(map(str.count, args, itertools.repeat(","))) != {arity - 1}:  # one arity
         return None
-    flat = ",".join(args).split(",") if arity > 1 else args
-    return (name, arity), flat, len(args)
+    return (name, arity), args
 
 
-def _rows_of_flat(flat: list[str], arity: int) -> Iterator[tuple[str, ...]]:
+def _rows_of_texts(texts: Iterable[str], arity: int) -> Iterator[tuple[str, ...]]:
+    """The rows of argument texts of canonical atoms (``"a,1"`` -> ``("a", "1")``), in bulk."""
     if arity == 1:
-        return zip(flat)
+        return zip(texts)
+    flat = ",".join(texts).split(",")
     return zip(*[flat[k::arity] for k in range(arity)])
 
 
+class _Texts(dict):
+    """The atoms of one signature at one time point as their argument texts (keys), not yet rows:
+    for a signature read only by □ windows (:func:`isolated_box_signatures`), whose atoms become
+    rows only if they occur at a neighbouring time point too (:func:`_drop_isolated`)."""
+
+    __slots__ = ()
+
+    def rows(self, arity: int) -> dict:
+        return dict.fromkeys(_rows_of_texts(self, arity))
+
+
 def iter_stream_rows(lines: Iterable[str], source: str = "<stream>", accounting: Accounting | None = None,
-                     checked: bool = False) -> Iterator[tuple[int, dict | None]]:
+                     checked: bool = False, texts: frozenset = frozenset()) -> Iterator[tuple[int, dict | None]]:
     """The time points of a stream in the text format as ``{(predicate, arity): {row: None}}``, a
     row being the tuple of the canonical texts of the atom's arguments (``lars.printer``), for the
     incremental engine (``lars.incremental``), which keeps terms as their text: no term or atom
@@ -758,7 +772,9 @@ def iter_stream_rows(lines: Iterable[str], source: str = "<stream>", accounting:
     error :func:`scan_stream_text_file` and :func:`iter_stream_text` raise (same message, line,
     column and quoted line), once the time points before it have been yielded. ``checked``: the
     input was checked already (:func:`scan_stream_text_file`), so a line without strings or nested
-    parentheses is known to be flat."""
+    parentheses is known to be flat. ``texts``: signatures whose atoms, when a time point is one
+    canonical line, are given as :class:`_Texts` (argument texts) instead of rows, for
+    :func:`_drop_isolated`."""
     from lars.printer import format_term
 
     current: int | None = None
@@ -811,20 +827,25 @@ def iter_stream_rows(lines: Iterable[str], source: str = "<stream>", accounting:
                 continue
         lines_now += 1
         if shared:
-            rows = {sig: dict(got) for sig, got in rows.items()}
+            rows = {sig: got.rows(sig[1]) if type(got) is _Texts else dict(got) for sig, got in rows.items()}
             shared = False
+        elif texts and lines_now > 1:  # a second line of the time point: rows throughout
+            for sig, got in rows.items():
+                if type(got) is _Texts:
+                    rows[sig] = got.rows(sig[1])
         start = m.end()
         before = sum(map(len, rows.values()))
         read = 0
         fast = '"' not in line and canon(line, start) is not None
         bulk = _canonical_rows(line[start:]) if fast else None
         if bulk is not None:  # canonical, one predicate: the rows in bulk
-            sig, flat, read = bulk
+            sig, args = bulk
+            read = len(args)
             got = rows.get(sig)
             if got is None:
-                rows[sig] = dict.fromkeys(_rows_of_flat(flat, sig[1]))
+                rows[sig] = _Texts.fromkeys(args) if sig in texts and lines_now == 1 else dict.fromkeys(_rows_of_texts(args, sig[1]))
             else:
-                got.update(dict.fromkeys(_rows_of_flat(flat, sig[1])))
+                got.update(dict.fromkeys(_rows_of_texts(args, sig[1])))
         elif fast or ('"' not in line and (_NESTED.search(line, start) is None if checked
                                            else _FLAT_LIST_RE.fullmatch(line, start))):
             found = _PLAIN_ATOM_RE.findall(line, start)
@@ -885,6 +906,122 @@ class LiveRows(LiveStream):
         return sorted((t, tuple((sig, row) for sig, got in rows.items() for row in got)) for t, rows in self.points.items())
 
 
+def isolated_box_signatures(program) -> frozenset[tuple[str, int]]:
+    """The signatures of ``program`` read only by □ time windows of step 1 spanning at least two
+    time points once t is past the first one (``always [w]``, w ≥ 1 ticks, or ``always [all]``;
+    ``TimeWindow(l ≥ 1 or ∞, u = 0, d = 1)``): nowhere else (no head, fact, plain, ◇ or @ literal,
+    aggregate, other window). For such a signature an atom occurring at a time point u other than
+    the stream's first, but neither at u − 1 nor at u + 1, is in no □ window that holds (Beck et
+    al., AAAI 2015, §2: ⊞^w □a holds at t iff a occurs at every point of [max(tmin, t − w), t],
+    which holds u and u − 1 or u + 1 whenever it holds u and t > tmin): dropping it changes no
+    answer (:func:`_drop_isolated`). Laser (§4) keeps such atoms only while their consideration
+    time can still make them hold."""
+    from dataclasses import fields, is_dataclass
+
+    from lars.model import Atom, Box, TimeWindow
+
+    box: set[tuple[str, int]] = set()
+    other: set[tuple[str, int]] = set()
+
+    def visit(obj) -> None:
+        if isinstance(obj, Atom):
+            other.add((obj.predicate, len(obj.args)))
+            return
+        if isinstance(obj, Box):
+            w = obj.window
+            if isinstance(w, TimeWindow) and w.d == 1 and w.u == 0 and (w.l is None or w.l >= 1):
+                box.add((obj.atom.predicate, len(obj.atom.args)))
+                return
+        if isinstance(obj, (tuple, list)):
+            for x in obj:
+                visit(x)
+        elif is_dataclass(obj) and not isinstance(obj, type):
+            for f in fields(obj):
+                visit(getattr(obj, f.name))
+
+    visit(program)
+    return frozenset(box - other)
+
+
+def _drop_isolated(points: Iterator[tuple[int, dict | None]], sigs: frozenset) -> Iterator[tuple[int, dict | None]]:
+    """The time points of :func:`iter_stream_rows` (``texts=sigs``) with the atoms of ``sigs``
+    that occur at neither neighbouring time point dropped (see :func:`isolated_box_signatures`),
+    the others turned into rows; every other signature as read. Each time point is given once the
+    next one is complete (``(T, None)`` then ``(T, rows)``). Where a neighbour's atoms are not
+    known as texts (several lines, a line not in the canonical form) nothing is dropped. A time
+    point whose atoms all stay keeps its rows object (a repeated line shares its rows)."""
+    unknown = object()
+    first: int | None = None
+    pending: tuple[int, dict] | None = None
+    before: tuple[int, dict] | None = None  # the time point given last: its atoms of sigs, as read
+
+    def occurring(point: tuple[int, dict] | None, t: int, sig) -> object:
+        if point is None or point[0] != t:
+            return ()  # no such time point: nothing occurs
+        got = point[1].get(sig)
+        return () if got is None else got if type(got) is _Texts else unknown
+
+    full: dict = {}  # sig -> (texts, their rows): a time point repeating a line gets the same rows object
+
+    def rows_of(sig, got: _Texts) -> dict:
+        made = full.get(sig)
+        if made is None or made[0] is not got:
+            made = full[sig] = (got, got.rows(sig[1]))
+        return made[1]
+
+    def give(now: tuple[int, dict], after: tuple[int, dict] | None) -> tuple[tuple[int, dict], dict]:
+        """``now`` with its texts turned into rows (a new dict: the reader shares the dict of a
+        repeated line), and its atoms of sigs as read (texts, or ``unknown`` when given as rows)."""
+        t, rows = now
+        read: dict = {}
+        out = None
+        for sig in sigs:
+            got = rows.get(sig)
+            if got is None:
+                continue
+            if type(got) is not _Texts:
+                read[sig] = unknown
+                continue
+            read[sig] = got
+            prev = occurring(before, t - 1, sig)
+            nxt = occurring(after, t + 1, sig)
+            if out is None:
+                out = dict(rows)
+            if t == first or prev is unknown or nxt is unknown:
+                out[sig] = rows_of(sig, got)
+                continue
+            keep = got.keys() & prev  # type: ignore[operator]
+            keep |= got.keys() & nxt  # type: ignore[operator]
+            if len(keep) == len(got):
+                out[sig] = rows_of(sig, got)
+            else:
+                out[sig] = dict.fromkeys(_rows_of_texts([x for x in got if x in keep], sig[1])) if keep else {}
+        return (t, rows if out is None else out), read
+
+    try:
+        for t, rows in points:
+            if rows is None:
+                continue
+            if first is None:
+                first = t
+            if pending is not None:
+                given, texts = give(pending, (t, rows))
+                yield given[0], None
+                yield given
+                before = (given[0], texts)
+            pending = (t, rows)
+    except RsplarsError:
+        if pending is not None:  # the time point before a bad line: complete, nothing dropped
+            t, rows = pending
+            yield t, None
+            yield t, {sig: got.rows(sig[1]) if type(got) is _Texts else got for sig, got in rows.items()}
+        raise
+    if pending is not None:
+        given, _ = give(pending, None)
+        yield given[0], None
+        yield given
+
+
 def tail_time_point(path: str, block: int = 1 << 16) -> int | None:
     """The time point of the last line of a stream file in the text format that is neither blank
     nor a comment, read from the file's end (``None`` if there is none or it does not start with a
@@ -914,8 +1051,8 @@ def tail_time_point(path: str, block: int = 1 << 16) -> int | None:
     return None
 
 
-def read_stream_counted(path: str, accounting: Accounting, rows: bool = False,
-                        check: bool = False) -> tuple[LiveStream, tuple[int, int], dict[int, int]] | None:
+def read_stream_counted(path: str, accounting: Accounting, rows: bool = False, check: bool = False,
+                        drop: frozenset = frozenset()) -> tuple[LiveStream, tuple[int, int], dict[int, int]] | None:
     """A stream file in the text format read while it is evaluated, every line checked by the
     pass that reads it (``check``: the whole file checked first, :func:`scan_stream_text_file`, so
     that every input error comes before any answer): the :class:`LiveStream` (its errors raise
@@ -923,7 +1060,8 @@ def read_stream_counted(path: str, accounting: Accounting, rows: bool = False,
     last)`` time points (``last``: :func:`tail_time_point`; the file is checked first when its last
     line has none), and the number of
     atoms of each time point read so far (for the element summary). ``None`` if the file is not in
-    the text format (JSON lines are read whole) or holds no time point."""
+    the text format (JSON lines are read whole) or holds no time point. ``drop`` (with ``rows``):
+    signatures whose isolated atoms are dropped (:func:`isolated_box_signatures`)."""
     try:
         with open(path, encoding="utf-8") as handle:
             for line in handle:
@@ -939,12 +1077,13 @@ def read_stream_counted(path: str, accounting: Accounting, rows: bool = False,
     if rows:  # ``rows``: for the incremental engine, which reads rows of canonical texts
 
         def row_points() -> Iterator[tuple[int, dict | None]]:
-            for t, got in iter_stream_rows(open_stream_lines(path), path, accounting=accounting, checked=check):
+            for t, got in iter_stream_rows(open_stream_lines(path), path, accounting=accounting, checked=check,
+                                           texts=drop):
                 if got is not None:
                     sizes[t] = sum(map(len, got.values()))
                 yield t, got
 
-        stream: LiveStream = LiveRows(row_points())  # type: ignore[arg-type]
+        stream: LiveStream = LiveRows(_drop_isolated(row_points(), drop) if drop else row_points())  # type: ignore[arg-type]
     else:
 
         def points() -> Iterator[tuple[int, tuple[Atom, ...] | None]]:

@@ -7,7 +7,7 @@ miss it (leading zeros, signs, blanks, mixed predicates and arities, strings, ne
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import pytest
@@ -106,7 +106,7 @@ def test_fast_path_lines(line: str) -> None:
 
 
 def test_canonical_rows_only_for_one_predicate_and_arity() -> None:
-    assert _canonical_rows(" p(a,b), p(c,0)") == (("p", 2), ["a", "b", "c", "0"], 2)
+    assert _canonical_rows(" p(a,b), p(c,0)") == (("p", 2), ["a,b", "c,0"])
     for body in ["p(a), xp(b)", "p(a), p(b,c)", "p(a,b), p(c)", "p(a), q", "q", ""]:
         assert _CANON_LINE_RE.fullmatch(body) is not None
         assert _canonical_rows(body) is None, body
@@ -129,3 +129,85 @@ def test_a_bad_line_raises_once_the_points_before_it_are_read(where: str) -> Non
     assert "ground" in info.value.message and str(info.value).startswith(f"s.txt:{at + 1}:")
     assert lines[at] in str(info.value)  # the line quoted, a caret under the column
     assert got == list(range(at))  # the complete time points before it, not its own
+
+
+# ------------------------------------------------------------------ atoms only □ reads, dropped when isolated
+
+BOX_PROGRAMS = [
+    "a(X,Y) :- p(X,Y) always [1].",
+    "a(X,Y) :- p(X,Y) always [3].",
+    "a(X,Y) :- p(X,Y) always [all].",
+    "a(X) :- q(X), p(X,Y) always [2].\nb(X) :- q(X), not p(X,X) always [1].",
+    "a(X,Y) :- p(X,Y) always [2], r(Y) always [1].\nb(Y) :- r(Y) [1].",  # r read by ◇ too: kept whole
+    "a(X,Y) :- p(X,Y) always [0].",  # [0]: one point, nothing may be dropped
+    "a(X,Y) :- p(X,Y) always [2].\nb(X,Y) :- p(X,Y) [1].",  # p read by ◇ too
+]
+
+
+def test_isolated_box_signatures() -> None:
+    from lars.streams import isolated_box_signatures
+    from lars.syntax import parse_program
+
+    got = [isolated_box_signatures(parse_program(text)) for text in BOX_PROGRAMS]
+    assert got == [{("p", 2)}, {("p", 2)}, {("p", 2)}, {("p", 2)}, {("p", 2)}, set(), set()]
+    assert isolated_box_signatures(parse_program("a(X) :- p(X) always [2 sec].\nc :- p(1) at 3.")) == set()
+    assert isolated_box_signatures(parse_program("a(X) :- p(X) always [3, 0, 2].")) == set()  # step 2
+
+
+@st.composite
+def sparse_streams(draw) -> str:
+    """Mostly canonical one-predicate lines of atoms that are fresh, recur after a while, or run
+    over consecutive time points; gaps, repeated lines, several lines per time point, lines not in
+    the canonical form."""
+    pool = [f"p(o{i},v{i % 2})" for i in range(8)] + ["p(a,a)", "p(0,a)"]
+    lines = []
+    t = draw(st.integers(0, 2))
+    fresh = 100
+    for _ in range(draw(st.integers(1, 14))):
+        kind = draw(st.sampled_from(["next", "next", "next", "gap", "same", "repeat"]))
+        if kind == "repeat" and lines:
+            t += 1
+            lines.append(f"{t}: " + lines[-1].split(":", 1)[1].strip())
+            continue
+        t += {"next": 1, "gap": draw(st.integers(2, 3)), "same": 0, "repeat": 1}[kind] if lines else 0
+        atoms = draw(st.lists(st.sampled_from(pool), max_size=5))
+        for _ in range(draw(st.integers(0, 2))):
+            fresh += 1
+            atoms.append(f"p(o{fresh},v1)")
+        if draw(st.integers(0, 2)) == 0:  # other predicates: not one-predicate lines
+            atoms += draw(st.lists(st.sampled_from(["q(o1)", "q(a)", "r(v1)", "r(a)"]), max_size=2))
+        joint = draw(st.sampled_from([", ", ", ", ", ", ", ", ", ", ","]))
+        lines.append(f"{t}: " + joint.join(atoms))
+    return "\n".join(lines) + "\n"
+
+
+@settings(max_examples=250, **SETTINGS)
+@given(program_text=st.sampled_from(BOX_PROGRAMS), text=sparse_streams(), times_from=st.integers(0, 3))
+@example(program_text=BOX_PROGRAMS[0], text="0: p(a,b)\n1: p(a,b), p(c,c)\n2: p(a,b)\n3: p(e,e)\n", times_from=0)  # kept for the point before
+@example(program_text=BOX_PROGRAMS[0], text="0: p(c,c)\n1: p(a,b)\n2: p(a,b), p(d,d)\n", times_from=0)  # kept for the point after
+@example(program_text=BOX_PROGRAMS[0], text="0: p(a,b), p(c,c)\n1: p(d,d)\n2: p(a,b)\n4: p(a,b)\n5: p(a,b), p(e,e)\n", times_from=0)  # first, gaps
+@example(program_text=BOX_PROGRAMS[5], text="0: p(c,c)\n1: p(a,b)\n2: p(d,d)\n", times_from=0)  # [0]: nothing dropped
+@example(program_text=BOX_PROGRAMS[3], text="0: q(a)\n1: p(a,a), p(b,b)\n2: q(a), p(a,b)\n3: p(a,a), q(a)\n", times_from=0)
+def test_dropping_isolated_atoms_changes_no_answer(program_text: str, text: str, times_from: int, tmp_path_factory) -> None:
+    """``rsplars lars``'s reading (rows, isolated atoms of □-only signatures dropped) gives the
+    answers of the reference semantics (``lars.reference``) on the whole stream, at every time."""
+    from lars.incremental import IncrementalSolver
+    from lars.reference import expected_answers
+    from lars.streams import isolated_box_signatures, parse_stream_text, read_stream_counted
+    from lars.syntax import parse_program
+
+    program = parse_program(program_text)
+    path = tmp_path_factory.mktemp("s") / "s.txt"
+    path.write_text(text, encoding="utf-8")
+    count = Accounting()
+    stream, (first, last), sizes = read_stream_counted(str(path), count, rows=True,
+                                                      drop=isolated_box_signatures(program))
+    times = range(first + times_from, last + 2)
+    got = {s.t: s.answers for s in IncrementalSolver(program).run(stream, times)}
+    stream.drain()
+    whole = parse_stream_text(text)
+    assert got == {t: expected_answers(program, whole, t) for t in times}
+    want = Accounting()
+    atoms = dict(iter_stream_text(text.splitlines(), accounting=want))
+    assert (count.read, count.duplicates) == (want.read, want.duplicates)
+    assert sizes == {t: len(a) for t, a in atoms.items()}  # counted as read, before any atom is dropped

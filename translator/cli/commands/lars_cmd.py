@@ -230,7 +230,12 @@ def _run_counted(args: argparse.Namespace, program, solver) -> int:
 
         rows = type(solver).__name__ == "IncrementalSolver"  # it reads rows of term texts, no atom objects
         # read as evaluated, each line checked as it is read (--check-first: the whole file first)
-        lazy = read_stream_counted(args.stream, accounting, rows, check=args.check_first)
+        drop = frozenset()
+        if rows:  # atoms read only by □ windows that occur at neither neighbouring time point cannot hold
+            from lars.streams import isolated_box_signatures
+
+            drop = isolated_box_signatures(program)
+        lazy = read_stream_counted(args.stream, accounting, rows, check=args.check_first, drop=drop)
     if lazy is not None:
         stream, (first, last), sizes = lazy
         times = parse_times(args.times, (first, last)) if args.times else range(first, last + 1)
