@@ -15,7 +15,7 @@ import pytest
 from lars.accounting import Accounting
 from lars.errors import SourceError
 from lars.printer import format_term
-from lars.streams import _CANON_LINE_RE, _canonical_rows, iter_stream_rows, iter_stream_text, scan_stream_text_file
+from lars.streams import _CANON_LINE_RE, _canonical_rows, _uniform_line, iter_stream_rows, iter_stream_text, scan_stream_text_file
 
 SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
@@ -103,6 +103,14 @@ def test_row_reader_fails_where_the_check_pass_fails(lines, tmp_path_factory) ->
 def test_fast_path_lines(line: str) -> None:
     """Lines at the edge of the canonical fast path: the same result as the atom reader."""
     assert _run(_by_rows, [line]) == _run(_by_atoms, [line])
+
+
+def test_uniform_lines_only_for_one_predicate_and_arity() -> None:
+    assert _uniform_line("0: p(a,b), p(c,0) ", 2) == (("p", 2), ["a,b", "c,0"])
+    assert _uniform_line("0: p(o1_2)", 2) == (("p", 1), ["o1_2"])
+    for line in ["0: p(a), pq(b)", "0: pq(a), p(b)", "0: p(a,b), p(c)", "0: p(a), p(b,c)", "0: p(a), q", "0: q",
+                 "0: p(01)", "0: p(a),p(b)", "0: p(a, b)", "0: p(a)) ", "0: p(a", "0: p(A)", "0: p(1a)", "0: p(a), p(b),"]:
+        assert _uniform_line(line, 2) is None, line
 
 
 def test_canonical_rows_only_for_one_predicate_and_arity() -> None:
