@@ -30,7 +30,25 @@ from lars.accounting import OUT_OF_ORDER, Accounting, reject_or_raise
 from lars.errors import RsplarsError, SourceError
 from lars.model import Atom, Constant, Function, Integer, Stream, String, Term
 
-_TOKEN = re.compile(
+class _Lazy:
+    """A regular expression compiled on first use (start-up of ``rsplars lars``: the patterns of
+    the general reading paths are not compiled when every line takes the canonical one)."""
+
+    __slots__ = ("args", "compiled")
+
+    def __init__(self, *args) -> None:
+        self.args = args
+        self.compiled = None
+
+    def __getattr__(self, name: str):
+        compiled = object.__getattribute__(self, "compiled")
+        if compiled is None:
+            compiled = re.compile(*object.__getattribute__(self, "args"))
+            object.__setattr__(self, "compiled", compiled)
+        return getattr(compiled, name)
+
+
+_TOKEN = _Lazy(
     r"""
     (?P<ws>\s+)
   | (?P<name>[a-z][A-Za-z0-9_]*)
@@ -46,9 +64,9 @@ _TIME_PREFIX = re.compile(r"\s*(-?[0-9]+)\s*:")
 # and each distinct atom text is converted once. Anything else goes through the scanner below.
 _ARG = r'-?[0-9]+|[a-z][A-Za-z0-9_]*|"(?:\\.|[^"\\\n])*"'
 _FLAT_ATOM = rf"([a-z][A-Za-z0-9_]*)(?:\(\s*((?:{_ARG})(?:\s*,\s*(?:{_ARG}))*)\s*\))?"
-_FLAT_ATOM_RE = re.compile(_FLAT_ATOM)
-_FLAT_LIST_RE = re.compile(rf"\s*(?:{_FLAT_ATOM}(?:\s*,\s*{_FLAT_ATOM})*)?\s*")
-_ARG_RE = re.compile(_ARG)
+_FLAT_ATOM_RE = _Lazy(_FLAT_ATOM)
+_FLAT_LIST_RE = _Lazy(rf"\s*(?:{_FLAT_ATOM}(?:\s*,\s*{_FLAT_ATOM})*)?\s*")
+_ARG_RE = _Lazy(_ARG)
 _ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\"}
 
 
@@ -716,7 +734,7 @@ _second = operator.itemgetter(1)
 # starts with what it repeats, so they match the same lines, without keeping backtracking points)
 _CANON_ARG = r"(?:[a-z]\w*+|0|[1-9]\d*+)"
 _CANON_ATOM = rf"[a-z]\w*+(?:\({_CANON_ARG}(?:,{_CANON_ARG})*+\))?"
-_CANON_LINE_RE = re.compile(rf" *+(?:{_CANON_ATOM}(?:, {_CANON_ATOM})*+)? *", re.ASCII)
+_CANON_LINE_RE = _Lazy(rf" *+(?:{_CANON_ATOM}(?:, {_CANON_ATOM})*+)? *", re.ASCII)
 
 
 _UNIFORM_RE: dict[int, "re.Pattern[str]"] = {}
@@ -815,7 +833,6 @@ def iter_stream_rows(lines: Iterable[str], source: str = "<stream>", accounting:
     shared = False
     lines_now = 0  # lines of the current time point so far
     body_now: str | None = None  # the text after the time of its first line
-    canon = _CANON_LINE_RE.fullmatch
 
     def error(message: str, number: int, column: int, line: str, expected: str | None = None) -> SourceError:
         return SourceError(message, source=source, line=number, column=column, text="\n" * (number - 1) + line,
@@ -866,7 +883,7 @@ def iter_stream_rows(lines: Iterable[str], source: str = "<stream>", accounting:
         bulk = _uniform_line(line, start) if '"' not in line else None
         fast = bulk is not None
         if not fast:
-            fast = '"' not in line and canon(line, start) is not None
+            fast = '"' not in line and _CANON_LINE_RE.fullmatch(line, start) is not None
             bulk = _canonical_rows(line[start:]) if fast else None
         if bulk is not None:  # canonical, one predicate: the rows in bulk
             sig, args = bulk

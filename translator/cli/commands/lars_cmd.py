@@ -172,9 +172,9 @@ def _write(out: TextIO, lines: Iterator[str]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from lars.syntax import parse_program
+    from lars.program_cache import load_program
 
-    program = parse_program(_read(args.program), source=args.program)
+    program = load_program(_read(args.program), source=args.program)  # the parsed program kept for the next run
     if args.models < 0:
         raise RsplarsError(f"--models must be >= 0, got {args.models}")
     from translator.evaluate.engine import make_solver
