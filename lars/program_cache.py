@@ -4,11 +4,12 @@
 lexer of the grammar is about a third of the start-up of a run (docs/performance.md, session 5).
 :func:`load_program` keeps each program it parsed successfully as a pickle of the
 ``lars.model.Program`` in the user's cache folder, and returns it on the next run of the *same*
-program: the entry stores the program text, its source name and base unit, and a stamp of the
-parser's own files (path, size and modification time of ``lars/syntax.py``, ``lars/model.py``,
-``lars/units.py`` and ``grammars/lars.lark``), and is used only when all four are equal — any
-change to the program or to the parser parses again. A program with an error is never cached (its
-error, FILE:LINE:COLUMN, comes from the parser every time).
+program: the entry stores the program text, its base unit, and a stamp of the parser's own files
+(path, size and modification time of ``lars/syntax.py``, ``lars/model.py``, ``lars/units.py`` and
+``grammars/lars.lark``), and is used only when all three are equal — any change to the program or
+to the parser parses again. The file name of the program does not matter (the parser uses it in
+error messages only): the same text parsed from another file is the same program. A program with
+an error is never cached (its error, FILE:LINE:COLUMN, comes from the parser every time).
 
 Folder: ``$RSPLARS_CACHE_DIR``, else ``$XDG_CACHE_HOME/rsplars``, else ``~/.cache/rsplars``
 (created ``0700``; an entry is read only from a folder owned by the user and writable by no one
@@ -50,8 +51,8 @@ def _stamp() -> tuple:
     return tuple(out)
 
 
-def _entry_path(folder: str, text: str, source: str, base_unit: str) -> str:
-    key = zlib.crc32(f"{_FORMAT}\0{source}\0{base_unit}\0{text}".encode("utf-8", "surrogatepass"))
+def _entry_path(folder: str, text: str, base_unit: str) -> str:
+    key = zlib.crc32(f"{_FORMAT}\0{base_unit}\0{text}".encode("utf-8", "surrogatepass"))
     return os.path.join(folder, f"program-{key:08x}-{len(text)}.pickle")
 
 
@@ -65,26 +66,27 @@ def _trusted(folder: str) -> bool:
 
 def load_program(text: str, source: str = "<program>", *, base_unit: str = DEFAULT_BASE_UNIT) -> Program:
     """``lars.syntax.parse_program(text, source, base_unit=…)``, from the cache when this very
-    program was parsed before by this very parser (see the module docstring)."""
+    program text was parsed before by this very parser (see the module docstring); ``source``
+    names the program in the parser's error messages."""
     folder = cache_dir()
     path = stamp = None
     if folder is not None:
         try:
             stamp = _stamp()
-            path = _entry_path(folder, text, source, base_unit)
+            path = _entry_path(folder, text, base_unit)
             if _trusted(folder):
                 with open(path, "rb") as handle:
                     entry = pickle.load(handle)
-                if (isinstance(entry, tuple) and len(entry) == 6 and entry[:5] == (_FORMAT, stamp, source, base_unit, text)
-                        and isinstance(entry[5], Program)):
-                    return entry[5]
+                if (isinstance(entry, tuple) and len(entry) == 5 and entry[:4] == (_FORMAT, stamp, base_unit, text)
+                        and isinstance(entry[4], Program)):
+                    return entry[4]
         except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, ValueError, TypeError, IndexError):
             pass  # no entry, or one this parser cannot read: parse
     from lars.syntax import parse_program
 
     program = parse_program(text, source=source, base_unit=base_unit)
     if folder is not None and path is not None:
-        _store(folder, path, (_FORMAT, stamp, source, base_unit, text, program))
+        _store(folder, path, (_FORMAT, stamp, base_unit, text, program))
     return program
 
 

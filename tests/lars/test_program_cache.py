@@ -1,5 +1,5 @@
 """``lars.program_cache.load_program``: the program the parser gives, from the cache when the
-program text, its source name, base unit and the parser's files are the same; never a stale or
+program text, its base unit and the parser's files are the same; never a stale or
 foreign entry; errors always from the parser."""
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ def test_same_program_as_the_parser_and_reused(cache: Path) -> None:
     assert len(_entries(cache)) == 1 and oct(cache.stat().st_mode & 0o777) == "0o700"
     again = load_program(TEXT, "p.lars")
     assert again == first and again is not first  # read back from the entry
+    assert load_program(TEXT, "q.lars") == first and len(_entries(cache)) == 1  # the same text in another file
     assert load_program(TEXT, "p.lars", base_unit="ms") == parse_program(TEXT, source="p.lars", base_unit="ms")
     assert len(_entries(cache)) == 2
 
@@ -45,13 +46,13 @@ def test_same_program_as_the_parser_and_reused(cache: Path) -> None:
 def test_an_entry_for_another_text_or_parser_is_not_used(cache: Path, monkeypatch) -> None:
     load_program(TEXT, "p.lars")
     [entry] = _entries(cache)
-    fmt, stamp, source, unit, text, program = pickle.loads(entry.read_bytes())
+    fmt, stamp, unit, text, program = pickle.loads(entry.read_bytes())
     bogus = Program((Rule(Atom("bogus")),))
     # the same file name, another text (a crc32 collision): not used
-    entry.write_bytes(pickle.dumps((fmt, stamp, source, unit, TEXT + "%", bogus)))
+    entry.write_bytes(pickle.dumps((fmt, stamp, unit, TEXT + "%", bogus)))
     assert load_program(TEXT, "p.lars") == program
     # the parser's files changed since: not used, written again
-    entry.write_bytes(pickle.dumps((fmt, (("x", 1, 1),), source, unit, text, bogus)))
+    entry.write_bytes(pickle.dumps((fmt, (("x", 1, 1),), unit, text, bogus)))
     assert load_program(TEXT, "p.lars") == program
     assert pickle.loads(entry.read_bytes())[1] == program_cache._stamp()
     # a broken entry: parsed again
@@ -70,8 +71,8 @@ def test_errors_come_from_the_parser_and_are_not_cached(cache: Path) -> None:
 def test_a_folder_others_may_write_is_not_read(cache: Path) -> None:
     load_program(TEXT, "p.lars")
     [entry] = _entries(cache)
-    fmt, stamp, source, unit, text, _ = pickle.loads(entry.read_bytes())
-    entry.write_bytes(pickle.dumps((fmt, stamp, source, unit, text, Program(()))))
+    fmt, stamp, unit, text, _ = pickle.loads(entry.read_bytes())
+    entry.write_bytes(pickle.dumps((fmt, stamp, unit, text, Program(()))))
     os.chmod(cache, 0o777)
     try:
         assert load_program(TEXT, "p.lars") == parse_program(TEXT, source="p.lars")

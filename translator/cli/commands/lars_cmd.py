@@ -18,10 +18,17 @@ for relations; the first line, and any line after a time point with no or severa
 is a full record as above. A stream from a pipe (``--stream -``) is read while it is evaluated:
 memory follows the windows, not the stream's length, and each answer is flushed as soon as its
 time point is complete (the next time point, or the end, has arrived). A stream file in the text
-format is checked line by line first (every input error before any answer), then read while it is
-evaluated (memory follows the windows; for the incremental engine straight into rows of term
-texts, ``lars.streams.iter_stream_rows``); other files (JSON lines, ``--skip-bad-elements``) are
-read whole. Its elements are counted (stderr: read, used, rejected, duplicates), and
+format is read while it is evaluated, each line checked by the pass that reads it (memory follows
+the windows; for the incremental engine straight into rows of term texts,
+``lars.streams.iter_stream_rows``; the atoms of a signature read only by □ windows that occur at
+neither neighbouring time point are dropped as read, ``lars.streams.isolated_box_signatures``),
+and read to its end after the last evaluation time. A bad line stops the run with its located
+error FILE:LINE:COLUMN (exit 2): ``--output FILE`` is then not written (nothing left, not even a
+temporary file); on stdout the answers of the time points before the bad line stand, and stderr
+says up to which time point they are complete. ``--check-first`` checks the whole file before the
+first answer instead (one more pass over the file: no answer printed before an error anywhere).
+Other files (JSON lines, ``--skip-bad-elements``) are read whole. The parsed program is kept in
+the user's cache folder for the next run of the same program (``lars.program_cache``). Its elements are counted (stderr: read, used, rejected, duplicates), and
 SIGINT/SIGTERM, ``--resume-from`` and ``--max-memory`` apply (docs/robustness.md); so they do for
 ``--stream -`` with ``--skip-bad-elements`` or ``--resume-from``, read whole. A live stream is
 counted as it arrives (the summary at the end) and stops cleanly on SIGINT/SIGTERM and
