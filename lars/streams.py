@@ -1009,6 +1009,7 @@ def _drop_isolated(points: Iterator[tuple[int, dict | None]], sigs: frozenset) -
         return () if got is None else got if type(got) is _Texts else unknown
 
     full: dict = {}  # sig -> (texts, their rows): a time point repeating a line gets the same rows object
+    apart: dict = {}  # sig -> (texts at t, texts at t + 1, whether they share no atom)
 
     def rows_of(sig, got: _Texts) -> dict:
         made = full.get(sig)
@@ -1038,7 +1039,12 @@ def _drop_isolated(points: Iterator[tuple[int, dict | None]], sigs: frozenset) -
                 out[sig] = rows_of(sig, got)
                 continue
             keys = got.keys()
-            if keys.isdisjoint(prev) and keys.isdisjoint(nxt):  # type: ignore[arg-type]
+            known = apart.get(sig)  # whether this point and the one before share no atom, found then
+            apart_before = known[2] if known is not None and known[0] is prev and known[1] is got else keys.isdisjoint(prev)  # type: ignore[arg-type]
+            apart_after = keys.isdisjoint(nxt)  # type: ignore[arg-type]
+            if type(nxt) is _Texts:
+                apart[sig] = (got, nxt, apart_after)
+            if apart_before and apart_after:
                 out[sig] = {}  # fresh atoms: none stays
                 continue
             keep = keys & prev  # type: ignore[operator]
