@@ -1035,7 +1035,7 @@ def _drop_isolated(points: Iterator[tuple[int, dict | None]], sigs: frozenset) -
             nxt = occurring(after, t + 1, sig)
             if out is None:
                 out = dict(rows)
-            if t == first or prev is unknown or nxt is unknown:
+            if t == first or prev is unknown or nxt is unknown or prev is got or nxt is got:  # (is: a repeated line)
                 out[sig] = rows_of(sig, got)
                 continue
             keys = got.keys()
