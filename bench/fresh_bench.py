@@ -49,6 +49,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
 ENGINE = "auto"  # --engine of rsplars lars / --lars-engine of rsplars run (set by main)
+EXTRA_ENV: dict[str, str] = {}  # set by main (--program-cache cold: RSPLARS_CACHE_DIR empty)
 
 PROGRAMS = {
     "dia_w32": "a(X,Y) :- p(X,Y) [32].\n",
@@ -78,7 +79,7 @@ def write_repeating(path: Path, times: int, per: int) -> int:
 def measure(cmd: list[str], stdin_path: Path | None = None, save: Path | None = None) -> dict:
     """Run ``cmd`` to completion: wall seconds, peak RSS (MiB), sha256 and size of its stdout
     (also written to ``save`` if given)."""
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env = dict(os.environ, PYTHONPATH=str(ROOT), **EXTRA_ENV)
     digest = hashlib.sha256()
     size = 0
     stdin = open(stdin_path, "rb") if stdin_path else subprocess.DEVNULL
@@ -147,9 +148,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--output", default=str(ROOT / "bench" / "results" / "fresh_bench.json"))
     parser.add_argument("--engine", choices=["auto", "asp", "incremental"], default="auto",
                         help="the rsplars engine measured (default: auto, what a user gets)")
+    parser.add_argument("--program-cache", choices=["user", "cold"], default="user",
+                        help="user (default, what a user gets): rsplars lars keeps parsed programs in the user's cache "
+                             "folder (lars.program_cache), so only the first run of a program parses it; cold: every "
+                             "run parses its program (RSPLARS_CACHE_DIR empty)")
     args = parser.parse_args(argv)
     global ENGINE
     ENGINE = args.engine
+    if args.program_cache == "cold":
+        EXTRA_ENV["RSPLARS_CACHE_DIR"] = ""
     groups = set(args.only or ["lars", "memory", "run"])
     load_before = os.getloadavg()
     rows: list[dict] = []
@@ -160,6 +167,7 @@ def main(argv: list[str] | None = None) -> int:
                     "note": "2 vCPUs shared with other engineers' jobs during the run"},
         "load_before": load_before,
         "engine": args.engine,
+        "program_cache": args.program_cache,
     }
     with tempfile.TemporaryDirectory(prefix="fresh_bench_") as tmp:
         d = Path(tmp)

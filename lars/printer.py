@@ -36,7 +36,7 @@ from lars.model import (
     Variable,
     WindowAt,
 )
-from lars.syntax import DEFAULT_BASE_UNIT, UNIT_MS
+from lars.units import DEFAULT_BASE_UNIT, UNIT_MS
 
 _PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2, "\\": 2}
 

@@ -30,7 +30,25 @@ from lars.accounting import OUT_OF_ORDER, Accounting, reject_or_raise
 from lars.errors import RsplarsError, SourceError
 from lars.model import Atom, Constant, Function, Integer, Stream, String, Term
 
-_TOKEN = re.compile(
+class _Lazy:
+    """A regular expression compiled on first use (start-up of ``rsplars lars``: the patterns of
+    the general reading paths are not compiled when every line takes the canonical one)."""
+
+    __slots__ = ("args", "compiled")
+
+    def __init__(self, *args) -> None:
+        self.args = args
+        self.compiled = None
+
+    def __getattr__(self, name: str):
+        compiled = object.__getattribute__(self, "compiled")
+        if compiled is None:
+            compiled = re.compile(*object.__getattribute__(self, "args"))
+            object.__setattr__(self, "compiled", compiled)
+        return getattr(compiled, name)
+
+
+_TOKEN = _Lazy(
     r"""
     (?P<ws>\s+)
   | (?P<name>[a-z][A-Za-z0-9_]*)
@@ -46,9 +64,9 @@ _TIME_PREFIX = re.compile(r"\s*(-?[0-9]+)\s*:")
 # and each distinct atom text is converted once. Anything else goes through the scanner below.
 _ARG = r'-?[0-9]+|[a-z][A-Za-z0-9_]*|"(?:\\.|[^"\\\n])*"'
 _FLAT_ATOM = rf"([a-z][A-Za-z0-9_]*)(?:\(\s*((?:{_ARG})(?:\s*,\s*(?:{_ARG}))*)\s*\))?"
-_FLAT_ATOM_RE = re.compile(_FLAT_ATOM)
-_FLAT_LIST_RE = re.compile(rf"\s*(?:{_FLAT_ATOM}(?:\s*,\s*{_FLAT_ATOM})*)?\s*")
-_ARG_RE = re.compile(_ARG)
+_FLAT_ATOM_RE = _Lazy(_FLAT_ATOM)
+_FLAT_LIST_RE = _Lazy(rf"\s*(?:{_FLAT_ATOM}(?:\s*,\s*{_FLAT_ATOM})*)?\s*")
+_ARG_RE = _Lazy(_ARG)
 _ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\"}
 
 
@@ -547,6 +565,14 @@ class LiveStream:
                 return
             self._pull()
 
+    def drain(self) -> None:
+        """Read the rest of the stream without keeping it (after the last evaluation time: every
+        line is read, so that an error in it is found)."""
+        while not self.done:
+            self._pull()
+            self.points.clear()
+            self.arrived.clear()
+
     def take_arrived(self) -> list[int]:
         got, self.arrived = self.arrived, []
         return got
@@ -698,15 +724,102 @@ _first = operator.itemgetter(0)
 _second = operator.itemgetter(1)
 
 
+# The canonical fast path of the row reader: a line of flat atoms written as ``lars.printer``
+# prints them and separated by ", " (names, integers without sign or leading zero, no blanks inside
+# an atom). One ``fullmatch`` of this pattern both checks such a line and tells that its arguments
+# are canonical texts already; it is several times cheaper than ``_FLAT_LIST_RE`` (no blanks to
+# skip around every comma, no strings). A line it does not match goes the general way (checked by
+# ``_FLAT_LIST_RE`` or the scanner, which locates any error).
+# (ASCII: \w is [A-Za-z0-9_], \d is [0-9]; possessive repeats, ``*+``: what follows each never
+# starts with what it repeats, so they match the same lines, without keeping backtracking points)
+_CANON_ARG = r"(?:[a-z]\w*+|0|[1-9]\d*+)"
+_CANON_ATOM = rf"[a-z]\w*+(?:\({_CANON_ARG}(?:,{_CANON_ARG})*+\))?"
+_CANON_LINE_RE = _Lazy(rf" *+(?:{_CANON_ATOM}(?:, {_CANON_ATOM})*+)? *", re.ASCII)
+
+
+_UNIFORM_RE: dict[int, "re.Pattern[str]"] = {}
+
+
+def _uniform_line(line: str, start: int) -> tuple[tuple[str, int], list[str]] | None:
+    """The commonest line of a generated stream — canonical atoms of one predicate and one arity
+    (``p(a,1), p(b,2)``) — checked by one ``fullmatch`` of a pattern for that arity (the
+    predicate repeated by a back-reference; about three times cheaper than ``_CANON_LINE_RE``):
+    ``((predicate, arity), argument texts)`` as :func:`_canonical_rows`, ``None`` for any other
+    line (read the general way)."""
+    i = line.find("(", start)
+    if i < 0:
+        return None
+    arity = line.count(",", i, line.find(")", i)) + 1
+    pattern = _UNIFORM_RE.get(arity)
+    if pattern is None:
+        if arity > 16:
+            return None
+        args = ",".join([_CANON_ARG] * arity)
+        pattern = _UNIFORM_RE[arity] = re.compile(rf" *+([a-z]\w*+)\({args}\)(?:, \1\({args}\))*+ *", re.ASCII)
+    m = pattern.fullmatch(line, start)
+    if m is None:
+        return None
+    name = m.group(1)
+    body = line[start:].strip(" ")
+    return (name, arity), body[len(name) + 1:-1].split("), " + name + "(")
+
+
+def _canonical_rows(body: str) -> tuple[tuple[str, int], list[str]] | None:
+    """For the text of a line matched by ``_CANON_LINE_RE`` whose atoms all have arguments and one
+    predicate: ``((predicate, arity), texts)``, ``texts`` being the argument texts of its atoms in
+    order (``"a,1"`` for ``p(a,1)``: the canonical texts of the arguments joined by commas); ``None``
+    otherwise. String operations only (``str.split``, ``str.count``), no Python loop per atom."""
+    body = body.strip(" ")
+    i = body.find("(")
+    if i <= 0:
+        return None
+    name = body[:i]
+    seps = body.count(", ")
+    # every atom has one "(" (none are nested: the pattern matched); every separator is followed
+    # by the same name: one predicate
+    if body.count("(") != seps + 1 or body.count("), " + name + "(") != seps:
+        return None
+    args = body[i + 1:-1].split("), " + name + "(")
+    arity = args[0].count(",") + 1
+    if set(map(str.count, args, itertools.repeat(","))) != {arity - 1}:  # one arity
+        return None
+    return (name, arity), args
+
+
+def _rows_of_texts(texts: Iterable[str], arity: int) -> Iterator[tuple[str, ...]]:
+    """The rows of argument texts of canonical atoms (``"a,1"`` -> ``("a", "1")``), in bulk."""
+    if arity == 1:
+        return zip(texts)
+    flat = ",".join(texts).split(",")
+    return zip(*[flat[k::arity] for k in range(arity)])
+
+
+class _Texts(dict):
+    """The atoms of one signature at one time point as their argument texts (keys), not yet rows:
+    for a signature read only by □ windows (:func:`isolated_box_signatures`), whose atoms become
+    rows only if they occur at a neighbouring time point too (:func:`_drop_isolated`)."""
+
+    __slots__ = ()
+
+    def rows(self, arity: int) -> dict:
+        return dict.fromkeys(_rows_of_texts(self, arity))
+
+
 def iter_stream_rows(lines: Iterable[str], source: str = "<stream>", accounting: Accounting | None = None,
-                     checked: bool = False) -> Iterator[tuple[int, dict | None]]:
+                     checked: bool = False, texts: frozenset = frozenset()) -> Iterator[tuple[int, dict | None]]:
     """The time points of a stream in the text format as ``{(predicate, arity): {row: None}}``, a
     row being the tuple of the canonical texts of the atom's arguments (``lars.printer``), for the
     incremental engine (``lars.incremental``), which keeps terms as their text: no term or atom
     objects are built for flat lines. Yields ``(T, None)`` when T begins, as
     ``iter_stream_text(notify=True)``; ``accounting`` counts the atoms read and the duplicates.
-    The input should have been checked (:func:`scan_stream_text_file`; ``checked``: it was, so a
-    line without strings or nested parentheses is flat): errors raise, with less context."""
+
+    Every line is checked as it is read, by the same pass that reads it: a bad line raises the
+    error :func:`scan_stream_text_file` and :func:`iter_stream_text` raise (same message, line,
+    column and quoted line), once the time points before it have been yielded. ``checked``: the
+    input was checked already (:func:`scan_stream_text_file`), so a line without strings or nested
+    parentheses is known to be flat. ``texts``: signatures whose atoms, when a time point is one
+    canonical line, are given as :class:`_Texts` (argument texts) instead of rows, for
+    :func:`_drop_isolated`."""
     from lars.printer import format_term
 
     current: int | None = None
@@ -720,19 +833,25 @@ def iter_stream_rows(lines: Iterable[str], source: str = "<stream>", accounting:
     shared = False
     lines_now = 0  # lines of the current time point so far
     body_now: str | None = None  # the text after the time of its first line
+
+    def error(message: str, number: int, column: int, line: str, expected: str | None = None) -> SourceError:
+        return SourceError(message, source=source, line=number, column=column, text="\n" * (number - 1) + line,
+                           expected=expected)
+
     for number, line in enumerate(lines, start=1):
         stripped = line.strip()
         if not stripped or stripped.startswith("%"):
             continue
         m = _TIME_PREFIX.match(line)
         if m is None:
-            raise SourceError("a stream line starts with a time point and a colon", source=source, line=number)
+            raise error("a stream line starts with a time point and a colon", number,
+                        len(line) - len(line.lstrip()) + 1, line, "T: atom, atom, …")
         t = int(m.group(1))
         if t != current:
             if current is not None:
                 if current > t:
-                    raise SourceError(f"time point {t} comes after {current}: time points must not decrease",
-                                      source=source, line=number, column=m.start(1) + 1)
+                    raise error(f"time point {t} comes after {current}: time points must not decrease",
+                                number, m.start(1) + 1, line)
                 yield current, rows
                 if len(known) > _CACHE_LIMIT + 4 * sum(map(len, rows.values())):
                     known.clear()
@@ -744,7 +863,7 @@ def iter_stream_rows(lines: Iterable[str], source: str = "<stream>", accounting:
             current, rows, lines_now, shared = t, {}, 0, False
             start = m.end()
             body_now = line[start:]
-            if body_now == last_body and last_rows is not None:
+            if body_now == last_body and last_rows is not None:  # the same text as a line read (checked) before
                 rows, shared, lines_now = last_rows, True, 1
                 if accounting is not None:
                     accounting.count_read(last_counts[0])
@@ -752,16 +871,34 @@ def iter_stream_rows(lines: Iterable[str], source: str = "<stream>", accounting:
                 continue
         lines_now += 1
         if shared:
-            rows = {sig: dict(got) for sig, got in rows.items()}
+            rows = {sig: got.rows(sig[1]) if type(got) is _Texts else dict(got) for sig, got in rows.items()}
             shared = False
+        elif texts and lines_now > 1:  # a second line of the time point: rows throughout
+            for sig, got in rows.items():
+                if type(got) is _Texts:
+                    rows[sig] = got.rows(sig[1])
         start = m.end()
         before = sum(map(len, rows.values()))
         read = 0
-        if '"' not in line and (_NESTED.search(line, start) is None if checked else _FLAT_LIST_RE.fullmatch(line, start)):
+        bulk = _uniform_line(line, start) if '"' not in line else None
+        fast = bulk is not None
+        if not fast:
+            fast = '"' not in line and _CANON_LINE_RE.fullmatch(line, start) is not None
+            bulk = _canonical_rows(line[start:]) if fast else None
+        if bulk is not None:  # canonical, one predicate: the rows in bulk
+            sig, args = bulk
+            read = len(args)
+            got = rows.get(sig)
+            if got is None:
+                rows[sig] = _Texts.fromkeys(args) if sig in texts and lines_now == 1 else dict.fromkeys(_rows_of_texts(args, sig[1]))
+            else:
+                got.update(dict.fromkeys(_rows_of_texts(args, sig[1])))
+        elif fast or ('"' not in line and (_NESTED.search(line, start) is None if checked
+                                           else _FLAT_LIST_RE.fullmatch(line, start))):
             found = _PLAIN_ATOM_RE.findall(line, start)
-            bulk = _bulk_rows(found, line, start)
-            if bulk is not None:  # one predicate, one arity, every argument canonical: rows in bulk
-                sig, got_rows = bulk
+            bulk_rows = None if fast else _bulk_rows(found, line, start)
+            if bulk_rows is not None:  # one predicate, one arity, every argument canonical: rows in bulk
+                sig, got_rows = bulk_rows
                 read = len(found)
                 got = rows.get(sig)
                 if got is None:
@@ -793,7 +930,9 @@ def iter_stream_rows(lines: Iterable[str], source: str = "<stream>", accounting:
             try:
                 atoms = _atoms_of(line, start, cache)
             except _AtomError as err:
-                raise SourceError(err.message, source=source, line=number, column=err.offset + 1) from None
+                raise error(err.message, number, err.offset + 1, line, err.expected) from None
+            if len(cache) > _CACHE_LIMIT:
+                cache.clear()
             for a in atoms:
                 read += 1
                 rows.setdefault((a.predicate, len(a.args)), {})[tuple([format_term(x) for x in a.args])] = None
@@ -814,11 +953,172 @@ class LiveRows(LiveStream):
         return sorted((t, tuple((sig, row) for sig, got in rows.items() for row in got)) for t, rows in self.points.items())
 
 
-def read_stream_counted(path: str, accounting: Accounting, rows: bool = False) -> tuple[LiveStream, tuple[int, int], dict[int, int]] | None:
-    """A stream file in the text format checked first (:func:`scan_stream_text_file`), then read
-    while it is evaluated: the :class:`LiveStream`, the ``(first, last)`` time points, and the
-    number of atoms of each time point read so far (for the element summary). ``None`` if the file
-    is not in the text format (JSON lines are read whole)."""
+def isolated_box_signatures(program) -> frozenset[tuple[str, int]]:
+    """The signatures of ``program`` read only by □ time windows of step 1 spanning at least two
+    time points once t is past the first one (``always [w]``, w ≥ 1 ticks, or ``always [all]``;
+    ``TimeWindow(l ≥ 1 or ∞, u = 0, d = 1)``): nowhere else (no head, fact, plain, ◇ or @ literal,
+    aggregate, other window). For such a signature an atom occurring at a time point u other than
+    the stream's first, but neither at u − 1 nor at u + 1, is in no □ window that holds (Beck et
+    al., AAAI 2015, §2: ⊞^w □a holds at t iff a occurs at every point of [max(tmin, t − w), t],
+    which holds u and u − 1 or u + 1 whenever it holds u and t > tmin): dropping it changes no
+    answer (:func:`_drop_isolated`). Laser (§4) keeps such atoms only while their consideration
+    time can still make them hold."""
+    from dataclasses import fields, is_dataclass
+
+    from lars.model import Atom, Box, TimeWindow
+
+    box: set[tuple[str, int]] = set()
+    other: set[tuple[str, int]] = set()
+
+    def visit(obj) -> None:
+        if isinstance(obj, Atom):
+            other.add((obj.predicate, len(obj.args)))
+            return
+        if isinstance(obj, Box):
+            w = obj.window
+            if isinstance(w, TimeWindow) and w.d == 1 and w.u == 0 and (w.l is None or w.l >= 1):
+                box.add((obj.atom.predicate, len(obj.atom.args)))
+                return
+        if isinstance(obj, (tuple, list)):
+            for x in obj:
+                visit(x)
+        elif is_dataclass(obj) and not isinstance(obj, type):
+            for f in fields(obj):
+                visit(getattr(obj, f.name))
+
+    visit(program)
+    return frozenset(box - other)
+
+
+def _drop_isolated(points: Iterator[tuple[int, dict | None]], sigs: frozenset) -> Iterator[tuple[int, dict | None]]:
+    """The time points of :func:`iter_stream_rows` (``texts=sigs``) with the atoms of ``sigs``
+    that occur at neither neighbouring time point dropped (see :func:`isolated_box_signatures`),
+    the others turned into rows; every other signature as read. Each time point is given once the
+    next one is complete (``(T, None)`` then ``(T, rows)``). Where a neighbour's atoms are not
+    known as texts (several lines, a line not in the canonical form) nothing is dropped. A time
+    point whose atoms all stay keeps its rows object (a repeated line shares its rows)."""
+    unknown = object()
+    first: int | None = None
+    pending: tuple[int, dict] | None = None
+    before: tuple[int, dict] | None = None  # the time point given last: its atoms of sigs, as read
+
+    def occurring(point: tuple[int, dict] | None, t: int, sig) -> object:
+        if point is None or point[0] != t:
+            return ()  # no such time point: nothing occurs
+        got = point[1].get(sig)
+        return () if got is None else got if type(got) is _Texts else unknown
+
+    full: dict = {}  # sig -> (texts, their rows): a time point repeating a line gets the same rows object
+    apart: dict = {}  # sig -> (texts at t, texts at t + 1, whether they share no atom)
+
+    def rows_of(sig, got: _Texts) -> dict:
+        made = full.get(sig)
+        if made is None or made[0] is not got:
+            made = full[sig] = (got, got.rows(sig[1]))
+        return made[1]
+
+    def give(now: tuple[int, dict], after: tuple[int, dict] | None) -> tuple[tuple[int, dict], dict]:
+        """``now`` with its texts turned into rows (a new dict: the reader shares the dict of a
+        repeated line), and its atoms of sigs as read (texts, or ``unknown`` when given as rows)."""
+        t, rows = now
+        read: dict = {}
+        out = None
+        for sig in sigs:
+            got = rows.get(sig)
+            if got is None:
+                continue
+            if type(got) is not _Texts:
+                read[sig] = unknown
+                continue
+            read[sig] = got
+            prev = occurring(before, t - 1, sig)
+            nxt = occurring(after, t + 1, sig)
+            if out is None:
+                out = dict(rows)
+            if t == first or prev is unknown or nxt is unknown or prev is got or nxt is got:  # (is: a repeated line)
+                out[sig] = rows_of(sig, got)
+                continue
+            keys = got.keys()
+            known = apart.get(sig)  # whether this point and the one before share no atom, found then
+            apart_before = known[2] if known is not None and known[0] is prev and known[1] is got else keys.isdisjoint(prev)  # type: ignore[arg-type]
+            apart_after = keys.isdisjoint(nxt)  # type: ignore[arg-type]
+            if type(nxt) is _Texts:
+                apart[sig] = (got, nxt, apart_after)
+            if apart_before and apart_after:
+                out[sig] = {}  # fresh atoms: none stays
+                continue
+            keep = keys & prev  # type: ignore[operator]
+            keep |= keys & nxt  # type: ignore[operator]
+            if len(keep) == len(got):
+                out[sig] = rows_of(sig, got)
+            else:
+                out[sig] = dict.fromkeys(_rows_of_texts([x for x in got if x in keep], sig[1])) if keep else {}
+        return (t, rows if out is None else out), read
+
+    try:
+        for t, rows in points:
+            if rows is None:
+                continue
+            if first is None:
+                first = t
+            if pending is not None:
+                given, texts = give(pending, (t, rows))
+                yield given[0], None
+                yield given
+                before = (given[0], texts)
+            pending = (t, rows)
+    except RsplarsError:
+        if pending is not None:  # the time point before a bad line: complete, nothing dropped
+            t, rows = pending
+            yield t, None
+            yield t, {sig: got.rows(sig[1]) if type(got) is _Texts else got for sig, got in rows.items()}
+        raise
+    if pending is not None:
+        given, _ = give(pending, None)
+        yield given[0], None
+        yield given
+
+
+def tail_time_point(path: str, block: int = 1 << 16) -> int | None:
+    """The time point of the last line of a stream file in the text format that is neither blank
+    nor a comment, read from the file's end (``None`` if there is none or it does not start with a
+    time point). Since time points must not decrease, it is the stream's last one when the file
+    is valid (the reader finds it out if not)."""
+    try:
+        with open(path, "rb") as handle:
+            handle.seek(0, 2)
+            size = handle.tell()
+            handle.seek(max(0, size - block))
+            tail = handle.read()
+    except OSError:
+        return None
+    lines = tail.split(b"\n")
+    if size > block:
+        lines = lines[1:]  # the first may be cut
+    for raw in reversed(lines):
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+        stripped = line.strip()
+        if not stripped or stripped.startswith("%"):
+            continue
+        m = _TIME_PREFIX.match(line)
+        return int(m.group(1)) if m is not None else None
+    return None
+
+
+def read_stream_counted(path: str, accounting: Accounting, rows: bool = False, check: bool = False,
+                        drop: frozenset = frozenset()) -> tuple[LiveStream, tuple[int, int], dict[int, int]] | None:
+    """A stream file in the text format read while it is evaluated, every line checked by the
+    pass that reads it (``check``: the whole file checked first, :func:`scan_stream_text_file`, so
+    that every input error comes before any answer): the :class:`LiveStream` (its errors raise
+    as the reading reaches them, after the answers of the time points before), the ``(first,
+    last)`` time points (``last``: :func:`tail_time_point`; the file is checked first when its last
+    line has none), and the number of
+    atoms of each time point read so far (for the element summary). ``None`` if the file is not in
+    the text format (JSON lines are read whole) or holds no time point. ``drop`` (with ``rows``):
+    signatures whose isolated atoms are dropped (:func:`isolated_box_signatures`)."""
     try:
         with open(path, encoding="utf-8") as handle:
             for line in handle:
@@ -828,24 +1128,34 @@ def read_stream_counted(path: str, accounting: Accounting, rows: bool = False) -
                     break
     except (OSError, UnicodeDecodeError):
         return None  # the whole reading reports it
-    bounds = scan_stream_text_file(path)
-    if bounds is None:
+    if check and scan_stream_text_file(path) is None:
         return None
     sizes: dict[int, int] = {}
     if rows:  # ``rows``: for the incremental engine, which reads rows of canonical texts
 
         def row_points() -> Iterator[tuple[int, dict | None]]:
-            for t, got in iter_stream_rows(open_stream_lines(path), path, accounting=accounting, checked=True):
+            for t, got in iter_stream_rows(open_stream_lines(path), path, accounting=accounting, checked=check,
+                                           texts=drop):
                 if got is not None:
                     sizes[t] = sum(map(len, got.values()))
                 yield t, got
 
-        return LiveRows(row_points()), bounds, sizes  # type: ignore[arg-type]
+        stream: LiveStream = LiveRows(_drop_isolated(row_points(), drop) if drop else row_points())  # type: ignore[arg-type]
+    else:
 
-    def points() -> Iterator[tuple[int, tuple[Atom, ...] | None]]:
-        for t, atoms in iter_stream_text(open_stream_lines(path), path, notify=True, accounting=accounting):
-            if atoms is not None:
-                sizes[t] = len(atoms)
-            yield t, atoms
+        def points() -> Iterator[tuple[int, tuple[Atom, ...] | None]]:
+            for t, atoms in iter_stream_text(open_stream_lines(path), path, notify=True, accounting=accounting):
+                if atoms is not None:
+                    sizes[t] = len(atoms)
+                yield t, atoms
 
-    return LiveStream(points()), bounds, sizes
+        stream = LiveStream(points())
+    if stream.begun is None:  # no time point: read whole (as before)
+        return None
+    last = tail_time_point(path)
+    if last is None:  # the last line has no time point (an error): found by the check, before any answer
+        bounds = scan_stream_text_file(path)
+        if bounds is None:
+            return None
+        last = bounds[1]
+    return stream, (stream.start, last), sizes

@@ -62,20 +62,7 @@ from lars.model import (
     WindowAt,
 )
 
-UNIT_MS: dict[str, int] = {
-    "ms": 1,
-    "msec": 1,
-    "s": 1000,
-    "sec": 1000,
-    "m": 60_000,
-    "min": 60_000,
-    "h": 3_600_000,
-    "d": 86_400_000,
-}
-"""Length of each unit of a window duration in milliseconds."""
-
-DEFAULT_BASE_UNIT = "s"
-"""The base tick of time points when a run does not choose one (spec D1: seconds)."""
+from lars.units import DEFAULT_BASE_UNIT, UNIT_MS  # noqa: F401 (defined there: lars.printer needs them without lark)
 
 TICKER_COMPARISONS: dict[str, str] = {
     "leq": "<=",

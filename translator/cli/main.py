@@ -66,7 +66,8 @@ def _no_library_tracebacks() -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    _no_library_tracebacks()
+    if argv[:1] != ["lars"]:  # `rsplars lars` never loads rdflib: no logging import at its start-up
+        _no_library_tracebacks()
     args = build_parser(argv[0] if argv else None).parse_args(argv)
     try:
         return int(args.func(args))

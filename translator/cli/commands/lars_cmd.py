@@ -18,10 +18,17 @@ for relations; the first line, and any line after a time point with no or severa
 is a full record as above. A stream from a pipe (``--stream -``) is read while it is evaluated:
 memory follows the windows, not the stream's length, and each answer is flushed as soon as its
 time point is complete (the next time point, or the end, has arrived). A stream file in the text
-format is checked line by line first (every input error before any answer), then read while it is
-evaluated (memory follows the windows; for the incremental engine straight into rows of term
-texts, ``lars.streams.iter_stream_rows``); other files (JSON lines, ``--skip-bad-elements``) are
-read whole. Its elements are counted (stderr: read, used, rejected, duplicates), and
+format is read while it is evaluated, each line checked by the pass that reads it (memory follows
+the windows; for the incremental engine straight into rows of term texts,
+``lars.streams.iter_stream_rows``; the atoms of a signature read only by □ windows that occur at
+neither neighbouring time point are dropped as read, ``lars.streams.isolated_box_signatures``),
+and read to its end after the last evaluation time. A bad line stops the run with its located
+error FILE:LINE:COLUMN (exit 2): ``--output FILE`` is then not written (nothing left, not even a
+temporary file); on stdout the answers of the time points before the bad line stand, and stderr
+says up to which time point they are complete. ``--check-first`` checks the whole file before the
+first answer instead (one more pass over the file: no answer printed before an error anywhere).
+Other files (JSON lines, ``--skip-bad-elements``) are read whole. The parsed program is kept in
+the user's cache folder for the next run of the same program (``lars.program_cache``). Its elements are counted (stderr: read, used, rejected, duplicates), and
 SIGINT/SIGTERM, ``--resume-from`` and ``--max-memory`` apply (docs/robustness.md); so they do for
 ``--stream -`` with ``--skip-bad-elements`` or ``--resume-from``, read whole. A live stream is
 counted as it arrives (the summary at the end) and stops cleanly on SIGINT/SIGTERM and
@@ -64,6 +71,10 @@ def add_parser(subparsers) -> None:
     p.add_argument("--models", type=int, default=1, metavar="N", help="answer streams to list per time point (0: all; default 1)")
     p.add_argument("--print-asp", action="store_true", help="print the ASP encoding (plus the facts at T for --times T..T)")
     p.add_argument("--output", metavar="FILE", help="write to FILE (atomically) instead of stdout")
+    p.add_argument("--check-first", action="store_true",
+                   help="check the whole stream file before the first answer (by default each line is checked as "
+                        "it is read: on stdout, answers before a bad line are printed; --output is written only "
+                        "on success either way)")
     from translator.cli.commands.longrun import add_robustness_options
 
     add_robustness_options(p)
@@ -168,9 +179,9 @@ def _write(out: TextIO, lines: Iterator[str]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from lars.syntax import parse_program
+    from lars.program_cache import load_program
 
-    program = parse_program(_read(args.program), source=args.program)
+    program = load_program(_read(args.program), source=args.program)  # the parsed program kept for the next run
     if args.models < 0:
         raise RsplarsError(f"--models must be >= 0, got {args.models}")
     from translator.evaluate.engine import make_solver
@@ -225,14 +236,25 @@ def _run_counted(args: argparse.Namespace, program, solver) -> int:
         from lars.streams import read_stream_counted
 
         rows = type(solver).__name__ == "IncrementalSolver"  # it reads rows of term texts, no atom objects
-        lazy = read_stream_counted(args.stream, accounting, rows)  # checked whole, then read as evaluated
+        # read as evaluated, each line checked as it is read (--check-first: the whole file first)
+        drop = frozenset()
+        if rows:  # atoms read only by □ windows that occur at neither neighbouring time point cannot hold
+            from lars.streams import isolated_box_signatures
+
+            drop = isolated_box_signatures(program)
+        lazy = read_stream_counted(args.stream, accounting, rows, check=args.check_first, drop=drop)
     if lazy is not None:
-        stream, timeline, sizes = lazy
+        stream, (first, last), sizes = lazy
+        times = parse_times(args.times, (first, last)) if args.times else range(first, last + 1)
     else:
         stream = read_stream(args.stream, args.stream_format, accounting)
         timeline = stream.timeline
-    times = parse_times(args.times, timeline) if args.times else range(timeline[0], timeline[1] + 1)
+        times = parse_times(args.times, timeline) if args.times else range(timeline[0], timeline[1] + 1)
     if times.stop - times.start > MAX_EVALUATION_TIMES:  # len() overflows on a far-off time point
+        if lazy is not None:  # an error in the stream before its far-off last time point comes first
+            from lars.streams import scan_stream_text_file
+
+            scan_stream_text_file(args.stream)
         raise RsplarsError(f"the run would evaluate {times.stop - times.start:,} time points ({times.start} to "
                            f"{times.stop - 1}), more than {MAX_EVALUATION_TIMES:,}: check the stream's time points, "
                            "or give --times A..B")
@@ -245,10 +267,47 @@ def _run_counted(args: argparse.Namespace, program, solver) -> int:
         times = [t for t in times if t > args.resume_from]
     guard = MemoryGuard(resolve_limit(args.max_memory), program, stream)
     steps = solver.run(stream, announced(times, guard.note_time))
+    if lazy is not None:
+        steps = _stop_at_bad_input(steps, stream, args.output)
     return write_run(args, "rsplars", f"lars-{args.format}", _writer(args), _Notes(len(times))(steps),
                      accounting, guard=guard,
                      count=lambda last: count_stream(accounting, stream if lazy is None else _Sizes(sizes), last),
                      pieces=True)
+
+
+class BadStreamInput(RsplarsError):
+    """The stream file read while evaluated has an error (reported on stderr already, located):
+    says what of the output stands (exit code 2)."""
+
+
+def _stop_at_bad_input(steps, stream, output: str | None):
+    """The steps of a stream file read while evaluated; the rest of the file is read after the last
+    one (every line is checked). A bad line stops the run: its located error is printed at once
+    (before the element summary), and :class:`BadStreamInput` says what was written: with
+    ``--output`` nothing (the temporary file is removed), on stdout the answers up to the time
+    point before the error (complete; the rest was not evaluated)."""
+    from lars.errors import SourceError
+
+    last = None
+    evaluated = False
+    try:
+        for step in steps:
+            yield step
+            last = step.t
+        evaluated = True
+        stream.drain()
+    except SourceError as err:
+        print(err, file=sys.stderr, flush=True)
+        if output not in (None, "-"):
+            what = f"nothing written to {output}"
+        elif last is None:
+            what = "no answers printed"
+        elif evaluated:
+            what = f"the answers printed (up to t={last}) are complete, the error lies after the last evaluation time"
+        else:
+            what = (f"the answers printed are complete up to t={last}, later ones were not evaluated "
+                    "(--check-first checks the whole stream before the first answer)")
+        raise BadStreamInput(f"stopped at the error in the stream above: {what}") from None
 
 
 def _writer(args: argparse.Namespace):
