@@ -27,7 +27,6 @@ from __future__ import annotations
 import json
 import random
 import re
-import subprocess
 import sys
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -143,13 +142,6 @@ def bench(d: Path, quick: bool, measure, engine: str = "auto") -> dict:
     def run_cmd(stream: Path) -> list[str]:
         return [py, "-m", "translator", "run", str(query), "--stream", f"{E}stream={stream}", "--unit", "s", "--lars-engine", lars_engine]
 
-    # rsplars as installed: its modules' bytecode cached (pip compiles it at install time; a
-    # checkout writes __pycache__ on its first run). Without this, an environment with
-    # PYTHONDONTWRITEBYTECODE set (as the shared machine's) recompiled every changed module from
-    # source at every start (≈ 0.2 s of each rsplars run); the baseline is a script over a native
-    # extension and has nothing to cache. __pycache__ is ignored by git.
-    subprocess.run([py, "-m", "compileall", "-q", *(str(root / pkg) for pkg in ("lars", "translator", "asp", "spark_jobs"))],
-                   check=True, stdout=subprocess.DEVNULL)
     stream = d / "srbench.nt"
     triples = write_srbench(stream, seconds, per)
     base_cmd = [py, str(root / "bench" / "rdf_window_baseline.py"), str(stream), "10", "1", str(query)]
