@@ -1,5 +1,5 @@
-"""EP-SPARQL runs (LARS program on the clingo engine) against the independent evaluator of
-``ep_oracle.py`` (nested loops over event intervals, straight from spec 005-epsparql.md).
+"""EP-SPARQL runs (LARS program on the clingo and on the incremental engine) against the
+independent evaluator of ``ep_oracle.py`` (nested loops over event intervals, straight from spec 005-epsparql.md).
 
 * the five queries of the ETALIS user manual (``tests/data/queries/epsparql/ep1.rq`` … ``ep5.rq``,
   taken as ETALIS takes them) on generated stock-price and rating streams, time unit one day (their
@@ -62,14 +62,16 @@ def rating_events(seed: int, n: int = 8) -> list[tuple]:
     return out
 
 
-def compare(query_text: str, events, unit: str = "d", unit_seconds: int = 86400, source: str = "<q>") -> int:
-    """Run the query and the oracle at every event time; return the number of complex events."""
+def compare(query_text: str, events, unit: str = "d", unit_seconds: int = 86400, source: str = "<q>",
+            engine: str = "auto") -> int:
+    """Run the query (on ``engine``) and the oracle at every event time; return the number of
+    complex events."""
     query = parse(query_text, source=source)
     assert query.dialect == "epsparql"
     compiled = compile_epsparql(query, base=TimeBase(unit))
     oracle = Oracle(events, unit_seconds)
     total = 0
-    for ev in event_answers(compiled, elements(events)):
+    for ev in event_answers(compiled, elements(events), engine=engine):
         expected = set()
         for mu, s, e in oracle.answers(query, ev.t):
             d = dict(mu)
@@ -84,39 +86,44 @@ def manual(name: str) -> str:
 
 
 @pytest.mark.parametrize("seed", [4, 8])
-def test_manual_query_1_seq_seq_filter_duration(seed):
+@pytest.mark.parametrize("engine", ["asp", "incremental"])
+def test_manual_query_1_seq_seq_filter_duration(seed, engine):
     """(1): a drop by over 30 % then a rise by over 5 % within 30 days."""
     events = stock_events(seed, n=16)
-    assert compare(manual("ep1.rq"), events) > 0  # these streams have such companies: not vacuous
+    assert compare(manual("ep1.rq"), events, engine=engine) > 0  # these streams have such companies: not vacuous
 
 
 @pytest.mark.parametrize("seed", [3, 4])
-def test_manual_query_2_optionalseq(seed):
+@pytest.mark.parametrize("engine", ["asp", "incremental"])
+def test_manual_query_2_optionalseq(seed, engine):
     """(2): a downrating OPTIONALSEQ a price drop by half (left-outer, spec 005; the FILTER needs the
     prices, so only extended results pass it)."""
     rnd = random.Random(seed)
     events = stock_events(seed, n=10)
     events += [(iri(f"company{rnd.randint(1, 2)}"), iri("downratedby"), iri(f"agency{rnd.randint(1, 2)}"), t)
                for t in rnd.sample(range(1, 60), 4)]
-    compare(manual("ep2.rq"), events)
+    compare(manual("ep2.rq"), events, engine=engine)
 
 
-def test_manual_query_3_nested_optionalseq():
+@pytest.mark.parametrize("engine", ["asp", "incremental"])
+def test_manual_query_3_nested_optionalseq(engine):
     """(3) as printed (with its 'hasStockprice' for the first price): SEQ of an OPTIONALSEQ, !BOUND."""
     rnd = random.Random(5)
     events = stock_events(5, n=10, predicates=("hasStockPrice", "hasStockprice"))
     events += [(iri(f"company{rnd.randint(1, 2)}"), iri("hasAcquired"), iri("company9"), t)
                for t in rnd.sample(range(1, 50), 3)]
-    compare(manual("ep3.rq"), events)
+    compare(manual("ep3.rq"), events, engine=engine)
 
 
 @pytest.mark.parametrize("seed", [2, 6])
-def test_manual_query_4_construct_ratings(seed):
+@pytest.mark.parametrize("engine", ["asp", "incremental"])
+def test_manual_query_4_construct_ratings(seed, engine):
     """(4): CONSTRUCT a downrating from two ratings of one agency in sequence with a lower score."""
-    assert compare(manual("ep4.rq"), rating_events(seed)) > 0
+    assert compare(manual("ep4.rq"), rating_events(seed), engine=engine) > 0
 
 
-def test_manual_query_5_subquery_equalsoptional():
+@pytest.mark.parametrize("engine", ["asp", "incremental"])
+def test_manual_query_5_subquery_equalsoptional(engine):
     """(5): the sub-query with ``?count AS ?prevcount + 1`` over an EQUALSOPTIONAL (counts and sums
     already in the stream; ETALIS would feed the CONSTRUCT results back, docs/epsparql.md)."""
     acme, point = URIRef(NS.rstrip("#") + "#ACME"), iri("point1")
@@ -124,7 +131,7 @@ def test_manual_query_5_subquery_equalsoptional():
               (acme, iri("hasStockPrice"), Literal(12), 3), (acme, iri("hasStockPrice"), Literal(14), 5),
               (iri("point2"), iri("hasCount"), Literal(2), 6), (iri("point2"), iri("hasSum"), Literal(22), 6),
               (acme, iri("hasStockPrice"), Literal(9), 8), (acme, iri("hasStockPrice"), Literal(11), 20)]
-    total = compare(manual("ep5.rq"), events)
+    total = compare(manual("ep5.rq"), events, engine=engine)
     assert total > 0
 
 

@@ -2,7 +2,8 @@
 
 All ``--stream`` inputs are one event stream: a triple on time point t is the atomic event ``⟨t, t⟩``;
 triples on the same time point are simultaneous. The query is push-evaluated — at every time point
-with an event — by the clingo engine (``asp.solver``) on the LARS program of
+with an event — by the LARS engine a run takes (``translator.evaluate.engine.make_solver``: ``auto``,
+the incremental engine when the program is in its fragment, else clingo) on the LARS program of
 :func:`translator.translate.epsparql.compile_epsparql`, and each complex event is reported once, at
 the time point its interval ends, with that interval (:func:`event_answers`).
 
@@ -56,11 +57,11 @@ def event_times(elements: Sequence[StreamElement], start: int | None, end: int |
     return [t for t in points if (start is None or t >= start) and (end is None or t <= end)]
 
 
-def _solve(program, elements: Sequence[StreamElement], times: list[int]):
-    from asp.solver import StreamSolver
+def _solve(program, elements: Sequence[StreamElement], times: list[int], engine: str = "auto"):
+    from translator.evaluate.engine import make_solver
 
     stream = data_stream(elements, 0, None)
-    solver = StreamSolver(program, functions=FUNCTIONS)
+    solver = make_solver(program, engine, functions=FUNCTIONS)
     for step in solver.run(stream, times):
         if len(step.answers) != 1:
             what = "no answer stream" if not step.answers else "several answer streams"
@@ -75,11 +76,12 @@ def event_answers(
     start: int | None = None,
     end: int | None = None,
     on_progress: Callable[[int, int], None] | None = None,
+    engine: str = "auto",
 ) -> Iterator[EventEvaluation]:
     """The complex events of ``compiled`` (unrestricted policy), one :class:`EventEvaluation` per
     event time: the answers whose interval ends at t."""
     times = event_times(elements, start, end)
-    for done, (t, atoms) in enumerate(_solve(compiled.program, elements, times), start=1):
+    for done, (t, atoms) in enumerate(_solve(compiled.program, elements, times, engine), start=1):
         rows = frozenset(event_rows(compiled.answer_predicate, atoms))
         if on_progress is not None:
             on_progress(done, len(times))
@@ -232,6 +234,7 @@ def policy_evaluations(
     consumption: str = "unrestricted",
     reading: str = "per-mapping",
     times: Sequence[int] | None = None,
+    engine: str = "auto",
 ) -> Iterator[tuple[int, frozenset[Match]]]:
     """At every evaluation time (default: every event time), the matches selected by the policy
     (the model's full answer at t, seed 003: ``MATCH`` under ``SEQ``/``SEQ^c``/``SEQ^r`` and
@@ -244,7 +247,7 @@ def policy_evaluations(
             raise RsplarsError(f"unknown {name} {value!r} (expected one of {', '.join(allowed)})")
     eval_times = list(times) if times is not None else event_times(elements, None, None)
     consumed: set[Leaf] = set()
-    for t, atoms in _solve(compiled.program, elements, eval_times):
+    for t, atoms in _solve(compiled.program, elements, eval_times, engine):
         selected = evaluate_tree(compiled.tree, list(atoms), consumed, selection, reading)
         if consumption != "unrestricted":
             for m in selected:
@@ -261,13 +264,14 @@ def policy_answers(
     reading: str = "per-mapping",
     start: int | None = None,
     end: int | None = None,
+    engine: str = "auto",
 ) -> Iterator[EventEvaluation]:
     """The complex events of a policy run, each reported once: at the first evaluation time whose
     selection holds it."""
     reported: set[EventRow] = set()
     times = event_times(elements, start, end)
     for t, matches in policy_evaluations(compiled, elements, selection=selection, consumption=consumption,
-                                         reading=reading, times=times):
+                                         reading=reading, times=times, engine=engine):
         rows = {(project(compiled, m), m.start, m.end) for m in matches}
         new = frozenset(rows - reported)
         reported |= new

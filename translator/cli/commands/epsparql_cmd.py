@@ -46,10 +46,11 @@ def compile_for_run(args: argparse.Namespace, query):
 def evaluations(args: argparse.Namespace, compiled, elements, *, start=None, end=None, progress=None):
     from translator.evaluate.epsparql_run import event_answers, policy_answers
 
+    engine = getattr(args, "lars_engine", "auto")  # (agree has no --lars-engine: auto)
     if uses_policy(args):
         return policy_answers(compiled, elements, selection=args.selection, consumption=args.consumption,
-                              reading=args.policy_reading, start=start, end=end)
-    return event_answers(compiled, elements, start=start, end=end, on_progress=progress)
+                              reading=args.policy_reading, start=start, end=end, engine=engine)
+    return event_answers(compiled, elements, start=start, end=end, on_progress=progress, engine=engine)
 
 
 def run_epsparql(args: argparse.Namespace, query) -> int:
