@@ -26,7 +26,7 @@ from lars.model import Atom, Program, Rule, Stream
 from spark_jobs.blocks import Blocks, Timeline
 from translator.translate.compile import Compiled
 from translator.rdf.terms import from_nt, to_lars
-from translator.evaluate.run import RunError, Row, step_rows
+from translator.evaluate.run import RunError, Row, step_rows, the_answer
 from translator.translate.tau import STRIPLE
 
 #: the columns of the input of :func:`solve_block` (``t`` and the terms are null on marker rows)
@@ -202,10 +202,7 @@ def block_steps(compiled: Compiled, static: Sequence[Rule], points, timeline: Ti
     stream = Stream(points, timeline.lo, max(timeline.end, timeline.lo))
     solver = make_solver(Program((*compiled.program.rules, *static)), engine, functions=FUNCTIONS)
     for step in solver.run(stream, times):
-        if len(step.answers) != 1:
-            what = "no answer stream" if not step.answers else "several answer streams"
-            raise RunError(f"the translated program has {what} at t={step.t} (D8); this is a bug, please report it")
-        yield step.t, step_rows(compiled, step.answers[0])
+        yield step.t, step_rows(compiled, the_answer(step))
 
 
 def _solve_block(block: int, a: int, b: int, pdf: pd.DataFrame, job: BlockJob) -> pd.DataFrame:

@@ -35,7 +35,7 @@ from translator.rdf.terms import from_lars, from_nt, to_nt
 from translator.translate import algebra as A
 from translator.translate.epsparql import TIME_VARS, EventCompiled, Operand, PolicyCompiled, PolicySeq, dnf
 from translator.translate.expressions import FUNCTIONS, evaluate
-from translator.evaluate.run import RunError, data_stream
+from translator.evaluate.run import data_stream, the_answer
 from translator.evaluate.epsparql_policies import CONSUMPTIONS, READINGS, SELECTIONS  # noqa: F401 - re-exported
 
 Row = tuple[str | None, ...]
@@ -63,10 +63,7 @@ def _solve(program, elements: Sequence[StreamElement], times: list[int], engine:
     stream = data_stream(elements, 0, None)
     solver = make_solver(program, engine, functions=FUNCTIONS)
     for step in solver.run(stream, times):
-        if len(step.answers) != 1:
-            what = "no answer stream" if not step.answers else "several answer streams"
-            raise RunError(f"the translated program has {what} at t={step.t} (D8); this is a bug, please report it")
-        yield step.t, step.answers[0]
+        yield step.t, the_answer(step)
 
 
 def event_answers(

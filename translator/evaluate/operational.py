@@ -47,7 +47,7 @@ from lars.model import (
 )
 from translator.evaluate.profiles import Operational
 from translator.evaluate.report_policy import Contents, Grid, Policy, PolicyError, Report, report_times
-from translator.evaluate.run import Row, engine_input, r2s_rows, step_rows
+from translator.evaluate.run import Row, engine_input, r2s_rows, step_rows, the_answer
 from translator.query import model as M
 from translator.rdf.streams import StreamElement
 from translator.translate.compile import Compiled, compile_query, rewrite_patterns
@@ -223,10 +223,7 @@ class Evaluator:
         solver = make_solver(run.program, "auto", functions=FUNCTIONS)
         self.solver_runs += 1
         for step in solver.run(run.stream, times):
-            if len(step.answers) != 1:
-                raise PolicyError(f"the translated program has {len(step.answers)} answer streams at t={step.t} "
-                                  "(D8); this is a bug, please report it")
-            self.cache[(k, step.t, variant)] = frozenset(step_rows(compiled, step.answers[0]))
+            self.cache[(k, step.t, variant)] = frozenset(step_rows(compiled, the_answer(step)))
 
     def rows(self, report: Report) -> frozenset[Row]:
         return self.cache[(self.key(report), report.t, self._variant(report))]

@@ -50,6 +50,15 @@ class RunError(RsplarsError):
     """A run that cannot go on (e.g. a program without exactly one answer stream, D8)."""
 
 
+def the_answer(step) -> Sequence[str]:
+    """The answer stream of an engine step (``Step.answers[0]``): a translated program has exactly
+    one at every time point (D8, stratified programs); anything else is a bug of the translation."""
+    if len(step.answers) != 1:
+        what = "no answer stream" if not step.answers else "several answer streams"
+        raise RunError(f"the translated program has {what} at t={step.t} (D8); this is a bug, please report it")
+    return step.answers[0]
+
+
 @dataclass(frozen=True)
 class Evaluation:
     """The answers at one evaluation time (after R2S)."""
@@ -196,10 +205,7 @@ def evaluations(compiled: Compiled, steps: Iterable, r2s: str, on_note: Callable
     prefix = compiled.answer_predicate
     known = False  # is ``previous`` the rows of the previous step (so that its delta applies)?
     for step in steps:
-        if len(step.answers) != 1:
-            what = "no answer stream" if not step.answers else "several answer streams"
-            raise RunError(f"the translated program has {what} at t={step.t} (D8); this is a bug, please report it")
-        atoms = step.answers[0]
+        atoms = the_answer(step)
         delta = step.delta
         if known and delta is not None and not _touches(delta, prefix):
             current = previous  # no answer atom came or went: the same rows (the window's other atoms moved)
