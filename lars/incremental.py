@@ -226,7 +226,7 @@ def compile_program(program: Program) -> tuple[list[_Rule], list[Atom], list[tup
         cmps: list[Comparison] = []
         for b in rule.body:
             if isinstance(b, AggregateAssignment):
-                raise NotInFragment(rule, "an aggregate")
+                continue  # the rule becomes a block of lars.incremental_aggregates
             if isinstance(b, Comparison):
                 cmps.append(b)
                 continue
@@ -273,7 +273,10 @@ def compile_program(program: Program) -> tuple[list[_Rule], list[Atom], list[tup
             continue
         names = tuple(Variable(f"X{i}") for i in range(sig[1]))
         rules.append(_Rule(None, sig, names, [_Lit(("w", "dia", NOW, sig), names, False)], []))
-    order = _topological(rules, intensional)
+    from lars.incremental_aggregates import split_blocks  # aggregates and recursion: blocks
+
+    rules, nodes = split_blocks(rules, facts, intensional)
+    order = _topological(rules, intensional | nodes)
     for r in rules:
         _plan_all(r)
     return rules, facts, order
@@ -638,6 +641,7 @@ class _Engine:
         self.answer = _SortedAnswer()
         self.valid = False  # is the previous step's answer a single answer (for deltas)?
         self.out: list[tuple] = []  # (sig, rows added, rows removed) of the step, for the answer
+        self.blk: dict = {}  # block node -> its last result (lars.incremental_aggregates)
         # relations whose every reader projects it (one positive literal): changed in bulk
         self.bulk = {rel: all(r.project is not None for r, _ in uses) for rel, uses in self.uses.items()}
         for fact in solver.facts:
@@ -925,6 +929,10 @@ class _Engine:
     def _flush(self, sig: tuple) -> None:
         """The rows of ``sig`` whose support became or stopped being 0 change its relation (each
         intensional predicate is flushed once per step, after everything below it)."""
+        if sig[0] == "#blk":  # a rule with aggregates or a recursive component
+            from lars.incremental_aggregates import flush_block
+
+            return flush_block(self, sig)
         pending = self.pending[sig]
         if not pending:
             return

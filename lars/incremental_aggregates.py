@@ -1,0 +1,485 @@
+"""Aggregates and positive recursion in the incremental engine (``lars.incremental``).
+
+The incremental engine keeps derived relations by the counting algorithm of view maintenance
+(Gupta, Mumick, Subrahmanian, SIGMOD 1993), which is exact for non-recursive rules without
+aggregates. Two kinds of rules fall outside it; this module evaluates them as *blocks*, nodes of
+the engine's topological order that are recomputed whenever one of the relations they read
+changed in the step, their result diffed against the previous one (a row that appears gives its
+head one support, a row that vanishes takes it back: the rest of the engine keeps counting):
+
+* **An aggregate rule** (``lars.model.AggregateAssignment``: ``#count``, ``#sum``, ``#min``,
+  ``#max``; clingo's aggregates as ``lars.reference`` defines them, ``_Evaluation._aggregate``):
+  the rule's other literals and the comparisons they bind (its *core*) are matched with the
+  engine's join plans; for each instance, every aggregate takes the set of tuples of its elements'
+  instances under the global variables (those of the elements that occur elsewhere in the body),
+  computed once per group and step; ``#count``/``#sum`` of an empty set are 0, ``#min``/``#max``
+  of one have no value and an assignment from it does not hold; then the comparisons that need
+  the aggregates' values, then the head. The elements' predicates lie in lower strata (the block
+  node comes after them in the order; a cycle through an aggregate is refused, as the reference
+  refuses it).
+* **A recursive component** (a strongly connected component of the predicate dependency graph of
+  the intensional predicates, Apt, Blair, Walker 1988; without negation or aggregates inside it):
+  its rules are evaluated to their least fixpoint over the current relations of the lower strata
+  by semi-naive evaluation (Bancilhon, Ramakrishnan 1986; each new row is joined, through the
+  engine's delta plans, against the rows found so far), the component's facts and stream atoms (D11)
+  included. Recomputation, as DRed's rederivation does it for a whole component (Gupta et al.
+  §5), is exact for any positive recursion — cyclic derivations included, where counting is not.
+
+Blocks are exact by construction: each recomputation is the definition applied to the current
+lower strata, which the engine has already brought up to date (the block node is flushed after
+every relation it reads). Work per step is the size of the block's input when an input changed,
+nothing otherwise.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterator
+
+from lars.model import AggregateAssignment, Atom, Comparison, Constant, Integer, Literal, String, Variable
+from lars.printer import format_term
+from lars.reference import _COMPARE, _sort_key, _strongly_connected, _Undefined, evaluate
+
+
+def _incremental():
+    from lars import incremental  # noqa: PLC0415  (lars.incremental imports this module lazily)
+
+    return incremental
+
+
+@dataclass(eq=False)
+class _Aggregate:
+    agg: AggregateAssignment
+    globals_: tuple[str, ...]
+    conds: list  # one _Rule per element: a binding literal of the globals, the condition, the terms
+
+
+@dataclass(eq=False)
+class AggregateBlock:
+    """One rule with aggregates (see the module docstring)."""
+
+    head: tuple
+    head_args: tuple
+    core: object  # a _Rule: the other literals and the comparisons they bind, no head
+    items: list  # the aggregates and the comparisons/negated literals left after the core, in order
+    head_spec: "tuple | None" = None
+
+    def evaluate(self, engine) -> dict[tuple, set[tuple]]:
+        rows: set[tuple] = set()
+        cache: dict = {}
+        core = self.core
+        for theta in engine._steps(core, core.plans[None], 0, {}, None, None, None):
+            for th in self._rest(engine, 0, theta, cache):
+                row = _head_row(engine, self.head_args, self.head_spec, th)
+                if row is not None:
+                    rows.add(row)
+        return {self.head: rows}
+
+    def _rest(self, engine, k: int, theta: dict, cache: dict) -> Iterator[dict]:
+        if k == len(self.items):
+            yield theta
+            return
+        kind, item = self.items[k]
+        if kind == "agg":
+            yield from (th2 for th in _aggregate(engine, item, theta, cache) for th2 in self._rest(engine, k + 1, th, cache))
+        elif kind == "neg":
+            try:
+                ground = tuple([engine._value(a, theta) for a in item.args])
+            except _Undefined:
+                ground = None
+            if ground is None or ground not in engine.rels[item.rel].rows:
+                yield from self._rest(engine, k + 1, theta, cache)
+        else:  # a comparison, maybe an assignment X = term
+            c: Comparison = item
+            unbound = _vars(c.left) - theta.keys() | _vars(c.right) - theta.keys()
+            if unbound:
+                var, other = (c.left, c.right) if isinstance(c.left, Variable) and c.left.name in unbound else (c.right, c.left)
+                try:
+                    value = engine._value(other, theta)
+                except _Undefined:
+                    return
+                yield from self._rest(engine, k + 1, {**theta, var.name: value}, cache)
+            elif _holds(engine, c, theta):
+                yield from self._rest(engine, k + 1, theta, cache)
+
+
+def _holds(engine, c: Comparison, theta: dict) -> bool:
+    from lars.reference import comparison_holds  # noqa: PLC0415
+
+    return comparison_holds(c, engine._terms(theta), engine.functions)
+
+
+def _aggregate(engine, a: _Aggregate, theta: dict, cache: dict) -> Iterator[dict]:
+    """``left op #f{…}`` under θ as ``lars.reference`` evaluates it (``_Evaluation._aggregate``)."""
+    agg = a.agg
+    key = (id(a), tuple([theta[g] for g in a.globals_]))
+    value = cache.get(key, _MISSING)
+    if value is _MISSING:
+        tuples: set[tuple] = set()
+        start = {g: theta[g] for g in a.globals_}
+        row = tuple([start[g] for g in a.globals_])
+        for cond in a.conds:
+            for th in engine._steps(cond, cond.plans[0], 0, start, ("#bind",), row, 0):
+                try:
+                    tuples.add(tuple([engine._value(t, th) for t in cond.head_args]))
+                except (_Undefined, KeyError):
+                    continue
+        firsts = [tup[0] for tup in tuples]
+        if agg.function == "count":
+            value = str(len(tuples))
+        elif agg.function == "sum":
+            value = str(sum(x.value for x in map(engine._term, firsts) if isinstance(x, Integer)))
+        elif not firsts:
+            value = None  # #sup for #min, #inf for #max: no term
+        else:
+            pick = min if agg.function == "min" else max
+            value = pick(firsts, key=lambda text: _sort_key(engine._term(text)))
+        cache[key] = value
+    if isinstance(agg.left, Variable) and agg.left.name not in theta:
+        if value is not None:  # #min/#max of nothing assigns nothing
+            yield {**theta, agg.left.name: value}
+        return
+    try:
+        left = engine._value(agg.left, theta)
+    except _Undefined:
+        return
+    if value is None:  # #sup is above every term, #inf below
+        holds = {"=": False, "!=": True}.get(agg.op, (agg.op in ("<", "<=")) == (agg.function == "min"))
+    else:
+        holds = _COMPARE[agg.op](_sort_key(engine._term(left)), _sort_key(engine._term(value)))
+    if holds:
+        yield theta
+
+
+_MISSING = object()
+
+
+@dataclass(eq=False)
+class RecursiveBlock:
+    """A recursive component: its rules (reading working relations ``("#w", k, sig)`` for the
+    component's predicates), its facts, evaluated semi-naively (see the module docstring)."""
+
+    key: int
+    sigs: tuple
+    rules: list
+    facts: list = field(default_factory=list)
+
+    def evaluate(self, engine) -> dict[tuple, set[tuple]]:
+        inc = _incremental()
+        work = {sig: ("#w", self.key, sig) for sig in self.sigs}
+        for rel in work.values():
+            engine.rels[rel] = inc._Rel()
+        users: dict[tuple, list] = {}
+        for r in self.rules:
+            for i, lit in enumerate(r.lits):
+                if lit.rel[0] == "#w":
+                    users.setdefault(lit.rel, []).append((r, i))
+        delta: list[tuple[tuple, tuple]] = []
+
+        def derive(sig: tuple, row: tuple) -> None:
+            table = engine.rels[work[sig]]
+            if row not in table.rows:
+                table.add(row)
+                delta.append((work[sig], row))
+
+        for fact in self.facts:
+            try:
+                derive(fact.signature, tuple([format_term(evaluate(a, {}, engine.functions)) for a in fact.args]))
+            except _Undefined:
+                continue
+        for r in self.rules:
+            if any(lit.rel[0] == "#w" for lit in r.lits):
+                continue
+            for theta in list(engine._steps(r, r.plans[None], 0, {}, None, None, None)):
+                row = _head_row(engine, r.head_args, r.head_spec, theta)
+                if row is not None:
+                    derive(r.head, row)
+        while delta:
+            todo, delta[:] = list(delta), []
+            for rel, row in todo:
+                for r, i in users.get(rel, ()):
+                    theta = engine._bind(r.lits[i], row)
+                    if theta is None:
+                        continue
+                    for th in list(engine._steps(r, r.plans[i], 0, theta, rel, row, i)):
+                        got = _head_row(engine, r.head_args, r.head_spec, th)
+                        if got is not None:
+                            derive(r.head, got)
+        out = {sig: set(engine.rels[work[sig]].rows) for sig in self.sigs}
+        for rel in work.values():
+            del engine.rels[rel]
+        return out
+
+
+def _head_row(engine, head_args: tuple, spec, theta: dict) -> "tuple | None":
+    if spec is not None:
+        return tuple([theta[v] if is_var else v for is_var, v in spec])
+    try:
+        return tuple([engine._value(a, theta) for a in head_args])
+    except _Undefined:
+        return None
+
+
+def _vars(term: object) -> set[str]:
+    return _incremental()._vars(term)
+
+
+def _lit_vars(lit) -> set[str]:
+    return set().union(set(), *(_vars(a) for a in lit.args))
+
+
+def _spec(head_args: tuple) -> "tuple | None":
+    if all(isinstance(a, (Variable, Constant, Integer, String)) for a in head_args):
+        return tuple((True, a.name) if isinstance(a, Variable) else (False, format_term(a)) for a in head_args)
+    return None
+
+
+# ============================================================================== compilation
+
+
+def split_blocks(rules: list, facts: list, intensional: set) -> tuple[list, set]:
+    """Take the rules with aggregates and the rules of recursive components out of ``rules``
+    (``lars.incremental._Rule``s, aggregates left out of their literals) into blocks. Returns the
+    rules for the engine — the others, plus for each block *watch rules* (one per relation the
+    block reads: a change of it marks the block's node, ``("#blk", k, block)``, pending) and
+    *order rules* (each head of the block reads the node, so it comes after it in the
+    topological order) — and the block nodes. Raises ``NotInFragment`` for what blocks cannot do."""
+    inc = _incremental()
+    NotInFragment = inc.NotInFragment
+    fresh = iter(range(1 << 40, 1 << 62))  # names of wildcards in conditions (compile_program's count from 0)
+    # the dependency graph of intensional predicates (aggregate conditions included)
+    deps: dict[tuple, set[tuple]] = {s: set() for s in intensional}
+    negative: dict[tuple, set[tuple]] = {s: set() for s in intensional}
+    for r in rules:
+        if r.head not in deps:
+            continue
+        for lit in r.lits:
+            base = lit.rel[1] if lit.rel[0] == "neg" else lit.rel
+            if base in intensional:
+                deps[r.head].add(base)
+                if lit.negated:
+                    negative[r.head].add(base)
+        for agg in _aggregates(r):
+            for sig in _condition_sigs(agg):
+                if sig in intensional:
+                    deps[r.head].add(sig)
+                    negative[r.head].add(sig)
+    components = [c for c in _strongly_connected(sorted(deps), lambda s: sorted(deps[s]))
+                  if len(c) > 1 or c[0] in deps[c[0]]]
+    component_of = {s: i for i, comp in enumerate(components) for s in comp}
+    blocks: list = []
+    kept: list = []
+    for i, comp in enumerate(components):
+        members = set(comp)
+        comp_rules = [r for r in rules if r.head in members]
+        for r in comp_rules:
+            if _aggregates(r):
+                raise NotInFragment(r.rule, "an aggregate inside recursion")
+            bad = negative[r.head] & members
+            if bad:
+                s = sorted(bad)[0]
+                raise NotInFragment(r.rule, f"negation inside recursion (through {s[0]}/{s[1]})")
+        key = len(blocks)
+        work = []
+        for r in comp_rules:
+            lits = [inc._Lit(("#w", key, lit.rel), lit.args, False) if lit.rel in members else lit for lit in r.lits]
+            copy = inc._Rule(r.rule, r.head, r.head_args, lits, list(r.cmps))
+            inc._plan_all(copy)
+            work.append(copy)
+        blocks.append((RecursiveBlock(key, tuple(sorted(members)), work, [f for f in facts if f.signature in members]), comp_rules))
+    for r in rules:
+        if r.head in component_of:
+            continue
+        aggs = _aggregates(r)
+        if not aggs:
+            kept.append(r)
+            continue
+        blocks.append((_aggregate_block(r, aggs, intensional, fresh), [r]))
+    out = list(kept)
+    nodes: set = set()
+    for k, (block, sources) in enumerate(blocks):
+        node = ("#blk", k, block)
+        nodes.add(node)
+        read: dict[tuple, int] = {}
+        for lit in _block_lits(block):
+            if lit.rel[0] != "#w":
+                read.setdefault(lit.rel, len(lit.args))
+        for rel, arity in read.items():
+            args = tuple(Variable(f"_#blk{j}") for j in range(arity))
+            watch = inc._Rule(None, node, (), [inc._Lit(rel, args, False)], [])
+            out.append(watch)
+        heads = {block.head} if isinstance(block, AggregateBlock) else set(block.sigs)
+        for head in sorted(heads):
+            out.append(inc._Rule(None, head, (), [inc._Lit(node, (), False)], []))
+    return out, nodes
+
+
+def _aggregates(r) -> list[AggregateAssignment]:
+    if r.rule is None:
+        return []
+    return [b for b in r.rule.body if isinstance(b, AggregateAssignment)]
+
+
+def _condition_sigs(agg: AggregateAssignment) -> Iterator[tuple]:
+    for e in agg.elements:
+        for c in e.condition:
+            if isinstance(c, Literal):
+                yield c.atom.signature  # type: ignore[union-attr]
+
+
+def _block_lits(block) -> Iterator:
+    if isinstance(block, AggregateBlock):
+        yield from block.core.lits
+        for kind, item in block.items:
+            if kind == "agg":
+                for cond in item.conds:
+                    yield from cond.lits[1:]
+            elif kind == "neg":
+                yield item
+    else:
+        for r in block.rules:
+            yield from r.lits
+
+
+def _aggregate_block(r, aggs: list, intensional: set, fresh) -> AggregateBlock:
+    """Compile one rule with aggregates: its core, then aggregates and what needs their values, in
+    an order where each item is ready (the reference's readiness, ``_Evaluation._ready``)."""
+    inc = _incremental()
+    NotInFragment = inc.NotInFragment
+    rule = r.rule
+    # the core: positive literals, then negated literals and comparisons once bound (as the planner)
+    bound: set[str] = set()
+    for lit in r.lits:
+        if not lit.negated:
+            bound |= _lit_vars(lit)
+    core_cmps: list = []
+    pending = list(r.cmps)
+    progress = True
+    while progress:
+        progress = False
+        for c in list(pending):
+            unbound = (_vars(c.left) | _vars(c.right)) - bound
+            if not unbound:
+                core_cmps.append(c)
+            elif c.op == "=" and len(unbound) == 1 and any(
+                isinstance(side, Variable) and side.name in unbound and not (_vars(other) - bound)
+                for side, other in ((c.left, c.right), (c.right, c.left))
+            ):
+                core_cmps.append(c)
+                bound |= unbound
+            else:
+                continue
+            pending.remove(c)
+            progress = True
+    core_lits = [lit for lit in r.lits if not lit.negated or not (_lit_vars(lit) - bound)]
+    later_negs = [lit for lit in r.lits if lit.negated and (_lit_vars(lit) - bound)]
+    core = inc._Rule(rule, r.head, (), core_lits, core_cmps)
+    inc._plan_all(core)
+    # the global variables of each aggregate: its variables that occur elsewhere in the body
+    outer_of = []
+    for a in aggs:
+        outer = set()
+        for b in rule.body:
+            if b is a:
+                continue
+            outer |= _vars(b.left) if isinstance(b, AggregateAssignment) else _body_vars(b)
+        outer_of.append(outer)
+    compiled = []
+    for a, outer in zip(aggs, outer_of):
+        inner: set[str] = set()
+        for e in a.elements:
+            for t in e.terms:
+                inner |= _vars(t)
+            for c in e.condition:
+                inner |= _body_vars(c)
+        globals_ = tuple(sorted((inner & outer) - {"_"}))
+        conds = []
+        for e in a.elements:
+            lits = [inc._Lit(("#bind",), tuple(Variable(g) for g in globals_), False)]
+            cmps = []
+            for c in e.condition:
+                if isinstance(c, Comparison):
+                    cmps.append(c)
+                    continue
+                atom = c.atom
+                if c.negated and any(v == "_" for a2 in atom.args for v in _vars(a2)):
+                    raise NotInFragment(rule, "`_` in a negated literal")
+                if atom.signature == ("true", 0):
+                    if c.negated:
+                        raise NotInFragment(rule, "`not true`")
+                    continue
+                if atom.signature[0].startswith("#"):
+                    raise NotInFragment(rule, "a reserved predicate")
+                args = inc._rename_wildcards(atom.args, fresh)
+                rel = atom.signature if atom.signature in intensional else ("w", "dia", inc.NOW, atom.signature)
+                lits.append(inc._Lit(("neg", rel) if c.negated else rel, args, c.negated))
+            cond = inc._Rule(rule, ("#elem",), tuple(e.terms), lits, cmps)
+            cond.plans[0] = inc._plan(cond, 0)  # raises NotInFragment if a local variable is unsafe
+            conds.append(cond)
+        compiled.append(_Aggregate(a, globals_, conds))
+    # the items after the core, each once ready
+    items: list = []
+    todo: list = [("agg", x) for x in compiled] + [("neg", lit) for lit in later_negs] + [("cmp", c) for c in pending]
+    while todo:
+        for entry in todo:
+            kind, item = entry
+            if kind == "agg":
+                left = _vars(item.agg.left) - bound
+                ready = not (set(item.globals_) - bound) and (not left or (item.agg.op == "=" and isinstance(item.agg.left, Variable)))
+                gain = left
+            elif kind == "neg":
+                ready, gain = not (_lit_vars(item) - bound), set()
+            else:
+                unbound = (_vars(item.left) | _vars(item.right)) - bound
+                ready = not unbound or (item.op == "=" and len(unbound) == 1 and any(
+                    isinstance(side, Variable) and side.name in unbound and not (_vars(other) - bound)
+                    for side, other in ((item.left, item.right), (item.right, item.left))))
+                gain = unbound
+            if ready:
+                items.append(entry)
+                bound |= gain
+                todo.remove(entry)
+                break
+        else:
+            raise NotInFragment(rule, "unsafe: an aggregate's global variable or a comparison's variable is bound by nothing")
+    head_vars = set().union(set(), *(_vars(a) for a in r.head_args))
+    if head_vars - bound:
+        raise NotInFragment(rule, "unsafe: a head variable is bound by no positive body literal")
+    return AggregateBlock(r.head, tuple(r.head_args), core, items, _spec(tuple(r.head_args)))
+
+
+def _body_vars(b) -> set[str]:
+    if isinstance(b, Comparison):
+        return _vars(b.left) | _vars(b.right)
+    if isinstance(b, Literal):
+        ext = b.atom
+        out = set().union(set(), *(_vars(a) for a in (ext.atom.args if not isinstance(ext, Atom) else ext.args)))
+        time = getattr(ext, "time", None)
+        if time is not None:
+            out |= _vars(time)
+        return out
+    return set()
+
+
+# ============================================================================== the engine's hook
+
+
+def flush_block(engine, sig: tuple) -> None:
+    """The block of node ``sig``: recomputed when a relation it reads changed since the last time
+    (or the first time), its rows diffed against the last result, the difference given to the
+    supports of its heads."""
+    pending = engine.pending[sig]
+    old = engine.blk.get(sig)
+    if old is not None and not pending:
+        return
+    pending.clear()
+    new = sig[2].evaluate(engine)
+    old = old or {}
+    support = engine._support
+    for head, rows in new.items():
+        before = old.get(head, set())
+        for row in rows - before:
+            support(head, row, 1)
+        for row in before - rows:
+            support(head, row, -1)
+    engine.blk[sig] = new
