@@ -52,6 +52,7 @@ class _Aggregate:
     agg: AggregateAssignment
     globals_: tuple[str, ...]
     conds: list  # one _Rule per element: a binding literal of the globals, the condition, the terms
+    node: "tuple | None" = None  # the relation of its element tuples kept by the engine (``_maintain``)
 
 
 @dataclass(eq=False)
@@ -63,6 +64,7 @@ class AggregateBlock:
     core: object  # a _Rule: the other literals and the comparisons they bind, no head
     items: list  # the aggregates and the comparisons/negated literals left after the core, in order
     head_spec: "tuple | None" = None
+    core_bound: frozenset = frozenset()  # the variables the core binds
 
     def evaluate(self, engine) -> dict[tuple, set[tuple]]:
         rows: set[tuple] = set()
@@ -114,6 +116,9 @@ def _aggregate(engine, a: _Aggregate, theta: dict, cache: dict) -> Iterator[dict
     agg = a.agg
     key = (id(a), tuple([theta[g] for g in a.globals_]))
     value = cache.get(key, _MISSING)
+    if value is _MISSING and a.node is not None:  # kept per group as the element tuples change
+        group = engine.blk.get(a.node, {}).get(key[1])
+        value = cache[key] = _Group.value(group, agg.function, engine)
     if value is _MISSING:
         tuples: set[tuple] = set()
         start = {g: theta[g] for g in a.globals_}
@@ -152,6 +157,45 @@ def _aggregate(engine, a: _Aggregate, theta: dict, cache: dict) -> Iterator[dict
 
 
 _MISSING = object()
+
+
+class _Group:
+    """The element tuples of one group of a kept aggregate: their number, the sum of their first
+    terms that are integers, and the first terms with their multiplicities (for #min/#max, whose
+    value is cached until the group changes)."""
+
+    __slots__ = ("n", "total", "firsts", "best")
+
+    def __init__(self) -> None:
+        self.n = 0
+        self.total = 0
+        self.firsts: dict[str, int] = {}
+        self.best: object = _MISSING
+
+    def change(self, first: str, sign: int, engine) -> None:
+        self.n += sign
+        term = engine._term(first)
+        if isinstance(term, Integer):
+            self.total += sign * term.value
+        got = self.firsts.get(first, 0) + sign
+        if got:
+            self.firsts[first] = got
+        else:
+            del self.firsts[first]
+        self.best = _MISSING
+
+    @staticmethod
+    def value(group: "_Group | None", function: str, engine) -> "str | None":
+        if function == "count":
+            return str(group.n) if group is not None else "0"
+        if function == "sum":
+            return str(group.total) if group is not None else "0"
+        if group is None or not group.n:
+            return None
+        if group.best is _MISSING:
+            pick = min if function == "min" else max
+            group.best = pick(group.firsts, key=lambda text: _sort_key(engine._term(text)))
+        return group.best  # type: ignore[return-value]
 
 
 @dataclass(eq=False)
@@ -269,6 +313,7 @@ def split_blocks(rules: list, facts: list, intensional: set) -> tuple[list, set]
     component_of = {s: i for i, comp in enumerate(components) for s in comp}
     blocks: list = []
     kept: list = []
+    aux_nodes: set = set()
     for i, comp in enumerate(components):
         members = set(comp)
         comp_rules = [r for r in rules if r.head in members]
@@ -294,9 +339,15 @@ def split_blocks(rules: list, facts: list, intensional: set) -> tuple[list, set]
         if not aggs:
             kept.append(r)
             continue
-        blocks.append((_aggregate_block(r, aggs, intensional, fresh), [r]))
+        block = _aggregate_block(r, aggs, intensional, fresh)
+        blocks.append((block, [r]))
+        for kind, item in block.items:
+            if kind == "agg":
+                extra, more = _maintain(block, item, r.rule)
+                kept += extra
+                aux_nodes |= more
     out = list(kept)
-    nodes: set = set()
+    nodes: set = set(aux_nodes)
     for k, (block, sources) in enumerate(blocks):
         node = ("#blk", k, block)
         nodes.add(node)
@@ -331,7 +382,9 @@ def _block_lits(block) -> Iterator:
     if isinstance(block, AggregateBlock):
         yield from block.core.lits
         for kind, item in block.items:
-            if kind == "agg":
+            if kind == "agg" and item.node is not None:
+                yield _incremental()._Lit(item.node, tuple(Variable(f"_#e{j}") for j in range(len(item.conds[0].head_args) + len(item.globals_))), False)
+            elif kind == "agg":
                 for cond in item.conds:
                     yield from cond.lits[1:]
             elif kind == "neg":
@@ -371,6 +424,7 @@ def _aggregate_block(r, aggs: list, intensional: set, fresh) -> AggregateBlock:
                 continue
             pending.remove(c)
             progress = True
+    core_bound = set(bound)
     core_lits = [lit for lit in r.lits if not lit.negated or not (_lit_vars(lit) - bound)]
     later_negs = [lit for lit in r.lits if lit.negated and (_lit_vars(lit) - bound)]
     core = inc._Rule(rule, r.head, (), core_lits, core_cmps)
@@ -445,7 +499,47 @@ def _aggregate_block(r, aggs: list, intensional: set, fresh) -> AggregateBlock:
     head_vars = set().union(set(), *(_vars(a) for a in r.head_args))
     if head_vars - bound:
         raise NotInFragment(rule, "unsafe: a head variable is bound by no positive body literal")
-    return AggregateBlock(r.head, tuple(r.head_args), core, items, _spec(tuple(r.head_args)))
+    return AggregateBlock(r.head, tuple(r.head_args), core, items, _spec(tuple(r.head_args)), frozenset(core_bound))
+
+
+def _maintain(block: AggregateBlock, a: _Aggregate, rule) -> tuple[list, set]:
+    """Let the engine keep the element tuples of aggregate ``a`` per group: a relation
+    ``("#e", a)`` of rows (globals…, terms…) derived by one rule per element — by the counting
+    algorithm, so a change of the condition's relations costs the change — whose changes update
+    each group's ``_Group`` (``flush_aux``). When a global variable is bound only outside the
+    condition (``R > P``, P bound by the rule's other literals), the rows are guarded by the
+    projection of the rule's core on the globals, ``("#o", a)`` (the groups the rule asks for).
+    Returns the rules and nodes; none (the aggregate is recomputed per group) if a global comes
+    from another aggregate."""
+    inc = _incremental()
+    gvars = tuple(Variable(g) for g in a.globals_)
+    node = ("#e", id(a), a)
+
+    def element_rules(guard: list) -> list:
+        out = []
+        for cond in a.conds:
+            e = inc._Rule(rule, node, gvars + tuple(cond.head_args), guard + list(cond.lits[1:]), list(cond.cmps))
+            inc._plan_all(e)
+            out.append(e)
+        return out
+
+    try:
+        rules = element_rules([])
+        nodes = {node}
+    except inc.NotInFragment:
+        if set(a.globals_) - block.core_bound:
+            return [], set()
+        outer = ("#o", id(a), a)
+        core = block.core
+        guard = inc._Rule(rule, outer, gvars, list(core.lits), list(core.cmps))
+        try:
+            inc._plan_all(guard)
+            rules = [guard] + element_rules([inc._Lit(outer, gvars, False)])
+        except inc.NotInFragment:
+            return [], set()
+        nodes = {node, outer}
+    a.node = node
+    return rules, nodes
 
 
 def _body_vars(b) -> set[str]:
@@ -483,3 +577,33 @@ def flush_block(engine, sig: tuple) -> None:
         for row in before - rows:
             support(head, row, -1)
     engine.blk[sig] = new
+
+
+def flush_aux(engine, sig: tuple) -> None:
+    """An auxiliary relation of a kept aggregate (``_maintain``): as ``_Engine._flush`` (rows whose
+    support became or stopped being 0 change the relation), not part of the answer; element
+    tuples (``#e``) update their groups first."""
+    pending = engine.pending[sig]
+    if not pending:
+        return
+    counts = engine.counts[sig]
+    rows = engine.rels[sig].rows
+    unsupported = pending.difference(counts)
+    plus = list(pending.difference(unsupported).difference(rows))
+    minus = list(unsupported.intersection(rows))
+    pending.clear()
+    if not plus and not minus:
+        return
+    if sig[0] == "#e":
+        groups = engine.blk.setdefault(sig, {})
+        width = len(sig[2].globals_)
+        for sign, changed in ((1, plus), (-1, minus)):
+            for row in changed:
+                key = row[:width]
+                group = groups.get(key)
+                if group is None:
+                    group = groups[key] = _Group()
+                group.change(row[width], sign, engine)
+                if not group.n:
+                    del groups[key]
+    engine._apply(sig, plus, minus)
