@@ -929,7 +929,7 @@ class _Engine:
     def _flush(self, sig: tuple) -> None:
         """The rows of ``sig`` whose support became or stopped being 0 change its relation (each
         intensional predicate is flushed once per step, after everything below it)."""
-        if sig[0] in ("#blk", "#e", "#o"):  # aggregates and recursion: lars.incremental_aggregates
+        if sig[0] in ("#blk", "#e", "#o", "#chg"):  # aggregates and recursion: lars.incremental_aggregates
             from lars.incremental_aggregates import flush_aux, flush_block
 
             return flush_block(self, sig) if sig[0] == "#blk" else flush_aux(self, sig)

@@ -207,8 +207,13 @@ class RecursiveBlock:
     sigs: tuple
     rules: list
     facts: list = field(default_factory=list)
+    pos: "dict | None" = None  # sig -> its partition position (``_partition``), None: no partition
+    seeded: dict = field(default_factory=dict)  # rule without component literals -> (its copy binding the partition variable first)
+    input_pos: dict = field(default_factory=dict)  # input relation -> the positions that hold the partition (None: all partitions)
 
-    def evaluate(self, engine) -> dict[tuple, set[tuple]]:
+    def evaluate(self, engine, keys: "set | None" = None) -> dict[tuple, set[tuple]]:
+        """The least fixpoint; with ``keys``, only its partitions ``keys`` (the rows whose
+        partition position holds one of them)."""
         inc = _incremental()
         work = {sig: ("#w", self.key, sig) for sig in self.sigs}
         for rel in work.values():
@@ -228,13 +233,20 @@ class RecursiveBlock:
 
         for fact in self.facts:
             try:
-                derive(fact.signature, tuple([format_term(evaluate(a, {}, engine.functions)) for a in fact.args]))
+                row = tuple([format_term(evaluate(a, {}, engine.functions)) for a in fact.args])
             except _Undefined:
                 continue
+            if keys is None or row[self.pos[fact.signature]] in keys:  # type: ignore[index]
+                derive(fact.signature, row)
         for r in self.rules:
             if any(lit.rel[0] == "#w" for lit in r.lits):
                 continue
-            for theta in list(engine._steps(r, r.plans[None], 0, {}, None, None, None)):
+            if keys is None:
+                instances = list(engine._steps(r, r.plans[None], 0, {}, None, None, None))
+            else:  # the partition variable bound first, to each key
+                seeded, var = self.seeded[id(r)]
+                instances = [th for k in keys for th in engine._steps(seeded, seeded.plans[0], 0, {var: k}, ("#bind",), (k,), 0)]
+            for theta in instances:
                 row = _head_row(engine, r.head_args, r.head_spec, theta)
                 if row is not None:
                     derive(r.head, row)
@@ -253,6 +265,55 @@ class RecursiveBlock:
         for rel in work.values():
             del engine.rels[rel]
         return out
+
+
+def _partition(block: RecursiveBlock) -> None:
+    """Find a partition of the component: a position per predicate such that in every rule the
+    head's argument there is a variable that every component literal of the body has at its
+    predicate's position. Then every row derives only from rows of its own partition (and input
+    rows), so the fixpoint is the union of independent ones per partition key, and a change of
+    input rows that hold the rule's partition variable at positions P touches only the partitions
+    named there (an input literal without it touches all: ``input_pos`` None)."""
+    from itertools import islice, product  # noqa: PLC0415
+
+    inc = _incremental()
+    sigs = block.sigs
+    for choice in islice(product(*(range(s[1]) for s in sigs)), 256):
+        pos = dict(zip(sigs, choice))
+        var_of: dict = {}
+        ok = True
+        for r in block.rules:
+            v = r.head_args[pos[r.head]]
+            if not isinstance(v, Variable) or v.name.startswith("_"):
+                ok = False
+                break
+            for lit in r.lits:
+                if lit.rel[0] == "#w" and lit.args[pos[lit.rel[2]]] != v:
+                    ok = False
+            var_of[id(r)] = v
+        if not ok:
+            continue
+        inputs: dict = {}
+        for r in block.rules:
+            v = var_of[id(r)]
+            for lit in r.lits:
+                if lit.rel[0] == "#w":
+                    continue
+                rel = ("neg", lit.rel[1]) if lit.rel[0] == "neg" else lit.rel
+                held = tuple(p for p, a in enumerate(lit.args) if a == v)
+                if lit.negated or not held or inputs.get(rel, ()) is None:
+                    inputs[rel] = None
+                else:
+                    inputs[rel] = tuple(sorted(set(inputs.get(rel, ())) | set(held)))
+        block.pos, block.input_pos = pos, inputs
+        for r in block.rules:
+            if any(lit.rel[0] == "#w" for lit in r.lits):
+                continue
+            v = var_of[id(r)]
+            seeded = inc._Rule(r.rule, r.head, r.head_args, [inc._Lit(("#bind",), (v,), False), *r.lits], list(r.cmps))
+            seeded.plans[0] = inc._plan(seeded, 0)
+            block.seeded[id(r)] = (seeded, v.name)
+        return
 
 
 def _head_row(engine, head_args: tuple, spec, theta: dict) -> "tuple | None":
@@ -331,7 +392,9 @@ def split_blocks(rules: list, facts: list, intensional: set) -> tuple[list, set]
             copy = inc._Rule(r.rule, r.head, r.head_args, lits, list(r.cmps))
             inc._plan_all(copy)
             work.append(copy)
-        blocks.append((RecursiveBlock(key, tuple(sorted(members)), work, [f for f in facts if f.signature in members]), comp_rules))
+        block = RecursiveBlock(key, tuple(sorted(members)), work, [f for f in facts if f.signature in members])
+        _partition(block)
+        blocks.append((block, comp_rules))
     for r in rules:
         if r.head in component_of:
             continue
@@ -355,8 +418,15 @@ def split_blocks(rules: list, facts: list, intensional: set) -> tuple[list, set]
         for lit in _block_lits(block):
             if lit.rel[0] != "#w":
                 read.setdefault(lit.rel, len(lit.args))
-        for rel, arity in read.items():
+        for j, (rel, arity) in enumerate(read.items()):
             args = tuple(Variable(f"_#blk{j}") for j in range(arity))
+            if isinstance(block, RecursiveBlock) and block.pos is not None:
+                # the changed rows themselves: they name the partitions to recompute (flush_aux)
+                change = ("#chg", k, j, node, rel)
+                nodes.add(change)
+                out.append(inc._Rule(None, change, args, [inc._Lit(rel, args, False)], []))
+                out.append(inc._Rule(None, node, (), [inc._Lit(change, (), False)], []))
+                continue
             watch = inc._Rule(None, node, (), [inc._Lit(rel, args, False)], [])
             out.append(watch)
         heads = {block.head} if isinstance(block, AggregateBlock) else set(block.sigs)
@@ -561,12 +631,46 @@ def _body_vars(b) -> set[str]:
 def flush_block(engine, sig: tuple) -> None:
     """The block of node ``sig``: recomputed when a relation it reads changed since the last time
     (or the first time), its rows diffed against the last result, the difference given to the
-    supports of its heads."""
+    supports of its heads. A partitioned component recomputes only the partitions its changed
+    input rows name."""
     pending = engine.pending[sig]
     old = engine.blk.get(sig)
     if old is not None and not pending:
         return
     pending.clear()
+    block = sig[2]
+    changes = engine.blk.pop(("#rows", sig), {})
+    if old is not None and isinstance(block, RecursiveBlock) and block.pos is not None:
+        keys: "set | None" = set()
+        for rel, rows in changes.items():
+            held = block.input_pos.get(rel)
+            if held is None:
+                keys = None
+                break
+            for row in rows:
+                keys.update([row[p] for p in held])  # type: ignore[union-attr]
+        if keys is not None:
+            index = engine.blk[("#part", sig)]  # head -> partition key -> its rows
+            new_part = block.evaluate(engine, keys)
+            for head in block.sigs:
+                p = block.pos[head]
+                parts = index[head]
+                before: set = set()
+                for k in keys:
+                    got = parts.pop(k, None)
+                    if got:
+                        before |= got
+                now = new_part.get(head, set())
+                for row in now:
+                    parts.setdefault(row[p], set()).add(row)
+                rows_now = old[head]
+                for row in now - before:
+                    engine._support(head, row, 1)
+                    rows_now.add(row)
+                for row in before - now:
+                    engine._support(head, row, -1)
+                    rows_now.discard(row)
+            return
     new = sig[2].evaluate(engine)
     old = old or {}
     support = engine._support
@@ -577,6 +681,15 @@ def flush_block(engine, sig: tuple) -> None:
         for row in before - rows:
             support(head, row, -1)
     engine.blk[sig] = new
+    if isinstance(block, RecursiveBlock) and block.pos is not None:
+        index = {}
+        for head in block.sigs:
+            parts: dict = {}
+            p = block.pos[head]
+            for row in new.get(head, ()):
+                parts.setdefault(row[p], set()).add(row)
+            index[head] = parts
+        engine.blk[("#part", sig)] = index
 
 
 def flush_aux(engine, sig: tuple) -> None:
@@ -585,6 +698,11 @@ def flush_aux(engine, sig: tuple) -> None:
     tuples (``#e``) update their groups first."""
     pending = engine.pending[sig]
     if not pending:
+        return
+    if sig[0] == "#chg":  # changed input rows of a partitioned component
+        engine.blk.setdefault(("#rows", sig[3]), {}).setdefault(sig[4], set()).update(pending)
+        pending.clear()
+        engine.pending[sig[3]].add(())
         return
     counts = engine.counts[sig]
     rows = engine.rels[sig].rows

@@ -16,6 +16,7 @@ import pytest
 from lars.incremental import IncrementalSolver, NotInFragment, fragment_problem
 from lars.model import (
     AggregateAssignment,
+    Arith,
     AggregateElement,
     Atom,
     Comparison,
@@ -83,15 +84,21 @@ def programs(draw) -> Program:
     ]
     edges = "f"
     if draw(st.booleans()):  # recursion: reachability over the windowed edges
-        kind = draw(st.sampled_from(["linear", "doubly", "mutual"]))
+        kind = draw(st.sampled_from(["linear", "doubly", "mutual", "chain"]))
         rules.append(Rule(Atom("t", (X, Y)), (Literal(Atom("f", (X, Y))),)))
         if kind == "linear":
             rules.append(Rule(Atom("t", (X, Z)), (Literal(Atom("t", (X, Y))), Literal(Atom("f", (Y, Z))))))
         elif kind == "doubly":
             rules.append(Rule(Atom("t", (X, Z)), (Literal(Atom("t", (X, Y))), Literal(Atom("t", (Y, Z))))))
-        else:  # t and u call each other
+        elif kind == "mutual":  # t and u call each other
             rules.append(Rule(Atom("u", (X, Z)), (Literal(Atom("t", (X, Y))), Literal(Atom("f", (Y, Z))))))
             rules.append(Rule(Atom("t", (X, Y)), (Literal(Atom("u", (X, Y))), Literal(Atom("g", (X,)), negated=draw(st.booleans())))))
+        else:  # partitioned by X (recomputed per changed X): steps along f(X,_), as the limbs of AVG
+            J, I = Variable("J"), Variable("I")
+            rules.append(Rule(Atom("t", (X, J)), (Literal(Atom("t", (X, I))), Literal(Atom("f", (X, J))), Comparison("<", I, J))))
+            if draw(st.booleans()):
+                rules.append(Rule(Atom("t", (X, J)), (Literal(Atom("t", (X, I))), Comparison("=", J, Arith("+", I, Integer(1))),
+                                  Comparison("<", J, Integer(3)), Literal(Atom("g", (X,))))))
         if draw(st.booleans()):
             rules.append(Rule(Atom("t", (Constant("a"), Constant("a")))))  # a fact of the component
         edges = "t"
@@ -164,6 +171,8 @@ def test_aggregates_and_recursion_equal_clingo_engine(program: Program, stream: 
     "f(X,Y) :- e(X,Y) [2]. t(X,Y) :- f(X,Y). t(X,Z) :- t(X,Y), t(Y,Z). l(X) :- t(X,X).",
     "f(X,Y) :- e(X,Y) [4]. t(X,Y) :- f(X,Y). t(X,Z) :- t(X,Y), f(Y,Z). n(X,N) :- r(X), N = #count{ Y : t(X,Y) }.",
     "f(X,Y) :- e(X,Y) [3]. :- 2 < #count{ X,Y : f(X,Y) }.",  # a constraint with an aggregate
+    # partitioned by X: only the partitions of changed input rows are recomputed
+    "f(X,Y) :- e(X,Y) [3]. l(X,0) :- f(X,Y). l(X,J) :- l(X,I), J = I + 1, J < 3, r(X) [2]. m(X,J) :- l(X,J), J > 0.",
 ])
 def test_fixed_programs_equal_reference(text: str) -> None:
     program = parse_program(text)
@@ -191,3 +200,27 @@ def test_outside_the_extended_fragment_is_named(text: str, why: str) -> None:
     with pytest.raises(NotInFragment) as err:
         IncrementalSolver(parse_program(text))
     assert why in str(err.value) and "rule `" in str(err.value)
+
+
+def test_partitioned_components_recompute_only_changed_partitions() -> None:
+    """The chain of the AVG encoding (limbs per value) is partitioned by its first argument: a
+    step whose input changes name some partitions recomputes only those (and stays exact)."""
+    from lars import incremental_aggregates as agg
+
+    program = parse_program("f(X,Y) :- e(X,Y) [3]. l(X,0) :- f(X,Y). l(X,J) :- l(X,I), J = I + 1, J < 4. n(X,N) :- r(X), N = #count{ J : l(X,J) }.")
+    points = {t: (Atom("e", (Constant(f"v{t}"), Integer(t))), Atom("r", (Constant(f"v{t - 1}"),))) for t in range(20)}
+    stream = Stream(points)
+    calls: list = []
+    original = agg.RecursiveBlock.evaluate
+
+    def spy(self, engine, keys=None):
+        calls.append(keys)
+        return original(self, engine, keys)
+
+    agg.RecursiveBlock.evaluate = spy
+    try:
+        steps = list(IncrementalSolver(program).run(stream))
+    finally:
+        agg.RecursiveBlock.evaluate = original
+    assert _answers(steps) == {t: expected_answers(program, stream, t) for t in range(20)}
+    assert calls[0] is None and all(keys is not None and len(keys) <= 2 for keys in calls[1:]), calls
