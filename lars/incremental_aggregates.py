@@ -65,12 +65,25 @@ class AggregateBlock:
     items: list  # the aggregates and the comparisons/negated literals left after the core, in order
     head_spec: "tuple | None" = None
     core_bound: frozenset = frozenset()  # the variables the core binds
+    pos: "dict | None" = None  # {head: the position of the partition variable} (``_partition_aggregate``)
+    seeded: "tuple | None" = None  # the core binding the partition variable first, and its name
+    input_pos: dict = field(default_factory=dict)  # as RecursiveBlock's
 
-    def evaluate(self, engine) -> dict[tuple, set[tuple]]:
+    @property
+    def sigs(self) -> tuple:
+        return (self.head,)
+
+    def evaluate(self, engine, keys: "set | None" = None) -> dict[tuple, set[tuple]]:
+        """The head rows; with ``keys``, those whose partition variable is one of them."""
         rows: set[tuple] = set()
         cache: dict = {}
         core = self.core
-        for theta in engine._steps(core, core.plans[None], 0, {}, None, None, None):
+        if keys is None:
+            instances = engine._steps(core, core.plans[None], 0, {}, None, None, None)
+        else:
+            seeded, var = self.seeded  # type: ignore[misc]
+            instances = (th for k in keys for th in engine._steps(seeded, seeded.plans[0], 0, {var: k}, ("#bind",), (k,), 0))
+        for theta in instances:
             for th in self._rest(engine, 0, theta, cache):
                 row = _head_row(engine, self.head_args, self.head_spec, th)
                 if row is not None:
@@ -316,6 +329,39 @@ def _partition(block: RecursiveBlock) -> None:
         return
 
 
+def _partition_aggregate(block: AggregateBlock) -> None:
+    """Partition an aggregate rule by a head variable v that its core binds: a head row with v = k
+    comes from instances with v = k only, so a change of input rows that hold v (at positions P of
+    a literal; the element tuples of an aggregate whose globals hold v) touches only the
+    partitions they name, which are recomputed with v bound first. Inputs without v touch all.
+    Chosen: the head variable held by the most inputs (none held: no partition)."""
+    inc = _incremental()
+    best = None
+    for p, a in enumerate(block.head_args):
+        if not isinstance(a, Variable) or a.name not in block.core_bound or a.name.startswith("_"):
+            continue
+        inputs: dict = {}
+        for lit in _block_lits(block):
+            held = tuple(q for q, x in enumerate(lit.args) if x == a)
+            if lit.rel[0] == "#e":  # the element tuples of a kept aggregate: rows (globals…, terms…)
+                item = lit.rel[2]
+                held = (item.globals_.index(a.name),) if a.name in item.globals_ else ()
+            if not held or inputs.get(lit.rel, ()) is None:
+                inputs[lit.rel] = None
+            else:
+                inputs[lit.rel] = tuple(sorted(set(inputs.get(lit.rel, ())) | set(held)))
+        score = sum(v is not None for v in inputs.values())
+        if score and (best is None or score > best[0]):
+            best = (score, p, a, inputs)
+    if best is None:
+        return
+    _, p, var, inputs = best
+    core = block.core
+    seeded = inc._Rule(core.rule, core.head, (), [inc._Lit(("#bind",), (var,), False), *core.lits], list(core.cmps))
+    seeded.plans[0] = inc._plan(seeded, 0)
+    block.pos, block.seeded, block.input_pos = {block.head: p}, (seeded, var.name), inputs
+
+
 def _head_row(engine, head_args: tuple, spec, theta: dict) -> "tuple | None":
     if spec is not None:
         return tuple([theta[v] if is_var else v for is_var, v in spec])
@@ -409,6 +455,7 @@ def split_blocks(rules: list, facts: list, intensional: set) -> tuple[list, set]
                 extra, more = _maintain(block, item, r.rule)
                 kept += extra
                 aux_nodes |= more
+        _partition_aggregate(block)
     out = list(kept)
     nodes: set = set(aux_nodes)
     for k, (block, sources) in enumerate(blocks):
@@ -420,7 +467,7 @@ def split_blocks(rules: list, facts: list, intensional: set) -> tuple[list, set]
                 read.setdefault(lit.rel, len(lit.args))
         for j, (rel, arity) in enumerate(read.items()):
             args = tuple(Variable(f"_#blk{j}") for j in range(arity))
-            if isinstance(block, RecursiveBlock) and block.pos is not None:
+            if block.pos is not None:
                 # the changed rows themselves: they name the partitions to recompute (flush_aux)
                 change = ("#chg", k, j, node, rel)
                 nodes.add(change)
@@ -640,7 +687,7 @@ def flush_block(engine, sig: tuple) -> None:
     pending.clear()
     block = sig[2]
     changes = engine.blk.pop(("#rows", sig), {})
-    if old is not None and isinstance(block, RecursiveBlock) and block.pos is not None:
+    if old is not None and block.pos is not None:
         keys: "set | None" = set()
         for rel, rows in changes.items():
             held = block.input_pos.get(rel)
@@ -681,7 +728,7 @@ def flush_block(engine, sig: tuple) -> None:
         for row in before - rows:
             support(head, row, -1)
     engine.blk[sig] = new
-    if isinstance(block, RecursiveBlock) and block.pos is not None:
+    if block.pos is not None:
         index = {}
         for head in block.sigs:
             parts: dict = {}
