@@ -1,4 +1,4 @@
-"""An incremental LARS engine for non-recursive stratified programs (no clingo).
+"""An incremental LARS engine for stratified programs (no clingo).
 
 Ticker (Beck, Eiter, Folie, *Ticker: A system for incremental ASP-based stream reasoning*, TPLP
 2017) has two engines: an incremental one for stratified programs, whose answer stream at every
@@ -32,9 +32,18 @@ consideration times for □; here the same information is kept per window and at
    Built-in calls ``@name(…)`` use the same Python functions as the clingo engine, cached per
    distinct argument tuple (the cache is cleared when it grows large: memory stays flat).
 
-The fragment: rules whose head is an atom (or none: a constraint), no recursion at all through the
-intensional predicates, windows (time-based; □ only with step 1 and no right-open end) only over
-predicates that no rule defines (and ``true``), no tuple or partition windows, no aggregates, no
+4. Rules with aggregates (``#count``, ``#sum``, ``#min``, ``#max``) and the rules of recursive
+   components are *blocks* (``lars.incremental_aggregates``): nodes of the topological order
+   (a component is one node) recomputed when a relation they read changed — only the partitions
+   (groups) that the changed rows name, when the block has a partition variable — and diffed
+   against their last result; aggregates whose groups can be enumerated keep their element tuples
+   per group by the counting algorithm.
+
+The fragment: rules whose head is an atom (or none: a constraint); stratified programs, with
+positive recursion (a strongly connected component of intensional predicates without negation or
+aggregates inside it) and aggregate assignments whose elements' predicates lie in lower strata
+(as ``lars.reference`` requires); windows (time-based; □ only with step 1 and no right-open end)
+only over predicates that no rule defines (and ``true``), no tuple or partition windows, no
 ``@_T`` heads, negated literals only over bound variables (no ``_``), ground facts, safe rules.
 Everything else is refused with the rule and the reason (``auto`` then uses clingo).
 """

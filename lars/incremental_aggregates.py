@@ -27,8 +27,22 @@ head one support, a row that vanishes takes it back: the rest of the engine keep
 
 Blocks are exact by construction: each recomputation is the definition applied to the current
 lower strata, which the engine has already brought up to date (the block node is flushed after
-every relation it reads). Work per step is the size of the block's input when an input changed,
-nothing otherwise.
+every relation it reads). Two refinements keep the work near the change:
+
+* **Kept aggregates** (``_maintain``): when the groups of an aggregate can be enumerated (its
+  global variables are bound by its condition, or by the rule's other literals, whose projection
+  on them then guards the condition), the engine keeps the set of element tuples as a relation
+  (``#e``) by the counting algorithm, and each group's count, sum and multiset of first terms
+  (``_Group``) follow its changes; the block then reads a group's value in O(1) (#min/#max: cached
+  until the group changes).
+* **Partitions** (``_partition``, ``_partition_aggregate``): when every rule of a block keeps a
+  variable from its inputs to its head (a component: the same argument position of every
+  predicate of the component in every rule; an aggregate rule: a head variable its core binds),
+  the block's result is the union of independent ones per value of that variable, and only the
+  values named by the changed input rows (watched row by row, ``#chg``) are recomputed, with the
+  variable bound first. An input without the variable makes the step recompute everything.
+
+Work per step is then the size of the changed partitions' inputs, nothing when no input changed.
 """
 
 from __future__ import annotations
