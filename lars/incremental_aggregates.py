@@ -165,7 +165,7 @@ def _aggregate(engine, a: _Aggregate, theta: dict, cache: dict) -> Iterator[dict
             value = None  # #sup for #min, #inf for #max: no term
         else:
             pick = min if agg.function == "min" else max
-            value = pick(firsts, key=lambda text: _sort_key(engine._term(text)))
+            value = pick(firsts, key=_sort_keys(engine))
         cache[key] = value
     if isinstance(agg.left, Variable) and agg.left.name not in theta:
         if value is not None:  # #min/#max of nothing assigns nothing
@@ -184,6 +184,23 @@ def _aggregate(engine, a: _Aggregate, theta: dict, cache: dict) -> Iterator[dict
 
 
 _MISSING = object()
+_KEYS_MAX = 200_000
+
+
+def _sort_keys(engine):
+    """clingo's order of a term given by its text (``lars.reference._sort_key``), cached per
+    engine (cleared when large, as the engine's other caches)."""
+    keys = engine.blk.get("#sortkeys")
+    if keys is None or len(keys) > _KEYS_MAX:
+        keys = engine.blk["#sortkeys"] = {}
+
+    def key(text: str) -> tuple:
+        got = keys.get(text)
+        if got is None:
+            got = keys[text] = _sort_key(engine._term(text))
+        return got
+
+    return key
 
 
 class _Group:
@@ -221,7 +238,7 @@ class _Group:
             return None
         if group.best is _MISSING:
             pick = min if function == "min" else max
-            group.best = pick(group.firsts, key=lambda text: _sort_key(engine._term(text)))
+            group.best = pick(group.firsts, key=_sort_keys(engine))
         return group.best  # type: ignore[return-value]
 
 
@@ -662,11 +679,23 @@ def _maintain(block: AggregateBlock, a: _Aggregate, rule) -> tuple[list, set]:
             return [], set()
         outer = ("#o", id(a), a)
         core = block.core
-        guard = inc._Rule(rule, outer, gvars, list(core.lits), list(core.cmps))
-        try:
-            inc._plan_all(guard)
-            rules = [guard] + element_rules([inc._Lit(outer, gvars, False)])
-        except inc.NotInFragment:
+        # the guard: the fewest positive literals of the core that bind the globals (a superset of
+        # the groups the core asks for is as good, and much cheaper than the whole core's join)
+        few: list = []
+        need = set(a.globals_)
+        for lit in core.lits:
+            if need and not lit.negated and _lit_vars(lit) & need:
+                few.append(lit)
+                need -= _lit_vars(lit)
+        candidates = ([inc._Rule(rule, outer, gvars, few, [])] if not need else []) + [inc._Rule(rule, outer, gvars, list(core.lits), list(core.cmps))]
+        for guard in candidates:
+            try:
+                inc._plan_all(guard)
+                rules = [guard] + element_rules([inc._Lit(outer, gvars, False)])
+                break
+            except inc.NotInFragment:
+                continue
+        else:
             return [], set()
         nodes = {node, outer}
     a.node = node
