@@ -77,13 +77,19 @@ def same_values(a: dict, b: dict) -> tuple[bool, int]:
     return True, rows
 
 
-def timed(cmd: list[str], out: Path) -> float:
+def timed(cmd: list[str], out: Path) -> tuple[float, float]:
+    """Wall seconds and CPU seconds (user + system) of the whole process."""
+    import resource  # noqa: PLC0415
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     with out.open("w") as f:
         done = subprocess.run(cmd, stdout=f, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode:
         raise SystemExit(f"{' '.join(cmd)}: exit {done.returncode}\n{done.stderr}")
-    return time.perf_counter() - start
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -106,12 +112,14 @@ def main(argv: list[str] | None = None) -> int:
         inc = timed(run + ["--lars-engine", "incremental"], d / f"{name}.incremental.jsonl")
         base = timed([py, str(ROOT / "bench" / "rdf_window_baseline.py"), str(stream), "10", "1", str(query)], d / f"{name}.oxigraph.jsonl")
         ok, rows = same_values(values(d / f"{name}.incremental.jsonl"), values(d / f"{name}.oxigraph.jsonl"))
-        line = (f"  {name:13} rsplars (incremental) {inc:7.2f} s | pyoxigraph {base:6.2f} s | ratio {base / inc:5.2f}x | "
+        line = (f"  {name:13} rsplars (incremental) {inc[0]:7.2f} s ({inc[1]:6.2f} s CPU) | pyoxigraph {base[0]:6.2f} s ({base[1]:5.2f} s CPU) | "
+                f"ratio {base[0] / inc[0]:5.2f}x wall, {base[1] / inc[1]:5.2f}x CPU | "
                 f"answers {'equal as values' if ok else 'DIFFER'} at every time point ({rows} rows)")
         if args.asp:
             asp = timed(run + ["--lars-engine", "asp"], d / f"{name}.asp.jsonl")
             same = (d / f"{name}.asp.jsonl").read_bytes() == (d / f"{name}.incremental.jsonl").read_bytes()
-            line += f" | clingo {asp:7.2f} s ({base / asp:4.2f}x; incremental {asp / inc:4.1f}x faster, output {'byte-identical' if same else 'DIFFERENT'})"
+            line += (f" | clingo {asp[0]:7.2f} s ({asp[1]:6.2f} s CPU; incremental {asp[1] / inc[1]:4.1f}x less CPU), "
+                     f"output {'byte-identical' if same else 'DIFFERENT'}")
         print(line, flush=True)
     return 0
 
