@@ -171,6 +171,10 @@ def test_aggregates_and_recursion_equal_clingo_engine(program: Program, stream: 
     "f(X,Y) :- e(X,Y) [2]. t(X,Y) :- f(X,Y). t(X,Z) :- t(X,Y), t(Y,Z). l(X) :- t(X,X).",
     "f(X,Y) :- e(X,Y) [4]. t(X,Y) :- f(X,Y). t(X,Z) :- t(X,Y), f(Y,Z). n(X,N) :- r(X), N = #count{ Y : t(X,Y) }.",
     "f(X,Y) :- e(X,Y) [3]. :- 2 < #count{ X,Y : f(X,Y) }.",  # a constraint with an aggregate
+    "f(X,Y) :- e(X,Y) [3]. a(N) :- N = #count{ X : f(X,_) }. b(N) :- N = #count{ 1 : f(X,Y) }.",  # wildcard, constant tuple
+    "f(X,Y) :- e(X,Y) [3]. g(X) :- r(X) [2]. a(X,N) :- g(X), N = #count{ Y : f(X,Y); Y : f(Y,X) }.",  # two elements: one set
+    "f(X,Y) :- e(X,Y) [3]. g(X) :- r(X) [2]. a(X,N,M) :- g(X), N = #count{ Y : f(X,Y) }, M = #count{ Z : f(N,Z) }.",
+    "f(X,Y) :- e(X,Y) [3]. g(X) :- r(X) [2]. a(X,S) :- g(X), S = #sum{ Y*2,Y : f(X,Y), Y > 0 }. z(X) :- g(X), 0 = #count{ Y : f(X,Y) }.",
     # partitioned by X: only the partitions of changed input rows are recomputed
     "f(X,Y) :- e(X,Y) [3]. l(X,0) :- f(X,Y). l(X,J) :- l(X,I), J = I + 1, J < 3, r(X) [2]. m(X,J) :- l(X,J), J > 0.",
 ])
