@@ -487,6 +487,27 @@ def split_blocks(rules: list, facts: list, intensional: set) -> tuple[list, set]
                 kept += extra
                 aux_nodes |= more
         _partition_aggregate(block)
+    # A rule with a built-in call over two relations that blocks change (AVG's and SUM's results:
+    # the total and the kind of a group) would, tuple by tuple, meet the new total with the old
+    # kind — a combination no answer holds, on which a built-in may fail: such a rule is a block
+    # too, evaluated once its inputs are all up to date.
+    downstream = {s for block, _ in blocks for s in block.sigs}
+    grew = True
+    while grew:
+        grew = False
+        for r in kept:
+            if r.head not in downstream and any((lit.rel[1] if lit.rel[0] == "neg" else lit.rel) in downstream for lit in r.lits):
+                downstream.add(r.head)
+                grew = True
+    for r in list(kept):
+        names: set = set()
+        if r.rule is not None:
+            inc._calls(r.rule, names)
+        if names and sum(1 for lit in r.lits if not lit.negated and lit.rel in downstream) >= 2:
+            kept.remove(r)
+            block = _aggregate_block(r, [], intensional, fresh)
+            _partition_aggregate(block)
+            blocks.append((block, [r]))
     out = list(kept)
     nodes: set = set(aux_nodes)
     for k, (block, sources) in enumerate(blocks):
