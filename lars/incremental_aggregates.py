@@ -43,6 +43,10 @@ every relation it reads). Two refinements keep the work near the change:
   variable bound first. An input without the variable makes the step recompute everything.
 
 Work per step is then the size of the changed partitions' inputs, nothing when no input changed.
+
+A rule with a built-in call over two relations that blocks change is made a block as well
+(``split_blocks``): the counting algorithm would evaluate it on intermediate states (the new value
+of one input with the old value of the other), where a built-in may fail.
 """
 
 from __future__ import annotations
