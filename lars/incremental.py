@@ -1,4 +1,4 @@
-"""An incremental LARS engine for non-recursive stratified programs (no clingo).
+"""An incremental LARS engine for stratified programs (no clingo).
 
 Ticker (Beck, Eiter, Folie, *Ticker: A system for incremental ASP-based stream reasoning*, TPLP
 2017) has two engines: an incremental one for stratified programs, whose answer stream at every
@@ -36,9 +36,18 @@ consideration times for □; here the same information is kept per window and at
    Built-in calls ``@name(…)`` use the same Python functions as the clingo engine, cached per
    distinct argument tuple (the cache is cleared when it grows large: memory stays flat).
 
-The fragment: rules whose head is an atom (or none: a constraint), no recursion at all through the
-intensional predicates, windows (time-based; □ only with step 1 and no right-open end) only over
-predicates that no rule defines (and ``true``), no tuple or partition windows, no aggregates, no
+4. Rules with aggregates (``#count``, ``#sum``, ``#min``, ``#max``) and the rules of recursive
+   components are *blocks* (``lars.incremental_aggregates``): nodes of the topological order
+   (a component is one node) recomputed when a relation they read changed — only the partitions
+   (groups) that the changed rows name, when the block has a partition variable — and diffed
+   against their last result; aggregates whose groups can be enumerated keep their element tuples
+   per group by the counting algorithm.
+
+The fragment: rules whose head is an atom (or none: a constraint); stratified programs, with
+positive recursion (a strongly connected component of intensional predicates without negation or
+aggregates inside it) and aggregate assignments whose elements' predicates lie in lower strata
+(as ``lars.reference`` requires); windows (time-based; □ only with step 1 and no right-open end)
+only over predicates that no rule defines (and ``true``), no tuple or partition windows, no
 ``@_T`` heads, negated literals only over bound variables (no ``_``), ground facts, safe rules.
 Everything else is refused with the rule and the reason (``auto`` then uses clingo).
 """
@@ -86,6 +95,9 @@ ALL = TimeWindow(None, 0, 1)
 NOW = TimeWindow(0, 0, 1)
 _FALSE = ("#false", 0)  # the head of constraints
 _CACHE_MAX = 200_000
+#: the kinds of node ``lars.incremental_aggregates`` adds to the topological order (blocks, their
+#: kept element tuples, guards and changed rows): relations of the engine, not of the program
+_BLOCK_NODES = ("#blk", "#e", "#o", "#chg")
 
 
 @dataclass(frozen=True)
@@ -234,7 +246,7 @@ def compile_program(program: Program) -> tuple[list[_Rule], list[Atom], list[tup
         cmps: list[Comparison] = []
         for b in rule.body:
             if isinstance(b, AggregateAssignment):
-                raise NotInFragment(rule, "an aggregate")
+                continue  # the rule becomes a block of lars.incremental_aggregates
             if isinstance(b, Comparison):
                 cmps.append(b)
                 continue
@@ -281,7 +293,10 @@ def compile_program(program: Program) -> tuple[list[_Rule], list[Atom], list[tup
             continue
         names = tuple(Variable(f"X{i}") for i in range(sig[1]))
         rules.append(_Rule(None, sig, names, [_Lit(("w", "dia", NOW, sig), names, False)], []))
-    order = _topological(rules, intensional)
+    from lars.incremental_aggregates import split_blocks  # aggregates and recursion: blocks
+
+    rules, nodes = split_blocks(rules, facts, intensional)
+    order = _topological(rules, intensional | nodes)
     for r in rules:
         _plan_all(r)
     return rules, facts, order
@@ -707,7 +722,10 @@ def _demand(rules: list[_Rule], order: list[tuple], outputs: set[tuple]) -> dict
     only the values the head relation needs at m; anything else: every value. A row of q whose
     value at k no reader needs changes no instance whose head is needed (the instance does not
     match, or its head has a value at m that no reader of the head needs), hence no needed atom.
-    Output predicates and constraints need every row."""
+    Output predicates and constraints need every row, and so do the blocks of aggregates and
+    recursion (``lars.incremental_aggregates``): every relation a block reads is needed whole (its
+    watch rules, whose heads are block nodes, read it), and the rules that only order a block's
+    heads after its node read no data."""
     need: dict[tuple, list] = {}
 
     def entry(rel: tuple, arity: int) -> list:
@@ -721,6 +739,14 @@ def _demand(rules: list[_Rule], order: list[tuple], outputs: set[tuple]) -> dict
     need[_FALSE] = []
     rank = {sig: i for i, sig in enumerate(order)}
     for r in sorted(rules, key=lambda r: -rank.get(r.head, -1)):
+        if r.head[0] in _BLOCK_NODES:  # a block reads these relations: every row of them matters
+            for lit in r.lits:
+                rel = lit.rel[1] if lit.rel[0] == "neg" else lit.rel
+                if rel[0] not in _BLOCK_NODES and not (rel[0] == "w" and rel[3] == ("true", 0)):
+                    need[rel] = [None] * len(lit.args)
+            continue
+        if any((lit.rel[1] if lit.rel[0] == "neg" else lit.rel)[0] in _BLOCK_NODES for lit in r.lits):
+            continue  # a rule ordering a block's head after the block: it reads no data
         head = entry(r.head, len(r.head_args))
         for lit in r.lits:  # every relation read gets an entry (needing nothing, until a reader needs it)
             entry(lit.rel[1] if lit.rel[0] == "neg" else lit.rel, len(lit.args))
@@ -1095,6 +1121,7 @@ class _Engine:
         self.answer = _SortedAnswer()
         self.valid = False  # is the previous step's answer a single answer (for deltas)?
         self.out: list[tuple] = []  # (sig, rows added, rows removed) of the step, for the answer
+        self.blk: dict = {}  # block node -> its last result (lars.incremental_aggregates)
         # relations whose every reader projects it (one positive literal): changed in bulk
         self.bulk = {rel: all(r.project is not None for r, _ in uses) for rel, uses in self.uses.items()}
         for fact in solver.facts:
@@ -1409,6 +1436,10 @@ class _Engine:
     def _flush(self, sig: tuple) -> None:
         """The rows of ``sig`` whose support became or stopped being 0 change its relation (each
         intensional predicate is flushed once per step, after everything below it)."""
+        if sig[0] in _BLOCK_NODES:  # aggregates and recursion: lars.incremental_aggregates
+            from lars.incremental_aggregates import flush_aux, flush_block
+
+            return flush_block(self, sig) if sig[0] == "#blk" else flush_aux(self, sig)
         pending = self.pending[sig]
         if not pending:
             return

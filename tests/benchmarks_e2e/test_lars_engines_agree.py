@@ -1,8 +1,8 @@
 """``rsplars run --lars-engine incremental`` against ``--lars-engine asp`` (clingo) on the benchmark
 queries of ``test_benchmark_queries`` (whose answers, computed with the default engine, are
 checked there against pyoxigraph and rdflib on every window): the same data, byte-identical
-output. Queries outside the incremental engine's fragment (aggregates, …) are refused by
-``--lars-engine incremental`` with exit 2 and run by clingo under ``auto``."""
+output. Every benchmark query translates into the incremental engine's fragment (those with
+aggregates since ``lars.incremental_aggregates``): a refusal (exit 2) fails the test."""
 
 from __future__ import annotations
 
@@ -47,12 +47,6 @@ def test_incremental_and_clingo_engines_give_the_same_answers(path: Path, dialec
     code, clingo_out, err = run(capsys, *args, "--lars-engine", "asp")
     assert code == 0, err
     code, incremental_out, err = run(capsys, *args, "--lars-engine", "incremental")
-    if code == 2:  # outside the fragment: named, and auto falls back to clingo
-        assert "unsupported in the incremental engine: rule `" in err and "Traceback" not in err
-        code, auto_out, err = run(capsys, *args)
-        assert code == 0, err
-        assert auto_out == clingo_out
-        return
-    assert code == 0, err
+    assert code == 0, err  # (2: outside the fragment)
     assert clingo_out, "the query answers something at some time point"
     assert incremental_out == clingo_out

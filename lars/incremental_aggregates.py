@@ -1,0 +1,842 @@
+"""Aggregates and positive recursion in the incremental engine (``lars.incremental``).
+
+The incremental engine keeps derived relations by the counting algorithm of view maintenance
+(Gupta, Mumick, Subrahmanian, SIGMOD 1993), which is exact for non-recursive rules without
+aggregates. Two kinds of rules fall outside it; this module evaluates them as *blocks*, nodes of
+the engine's topological order that are recomputed whenever one of the relations they read
+changed in the step, their result diffed against the previous one (a row that appears gives its
+head one support, a row that vanishes takes it back: the rest of the engine keeps counting):
+
+* **An aggregate rule** (``lars.model.AggregateAssignment``: ``#count``, ``#sum``, ``#min``,
+  ``#max``; clingo's aggregates as ``lars.reference`` defines them, ``_Evaluation._aggregate``):
+  the rule's other literals and the comparisons they bind (its *core*) are matched with the
+  engine's join plans; for each instance, every aggregate takes the set of tuples of its elements'
+  instances under the global variables (those of the elements that occur elsewhere in the body),
+  computed once per group and step; ``#count``/``#sum`` of an empty set are 0, ``#min``/``#max``
+  of one have no value and an assignment from it does not hold; then the comparisons that need
+  the aggregates' values, then the head. The elements' predicates lie in lower strata (the block
+  node comes after them in the order; a cycle through an aggregate is refused, as the reference
+  refuses it).
+* **A recursive component** (a strongly connected component of the predicate dependency graph of
+  the intensional predicates, Apt, Blair, Walker 1988; without negation or aggregates inside it):
+  its rules are evaluated to their least fixpoint over the current relations of the lower strata
+  by semi-naive evaluation (Bancilhon, Ramakrishnan 1986; each new row is joined, through the
+  engine's delta plans, against the rows found so far), the component's facts and stream atoms (D11)
+  included. Recomputation, as DRed's rederivation does it for a whole component (Gupta et al.
+  §5), is exact for any positive recursion — cyclic derivations included, where counting is not.
+
+Blocks are exact by construction: each recomputation is the definition applied to the current
+lower strata, which the engine has already brought up to date (the block node is flushed after
+every relation it reads). Two refinements keep the work near the change:
+
+* **Kept aggregates** (``_maintain``): when the groups of an aggregate can be enumerated (its
+  global variables are bound by its condition, or by the rule's other literals, whose projection
+  on them then guards the condition), the engine keeps the set of element tuples as a relation
+  (``#e``) by the counting algorithm, and each group's count, sum and multiset of first terms
+  (``_Group``) follow its changes; the block then reads a group's value in O(1) (#min/#max: cached
+  until the group changes).
+* **Partitions** (``_partition``, ``_partition_aggregate``): when every rule of a block keeps a
+  variable from its inputs to its head (a component: the same argument position of every
+  predicate of the component in every rule; an aggregate rule: a head variable its core binds),
+  the block's result is the union of independent ones per value of that variable, and only the
+  values named by the changed input rows (watched row by row, ``#chg``) are recomputed, with the
+  variable bound first. An input without the variable makes the step recompute everything.
+
+Work per step is then the size of the changed partitions' inputs, nothing when no input changed.
+
+A rule with a built-in call over two relations that blocks change is made a block as well
+(``split_blocks``): the counting algorithm would evaluate it on intermediate states (the new value
+of one input with the old value of the other), where a built-in may fail.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterator
+
+from lars.model import AggregateAssignment, Atom, Comparison, Constant, Integer, Literal, String, Variable
+from lars.printer import format_term
+from lars.reference import _COMPARE, _sort_key, _strongly_connected, _Undefined, evaluate
+
+
+def _incremental():
+    from lars import incremental  # noqa: PLC0415  (lars.incremental imports this module lazily)
+
+    return incremental
+
+
+@dataclass(eq=False)
+class _Aggregate:
+    agg: AggregateAssignment
+    globals_: tuple[str, ...]
+    conds: list  # one _Rule per element: a binding literal of the globals, the condition, the terms
+    node: "tuple | None" = None  # the relation of its element tuples kept by the engine (``_maintain``)
+
+
+@dataclass(eq=False)
+class AggregateBlock:
+    """One rule with aggregates (see the module docstring)."""
+
+    head: tuple
+    head_args: tuple
+    core: object  # a _Rule: the other literals and the comparisons they bind, no head
+    items: list  # the aggregates and the comparisons/negated literals left after the core, in order
+    head_spec: "tuple | None" = None
+    core_bound: frozenset = frozenset()  # the variables the core binds
+    pos: "dict | None" = None  # {head: the position of the partition variable} (``_partition_aggregate``)
+    seeded: "tuple | None" = None  # the core binding the partition variable first, and its name
+    input_pos: dict = field(default_factory=dict)  # as RecursiveBlock's
+
+    @property
+    def sigs(self) -> tuple:
+        return (self.head,)
+
+    def evaluate(self, engine, keys: "set | None" = None) -> dict[tuple, set[tuple]]:
+        """The head rows; with ``keys``, those whose partition variable is one of them."""
+        rows: set[tuple] = set()
+        cache: dict = {}
+        core = self.core
+        if keys is None:
+            instances = engine._steps(core, core.plans[None], 0, {}, None, None, None, ())
+        else:
+            seeded, var = self.seeded  # type: ignore[misc]
+            instances = (th for k in keys for th in engine._steps(seeded, seeded.plans[0], 0, {var: k}, ("#bind",), (k,), 0, ()))
+        for theta in instances:
+            for th in self._rest(engine, 0, theta, cache):
+                row = _head_row(engine, self.head_args, self.head_spec, th)
+                if row is not None:
+                    rows.add(row)
+        return {self.head: rows}
+
+    def _rest(self, engine, k: int, theta: dict, cache: dict) -> Iterator[dict]:
+        if k == len(self.items):
+            yield theta
+            return
+        kind, item = self.items[k]
+        if kind == "agg":
+            yield from (th2 for th in _aggregate(engine, item, theta, cache) for th2 in self._rest(engine, k + 1, th, cache))
+        elif kind == "neg":
+            try:
+                ground = tuple([engine._value(a, theta) for a in item.args])
+            except _Undefined:
+                ground = None
+            if ground is None or ground not in engine.rels[item.rel].rows:
+                yield from self._rest(engine, k + 1, theta, cache)
+        else:  # a comparison, maybe an assignment X = term
+            c: Comparison = item
+            unbound = _vars(c.left) - theta.keys() | _vars(c.right) - theta.keys()
+            if unbound:
+                var, other = (c.left, c.right) if isinstance(c.left, Variable) and c.left.name in unbound else (c.right, c.left)
+                try:
+                    value = engine._value(other, theta)
+                except _Undefined:
+                    return
+                yield from self._rest(engine, k + 1, {**theta, var.name: value}, cache)
+            elif _holds(engine, c, theta):
+                yield from self._rest(engine, k + 1, theta, cache)
+
+
+def _holds(engine, c: Comparison, theta: dict) -> bool:
+    from lars.reference import comparison_holds  # noqa: PLC0415
+
+    return comparison_holds(c, engine._terms(theta), engine.functions)
+
+
+def _aggregate(engine, a: _Aggregate, theta: dict, cache: dict) -> Iterator[dict]:
+    """``left op #f{…}`` under θ as ``lars.reference`` evaluates it (``_Evaluation._aggregate``)."""
+    agg = a.agg
+    key = (id(a), tuple([theta[g] for g in a.globals_]))
+    value = cache.get(key, _MISSING)
+    if value is _MISSING and a.node is not None:  # kept per group as the element tuples change
+        group = engine.blk.get(a.node, {}).get(key[1])
+        value = cache[key] = _Group.value(group, agg.function, engine)
+    if value is _MISSING:
+        tuples: set[tuple] = set()
+        start = {g: theta[g] for g in a.globals_}
+        row = tuple([start[g] for g in a.globals_])
+        for cond in a.conds:
+            for th in engine._steps(cond, cond.plans[0], 0, start, ("#bind",), row, 0, ()):
+                try:
+                    tuples.add(tuple([engine._value(t, th) for t in cond.head_args]))
+                except (_Undefined, KeyError):
+                    continue
+        firsts = [tup[0] for tup in tuples]
+        if agg.function == "count":
+            value = str(len(tuples))
+        elif agg.function == "sum":
+            value = str(sum(x.value for x in map(engine._term, firsts) if isinstance(x, Integer)))
+        elif not firsts:
+            value = None  # #sup for #min, #inf for #max: no term
+        else:
+            pick = min if agg.function == "min" else max
+            value = pick(firsts, key=_sort_keys(engine))
+        cache[key] = value
+    if isinstance(agg.left, Variable) and agg.left.name not in theta:
+        if value is not None:  # #min/#max of nothing assigns nothing
+            yield {**theta, agg.left.name: value}
+        return
+    try:
+        left = engine._value(agg.left, theta)
+    except _Undefined:
+        return
+    if value is None:  # #sup is above every term, #inf below
+        holds = {"=": False, "!=": True}.get(agg.op, (agg.op in ("<", "<=")) == (agg.function == "min"))
+    else:
+        holds = _COMPARE[agg.op](_sort_key(engine._term(left)), _sort_key(engine._term(value)))
+    if holds:
+        yield theta
+
+
+_MISSING = object()
+_KEYS_MAX = 200_000
+
+
+def _sort_keys(engine):
+    """clingo's order of a term given by its text (``lars.reference._sort_key``), cached per
+    engine (cleared when large, as the engine's other caches)."""
+    keys = engine.blk.get("#sortkeys")
+    if keys is None or len(keys) > _KEYS_MAX:
+        keys = engine.blk["#sortkeys"] = {}
+
+    def key(text: str) -> tuple:
+        got = keys.get(text)
+        if got is None:
+            got = keys[text] = _sort_key(engine._term(text))
+        return got
+
+    return key
+
+
+class _Group:
+    """The element tuples of one group of a kept aggregate: their number, the sum of their first
+    terms that are integers, and the first terms with their multiplicities (for #min/#max, whose
+    value is cached until the group changes)."""
+
+    __slots__ = ("n", "total", "firsts", "best")
+
+    def __init__(self) -> None:
+        self.n = 0
+        self.total = 0
+        self.firsts: dict[str, int] = {}
+        self.best: object = _MISSING
+
+    def change(self, first: str, sign: int, engine) -> None:
+        self.n += sign
+        term = engine._term(first)
+        if isinstance(term, Integer):
+            self.total += sign * term.value
+        got = self.firsts.get(first, 0) + sign
+        if got:
+            self.firsts[first] = got
+        else:
+            del self.firsts[first]
+        self.best = _MISSING
+
+    @staticmethod
+    def value(group: "_Group | None", function: str, engine) -> "str | None":
+        if function == "count":
+            return str(group.n) if group is not None else "0"
+        if function == "sum":
+            return str(group.total) if group is not None else "0"
+        if group is None or not group.n:
+            return None
+        if group.best is _MISSING:
+            pick = min if function == "min" else max
+            group.best = pick(group.firsts, key=_sort_keys(engine))
+        return group.best  # type: ignore[return-value]
+
+
+@dataclass(eq=False)
+class RecursiveBlock:
+    """A recursive component: its rules (reading working relations ``("#w", k, sig)`` for the
+    component's predicates), its facts, evaluated semi-naively (see the module docstring)."""
+
+    key: int
+    sigs: tuple
+    rules: list
+    facts: list = field(default_factory=list)
+    pos: "dict | None" = None  # sig -> its partition position (``_partition``), None: no partition
+    seeded: dict = field(default_factory=dict)  # rule without component literals -> (its copy binding the partition variable first)
+    input_pos: dict = field(default_factory=dict)  # input relation -> the positions that hold the partition (None: all partitions)
+
+    def evaluate(self, engine, keys: "set | None" = None) -> dict[tuple, set[tuple]]:
+        """The least fixpoint; with ``keys``, only its partitions ``keys`` (the rows whose
+        partition position holds one of them)."""
+        inc = _incremental()
+        work = {sig: ("#w", self.key, sig) for sig in self.sigs}
+        for rel in work.values():
+            engine.rels[rel] = inc._Rel()
+        users: dict[tuple, list] = {}
+        for r in self.rules:
+            for i, lit in enumerate(r.lits):
+                if lit.rel[0] == "#w":
+                    users.setdefault(lit.rel, []).append((r, i))
+        delta: list[tuple[tuple, tuple]] = []
+
+        def derive(sig: tuple, row: tuple) -> None:
+            table = engine.rels[work[sig]]
+            if row not in table.rows:
+                table.add(row)
+                delta.append((work[sig], row))
+
+        for fact in self.facts:
+            try:
+                row = tuple([format_term(evaluate(a, {}, engine.functions)) for a in fact.args])
+            except _Undefined:
+                continue
+            if keys is None or row[self.pos[fact.signature]] in keys:  # type: ignore[index]
+                derive(fact.signature, row)
+        for r in self.rules:
+            if any(lit.rel[0] == "#w" for lit in r.lits):
+                continue
+            if keys is None:
+                instances = list(engine._steps(r, r.plans[None], 0, {}, None, None, None, ()))
+            else:  # the partition variable bound first, to each key
+                seeded, var = self.seeded[id(r)]
+                instances = [th for k in keys for th in engine._steps(seeded, seeded.plans[0], 0, {var: k}, ("#bind",), (k,), 0, ())]
+            for theta in instances:
+                row = _head_row(engine, r.head_args, r.head_spec, theta)
+                if row is not None:
+                    derive(r.head, row)
+        while delta:
+            todo, delta[:] = list(delta), []
+            for rel, row in todo:
+                for r, i in users.get(rel, ()):
+                    theta = engine._bind(r.lits[i], row)
+                    if theta is None:
+                        continue
+                    for th in list(engine._steps(r, r.plans[i], 0, theta, rel, row, i, (row,))):
+                        got = _head_row(engine, r.head_args, r.head_spec, th)
+                        if got is not None:
+                            derive(r.head, got)
+        out = {sig: set(engine.rels[work[sig]].rows) for sig in self.sigs}
+        for rel in work.values():
+            del engine.rels[rel]
+        return out
+
+
+def _partition(block: RecursiveBlock) -> None:
+    """Find a partition of the component: a position per predicate such that in every rule the
+    head's argument there is a variable that every component literal of the body has at its
+    predicate's position. Then every row derives only from rows of its own partition (and input
+    rows), so the fixpoint is the union of independent ones per partition key, and a change of
+    input rows that hold the rule's partition variable at positions P touches only the partitions
+    named there (an input literal without it touches all: ``input_pos`` None)."""
+    from itertools import islice, product  # noqa: PLC0415
+
+    inc = _incremental()
+    sigs = block.sigs
+    for choice in islice(product(*(range(s[1]) for s in sigs)), 256):
+        pos = dict(zip(sigs, choice))
+        var_of: dict = {}
+        ok = True
+        for r in block.rules:
+            v = r.head_args[pos[r.head]]
+            if not isinstance(v, Variable) or v.name.startswith("_"):
+                ok = False
+                break
+            for lit in r.lits:
+                if lit.rel[0] == "#w" and lit.args[pos[lit.rel[2]]] != v:
+                    ok = False
+            var_of[id(r)] = v
+        if not ok:
+            continue
+        inputs: dict = {}
+        for r in block.rules:
+            v = var_of[id(r)]
+            for lit in r.lits:
+                if lit.rel[0] == "#w":
+                    continue
+                rel = ("neg", lit.rel[1]) if lit.rel[0] == "neg" else lit.rel
+                held = tuple(p for p, a in enumerate(lit.args) if a == v)
+                if lit.negated or not held or inputs.get(rel, ()) is None:
+                    inputs[rel] = None
+                else:
+                    inputs[rel] = tuple(sorted(set(inputs.get(rel, ())) | set(held)))
+        block.pos, block.input_pos = pos, inputs
+        for r in block.rules:
+            if any(lit.rel[0] == "#w" for lit in r.lits):
+                continue
+            v = var_of[id(r)]
+            seeded = inc._Rule(r.rule, r.head, r.head_args, [inc._Lit(("#bind",), (v,), False), *r.lits], list(r.cmps))
+            seeded.plans[0] = inc._plan(seeded, 0)
+            block.seeded[id(r)] = (seeded, v.name)
+        return
+
+
+def _partition_aggregate(block: AggregateBlock) -> None:
+    """Partition an aggregate rule by a head variable v that its core binds: a head row with v = k
+    comes from instances with v = k only, so a change of input rows that hold v (at positions P of
+    a literal; the element tuples of an aggregate whose globals hold v) touches only the
+    partitions they name, which are recomputed with v bound first. Inputs without v touch all.
+    Chosen: the head variable held by the most inputs (none held: no partition)."""
+    inc = _incremental()
+    best = None
+    for p, a in enumerate(block.head_args):
+        if not isinstance(a, Variable) or a.name not in block.core_bound or a.name.startswith("_"):
+            continue
+        inputs: dict = {}
+        for lit in _block_lits(block):
+            held = tuple(q for q, x in enumerate(lit.args) if x == a)
+            if lit.rel[0] == "#e":  # the element tuples of a kept aggregate: rows (globals…, terms…)
+                item = lit.rel[2]
+                held = (item.globals_.index(a.name),) if a.name in item.globals_ else ()
+            if not held or inputs.get(lit.rel, ()) is None:
+                inputs[lit.rel] = None
+            else:
+                inputs[lit.rel] = tuple(sorted(set(inputs.get(lit.rel, ())) | set(held)))
+        score = sum(v is not None for v in inputs.values())
+        if score and (best is None or score > best[0]):
+            best = (score, p, a, inputs)
+    if best is None:
+        return
+    _, p, var, inputs = best
+    core = block.core
+    seeded = inc._Rule(core.rule, core.head, (), [inc._Lit(("#bind",), (var,), False), *core.lits], list(core.cmps))
+    seeded.plans[0] = inc._plan(seeded, 0)
+    block.pos, block.seeded, block.input_pos = {block.head: p}, (seeded, var.name), inputs
+
+
+def _head_row(engine, head_args: tuple, spec, theta: dict) -> "tuple | None":
+    if spec is not None:
+        return tuple([theta[v] if is_var else v for is_var, v in spec])
+    try:
+        return tuple([engine._value(a, theta) for a in head_args])
+    except _Undefined:
+        return None
+
+
+def _vars(term: object) -> set[str]:
+    return _incremental()._vars(term)
+
+
+def _lit_vars(lit) -> set[str]:
+    return set().union(set(), *(_vars(a) for a in lit.args))
+
+
+def _spec(head_args: tuple) -> "tuple | None":
+    if all(isinstance(a, (Variable, Constant, Integer, String)) for a in head_args):
+        return tuple((True, a.name) if isinstance(a, Variable) else (False, format_term(a)) for a in head_args)
+    return None
+
+
+# ============================================================================== compilation
+
+
+def split_blocks(rules: list, facts: list, intensional: set) -> tuple[list, set]:
+    """Take the rules with aggregates and the rules of recursive components out of ``rules``
+    (``lars.incremental._Rule``s, aggregates left out of their literals) into blocks. Returns the
+    rules for the engine — the others, plus for each block *watch rules* (one per relation the
+    block reads: a change of it marks the block's node, ``("#blk", k, block)``, pending) and
+    *order rules* (each head of the block reads the node, so it comes after it in the
+    topological order) — and the block nodes. Raises ``NotInFragment`` for what blocks cannot do."""
+    inc = _incremental()
+    NotInFragment = inc.NotInFragment
+    fresh = iter(range(1 << 40, 1 << 62))  # names of wildcards in conditions (compile_program's count from 0)
+    # the dependency graph of intensional predicates (aggregate conditions included)
+    deps: dict[tuple, set[tuple]] = {s: set() for s in intensional}
+    negative: dict[tuple, set[tuple]] = {s: set() for s in intensional}
+    for r in rules:
+        if r.head not in deps:
+            continue
+        for lit in r.lits:
+            base = lit.rel[1] if lit.rel[0] == "neg" else lit.rel
+            if base in intensional:
+                deps[r.head].add(base)
+                if lit.negated:
+                    negative[r.head].add(base)
+        for agg in _aggregates(r):
+            for sig in _condition_sigs(agg):
+                if sig in intensional:
+                    deps[r.head].add(sig)
+                    negative[r.head].add(sig)
+    components = [c for c in _strongly_connected(sorted(deps), lambda s: sorted(deps[s]))
+                  if len(c) > 1 or c[0] in deps[c[0]]]
+    component_of = {s: i for i, comp in enumerate(components) for s in comp}
+    blocks: list = []
+    kept: list = []
+    aux_nodes: set = set()
+    for i, comp in enumerate(components):
+        members = set(comp)
+        comp_rules = [r for r in rules if r.head in members]
+        for r in comp_rules:
+            if _aggregates(r):
+                raise NotInFragment(r.rule, "an aggregate inside recursion")
+            bad = negative[r.head] & members
+            if bad:
+                s = sorted(bad)[0]
+                raise NotInFragment(r.rule, f"negation inside recursion (through {s[0]}/{s[1]})")
+        key = len(blocks)
+        work = []
+        for r in comp_rules:
+            lits = [inc._Lit(("#w", key, lit.rel), lit.args, False) if lit.rel in members else lit for lit in r.lits]
+            copy = inc._Rule(r.rule, r.head, r.head_args, lits, list(r.cmps))
+            inc._plan_all(copy)
+            work.append(copy)
+        block = RecursiveBlock(key, tuple(sorted(members)), work, [f for f in facts if f.signature in members])
+        _partition(block)
+        blocks.append((block, comp_rules))
+    for r in rules:
+        if r.head in component_of:
+            continue
+        aggs = _aggregates(r)
+        if not aggs:
+            kept.append(r)
+            continue
+        block = _aggregate_block(r, aggs, intensional, fresh)
+        blocks.append((block, [r]))
+        for kind, item in block.items:
+            if kind == "agg":
+                extra, more = _maintain(block, item, r.rule)
+                kept += extra
+                aux_nodes |= more
+        _partition_aggregate(block)
+    # A rule with a built-in call over two relations that blocks change (AVG's and SUM's results:
+    # the total and the kind of a group) would, tuple by tuple, meet the new total with the old
+    # kind — a combination no answer holds, on which a built-in may fail: such a rule is a block
+    # too, evaluated once its inputs are all up to date.
+    downstream = {s for block, _ in blocks for s in block.sigs}
+    grew = True
+    while grew:
+        grew = False
+        for r in kept:
+            if r.head not in downstream and any((lit.rel[1] if lit.rel[0] == "neg" else lit.rel) in downstream for lit in r.lits):
+                downstream.add(r.head)
+                grew = True
+    for r in list(kept):
+        names: set = set()
+        if r.rule is not None:
+            inc._calls(r.rule, names)
+        if names and sum(1 for lit in r.lits if not lit.negated and lit.rel in downstream) >= 2:
+            kept.remove(r)
+            block = _aggregate_block(r, [], intensional, fresh)
+            _partition_aggregate(block)
+            blocks.append((block, [r]))
+    out = list(kept)
+    nodes: set = set(aux_nodes)
+    for k, (block, sources) in enumerate(blocks):
+        node = ("#blk", k, block)
+        nodes.add(node)
+        read: dict[tuple, int] = {}
+        for lit in _block_lits(block):
+            if lit.rel[0] != "#w":
+                read.setdefault(lit.rel, len(lit.args))
+        for j, (rel, arity) in enumerate(read.items()):
+            args = tuple(Variable(f"_#blk{j}") for j in range(arity))
+            if block.pos is not None:
+                # the changed rows themselves: they name the partitions to recompute (flush_aux)
+                change = ("#chg", k, j, node, rel)
+                nodes.add(change)
+                out.append(inc._Rule(None, change, args, [inc._Lit(rel, args, False)], []))
+                out.append(inc._Rule(None, node, (), [inc._Lit(change, (), False)], []))
+                continue
+            watch = inc._Rule(None, node, (), [inc._Lit(rel, args, False)], [])
+            out.append(watch)
+        heads = {block.head} if isinstance(block, AggregateBlock) else set(block.sigs)
+        for head in sorted(heads):
+            out.append(inc._Rule(None, head, (), [inc._Lit(node, (), False)], []))
+    return out, nodes
+
+
+def _aggregates(r) -> list[AggregateAssignment]:
+    if r.rule is None:
+        return []
+    return [b for b in r.rule.body if isinstance(b, AggregateAssignment)]
+
+
+def _condition_sigs(agg: AggregateAssignment) -> Iterator[tuple]:
+    for e in agg.elements:
+        for c in e.condition:
+            if isinstance(c, Literal):
+                yield c.atom.signature  # type: ignore[union-attr]
+
+
+def _block_lits(block) -> Iterator:
+    if isinstance(block, AggregateBlock):
+        yield from block.core.lits
+        for kind, item in block.items:
+            if kind == "agg" and item.node is not None:
+                yield _incremental()._Lit(item.node, tuple(Variable(f"_#e{j}") for j in range(len(item.conds[0].head_args) + len(item.globals_))), False)
+            elif kind == "agg":
+                for cond in item.conds:
+                    yield from cond.lits[1:]
+            elif kind == "neg":
+                yield item
+    else:
+        for r in block.rules:
+            yield from r.lits
+
+
+def _aggregate_block(r, aggs: list, intensional: set, fresh) -> AggregateBlock:
+    """Compile one rule with aggregates: its core, then aggregates and what needs their values, in
+    an order where each item is ready (the reference's readiness, ``_Evaluation._ready``)."""
+    inc = _incremental()
+    NotInFragment = inc.NotInFragment
+    rule = r.rule
+    # the core: positive literals, then negated literals and comparisons once bound (as the planner)
+    bound: set[str] = set()
+    for lit in r.lits:
+        if not lit.negated:
+            bound |= _lit_vars(lit)
+    core_cmps: list = []
+    pending = list(r.cmps)
+    progress = True
+    while progress:
+        progress = False
+        for c in list(pending):
+            unbound = (_vars(c.left) | _vars(c.right)) - bound
+            if not unbound:
+                core_cmps.append(c)
+            elif c.op == "=" and len(unbound) == 1 and any(
+                isinstance(side, Variable) and side.name in unbound and not (_vars(other) - bound)
+                for side, other in ((c.left, c.right), (c.right, c.left))
+            ):
+                core_cmps.append(c)
+                bound |= unbound
+            else:
+                continue
+            pending.remove(c)
+            progress = True
+    core_bound = set(bound)
+    core_lits = [lit for lit in r.lits if not lit.negated or not (_lit_vars(lit) - bound)]
+    later_negs = [lit for lit in r.lits if lit.negated and (_lit_vars(lit) - bound)]
+    core = inc._Rule(rule, r.head, (), core_lits, core_cmps)
+    inc._plan_all(core)
+    # the global variables of each aggregate: its variables that occur elsewhere in the body
+    outer_of = []
+    for a in aggs:
+        outer = set()
+        for b in rule.body:
+            if b is a:
+                continue
+            outer |= _vars(b.left) if isinstance(b, AggregateAssignment) else _body_vars(b)
+        outer_of.append(outer)
+    compiled = []
+    for a, outer in zip(aggs, outer_of):
+        inner: set[str] = set()
+        for e in a.elements:
+            for t in e.terms:
+                inner |= _vars(t)
+            for c in e.condition:
+                inner |= _body_vars(c)
+        globals_ = tuple(sorted((inner & outer) - {"_"}))
+        conds = []
+        for e in a.elements:
+            lits = [inc._Lit(("#bind",), tuple(Variable(g) for g in globals_), False)]
+            cmps = []
+            for c in e.condition:
+                if isinstance(c, Comparison):
+                    cmps.append(c)
+                    continue
+                atom = c.atom
+                if c.negated and any(v == "_" for a2 in atom.args for v in _vars(a2)):
+                    raise NotInFragment(rule, "`_` in a negated literal")
+                if atom.signature == ("true", 0):
+                    if c.negated:
+                        raise NotInFragment(rule, "`not true`")
+                    continue
+                if atom.signature[0].startswith("#"):
+                    raise NotInFragment(rule, "a reserved predicate")
+                args = inc._rename_wildcards(atom.args, fresh)
+                rel = atom.signature if atom.signature in intensional else ("w", "dia", inc.NOW, atom.signature)
+                lits.append(inc._Lit(("neg", rel) if c.negated else rel, args, c.negated))
+            cond = inc._Rule(rule, ("#elem",), tuple(e.terms), lits, cmps)
+            cond.plans[0] = inc._plan(cond, 0)  # raises NotInFragment if a local variable is unsafe
+            conds.append(cond)
+        compiled.append(_Aggregate(a, globals_, conds))
+    # the items after the core, each once ready
+    items: list = []
+    todo: list = [("agg", x) for x in compiled] + [("neg", lit) for lit in later_negs] + [("cmp", c) for c in pending]
+    while todo:
+        for entry in todo:
+            kind, item = entry
+            if kind == "agg":
+                left = _vars(item.agg.left) - bound
+                ready = not (set(item.globals_) - bound) and (not left or (item.agg.op == "=" and isinstance(item.agg.left, Variable)))
+                gain = left
+            elif kind == "neg":
+                ready, gain = not (_lit_vars(item) - bound), set()
+            else:
+                unbound = (_vars(item.left) | _vars(item.right)) - bound
+                ready = not unbound or (item.op == "=" and len(unbound) == 1 and any(
+                    isinstance(side, Variable) and side.name in unbound and not (_vars(other) - bound)
+                    for side, other in ((item.left, item.right), (item.right, item.left))))
+                gain = unbound
+            if ready:
+                items.append(entry)
+                bound |= gain
+                todo.remove(entry)
+                break
+        else:
+            raise NotInFragment(rule, "unsafe: an aggregate's global variable or a comparison's variable is bound by nothing")
+    head_vars = set().union(set(), *(_vars(a) for a in r.head_args))
+    if head_vars - bound:
+        raise NotInFragment(rule, "unsafe: a head variable is bound by no positive body literal")
+    return AggregateBlock(r.head, tuple(r.head_args), core, items, _spec(tuple(r.head_args)), frozenset(core_bound))
+
+
+def _maintain(block: AggregateBlock, a: _Aggregate, rule) -> tuple[list, set]:
+    """Let the engine keep the element tuples of aggregate ``a`` per group: a relation
+    ``("#e", a)`` of rows (globals…, terms…) derived by one rule per element — by the counting
+    algorithm, so a change of the condition's relations costs the change — whose changes update
+    each group's ``_Group`` (``flush_aux``). When a global variable is bound only outside the
+    condition (``R > P``, P bound by the rule's other literals), the rows are guarded by the
+    projection of the rule's core on the globals, ``("#o", a)`` (the groups the rule asks for).
+    Returns the rules and nodes; none (the aggregate is recomputed per group) if a global comes
+    from another aggregate."""
+    inc = _incremental()
+    gvars = tuple(Variable(g) for g in a.globals_)
+    node = ("#e", id(a), a)
+
+    def element_rules(guard: list) -> list:
+        out = []
+        for cond in a.conds:
+            e = inc._Rule(rule, node, gvars + tuple(cond.head_args), guard + list(cond.lits[1:]), list(cond.cmps))
+            inc._plan_all(e)
+            out.append(e)
+        return out
+
+    try:
+        rules = element_rules([])
+        nodes = {node}
+    except inc.NotInFragment:
+        if set(a.globals_) - block.core_bound:
+            return [], set()
+        outer = ("#o", id(a), a)
+        core = block.core
+        # the guard: the fewest positive literals of the core that bind the globals (a superset of
+        # the groups the core asks for is as good, and much cheaper than the whole core's join)
+        few: list = []
+        need = set(a.globals_)
+        for lit in core.lits:
+            if need and not lit.negated and _lit_vars(lit) & need:
+                few.append(lit)
+                need -= _lit_vars(lit)
+        candidates = ([inc._Rule(rule, outer, gvars, few, [])] if not need else []) + [inc._Rule(rule, outer, gvars, list(core.lits), list(core.cmps))]
+        for guard in candidates:
+            try:
+                inc._plan_all(guard)
+                rules = [guard] + element_rules([inc._Lit(outer, gvars, False)])
+                break
+            except inc.NotInFragment:
+                continue
+        else:
+            return [], set()
+        nodes = {node, outer}
+    a.node = node
+    return rules, nodes
+
+
+def _body_vars(b) -> set[str]:
+    if isinstance(b, Comparison):
+        return _vars(b.left) | _vars(b.right)
+    if isinstance(b, Literal):
+        ext = b.atom
+        out = set().union(set(), *(_vars(a) for a in (ext.atom.args if not isinstance(ext, Atom) else ext.args)))
+        time = getattr(ext, "time", None)
+        if time is not None:
+            out |= _vars(time)
+        return out
+    return set()
+
+
+# ============================================================================== the engine's hook
+
+
+def flush_block(engine, sig: tuple) -> None:
+    """The block of node ``sig``: recomputed when a relation it reads changed since the last time
+    (or the first time), its rows diffed against the last result, the difference given to the
+    supports of its heads. A partitioned component recomputes only the partitions its changed
+    input rows name."""
+    pending = engine.pending[sig]
+    old = engine.blk.get(sig)
+    if old is not None and not pending:
+        return
+    pending.clear()
+    block = sig[2]
+    changes = engine.blk.pop(("#rows", sig), {})
+    if old is not None and block.pos is not None:
+        keys: "set | None" = set()
+        for rel, rows in changes.items():
+            held = block.input_pos.get(rel)
+            if held is None:
+                keys = None
+                break
+            for row in rows:
+                keys.update([row[p] for p in held])  # type: ignore[union-attr]
+        if keys is not None:
+            index = engine.blk[("#part", sig)]  # head -> partition key -> its rows
+            new_part = block.evaluate(engine, keys)
+            for head in block.sigs:
+                p = block.pos[head]
+                parts = index[head]
+                before: set = set()
+                for k in keys:
+                    got = parts.pop(k, None)
+                    if got:
+                        before |= got
+                now = new_part.get(head, set())
+                for row in now:
+                    parts.setdefault(row[p], set()).add(row)
+                rows_now = old[head]
+                for row in now - before:
+                    engine._support(head, row, 1)
+                    rows_now.add(row)
+                for row in before - now:
+                    engine._support(head, row, -1)
+                    rows_now.discard(row)
+            return
+    new = sig[2].evaluate(engine)
+    old = old or {}
+    support = engine._support
+    for head, rows in new.items():
+        before = old.get(head, set())
+        for row in rows - before:
+            support(head, row, 1)
+        for row in before - rows:
+            support(head, row, -1)
+    engine.blk[sig] = new
+    if block.pos is not None:
+        index = {}
+        for head in block.sigs:
+            parts: dict = {}
+            p = block.pos[head]
+            for row in new.get(head, ()):
+                parts.setdefault(row[p], set()).add(row)
+            index[head] = parts
+        engine.blk[("#part", sig)] = index
+
+
+def flush_aux(engine, sig: tuple) -> None:
+    """An auxiliary relation of a kept aggregate (``_maintain``): as ``_Engine._flush`` (rows whose
+    support became or stopped being 0 change the relation), not part of the answer; element
+    tuples (``#e``) update their groups first."""
+    pending = engine.pending[sig]
+    if not pending:
+        return
+    if sig[0] == "#chg":  # changed input rows of a partitioned component
+        engine.blk.setdefault(("#rows", sig[3]), {}).setdefault(sig[4], set()).update(pending)
+        pending.clear()
+        engine.pending[sig[3]].add(())
+        return
+    counts = engine.counts[sig]
+    rows = engine.rels[sig].rows
+    unsupported = pending.difference(counts)
+    plus = list(pending.difference(unsupported).difference(rows))
+    minus = list(unsupported.intersection(rows))
+    pending.clear()
+    if not plus and not minus:
+        return
+    if sig[0] == "#e":
+        groups = engine.blk.setdefault(sig, {})
+        width = len(sig[2].globals_)
+        for sign, changed in ((1, plus), (-1, minus)):
+            for row in changed:
+                key = row[:width]
+                group = groups.get(key)
+                if group is None:
+                    group = groups[key] = _Group()
+                group.change(row[width], sign, engine)
+                if not group.n:
+                    del groups[key]
+    engine._apply(sig, plus, minus)
