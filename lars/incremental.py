@@ -98,6 +98,11 @@ _CACHE_MAX = 200_000
 #: the kinds of node ``lars.incremental_aggregates`` adds to the topological order (blocks, their
 #: kept element tuples, guards and changed rows): relations of the engine, not of the program
 _BLOCK_NODES = ("#blk", "#e", "#o", "#chg")
+#: the tags of the relations of windowed literals ``(WIN, kind, window, sig)`` and of negated
+#: literals ``(NEG, rel)``; a predicate's relation is its signature ``(name, arity)``, and no
+#: predicate name starts with '#', so a predicate named ``w`` or ``neg`` is not taken for them
+WIN = "#win"
+NEG = "#neg"
 
 
 @dataclass(frozen=True)
@@ -271,18 +276,18 @@ def compile_program(program: Program) -> tuple[list[_Rule], list[Atom], list[tup
                     if b.negated:
                         raise NotInFragment(rule, "`not true`")
                     continue
-                rel: tuple = sig if sig in intensional else ("w", "dia", NOW, sig)
+                rel: tuple = sig if sig in intensional else (WIN, "dia", NOW, sig)
             else:
                 if sig in intensional:
                     raise NotInFragment(rule, f"a window over {sig[0]}/{sig[1]}, which rules derive")
                 if kind == "box" and (window.d != 1 or window.u < 0):
                     raise NotInFragment(rule, "□ over a window with a step or a right-open end")
-                rel = ("w", kind, window, sig)
+                rel = (WIN, kind, window, sig)
                 if time is not None:
                     args = (*args, *_rename_wildcards((time,), fresh))
             # a negated literal reads a shadow copy of its relation, changed after the relation
             # itself (``_Engine._apply``): each change then meets one consistent state
-            lits.append(_Lit(("neg", rel) if b.negated else rel, args, b.negated))
+            lits.append(_Lit((NEG, rel) if b.negated else rel, args, b.negated))
         if head is None:
             rules.append(_Rule(rule, _FALSE, (), lits, cmps))
         else:
@@ -292,7 +297,7 @@ def compile_program(program: Program) -> tuple[list[_Rule], list[Atom], list[tup
         if sig[0] == "true":
             continue
         names = tuple(Variable(f"X{i}") for i in range(sig[1]))
-        rules.append(_Rule(None, sig, names, [_Lit(("w", "dia", NOW, sig), names, False)], []))
+        rules.append(_Rule(None, sig, names, [_Lit((WIN, "dia", NOW, sig), names, False)], []))
     from lars.incremental_aggregates import split_blocks  # aggregates and recursion: blocks
 
     rules, nodes = split_blocks(rules, facts, intensional)
@@ -307,7 +312,7 @@ def _topological(rules: list[_Rule], intensional) -> list[tuple]:
     deps[_FALSE] = set()
     for r in rules:
         for lit in r.lits:
-            base = lit.rel[1] if lit.rel[0] == "neg" else lit.rel
+            base = lit.rel[1] if lit.rel[0] == NEG else lit.rel
             if base in intensional:
                 deps[r.head].add(base)
     order: list[tuple] = []
@@ -741,15 +746,15 @@ def _demand(rules: list[_Rule], order: list[tuple], outputs: set[tuple]) -> dict
     for r in sorted(rules, key=lambda r: -rank.get(r.head, -1)):
         if r.head[0] in _BLOCK_NODES:  # a block reads these relations: every row of them matters
             for lit in r.lits:
-                rel = lit.rel[1] if lit.rel[0] == "neg" else lit.rel
-                if rel[0] not in _BLOCK_NODES and not (rel[0] == "w" and rel[3] == ("true", 0)):
+                rel = lit.rel[1] if lit.rel[0] == NEG else lit.rel
+                if rel[0] not in _BLOCK_NODES and not (rel[0] == WIN and rel[3] == ("true", 0)):
                     need[rel] = [None] * len(lit.args)
             continue
-        if any((lit.rel[1] if lit.rel[0] == "neg" else lit.rel)[0] in _BLOCK_NODES for lit in r.lits):
+        if any((lit.rel[1] if lit.rel[0] == NEG else lit.rel)[0] in _BLOCK_NODES for lit in r.lits):
             continue  # a rule ordering a block's head after the block: it reads no data
         head = entry(r.head, len(r.head_args))
         for lit in r.lits:  # every relation read gets an entry (needing nothing, until a reader needs it)
-            entry(lit.rel[1] if lit.rel[0] == "neg" else lit.rel, len(lit.args))
+            entry(lit.rel[1] if lit.rel[0] == NEG else lit.rel, len(lit.args))
         if any(n is not None and not n for n in head):
             continue  # no row of the head is needed: the rule's instances matter to nothing
         by_var: dict[str, set] = {}
@@ -765,8 +770,8 @@ def _demand(rules: list[_Rule], order: list[tuple], outputs: set[tuple]) -> dict
         if dead:
             continue
         for lit in r.lits:
-            rel = lit.rel[1] if lit.rel[0] == "neg" else lit.rel
-            if rel[0] == "w" and rel[3] == ("true", 0):
+            rel = lit.rel[1] if lit.rel[0] == NEG else lit.rel
+            if rel[0] == WIN and rel[3] == ("true", 0):
                 continue
             got = entry(rel, len(lit.args))
             for k, a in enumerate(lit.args):
@@ -790,7 +795,7 @@ def stream_filters(rules: list[_Rule], order: list[tuple], outputs: set[tuple]) 
     need = _demand(rules, order, outputs)
     alts: dict[tuple, list] = {}
     for rel, positions in need.items():
-        if not (isinstance(rel, tuple) and rel and rel[0] == "w"):
+        if not (isinstance(rel, tuple) and rel and rel[0] == WIN):
             continue
         sig = rel[3]
         if sig == ("true", 0):
@@ -1091,8 +1096,8 @@ class _Engine:
         self.windows: dict[TimeWindow, _Window] = {}
         for r in solver.rules:
             for lit in r.lits:
-                base = lit.rel[1] if lit.rel[0] == "neg" else lit.rel
-                if base[0] == "w":
+                base = lit.rel[1] if lit.rel[0] == NEG else lit.rel
+                if base[0] == WIN:
                     _, kind, window, sig = base
                     w = self.windows.get(window)
                     if w is None:
@@ -1265,7 +1270,7 @@ class _Engine:
             self._dia(w, true, [()], sign, u)
         if true in w.at:
             row = (str(u),)
-            self._apply(("w", "at", w.window, true), [row] if sign > 0 else (), [row] if sign < 0 else ())
+            self._apply((WIN, "at", w.window, true), [row] if sign > 0 else (), [row] if sign < 0 else ())
         rows = self._rows_at(u)
         if not rows:
             return
@@ -1278,7 +1283,7 @@ class _Engine:
             if got:
                 tu = str(u)
                 pairs = [(*row, tu) for row in got]
-                self._apply(("w", "at", w.window, sig), pairs if sign > 0 else (), pairs if sign < 0 else ())
+                self._apply((WIN, "at", w.window, sig), pairs if sign > 0 else (), pairs if sign < 0 else ())
 
     def _dia(self, w: _Window, sig: tuple, rows, sign: int, u: int) -> None:
         """Time point u, whose rows of ``sig`` are ``rows``, enters (sign 1) or leaves (-1) the
@@ -1305,7 +1310,7 @@ class _Engine:
             if type(rows) is dict:
                 w.dia_run[sig] = [rows, u, u]
             if came:
-                self._apply(("w", "dia", w.window, sig), came, ())
+                self._apply((WIN, "dia", w.window, sig), came, ())
         else:
             if run is not None:
                 if u < run[2]:
@@ -1316,7 +1321,7 @@ class _Engine:
                     gone = [row for row in gone if row not in inside]
                     if gone:
                         _consume(map(last.__delitem__, gone), maxlen=0)
-                        self._apply(("w", "dia", w.window, sig), (), gone)
+                        self._apply((WIN, "dia", w.window, sig), (), gone)
                     return
                 if run[2] != run[1]:
                     last.update(dict.fromkeys(run[0], run[2]))
@@ -1327,7 +1332,7 @@ class _Engine:
                     last.clear()
                 else:
                     _consume(map(last.__delitem__, gone), maxlen=0)
-                self._apply(("w", "dia", w.window, sig), (), gone)
+                self._apply((WIN, "dia", w.window, sig), (), gone)
 
     def _box(self, w: _Window, t: int, lo: int, hi: int) -> None:
         """□ (step 1, so the window is ``[lo, t]``, never empty): the runs of consecutive
@@ -1353,7 +1358,7 @@ class _Engine:
                 changed.add(sig)
             w.box_last = u
         for sig, runs in w.box.items():
-            key = ("w", "box", w.window, sig)
+            key = (WIN, "box", w.window, sig)
             now = w.box_in[sig]
             if sig == true:
                 new = {()}
@@ -1411,7 +1416,7 @@ class _Engine:
                 pending = pending_of[r.head]
                 pending.update(heads_plus)
                 pending.update(heads_minus)
-        elif rel[0] == "neg":  # `not R` reads the complement: a row joins it while absent from R
+        elif rel[0] == NEG:  # `not R` reads the complement: a row joins it while absent from R
             # the shadow copy without the changed rows D while they propagate: a negated
             # occurrence before the seed sees it with D, one after it without D (the delta rule)
             if plus:
@@ -1429,7 +1434,7 @@ class _Engine:
             if minus:
                 self._propagate(rel, minus, -1)
                 table.remove_many(minus)
-        shadow = ("neg", rel)
+        shadow = (NEG, rel)
         if shadow in self.uses:
             self._apply(shadow, plus, minus)
 

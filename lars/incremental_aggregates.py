@@ -347,7 +347,7 @@ def _partition(block: RecursiveBlock) -> None:
             for lit in r.lits:
                 if lit.rel[0] == "#w":
                     continue
-                rel = ("neg", lit.rel[1]) if lit.rel[0] == "neg" else lit.rel
+                rel = (inc.NEG, lit.rel[1]) if lit.rel[0] == inc.NEG else lit.rel
                 held = tuple(p for p, a in enumerate(lit.args) if a == v)
                 if lit.negated or not held or inputs.get(rel, ()) is None:
                     inputs[rel] = None
@@ -440,7 +440,7 @@ def split_blocks(rules: list, facts: list, intensional: set) -> tuple[list, set]
         if r.head not in deps:
             continue
         for lit in r.lits:
-            base = lit.rel[1] if lit.rel[0] == "neg" else lit.rel
+            base = lit.rel[1] if lit.rel[0] == inc.NEG else lit.rel
             if base in intensional:
                 deps[r.head].add(base)
                 if lit.negated:
@@ -500,7 +500,7 @@ def split_blocks(rules: list, facts: list, intensional: set) -> tuple[list, set]
     while grew:
         grew = False
         for r in kept:
-            if r.head not in downstream and any((lit.rel[1] if lit.rel[0] == "neg" else lit.rel) in downstream for lit in r.lits):
+            if r.head not in downstream and any((lit.rel[1] if lit.rel[0] == inc.NEG else lit.rel) in downstream for lit in r.lits):
                 downstream.add(r.head)
                 grew = True
     for r in list(kept):
@@ -638,8 +638,8 @@ def _aggregate_block(r, aggs: list, intensional: set, fresh) -> AggregateBlock:
                 if atom.signature[0].startswith("#"):
                     raise NotInFragment(rule, "a reserved predicate")
                 args = inc._rename_wildcards(atom.args, fresh)
-                rel = atom.signature if atom.signature in intensional else ("w", "dia", inc.NOW, atom.signature)
-                lits.append(inc._Lit(("neg", rel) if c.negated else rel, args, c.negated))
+                rel = atom.signature if atom.signature in intensional else (inc.WIN, "dia", inc.NOW, atom.signature)
+                lits.append(inc._Lit((inc.NEG, rel) if c.negated else rel, args, c.negated))
             cond = inc._Rule(rule, ("#elem",), tuple(e.terms), lits, cmps)
             cond.plans[0] = inc._plan(cond, 0)  # raises NotInFragment if a local variable is unsafe
             conds.append(cond)

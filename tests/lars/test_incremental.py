@@ -488,3 +488,14 @@ def test_sorted_answer_blocks_equal_sorted_set_and_json() -> None:
         assert answer.atoms() == tuple(sorted(now))
         assert "[" + answer.encoded() + "]" == json.dumps(sorted(now), ensure_ascii=False)
         assert all(0 < len(b) <= 2 * incremental._BLOCK for b in answer.blocks)
+
+
+@pytest.mark.parametrize("name", ["w", "neg"])
+def test_predicates_named_like_the_engines_relation_tags(name: str) -> None:
+    """The engine's window and negation relations are tagged; a predicate named ``w`` or ``neg``
+    (signature ``(name, arity)``) is an ordinary predicate (it crashed the engine before)."""
+    program = parse_program(f"{name}(X) :- p(X) [2]. h(X) :- {name}(X). k(X) :- p(X) [3], not {name}(X).")
+    stream = Stream({0: (Atom("p", (Constant("a"),)),), 3: (Atom("p", (Constant("b"),)),)}, 0, 6)
+    times = list(range(0, 7))
+    steps = list(IncrementalSolver(program).run(stream, times))
+    assert [s.answers for s in steps] == [expected_answers(program, stream, t) for t in times]
