@@ -2,7 +2,9 @@
 (``bench/rdf_window_baseline.py``), whole process, on the SRBench-style stream of fresh
 observation IRIs (not a test).
 
-    python bench/aggregate_window_bench.py [--seconds 300] [--per 30] [--asp] [--dir DIR]
+    python bench/aggregate_window_bench.py [--seconds 300] [--per 30] [--asp] [--dir DIR] [--output FILE]
+
+Results (wall and CPU seconds, peak RSS, ratios, the load average): ``bench/results/aggregate_window_bench.json``.
 
 Queries (``[RANGE 10s STEP 1s]``, ``GROUP BY ?sensor``): AVG and COUNT; MIN, MAX and SUM;
 COUNT, MIN, MAX with HAVING. Answers are compared at every time point as values: oxigraph
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import subprocess
 import sys
@@ -77,19 +80,17 @@ def same_values(a: dict, b: dict) -> tuple[bool, int]:
     return True, rows
 
 
-def timed(cmd: list[str], out: Path) -> tuple[float, float]:
-    """Wall seconds and CPU seconds (user + system) of the whole process."""
-    import resource  # noqa: PLC0415
-
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+def timed(cmd: list[str], out: Path) -> tuple[float, float, float]:
+    """Wall seconds, CPU seconds (user + system) and peak RSS (MiB) of the whole process."""
     start = time.perf_counter()
     with out.open("w") as f:
-        done = subprocess.run(cmd, stdout=f, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+        proc = subprocess.Popen(cmd, stdout=f, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+        _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if done.returncode:
-        raise SystemExit(f"{' '.join(cmd)}: exit {done.returncode}\n{done.stderr}")
-    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    err = proc.stderr.read() if proc.stderr else ""
+    if os.waitstatus_to_exitcode(status):
+        raise SystemExit(f"{' '.join(cmd)}: exit {os.waitstatus_to_exitcode(status)}\n{err}")
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -98,7 +99,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--per", type=int, default=30, help="observations per second")
     parser.add_argument("--asp", action="store_true", help="also time --lars-engine asp (clingo)")
     parser.add_argument("--dir", help="keep the files here (default: a temporary directory)")
+    parser.add_argument("--output", default=str(ROOT / "bench" / "results" / "aggregate_window_bench.json"))
     args = parser.parse_args(argv)
+    load_before = os.getloadavg()
+    results: list[dict] = []
+    # rsplars as installed: bytecode compiled (as bench/fresh_bench.py does)
+    subprocess.run([sys.executable, "-m", "compileall", "-q", *(str(ROOT / pkg) for pkg in ("lars", "translator", "asp", "spark_jobs"))],
+                   check=True, stdout=subprocess.DEVNULL)
     d = Path(args.dir or tempfile.mkdtemp(prefix="aggbench"))
     d.mkdir(parents=True, exist_ok=True)
     stream = d / "s.nt"
@@ -112,6 +119,10 @@ def main(argv: list[str] | None = None) -> int:
         inc = timed(run + ["--lars-engine", "incremental"], d / f"{name}.incremental.jsonl")
         base = timed([py, str(ROOT / "bench" / "rdf_window_baseline.py"), str(stream), "10", "1", str(query)], d / f"{name}.oxigraph.jsonl")
         ok, rows = same_values(values(d / f"{name}.incremental.jsonl"), values(d / f"{name}.oxigraph.jsonl"))
+        row = {"query": name, "triples": triples, "rsplars": {"wall_s": inc[0], "cpu_s": inc[1], "peak_mib": inc[2]},
+               "pyoxigraph": {"wall_s": base[0], "cpu_s": base[1], "peak_mib": base[2]},
+               "ratio_wall": base[0] / inc[0], "ratio_cpu": base[1] / inc[1], "equal_values": ok, "rows": rows}
+        results.append(row)
         line = (f"  {name:13} rsplars (incremental) {inc[0]:7.2f} s ({inc[1]:6.2f} s CPU) | pyoxigraph {base[0]:6.2f} s ({base[1]:5.2f} s CPU) | "
                 f"ratio {base[0] / inc[0]:5.2f}x wall, {base[1] / inc[1]:5.2f}x CPU | "
                 f"answers {'equal as values' if ok else 'DIFFER'} at every time point ({rows} rows)")
@@ -120,7 +131,12 @@ def main(argv: list[str] | None = None) -> int:
             same = (d / f"{name}.asp.jsonl").read_bytes() == (d / f"{name}.incremental.jsonl").read_bytes()
             line += (f" | clingo {asp[0]:7.2f} s ({asp[1]:6.2f} s CPU; incremental {asp[1] / inc[1]:4.1f}x less CPU), "
                      f"output {'byte-identical' if same else 'DIFFERENT'}")
+            row["clingo"] = {"wall_s": asp[0], "cpu_s": asp[1], "peak_mib": asp[2], "byte_identical": same}
         print(line, flush=True)
+    Path(args.output).write_text(json.dumps({"machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0]},
+                                             "load_before": load_before, "load_after": os.getloadavg(),
+                                             "seconds": args.seconds, "per": args.per, "cases": results}, indent=2) + "\n")
+    print(f"written {args.output}")
     return 0
 
 
