@@ -1438,6 +1438,20 @@ class _Engine:
         if shadow in self.uses:
             self._apply(shadow, plus, minus)
 
+    def _changes(self, sig: tuple) -> tuple[list, list]:
+        """The rows of ``sig`` whose support became (plus) or stopped being (minus) non-zero since
+        it was last flushed, not yet applied to its relation; its pending rows are cleared."""
+        pending = self.pending[sig]
+        if not pending:
+            return [], []
+        counts = self.counts[sig]
+        rows = self.rels[sig].rows
+        unsupported = pending.difference(counts)
+        plus = list(pending.difference(unsupported).difference(rows))
+        minus = list(unsupported.intersection(rows))
+        pending.clear()
+        return plus, minus
+
     def _flush(self, sig: tuple) -> None:
         """The rows of ``sig`` whose support became or stopped being 0 change its relation (each
         intensional predicate is flushed once per step, after everything below it)."""
@@ -1445,15 +1459,7 @@ class _Engine:
             from lars.incremental_aggregates import flush_aux, flush_block
 
             return flush_block(self, sig) if sig[0] == "#blk" else flush_aux(self, sig)
-        pending = self.pending[sig]
-        if not pending:
-            return
-        counts = self.counts[sig]
-        rows = self.rels[sig].rows
-        unsupported = pending.difference(counts)
-        plus = list(pending.difference(unsupported).difference(rows))
-        minus = list(unsupported.intersection(rows))
-        pending.clear()
+        plus, minus = self._changes(sig)
         if plus or minus:
             self._apply(sig, plus, minus)
             if sig in self.outputs:

@@ -819,12 +819,7 @@ def flush_aux(engine, sig: tuple) -> None:
         pending.clear()
         engine.pending[sig[3]].add(())
         return
-    counts = engine.counts[sig]
-    rows = engine.rels[sig].rows
-    unsupported = pending.difference(counts)
-    plus = list(pending.difference(unsupported).difference(rows))
-    minus = list(unsupported.intersection(rows))
-    pending.clear()
+    plus, minus = engine._changes(sig)
     if not plus and not minus:
         return
     if sig[0] == "#e":
