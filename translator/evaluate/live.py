@@ -30,7 +30,7 @@ from lars.streams import LiveRows, LiveStream
 from translator.evaluate.engine import MAX_EVALUATION_TIMES
 from translator.evaluate.run import R2S, Evaluation, RunError, evaluations, read_predicates
 from translator.rdf.predicates import STRIPLE
-from translator.rdf.streams import LarsTexts, StreamElement, StreamFiles
+from translator.rdf.streams import StreamElement, StreamFiles, element_texts
 from translator.rdf.terms import to_lars
 from translator.translate.compile import Compiled
 
@@ -126,15 +126,6 @@ def lars_rows(texts: Iterable[tuple[int, tuple[str, str, str, str], int]], count
         if counts is not None:
             counts.point(current, len(rows))
         yield current, {sig: rows}
-
-
-def element_texts(elements: Iterable[StreamElement]) -> Iterator[tuple[int, tuple[str, str, str, str], int]]:
-    """``(t, row of LARS texts, line)`` of elements already read (the shape of
-    :func:`translator.rdf.streams.iter_stream_texts`)."""
-    of_term = LarsTexts().of_term
-    for e in elements:
-        s, p, o = e.triple
-        yield e.t, (of_term(s), of_term(p), of_term(o), of_term(e.stream_iri)), e.source_line
 
 
 def _ceil_to(t: int, u: int) -> int:

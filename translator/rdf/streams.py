@@ -1027,8 +1027,14 @@ def iter_stream_texts(files: Mapping[str, str | Path], fmt: str = "auto", time: 
             yield from _ntriples_texts(_open_lines(path), "<stdin>" if path == "-" else path, URIRef(str(iri)),
                                        time, accounting, texts)
             return
-    of_term = texts.of_term
-    for e in iter_streams(files, fmt, time, accounting):
+    yield from element_texts(iter_streams(files, fmt, time, accounting), texts)
+
+
+def element_texts(elements: Iterable[StreamElement],
+                  texts: LarsTexts | None = None) -> Iterator[tuple[int, tuple[str, str, str, str], int]]:
+    """``(t, row of LARS texts, line)`` of elements (the shape of :func:`iter_stream_texts`)."""
+    of_term = (LarsTexts() if texts is None else texts).of_term
+    for e in elements:
         s, p, o = e.triple
         yield e.t, (of_term(s), of_term(p), of_term(o), of_term(e.stream_iri)), e.source_line
 
