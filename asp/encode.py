@@ -311,7 +311,11 @@ class _Encoder:
     def aggregate(self, agg: AggregateAssignment) -> list[str]:
         """``left op #f{ terms : condition; … }`` as clingo writes it; the condition's atoms are
         encoded as plain body atoms (at t). An assignment from ``#min``/``#max`` gets the guard
-        ``V < #sup`` / ``V > #inf``: the empty set assigns nothing (as in ``lars.reference``)."""
+        ``V < #sup`` / ``V > #inf``: the empty set assigns nothing (as in ``lars.reference``).
+        clingo has no external aggregate (``#@name{…}``): refused, by name."""
+        if agg.function[0] == "@":
+            raise UnsupportedError(f"the external aggregate #{agg.function}", "asp engine",
+                                   "clingo has none: use the incremental engine, or the translator's portable encoding")
         self.check_term(agg.left)
         elements = []
         for e in agg.elements:

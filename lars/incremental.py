@@ -970,6 +970,7 @@ class IncrementalSolver:
         self.outputs = {s for s in self.order if s != _FALSE and (names is None or s[0] in names)}
         self.filters = {} if names is None else stream_filters(self.rules, self.order, self.outputs)
         self.functions = {name: _Cached(fn) for name, fn in (functions or {}).items()}
+        self.aggregate_functions = dict(functions or {})  # external aggregates (``#@name{…}``): not cached
         needed = set()
         for r in program.rules:
             _calls(r, needed)
@@ -1011,6 +1012,13 @@ def _calls(obj: object, out: set[str]) -> None:
         _calls(obj.time, out)
     elif isinstance(obj, (Diamond, Box)):
         _calls(obj.atom, out)
+    elif isinstance(obj, AggregateAssignment):
+        if obj.function[0] == "@":
+            out.add(obj.function[1:])
+        _calls(obj.left, out)
+        for e in obj.elements:
+            for x in (*e.terms, *e.condition):
+                _calls(x, out)
 
 
 def _text_of(term) -> str:
@@ -1072,6 +1080,7 @@ class _Engine:
     def __init__(self, solver: IncrementalSolver, stream: Stream, tmin: int) -> None:
         self.solver = solver
         self.functions = solver.functions
+        self.aggregate_functions = solver.aggregate_functions
         self.stream = stream
         self.live = getattr(stream, "live", False)
         self.row_stream = getattr(stream, "rows", False)

@@ -51,12 +51,13 @@ of one input with the old value of the other), where a built-in may fail.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Iterator
 
 from lars.model import AggregateAssignment, Atom, Comparison, Constant, Integer, Literal, String, Variable
 from lars.printer import format_term
-from lars.reference import _COMPARE, _sort_key, _strongly_connected, _Undefined, evaluate
+from lars.reference import _COMPARE, clingo_order, _strongly_connected, _Undefined, evaluate, external_aggregate
 
 
 def _incremental():
@@ -161,7 +162,9 @@ def _aggregate(engine, a: _Aggregate, theta: dict, cache: dict) -> Iterator[dict
                 except (_Undefined, KeyError):
                     continue
         firsts = [tup[0] for tup in tuples]
-        if agg.function == "count":
+        if agg.function[0] == "@":
+            value = _external(engine, agg.function, Counter(firsts))
+        elif agg.function == "count":
             value = str(len(tuples))
         elif agg.function == "sum":
             value = str(sum(x.value for x in map(engine._term, firsts) if isinstance(x, Integer)))
@@ -169,7 +172,7 @@ def _aggregate(engine, a: _Aggregate, theta: dict, cache: dict) -> Iterator[dict
             value = None  # #sup for #min, #inf for #max: no term
         else:
             pick = min if agg.function == "min" else max
-            value = pick(firsts, key=_sort_keys(engine))
+            value = pick(firsts, key=_order_keys(engine))
         cache[key] = value
     if isinstance(agg.left, Variable) and agg.left.name not in theta:
         if value is not None:  # #min/#max of nothing assigns nothing
@@ -182,7 +185,7 @@ def _aggregate(engine, a: _Aggregate, theta: dict, cache: dict) -> Iterator[dict
     if value is None:  # #sup is above every term, #inf below
         holds = {"=": False, "!=": True}.get(agg.op, (agg.op in ("<", "<=")) == (agg.function == "min"))
     else:
-        holds = _COMPARE[agg.op](_sort_key(engine._term(left)), _sort_key(engine._term(value)))
+        holds = _COMPARE[agg.op](clingo_order(engine._term(left)), clingo_order(engine._term(value)))
     if holds:
         yield theta
 
@@ -191,8 +194,15 @@ _MISSING = object()
 _KEYS_MAX = 200_000
 
 
-def _sort_keys(engine):
-    """clingo's order of a term given by its text (``lars.reference._sort_key``), cached per
+def _external(engine, function: str, firsts) -> str:
+    """``#@name{…}`` over the multiset of first terms (texts -> number of tuples), as
+    ``lars.reference.external_aggregate``; the value as text."""
+    term = engine._term
+    return format_term(external_aggregate(function, {term(t): k for t, k in firsts.items()}, engine.aggregate_functions))
+
+
+def _order_keys(engine):
+    """clingo's order of a term given by its text (``lars.reference.clingo_order``), cached per
     engine (cleared when large, as the engine's other caches)."""
     keys = engine.blk.get("#sortkeys")
     if keys is None or len(keys) > _KEYS_MAX:
@@ -201,7 +211,7 @@ def _sort_keys(engine):
     def key(text: str) -> tuple:
         got = keys.get(text)
         if got is None:
-            got = keys[text] = _sort_key(engine._term(text))
+            got = keys[text] = clingo_order(engine._term(text))
         return got
 
     return key
@@ -234,6 +244,12 @@ class _Group:
 
     @staticmethod
     def value(group: "_Group | None", function: str, engine) -> "str | None":
+        if function[0] == "@":  # an external aggregate: cached until the group changes
+            if group is None:
+                return _external(engine, function, {})
+            if group.best is _MISSING:
+                group.best = _external(engine, function, group.firsts)
+            return group.best  # type: ignore[return-value]
         if function == "count":
             return str(group.n) if group is not None else "0"
         if function == "sum":
@@ -242,7 +258,7 @@ class _Group:
             return None
         if group.best is _MISSING:
             pick = min if function == "min" else max
-            group.best = pick(group.firsts, key=_sort_keys(engine))
+            group.best = pick(group.firsts, key=_order_keys(engine))
         return group.best  # type: ignore[return-value]
 
 

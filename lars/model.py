@@ -18,6 +18,7 @@ Everything here is plain data: no parsing, printing or evaluation (see ``lars.sy
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator, Literal as TypingLiteral, Mapping, Union
 
@@ -221,7 +222,9 @@ class Literal:
     negated: bool = False
 
 
-AggregateFunction = TypingLiteral["count", "sum", "min", "max"]
+AggregateFunction = str
+"""``count``, ``sum``, ``min``, ``max`` (clingo's), or ``@name`` (an external aggregate)."""
+_EXTERNAL = re.compile(r"@[a-z_][A-Za-z0-9_]*")
 
 
 @dataclass(frozen=True)
@@ -247,6 +250,14 @@ class AggregateAssignment:
     The predicates of the elements must lie in lower strata than the rule's head (stratified,
     like negation). ``#min``/``#max`` of an empty set has no value (``#sup``/``#inf`` in clingo):
     an assignment from it does not hold.
+
+    An *external aggregate* ``#@name{…}`` (``function`` ``"@name"``) is the function ``name`` —
+    given by name to the engines with the ``@``-functions of ``Call`` terms — applied to the
+    multiset of the first terms of the tuples (a mapping from each first term to the number of
+    tuples that have it, as ``#sum`` weighs them); it returns a ground term, also for the empty
+    set. The translator uses it for SPARQL's SUM/AVG/MIN/MAX/SAMPLE, which the engines of Python
+    evaluate directly; clingo has no such aggregate (``asp`` refuses it: the translator gives
+    clingo the same aggregates in its exact portable encoding).
     """
 
     left: Term
@@ -255,7 +266,7 @@ class AggregateAssignment:
     op: "ComparisonOp" = "="
 
     def __post_init__(self) -> None:
-        if self.function not in ("count", "sum", "min", "max"):
+        if self.function not in ("count", "sum", "min", "max") and not _EXTERNAL.fullmatch(self.function):
             raise ValueError(f"unknown aggregate function #{self.function}")
         for e in self.elements:
             if not e.terms:

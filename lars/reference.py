@@ -44,6 +44,7 @@ A ``Call`` term ``@name(…)`` is evaluated by the function of that name passed 
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import count
@@ -147,7 +148,7 @@ def _matches_pattern(pattern: Atom, atom: Atom) -> bool:
 # ================================================================================ terms & built-ins
 
 
-def _sort_key(term: GroundTerm) -> tuple:
+def clingo_order(term: GroundTerm) -> tuple:
     """clingo's total order on symbols: integers < constants < strings < compound terms
     (those by arity, then name, then arguments)."""
     if isinstance(term, Integer):
@@ -156,7 +157,7 @@ def _sort_key(term: GroundTerm) -> tuple:
         return (1, term.name)
     if isinstance(term, String):
         return (2, term.value)
-    return (3, len(term.args), term.name, tuple(_sort_key(a) for a in term.args))
+    return (3, len(term.args), term.name, tuple(clingo_order(a) for a in term.args))
 
 
 class _Undefined(Exception):
@@ -212,6 +213,15 @@ _COMPARE: dict[str, Callable[[tuple, tuple], bool]] = {
 }
 
 
+def external_aggregate(function: str, firsts: Mapping[GroundTerm, int], functions: Functions | None) -> GroundTerm:
+    """``#@name{…}`` (``lars.model.AggregateAssignment``): the function ``name`` of ``functions``
+    applied to the multiset of first terms (term -> number of tuples with it)."""
+    name = function[1:]
+    if functions is None or name not in functions:
+        raise UnsupportedError(f"the external aggregate #{function}", "reference semantics", "no such function was given")
+    return functions[name](firsts)
+
+
 def comparison_holds(c: Comparison, theta: Theta, functions: Functions | None = None) -> bool:
     """Does the comparison hold under ``theta`` (all its variables bound)? Undefined arithmetic
     (division by zero, a non-integer operand) makes it false, as in clingo; terms compare in
@@ -220,7 +230,7 @@ def comparison_holds(c: Comparison, theta: Theta, functions: Functions | None = 
         left, right = evaluate(c.left, theta, functions), evaluate(c.right, theta, functions)
     except _Undefined:
         return False
-    return _COMPARE[c.op](_sort_key(left), _sort_key(right))
+    return _COMPARE[c.op](clingo_order(left), clingo_order(right))
 
 
 def _variables(obj: object) -> set[str]:
@@ -501,7 +511,7 @@ class _Evaluation:
                 collect(rule.head)
             for b in rule.body:
                 collect(b)
-        return sorted(found, key=_sort_key)
+        return sorted(found, key=clingo_order)
 
     def _free_instances(self, names: set[str], theta: dict[str, GroundTerm]) -> Iterator[dict[str, GroundTerm]]:
         """All extensions of theta binding ``names`` over the active domain."""
@@ -672,7 +682,9 @@ class _Evaluation:
                     continue
         firsts = [tup[0] for tup in tuples]
         value: GroundTerm | str
-        if agg.function == "count":
+        if agg.function[0] == "@":  # an external aggregate: the function of the first terms' multiset
+            value = external_aggregate(agg.function, Counter(firsts), self.functions)
+        elif agg.function == "count":
             value = Integer(len(tuples))
         elif agg.function == "sum":
             value = Integer(sum(x.value for x in firsts if isinstance(x, Integer)))
@@ -680,7 +692,7 @@ class _Evaluation:
             value = "#sup" if agg.function == "min" else "#inf"
         else:
             pick = min if agg.function == "min" else max
-            value = pick(firsts, key=_sort_key)
+            value = pick(firsts, key=clingo_order)
         if isinstance(agg.left, Variable) and agg.left.name not in theta:
             if not isinstance(value, str):  # #min/#max of nothing assigns nothing
                 yield {**theta, agg.left.name: value}
@@ -692,7 +704,7 @@ class _Evaluation:
         if isinstance(value, str):  # #sup is above every term, #inf below
             holds = {"=": False, "!=": True}.get(agg.op, (agg.op in ("<", "<=")) == (value == "#sup"))
         else:
-            holds = _COMPARE[agg.op](_sort_key(left), _sort_key(value))
+            holds = _COMPARE[agg.op](clingo_order(left), clingo_order(value))
         if holds:
             yield theta
 

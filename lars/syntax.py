@@ -222,6 +222,10 @@ class _ToModel(Transformer):
             raise _Invalid(f"unknown aggregate #{name} (expected {', '.join('#' + f for f in AGGREGATE_FUNCTIONS)})", meta)
         return str(name), tuple(e for e in elements if e is not None)
 
+    def external_aggregate(self, children: list) -> tuple:
+        name, *elements = children
+        return "@" + str(name), tuple(e for e in elements if e is not None)
+
     def agg_element(self, children: list) -> AggregateElement:
         terms = tuple(c for c in children if not isinstance(c, (Literal, Comparison)) and c is not None)
         condition = tuple(c for c in children if isinstance(c, (Literal, Comparison)))

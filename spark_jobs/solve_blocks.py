@@ -22,7 +22,7 @@ from typing import Iterator, Sequence
 
 import pandas as pd
 
-from lars.model import Atom, Program, Rule, Stream
+from lars.model import Atom, Rule, Stream
 from spark_jobs.blocks import Blocks, Timeline
 from translator.translate.compile import Compiled
 from translator.rdf.terms import from_nt, to_lars
@@ -200,7 +200,8 @@ def block_steps(compiled: Compiled, static: Sequence[Rule], points, timeline: Ti
     from translator.translate.expressions import FUNCTIONS
 
     stream = Stream(points, timeline.lo, max(timeline.end, timeline.lo))
-    solver = make_solver(Program((*compiled.program.rules, *static)), engine, functions=FUNCTIONS)
+    program, native = compiled.engine_programs(static)
+    solver = make_solver(program, engine, functions=FUNCTIONS, native=native)
     for step in solver.run(stream, times):
         yield step.t, step_rows(compiled, the_answer(step))
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 from translator.cli import main
-from translator.translate import aggregates
+from translator.translate import aggregates, expressions
 
 QUERY = "SELECT (SUM(?v) AS ?s) (COUNT(?v) AS ?n) WHERE { STREAM <http://e/s> [RANGE 5s] { ?x <http://e/v> ?v } }\n"
 XSD = "http://www.w3.org/2001/XMLSchema#"
@@ -38,7 +38,8 @@ def test_a_string_makes_sum_unbound_without_a_note(tmp_path, capsys) -> None:
 
 
 def test_too_many_values_for_the_limb_sums_are_unbound_and_noted(tmp_path, capsys, monkeypatch) -> None:
-    monkeypatch.setattr(aggregates, "MAX_SUM_ROWS", 1)  # the guard, scaled down
+    monkeypatch.setattr(aggregates, "MAX_SUM_ROWS", 1)  # the guard, scaled down: the portable rules'
+    monkeypatch.setattr(expressions, "MAX_SUM_ROWS", 1)  # and the external aggregates'
     record, err = _run(tmp_path, capsys, f'"3"^^<{XSD}integer>')
     assert record["answers"] == [{"n": f'"2"^^<{XSD}integer>'}]  # ?s unbound, never a wrong number
     assert "note: at t=1 a SUM or AVG met more values in one group than it adds exactly" in err

@@ -15,7 +15,10 @@ from translator.rdf.terms import from_lars, to_nt
 
 IRIS = st.sampled_from(["<http://e/o/1>", "<http://e/a,b>", "<http://e/\u00e9>", "<urn:x>", "<>", "<http://e/a\\u0020b>"])
 LITERALS = st.sampled_from(['"36.8"^^<http://www.w3.org/2001/XMLSchema#float>', '"x"', '"a,b"', '"x"@EN', '"q\\"uote"',
-                            '"x"^^<http://www.w3.org/2001/XMLSchema#string>', '"line\\nbreak"', '_:b1'])
+                            '"x"^^<http://www.w3.org/2001/XMLSchema#string>', '"line\\nbreak"', '_:b1',
+                            '"2.84E1"^^<http://www.w3.org/2001/XMLSchema#double>', '"-3"^^<http://www.w3.org/2001/XMLSchema#integer>',
+                            '"a\\tb"^^<http://e/d>', '"q\\"x"^^<http://e/d>', '"x"^^<http://e/a\\u0020b>', '""^^<http://e/d>',
+                            '"\u00e9"^^<http://e/d>', '"x"@en'])
 ARGS = st.one_of(IRIS.map(String), LITERALS.map(String), st.just(Constant("null")), st.integers(-5, 5).map(Integer))
 
 

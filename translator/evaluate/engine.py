@@ -25,11 +25,13 @@ MAX_EVALUATION_TIMES = 10_000_000
 
 def make_solver(program: Program, engine: str = "auto", *, models: int = 1,
                 functions: Mapping[str, Callable[..., Term]] | None = None, need_asp: bool = False,
-                outputs: Iterable[str] | None = None):
+                outputs: Iterable[str] | None = None, native: Program | None = None):
     """The solver for ``engine``; ``need_asp``: the caller needs the ASP encoding (``--print-asp``).
     ``outputs``: the only predicate names whose atoms the caller reads from ``Step.answers``; the
     incremental engine then gives those atoms only and drops stream atoms that cannot reach them
-    (``lars.incremental.stream_filters``); clingo gives every atom as before."""
+    (``lars.incremental.stream_filters``); clingo gives every atom as before. ``native``: the same
+    query's program with external aggregates (``translator.translate.compile.Compiled.native``),
+    which the incremental engine runs instead of ``program``; clingo runs ``program``."""
     if engine not in ENGINES:
         raise RsplarsError(f"unknown engine {engine!r} (expected one of {', '.join(ENGINES)})")
     if need_asp and engine == "incremental":
@@ -38,7 +40,7 @@ def make_solver(program: Program, engine: str = "auto", *, models: int = 1,
         from lars.incremental import IncrementalSolver, NotInFragment
 
         try:
-            return IncrementalSolver(program, models=models, functions=functions, outputs=outputs)
+            return IncrementalSolver(native or program, models=models, functions=functions, outputs=outputs)
         except NotInFragment:
             if engine == "incremental":
                 raise

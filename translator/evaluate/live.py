@@ -25,7 +25,7 @@ from collections import deque
 from functools import lru_cache
 from typing import Callable, Iterable, Iterator, Sequence
 
-from lars.model import Atom, Program, Rule
+from lars.model import Atom, Rule
 from lars.streams import LiveRows, LiveStream
 from translator.evaluate.engine import MAX_EVALUATION_TIMES
 from translator.evaluate.run import R2S, Evaluation, RunError, evaluations, read_predicates
@@ -218,8 +218,8 @@ def live_answers(compiled: Compiled, elements: "Iterable[StreamElement] | Stream
     data_times: deque[int] = deque()
     began: dict = {}
 
-    program = Program((*compiled.program.rules, *static))
-    solver = make_solver(program, engine, functions=FUNCTIONS, outputs=read_predicates(compiled, program))
+    program, native = compiled.engine_programs(static)
+    solver = make_solver(program, engine, functions=FUNCTIONS, outputs=read_predicates(compiled, program), native=native)
     rows = type(solver).__name__ == "IncrementalSolver"  # it reads rows of term texts, no atom objects
 
     if isinstance(elements, StreamFiles):

@@ -180,7 +180,8 @@ def answers(
         before = [t for t in times if t <= resume_after]
         prime = before[-1] if before and r2s != "rstream" else None
         times = ([prime] if prime is not None else []) + [t for t in times if t > resume_after]
-    solver = make_solver(program, engine, functions=FUNCTIONS, outputs=read_predicates(compiled, program))
+    _, native = compiled.engine_programs(static)
+    solver = make_solver(program, engine, functions=FUNCTIONS, outputs=read_predicates(compiled, program), native=native)
     for done, ev in enumerate(evaluations(compiled, solver.run(stream, announced(times, on_time)), r2s, on_note), start=1):
         if ev.t == prime and done == 1:
             continue
@@ -289,6 +290,10 @@ _ARGS = re.compile(_ARG)
 #: an IRI written without escapes (and with no character ``to_nt`` would escape): its N-Triples
 #: text is itself (``to_nt(from_nt(v)) == v``)
 _PLAIN_IRI = re.compile(r'<[^\x00-\x20<>"{}|^`\\]*>')
+#: a typed literal (not xsd:string) whose lexical form and datatype IRI have nothing to escape, as
+#: its LARS string writes it: its N-Triples text is itself once the LARS quotes are undone
+_PLAIN_TYPED = re.compile(r'"\\"[^"\\\x00-\x1f\x7f]*\\"\^\^<[^\x00-\x20<>"{}|^`\\]*>"')
+_XSD_STRING = "^^<http://www.w3.org/2001/XMLSchema#string>"
 
 
 @lru_cache(maxsize=1 << 14)
@@ -302,6 +307,8 @@ def _row_of(text: str) -> Row:
         for arg in _ARGS.findall(text, text.index("(") + 1):
             if arg[0] == '"' and arg[1] == "<" and _PLAIN_IRI.fullmatch(arg, 1, len(arg) - 1):
                 out.append(arg[1:-1])  # fresh IRIs (observations): not through the cache
+            elif arg[:2] == "\"\\" and _PLAIN_TYPED.fullmatch(arg) and not arg.endswith(_XSD_STRING + '"'):
+                out.append(arg[1:-1].replace('\\"', '"'))  # fresh values (averages, sums): no parse
             else:
                 out.append(_nt_of_arg(arg))
         return tuple(out)

@@ -244,17 +244,20 @@ def _double_lexical(x: float, *, single: bool = False) -> str:
     return f"{'-' if sign else ''}{body}E{exp}"
 
 
+def number_lexical(kind: int, value: int | Decimal | float) -> str:
+    """The canonical lexical form of a computed number of the given kind."""
+    if kind == INTEGER:
+        return str(int(value))
+    if kind == DECIMAL:
+        return _decimal_lexical(Decimal(value))
+    if kind == FLOAT:
+        return _double_lexical(to_float32(float(value)), single=True)
+    return _double_lexical(float(value))
+
+
 def number_literal(kind: int, value: int | Decimal | float) -> Literal:
     """A canonical literal for a computed number of the given kind."""
-    if kind == INTEGER:
-        lex = str(int(value))
-    elif kind == DECIMAL:
-        lex = _decimal_lexical(Decimal(value))
-    elif kind == FLOAT:
-        lex = _double_lexical(to_float32(float(value)), single=True)
-    else:
-        lex = _double_lexical(float(value))
-    return Literal(lex, datatype=KIND_TYPE[kind], normalize=False)
+    return Literal(number_lexical(kind, value), datatype=KIND_TYPE[kind], normalize=False)
 
 
 def boolean(flag: bool) -> Literal:
@@ -413,7 +416,13 @@ def _arith(name: str, a: Value, b: Value) -> Value:
     kind = max(na.kind, nb.kind)
     if name == "/" and kind == INTEGER:
         kind = DECIMAL
-    x, y = _promote(na, kind), _promote(nb, kind)
+    result = arith_value(name, kind, _promote(na, kind), _promote(nb, kind))
+    return result if isinstance(result, ExprError) else number_literal(kind, result)
+
+
+def arith_value(name: str, kind: int, x: int | Decimal | float, y: int | Decimal | float) -> int | Decimal | float | ExprError:
+    """``x name y`` of two values already promoted to ``kind`` (``/`` of integers: DECIMAL), as
+    the operators compute it (op:numeric-add … op:numeric-divide)."""
     try:
         if kind in (FLOAT, DOUBLE):
             result = _float_op(name, float(x), float(y))
@@ -430,7 +439,7 @@ def _arith(name: str, a: Value, b: Value) -> Value:
             result = {"+": x + y, "-": x - y, "*": x * y}[name]
     except (ArithmeticError, InvalidOperation):
         return ExprError(f"arithmetic error in {name}")
-    return number_literal(kind, result)
+    return result
 
 
 def _terminates(q: Decimal, x: Decimal, y: Decimal) -> bool:

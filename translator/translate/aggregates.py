@@ -127,13 +127,14 @@ class Aggregation:
     """SELECT expressions evaluated on the aggregated solutions, in order."""
     out: list[Rule] = field(default_factory=list)
 
-    def rules(self, solutions: Atom) -> tuple[list[Rule], Atom, frozenset[A.Var]]:
+    def rules(self, solutions: Atom, native: bool = False) -> tuple[list[Rule], Atom, frozenset[A.Var]]:
         """The rules over ``solutions`` (τ's ``ans1(X̄, default)``), the atom whose instances are
-        the final solutions, and the variables it binds."""
+        the final solutions, and the variables it binds. ``native``: the aggregates the engines of
+        Python evaluate directly as external aggregates (:func:`native_rules`)."""
         self.out = []
         where = A.ordered(A.variables(self.pattern))
         for k, grouping in enumerate(self.groupings, start=1):
-            self._grouping(k, grouping, solutions, where)
+            self._grouping(k, grouping, solutions, where, native)
         if self.per_row:
             row_vars = (*where, *(a.var for g in self.groupings for a in g.aggregates))
             body: list[BodyElement] = [Literal(solutions)]
@@ -167,11 +168,11 @@ class Aggregation:
         self.out.append(Rule(head, tuple(body)))
         return head
 
-    def _grouping(self, k: int, g: Grouping, solutions: Atom, where: tuple[A.Var, ...]) -> None:
+    def _grouping(self, k: int, g: Grouping, solutions: Atom, where: tuple[A.Var, ...], native: bool) -> None:
         group = Atom(f"group{k}", _key_terms(g, where))
         self.out.append(Rule(group, () if g.implicit else (Literal(solutions),)))
         for j, spec in enumerate(g.aggregates, start=1):
-            self.out.extend(aggregate_rules(spec, f"{k}_{j}", group, solutions, where, A.certain(self.pattern)))
+            self.out.extend(aggregate_rules(spec, f"{k}_{j}", group, solutions, where, A.certain(self.pattern), native))
 
 
 def _key_terms(g: Grouping, where: tuple[A.Var, ...]) -> tuple[Term, ...]:
@@ -184,10 +185,11 @@ def _key_terms(g: Grouping, where: tuple[A.Var, ...]) -> tuple[Term, ...]:
 
 
 def aggregate_rules(spec: AggregateSpec, suffix: str, group: Atom, solutions: Atom, where: tuple[A.Var, ...],
-                    certain: frozenset[A.Var] = frozenset()) -> list[Rule]:
+                    certain: frozenset[A.Var] = frozenset(), native: bool = False) -> list[Rule]:
     """The rules of one aggregate (module docstring): ``agg<suffix>(K̄, V)`` with V the value, or
     ``null`` when the aggregate is an error (``aggerr<suffix>(K̄)``). ``where`` are the variables
-    of the solutions, ``certain`` those bound in every solution (no ``!= null`` test needed)."""
+    of the solutions, ``certain`` those bound in every solution (no ``!= null`` test needed).
+    ``native``: SUM/AVG/MIN/MAX/SAMPLE as one external aggregate (:func:`native_rules`)."""
     keys = group.args
     value = Variable("V")
     head = Atom(f"agg{suffix}", (*keys, value))
@@ -209,6 +211,8 @@ def aggregate_rules(spec: AggregateSpec, suffix: str, group: Atom, solutions: At
     if spec.function == "COUNT":
         return [Rule(head, (Literal(group), count("N"), Comparison("=", value, Call("sparql_integer", (Variable("N"),)))))]
     assert z is not None
+    if native and spec.function in NATIVE:
+        return native_rules(spec, suffix, group, head, z, condition, ident, count)
     rules = [Rule(Atom(head.predicate, (*keys, NULL)), (Literal(error),))]  # an error: unbound
     ok: tuple[BodyElement, ...] = (Literal(group), Literal(error, negated=True))
     if spec.function in ("SUM", "AVG"):
@@ -221,6 +225,31 @@ def aggregate_rules(spec: AggregateSpec, suffix: str, group: Atom, solutions: At
     element = AggregateElement((key,), (*condition, Comparison("=", key, Call("sparql_order_key", (z,)))))
     extreme = AggregateAssignment(Variable("E"), "max" if spec.function == "MAX" else "min", (element,))
     rules.append(Rule(head, (*ok, extreme, Comparison("=", value, Call("sparql_key_term", (Variable("E"),))))))
+    return rules
+
+
+NATIVE = {"SUM": "sparql_sum_of", "AVG": "sparql_avg_of", "MIN": "sparql_min_of", "MAX": "sparql_max_of",
+          "SAMPLE": "sparql_min_of"}
+"""The aggregates the engines of Python evaluate directly, and their external aggregate functions
+(``translator.translate.expressions``)."""
+
+
+def native_rules(spec: AggregateSpec, suffix: str, group: Atom, head: Atom, z: Term, condition: tuple,
+                 ident: tuple[Term, ...], count) -> list[Rule]:
+    """SUM/AVG/MIN/MAX/SAMPLE as one external aggregate over the group's values with their numbers
+    of solutions (``lars.model.AggregateAssignment``, ``#@name{…}``), for the incremental engine and
+    the reference semantics; the function gives what the portable rules give clingo (the same
+    value, ``null`` for an error, the same limit of SUM/AVG, whose ``agglimit`` stays for the note)::
+
+        agg(K̄, V) :- group(K̄), V = #@sparql_avg_of{Z, X̄ : ans1(X̄), Z != null}.
+        agglimit(K̄) :- group(K̄), N = #count{X̄ : ans1(X̄), Z != null}, N > 32767.      (SUM/AVG)
+    """
+    terms = (z, *ident) if spec.function in ("SUM", "AVG") else (z,)
+    value = AggregateAssignment(Variable("V"), "@" + NATIVE[spec.function], (AggregateElement(terms, condition),))
+    rules = [Rule(head, (Literal(group), value))]
+    if spec.function in ("SUM", "AVG"):
+        limit = Atom(f"agglimit{suffix}", group.args)
+        rules.append(Rule(limit, (Literal(group), count("N"), Comparison(">", Variable("N"), Integer(MAX_SUM_ROWS)))))
     return rules
 
 

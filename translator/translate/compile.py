@@ -18,7 +18,7 @@ time point, D5).
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Iterable
+from typing import Iterable, Sequence
 
 from lars.errors import RsplarsError, UnsupportedError
 from lars.model import Atom, Literal, Program, Rule
@@ -56,6 +56,15 @@ class Compiled:
     period: int | None
     bounds: str
     answer_predicate: str = ANSWER
+    native: Program | None = None
+    """The same program with SPARQL's SUM/AVG/MIN/MAX/SAMPLE as external aggregates
+    (``translator.translate.aggregates.native_rules``), which the engines of Python evaluate
+    directly (``None``: no such aggregate). ``program`` is the portable one, which clingo runs too."""
+
+    def engine_programs(self, static: Sequence[Rule] = ()) -> tuple[Program, Program | None]:
+        """(the portable program, the native one or ``None``) with the static facts ``static``."""
+        native = Program((*self.native.rules, *static)) if self.native is not None else None
+        return Program((*self.program.rules, *static)), native
 
 
 # ------------------------------------------------------------------------------------- cs and cq
@@ -229,28 +238,34 @@ def compile_query(
     program = tau.program(pattern)
     solutions = Atom("ans1", (*(lars_var(v) for v in A.ordered(A.variables(pattern))), DEFAULT_GRAPH))
     extra: list[Rule] = []
+    native: list[Rule] | None = None
+    where = solutions
     if grouping is not None:  # aggregation on top of τ's solutions (translator.translate.aggregates)
-        extra, solutions, scope = grouping.rules(solutions)
+        extra, solutions, scope = grouping.rules(where)
+        native, _, _ = grouping.rules(where, native=True)
     else:
         scope = A.variables(pattern)
     answer = Rule(  # a projected variable the pattern never binds is always unbound (null)
         Atom(ANSWER, tuple(lars_var(A.Var(v)) if A.Var(v) in scope else NULL for v in variables)),
         (Literal(solutions),),
     )
-    program = Program((*program.rules, *extra, answer))
+    programs = [Program((*program.rules, *extra, answer))]
+    if native is not None and native != extra:
+        programs.append(Program((*program.rules, *native, answer)))
     if mode == "pull":
         period = period if period is not None else default_period(query, base)
         if period is None:
             raise TranslationError("pull mode needs a period: the query has no COMPUTED EVERY or STEP; give --period")
         if period < 1:
             raise TranslationError(f"the pull period must be positive, got {period} ticks (COMPUTED EVERY 0?)")
-        program = modes.pull(program, period)
+        programs = [modes.pull(p, period) for p in programs]
     elif mode == "push":
-        program = modes.push(program)
+        programs = [modes.push(p) for p in programs]
         period = None
     else:
         period = None
-    return Compiled(query, program, variables, form, strategy, mode, period, bounds)
+    return Compiled(query, programs[0], variables, form, strategy, mode, period, bounds,
+                    native=programs[1] if len(programs) > 1 else None)
 
 
 def _reject_unsupported(query: M.Query) -> None:

@@ -22,6 +22,7 @@ from rdflib.term import Node
 
 from lars.errors import UnsupportedError
 from lars.model import Constant, Function, GroundTerm, Integer, String
+from lars.reference import clingo_order
 from translator.query import model as M
 from translator.rdf import sparql_ops as ops
 from translator.rdf.terms import from_lars, to_lars
@@ -277,23 +278,28 @@ def _float32_of(q: Fraction) -> float:
     return hi if q > d else lo  # d is a tie but q is not (q != d): the side of q
 
 
-def _rounded(kind: int, value: Fraction, nan: int, inf: int, ninf: int) -> RDFLiteral:
-    """The exact sum as a literal of the result kind (SPARQL 1.1 §18.5.1.3 Sum = op:numeric-add,
+def _rounded_value(kind: int, value: Fraction, nan: int, inf: int, ninf: int) -> int | Decimal | float:
+    """The exact sum as a number of the result kind (SPARQL 1.1 §18.5.1.3 Sum = op:numeric-add,
     whose type is the promoted type of the values; rounded once, to nearest)."""
     if nan or (inf and ninf):
-        return ops.number_literal(kind, math.nan)
+        return math.nan
     if inf or ninf:
-        return ops.number_literal(kind, math.inf if inf else -math.inf)
+        return math.inf if inf else -math.inf
     if kind == ops.INTEGER:
-        return ops.number_literal(kind, int(value))
+        return int(value)
     if kind == ops.DECIMAL:
-        return ops.number_literal(kind, ops._EXACT.divide(Decimal(value.numerator), Decimal(value.denominator)))
+        return ops._EXACT.divide(Decimal(value.numerator), Decimal(value.denominator))
     if kind == ops.FLOAT:
-        return ops.number_literal(kind, _float32_of(value))
+        return _float32_of(value)
     try:
-        return ops.number_literal(kind, float(value))
+        return float(value)
     except OverflowError:
-        return ops.number_literal(kind, math.inf if value > 0 else -math.inf)
+        return math.inf if value > 0 else -math.inf
+
+
+def _rounded(kind: int, value: Fraction, nan: int, inf: int, ninf: int) -> RDFLiteral:
+    """The exact sum as a literal of the result kind (:func:`_rounded_value`)."""
+    return ops.number_literal(kind, _rounded_value(kind, value, nan, inf, ninf))
 
 
 def sparql_sum_result(acc: GroundTerm, kind: Integer) -> String:
@@ -404,6 +410,113 @@ def sparql_concat_result(acc: GroundTerm) -> String:
     return to_lars(RDFLiteral(text, lang=lang if lang not in ("", "?") else None))  # type: ignore[return-value]
 
 
+# ------------------------------------------------------- the same aggregates, evaluated directly
+# External aggregates of the LARS program (``lars.model.AggregateAssignment``, ``#@name{…}``) for
+# the engines of Python (lars.reference, lars.incremental): each gets the multiset of a group's
+# values (term -> number of solutions with it) and gives the term that the portable encoding above
+# gives clingo — the same exact sum rounded once, the same order of terms, the same errors and the
+# same limit — with one call per group instead of limbs, part sums and a fold.
+
+_NULL = Constant("null")
+
+
+@lru_cache(maxsize=65536)
+def _exact(term: GroundTerm) -> tuple[int, int, int, int, int, int, int] | None:
+    """(kind, m, e2, e10, NaN, +INF, -INF) of a number, whose exact value is m / (2^e2 · 10^e10)
+    (as its limbs add up; integers so that a group's values add without fractions); ``None``:
+    not a number."""
+    n = _number(term)
+    if n is None:
+        return None
+    if n.kind in (ops.FLOAT, ops.DOUBLE):
+        x = float(n.value)
+        if math.isnan(x):
+            return n.kind, 0, 0, 0, 1, 0, 0
+        if math.isinf(x):
+            return (n.kind, 0, 0, 0, 0, 1, 0) if x > 0 else (n.kind, 0, 0, 0, 0, 0, 1)
+        num, den = x.as_integer_ratio()  # den = 2^k
+        return n.kind, num, den.bit_length() - 1, 0, 0, 0, 0
+    if n.kind == ops.DECIMAL:
+        sign, digits, exponent = Decimal(n.value).as_tuple()
+        m = int("".join(map(str, digits)) or "0") * (-1 if sign else 1)
+        return (n.kind, m * 10**exponent, 0, 0, 0, 0, 0) if exponent >= 0 else (n.kind, m, 0, -exponent, 0, 0, 0)
+    return n.kind, int(n.value), 0, 0, 0, 0, 0
+
+
+def _sum(values: Mapping[GroundTerm, int]) -> tuple[int, Fraction, int, int, int, int] | None:
+    """(kind, exact sum, NaNs, +INFs, -INFs, count) of a group's values (term -> number of
+    solutions), or ``None`` for an error: a non-number, or more values than the portable encoding
+    adds exactly (``MAX_SUM_ROWS``)."""
+    parts = []
+    for term in values:
+        got = _exact(term)
+        if got is None:
+            return None
+        parts.append(got)
+    count = sum(values.values())
+    if count > MAX_SUM_ROWS:
+        return None
+    times = list(values.values())
+    kind = max((p[0] for p in parts), default=0)
+    e2 = max((p[2] for p in parts), default=0)
+    e10 = max((p[3] for p in parts), default=0)
+    total = sum(k * (m << (e2 - a)) * 10 ** (e10 - b) for k, (_, m, a, b, _, _, _) in zip(times, parts))
+    nan = sum(k * p[4] for k, p in zip(times, parts))
+    inf = sum(k * p[5] for k, p in zip(times, parts))
+    ninf = sum(k * p[6] for k, p in zip(times, parts))
+    return kind, Fraction(total, (1 << e2) * 10**e10), nan, inf, ninf, count
+
+
+def _number_term(kind: int, value) -> String:
+    """The canonical term of a computed number (``to_lars(ops.number_literal(kind, value))``)."""
+    return String(f'"{ops.number_lexical(kind, value)}"^^<{ops.KIND_TYPE[kind]}>')
+
+
+def sparql_sum_of(values: Mapping[GroundTerm, int]) -> GroundTerm:
+    """``#@sparql_sum_of{Z, X̄ : …}``: SUM, as ``@sparql_sum_result`` after the portable fold
+    (no value: 0; an error: ``null``)."""
+    got = _sum(values)
+    if got is None:
+        return _NULL
+    kind, total, nan, inf, ninf, count = got
+    if not count:
+        return _number_term(ops.INTEGER, 0)
+    return _number_term(kind, _rounded_value(kind, total, nan, inf, ninf))
+
+
+def sparql_avg_of(values: Mapping[GroundTerm, int]) -> GroundTerm:
+    """``#@sparql_avg_of{…}``: AVG, as ``@sparql_avg_result`` after the portable fold: the rounded
+    sum divided by the count with op:numeric-divide (an integer sum as a decimal)."""
+    got = _sum(values)
+    if got is None:
+        return _NULL
+    kind, total, nan, inf, ninf, count = got
+    if not count:
+        return _number_term(ops.INTEGER, 0)
+    value = _rounded_value(kind, total, nan, inf, ninf)
+    if kind == ops.INTEGER:
+        kind, value = ops.DECIMAL, Decimal(value)
+    divisor = Decimal(count) if kind == ops.DECIMAL else float(count)
+    quotient = ops.arith_value("/", kind, value, divisor)
+    return _NULL if isinstance(quotient, ops.ExprError) else _number_term(kind, quotient)
+
+
+def _extreme(values: Mapping[GroundTerm, int], pick) -> GroundTerm:
+    if not values:
+        return _NULL  # MIN/MAX/SAMPLE of no value: an error
+    return sparql_key_term(pick((sparql_order_key(v) for v in values), key=clingo_order))
+
+
+def sparql_min_of(values: Mapping[GroundTerm, int]) -> GroundTerm:
+    """``#@sparql_min_of{…}``: MIN (and SAMPLE), the least value in the order of ``@sparql_order_key``."""
+    return _extreme(values, min)
+
+
+def sparql_max_of(values: Mapping[GroundTerm, int]) -> GroundTerm:
+    """``#@sparql_max_of{…}``: MAX, the greatest value in the order of ``@sparql_order_key``."""
+    return _extreme(values, max)
+
+
 FUNCTIONS: dict[str, Callable[..., GroundTerm]] = {
     "sparql_test": sparql_test,
     "sparql_value": sparql_value,
@@ -420,5 +533,9 @@ FUNCTIONS: dict[str, Callable[..., GroundTerm]] = {
     "sparql_is_string": sparql_is_string,
     "sparql_concat_add": sparql_concat_add,
     "sparql_concat_result": sparql_concat_result,
+    "sparql_sum_of": sparql_sum_of,
+    "sparql_avg_of": sparql_avg_of,
+    "sparql_min_of": sparql_min_of,
+    "sparql_max_of": sparql_max_of,
 }
 """The external functions of translated programs, by name (``lars.model.Call.name``)."""
