@@ -69,8 +69,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if argv[:1] != ["lars"]:  # `rsplars lars` never loads rdflib: no logging import at its start-up
         _no_library_tracebacks()
     args = build_parser(argv[0] if argv else None).parse_args(argv)
+    from translator.query import parse_cache
+
     try:
-        return int(args.func(args))
+        with parse_cache.enabled():  # a query parsed before is read from the user's cache folder
+            return int(args.func(args))
     except RsplarsError as err:
         return report_error(err)
     except BrokenPipeError:
