@@ -90,6 +90,11 @@ def load_program(text: str, source: str = "<program>", *, base_unit: str = DEFAU
     return program
 
 
+def trusted(folder: str) -> bool:
+    """Whether ``folder`` is the user's own and writable by no one else (a pickle can run code)."""
+    return _trusted(folder)
+
+
 def read_entry(folder: str, path: str):
     """The object pickled in ``path`` of the cache ``folder``, ``None`` when there is none, the
     folder is not trusted (see the module docstring) or the entry cannot be read; for other caches

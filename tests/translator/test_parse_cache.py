@@ -162,3 +162,29 @@ def test_a_warm_run_parses_nothing(tmp_path: Path) -> None:
     assert last["t"] == 5 and sorted(a["value"].split('"')[1] for a in last["answers"]) == ["36.5", "40.5"]
     assert "LOADED True" in runs[0].stderr and "LOADED False" in runs[1].stderr and "LOADED True" in runs[2].stderr
     assert len(_entries(tmp_path / "cache")) == 3  # the query and the two conjuncts of its FILTER (tests of their own)
+
+
+def test_lark_keeps_its_parse_tables_in_the_cache_folder(cache: Path, tmp_path: Path, monkeypatch) -> None:
+    """Lark's cache of a grammar: in the user's folder; a broken file is rebuilt silently; an
+    unusable folder leaves Lark's default (the temp directory)."""
+    plain = "SELECT * WHERE { ?s ?p ?o FILTER(?o > 3) }"
+    build = parse_module.grammar.__wrapped__  # the grammar, not the one already built in this process
+    tree = build("cqels").parse(plain)
+    lark_file = cache / "lark-cqels.pickle"
+    assert lark_file.stat().st_size > 1000 and parse_cache.lark_cache("cqels") == str(lark_file)
+    for broken in (b"garbage", lark_file.read_bytes()[:500], b""):
+        lark_file.write_bytes(broken)
+        assert build("cqels").parse(plain) == tree
+        assert lark_file.stat().st_size > 1000  # written again
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    monkeypatch.setenv("RSPLARS_CACHE_DIR", str(blocker / "sub"))
+    assert parse_cache.lark_cache("cqels") is True
+    monkeypatch.setenv("RSPLARS_CACHE_DIR", "")
+    assert parse_cache.lark_cache("cqels") is True
+    os.chmod(cache, 0o777)
+    try:
+        monkeypatch.setenv("RSPLARS_CACHE_DIR", str(cache))
+        assert parse_cache.lark_cache("cqels") is True
+    finally:
+        os.chmod(cache, 0o700)

@@ -35,7 +35,9 @@ def grammar(name: str) -> Lark:
         parser="lalr",
         propagate_positions=True,
         maybe_placeholders=False,
-        cache=True,  # the parse tables are pickled in the temp directory (start-up of every query command)
+        # the parse tables are pickled (start-up of every query command), in the user's cache folder
+        # when it can be used, else in the temp directory (translator.query.parse_cache.lark_cache)
+        cache=parse_cache.lark_cache(name),
     )
 
 

@@ -19,6 +19,10 @@ Folder, trust and writing: :func:`lars.program_cache.cache_dir` (``$RSPLARS_CACH
 turns the cache off), entries read only from a folder owned by the user and writable by no one
 else, written atomically; an entry that cannot be read (corrupt, truncated, another format) and a
 folder that cannot be written fall back silently to parsing.
+
+Lark's own cache of the grammars' parse tables (:func:`lark_cache`, used by
+:func:`translator.query.parse.grammar` everywhere, not only in the command line) lives in the same
+folder when it is the user's own, else in the temp directory as Lark's default.
 """
 
 from __future__ import annotations
@@ -91,6 +95,26 @@ def lookup(entry_key: tuple):
     except Exception:  # noqa: BLE001 - a cache never fails a run: parse instead
         pass
     return None
+
+
+def lark_cache(name: str) -> str | bool:
+    """Lark's ``cache`` option for the grammar ``name``: a file in the user's cache folder (created
+    ``0700`` if need be) when that folder is the user's own, else ``True`` (Lark's file in the temp
+    directory). Lark keys the file on the grammar text, its options, its own version and Python's,
+    rebuilds the parser silently when the file is missing, stale or broken, and carries on when it
+    cannot write it."""
+    from lars.program_cache import cache_dir, trusted
+
+    folder = cache_dir()
+    if folder is None:
+        return True
+    try:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+    except OSError:
+        return True
+    if not trusted(folder):
+        return True
+    return os.path.join(folder, f"lark-{name}.pickle")
 
 
 def store(entry_key: tuple, query) -> None:
