@@ -69,9 +69,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if argv[:1] != ["lars"]:  # `rsplars lars` never loads rdflib: no logging import at its start-up
         _no_library_tracebacks()
     args = build_parser(argv[0] if argv else None).parse_args(argv)
-    from translator.query import parse_cache
-
     try:
+        if args.command == "lars":  # reads no query
+            return int(args.func(args))
+        from translator.query import parse_cache
+
         with parse_cache.enabled():  # a query parsed before is read from the user's cache folder
             return int(args.func(args))
     except RsplarsError as err:
