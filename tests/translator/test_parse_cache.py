@@ -55,6 +55,7 @@ def test_a_cache_hit_is_the_parsers_query(cache: Path, monkeypatch) -> None:
         _no_parser(monkeypatch)
         again = parse(TEXT, source="q.rq")
     assert again == expected and again is not first and repr(again) == repr(expected)
+    assert again.notes == expected.notes
     assert not parse_cache.active()
 
 
@@ -68,10 +69,26 @@ def test_every_option_is_part_of_the_key(cache: Path) -> None:
         declared = parse(TEXT.replace("PREFIX ex: <http://example.org/>\n", ""), source="q.rq",
                          prefixes={"ex": "http://example.org/"})
     assert lenient == parse(TEXT, source="q.rq", lenient=True)
-    assert other_source == plain
+    assert other_source == plain and other_source.notes == plain.notes == ()
     assert declared == parse(TEXT.replace("PREFIX ex: <http://example.org/>\n", ""), source="q.rq",
                              prefixes={"ex": "http://example.org/"})
-    assert len(_entries(cache)) == 4
+    assert len(_entries(cache)) == 3  # a query without notes is the same from any file: one entry
+
+
+def test_notes_name_their_file(cache: Path, monkeypatch) -> None:
+    """A query with notes (which start with its source name) is cached per source name."""
+    noted = TEXT.replace("[RANGE 10s STEP 1s]", "[RANGE 1s STEP 10s]")
+    expected = {src: parse(noted, source=src).notes for src in ("a.rq", "b.rq")}
+    assert expected["a.rq"] and expected["a.rq"][0].startswith("a.rq:4:") and expected["b.rq"][0].startswith("b.rq:")
+    with parse_cache.enabled():
+        for _ in range(2):
+            for src in ("a.rq", "b.rq"):
+                assert parse(noted, source=src).notes == expected[src]
+        assert len(_entries(cache)) == 2
+        _no_parser(monkeypatch)
+        assert parse(noted, source="a.rq").notes == expected["a.rq"]
+        with pytest.raises(AssertionError, match="parsed although"):
+            parse(noted, source="c.rq")
 
 
 def test_a_stale_foreign_or_broken_entry_is_not_used(cache: Path) -> None:

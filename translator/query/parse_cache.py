@@ -8,8 +8,8 @@ evaluates them (``translator.translate.expressions.parse_expression``, with the 
 While :func:`enabled` is active (the ``rsplars`` command line, ``translator.cli.main``),
 :func:`translator.query.parse.parse` keeps each query it parsed successfully as a pickle of the
 :class:`~translator.query.model.Query` in the user's cache folder and returns it on the next run:
-an entry stores the query text, dialect, ``lenient``, the declared prefixes, ``bare_ns`` and the
-source name, plus a stamp of the parser's own files (path, size and modification time of every
+an entry stores the query text, dialect, ``lenient``, the declared prefixes, ``bare_ns`` and, for a
+query with notes (which name the file), the source name, plus a stamp of the parser's own files (path, size and modification time of every
 ``.py`` and ``.lark`` file of ``translator.query`` and of Lark's ``__init__.py``, which names its
 version); it is used only when all of them are equal. A query with an error is never cached (its
 located error comes from the parser every time). Library calls of ``parse`` outside the command
@@ -30,6 +30,7 @@ from __future__ import annotations
 import os
 import zlib
 from contextlib import contextmanager
+from functools import lru_cache
 from typing import Iterator, Mapping
 
 _FORMAT = 1
@@ -51,6 +52,7 @@ def active() -> bool:
     return _enabled
 
 
+@lru_cache(maxsize=1)  # once per process: a run reads the query and each FILTER/BIND expression
 def _stamp() -> tuple:
     import importlib.util
 
@@ -79,6 +81,12 @@ def _entry_path(folder: str, entry_key: tuple) -> str:
     return os.path.join(folder, f"query-{crc:08x}-{len(entry_key[0])}.pickle")
 
 
+def _sourceless(entry_key: tuple) -> tuple:
+    """The key of a query without notes: the source name appears only in notes and errors, so such a
+    query is the same whatever file it was read from (a copy, a temporary file)."""
+    return (*entry_key[:-1], None)
+
+
 def lookup(entry_key: tuple):
     """The cached :class:`~translator.query.model.Query` of ``entry_key``, else ``None``."""
     from lars.program_cache import cache_dir, read_entry
@@ -88,10 +96,11 @@ def lookup(entry_key: tuple):
     if folder is None:
         return None
     try:
-        entry = read_entry(folder, _entry_path(folder, entry_key))
-        if (isinstance(entry, tuple) and len(entry) == 4 and entry[:3] == (_FORMAT, _stamp(), entry_key)
-                and isinstance(entry[3], Query)):
-            return entry[3]
+        for candidate in (_sourceless(entry_key), entry_key):
+            entry = read_entry(folder, _entry_path(folder, candidate))
+            if (isinstance(entry, tuple) and len(entry) == 4 and entry[:3] == (_FORMAT, _stamp(), candidate)
+                    and isinstance(entry[3], Query) and (candidate is entry_key or not entry[3].notes)):
+                return entry[3]
     except Exception:  # noqa: BLE001 - a cache never fails a run: parse instead
         pass
     return None
@@ -125,6 +134,8 @@ def store(entry_key: tuple, query) -> None:
     if folder is None:
         return
     try:
+        if not query.notes:
+            entry_key = _sourceless(entry_key)
         store_entry(folder, _entry_path(folder, entry_key), (_FORMAT, _stamp(), entry_key, query))
     except Exception:  # noqa: BLE001 - e.g. a stat that failed: no entry
         pass
