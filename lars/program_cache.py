@@ -90,6 +90,30 @@ def load_program(text: str, source: str = "<program>", *, base_unit: str = DEFAU
     return program
 
 
+def trusted(folder: str) -> bool:
+    """Whether ``folder`` is the user's own and writable by no one else (a pickle can run code)."""
+    return _trusted(folder)
+
+
+def read_entry(folder: str, path: str):
+    """The object pickled in ``path`` of the cache ``folder``, ``None`` when there is none, the
+    folder is not trusted (see the module docstring) or the entry cannot be read; for other caches
+    of the same folder (``translator.query.parse_cache``)."""
+    try:
+        if not _trusted(folder):
+            return None
+        with open(path, "rb") as handle:
+            return pickle.load(handle)
+    except Exception:  # any unreadable entry (truncated, corrupt, from another version) is no entry
+        return None
+
+
+def store_entry(folder: str, path: str, entry: tuple) -> None:
+    """Write ``entry`` to ``path`` in the cache ``folder`` atomically; silently nothing when the
+    folder cannot be written or is not trusted."""
+    _store(folder, path, entry)
+
+
 def _store(folder: str, path: str, entry: tuple) -> None:
     tmp = f"{path}.{os.getpid()}.tmp"
     try:

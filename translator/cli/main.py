@@ -70,7 +70,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         _no_library_tracebacks()
     args = build_parser(argv[0] if argv else None).parse_args(argv)
     try:
-        return int(args.func(args))
+        if args.command == "lars":  # reads no query
+            return int(args.func(args))
+        from translator.query import parse_cache
+
+        with parse_cache.enabled():  # a query parsed before is read from the user's cache folder
+            return int(args.func(args))
     except RsplarsError as err:
         return report_error(err)
     except BrokenPipeError:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import sys
-import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, Iterator, TextIO
@@ -43,6 +42,8 @@ def atomic_output(path: str | os.PathLike[str] | None,
         return
     target = Path(path)
     directory = target.parent if str(target.parent) else Path(".")
+    import tempfile  # only for --output: a run to stdout does not load it (start-up)
+
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
     try:
         os.chmod(tmp, 0o666 & ~_umask())  # mkstemp creates 0600; an output file is an ordinary file

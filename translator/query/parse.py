@@ -10,16 +10,16 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Iterable, Mapping
+from typing import TYPE_CHECKING, Iterable, Mapping
 
-from lark import Lark
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
-from lark.lexer import PatternStr
-
+from . import parse_cache
 from .dialect import NAMES, check_forced, detect_dialect
 from .errors import QuerySyntaxError, RsplarsError
 from .model import DIALECTS, Query
-from .transformers import TRANSFORMERS, ParseContext
+
+if TYPE_CHECKING:  # Lark is imported when a query is parsed, not from the cache (translator.query.parse_cache)
+    from lark import Lark
+    from lark.exceptions import UnexpectedInput
 
 __all__ = ["parse", "grammar", "DIALECTS"]
 
@@ -27,13 +27,17 @@ __all__ = ["parse", "grammar", "DIALECTS"]
 @lru_cache(maxsize=None)
 def grammar(name: str) -> Lark:
     """The LALR parser of ``grammars/<name>.lark`` (csparql, csparql_lenient, cqels, epsparql)."""
+    from lark import Lark
+
     return Lark.open_from_package(
         __package__,
         f"grammars/{name}.lark",
         parser="lalr",
         propagate_positions=True,
         maybe_placeholders=False,
-        cache=True,  # the parse tables are pickled in the temp directory (start-up of every query command)
+        # the parse tables are pickled (start-up of every query command), in the user's cache folder
+        # when it can be used, else in the temp directory (translator.query.parse_cache.lark_cache)
+        cache=parse_cache.lark_cache(name),
     )
 
 
@@ -66,6 +70,22 @@ def parse(
         dialect = detect_dialect(text, source).dialect
     if dialect not in DIALECTS:
         raise RsplarsError(f"unknown dialect {dialect!r}; choose one of auto, {', '.join(DIALECTS)}")
+    if not parse_cache.active():
+        return _parse(text, dialect, forced, source, lenient, prefixes, bare_ns)
+    key = parse_cache.key(text, dialect, lenient, prefixes, bare_ns, source)
+    query = parse_cache.lookup(key)
+    if query is None:
+        query = _parse(text, dialect, forced, source, lenient, prefixes, bare_ns)
+        parse_cache.store(key, query)
+    return query
+
+
+def _parse(text: str, dialect: str, forced: bool, source: str, lenient: bool, prefixes: Mapping[str, str] | None,
+           bare_ns: str | None) -> Query:
+    from lark.exceptions import UnexpectedInput, VisitError
+
+    from .transformers import TRANSFORMERS, ParseContext
+
     parser = grammar(grammar_name(dialect, lenient))
     try:
         tree = parser.parse(text)
@@ -114,6 +134,8 @@ _SILENT = {"WS", "COMMENT", "$END", "LENIENT_AND"}
 
 def describe_expected(names: Iterable[str], parser: Lark) -> str:
     """Terminal names → plain words: ``a variable, an IRI or a literal, or one of '.', '}'``."""
+    from lark.lexer import PatternStr
+
     names = set(names) - _SILENT
     words: list[str] = []
     for label, group in _GROUPS:
@@ -139,6 +161,8 @@ def describe_expected(names: Iterable[str], parser: Lark) -> str:
 
 
 def _describe_token(err: UnexpectedInput, text: str) -> str:
+    from lark.exceptions import UnexpectedEOF, UnexpectedToken
+
     if isinstance(err, UnexpectedEOF) or getattr(getattr(err, "token", None), "type", "") == "$END":
         return "end of input"
     if isinstance(err, UnexpectedToken):
@@ -148,6 +172,8 @@ def _describe_token(err: UnexpectedInput, text: str) -> str:
 
 
 def _position(err: UnexpectedInput, text: str) -> tuple[int, int]:
+    from lark.exceptions import UnexpectedToken
+
     line, column = getattr(err, "line", -1), getattr(err, "column", -1)
     if isinstance(err, UnexpectedToken) and err.token.type == "$END":
         line, column = -1, -1
@@ -162,6 +188,8 @@ def _position(err: UnexpectedInput, text: str) -> tuple[int, int]:
 
 
 def _expected_names(err: UnexpectedInput) -> set[str]:
+    from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
+
     if isinstance(err, UnexpectedCharacters):
         return set(err.allowed or ())
     if isinstance(err, (UnexpectedToken, UnexpectedEOF)):
@@ -198,6 +226,8 @@ def _previous_char(text: str, rest: str) -> str:
 
 def _hint(dialect: str, text: str, rest: str, expected: set[str], err: UnexpectedInput) -> tuple[str, int] | None:
     """A specific message for a common mistake, and a column shift (0 = at the error)."""
+    from lark.exceptions import UnexpectedEOF, UnexpectedToken
+
     word = re.match(r"[A-Za-z_]\w*", rest)
     word_up = word.group().upper() if word else ""
     at_end = isinstance(err, UnexpectedEOF) or (isinstance(err, UnexpectedToken) and err.token.type == "$END")

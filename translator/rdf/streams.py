@@ -33,12 +33,14 @@ from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterable, Iterator, Mapping, NamedTuple, Sequence, TextIO
+from typing import TYPE_CHECKING, Iterable, Iterator, Mapping, NamedTuple, Sequence, TextIO
 
-from lark import Lark, Token, Tree
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from rdflib import BNode, Dataset, Literal, URIRef
 from rdflib.namespace import PROV, RDF, RDFS, XSD, OWL
+
+if TYPE_CHECKING:  # Lark is imported where the readable notation is parsed (notation_parser)
+    from lark import Lark, Token, Tree
+    from lark.exceptions import UnexpectedInput
 
 from lars.accounting import MALFORMED, OUT_OF_ORDER, Accounting, reject_or_raise
 from lars.errors import RsplarsError, SourceError
@@ -450,6 +452,8 @@ def _find_line(openings: dict[str, int], name: RDFTerm, ds: Dataset) -> int:
 @lru_cache(maxsize=1)
 def notation_parser() -> Lark:
     """The LALR parser of the readable notation (``grammars/stream_notation.lark``), built once."""
+    from lark import Lark  # imported with the notation only: N-Triples runs start without Lark
+
     return Lark.open_from_package(
         __package__,
         "grammars/stream_notation.lark",
@@ -479,6 +483,8 @@ def _read_notation(text: str, source: str, accounting: Accounting | None = None)
 
     With ``--skip-bad-elements`` a file with a syntax error is read again one line at a time (one
     statement per line, as the seeds write them), so that only the bad lines are skipped."""
+    from lark.exceptions import UnexpectedInput
+
     try:
         tree = notation_parser().parse(text)
     except UnexpectedInput as err:
@@ -490,6 +496,8 @@ def _read_notation(text: str, source: str, accounting: Accounting | None = None)
 
 
 def _notation_by_line(text: str, source: str, accounting: Accounting) -> list[_Raw]:
+    from lark.exceptions import UnexpectedInput
+
     prefixes = dict(DEFAULT_PREFIXES)
     out: list[_Raw] = []
     lines = text.split("\n")
@@ -508,6 +516,8 @@ def _notation_by_line(text: str, source: str, accounting: Accounting) -> list[_R
 
 
 def _notation_syntax_error(err: UnexpectedInput, text: str, source: str) -> SourceError:
+    from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
+
     if isinstance(err, UnexpectedToken):
         what = "end of file" if err.token.type == "$END" else f"{err.token.value!r}"
         message = f"unexpected {what} in a stream element"
@@ -562,6 +572,8 @@ def _notation_statements(nodes, text: str, source: str, prefixes: dict[str, str]
 
 
 def _notation_term(node: Tree, prefixes: Mapping[str, str], source: str, text: str, line_offset: int = 0) -> RDFTerm:
+    from lark import Token
+
     kind = node.data
     tok: Token = node.children[0] if node.children and isinstance(node.children[0], Token) else None  # type: ignore[assignment]
     if kind == "iri_ref":
