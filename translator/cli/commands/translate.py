@@ -50,7 +50,9 @@ def target_lars(query, args: argparse.Namespace) -> str:
     out = []
     for label, compiled in variants:
         out.append(_header(label, compiled, args.unit))
-        out.append(format_program(compiled.program, args.unicode, base_unit=args.unit).rstrip("\n") + "\n")
+        native = getattr(args, "aggregates", "portable") == "native" and compiled.native is not None
+        program = compiled.native if native else compiled.program
+        out.append(format_program(program, args.unicode, base_unit=args.unit).rstrip("\n") + "\n")
     return "\n".join(out)
 
 
@@ -94,6 +96,10 @@ def add_parser(subparsers) -> None:
     add_query_options(p)
     add_translation_options(p)
     p.add_argument("--unicode", action="store_true", help="--to lars: the paper's notation (⊞^30 ◇ a), for people")
+    p.add_argument("--aggregates", choices=("portable", "native"), default="portable",
+                   help="--to lars: SUM/AVG/MIN/MAX/SAMPLE in the exact encoding every engine runs, clingo included "
+                        "(portable, default), or as the external aggregates (#@sparql_avg_of{…}) that the incremental "
+                        "engine of `rsplars run` evaluates (native); docs/translation.md")
     add_operational_options(p)  # --to lars: the program under a report policy (docs/check.md)
     p.set_defaults(func=run)
 
