@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import pytest
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from lars.errors import UnsupportedError
 from lars.incremental import IncrementalSolver
