@@ -103,38 +103,41 @@ class AggregateBlock:
             seeded, var = self.seeded  # type: ignore[misc]
             instances = (th for k in keys for th in engine._steps(seeded, seeded.plans[0], 0, {var: k}, ("#bind",), (k,), 0, ()))
         for theta in instances:
-            for th in self._rest(engine, 0, theta, cache):
+            th = self._rest(engine, theta, cache)
+            if th is not None:
                 row = _head_row(engine, self.head_args, self.head_spec, th)
                 if row is not None:
                     rows.add(row)
         return {self.head: rows}
 
-    def _rest(self, engine, k: int, theta: dict, cache: dict) -> Iterator[dict]:
-        if k == len(self.items):
-            yield theta
-            return
-        kind, item = self.items[k]
-        if kind == "agg":
-            yield from (th2 for th in _aggregate(engine, item, theta, cache) for th2 in self._rest(engine, k + 1, th, cache))
-        elif kind == "neg":
-            try:
-                ground = tuple([engine._value(a, theta) for a in item.args])
-            except _Undefined:
-                ground = None
-            if ground is None or ground not in engine.rels[item.rel].rows:
-                yield from self._rest(engine, k + 1, theta, cache)
-        else:  # a comparison, maybe an assignment X = term
-            c: Comparison = item
-            unbound = _vars(c.left) - theta.keys() | _vars(c.right) - theta.keys()
-            if unbound:
-                var, other = (c.left, c.right) if isinstance(c.left, Variable) and c.left.name in unbound else (c.right, c.left)
+    def _rest(self, engine, theta: dict, cache: dict) -> "dict | None":
+        """The items after the core under one core instance, in order: each holds or binds at
+        most once (an aggregate's value, a comparison, a negated literal), so the instance
+        extends to at most one."""
+        for kind, item in self.items:
+            if kind == "agg":
+                theta = _aggregate(engine, item, theta, cache)  # type: ignore[assignment]
+                if theta is None:
+                    return None
+            elif kind == "neg":
                 try:
-                    value = engine._value(other, theta)
+                    ground = tuple([engine._value(a, theta) for a in item.args])
                 except _Undefined:
-                    return
-                yield from self._rest(engine, k + 1, {**theta, var.name: value}, cache)
-            elif _holds(engine, c, theta):
-                yield from self._rest(engine, k + 1, theta, cache)
+                    continue
+                if ground in engine.rels[item.rel].rows:
+                    return None
+            else:  # a comparison, maybe an assignment X = term
+                c: Comparison = item
+                unbound = _vars(c.left) - theta.keys() | _vars(c.right) - theta.keys()
+                if unbound:
+                    var, other = (c.left, c.right) if isinstance(c.left, Variable) and c.left.name in unbound else (c.right, c.left)
+                    try:
+                        theta = {**theta, var.name: engine._value(other, theta)}
+                    except _Undefined:
+                        return None
+                elif not _holds(engine, c, theta):
+                    return None
+        return theta
 
 
 def _holds(engine, c: Comparison, theta: dict) -> bool:
@@ -143,8 +146,9 @@ def _holds(engine, c: Comparison, theta: dict) -> bool:
     return comparison_holds(c, engine._terms(theta), engine.functions)
 
 
-def _aggregate(engine, a: _Aggregate, theta: dict, cache: dict) -> Iterator[dict]:
-    """``left op #f{…}`` under θ as ``lars.reference`` evaluates it (``_Evaluation._aggregate``)."""
+def _aggregate(engine, a: _Aggregate, theta: dict, cache: dict) -> "dict | None":
+    """``left op #f{…}`` under θ as ``lars.reference`` evaluates it (``_Evaluation._aggregate``):
+    θ extended by the assigned value, θ if the comparison holds, else ``None``."""
     agg = a.agg
     key = (id(a), tuple([theta[g] for g in a.globals_]))
     value = cache.get(key, _MISSING)
@@ -175,19 +179,17 @@ def _aggregate(engine, a: _Aggregate, theta: dict, cache: dict) -> Iterator[dict
             value = pick(firsts, key=_order_keys(engine))
         cache[key] = value
     if isinstance(agg.left, Variable) and agg.left.name not in theta:
-        if value is not None:  # #min/#max of nothing assigns nothing
-            yield {**theta, agg.left.name: value}
-        return
+        # #min/#max of nothing assigns nothing
+        return None if value is None else {**theta, agg.left.name: value}
     try:
         left = engine._value(agg.left, theta)
     except _Undefined:
-        return
+        return None
     if value is None:  # #sup is above every term, #inf below
         holds = {"=": False, "!=": True}.get(agg.op, (agg.op in ("<", "<=")) == (agg.function == "min"))
     else:
         holds = _COMPARE[agg.op](clingo_order(engine._term(left)), clingo_order(engine._term(value)))
-    if holds:
-        yield theta
+    return theta if holds else None
 
 
 _MISSING = object()

@@ -151,6 +151,20 @@ def same_value(ours: str | None, theirs: str | None) -> bool:
     return x == y
 
 
+def both_overflow(ours: str | None, theirs: str | None, values: list) -> bool:
+    """SUM/AVG where a partial sum of the finite values can overflow to ±INF, in an order of
+    addition: then ±INF or NaN depends on the order (-INF + 1e300 + 1.8e308 is -INF in this order,
+    NaN when the finite values are added first, as Oxigraph does); rsplars adds exactly. Both
+    results non-finite numbers of the same datatype agree."""
+    a, b = number(ours), number(theirs)
+    if a is None or b is None or a[0] != b[0] or not all(isinstance(x, float) and not math.isfinite(x) for x in (a[1], b[1])):
+        return False
+    nums = [ops.numeric(v) for v in values]
+    largest = Fraction(3.4028234663852886e38) if a[0] == XSD.float else Fraction(1.7976931348623157e308)
+    finite = [abs(Fraction(n.value)) for n in nums if n is not None and not (isinstance(n.value, float) and not math.isfinite(n.value))]
+    return sum(finite, Fraction(0)) > largest
+
+
 def assert_rows_agree(ours: set, theirs: set, groups: dict, context) -> None:
     assert {r[0] for r in ours} == {r[0] for r in theirs}, context
     by_key = {r[0]: r for r in theirs}
@@ -161,7 +175,7 @@ def assert_rows_agree(ours: set, theirs: set, groups: dict, context) -> None:
             if name in ("mn", "mx"):
                 ok = same_value(a, b)
             else:
-                ok = agree(a, b, tol.get(name, Fraction(0)))
+                ok = agree(a, b, tol.get(name, Fraction(0))) or both_overflow(a, b, groups.get(row[0], []))
             assert ok, (name, a, b, groups.get(row[0]), context)
 
 
