@@ -145,7 +145,9 @@ class Aggregation:
             (g,) = self.groupings
             row_vars = (*(k for k in g.keys if k in where), *(a.var for a in g.aggregates))
             body = [Literal(Atom("group1", _key_terms(g, where)))]
-            body += [Literal(Atom(f"agg1_{j}", (*_key_terms(g, where), lars_var(a.var)))) for j, a in enumerate(g.aggregates, start=1)]
+            for j, a in enumerate(g.aggregates, start=1):
+                atom = Atom(f"agg1_{j}", (*_key_terms(g, where), lars_var(a.var)))
+                body += self._inlined(atom, j) if native else [Literal(atom)]
         current = self._add("grouped", row_vars, body)
         scope = frozenset(row_vars)
         if self.condition is not None:  # HAVING (SPARQL) or the AGGREGATE FILTERs (C-SPARQL)
@@ -163,6 +165,20 @@ class Aggregation:
 
     # -- helpers
 
+    def _inlined(self, atom: Atom, j: int) -> list[BodyElement]:
+        """The native program's ``grouped`` rule reads each aggregate of a SPARQL grouping in its
+        own body (one rule per group for all of them, instead of a rule per aggregate and a join):
+        the body of the only rule of ``agg1_j`` after ``group1``, its value ``V`` renamed to the
+        aggregate's variable and its count ``N`` to ``N<j>``; that rule is dropped. An aggregate
+        with more rules (GROUP_CONCAT) stays an atom."""
+        mine = [r for r in self.out if isinstance(r.head, Atom) and r.head.predicate == atom.predicate]
+        if len(mine) != 1 or mine[0].head.args[-1] != Variable("V") or mine[0].head.args[:-1] != atom.args[:-1]:
+            return [Literal(atom)]
+        (rule,) = mine
+        self.out.remove(rule)
+        names = {Variable("V"): atom.args[-1], Variable("N"): Variable(f"N{j}")}
+        return [_renamed(b, names) for b in rule.body[1:]]
+
     def _add(self, name: str, variables: tuple[A.Var, ...], body: list[BodyElement]) -> Atom:
         head = Atom(name, tuple(lars_var(v) for v in variables))
         self.out.append(Rule(head, tuple(body)))
@@ -173,6 +189,22 @@ class Aggregation:
         self.out.append(Rule(group, () if g.implicit else (Literal(solutions),)))
         for j, spec in enumerate(g.aggregates, start=1):
             self.out.extend(aggregate_rules(spec, f"{k}_{j}", group, solutions, where, A.certain(self.pattern), native))
+
+
+def _renamed(element, names: dict):
+    """A body element with the variables ``names`` renamed (at the top of aggregate assignments,
+    comparisons, calls and arithmetic: where :func:`aggregate_rules` puts its ``V`` and ``N``)."""
+    if isinstance(element, Variable):
+        return names.get(element, element)
+    if isinstance(element, Call):
+        return Call(element.name, tuple(_renamed(a, names) for a in element.args))
+    if isinstance(element, Arith):
+        return Arith(element.op, _renamed(element.left, names), _renamed(element.right, names))
+    if isinstance(element, Comparison):
+        return Comparison(element.op, _renamed(element.left, names), _renamed(element.right, names))
+    if isinstance(element, AggregateAssignment):
+        return AggregateAssignment(_renamed(element.left, names), element.function, element.elements, element.op)
+    return element
 
 
 def _key_terms(g: Grouping, where: tuple[A.Var, ...]) -> tuple[Term, ...]:
