@@ -448,22 +448,26 @@ def _sum(values: Mapping[GroundTerm, int]) -> tuple[int, Fraction, int, int, int
     solutions), or ``None`` for an error: a non-number, or more values than the portable encoding
     adds exactly (``MAX_SUM_ROWS``)."""
     parts = []
-    for term in values:
+    kind = e2 = e10 = count = 0
+    for term, times in values.items():
         got = _exact(term)
         if got is None:
             return None
-        parts.append(got)
-    count = sum(values.values())
+        parts.append((times, got))
+        count += times
+        if got[0] > kind:
+            kind = got[0]
+        if got[2] > e2:
+            e2 = got[2]
+        if got[3] > e10:
+            e10 = got[3]
     if count > MAX_SUM_ROWS:
         return None
-    times = list(values.values())
-    kind = max((p[0] for p in parts), default=0)
-    e2 = max((p[2] for p in parts), default=0)
-    e10 = max((p[3] for p in parts), default=0)
-    total = sum(k * (m << (e2 - a)) * 10 ** (e10 - b) for k, (_, m, a, b, _, _, _) in zip(times, parts))
-    nan = sum(k * p[4] for k, p in zip(times, parts))
-    inf = sum(k * p[5] for k, p in zip(times, parts))
-    ninf = sum(k * p[6] for k, p in zip(times, parts))
+    total = nan = inf = ninf = 0
+    for times, (_, m, a, b, x, y, z) in parts:
+        total += times * (m << (e2 - a)) * (10 ** (e10 - b) if b != e10 else 1)
+        if x or y or z:
+            nan, inf, ninf = nan + times * x, inf + times * y, ninf + times * z
     return kind, Fraction(total, (1 << e2) * 10**e10), nan, inf, ninf, count
 
 
