@@ -12,6 +12,14 @@ sys.path.insert(0, str(Path(__file__).parent))  # shared test helpers (window_or
 DATA = Path(__file__).parent / "data"
 
 
+@pytest.fixture
+def cache(tmp_path: Path, monkeypatch) -> Path:
+    """A user cache folder of its own (``RSPLARS_CACHE_DIR``: parsed programs and queries)."""
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("RSPLARS_CACHE_DIR", str(folder))
+    return folder
+
+
 @pytest.fixture(scope="session")
 def data_dir() -> Path:
     return DATA

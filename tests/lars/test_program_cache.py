@@ -21,13 +21,6 @@ from lars.syntax import parse_program
 TEXT = "a(X,Y) :- p(X,Y) always [32].\nb(X) :- q(X) [2 sec], not r(X).\n"
 
 
-@pytest.fixture
-def cache(tmp_path: Path, monkeypatch) -> Path:
-    folder = tmp_path / "cache"
-    monkeypatch.setenv("RSPLARS_CACHE_DIR", str(folder))
-    return folder
-
-
 def _entries(folder: Path) -> list[Path]:
     return sorted(folder.glob("program-*.pickle")) if folder.exists() else []
 

@@ -27,13 +27,6 @@ WHERE { ?obs ex:procedure ?sensor . ?obs ex:value ?value . FILTER (?value > 30.5
 """
 
 
-@pytest.fixture
-def cache(tmp_path: Path, monkeypatch) -> Path:
-    folder = tmp_path / "cache"
-    monkeypatch.setenv("RSPLARS_CACHE_DIR", str(folder))
-    return folder
-
-
 def _entries(folder: Path) -> list[Path]:
     return sorted(folder.glob("query-*.pickle")) if folder.exists() else []
 

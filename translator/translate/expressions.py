@@ -476,28 +476,34 @@ def _number_term(kind: int, value) -> String:
     return String(f'"{ops.number_lexical(kind, value)}"^^<{ops.KIND_TYPE[kind]}>')
 
 
+def _rounded_sum(values: Mapping[GroundTerm, int]) -> tuple[int, int | Decimal | float, int] | None:
+    """(kind, the sum rounded once to it, count) of a group's values; ``None`` for an error."""
+    got = _sum(values)
+    if got is None:
+        return None
+    kind, total, nan, inf, ninf, count = got
+    return kind, _rounded_value(kind, total, nan, inf, ninf), count
+
+
 def sparql_sum_of(values: Mapping[GroundTerm, int]) -> GroundTerm:
     """``#@sparql_sum_of{Z, X̄ : …}``: SUM, as ``@sparql_sum_result`` after the portable fold
     (no value: 0; an error: ``null``)."""
-    got = _sum(values)
+    got = _rounded_sum(values)
     if got is None:
         return _NULL
-    kind, total, nan, inf, ninf, count = got
-    if not count:
-        return _number_term(ops.INTEGER, 0)
-    return _number_term(kind, _rounded_value(kind, total, nan, inf, ninf))
+    kind, value, count = got
+    return _number_term(kind, value) if count else _number_term(ops.INTEGER, 0)
 
 
 def sparql_avg_of(values: Mapping[GroundTerm, int]) -> GroundTerm:
     """``#@sparql_avg_of{…}``: AVG, as ``@sparql_avg_result`` after the portable fold: the rounded
     sum divided by the count with op:numeric-divide (an integer sum as a decimal)."""
-    got = _sum(values)
+    got = _rounded_sum(values)
     if got is None:
         return _NULL
-    kind, total, nan, inf, ninf, count = got
+    kind, value, count = got
     if not count:
         return _number_term(ops.INTEGER, 0)
-    value = _rounded_value(kind, total, nan, inf, ninf)
     if kind == ops.INTEGER:
         kind, value = ops.DECIMAL, Decimal(value)
     divisor = Decimal(count) if kind == ops.DECIMAL else float(count)
