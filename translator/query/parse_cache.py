@@ -3,8 +3,9 @@ the query grammars (the LARS counterpart is :mod:`lars.program_cache`, same fold
 
 Parsing a query needs Lark, one LALR grammar per dialect and the contextual lexer's scanners: about
 a third of the start-up of ``rsplars run`` on a small stream (docs/performance.md, session 6). The
-FILTER and BIND expressions of a translated program are parsed once more when the engine first
-evaluates them (``translator.translate.expressions.parse_expression``, with the CQELS grammar).
+FILTER and BIND expressions of a translated program are handed to the engine by the translator
+that printed them (``translator.translate.expressions.remember_expression``); an expression text
+from elsewhere is parsed once more (``parse_expression``, with the CQELS grammar) and cached too.
 While :func:`enabled` is active (the ``rsplars`` command line, ``translator.cli.main``),
 :func:`translator.query.parse.parse` keeps each query it parsed successfully as a pickle of the
 :class:`~translator.query.model.Query` in the user's cache folder and returns it on the next run:

@@ -101,10 +101,27 @@ def check_supported(e: M.Expr) -> None:
             raise UnsupportedError(f"the expression {type(e).__name__}", "translation to LARS")
 
 
-@lru_cache(maxsize=4096)
+_PRINTED: dict[str, tuple[M.Expr, tuple[str, ...]]] = {}
+"""Expressions the translator printed in this process, by their text (:func:`remember_expression`)."""
+
+
+def remember_expression(text: str, expr: M.Expr) -> None:
+    """``text`` is ``expr`` printed by ``translator.query.printer.expression_text``, whose parse
+    gives ``expr`` back (tests/translator/test_expression_text.py): :func:`parse_expression` then
+    returns it without loading a grammar (a run's first FILTER otherwise loads the CQELS one)."""
+    if len(_PRINTED) < 4096:
+        _PRINTED[text] = (expr, tuple(v.name for v in M.expression_variables(expr)))
+
+
 def parse_expression(text: str) -> tuple[M.Expr, tuple[str, ...]]:
     """Parse canonical expression text (as :func:`translator.translate.normalize.expression` prints it) and
     return it with its variables in order of first occurrence."""
+    got = _PRINTED.get(text)
+    return got if got is not None else _parsed_expression(text)
+
+
+@lru_cache(maxsize=4096)
+def _parsed_expression(text: str) -> tuple[M.Expr, tuple[str, ...]]:
     from lars.errors import SourceError
     from translator.query.parse import parse
 

@@ -27,6 +27,7 @@ from translator.query import model as M
 from translator.query.printer import CorePrinter, expression_text
 from translator.rdf.terms import to_lars
 from translator.rdf.timeunits import TimeUnitError, to_base_units, unit_ms
+from translator.translate.expressions import remember_expression
 from translator.translate.tau import AllOf, AnyOf, Condition
 
 STAGE = "translation to LARS"
@@ -84,7 +85,9 @@ def _printed_path(p: M.Path) -> str:
 
 def expression(e: M.Expr) -> A.Expression:
     """An expression as canonical SPARQL text (full IRIs) with the variables it reads."""
-    return A.Expression(expression_text(e), tuple(A.Var(v.name) for v in M.expression_variables(e)))
+    text = expression_text(e)
+    remember_expression(text, e)
+    return A.Expression(text, tuple(A.Var(v.name) for v in M.expression_variables(e)))
 
 
 def condition(e: M.Expr, base: "TimeBase | None" = None) -> Condition:
