@@ -36,7 +36,7 @@ consideration times for □; here the same information is kept per window and at
    Built-in calls ``@name(…)`` use the same Python functions as the clingo engine, cached per
    distinct argument tuple (the cache is cleared when it grows large: memory stays flat).
 
-4. Rules with aggregates (``#count``, ``#sum``, ``#min``, ``#max``) and the rules of recursive
+4. Rules with aggregates (``#count``, ``#sum``, ``#min``, ``#max``, external ``#@name``) and the rules of recursive
    components are *blocks* (``lars.incremental_aggregates``): nodes of the topological order
    (a component is one node) recomputed when a relation they read changed — only the partitions
    (groups) that the changed rows name, when the block has a partition variable — and diffed

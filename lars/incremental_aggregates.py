@@ -8,7 +8,8 @@ changed in the step, their result diffed against the previous one (a row that ap
 head one support, a row that vanishes takes it back: the rest of the engine keeps counting):
 
 * **An aggregate rule** (``lars.model.AggregateAssignment``: ``#count``, ``#sum``, ``#min``,
-  ``#max``; clingo's aggregates as ``lars.reference`` defines them, ``_Evaluation._aggregate``):
+  ``#max``, clingo's aggregates as ``lars.reference`` defines them, ``_Evaluation._aggregate``;
+  and external aggregates ``#@name``, the function of the multiset of first terms):
   the rule's other literals and the comparisons they bind (its *core*) are matched with the
   engine's join plans; for each instance, every aggregate takes the set of tuples of its elements'
   instances under the global variables (those of the elements that occur elsewhere in the body),
@@ -33,8 +34,9 @@ every relation it reads). Two refinements keep the work near the change:
   global variables are bound by its condition, or by the rule's other literals, whose projection
   on them then guards the condition), the engine keeps the set of element tuples as a relation
   (``#e``) by the counting algorithm, and each group's count, sum and multiset of first terms
-  (``_Group``) follow its changes; the block then reads a group's value in O(1) (#min/#max: cached
-  until the group changes).
+  (``_Group``) follow its changes; the block then reads a group's value in O(1) (#min/#max and
+  external aggregates: computed from the multiset when the group changed, cached until it changes
+  again).
 * **Partitions** (``_partition``, ``_partition_aggregate``): when every rule of a block keeps a
   variable from its inputs to its head (a component: the same argument position of every
   predicate of the component in every rule; an aggregate rule: a head variable its core binds),
