@@ -19,7 +19,7 @@ from lars.printer import format_program
 from lars.reference import clingo_order, expected_answers
 from lars.syntax import parse_program
 
-from test_incremental import SETTINGS, _answers, _check_deltas
+from test_incremental import SETTINGS, equals_reference_at_every_point
 from test_incremental_aggregates import programs, streams
 
 
@@ -46,12 +46,7 @@ def _external(program: Program) -> Program:
 @settings(max_examples=150, **SETTINGS)
 @given(program=programs(), stream=streams())
 def test_external_aggregates_equal_reference_at_every_time_point(program: Program, stream: Stream) -> None:
-    program = _external(program)
-    tmin, tmax = stream.timeline
-    times = list(range(tmin, tmax + 1))
-    steps = list(IncrementalSolver(program, functions=FUNCTIONS).run(stream, times))
-    assert _answers(steps) == {t: expected_answers(program, stream, t, functions=FUNCTIONS) for t in times}
-    _check_deltas(steps)
+    equals_reference_at_every_point(_external(program), stream, FUNCTIONS)
 
 
 def test_multiplicities_count_tuples_not_first_terms() -> None:

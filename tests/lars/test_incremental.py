@@ -194,6 +194,25 @@ def programs(draw) -> Program:
     return Program(tuple(rules))
 
 
+def equals_reference_at_every_point(program: Program, stream: Stream, functions=None) -> None:
+    """The engine's answers at every time point of the stream's timeline equal ``lars.reference``'s,
+    and its deltas are the differences of consecutive answers."""
+    assert fragment_problem(program) is None, fragment_problem(program)
+    tmin, tmax = stream.timeline
+    times = list(range(tmin, tmax + 1))
+    steps = list(IncrementalSolver(program, functions=functions).run(stream, times))
+    assert _answers(steps) == {t: expected_answers(program, stream, t, functions=functions) for t in times}
+    _check_deltas(steps)
+
+
+def equals_reference_on(program: Program, stream: Stream, times: list[int]) -> None:
+    """The engine's answers at the reference times ``times`` (late starts, skips, going back)
+    equal ``lars.reference``'s."""
+    steps = list(IncrementalSolver(program).run(stream, times))
+    assert [s.t for s in steps] == times
+    assert [s.answers for s in steps] == [expected_answers(program, stream, t) for t in times]
+
+
 def _answers(steps) -> dict:
     return {s.t: s.answers for s in steps}
 
@@ -216,12 +235,7 @@ SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow, Heal
 @settings(max_examples=250, **SETTINGS)
 @given(program=programs(), stream=fresh_streams())
 def test_incremental_equals_reference_at_every_time_point(program: Program, stream: Stream) -> None:
-    assert fragment_problem(program) is None, fragment_problem(program)
-    tmin, tmax = stream.timeline
-    times = list(range(tmin, tmax + 1))
-    steps = list(IncrementalSolver(program).run(stream, times))
-    assert _answers(steps) == {t: expected_answers(program, stream, t) for t in times}
-    _check_deltas(steps)
+    equals_reference_at_every_point(program, stream)
 
 
 @settings(max_examples=80, **SETTINGS)
@@ -229,10 +243,7 @@ def test_incremental_equals_reference_at_every_time_point(program: Program, stre
 def test_incremental_equals_reference_on_any_reference_times(program: Program, stream: Stream, data) -> None:
     """Reference times may start late, skip points (windows jump) and go back (a new run)."""
     tmin, tmax = stream.timeline
-    times = data.draw(st.lists(st.integers(tmin, tmax + 3), min_size=1, max_size=8))
-    steps = list(IncrementalSolver(program).run(stream, times))
-    assert [s.t for s in steps] == times
-    assert [s.answers for s in steps] == [expected_answers(program, stream, t) for t in times]
+    equals_reference_on(program, stream, data.draw(st.lists(st.integers(tmin, tmax + 3), min_size=1, max_size=8)))
 
 
 @settings(max_examples=60, **SETTINGS)
