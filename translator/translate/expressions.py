@@ -204,32 +204,40 @@ def _limbs(m: int) -> list[int]:
 
 
 @lru_cache(maxsize=65536)
-def _pieces(term: GroundTerm) -> tuple[tuple[GroundTerm, int], ...]:
-    """``((part key, limb), …)`` of a value (module comment above); a non-number: ``((none, 0),)``."""
+def _exact(term: GroundTerm) -> tuple[int, int, int, int, int, int, int] | None:
+    """(kind, m, e2, e10, NaN, +INF, -INF) of a number, whose exact value is m / (2^e2 · 10^e10)
+    (e2 > 0 only for floats and doubles, e10 > 0 only for decimals): the limbs of the portable
+    encoding (:func:`_pieces`) and the native sums (:func:`_sum`, integers only) both start from it;
+    ``None``: not a number."""
     n = _number(term)
     if n is None:
-        return ((_NONE, 0),)
+        return None
     if n.kind in (ops.FLOAT, ops.DOUBLE):
         x = float(n.value)
         if math.isnan(x):
-            return ((_SPECIAL["nan"], 1),)
+            return n.kind, 0, 0, 0, 1, 0, 0
         if math.isinf(x):
-            return ((_SPECIAL["inf" if x > 0 else "ninf"], 1),)
+            return (n.kind, 0, 0, 0, 0, 1, 0) if x > 0 else (n.kind, 0, 0, 0, 0, 0, 1)
         num, den = x.as_integer_ratio()  # den = 2^k
-        e = -(den.bit_length() - 1)
-        b = e // LIMB_BITS
-        m, scale = num << (e - LIMB_BITS * b), 0
-    elif n.kind == ops.DECIMAL:
-        d = Decimal(n.value)
-        sign, digits, exponent = d.as_tuple()
+        return n.kind, num, den.bit_length() - 1, 0, 0, 0, 0
+    if n.kind == ops.DECIMAL:
+        sign, digits, exponent = Decimal(n.value).as_tuple()
         m = int("".join(map(str, digits)) or "0") * (-1 if sign else 1)
-        b = 0
-        if exponent >= 0:
-            m, scale = m * 10**exponent, 0
-        else:
-            scale = -exponent
-    else:
-        m, scale, b = int(n.value), 0, 0
+        return (n.kind, m * 10**exponent, 0, 0, 0, 0, 0) if exponent >= 0 else (n.kind, m, 0, -exponent, 0, 0, 0)
+    return n.kind, int(n.value), 0, 0, 0, 0, 0
+
+
+@lru_cache(maxsize=65536)
+def _pieces(term: GroundTerm) -> tuple[tuple[GroundTerm, int], ...]:
+    """``((part key, limb), …)`` of a value (module comment above); a non-number: ``((none, 0),)``."""
+    got = _exact(term)
+    if got is None:
+        return ((_NONE, 0),)
+    _, m, e2, scale, nan, inf, ninf = got
+    if nan or inf or ninf:
+        return ((_SPECIAL["nan" if nan else "inf" if inf else "ninf"], 1),)
+    b = -e2 // LIMB_BITS  # a float m·2^-e2: its limbs start at block b (integers and decimals: e2 = 0)
+    m <<= -e2 - LIMB_BITS * b
     return tuple((Function("p", (Integer(scale), Integer(b + i))), limb) for i, limb in enumerate(_limbs(m)))
 
 
@@ -435,29 +443,6 @@ def sparql_concat_result(acc: GroundTerm) -> String:
 # same limit — with one call per group instead of limbs, part sums and a fold.
 
 _NULL = Constant("null")
-
-
-@lru_cache(maxsize=65536)
-def _exact(term: GroundTerm) -> tuple[int, int, int, int, int, int, int] | None:
-    """(kind, m, e2, e10, NaN, +INF, -INF) of a number, whose exact value is m / (2^e2 · 10^e10)
-    (as its limbs add up; integers so that a group's values add without fractions); ``None``:
-    not a number."""
-    n = _number(term)
-    if n is None:
-        return None
-    if n.kind in (ops.FLOAT, ops.DOUBLE):
-        x = float(n.value)
-        if math.isnan(x):
-            return n.kind, 0, 0, 0, 1, 0, 0
-        if math.isinf(x):
-            return (n.kind, 0, 0, 0, 0, 1, 0) if x > 0 else (n.kind, 0, 0, 0, 0, 0, 1)
-        num, den = x.as_integer_ratio()  # den = 2^k
-        return n.kind, num, den.bit_length() - 1, 0, 0, 0, 0
-    if n.kind == ops.DECIMAL:
-        sign, digits, exponent = Decimal(n.value).as_tuple()
-        m = int("".join(map(str, digits)) or "0") * (-1 if sign else 1)
-        return (n.kind, m * 10**exponent, 0, 0, 0, 0, 0) if exponent >= 0 else (n.kind, m, 0, -exponent, 0, 0, 0)
-    return n.kind, int(n.value), 0, 0, 0, 0, 0
 
 
 def _sum(values: Mapping[GroundTerm, int]) -> tuple[int, Fraction, int, int, int, int] | None:
