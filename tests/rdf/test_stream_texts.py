@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from lars.accounting import Accounting
 from lars.errors import RsplarsError
 from lars.printer import format_term
+from translator.rdf import streams
 from translator.rdf.streams import StreamFiles, iter_stream_texts, iter_streams
 from translator.rdf.terms import to_lars
 from translator.rdf.timeunits import TimeSpec
@@ -63,11 +64,16 @@ def outcome(read, path, time, skip):
     return got, (acc.read, acc.rejected_count())
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(lines=stream_lines(), skip=st.booleans(), units=st.sampled_from([("s", None), ("ms", "s"), ("s", "ms")]))
-def test_stream_texts_equal_the_general_reader(tmp_path, lines, skip, units) -> None:
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(lines=stream_lines(), skip=st.booleans(), units=st.sampled_from([("s", None), ("ms", "s"), ("s", "ms")]),
+       ends=st.lists(st.sampled_from(["\n", "\n", "\r\n", "\r"]), min_size=1, max_size=3),
+       block=st.sampled_from([1, 30, 200, 1 << 16]))
+def test_stream_texts_equal_the_general_reader(tmp_path, monkeypatch, lines, skip, units, ends, block) -> None:
+    """Also with lines ending in LF, CRLF or a lone CR, and the reader's blocks of lines (matched by
+    one regex search when all their lines are common ones) of one line, a few lines or the file."""
+    monkeypatch.setattr(streams, "_BLOCK_CHARS", block)
     path = tmp_path / "s.nt"
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    path.write_bytes("".join(line + ends[i % len(ends)] for i, line in enumerate(lines)).encode("utf-8"))
     time = TimeSpec(units[0], units[1])
     texts = outcome(lambda p, tm, acc: iter_stream_texts({S: str(p)}, time=tm, accounting=acc), path, time, skip)
     assert texts == outcome(general, path, time, skip)
@@ -92,3 +98,17 @@ def test_plain_iri_token_is_its_lars_text(tmp_path) -> None:
 def test_missing_file_named_before_reading(tmp_path) -> None:
     with pytest.raises(RsplarsError, match="stream file not found"):
         StreamFiles({S: str(tmp_path / "nope.nt")})
+
+
+@pytest.mark.parametrize("block", [1, 1 << 16])
+@pytest.mark.parametrize("skip", [False, True])
+def test_integer_lines_after_a_datetime_first_line(tmp_path, monkeypatch, block, skip) -> None:
+    """A stream whose first timestamp is a dateTime reads every later line as the general reader
+    does, common lines with integer timestamps included (they do not take the shortcut)."""
+    monkeypatch.setattr(streams, "_BLOCK_CHARS", block)
+    path = tmp_path / "m.nt"
+    path.write_text('<http://e/s> <http://e/p> <http://e/o> "2024-01-01T00:00:05Z" .\n'
+                    '<http://e/s> <http://e/p> <http://e/o2> "7" .\n'
+                    '<http://e/s> <http://e/p> <http://e/o3> "2024-01-01T00:00:09Z" .\n', encoding="utf-8")
+    texts = outcome(lambda p, tm, acc: iter_stream_texts({S: str(p)}, time=tm, accounting=acc), path, TimeSpec(), skip)
+    assert texts == outcome(general, path, TimeSpec(), skip)

@@ -157,10 +157,14 @@ def _read_ntriples(text: str, source: str, accounting: Accounting | None = None)
 # here as a whole: what follows a label, blank or '<' or '"', is ASCII, so no shorter match.)
 _PLAIN_IRI = r'<[^\x00-\x20<>"{}|^`\\]*>'
 _ASCII_BNODE = r"_:[A-Za-z_:0-9](?:[A-Za-z_:\-0-9.]*[A-Za-z_:\-0-9])?"  # BLANK_NODE_LABEL ∩ ASCII
-_FAST_LINE = re.compile(
+_FAST_BODY = (
     rf'[ \t]*({_PLAIN_IRI}|{_ASCII_BNODE})[ \t]*({_PLAIN_IRI})[ \t]*'
     rf'({_PLAIN_IRI}|{_ASCII_BNODE}|"[^"\\\n\r]*"(?:\^\^{_PLAIN_IRI}|@[a-zA-Z]+(?:-[a-zA-Z0-9]+)*)?)'
-    rf'[ \t]*(")[ \t]*\+?(\d+)[ \t]*"(?:\^\^{IRIREF})?[ \t]*(?:\.[ \t]*)?(?:#.*)?\r?\Z')
+    rf'[ \t]*(")[ \t]*\+?(\d+)[ \t]*"(?:\^\^{IRIREF})?[ \t]*(?:\.[ \t]*)?(?:#.*)?\r?')
+_FAST_LINE = re.compile(_FAST_BODY + r"\Z")
+# the same, on a block of lines at once: no part of _FAST_BODY matches a line feed, so every match
+# is one whole line; as many matches as lines means every line of the block is a common line
+_FAST_LINES = re.compile("^" + _FAST_BODY + "$", re.M)
 
 
 def _ntriples_raws(lines: Iterable[str], source: str, accounting: Accounting | None = None,
@@ -892,9 +896,20 @@ class ElementList(list):
 
 def _open_lines(path: str) -> Iterator[str]:
     """The lines of a stream file (``-``: standard input) read one by one, without their line end."""
+    return (line[:-1] if line.endswith("\n") else line for block in _open_blocks(path, 1) for line in block)
+
+
+_BLOCK_CHARS = 1 << 16  # the size of the blocks of lines the N-Triples reader matches at once
+
+
+def _open_blocks(path: str, size: int | None = None) -> Iterator[list[str]]:
+    """The lines of a stream file (``-``: standard input), with their line ends, in lists of about
+    ``size`` characters (default ``_BLOCK_CHARS``; 1: one line per list); standard input is always read one line at a
+    time, so that a pipe's lines are evaluated as they arrive."""
     import sys
 
     source = "<stdin>" if path == "-" else path
+    size = _BLOCK_CHARS if size is None else size
     try:
         handle = sys.stdin if path == "-" else open(path, encoding="utf-8", newline="")
     except FileNotFoundError:
@@ -902,17 +917,21 @@ def _open_lines(path: str) -> Iterator[str]:
     except OSError as err:
         raise RsplarsError(f"cannot read stream file {path}: {err.strerror}") from None
 
-    def lines() -> Iterator[str]:
+    def blocks() -> Iterator[list[str]]:
         try:
-            for line in handle:
-                yield line[:-1] if line.endswith("\n") else line
+            if handle is sys.stdin or size <= 1:
+                for line in handle:
+                    yield [line]
+            else:
+                while block := handle.readlines(size):
+                    yield block
         except UnicodeDecodeError as err:
             raise SourceError(f"not UTF-8 text: {err.reason}", source=source) from None
         finally:
             if handle is not sys.stdin:
                 handle.close()
 
-    return lines()
+    return blocks()
 
 
 def _lazy_raws(path: str, fmt: str, accounting: Accounting | None) -> tuple[Iterator[_Raw], str | None]:
@@ -1036,7 +1055,7 @@ def iter_stream_texts(files: Mapping[str, str | Path], fmt: str = "auto", time: 
         if kind == "auto" and path != "-":
             kind = EXTENSIONS.get(Path(path).suffix.lower(), "auto")
         if kind == "ntriples" and (path == "-" or not Path(path).is_dir()):
-            yield from _ntriples_texts(_open_lines(path), "<stdin>" if path == "-" else path, URIRef(str(iri)),
+            yield from _ntriples_texts(_open_blocks(path), "<stdin>" if path == "-" else path, URIRef(str(iri)),
                                        time, accounting, texts)
             return
     yield from element_texts(iter_streams(files, fmt, time, accounting), texts)
@@ -1051,9 +1070,12 @@ def element_texts(elements: Iterable[StreamElement],
         yield e.t, (of_term(s), of_term(p), of_term(o), of_term(e.stream_iri)), e.source_line
 
 
-def _ntriples_texts(lines: Iterable[str], source: str, iri: URIRef, time: TimeSpec,
+def _ntriples_texts(blocks: Iterable[list[str]], source: str, iri: URIRef, time: TimeSpec,
                     accounting: Accounting | None, texts: LarsTexts) -> Iterator[tuple[int, tuple, int]]:
-    """:func:`iter_stream_texts` of one timestamped N-Triples stream (see there)."""
+    """:func:`iter_stream_texts` of one timestamped N-Triples stream given as blocks of lines with
+    their line ends (:func:`_open_blocks`; see :func:`iter_stream_texts`). A block whose lines are
+    all common lines is matched by one regex search (``_FAST_LINES``), the others line by line."""
+    many = _FAST_LINES.findall
     fast = _FAST_LINE.match
     get = texts.texts.get
     of_token = texts.of_token
@@ -1064,20 +1086,9 @@ def _ntriples_texts(lines: Iterable[str], source: str, iri: URIRef, time: TimeSp
     previous: int | None = None
     first_kind: bool | None = None  # whether the stream's timestamps are dateTimes (as its first element's)
     epoch = time.epoch
-    for lineno, line in enumerate(lines, start=1):
-        m = fast(line) if first_kind is not True else None
-        if m is not None:
-            s, p, o, _, value = m.groups()
-            value = int(value)
-            if value * per % base == 0:
-                t = value * per // base
-                if previous is None or t >= previous:
-                    previous = t
-                    first_kind = False
-                    if count is not None:
-                        count()
-                    yield t, (get(s) or of_token(s), get(p) or of_token(p), get(o) or of_token(o), g), lineno
-                    continue
+
+    def general(line: str, lineno: int) -> Iterator[tuple[int, tuple, int]]:
+        nonlocal previous, first_kind, epoch
         for raw in _ntriples_raws((line,), source, accounting, None, first_line=lineno):
             if first_kind is None:
                 first_kind = type(raw.time) is datetime
@@ -1087,6 +1098,29 @@ def _ntriples_texts(lines: Iterable[str], source: str, iri: URIRef, time: TimeSp
                 previous = e.t
                 a, b, c = e.triple
                 yield e.t, (of_term(a), of_term(b), of_term(c), g), lineno
+
+    lineno = 0
+    for block in blocks:
+        found = many("".join(block)) if first_kind is not True else ()
+        if len(found) != len(block):  # not all common lines: match them one by one
+            found = [None if first_kind is True or (m := fast(line[:-1] if line.endswith("\n") else line)) is None
+                     else m.groups() for line in block]
+        for i, groups in enumerate(found):
+            lineno += 1
+            if groups is not None and first_kind is not True:
+                s, p, o, _, value = groups
+                value = int(value)
+                if value * per % base == 0:
+                    t = value * per // base
+                    if previous is None or t >= previous:
+                        previous = t
+                        first_kind = False
+                        if count is not None:
+                            count()
+                        yield t, (get(s) or of_token(s), get(p) or of_token(p), get(o) or of_token(o), g), lineno
+                        continue
+            line = block[i]
+            yield from general(line[:-1] if line.endswith("\n") else line, lineno)
 
 
 @dataclass(frozen=True)
