@@ -112,3 +112,45 @@ def test_integer_lines_after_a_datetime_first_line(tmp_path, monkeypatch, block,
                     '<http://e/s> <http://e/p> <http://e/o3> "2024-01-01T00:00:09Z" .\n', encoding="utf-8")
     texts = outcome(lambda p, tm, acc: iter_stream_texts({S: str(p)}, time=tm, accounting=acc), path, TimeSpec(), skip)
     assert texts == outcome(general, path, TimeSpec(), skip)
+
+
+def engine_points(batches) -> tuple[list, int, list]:
+    """What the incremental engine reads (``lars_rows``): (time point, rows in order) pairs, the
+    duplicates and the distinct rows per time point."""
+    from translator.evaluate.live import ElementCounts, lars_rows
+
+    counts = ElementCounts()
+    points = [(t, list(rows[("striple", 4)])) for t, rows in lars_rows(batches, counts, {}) if rows is not None]
+    return points, counts.duplicates, list(counts.pending)
+
+
+def expected_points(elements) -> tuple[list, int, list]:
+    """``engine_points`` computed directly from elements one by one: the rows of each time point
+    in arrival order without repeats, the repeats counted."""
+    points: list = []
+    duplicates = 0
+    for t, row, _ in elements:
+        if not points or points[-1][0] != t:
+            points.append((t, []))
+        if row in points[-1][1]:
+            duplicates += 1
+        else:
+            points[-1][1].append(row)
+    return points, duplicates, [(t, len(rows)) for t, rows in points]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(lines=stream_lines(), block=st.sampled_from([1, 60, 1 << 16]), repeat=st.integers(1, 3))
+def test_engine_reads_the_batches_as_the_general_reader_elements(tmp_path, monkeypatch, lines, block, repeat) -> None:
+    """The time points the engine reads from the batches of the block reader (several rows at once,
+    a time point possibly in several batches) are those of the general reader's elements taken one
+    by one: the same rows in the same order, the same duplicates (lines repeated ``repeat``
+    times) and distinct counts."""
+    monkeypatch.setattr(streams, "_BLOCK_CHARS", block)
+    path = tmp_path / "s.nt"
+    path.write_text("".join(line + "\n" for line in lines for _ in range(repeat)), encoding="utf-8")
+    acc = Accounting(skip_bad=True)
+    expected = expected_points(general(path, TimeSpec(), acc))
+    acc2 = Accounting(skip_bad=True)
+    assert engine_points(streams.iter_stream_batches({S: str(path)}, accounting=acc2)) == expected
+    assert acc2.read == acc.read

@@ -96,18 +96,18 @@ def lars_points(elements: Iterable[StreamElement], counts: ElementCounts | None 
         yield current, tuple(atoms)
 
 
-def lars_rows(texts: Iterable[tuple[int, tuple[str, str, str, str], int]], counts: ElementCounts | None = None,
+def lars_rows(batches: Iterable[tuple[int, list[tuple[str, str, str, str]], int]], counts: ElementCounts | None = None,
               began: dict | None = None) -> Iterator[tuple[int, dict | None]]:
     """As :func:`lars_points`, for the incremental engine (``lars.incremental``), which reads a
     time point as rows of canonical term texts (``{("striple", 4): {(s, p, o, stream): None}}``,
-    as :func:`lars.streams.iter_stream_rows` gives them), from the elements as
-    :func:`translator.rdf.streams.iter_stream_texts` gives them (``(t, row, line)``): no
+    as :func:`lars.streams.iter_stream_rows` gives them), from the elements in batches of one time
+    point as :func:`translator.rdf.streams.iter_stream_batches` gives them (``(t, rows, line)``): no
     :class:`lars.model.Atom` is built. The same set of ``striple`` atoms per time point, in the
     same arrival order, with the same duplicates counted."""
     sig = (STRIPLE, 4)
     current: int | None = None
     rows: dict[tuple, None] = {}
-    for t, row, line in texts:
+    for t, batch, line in batches:
         if t != current:
             if current is not None:
                 if counts is not None:
@@ -117,11 +117,10 @@ def lars_rows(texts: Iterable[tuple[int, tuple[str, str, str, str], int]], count
             if began is not None:
                 began["element"] = (t, line)
             yield current, None
-        if row in rows:
-            if counts is not None:
-                counts.duplicates += 1
-        else:
-            rows[row] = None
+        before = len(rows)
+        rows.update(dict.fromkeys(batch))  # in arrival order; a repeated row keeps its first place
+        if counts is not None:
+            counts.duplicates += len(batch) - (len(rows) - before)
     if current is not None:
         if counts is not None:
             counts.point(current, len(rows))
@@ -223,9 +222,9 @@ def live_answers(compiled: Compiled, elements: "Iterable[StreamElement] | Stream
     rows = type(solver).__name__ == "IncrementalSolver"  # it reads rows of term texts, no atom objects
 
     if isinstance(elements, StreamFiles):
-        source = elements.texts() if rows else elements.elements()
+        source = elements.batches() if rows else elements.elements()
     else:
-        source = element_texts(elements) if rows else elements
+        source = ((t, [row], line) for t, row, line in element_texts(elements)) if rows else elements
 
     def points() -> Iterator[tuple[int, tuple[Atom, ...] | dict | None]]:
         for t, atoms in (lars_rows if rows else lars_points)(source, counts, began):

@@ -29,6 +29,7 @@ import functools
 import heapq
 import itertools
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
@@ -1005,13 +1006,15 @@ def iter_streams(files: Mapping[str, str | Path], fmt: str = "auto", time: TimeS
 
 class LarsTexts:
     """The canonical LARS texts of RDF terms (``lars.printer.format_term(to_lars(term))``, D5/D7:
-    an RDF term is the LARS string of its N-Triples text), looked up by term or by the N-Triples
-    token a stream line holds, each computed once while it recurs (bounded: the cache is emptied
-    when it holds ``limit`` entries, so fresh IRIs do not make it grow with the stream)."""
+    an RDF term is the LARS string of its N-Triples text), looked up by term (:meth:`of_term`) or
+    by the N-Triples token a stream line holds (``tokens[token]``), each computed once while it
+    recurs (bounded: each cache is emptied when it holds ``limit`` entries, so fresh IRIs do not
+    make it grow with the stream)."""
 
     def __init__(self, limit: int = 1 << 16) -> None:
         self.limit = limit
         self.texts: dict = {}
+        self.tokens = _TokenTexts(self)
 
     def of_term(self, term) -> str:
         got = self.texts.get(term)
@@ -1024,29 +1027,42 @@ class LarsTexts:
         return got
 
     def of_token(self, token: str) -> str:
-        """The text of a term token of ``_FAST_LINE``: an IRI there has no escape, quote,
-        backslash or control character (nothing ``to_nt`` or the LARS printer would escape), so
-        its LARS string is the token in quotes; a blank node or literal is read with
-        :func:`from_nt` (which canonicalises a literal's language tag and ``xsd:string``)."""
-        got = self.texts.get(token)
-        if got is None:
-            if len(self.texts) >= self.limit:
-                self.texts.clear()
-            got = self.texts[token] = f'"{token}"' if token[0] == "<" else self.of_term(from_nt(token))
+        """The text of a term token of ``_FAST_LINE`` (``tokens[token]``)."""
+        return self.tokens[token]
+
+
+class _TokenTexts(dict):
+    """The LARS texts of the term tokens of ``_FAST_LINE``, computed when missing: an IRI there
+    has no escape, quote, backslash or control character (nothing ``to_nt`` or the LARS printer
+    would escape), so its LARS string is the token in quotes; a blank node or literal is read with
+    :func:`from_nt` (which canonicalises a literal's language tag and ``xsd:string``)."""
+
+    def __init__(self, owner: LarsTexts) -> None:
+        super().__init__()
+        self.owner = owner
+
+    def __missing__(self, token: str) -> str:
+        if len(self) >= self.owner.limit:
+            self.clear()
+        got = self[token] = f'"{token}"' if token[0] == "<" else self.owner.of_term(from_nt(token))
         return got
 
 
-def iter_stream_texts(files: Mapping[str, str | Path], fmt: str = "auto", time: TimeSpec = TimeSpec(),
-                      accounting: Accounting | None = None) -> Iterator[tuple[int, tuple[str, str, str, str], int]]:
-    """``(t, (s, p, o, stream) as LARS texts, line)`` of the elements of :func:`iter_streams`, in
-    the same order, with the same errors and accounting: the LARS view ``striple(S, P, O, s)`` of
-    the stream as the incremental engine reads it (rows of term texts, ``lars.incremental``).
+def iter_stream_batches(files: Mapping[str, str | Path], fmt: str = "auto", time: TimeSpec = TimeSpec(),
+                        accounting: Accounting | None = None) -> Iterator[tuple[int, list[tuple[str, str, str, str]], int]]:
+    """The elements of :func:`iter_streams`, in the same order, with the same errors and
+    accounting, as batches ``(t, rows, line)``: consecutive elements of one time point t as rows
+    ``(s, p, o, stream)`` of LARS texts, ``line`` the line of the first — the LARS view
+    ``striple(S, P, O, s)`` of the stream as the incremental engine reads it (``lars.incremental``).
+    A time point may come in several batches.
 
     One stream of timestamped N-Triples (``--stream-format ntriples`` or a ``.nt`` file; a file or
-    a pipe) is read without building RDF terms or elements: each line of ``_FAST_LINE`` whose
-    integer timestamp converts exactly and does not go backwards becomes its row directly; any
-    other line goes through the general reader (``_ntriples_raws``, ``_convert_iter``) with the
-    time point before it, so errors, rejections and dateTimes are handled as in :func:`iter_streams`."""
+    a pipe) is read without building RDF terms or elements: it is read in blocks of lines
+    (:func:`_open_blocks`); a block whose lines are all of ``_FAST_LINE`` with integer timestamps
+    that convert exactly and do not go backwards becomes its batches at once (one regex search,
+    then column operations); any other line goes through the general reader (``_ntriples_raws``,
+    ``_convert_iter``) with the time point before it, so errors, rejections and dateTimes are
+    handled as in :func:`iter_streams`."""
     texts = LarsTexts()
     if len(files) == 1:
         ((iri, path),) = files.items()
@@ -1055,10 +1071,20 @@ def iter_stream_texts(files: Mapping[str, str | Path], fmt: str = "auto", time: 
         if kind == "auto" and path != "-":
             kind = EXTENSIONS.get(Path(path).suffix.lower(), "auto")
         if kind == "ntriples" and (path == "-" or not Path(path).is_dir()):
-            yield from _ntriples_texts(_open_blocks(path), "<stdin>" if path == "-" else path, URIRef(str(iri)),
-                                       time, accounting, texts)
+            yield from _ntriples_batches(_open_blocks(path), "<stdin>" if path == "-" else path, URIRef(str(iri)),
+                                         time, accounting, texts)
             return
-    yield from element_texts(iter_streams(files, fmt, time, accounting), texts)
+    for t, row, line in element_texts(iter_streams(files, fmt, time, accounting), texts):
+        yield t, [row], line
+
+
+def iter_stream_texts(files: Mapping[str, str | Path], fmt: str = "auto", time: TimeSpec = TimeSpec(),
+                      accounting: Accounting | None = None) -> Iterator[tuple[int, tuple[str, str, str, str], int]]:
+    """``(t, (s, p, o, stream) as LARS texts, line)`` of the elements of :func:`iter_streams`, one
+    by one: :func:`iter_stream_batches` with every batch's rows given out with their lines."""
+    for t, rows, line in iter_stream_batches(files, fmt, time, accounting):
+        for k, row in enumerate(rows):
+            yield t, row, line + k
 
 
 def element_texts(elements: Iterable[StreamElement],
@@ -1070,15 +1096,13 @@ def element_texts(elements: Iterable[StreamElement],
         yield e.t, (of_term(s), of_term(p), of_term(o), of_term(e.stream_iri)), e.source_line
 
 
-def _ntriples_texts(blocks: Iterable[list[str]], source: str, iri: URIRef, time: TimeSpec,
-                    accounting: Accounting | None, texts: LarsTexts) -> Iterator[tuple[int, tuple, int]]:
-    """:func:`iter_stream_texts` of one timestamped N-Triples stream given as blocks of lines with
-    their line ends (:func:`_open_blocks`; see :func:`iter_stream_texts`). A block whose lines are
-    all common lines is matched by one regex search (``_FAST_LINES``), the others line by line."""
+def _ntriples_batches(blocks: Iterable[list[str]], source: str, iri: URIRef, time: TimeSpec,
+                      accounting: Accounting | None, texts: LarsTexts) -> Iterator[tuple[int, list, int]]:
+    """:func:`iter_stream_batches` of one timestamped N-Triples stream given as blocks of lines
+    with their line ends (:func:`_open_blocks`; see :func:`iter_stream_batches`)."""
     many = _FAST_LINES.findall
     fast = _FAST_LINE.match
-    get = texts.texts.get
-    of_token = texts.of_token
+    token = texts.tokens.__getitem__
     of_term = texts.of_term
     g = of_term(iri)
     per, base = unit_ms(time.stream_unit or time.unit), unit_ms(time.unit)
@@ -1087,7 +1111,7 @@ def _ntriples_texts(blocks: Iterable[list[str]], source: str, iri: URIRef, time:
     first_kind: bool | None = None  # whether the stream's timestamps are dateTimes (as its first element's)
     epoch = time.epoch
 
-    def general(line: str, lineno: int) -> Iterator[tuple[int, tuple, int]]:
+    def general(line: str, lineno: int) -> Iterator[tuple[int, list, int]]:
         nonlocal previous, first_kind, epoch
         for raw in _ntriples_raws((line,), source, accounting, None, first_line=lineno):
             if first_kind is None:
@@ -1097,18 +1121,35 @@ def _ntriples_texts(blocks: Iterable[list[str]], source: str, iri: URIRef, time:
             for e in _convert_iter((raw,), iri, time, epoch, source, None, accounting, first_kind, previous):
                 previous = e.t
                 a, b, c = e.triple
-                yield e.t, (of_term(a), of_term(b), of_term(c), g), lineno
+                yield e.t, [(of_term(a), of_term(b), of_term(c), g)], lineno
 
     lineno = 0
     for block in blocks:
         found = many("".join(block)) if first_kind is not True else ()
-        if len(found) != len(block):  # not all common lines: match them one by one
-            found = [None if first_kind is True or (m := fast(line[:-1] if line.endswith("\n") else line)) is None
-                     else m.groups() for line in block]
-        for i, groups in enumerate(found):
+        n = len(found)
+        if n == len(block):  # every line a common one: the block at once, if its times allow
+            subjects, predicates, objects, _, values = zip(*found)
+            ts: list[int] | None = list(map(int, values))
+            if per != base:
+                ts = None if any(v * per % base for v in ts) else [v * per // base for v in ts]  # type: ignore[union-attr]
+            if ts is not None and (previous is None or ts[0] >= previous) and sorted(ts) == ts:
+                previous = ts[-1]
+                first_kind = False
+                if count is not None:
+                    count(n)
+                rows = list(zip(map(token, subjects), map(token, predicates), map(token, objects), itertools.repeat(g, n)))
+                i = 0
+                while i < n:  # one batch per time point (the times are sorted)
+                    j = bisect_right(ts, ts[i], i)
+                    yield ts[i], rows[i:j], lineno + i + 1
+                    i = j
+                lineno += n
+                continue
+        for line in block:  # line by line
             lineno += 1
-            if groups is not None and first_kind is not True:
-                s, p, o, _, value = groups
+            m = fast(line[:-1] if line.endswith("\n") else line) if first_kind is not True else None
+            if m is not None:
+                s, p, o, _, value = m.groups()
                 value = int(value)
                 if value * per % base == 0:
                     t = value * per // base
@@ -1117,9 +1158,8 @@ def _ntriples_texts(blocks: Iterable[list[str]], source: str, iri: URIRef, time:
                         first_kind = False
                         if count is not None:
                             count()
-                        yield t, (get(s) or of_token(s), get(p) or of_token(p), get(o) or of_token(o), g), lineno
+                        yield t, [(token(s), token(p), token(o), g)], lineno
                         continue
-            line = block[i]
             yield from general(line[:-1] if line.endswith("\n") else line, lineno)
 
 
@@ -1142,5 +1182,5 @@ class StreamFiles:
     def elements(self) -> Iterator[StreamElement]:
         return iter_streams(self.files, self.fmt, self.time, self.accounting)
 
-    def texts(self) -> Iterator[tuple[int, tuple[str, str, str, str], int]]:
-        return iter_stream_texts(self.files, self.fmt, self.time, self.accounting)
+    def batches(self) -> Iterator[tuple[int, list[tuple[str, str, str, str]], int]]:
+        return iter_stream_batches(self.files, self.fmt, self.time, self.accounting)
