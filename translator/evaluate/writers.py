@@ -30,18 +30,53 @@ def check_format(fmt: str, form: str) -> None:
 
 
 def _jsonl(out: TextIO, compiled):
-    from translator.evaluate.run import construct_triples, solution_dicts
+    from translator.evaluate.run import construct_triples
+
+    answers = AnswerTexts(compiled.variables)
 
     def write(ev) -> None:
         if compiled.form == "construct":
             record = {"t": ev.t, "triples": construct_triples(compiled, ev.rows, ev.t)}
         elif compiled.form == "ask":
             record = {"t": ev.t, "answer": bool(ev.rows)}
-        else:
-            record = {"t": ev.t, "answers": solution_dicts(compiled.variables, ev.rows)}
+        else:  # json.dumps of {"t": t, "answers": solution_dicts(…)}, each answer encoded once while it recurs
+            out.write(f'{{"t": {json.dumps(ev.t)}, "answers": [{answers.joined(ev.rows)}]}}\n')
+            return
         out.write(json.dumps(record, ensure_ascii=False) + "\n")
 
     return write
+
+
+class AnswerTexts:
+    """The JSON texts of answers (``json.dumps`` of each mapping of ``solution_dicts``, with its
+    sort key), computed once per answer while it recurs: an answer stays in a window for many
+    evaluation times (bounded: emptied when it holds ``limit`` answers)."""
+
+    def __init__(self, variables, limit: int = 1 << 16) -> None:
+        self.variables = tuple(variables)
+        self.order = sorted(self.variables) if len(set(self.variables)) == len(self.variables) else None
+        self.limit = limit
+        self.cache: dict = {}
+
+    def joined(self, rows) -> str:
+        """The answers' JSON texts in ``solution_dicts`` order, joined by ``", "`` (json.dumps' separator)."""
+        cache = self.cache
+        items = []
+        for row in rows:
+            got = cache.get(row)
+            if got is None:
+                if len(cache) >= self.limit:
+                    cache.clear()
+                d = {v: term for v, term in zip(self.variables, row) if term is not None}
+                key = sorted(d.items()) if self.order is None else [(v, d[v]) for v in self.order if v in d]
+                got = cache[row] = (key, json.dumps(d, ensure_ascii=False))
+            items.append(got)
+        items.sort(key=_first)
+        return ", ".join([text for _, text in items])
+
+
+def _first(item):
+    return item[0]
 
 
 def _csv(out: TextIO, compiled):
