@@ -43,3 +43,38 @@ def test_solution_dicts_sorted_as_by_their_items(rows, variables) -> None:
     got = solution_dicts(list(variables), set(rows))
     assert got == want
     assert [list(d) for d in got] == [list(d) for d in want]  # the members in the variables' order
+
+
+@st.composite
+def answer_runs(draw):
+    """Answer streams of a run: sorted atom texts of ``answer`` (from a pool in which several atoms
+    may read back as one row: ``"x"`` and ``"x"^^xsd:string``) and of other predicates, each step
+    with its delta to the previous one, or none."""
+    pool = draw(st.lists(st.lists(ARGS, min_size=2, max_size=2), min_size=1, max_size=6))
+    atoms = [f"answer({','.join(format_term(a) for a in args)})" for args in pool] + ["answe(1)", "answer2(1)", "ans1(2)", "answer"]
+    atoms += [f"answer({format_term(String(x))},1)" for x in ('"x"', '"x"^^<http://www.w3.org/2001/XMLSchema#string>')]
+    steps = draw(st.lists(st.sets(st.sampled_from(atoms), max_size=6), min_size=1, max_size=8))
+    with_delta = draw(st.lists(st.booleans(), min_size=len(steps), max_size=len(steps)))
+    return steps, with_delta
+
+
+@settings(max_examples=300, deadline=None)
+@given(run=answer_runs())
+def test_rows_kept_from_the_deltas_equal_the_rows_read_again(run) -> None:
+    """``evaluations`` keeps the answer rows from the steps' deltas; at every step they are the rows
+    of all the answer atoms read again (also when two atoms give one row, and after a step
+    without delta)."""
+    from types import SimpleNamespace
+
+    from lars.incremental import Step
+    from translator.evaluate.run import evaluations, step_rows
+
+    steps, with_delta = run
+    compiled = SimpleNamespace(answer_predicate="answer")
+    made, before = [], set()
+    for t, (atoms, delta) in enumerate(zip(steps, with_delta)):
+        d = (tuple(sorted(atoms - before)), tuple(sorted(before - atoms))) if delta else None
+        made.append(Step(t, [tuple(sorted(atoms))], delta=d))
+        before = atoms
+    got = [ev.rows for ev in evaluations(compiled, made, "rstream", None)]
+    assert got == [frozenset(step_rows(compiled, s.answers[0])) for s in made]

@@ -208,9 +208,19 @@ def evaluations(compiled: Compiled, steps: Iterable, r2s: str, on_note: Callable
     for step in steps:
         atoms = the_answer(step)
         delta = step.delta
-        if known and delta is not None and not _touches(delta, prefix):
-            current = previous  # no answer atom came or went: the same rows (the window's other atoms moved)
-        else:
+        current = None
+        if known and delta is not None:
+            plus = frozenset(_answer_atoms(delta[0], prefix, _row_of))
+            minus = frozenset(_answer_atoms(delta[1], prefix, _row_of))
+            if not plus and not minus:
+                current = previous  # no answer atom came or went: the same rows (the window's other atoms moved)
+            else:
+                # the rows of the atoms that stayed and came: exact when there are as many rows as
+                # answer atoms (then no two atoms give one row), else read the answer atoms again
+                current = (previous - minus) | plus
+                if len(current) != _answer_count(atoms, prefix):
+                    current = None
+        if current is None:
             current = frozenset(step_rows(compiled, atoms))
         known = True
         if on_note is not None and not noted and _has_prefix(atoms, AGGREGATE_ERROR):
@@ -235,20 +245,15 @@ def _answer_atoms(atoms: Sequence[str], prefix: str, row_of: Callable[[str], Row
             yield row_of(text)
 
 
+def _answer_count(atoms: Sequence[str], prefix: str) -> int:
+    """The number of ``prefix`` atoms of a sorted answer stream (see :func:`_answer_atoms`)."""
+    return bisect_left(atoms, prefix + ")") - bisect_left(atoms, prefix)
+
+
 def _has_prefix(atoms: Sequence[str], prefix: str) -> bool:
     """Whether a sorted answer stream holds an atom whose text starts with ``prefix``."""
     i = bisect_left(atoms, prefix)
     return i < len(atoms) and atoms[i].startswith(prefix)
-
-
-def _touches(delta: tuple[Sequence[str], Sequence[str]], prefix: str) -> bool:
-    """Whether a step's delta (``Step.delta``: sorted added and removed atoms) adds or removes an
-    atom of predicate ``prefix``."""
-    return any(_answer_run(part, prefix) for part in delta)
-
-
-def _answer_run(atoms: Sequence[str], prefix: str) -> bool:
-    return next(_answer_atoms(atoms, prefix, lambda text: ()), None) is not None
 
 
 AGGREGATE_ERROR = "agglimit"
