@@ -55,3 +55,27 @@ def test_lars_run_over_the_limit_stops_naming_the_window(tmp_path, capsys, monke
     assert "unbounded" in err
     assert [json.loads(x)["t"] for x in out.read_text().splitlines()] == [0]  # kept, complete up to t=0
     assert main(["lars", str(program), "--stream", str(stream), "--max-memory", "0"]) == 0
+
+
+def test_rss_follows_the_process_and_a_forked_child_reads_its_own() -> None:
+    """``rss_mb`` keeps the statm file open between reads: it still sees memory grow, and a forked
+    child reads its own memory, not its parent's."""
+    import os
+
+    before = rss_mb()
+    block = bytearray(64 * 2**20)
+    block[::4096] = b"1" * len(block[::4096])  # touch every page
+    assert rss_mb() >= before + 60
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: grows by 128 MiB more than its parent
+        more = bytearray(128 * 2**20)
+        more[::4096] = b"1" * len(more[::4096])
+        os.write(write, str(rss_mb()).encode())
+        os._exit(0)
+    os.close(write)
+    child = float(os.read(read, 64).decode())
+    os.waitpid(pid, 0)
+    parent = rss_mb()
+    assert child >= parent + 64  # its own 128 MiB (statm counters may lag by a few pages)
+    del block

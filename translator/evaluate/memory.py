@@ -40,12 +40,18 @@ class MemoryLimitError(RsplarsError):
         self.last_t = last_t
 
 
+_STATM: list = [None, None, 0]  # (pid, descriptor of /proc/<pid>/statm, page size): opened once per process
+
+
 def rss_mb() -> float:
-    """The resident memory of this process in MiB."""
+    """The resident memory of this process in MiB (read after every evaluation time: the statm
+    file stays open, and is read again from its start; a forked process opens its own)."""
     try:
-        with open("/proc/self/statm") as f:
-            pages = int(f.read().split()[1])
-        return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
+        pid = os.getpid()
+        if _STATM[0] != pid:
+            _STATM[:] = [pid, os.open(f"/proc/{pid}/statm", os.O_RDONLY), os.sysconf("SC_PAGE_SIZE")]
+        pages = int(os.pread(_STATM[1], 256, 0).split()[1])
+        return pages * _STATM[2] / 2**20
     except (OSError, ValueError, IndexError):
         import resource
 
