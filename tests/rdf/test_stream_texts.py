@@ -7,6 +7,8 @@ not divide, timestamps going backwards and malformed lines."""
 
 from __future__ import annotations
 
+from datetime import datetime, timezone
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -154,3 +156,31 @@ def test_engine_reads_the_batches_as_the_general_reader_elements(tmp_path, monke
     acc2 = Accounting(skip_bad=True)
     assert engine_points(streams.iter_stream_batches({S: str(path)}, accounting=acc2)) == expected
     assert acc2.read == acc.read
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(first=stream_lines(), second=stream_lines(), skip=st.booleans(), block=st.sampled_from([1, 60, 1 << 16]),
+       epoch=st.booleans())
+def test_two_streams_read_as_the_general_reader_merges_them(tmp_path, monkeypatch, first, second, skip, block, epoch) -> None:
+    """Two N-Triples streams: read each with the block reader and merged by time, or through the
+    general reader (a first element that is not a common line), the same rows, lines, errors and
+    counts as the general reader's merge of their elements."""
+    monkeypatch.setattr(streams, "_BLOCK_CHARS", block)
+    files = {}
+    for k, lines in enumerate((first, second)):
+        path = tmp_path / f"s{k}.nt"
+        path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+        files[f"{S}{k}"] = str(path)
+    time = TimeSpec("s", epoch=datetime(2024, 1, 1, tzinfo=timezone.utc) if epoch else None)
+
+    def both(p, tm, acc):
+        return iter_stream_texts(files, time=tm, accounting=acc)
+
+    def merged(p, tm, acc):
+        out = []
+        for e in iter_streams(files, time=tm, accounting=acc):
+            s, p_, o = e.triple
+            out.append((e.t, tuple(format_term(to_lars(x)) for x in (s, p_, o, e.stream_iri)), e.source_line))
+        return out
+
+    assert outcome(both, None, time, skip) == outcome(merged, None, time, skip)

@@ -34,6 +34,17 @@ def coupons(tmp_path_factory):
             "--stream", f"http://example.org/stream/near={out / 'near.nt'}", "--static", str(out / "static.n3")]
 
 
+@pytest.fixture(scope="module")
+def long_coupons(tmp_path_factory):
+    """The coupon streams ten times longer: a run that cannot end between the test seeing its
+    first answers and its signal arriving (the short one takes well under a second)."""
+    out = tmp_path_factory.mktemp("gen_long")
+    done = _rsplars("gen", "coupons", "--rate", "2", "--duration", "1500", "--seed", "3", "--output-dir", str(out))
+    assert done.returncode == 0, done.stderr
+    return ["--unit", "m", "--stream", f"http://example.org/stream/offers={out / 'offers.nt'}",
+            "--stream", f"http://example.org/stream/near={out / 'near.nt'}", "--static", str(out / "static.n3")]
+
+
 def _stopped_at(stderr: str) -> int:
     m = re.search(r"stopped by SIG\w+: the answers are complete up to t=(\d+).*--resume-from (\d+)", stderr)
     assert m, stderr
@@ -41,8 +52,8 @@ def _stopped_at(stderr: str) -> int:
     return int(m.group(1))
 
 
-def test_sigterm_on_a_pipe_keeps_the_answers_and_resume_continues(coupons, tmp_path):
-    argv = ["run", str(EX / "q2.rq"), *coupons]
+def test_sigterm_on_a_pipe_keeps_the_answers_and_resume_continues(long_coupons, tmp_path):
+    argv = ["run", str(EX / "q2.rq"), *long_coupons]
     full = _rsplars(*argv)
     assert full.returncode == 0, full.stderr
     proc = subprocess.Popen([sys.executable, "-m", "translator", *argv], stdout=subprocess.PIPE,
@@ -62,9 +73,9 @@ def test_sigterm_on_a_pipe_keeps_the_answers_and_resume_continues(coupons, tmp_p
     assert written + resumed.stdout.splitlines() == full.stdout.splitlines()
 
 
-def test_sigint_with_output_file_keeps_it_and_resume_appends(coupons, tmp_path):
+def test_sigint_with_output_file_keeps_it_and_resume_appends(long_coupons, tmp_path):
     out = tmp_path / "answers.csv"
-    argv = ["run", str(EX / "q2.rq"), *coupons, "--r2s", "istream", "--format", "csv"]
+    argv = ["run", str(EX / "q2.rq"), *long_coupons, "--r2s", "istream", "--format", "csv"]
     full = _rsplars(*argv)
     assert full.returncode == 0, full.stderr
     proc = subprocess.Popen([sys.executable, "-m", "translator", *argv, "--output", str(out)],

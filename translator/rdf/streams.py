@@ -1064,18 +1064,57 @@ def iter_stream_batches(files: Mapping[str, str | Path], fmt: str = "auto", time
     ``_convert_iter``) with the time point before it, so errors, rejections and dateTimes are
     handled as in :func:`iter_streams`."""
     texts = LarsTexts()
-    if len(files) == 1:
-        ((iri, path),) = files.items()
+    sources = _ntriples_sources(files, fmt, time)
+    if sources is None:
+        for t, row, line in element_texts(iter_streams(files, fmt, time, accounting), texts):
+            yield t, [row], line
+        return
+    batches = [_ntriples_batches(blocks, "<stdin>" if path == "-" else path, URIRef(str(iri)), time, accounting, texts)
+               for iri, path, blocks in sources]
+    # several streams merged by time as iter_streams merges their elements (heapq.merge is stable:
+    # at equal times the streams' batches come in the order of the files, each stream's in its order)
+    yield from batches[0] if len(batches) == 1 else heapq.merge(*batches, key=_batch_time)
+
+
+def _batch_time(batch: tuple) -> int:
+    return batch[0]
+
+
+def _ntriples_sources(files: Mapping[str, str | Path], fmt: str, time: TimeSpec) -> list[tuple] | None:
+    """``(iri, path, blocks of lines)`` of streams of timestamped N-Triples (``--stream-format
+    ntriples`` or ``.nt`` files) that :func:`_ntriples_batches` reads one by one, ``None`` if the
+    general reader must read them: another format, a directory, or, for several streams without
+    ``--epoch``, a stream from standard input or whose first element is not a common line with an
+    integer timestamp (dateTimes count from the first timestamp of *all* the streams, which only
+    the general reader knows before giving out the first element)."""
+    chosen = []
+    for iri, path in files.items():
         path = str(path)
         kind = normalize_format(fmt)
         if kind == "auto" and path != "-":
             kind = EXTENSIONS.get(Path(path).suffix.lower(), "auto")
-        if kind == "ntriples" and (path == "-" or not Path(path).is_dir()):
-            yield from _ntriples_batches(_open_blocks(path), "<stdin>" if path == "-" else path, URIRef(str(iri)),
-                                         time, accounting, texts)
-            return
-    for t, row, line in element_texts(iter_streams(files, fmt, time, accounting), texts):
-        yield t, [row], line
+        if kind != "ntriples" or (path != "-" and Path(path).is_dir()) or (len(files) > 1 and path == "-"):
+            return None
+        chosen.append((iri, path))
+    if len(chosen) == 1 or time.epoch is not None:
+        return [(iri, path, _open_blocks(path)) for iri, path in chosen]
+    out, opened = [], []
+    for iri, path in chosen:
+        blocks = _open_blocks(path)
+        taken = []
+        first = None
+        for block in blocks:
+            taken.append(block)
+            first = next((line for line in block if line.strip() and not line.lstrip().startswith("#")), None)
+            if first is not None:
+                break
+        opened.append(blocks)
+        if first is not None and _FAST_LINE.match(first[:-1] if first.endswith("\n") else first) is None:
+            for each in opened:
+                each.close()
+            return None
+        out.append((iri, path, itertools.chain(taken, blocks)))
+    return out
 
 
 def iter_stream_texts(files: Mapping[str, str | Path], fmt: str = "auto", time: TimeSpec = TimeSpec(),
