@@ -88,7 +88,7 @@ from lars.model import (
     WindowAt,
 )
 from lars.printer import format_rule, format_term
-from lars.streams import live_times, parse_ground_atom
+from lars.streams import live_times, parse_ground_atom, parse_string_text
 from lars.reference import _Undefined, _unify, comparison_holds, evaluate, time_window_bounds
 
 ALL = TimeWindow(None, 0, 1)
@@ -1042,8 +1042,10 @@ _IDENT = re.compile(r"[a-z][A-Za-z0-9_]*")  # NAME of lars/grammars/lars.lark
 def _parse_term(text: str):
     """The ground term whose canonical text (``lars.printer.format_term``) is ``text``: strings
     without escapes, integers and constants directly, everything else by the LARS parser."""
-    if len(text) >= 2 and text[0] == '"' and text[-1] == '"' and "\\" not in text:
-        return String(text[1:-1])  # no backslash: nothing was escaped (format_term escapes '"' and '\\')
+    if text[:1] == '"':
+        got = parse_string_text(text)  # a string (an RDF term's N-Triples text): its escapes undone
+        if got is not None:
+            return got
     if text.isascii() and (text.isdigit() or (text[:1] == "-" and text[1:].isdigit())):
         value = int(text)
         if str(value) == text:

@@ -82,6 +82,22 @@ def _unescape(body: str) -> str:
     return re.sub(r"\\(.)", lambda m: _ESCAPES.get(m.group(1), m.group(1)), body)
 
 
+_STRING_TEXT = re.compile(r'"((?:\\.|[^"\\\n])*)"')  # one string token of _TOKEN, nothing else
+
+
+def parse_string_text(text: str) -> String | None:
+    """The string whose LARS text is ``text`` (one string token, escapes undone as the scanner
+    undoes them), ``None`` if ``text`` is not exactly one string token."""
+    m = _STRING_TEXT.fullmatch(text)
+    if m is None:
+        return None
+    body = m.group(1)
+    if "\\" not in body:
+        return String(body)
+    plain = body.replace('\\"', '"')  # the common escape (an N-Triples literal's quotes) alone?
+    return String(plain if "\\" not in body.replace('\\"', "") else _unescape(body))
+
+
 class _Scanner:
     """Recursive descent over the tokens of a text holding ground atoms separated by commas."""
 

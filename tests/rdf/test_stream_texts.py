@@ -24,6 +24,7 @@ from translator.rdf.timeunits import TimeSpec
 S = "http://example.org/stream"
 SUBJECTS = ["<http://e/obs/{i}>", "_:b{i}", "<http://e/é{i}>", "<http://e/a\\u0020{i}>", "_:é{i}"]
 OBJECTS = ['"3.5"^^<http://www.w3.org/2001/XMLSchema#float>', '"x"@EN', '"x"^^<http://www.w3.org/2001/XMLSchema#string>',
+           '"-36.8125"^^<http://www.w3.org/2001/XMLSchema#double>', '"a b~"^^<http://e/d?x=1&y=(2)>', '"abc"^^<http://www.w3.org/2001/XMLSchema#float>',
            '"a\\"b"', "<http://e/o{i}>", "_:o{i}", '"plain {i}"']
 TIMES = ['"{t}"', '"{t}"^^<http://www.w3.org/2001/XMLSchema#integer>', '"+{t}"']
 BAD = ['<http://e/s> <http://e/p> "{t}" .', '<http://e/s> "p" <http://e/o> "{t}" .', "garbage {t}",
@@ -184,3 +185,20 @@ def test_two_streams_read_as_the_general_reader_merges_them(tmp_path, monkeypatc
         return out
 
     assert outcome(both, None, time, skip) == outcome(merged, None, time, skip)
+
+
+@settings(max_examples=400, deadline=None)
+@given(lexical=st.text(st.characters(min_codepoint=0x20, max_codepoint=0x7e) | st.sampled_from(["é", "\t"]), max_size=8),
+       datatype=st.sampled_from(["http://www.w3.org/2001/XMLSchema#float", "http://www.w3.org/2001/XMLSchema#string",
+                                 "http://e/d?x=1&y=(2);z", "http://e/é", "urn:x:y"]))
+def test_typed_literal_tokens_read_as_their_canonical_text(lexical, datatype) -> None:
+    """A typed literal token of a common line becomes the LARS string of its canonical N-Triples
+    text (the shortcut for plain ones included)."""
+    from translator.rdf.streams import _FAST_LINE, LarsTexts
+    from translator.rdf.terms import from_nt
+
+    token = '"' + lexical.replace("\\", "\\\\").replace('"', '\\"') + '"^^<' + datatype + ">"
+    line = f"<http://e/s> <http://e/p> {token} \"1\" ."
+    if _FAST_LINE.match(line) is None or _FAST_LINE.match(line).group(3) != token:
+        return  # not a common line (escapes): read the general way
+    assert LarsTexts().tokens[token] == format_term(to_lars(from_nt(token)))

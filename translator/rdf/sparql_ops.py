@@ -152,25 +152,40 @@ def numeric(term: Value) -> Number | None:
     not numeric: such literals are not numbers for SPARQL, §17.4.2.4 isNumeric)."""
     if not isinstance(term, Literal) or term.datatype not in NUMERIC_TYPES:
         return None
-    lex = str(term).strip()
-    dt = term.datatype
-    if dt in INTEGER_RANGES:
+    return numeric_lexical(str(term), str(term.datatype))
+
+
+# numeric datatype IRI (as text) -> its kind and, for the integer types, their value range
+_NUMERIC_KIND: dict[str, tuple[int, int | None, int | None]] = {
+    **{str(dt): (INTEGER, lo, hi) for dt, (lo, hi) in INTEGER_RANGES.items()},
+    str(XSD.decimal): (DECIMAL, None, None), str(XSD.float): (FLOAT, None, None), str(XSD.double): (DOUBLE, None, None),
+}
+
+
+def numeric_lexical(lexical: str, datatype: str) -> Number | None:
+    """:func:`numeric` of the literal ``"lexical"^^<datatype>`` (no RDF term built)."""
+    got = _NUMERIC_KIND.get(datatype)
+    if got is None:
+        return None
+    kind, lo, hi = got
+    lex = lexical.strip()
+    if kind == INTEGER:
         if not _INTEGER_LEX.match(lex):
             return None
         value = int(lex)
-        lo, hi = INTEGER_RANGES[dt]
         if (lo is not None and value < lo) or (hi is not None and value > hi):
             return None
         return Number(INTEGER, value)
-    if dt == XSD.decimal:
+    if kind == DECIMAL:
         return Number(DECIMAL, Decimal(lex)) if _DECIMAL_LEX.match(lex) else None
     if not _DOUBLE_LEX.match(lex):
         return None
     value = _parse_double(lex)
-    return Number(FLOAT, to_float32(value)) if dt == XSD.float else Number(DOUBLE, value)
+    return Number(FLOAT, to_float32(value)) if kind == FLOAT else Number(DOUBLE, value)
 
 
-def _promote(n: Number, kind: int) -> int | Decimal | float:
+def promote(n: Number, kind: int) -> int | Decimal | float:
+    """The value of ``n`` promoted to ``kind`` (XPath F&O §1.2 type promotion; ``kind`` ≥ ``n.kind``)."""
     if kind == n.kind:
         return n.value
     if kind == DECIMAL:
@@ -338,11 +353,7 @@ def _compare(a: Value, b: Value) -> int | ExprError | None:
     (the caller falls back to RDF term equality). NaN compares as 'unordered' (returns 2)."""
     na, nb = numeric(a), numeric(b)
     if na is not None and nb is not None:
-        kind = max(na.kind, nb.kind)
-        x, y = _promote(na, kind), _promote(nb, kind)
-        if isinstance(x, float) and math.isnan(x) or isinstance(y, float) and math.isnan(y):
-            return 2
-        return (x > y) - (x < y)
+        return compare_numbers(na, nb)
     if is_string(a) and is_string(b):
         x, y = str(a), str(b)
         return (x > y) - (x < y)
@@ -355,6 +366,16 @@ def _compare(a: Value, b: Value) -> int | ExprError | None:
             return ExprError("dateTimes with and without time zone are not comparable")
         return (da > db) - (da < db)
     return None
+
+
+def compare_numbers(na: Number, nb: Number) -> int:
+    """Three-way comparison of two numbers after type promotion (§17.3, XPath op:numeric-equal /
+    -less-than / -greater-than); 2: unordered (a NaN)."""
+    kind = max(na.kind, nb.kind)
+    x, y = promote(na, kind), promote(nb, kind)
+    if isinstance(x, float) and math.isnan(x) or isinstance(y, float) and math.isnan(y):
+        return 2
+    return (x > y) - (x < y)
 
 
 @_strict
@@ -416,7 +437,7 @@ def _arith(name: str, a: Value, b: Value) -> Value:
     kind = max(na.kind, nb.kind)
     if name == "/" and kind == INTEGER:
         kind = DECIMAL
-    result = arith_value(name, kind, _promote(na, kind), _promote(nb, kind))
+    result = arith_value(name, kind, promote(na, kind), promote(nb, kind))
     return result if isinstance(result, ExprError) else number_literal(kind, result)
 
 

@@ -1044,8 +1044,21 @@ class _TokenTexts(dict):
     def __missing__(self, token: str) -> str:
         if len(self) >= self.owner.limit:
             self.clear()
-        got = self[token] = f'"{token}"' if token[0] == "<" else self.owner.of_term(from_nt(token))
+        if token[0] == "<":
+            got = f'"{token}"'
+        elif token[0] == '"' and _PLAIN_TYPED_TOKEN.fullmatch(token) and not token.endswith(_XSD_STRING_SUFFIX):
+            got = '"' + token.replace('"', '\\"') + '"'  # its own N-Triples text: only its quotes escaped
+        else:
+            got = self.owner.of_term(from_nt(token))
+        self[token] = got
         return got
+
+
+# a typed literal token whose N-Triples text is itself (to_nt(from_nt(t)) == t): a lexical form of
+# printable ASCII without quote or backslash, a datatype IRI of ASCII IRI characters, not xsd:string
+# (which reads as a plain literal); its LARS string escapes nothing but its quotes (fresh numbers)
+_PLAIN_TYPED_TOKEN = re.compile(r'"[ !#-\[\]-~]*"\^\^<[A-Za-z0-9:/._#~%?&=+,;@!$\'()*\-]*>')
+_XSD_STRING_SUFFIX = "^^<http://www.w3.org/2001/XMLSchema#string>"
 
 
 def iter_stream_batches(files: Mapping[str, str | Path], fmt: str = "auto", time: TimeSpec = TimeSpec(),

@@ -143,9 +143,25 @@ def _bindings(text: str, args: Sequence[GroundTerm]) -> tuple[M.Expr, dict[str, 
 
 
 def sparql_test(text: String, *args: GroundTerm) -> Integer:
-    """``@sparql_test``: 1 iff the FILTER expression holds (EBV true; error or unbound → 0)."""
+    """``@sparql_test``: 1 iff the FILTER expression holds (EBV true; error or unbound → 0).
+    Comparisons of numbers take the fast path of :mod:`translator.translate.numeric_tests`."""
+    fast = _numeric_test(text.value)
+    if fast is not None:
+        got = fast([a.value if isinstance(a, String) else None for a in args])
+        if got is not None:
+            return _ONE if got else _ZERO
     expr, bindings = _bindings(text.value, args)
-    return Integer(1 if ops.filter_holds(evaluate(expr, bindings)) else 0)
+    return _ONE if ops.filter_holds(evaluate(expr, bindings)) else _ZERO
+
+
+_ONE, _ZERO = Integer(1), Integer(0)
+
+
+@lru_cache(maxsize=4096)
+def _numeric_test(text: str):
+    from translator.translate.numeric_tests import compile_numeric_test
+
+    return compile_numeric_test(*parse_expression(text))
 
 
 def sparql_value(text: String, *args: GroundTerm) -> String | Constant:

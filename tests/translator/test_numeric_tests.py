@@ -1,0 +1,67 @@
+"""The fast path of ``@sparql_test`` for comparisons of numbers (``translator.translate.numeric_tests``)
+against the general evaluation (``expressions.evaluate`` over rdflib terms, ``sparql_ops``): the
+same outcome on random conditions (``=``, ``!=``, ``<``, ``<=``, ``>``, ``>=``, ``&&``, ``||``, ``!``,
+negative and typed constants) and random arguments (every numeric type, ill-typed and
+out-of-range lexical forms, blanks around the lexical, NaN, INF, strings, IRIs, unbound)."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from lars.model import Constant, String
+from translator.rdf import sparql_ops as ops
+from translator.rdf.terms import from_lars
+from translator.translate.expressions import _parsed_expression, evaluate, sparql_test
+from translator.translate.numeric_tests import compile_numeric_test
+
+X = "http://www.w3.org/2001/XMLSchema#"
+CONSTANTS = ["30.5", "-5.0", "7", "1e1", "-0.0", "0", f'"3.25"^^<{X}float>', f'"NaN"^^<{X}double>', f'"-INF"^^<{X}float>',
+             f'"100"^^<{X}byte>', f'"300"^^<{X}byte>', '"x"', "-(2.5)", "(1 + 2)"]
+VALUES = [f'"36.8"^^<{X}float>', f'"-0"^^<{X}integer>', f'"1E400"^^<{X}double>', f'"NaN"^^<{X}float>', f'"INF"^^<{X}double>',
+          f'"12"^^<{X}byte>', f'"300"^^<{X}byte>', f'" 5 "^^<{X}integer>', f'"abc"^^<{X}float>', f'"5"^^<{X}decimal>',
+          f'"5."^^<{X}decimal>', f'".5"^^<{X}decimal>', f'"3.25"^^<{X}float>', f'"30.5"^^<{X}double>', f'"7"^^<{X}long>',
+          f'"-1"^^<{X}nonNegativeInteger>', f'"16777217"^^<{X}float>', '"x"', '"7"', "<http://e/a>", f'"7"^^<{X}string>', None]
+
+
+@st.composite
+def conditions(draw, depth=2):
+    if depth == 0 or draw(st.booleans()):
+        left = draw(st.sampled_from(["?a", "?b"] + CONSTANTS))
+        right = draw(st.sampled_from(["?a", "?b"] + CONSTANTS))
+        if "?" not in left + right:
+            right = "?a"
+        return f"{left} {draw(st.sampled_from(['=', '!=', '<', '<=', '>', '>=']))} {right}"
+    kind = draw(st.sampled_from(["&&", "||", "!"]))
+    if kind == "!":
+        return f"!({draw(conditions(depth - 1))})"
+    return f"({draw(conditions(depth - 1))}) {kind} ({draw(conditions(depth - 1))})"
+
+
+def general(expr, names, args) -> bool:
+    bindings = {n: from_lars(a) for n, a in zip(names, args)}
+    return ops.filter_holds(evaluate(expr, bindings))
+
+
+@settings(max_examples=600, deadline=None)
+@given(text=conditions(), values=st.lists(st.sampled_from(VALUES), min_size=2, max_size=2))
+def test_fast_numeric_tests_equal_the_general_evaluation(text, values) -> None:
+    expr, names = _parsed_expression(text)
+    args = [Constant("null") if v is None else String(v) for v in values[:len(names)]]
+    expected = general(expr, names, args)
+    assert (sparql_test(String(text), *args).value == 1) == expected
+    fast = compile_numeric_test(expr, names)
+    if fast is not None:
+        got = fast([a.value if isinstance(a, String) else None for a in args])
+        assert got is None or got == expected
+        if all(ops.numeric(from_lars(a)) is not None for a in args if isinstance(a, String)) and all(isinstance(a, String) for a in args):
+            assert got is not None  # numbers only: the fast path decides
+
+
+def test_the_common_filters_take_the_fast_path() -> None:
+    for text in ("?value > 30.5", "?v >= 0 && ?v < 100", "!(?v = -5.0)", "?a < ?b || ?a > 7"):
+        expr, names = _parsed_expression(text)
+        assert compile_numeric_test(expr, names) is not None, text
+    for text in ("?v > \"x\"", "STR(?v) = \"1\"", "?v + 1 > 2", "BOUND(?v)"):
+        expr, names = _parsed_expression(text)
+        assert compile_numeric_test(expr, names) is None, text
