@@ -64,6 +64,9 @@ VARIANTS = {
     "range60_step5": ("60s", "5s", "?sensor ?obs ?value", f"{_PAIR} FILTER (?value > 30.5)"),
     "tumbling5": ("5s", "5s", "?sensor ?obs ?value", f"{_PAIR} FILTER (?value > 30.5)"),
 }
+VARIANT_QUERIES = tuple(VARIANTS)
+# the main query on a stream whose values have 4 decimals: nearly every FILTER test on a new value
+VARIANTS["fresh_values"] = ("10s", "1s", "?sensor ?obs ?value", f"{_PAIR} FILTER (?value > 30.5)")
 
 
 def variant_query(name: str) -> str:
@@ -75,8 +78,10 @@ WHERE {{ {body} }}
 """
 
 
-def write_srbench(path: Path, seconds: int, per_second: int, seed: int = 1) -> int:
-    """Observations ``<obs/i>``, 4 triples each, ``per_second`` per second; returns the triples."""
+def write_srbench(path: Path, seconds: int, per_second: int, seed: int = 1, decimals: int = 1) -> int:
+    """Observations ``<obs/i>``, 4 triples each, ``per_second`` per second; returns the triples.
+    ``decimals``: the digits after the point of the values (1: about 500 distinct values, which
+    recur; 4: nearly every value new, as real measurements are)."""
     rnd = random.Random(seed)
     i = 0
     with open(path, "w", encoding="utf-8") as f:
@@ -84,12 +89,18 @@ def write_srbench(path: Path, seconds: int, per_second: int, seed: int = 1) -> i
             for _ in range(per_second):
                 o = f"<{E}obs/{i}>"
                 i += 1
-                # written in xsd:float's canonical form with a non-zero decimal: oxigraph stores
-                # floats as numbers and gives "37.0" back as "37", rsplars keeps the lexical form
-                value = round(rnd.uniform(-10.0, 40.0), 1)
-                if value == int(value):
-                    value += 0.1 if value >= 0 else -0.1
-                    value = round(value, 1)
+                # written in xsd:float's canonical form with a non-zero last decimal: oxigraph
+                # stores floats as numbers and gives "37.0" back as "37", rsplars keeps the
+                # lexical form (at most 6 significant digits: the text is the float's shortest)
+                if decimals == 1:
+                    value = round(rnd.uniform(-10.0, 40.0), 1)
+                    if value == int(value):
+                        value += 0.1 if value >= 0 else -0.1
+                        value = round(value, 1)
+                else:
+                    value = f"{rnd.uniform(-10.0, 40.0):.{decimals}f}"
+                    if value.endswith("0"):
+                        value = value[:-1] + "1"
                 sensor = rnd.randrange(50)
                 f.write(f'{o} <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <{E}Observation> "{t}" .\n')
                 f.write(f'{o} <{E}procedure> <{E}sensor/{sensor}> "{t}" .\n')
@@ -182,13 +193,16 @@ def bench(d: Path, quick: bool, measure, engine: str = "auto") -> dict:
           f"pyoxigraph {triples / base['seconds']:>10,.0f} triples/s {base['seconds']:7.2f} s | ratio {ratio:5.2f}x | answers {'identical' if identical else 'DIFFER'} at every time point "
           f"({len(got)} time points, {sum(map(len, got.values()))} rows)", flush=True)
     variants = []
+    fresh_values = d / "srbench_fresh_values.nt"
+    write_srbench(fresh_values, seconds, per, decimals=4)
     for name, (range_, step, _, _) in VARIANTS.items():
         vq = d / f"{name}.rq"
-        vq.write_text(variant_query(name))
-        cmd = run_cmd(stream)
+        vq.write_text(variant_query(name) if name in VARIANT_QUERIES else QUERY)
+        source = fresh_values if name == "fresh_values" else stream
+        cmd = run_cmd(source)
         cmd[cmd.index(str(query))] = str(vq)
         mine = measure(cmd, save=d / f"{name}.run.jsonl")
-        theirs = measure([py, str(root / "bench" / "rdf_window_baseline.py"), str(stream), range_[:-1], step[:-1], str(vq)],
+        theirs = measure([py, str(root / "bench" / "rdf_window_baseline.py"), str(source), range_[:-1], step[:-1], str(vq)],
                          save=d / f"{name}.oxigraph.jsonl")
         got_v = canonical((d / f"{name}.run.jsonl").read_text())
         same = got_v == canonical((d / f"{name}.oxigraph.jsonl").read_text())
