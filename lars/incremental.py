@@ -89,7 +89,7 @@ from lars.model import (
 )
 from lars.printer import format_rule, format_term
 from lars.streams import live_times, parse_ground_atom, parse_string_text
-from lars.reference import _Undefined, _unify, comparison_holds, evaluate, time_window_bounds
+from lars.reference import _COMPARE, _Undefined, _unify, clingo_order, comparison_holds, evaluate, time_window_bounds
 
 ALL = TimeWindow(None, 0, 1)
 NOW = TimeWindow(0, 0, 1)
@@ -681,7 +681,7 @@ class _Batch:
                     if got is None:
                         if len(memo) >= _CACHE_MAX:
                             memo.clear()
-                        got = memo[vals] = comparison_holds(c, {n: engine._term(v) for n, v in zip(names, vals)}, engine.functions)
+                        got = memo[vals] = engine._holds(c, names, vals)
                     if got:
                         keep.append(b)
                 bs = keep
@@ -915,6 +915,38 @@ class _Rel:
         return -1
 
 
+def _text_test(c: Comparison, names: tuple, functions: Mapping[str, Callable]) -> Callable[[tuple], bool | None] | None:
+    """For a comparison ``@f(a1, …) op k`` (k ground, each ai a variable of ``names`` or ground)
+    whose function offers ``on_texts`` — the same function of the arguments' canonical texts
+    (``lars.printer.format_term``), giving its value or ``None`` where it cannot decide without the
+    terms — the test of the comparison on the variables' texts ``vals`` (``None``: undecided)."""
+    call, other = (c.left, c.right) if isinstance(c.left, Call) else (c.right, c.left)
+    if not isinstance(call, Call) or not isinstance(other, (Constant, Integer, String)):
+        return None
+    fn = functions.get(call.name)
+    on_texts = getattr(getattr(fn, "fn", fn), "on_texts", None)
+    if on_texts is None:
+        return None
+    where = {n: i for i, n in enumerate(names)}
+    parts = []
+    for a in call.args:
+        if isinstance(a, Variable) and a.name in where:
+            parts.append((True, where[a.name]))
+        elif isinstance(a, (Constant, Integer, String)):
+            parts.append((False, format_term(a)))
+        else:
+            return None
+    key, holds, call_left = clingo_order(other), _COMPARE[c.op], c.left is call
+
+    def test(vals: tuple) -> bool | None:
+        value = on_texts([vals[x] if is_var else x for is_var, x in parts])
+        if value is None:
+            return None
+        return holds(clingo_order(value), key) if call_left else holds(key, clingo_order(value))
+
+    return test
+
+
 class _Cached:
     """A grounding-time function with its results cached per argument tuple."""
 
@@ -1082,6 +1114,7 @@ class _Engine:
     def __init__(self, solver: IncrementalSolver, stream: Stream, tmin: int) -> None:
         self.solver = solver
         self.functions = solver.functions
+        self.text_tests: dict[tuple, Callable | bool] = {}  # (comparison, its variables) -> _text_test or False
         self.aggregate_functions = solver.aggregate_functions
         self.stream = stream
         self.live = getattr(stream, "live", False)
@@ -1148,6 +1181,19 @@ class _Engine:
             self._support(fact.signature, row, 1)
 
     # ------------------------------------------------------------------------ terms
+    def _holds(self, c: Comparison, names: tuple, vals: tuple) -> bool:
+        """Does ``c`` hold when its variables ``names`` have the terms whose texts are ``vals``?
+        A comparison of a function call that reads texts (:func:`_text_test`) is decided on the
+        texts when the function can; otherwise on the terms (``comparison_holds``)."""
+        test = self.text_tests.get((c, names))
+        if test is None:
+            test = self.text_tests[c, names] = _text_test(c, names, self.functions) or False
+        if test:
+            got = test(vals)
+            if got is not None:
+                return got
+        return comparison_holds(c, {n: self._term(v) for n, v in zip(names, vals)}, self.functions)
+
     def _term(self, text: str):
         """The term whose canonical text (``lars.printer.format_term``) is ``text``."""
         got = self.term_of.get(text)

@@ -65,3 +65,18 @@ def test_the_common_filters_take_the_fast_path() -> None:
     for text in ("?v > \"x\"", "STR(?v) = \"1\"", "?v + 1 > 2", "BOUND(?v)"):
         expr, names = _parsed_expression(text)
         assert compile_numeric_test(expr, names) is None, text
+
+
+@settings(max_examples=400, deadline=None)
+@given(text=conditions(), values=st.lists(st.sampled_from(VALUES), min_size=2, max_size=2))
+def test_sparql_test_on_lars_texts_equals_the_general_evaluation(text, values) -> None:
+    """``sparql_test.on_texts`` (what the incremental engine calls with its rows' texts) decides as
+    the general evaluation does, or leaves the decision to it."""
+    from lars.printer import format_term
+
+    expr, names = _parsed_expression(text)
+    args = [Constant("null") if v is None else String(v) for v in values[:len(names)]]
+    got = sparql_test.on_texts([format_term(String(text)), *(format_term(a) for a in args)])
+    assert got is None or (got.value == 1) == general(expr, names, args)
+    if all(isinstance(a, String) and ops.numeric(from_lars(a)) is not None for a in args) and compile_numeric_test(expr, names):
+        assert got is not None

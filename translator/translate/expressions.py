@@ -164,6 +164,28 @@ def _numeric_test(text: str):
     return compile_numeric_test(*parse_expression(text))
 
 
+def _sparql_test_on_texts(texts: Sequence[str]) -> Integer | None:
+    """``sparql_test`` of its arguments' LARS texts (the engine's rows, ``lars.incremental``): the
+    fast path of numbers only, ``None`` otherwise (the engine then calls :func:`sparql_test`)."""
+    fast = _numeric_test_of_lars(texts[0])
+    if fast is None:
+        return None
+    got = fast(texts[1:])
+    return None if got is None else (_ONE if got else _ZERO)
+
+
+@lru_cache(maxsize=4096)
+def _numeric_test_of_lars(text: str):
+    from lars.streams import parse_string_text
+    from translator.translate.numeric_tests import compile_numeric_test
+
+    string = parse_string_text(text)  # the expression, a LARS string
+    return None if string is None else compile_numeric_test(*parse_expression(string.value), lars=True)
+
+
+sparql_test.on_texts = _sparql_test_on_texts  # type: ignore[attr-defined]
+
+
 def sparql_value(text: String, *args: GroundTerm) -> String | Constant:
     """``@sparql_value``: the BIND value as an N-Triples string, ``null`` on error (§18.6 Extend)."""
     expr, bindings = _bindings(text.value, args)

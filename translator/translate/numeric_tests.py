@@ -38,15 +38,16 @@ _COMPARE: dict[str, Callable[[int], bool]] = {  # on compare_numbers' result (2:
 Test = Callable[[Sequence[ops.Number]], bool]
 
 
-def compile_numeric_test(expr: M.Expr, names: Sequence[str]) -> Callable[[Sequence[str]], bool | None] | None:
+def compile_numeric_test(expr: M.Expr, names: Sequence[str], *, lars: bool = False) -> Callable[[Sequence[str]], bool | None] | None:
     """The fast test of ``expr`` (its variables ``names`` in argument order), or ``None`` if
     ``expr`` is not such a condition. The test takes the arguments' N-Triples texts (``None`` for
-    an unbound one) and gives the FILTER's outcome, or ``None`` when an argument is not a number."""
+    an unbound one; ``lars``: their LARS texts, ``format_term(to_lars(term))``, as the engine keeps
+    them) and gives the FILTER's outcome, or ``None`` when an argument is not a number."""
     index = {n: i for i, n in enumerate(names)}
     test = _compile(expr, index)
     if test is None:
         return None
-    number = _number_of_text
+    number = _number_of_lars_text if lars else _number_of_text
 
     def run(texts: Sequence[str | None]) -> bool | None:
         nums = []
@@ -62,6 +63,15 @@ def compile_numeric_test(expr: M.Expr, names: Sequence[str]) -> Callable[[Sequen
 
 def _number_of_text(text: str) -> ops.Number | None:
     m = _TYPED.fullmatch(text)
+    return ops.numeric_lexical(m.group(1), m.group(2)) if m is not None else None
+
+
+#: the same typed literal's LARS text: the N-Triples text as a LARS string (its two quotes escaped)
+_TYPED_LARS = re.compile(r'"\\"([^"\\]*)\\"\^\^<(http://www\.w3\.org/2001/XMLSchema#[A-Za-z]+)>"')
+
+
+def _number_of_lars_text(text: str) -> ops.Number | None:
+    m = _TYPED_LARS.fullmatch(text)
     return ops.numeric_lexical(m.group(1), m.group(2)) if m is not None else None
 
 
