@@ -224,15 +224,18 @@ def _order_keys(engine):
 class _Group:
     """The element tuples of one group of a kept aggregate: their number, the sum of their first
     terms that are integers, and the first terms with their multiplicities (for #min/#max, whose
-    value is cached until the group changes)."""
+    value is cached until the group changes); for an external aggregate whose function offers
+    it, the function's incremental state (``lars.reference.external_aggregate``), told every
+    change, whose value is asked when the group's value is needed after a change."""
 
-    __slots__ = ("n", "total", "firsts", "best")
+    __slots__ = ("n", "total", "firsts", "best", "state")
 
-    def __init__(self) -> None:
+    def __init__(self, state=None) -> None:
         self.n = 0
         self.total = 0
         self.firsts: dict[str, int] = {}
         self.best: object = _MISSING
+        self.state = state
 
     def change(self, first: str, sign: int, engine) -> None:
         self.n += sign
@@ -244,6 +247,8 @@ class _Group:
             self.firsts[first] = got
         else:
             del self.firsts[first]
+        if self.state is not None:
+            self.state.change(term, sign)
         self.best = _MISSING
 
     @staticmethod
@@ -252,7 +257,8 @@ class _Group:
             if group is None:
                 return _external(engine, function, {})
             if group.best is _MISSING:
-                group.best = _external(engine, function, group.firsts)
+                state = group.state
+                group.best = format_term(state.value()) if state is not None else _external(engine, function, group.firsts)
             return group.best  # type: ignore[return-value]
         if function == "count":
             return str(group.n) if group is not None else "0"
@@ -264,6 +270,14 @@ class _Group:
             pick = min if function == "min" else max
             group.best = pick(group.firsts, key=_order_keys(engine))
         return group.best  # type: ignore[return-value]
+
+
+def _state_factory(engine, a: _Aggregate):
+    """The maker of incremental states of external aggregate ``a``'s function, if it has one."""
+    function = a.agg.function
+    if function[0] != "@":
+        return None
+    return getattr((engine.aggregate_functions or {}).get(function[1:]), "incremental", None)
 
 
 @dataclass(eq=False)
@@ -845,12 +859,15 @@ def flush_aux(engine, sig: tuple) -> None:
     if sig[0] == "#e":
         groups = engine.blk.setdefault(sig, {})
         width = len(sig[2].globals_)
+        make = engine.blk.get(("#state", sig), _MISSING)
+        if make is _MISSING:
+            make = engine.blk[("#state", sig)] = _state_factory(engine, sig[2])
         for sign, changed in ((1, plus), (-1, minus)):
             for row in changed:
                 key = row[:width]
                 group = groups.get(key)
                 if group is None:
-                    group = groups[key] = _Group()
+                    group = groups[key] = _Group(make() if make is not None else None)
                 group.change(row[width], sign, engine)
                 if not group.n:
                     del groups[key]
