@@ -265,7 +265,9 @@ def _float_lexical(x: float) -> str:
     digits lands at least as near x as rounding to p (the p-digit decimals are (p+1)-digit ones),
     so p reading back implies p+1 does: the least p is found by bisection. At a power of two the
     interval below is half the one above, a rounding to p+1 digits may fall below, outside, where
-    the one to p digits fell inside: those go through every precision in turn."""
+    the one to p digits fell inside: those go through every precision in turn (no binary32 power
+    of two does this, as tests/aggregates/test_incremental_states.py checks for all of them, but
+    the argument does not exclude it)."""
     text = None
     if math.frexp(x)[0] in (0.5, -0.5):
         for precision in range(1, 10):
