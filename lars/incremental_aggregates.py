@@ -57,7 +57,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Iterator
 
-from lars.model import AggregateAssignment, Atom, Comparison, Constant, Integer, Literal, String, Variable
+from lars.model import AggregateAssignment, Atom, Call, Comparison, Constant, Integer, Literal, String, Variable
 from lars.printer import format_term
 from lars.reference import _COMPARE, clingo_order, _strongly_connected, _Undefined, evaluate, external_aggregate
 
@@ -89,6 +89,7 @@ class AggregateBlock:
     pos: "dict | None" = None  # {head: the position of the partition variable} (``_partition_aggregate``)
     seeded: "tuple | None" = None  # the core binding the partition variable first, and its name
     input_pos: dict = field(default_factory=dict)  # as RecursiveBlock's
+    steps: "list | None" = None  # the items compiled (``_compile_items``), built when first evaluated
 
     @property
     def sigs(self) -> tuple:
@@ -99,15 +100,27 @@ class AggregateBlock:
         rows: set[tuple] = set()
         cache: dict = {}
         core = self.core
+        steps = self.steps
+        if steps is None:
+            steps = self.steps = _compile_items(self)
         if keys is None:
             instances = engine._steps(core, core.plans[None], 0, {}, None, None, None, ())
         else:
             seeded, var = self.seeded  # type: ignore[misc]
-            instances = (th for k in keys for th in engine._steps(seeded, seeded.plans[0], 0, {var: k}, ("#bind",), (k,), 0, ()))
+            plan = seeded.plans[0]
+            if seeded.flat.get(0):  # the core only checks, once the partition variable is bound
+                checks = engine._checks
+                instances = ({var: k} for k in keys if checks(seeded, plan, {var: k}, ("#bind",), (k,), 0, ()))
+            else:
+                instances = (th for k in keys for th in engine._steps(seeded, plan, 0, {var: k}, ("#bind",), (k,), 0, ()))
+        head_args, head_spec = self.head_args, self.head_spec
         for theta in instances:
-            th = self._rest(engine, theta, cache)
-            if th is not None:
-                row = _head_row(engine, self.head_args, self.head_spec, th)
+            theta = dict(theta)  # the items extend it in place
+            for step in steps:
+                if not step(engine, theta, cache):
+                    break
+            else:
+                row = _head_row(engine, head_args, head_spec, theta)
                 if row is not None:
                     rows.add(row)
         return {self.head: rows}
@@ -140,6 +153,118 @@ class AggregateBlock:
                 elif not _holds(engine, c, theta):
                     return None
         return theta
+
+
+def _compile_items(block: AggregateBlock) -> list:
+    """The items of ``block`` (``AggregateBlock._rest``, which they do the same as) as functions
+    ``step(engine, theta, cache)`` that extend θ in place and say whether the instance goes on,
+    with what can be known before any instance decided once: the kind of each item, the variables
+    a comparison needs, whether its sides are plain terms (compared by their cached clingo order,
+    as ``comparison_holds`` compares them) and, for a kept aggregate, where its groups are."""
+    return [_agg_step(item) if kind == "agg" else _neg_step(item) if kind == "neg" else _cmp_step(item)
+            for kind, item in block.items]
+
+
+def _plain(term) -> bool:
+    return isinstance(term, (Variable, Constant, Integer, String))
+
+
+def _side(term):
+    """A plain term as ``(variable name, None)`` or ``(None, its clingo order)``."""
+    return (term.name, None) if isinstance(term, Variable) else (None, clingo_order(term))
+
+
+def _cmp_step(c: Comparison):
+    needed = tuple(sorted(_vars(c.left) | _vars(c.right)))
+    compare = _COMPARE[c.op]
+    plain = _plain(c.left) and _plain(c.right)
+    (lname, lorder), (rname, rorder) = (_side(c.left), _side(c.right)) if plain else ((None, None), (None, None))
+
+    slot = object()  # engine.blk[slot]: for X = @f(Y, …) with plain arguments, the value's text by the arguments' texts
+
+    def step(engine, theta: dict, cache: dict) -> bool:
+        unbound = [v for v in needed if v not in theta]
+        if unbound:  # an assignment X = term (X the only unbound variable, as the items are ordered)
+            var, other = (c.left, c.right) if isinstance(c.left, Variable) and c.left.name in unbound else (c.right, c.left)
+            if isinstance(other, Call) and all(map(_plain, other.args)):
+                # the engine's functions are cached per argument tuple (``_Cached``): so is the text
+                calls = engine.blk.get(slot)
+                if calls is None:
+                    calls = engine.blk[slot] = {}
+                key = tuple([theta[a.name] if isinstance(a, Variable) else a for a in other.args])
+                got = calls.get(key)
+                if got is None:
+                    try:
+                        got = engine._value(other, theta)
+                    except _Undefined:
+                        return False
+                    if len(calls) >= _KEYS_MAX:
+                        calls.clear()
+                    calls[key] = got
+                theta[var.name] = got  # type: ignore[union-attr]
+                return True
+            try:
+                theta[var.name] = engine._value(other, theta)  # type: ignore[union-attr]
+            except _Undefined:
+                return False
+            return True
+        if not plain:
+            return _holds(engine, c, theta)
+        order = _order_keys(engine)
+        return compare(lorder if lname is None else order(theta[lname]), rorder if rname is None else order(theta[rname]))
+
+    return step
+
+
+def _neg_step(lit):
+    args = tuple(lit.args)
+
+    def step(engine, theta: dict, cache: dict) -> bool:
+        try:
+            ground = tuple([engine._value(a, theta) for a in args])
+        except _Undefined:
+            return True
+        return ground not in engine.rels[lit.rel].rows
+
+    return step
+
+
+def _agg_step(a: _Aggregate):
+    agg = a.agg
+    if a.node is None:  # recomputed per group from its condition
+        def recompute(engine, theta: dict, cache: dict) -> bool:
+            got = _aggregate(engine, a, theta, cache)
+            if got is None:
+                return False
+            theta.update(got)
+            return True
+
+        return recompute
+    node, globals_, function, op = a.node, a.globals_, agg.function, agg.op
+    left = agg.left
+    name = left.name if isinstance(left, Variable) else None
+    value_of = _Group.value
+    compare = _COMPARE[op]
+
+    def step(engine, theta: dict, cache: dict) -> bool:
+        groups = engine.blk.get(node)
+        group = groups.get(tuple([theta[g] for g in globals_])) if groups else None
+        value = value_of(group, function, engine)
+        if name is not None and name not in theta:
+            if value is None:  # #min/#max of nothing assigns nothing
+                return False
+            theta[name] = value
+            return True
+        try:
+            bound = engine._value(left, theta)
+        except _Undefined:
+            return False
+        if value is None:  # #sup is above every term, #inf below
+            return {"=": False, "!=": True}.get(op, (op in ("<", "<=")) == (function == "min"))
+        order = _order_keys(engine)
+        return compare(order(bound), order(value))
+
+    return step
 
 
 def _holds(engine, c: Comparison, theta: dict) -> bool:
@@ -225,8 +350,8 @@ class _Group:
     """The element tuples of one group of a kept aggregate: their number, the sum of their first
     terms that are integers, and the first terms with their multiplicities (for #min/#max, whose
     value is cached until the group changes); for an external aggregate whose function offers
-    it, the function's incremental state (``lars.reference.external_aggregate``), told every
-    change, whose value is asked when the group's value is needed after a change."""
+    it, the function's incremental state instead (``lars.reference.external_aggregate``), told
+    every change, whose value is asked when the group's value is needed after a change."""
 
     __slots__ = ("n", "total", "firsts", "best", "state")
 
@@ -239,7 +364,11 @@ class _Group:
 
     def change(self, first: str, sign: int, engine) -> None:
         self.n += sign
+        self.best = _MISSING
         term = engine._term(first)
+        if self.state is not None:  # the state holds what the value needs
+            self.state.change(term, sign)
+            return
         if isinstance(term, Integer):
             self.total += sign * term.value
         got = self.firsts.get(first, 0) + sign
@@ -247,9 +376,6 @@ class _Group:
             self.firsts[first] = got
         else:
             del self.firsts[first]
-        if self.state is not None:
-            self.state.change(term, sign)
-        self.best = _MISSING
 
     @staticmethod
     def value(group: "_Group | None", function: str, engine) -> "str | None":
@@ -428,6 +554,7 @@ def _partition_aggregate(block: AggregateBlock) -> None:
     core = block.core
     seeded = inc._Rule(core.rule, core.head, (), [inc._Lit(("#bind",), (var,), False), *core.lits], list(core.cmps))
     seeded.plans[0] = inc._plan(seeded, 0)
+    seeded.flat[0] = all(step[0] in ("cmp", "neg", "seedcheck") or (step[0] == "lit" and not step[4]) for step in seeded.plans[0])
     block.pos, block.seeded, block.input_pos = {block.head: p}, (seeded, var.name), inputs
 
 

@@ -11,6 +11,7 @@ the expression is evaluated with the operator semantics of :mod:`translator.rdf.
 from __future__ import annotations
 
 import math
+import operator
 from datetime import timezone
 from decimal import Decimal
 from fractions import Fraction
@@ -518,10 +519,11 @@ def _avg_term(got: tuple[int, int, int, int, int, int, int] | None) -> GroundTer
     if not count:
         return _ZERO
     value = _rounded_ratio(kind, num, den, nan, inf, ninf)
+    if kind >= ops.FLOAT:  # op:numeric-divide of floats by a positive count: the IEEE quotient
+        return _number_term(kind, value / count)
     if kind == ops.INTEGER:
         kind, value = ops.DECIMAL, Decimal(value)
-    divisor = Decimal(count) if kind == ops.DECIMAL else float(count)
-    quotient = ops.arith_value("/", kind, value, divisor)
+    quotient = ops.arith_value("/", kind, value, Decimal(count))
     return _NULL if isinstance(quotient, ops.ExprError) else _number_term(kind, quotient)
 
 
@@ -615,15 +617,16 @@ def sparql_max_of(values: Mapping[GroundTerm, int]) -> GroundTerm:
 class _ExtremeState:
     """The running state of MIN/MAX (the ``incremental`` protocol of
     ``lars.reference.external_aggregate``): the distinct values with their numbers of tuples and
-    the extreme one, updated when a better value comes, forgotten (found again among the values
-    when asked) when it goes."""
+    the extreme one with its order, updated when a better value comes, forgotten (found again
+    among the values when asked) when it goes."""
 
-    __slots__ = ("values", "best", "pick")
+    __slots__ = ("values", "best", "best_order", "pick", "better")
 
-    def __init__(self, pick) -> None:
+    def __init__(self, pick, better) -> None:
         self.values: dict[GroundTerm, int] = {}
         self.best: GroundTerm | None = None
-        self.pick = pick
+        self.best_order: tuple = ()
+        self.pick, self.better = pick, better
 
     def change(self, term: GroundTerm, times: int) -> None:
         """``times`` more tuples (fewer, if negative) whose first term is ``term``."""
@@ -632,9 +635,10 @@ class _ExtremeState:
         got = before + times
         if got:
             values[term] = got
-            best = self.best
-            if not before and best is not None and self.pick((best, term), key=_order_of) is not best:
-                self.best = term
+            if not before and self.best is not None:
+                order = _order_of(term)
+                if self.better(order, self.best_order):
+                    self.best, self.best_order = term, order
         else:
             del values[term]
             if term == self.best:
@@ -645,11 +649,12 @@ class _ExtremeState:
             if not self.values:
                 return _NULL
             self.best = self.pick(self.values, key=_order_of)
+            self.best_order = _order_of(self.best)
         return self.best
 
 
-sparql_min_of.incremental = lambda: _ExtremeState(min)  # type: ignore[attr-defined]
-sparql_max_of.incremental = lambda: _ExtremeState(max)  # type: ignore[attr-defined]
+sparql_min_of.incremental = lambda: _ExtremeState(min, operator.lt)  # type: ignore[attr-defined]
+sparql_max_of.incremental = lambda: _ExtremeState(max, operator.gt)  # type: ignore[attr-defined]
 
 
 FUNCTIONS: dict[str, Callable[..., GroundTerm]] = {
