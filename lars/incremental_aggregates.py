@@ -74,6 +74,7 @@ class _Aggregate:
     globals_: tuple[str, ...]
     conds: list  # one _Rule per element: a binding literal of the globals, the condition, the terms
     node: "tuple | None" = None  # the relation of its element tuples kept by the engine (``_maintain``)
+    functions: list = field(default_factory=list)  # the node's owner: the functions of the aggregates that share it
 
 
 @dataclass(eq=False)
@@ -347,27 +348,32 @@ def _order_keys(engine):
 
 
 class _Group:
-    """The element tuples of one group of a kept aggregate: their number, the sum of their first
-    terms that are integers, and the first terms with their multiplicities (for #min/#max, whose
-    value is cached until the group changes); for an external aggregate whose function offers
-    it, the function's incremental state instead (``lars.reference.external_aggregate``), told
-    every change, whose value is asked when the group's value is needed after a change."""
+    """The element tuples of one group of a kept aggregate (of the aggregates that share its
+    element relation, ``_maintain``): their number, and, when one of the functions needs them,
+    the sum of their first terms that are integers and the first terms with their multiplicities
+    (for #min/#max and external aggregates); for an external aggregate whose function offers it,
+    the function's incremental state (``lars.reference.external_aggregate``), told every change.
+    Values other than a count or a sum are cached per function until the group changes."""
 
-    __slots__ = ("n", "total", "firsts", "best", "state")
+    __slots__ = ("n", "total", "firsts", "best", "states", "full")
 
-    def __init__(self, state=None) -> None:
+    def __init__(self, states: "dict | None" = None, full: bool = True) -> None:
         self.n = 0
         self.total = 0
         self.firsts: dict[str, int] = {}
-        self.best: object = _MISSING
-        self.state = state
+        self.best: dict = {}
+        self.states = states
+        self.full = full
 
     def change(self, first: str, sign: int, engine) -> None:
         self.n += sign
-        self.best = _MISSING
+        if self.best:
+            self.best.clear()
         term = engine._term(first)
-        if self.state is not None:  # the state holds what the value needs
-            self.state.change(term, sign)
+        if self.states is not None:
+            for state in self.states.values():
+                state.change(term, sign)
+        if not self.full:
             return
         if isinstance(term, Integer):
             self.total += sign * term.value
@@ -379,31 +385,40 @@ class _Group:
 
     @staticmethod
     def value(group: "_Group | None", function: str, engine) -> "str | None":
-        if function[0] == "@":  # an external aggregate: cached until the group changes
-            if group is None:
-                return _external(engine, function, {})
-            if group.best is _MISSING:
-                state = group.state
-                group.best = format_term(state.value()) if state is not None else _external(engine, function, group.firsts)
-            return group.best  # type: ignore[return-value]
         if function == "count":
             return str(group.n) if group is not None else "0"
         if function == "sum":
             return str(group.total) if group is not None else "0"
+        if function[0] == "@":  # an external aggregate: cached until the group changes
+            if group is None:
+                return _external(engine, function, {})
+            got = group.best.get(function, _MISSING)
+            if got is _MISSING:
+                state = group.states.get(function) if group.states is not None else None
+                got = group.best[function] = format_term(state.value()) if state is not None else _external(engine, function, group.firsts)
+            return got  # type: ignore[return-value]
         if group is None or not group.n:
             return None
-        if group.best is _MISSING:
+        got = group.best.get(function, _MISSING)
+        if got is _MISSING:
             pick = min if function == "min" else max
-            group.best = pick(group.firsts, key=_order_keys(engine))
-        return group.best  # type: ignore[return-value]
+            got = group.best[function] = pick(group.firsts, key=_order_keys(engine))
+        return got  # type: ignore[return-value]
 
 
-def _state_factory(engine, a: _Aggregate):
-    """The maker of incremental states of external aggregate ``a``'s function, if it has one."""
-    function = a.agg.function
-    if function[0] != "@":
-        return None
-    return getattr((engine.aggregate_functions or {}).get(function[1:]), "incremental", None)
+def _group_spec(engine, owner: _Aggregate) -> tuple:
+    """For the groups of the element relation of ``owner`` (and of the aggregates sharing it):
+    the makers of incremental states of the external functions that offer one, and whether the
+    other functions need the integer sum and the multiset (``full``)."""
+    makers = []
+    full = False
+    for function in owner.functions or [owner.agg.function]:
+        make = getattr((engine.aggregate_functions or {}).get(function[1:]), "incremental", None) if function[0] == "@" else None
+        if make is not None:
+            makers.append((function, make))
+        elif function != "count":
+            full = True
+    return tuple(makers), full
 
 
 @dataclass(eq=False)
@@ -617,6 +632,7 @@ def split_blocks(rules: list, facts: list, intensional: set) -> tuple[list, set]
     blocks: list = []
     kept: list = []
     aux_nodes: set = set()
+    shared: dict = {}  # (globals, elements) -> the element relation kept for them (``_maintain``)
     for i, comp in enumerate(components):
         members = set(comp)
         comp_rules = [r for r in rules if r.head in members]
@@ -648,7 +664,7 @@ def split_blocks(rules: list, facts: list, intensional: set) -> tuple[list, set]
         blocks.append((block, [r]))
         for kind, item in block.items:
             if kind == "agg":
-                extra, more = _maintain(block, item, r.rule)
+                extra, more = _maintain(block, item, r.rule, shared)
                 kept += extra
                 aux_nodes |= more
         _partition_aggregate(block)
@@ -836,7 +852,7 @@ def _aggregate_block(r, aggs: list, intensional: set, fresh) -> AggregateBlock:
     return AggregateBlock(r.head, tuple(r.head_args), core, items, _spec(tuple(r.head_args)), frozenset(core_bound))
 
 
-def _maintain(block: AggregateBlock, a: _Aggregate, rule) -> tuple[list, set]:
+def _maintain(block: AggregateBlock, a: _Aggregate, rule, shared: "dict | None" = None) -> tuple[list, set]:
     """Let the engine keep the element tuples of aggregate ``a`` per group: a relation
     ``("#e", a)`` of rows (globals…, terms…) derived by one rule per element — by the counting
     algorithm, so a change of the condition's relations costs the change — whose changes update
@@ -844,7 +860,11 @@ def _maintain(block: AggregateBlock, a: _Aggregate, rule) -> tuple[list, set]:
     condition (``R > P``, P bound by the rule's other literals), the rows are guarded by the
     projection of the rule's core on the globals, ``("#o", a)`` (the groups the rule asks for).
     Returns the rules and nodes; none (the aggregate is recomputed per group) if a global comes
-    from another aggregate."""
+    from another aggregate. Aggregates with the same elements and global variables whose element
+    relation needs no guard have the same element tuples in every group: they share one relation
+    (``shared``, by their elements and globals; its first aggregate keeps the functions of all),
+    whatever their functions (``#count`` and ``agglimit``'s count of a SPARQL group, ``#@sparql_min_of``
+    and ``#@sparql_max_of`` of the same values)."""
     inc = _incremental()
     gvars = tuple(Variable(g) for g in a.globals_)
     node = ("#e", id(a), a)
@@ -860,6 +880,15 @@ def _maintain(block: AggregateBlock, a: _Aggregate, rule) -> tuple[list, set]:
     try:
         rules = element_rules([])
         nodes = {node}
+        if shared is not None:
+            key = (a.globals_, a.agg.elements)
+            owner = shared.get(key)
+            if owner is not None:
+                a.node = owner.node
+                owner.functions.append(a.agg.function)
+                return [], set()
+            shared[key] = a
+            a.functions.append(a.agg.function)
     except inc.NotInFragment:
         if set(a.globals_) - block.core_bound:
             return [], set()
@@ -986,15 +1015,16 @@ def flush_aux(engine, sig: tuple) -> None:
     if sig[0] == "#e":
         groups = engine.blk.setdefault(sig, {})
         width = len(sig[2].globals_)
-        make = engine.blk.get(("#state", sig), _MISSING)
-        if make is _MISSING:
-            make = engine.blk[("#state", sig)] = _state_factory(engine, sig[2])
+        spec = engine.blk.get(("#state", sig))
+        if spec is None:
+            spec = engine.blk[("#state", sig)] = _group_spec(engine, sig[2])
+        makers, full = spec
         for sign, changed in ((1, plus), (-1, minus)):
             for row in changed:
                 key = row[:width]
                 group = groups.get(key)
                 if group is None:
-                    group = groups[key] = _Group(make() if make is not None else None)
+                    group = groups[key] = _Group({f: make() for f, make in makers} if makers else None, full)
                 group.change(row[width], sign, engine)
                 if not group.n:
                     del groups[key]
