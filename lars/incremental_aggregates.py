@@ -102,6 +102,7 @@ class AggregateBlock:
         cache: dict = {}
         core = self.core
         steps = self.steps
+        copy = True
         if steps is None:
             steps = self.steps = _compile_items(self)
         if keys is None:
@@ -111,12 +112,14 @@ class AggregateBlock:
             plan = seeded.plans[0]
             if seeded.flat.get(0):  # the core only checks, once the partition variable is bound
                 checks = engine._checks
-                instances = ({var: k} for k in keys if checks(seeded, plan, {var: k}, ("#bind",), (k,), 0, ()))
+                instances = (th for th in ({var: k} for k in keys) if checks(seeded, plan, th, ("#bind",), (th[var],), 0, ()))
+                copy = False  # fresh dicts, which the checks do not keep
             else:
                 instances = (th for k in keys for th in engine._steps(seeded, plan, 0, {var: k}, ("#bind",), (k,), 0, ()))
         head_args, head_spec = self.head_args, self.head_spec
         for theta in instances:
-            theta = dict(theta)  # the items extend it in place
+            if copy:
+                theta = dict(theta)  # the items extend it in place
             for step in steps:
                 if not step(engine, theta, cache):
                     break

@@ -493,8 +493,21 @@ def _sum(values: Mapping[GroundTerm, int]) -> tuple[int, int, int, int, int, int
 
 
 def _number_term(kind: int, value) -> String:
-    """The canonical term of a computed number (``to_lars(ops.number_literal(kind, value))``)."""
+    """The canonical term of a computed number (``to_lars(ops.number_literal(kind, value))``);
+    those of non-zero floats and doubles cached (a window's sums and averages come back)."""
+    if kind >= ops.FLOAT and value and value == value:  # not ±0.0 (equal as keys, not in form), not NaN
+        key = (kind, value)
+        got = _FLOAT_TERMS.get(key)
+        if got is None:
+            if len(_FLOAT_TERMS) >= _FLOAT_TERMS_MAX:
+                _FLOAT_TERMS.clear()
+            got = _FLOAT_TERMS[key] = String(f'"{ops.number_lexical(kind, value)}"^^<{ops.KIND_TYPE[kind]}>')
+        return got
     return String(f'"{ops.number_lexical(kind, value)}"^^<{ops.KIND_TYPE[kind]}>')
+
+
+_FLOAT_TERMS: dict = {}
+_FLOAT_TERMS_MAX = 65536
 
 
 _ZERO = String(f'"0"^^<{ops.KIND_TYPE[ops.INTEGER]}>')
