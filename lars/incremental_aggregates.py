@@ -955,6 +955,10 @@ def flush_block(engine, sig: tuple) -> None:
             if held is None:
                 keys = None
                 break
+            if len(held) == 1:
+                p = held[0]
+                keys.update([row[p] for row in rows])  # type: ignore[union-attr]
+                continue
             for row in rows:
                 keys.update([row[p] for p in held])  # type: ignore[union-attr]
         if keys is not None:
@@ -1028,7 +1032,10 @@ def flush_aux(engine, sig: tuple) -> None:
                 group = groups.get(key)
                 if group is None:
                     group = groups[key] = _Group({f: make() for f, make in makers} if makers else None, full)
-                group.change(row[width], sign, engine)
+                if makers or full:
+                    group.change(row[width], sign, engine)
+                else:  # counts only
+                    group.n += sign
                 if not group.n:
                     del groups[key]
     engine._apply(sig, plus, minus)
