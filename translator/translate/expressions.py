@@ -510,7 +510,7 @@ _FLOAT_TERMS: dict = {}
 _FLOAT_TERMS_MAX = 65536
 
 
-_ZERO = String(f'"0"^^<{ops.KIND_TYPE[ops.INTEGER]}>')
+_ZERO_TERM = String(f'"0"^^<{ops.KIND_TYPE[ops.INTEGER]}>')
 
 
 def _sum_term(got: tuple[int, int, int, int, int, int, int] | None) -> GroundTerm:
@@ -519,7 +519,7 @@ def _sum_term(got: tuple[int, int, int, int, int, int, int] | None) -> GroundTer
         return _NULL
     kind, num, den, nan, inf, ninf, count = got
     if not count:
-        return _ZERO
+        return _ZERO_TERM
     return _number_term(kind, _rounded_ratio(kind, num, den, nan, inf, ninf))
 
 
@@ -530,7 +530,7 @@ def _avg_term(got: tuple[int, int, int, int, int, int, int] | None) -> GroundTer
         return _NULL
     kind, num, den, nan, inf, ninf, count = got
     if not count:
-        return _ZERO
+        return _ZERO_TERM
     value = _rounded_ratio(kind, num, den, nan, inf, ninf)
     if kind >= ops.FLOAT:  # op:numeric-divide of floats by a positive count: the IEEE quotient
         return _number_term(kind, value / count)
