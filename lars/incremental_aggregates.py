@@ -57,7 +57,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Iterator
 
-from lars.model import AggregateAssignment, Atom, Comparison, Constant, Integer, Literal, String, Variable
+from lars.model import AggregateAssignment, Atom, Call, Comparison, Constant, Integer, Literal, String, Variable
 from lars.printer import format_term
 from lars.reference import _COMPARE, clingo_order, _strongly_connected, _Undefined, evaluate, external_aggregate
 
@@ -74,6 +74,7 @@ class _Aggregate:
     globals_: tuple[str, ...]
     conds: list  # one _Rule per element: a binding literal of the globals, the condition, the terms
     node: "tuple | None" = None  # the relation of its element tuples kept by the engine (``_maintain``)
+    functions: list = field(default_factory=list)  # the node's owner: the functions of the aggregates that share it
 
 
 @dataclass(eq=False)
@@ -89,6 +90,7 @@ class AggregateBlock:
     pos: "dict | None" = None  # {head: the position of the partition variable} (``_partition_aggregate``)
     seeded: "tuple | None" = None  # the core binding the partition variable first, and its name
     input_pos: dict = field(default_factory=dict)  # as RecursiveBlock's
+    steps: "list | None" = None  # the items compiled (``_compile_items``), built when first evaluated
 
     @property
     def sigs(self) -> tuple:
@@ -99,15 +101,30 @@ class AggregateBlock:
         rows: set[tuple] = set()
         cache: dict = {}
         core = self.core
+        steps = self.steps
+        copy = True
+        if steps is None:
+            steps = self.steps = _compile_items(self)
         if keys is None:
             instances = engine._steps(core, core.plans[None], 0, {}, None, None, None, ())
         else:
             seeded, var = self.seeded  # type: ignore[misc]
-            instances = (th for k in keys for th in engine._steps(seeded, seeded.plans[0], 0, {var: k}, ("#bind",), (k,), 0, ()))
+            plan = seeded.plans[0]
+            if seeded.flat.get(0):  # the core only checks, once the partition variable is bound
+                checks = engine._checks
+                instances = (th for th in ({var: k} for k in keys) if checks(seeded, plan, th, ("#bind",), (th[var],), 0, ()))
+                copy = False  # fresh dicts, which the checks do not keep
+            else:
+                instances = (th for k in keys for th in engine._steps(seeded, plan, 0, {var: k}, ("#bind",), (k,), 0, ()))
+        head_args, head_spec = self.head_args, self.head_spec
         for theta in instances:
-            th = self._rest(engine, theta, cache)
-            if th is not None:
-                row = _head_row(engine, self.head_args, self.head_spec, th)
+            if copy:
+                theta = dict(theta)  # the items extend it in place
+            for step in steps:
+                if not step(engine, theta, cache):
+                    break
+            else:
+                row = _head_row(engine, head_args, head_spec, theta)
                 if row is not None:
                     rows.add(row)
         return {self.head: rows}
@@ -140,6 +157,118 @@ class AggregateBlock:
                 elif not _holds(engine, c, theta):
                     return None
         return theta
+
+
+def _compile_items(block: AggregateBlock) -> list:
+    """The items of ``block`` (``AggregateBlock._rest``, which they do the same as) as functions
+    ``step(engine, theta, cache)`` that extend θ in place and say whether the instance goes on,
+    with what can be known before any instance decided once: the kind of each item, the variables
+    a comparison needs, whether its sides are plain terms (compared by their cached clingo order,
+    as ``comparison_holds`` compares them) and, for a kept aggregate, where its groups are."""
+    return [_agg_step(item) if kind == "agg" else _neg_step(item) if kind == "neg" else _cmp_step(item)
+            for kind, item in block.items]
+
+
+def _plain(term) -> bool:
+    return isinstance(term, (Variable, Constant, Integer, String))
+
+
+def _side(term):
+    """A plain term as ``(variable name, None)`` or ``(None, its clingo order)``."""
+    return (term.name, None) if isinstance(term, Variable) else (None, clingo_order(term))
+
+
+def _cmp_step(c: Comparison):
+    needed = tuple(sorted(_vars(c.left) | _vars(c.right)))
+    compare = _COMPARE[c.op]
+    plain = _plain(c.left) and _plain(c.right)
+    (lname, lorder), (rname, rorder) = (_side(c.left), _side(c.right)) if plain else ((None, None), (None, None))
+
+    slot = object()  # engine.blk[slot]: for X = @f(Y, …) with plain arguments, the value's text by the arguments' texts
+
+    def step(engine, theta: dict, cache: dict) -> bool:
+        unbound = [v for v in needed if v not in theta]
+        if unbound:  # an assignment X = term (X the only unbound variable, as the items are ordered)
+            var, other = (c.left, c.right) if isinstance(c.left, Variable) and c.left.name in unbound else (c.right, c.left)
+            if isinstance(other, Call) and all(map(_plain, other.args)):
+                # the engine's functions are cached per argument tuple (``_Cached``): so is the text
+                calls = engine.blk.get(slot)
+                if calls is None:
+                    calls = engine.blk[slot] = {}
+                key = tuple([theta[a.name] if isinstance(a, Variable) else a for a in other.args])
+                got = calls.get(key)
+                if got is None:
+                    try:
+                        got = engine._value(other, theta)
+                    except _Undefined:
+                        return False
+                    if len(calls) >= _KEYS_MAX:
+                        calls.clear()
+                    calls[key] = got
+                theta[var.name] = got  # type: ignore[union-attr]
+                return True
+            try:
+                theta[var.name] = engine._value(other, theta)  # type: ignore[union-attr]
+            except _Undefined:
+                return False
+            return True
+        if not plain:
+            return _holds(engine, c, theta)
+        order = _order_keys(engine)
+        return compare(lorder if lname is None else order(theta[lname]), rorder if rname is None else order(theta[rname]))
+
+    return step
+
+
+def _neg_step(lit):
+    args = tuple(lit.args)
+
+    def step(engine, theta: dict, cache: dict) -> bool:
+        try:
+            ground = tuple([engine._value(a, theta) for a in args])
+        except _Undefined:
+            return True
+        return ground not in engine.rels[lit.rel].rows
+
+    return step
+
+
+def _agg_step(a: _Aggregate):
+    agg = a.agg
+    if a.node is None:  # recomputed per group from its condition
+        def recompute(engine, theta: dict, cache: dict) -> bool:
+            got = _aggregate(engine, a, theta, cache)
+            if got is None:
+                return False
+            theta.update(got)
+            return True
+
+        return recompute
+    node, globals_, function, op = a.node, a.globals_, agg.function, agg.op
+    left = agg.left
+    name = left.name if isinstance(left, Variable) else None
+    value_of = _Group.value
+    compare = _COMPARE[op]
+
+    def step(engine, theta: dict, cache: dict) -> bool:
+        groups = engine.blk.get(node)
+        group = groups.get(tuple([theta[g] for g in globals_])) if groups else None
+        value = value_of(group, function, engine)
+        if name is not None and name not in theta:
+            if value is None:  # #min/#max of nothing assigns nothing
+                return False
+            theta[name] = value
+            return True
+        try:
+            bound = engine._value(left, theta)
+        except _Undefined:
+            return False
+        if value is None:  # #sup is above every term, #inf below
+            return {"=": False, "!=": True}.get(op, (op in ("<", "<=")) == (function == "min"))
+        order = _order_keys(engine)
+        return compare(order(bound), order(value))
+
+    return step
 
 
 def _holds(engine, c: Comparison, theta: dict) -> bool:
@@ -222,21 +351,33 @@ def _order_keys(engine):
 
 
 class _Group:
-    """The element tuples of one group of a kept aggregate: their number, the sum of their first
-    terms that are integers, and the first terms with their multiplicities (for #min/#max, whose
-    value is cached until the group changes)."""
+    """The element tuples of one group of a kept aggregate (of the aggregates that share its
+    element relation, ``_maintain``): their number, and, when one of the functions needs them,
+    the sum of their first terms that are integers and the first terms with their multiplicities
+    (for #min/#max and external aggregates); for an external aggregate whose function offers it,
+    the function's incremental state (``lars.reference.external_aggregate``), told every change.
+    Values other than a count or a sum are cached per function until the group changes."""
 
-    __slots__ = ("n", "total", "firsts", "best")
+    __slots__ = ("n", "total", "firsts", "best", "states", "full")
 
-    def __init__(self) -> None:
+    def __init__(self, states: "dict | None" = None, full: bool = True) -> None:
         self.n = 0
         self.total = 0
         self.firsts: dict[str, int] = {}
-        self.best: object = _MISSING
+        self.best: dict = {}
+        self.states = states
+        self.full = full
 
     def change(self, first: str, sign: int, engine) -> None:
         self.n += sign
+        if self.best:
+            self.best.clear()
         term = engine._term(first)
+        if self.states is not None:
+            for state in self.states.values():
+                state.change(term, sign)
+        if not self.full:
+            return
         if isinstance(term, Integer):
             self.total += sign * term.value
         got = self.firsts.get(first, 0) + sign
@@ -244,26 +385,43 @@ class _Group:
             self.firsts[first] = got
         else:
             del self.firsts[first]
-        self.best = _MISSING
 
     @staticmethod
     def value(group: "_Group | None", function: str, engine) -> "str | None":
-        if function[0] == "@":  # an external aggregate: cached until the group changes
-            if group is None:
-                return _external(engine, function, {})
-            if group.best is _MISSING:
-                group.best = _external(engine, function, group.firsts)
-            return group.best  # type: ignore[return-value]
         if function == "count":
             return str(group.n) if group is not None else "0"
         if function == "sum":
             return str(group.total) if group is not None else "0"
+        if function[0] == "@":  # an external aggregate: cached until the group changes
+            if group is None:
+                return _external(engine, function, {})
+            got = group.best.get(function, _MISSING)
+            if got is _MISSING:
+                state = group.states.get(function) if group.states is not None else None
+                got = group.best[function] = format_term(state.value()) if state is not None else _external(engine, function, group.firsts)
+            return got  # type: ignore[return-value]
         if group is None or not group.n:
             return None
-        if group.best is _MISSING:
+        got = group.best.get(function, _MISSING)
+        if got is _MISSING:
             pick = min if function == "min" else max
-            group.best = pick(group.firsts, key=_order_keys(engine))
-        return group.best  # type: ignore[return-value]
+            got = group.best[function] = pick(group.firsts, key=_order_keys(engine))
+        return got  # type: ignore[return-value]
+
+
+def _group_spec(engine, owner: _Aggregate) -> tuple:
+    """For the groups of the element relation of ``owner`` (and of the aggregates sharing it):
+    the makers of incremental states of the external functions that offer one, and whether the
+    other functions need the integer sum and the multiset (``full``)."""
+    makers = []
+    full = False
+    for function in owner.functions or [owner.agg.function]:
+        make = getattr((engine.aggregate_functions or {}).get(function[1:]), "incremental", None) if function[0] == "@" else None
+        if make is not None:
+            makers.append((function, make))
+        elif function != "count":
+            full = True
+    return tuple(makers), full
 
 
 @dataclass(eq=False)
@@ -414,6 +572,7 @@ def _partition_aggregate(block: AggregateBlock) -> None:
     core = block.core
     seeded = inc._Rule(core.rule, core.head, (), [inc._Lit(("#bind",), (var,), False), *core.lits], list(core.cmps))
     seeded.plans[0] = inc._plan(seeded, 0)
+    seeded.flat[0] = all(step[0] in ("cmp", "neg", "seedcheck") or (step[0] == "lit" and not step[4]) for step in seeded.plans[0])
     block.pos, block.seeded, block.input_pos = {block.head: p}, (seeded, var.name), inputs
 
 
@@ -476,6 +635,7 @@ def split_blocks(rules: list, facts: list, intensional: set) -> tuple[list, set]
     blocks: list = []
     kept: list = []
     aux_nodes: set = set()
+    shared: dict = {}  # (globals, elements) -> the element relation kept for them (``_maintain``)
     for i, comp in enumerate(components):
         members = set(comp)
         comp_rules = [r for r in rules if r.head in members]
@@ -507,7 +667,7 @@ def split_blocks(rules: list, facts: list, intensional: set) -> tuple[list, set]
         blocks.append((block, [r]))
         for kind, item in block.items:
             if kind == "agg":
-                extra, more = _maintain(block, item, r.rule)
+                extra, more = _maintain(block, item, r.rule, shared)
                 kept += extra
                 aux_nodes |= more
         _partition_aggregate(block)
@@ -695,7 +855,7 @@ def _aggregate_block(r, aggs: list, intensional: set, fresh) -> AggregateBlock:
     return AggregateBlock(r.head, tuple(r.head_args), core, items, _spec(tuple(r.head_args)), frozenset(core_bound))
 
 
-def _maintain(block: AggregateBlock, a: _Aggregate, rule) -> tuple[list, set]:
+def _maintain(block: AggregateBlock, a: _Aggregate, rule, shared: "dict | None" = None) -> tuple[list, set]:
     """Let the engine keep the element tuples of aggregate ``a`` per group: a relation
     ``("#e", a)`` of rows (globals…, terms…) derived by one rule per element — by the counting
     algorithm, so a change of the condition's relations costs the change — whose changes update
@@ -703,7 +863,11 @@ def _maintain(block: AggregateBlock, a: _Aggregate, rule) -> tuple[list, set]:
     condition (``R > P``, P bound by the rule's other literals), the rows are guarded by the
     projection of the rule's core on the globals, ``("#o", a)`` (the groups the rule asks for).
     Returns the rules and nodes; none (the aggregate is recomputed per group) if a global comes
-    from another aggregate."""
+    from another aggregate. Aggregates with the same elements and global variables whose element
+    relation needs no guard have the same element tuples in every group: they share one relation
+    (``shared``, by their elements and globals; its first aggregate keeps the functions of all),
+    whatever their functions (``#count`` and ``agglimit``'s count of a SPARQL group, ``#@sparql_min_of``
+    and ``#@sparql_max_of`` of the same values)."""
     inc = _incremental()
     gvars = tuple(Variable(g) for g in a.globals_)
     node = ("#e", id(a), a)
@@ -719,6 +883,15 @@ def _maintain(block: AggregateBlock, a: _Aggregate, rule) -> tuple[list, set]:
     try:
         rules = element_rules([])
         nodes = {node}
+        if shared is not None:
+            key = (a.globals_, a.agg.elements)
+            owner = shared.get(key)
+            if owner is not None:
+                a.node = owner.node
+                owner.functions.append(a.agg.function)
+                return [], set()
+            shared[key] = a
+            a.functions.append(a.agg.function)
     except inc.NotInFragment:
         if set(a.globals_) - block.core_bound:
             return [], set()
@@ -782,6 +955,10 @@ def flush_block(engine, sig: tuple) -> None:
             if held is None:
                 keys = None
                 break
+            if len(held) == 1:
+                p = held[0]
+                keys.update([row[p] for row in rows])  # type: ignore[union-attr]
+                continue
             for row in rows:
                 keys.update([row[p] for p in held])  # type: ignore[union-attr]
         if keys is not None:
@@ -845,13 +1022,20 @@ def flush_aux(engine, sig: tuple) -> None:
     if sig[0] == "#e":
         groups = engine.blk.setdefault(sig, {})
         width = len(sig[2].globals_)
+        spec = engine.blk.get(("#state", sig))
+        if spec is None:
+            spec = engine.blk[("#state", sig)] = _group_spec(engine, sig[2])
+        makers, full = spec
         for sign, changed in ((1, plus), (-1, minus)):
             for row in changed:
                 key = row[:width]
                 group = groups.get(key)
                 if group is None:
-                    group = groups[key] = _Group()
-                group.change(row[width], sign, engine)
+                    group = groups[key] = _Group({f: make() for f, make in makers} if makers else None, full)
+                if makers or full:
+                    group.change(row[width], sign, engine)
+                else:  # counts only
+                    group.n += sign
                 if not group.n:
                     del groups[key]
     engine._apply(sig, plus, minus)

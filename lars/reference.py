@@ -215,7 +215,13 @@ _COMPARE: dict[str, Callable[[tuple, tuple], bool]] = {
 
 def external_aggregate(function: str, firsts: Mapping[GroundTerm, int], functions: Functions | None) -> GroundTerm:
     """``#@name{…}`` (``lars.model.AggregateAssignment``): the function ``name`` of ``functions``
-    applied to the multiset of first terms (term -> number of tuples with it)."""
+    applied to the multiset of first terms (term -> number of tuples with it).
+
+    A function may also offer its value *incrementally*: an attribute ``incremental``, called
+    with no argument, gives a state for the empty multiset with ``change(term, times)`` (``times``
+    more tuples with the first term ``term``; fewer if negative, never below none) and ``value()``,
+    which must be the function applied to the multiset the changes so far have made. The
+    incremental engine keeps one per group of a kept aggregate (``lars.incremental_aggregates``)."""
     name = function[1:]
     if functions is None or name not in functions:
         raise UnsupportedError(f"the external aggregate #{function}", "reference semantics", "no such function was given")

@@ -11,6 +11,7 @@ the expression is evaluated with the operator semantics of :mod:`translator.rdf.
 from __future__ import annotations
 
 import math
+import operator
 from datetime import timezone
 from decimal import Decimal
 from fractions import Fraction
@@ -328,36 +329,53 @@ def sparql_sum_add(acc: GroundTerm, key: GroundTerm, total: Integer) -> Function
 
 def _float32_of(q: Fraction) -> float:
     """The binary32 value nearest to q (ties to even), without double rounding."""
+    return _float32_of_ratio(q.numerator, q.denominator)
+
+
+def _float32_of_ratio(num: int, den: int) -> float:
+    """The binary32 value nearest to num/den (den > 0; ties to even), without double rounding:
+    num/den rounded to binary64 (Python's integer division is correctly rounded), then to binary32,
+    unless that binary64 value is a binary32 tie that num/den is not, when the side of num/den decides."""
     try:
-        d = float(q)  # correctly rounded to binary64
+        d = num / den  # correctly rounded to binary64
     except OverflowError:
-        return math.inf if q > 0 else -math.inf
+        return math.inf if num > 0 else -math.inf
     f = ops.to_float32(d)
-    if Fraction(d) == q or math.isinf(f):
+    if math.isinf(f):
+        return f
+    p, r = d.as_integer_ratio()
+    if p * den == num * r:  # d is num/den exactly
         return f
     lo, hi = ops.to_float32(math.nextafter(d, -math.inf)), ops.to_float32(math.nextafter(d, math.inf))
-    if lo == hi:  # d is no binary32 tie: rounding d to binary32 is rounding q
+    if lo == hi:  # d is no binary32 tie: rounding d to binary32 is rounding num/den
         return f
-    return hi if q > d else lo  # d is a tie but q is not (q != d): the side of q
+    return hi if num * r > p * den else lo  # d is a tie but num/den is not: the side of num/den
 
 
 def _rounded_value(kind: int, value: Fraction, nan: int, inf: int, ninf: int) -> int | Decimal | float:
     """The exact sum as a number of the result kind (SPARQL 1.1 §18.5.1.3 Sum = op:numeric-add,
     whose type is the promoted type of the values; rounded once, to nearest)."""
+    return _rounded_ratio(kind, value.numerator, value.denominator, nan, inf, ninf)
+
+
+def _rounded_ratio(kind: int, num: int, den: int, nan: int, inf: int, ninf: int) -> int | Decimal | float:
+    """:func:`_rounded_value` of the exact sum num/den (den > 0, not necessarily in lowest terms)."""
     if nan or (inf and ninf):
         return math.nan
     if inf or ninf:
         return math.inf if inf else -math.inf
     if kind == ops.INTEGER:
-        return int(value)
+        whole = abs(num) // den  # int(Fraction): towards zero
+        return -whole if num < 0 else whole
     if kind == ops.DECIMAL:
+        value = Fraction(num, den)
         return ops._EXACT.divide(Decimal(value.numerator), Decimal(value.denominator))
     if kind == ops.FLOAT:
-        return _float32_of(value)
+        return _float32_of_ratio(num, den)
     try:
-        return float(value)
+        return num / den  # float(Fraction(num, den)): correctly rounded
     except OverflowError:
-        return math.inf if value > 0 else -math.inf
+        return math.inf if num > 0 else -math.inf
 
 
 def _rounded(kind: int, value: Fraction, nan: int, inf: int, ninf: int) -> RDFLiteral:
@@ -483,10 +501,11 @@ def sparql_concat_result(acc: GroundTerm) -> String:
 _NULL = Constant("null")
 
 
-def _sum(values: Mapping[GroundTerm, int]) -> tuple[int, Fraction, int, int, int, int] | None:
-    """(kind, exact sum, NaNs, +INFs, -INFs, count) of a group's values (term -> number of
-    solutions), or ``None`` for an error: a non-number, or more values than the portable encoding
-    adds exactly (``MAX_SUM_ROWS``)."""
+def _sum(values: Mapping[GroundTerm, int]) -> tuple[int, int, int, int, int, int, int] | None:
+    """(kind, numerator, denominator, NaNs, +INFs, -INFs, count) of a group's values (term ->
+    number of solutions): the exact sum is numerator/denominator (not in lowest terms); ``None``
+    for an error: a non-number, or more values than the portable encoding adds exactly
+    (``MAX_SUM_ROWS``)."""
     parts = []
     kind = e2 = e10 = count = 0
     for term, times in values.items():
@@ -508,53 +527,132 @@ def _sum(values: Mapping[GroundTerm, int]) -> tuple[int, Fraction, int, int, int
         total += times * (m << (e2 - a)) * (10 ** (e10 - b) if b != e10 else 1)
         if x or y or z:
             nan, inf, ninf = nan + times * x, inf + times * y, ninf + times * z
-    return kind, Fraction(total, (1 << e2) * 10**e10), nan, inf, ninf, count
+    return kind, total, (1 << e2) * 10**e10, nan, inf, ninf, count
 
 
 def _number_term(kind: int, value) -> String:
-    """The canonical term of a computed number (``to_lars(ops.number_literal(kind, value))``)."""
+    """The canonical term of a computed number (``to_lars(ops.number_literal(kind, value))``);
+    those of non-zero floats and doubles cached (a window's sums and averages come back)."""
+    if kind >= ops.FLOAT and value and value == value:  # not ±0.0 (equal as keys, not in form), not NaN
+        key = (kind, value)
+        got = _FLOAT_TERMS.get(key)
+        if got is None:
+            if len(_FLOAT_TERMS) >= _FLOAT_TERMS_MAX:
+                _FLOAT_TERMS.clear()
+            got = _FLOAT_TERMS[key] = String(f'"{ops.number_lexical(kind, value)}"^^<{ops.KIND_TYPE[kind]}>')
+        return got
     return String(f'"{ops.number_lexical(kind, value)}"^^<{ops.KIND_TYPE[kind]}>')
 
 
-def _rounded_sum(values: Mapping[GroundTerm, int]) -> tuple[int, int | Decimal | float, int] | None:
-    """(kind, the sum rounded once to it, count) of a group's values; ``None`` for an error."""
-    got = _sum(values)
+_FLOAT_TERMS: dict = {}
+_FLOAT_TERMS_MAX = 65536
+
+
+_ZERO_TERM = String(f'"0"^^<{ops.KIND_TYPE[ops.INTEGER]}>')
+
+
+def _sum_term(got: tuple[int, int, int, int, int, int, int] | None) -> GroundTerm:
+    """SUM's term from :func:`_sum`'s tuple (no value: 0; an error: ``null``)."""
     if got is None:
-        return None
-    kind, total, nan, inf, ninf, count = got
-    return kind, _rounded_value(kind, total, nan, inf, ninf), count
+        return _NULL
+    kind, num, den, nan, inf, ninf, count = got
+    if not count:
+        return _ZERO_TERM
+    return _number_term(kind, _rounded_ratio(kind, num, den, nan, inf, ninf))
+
+
+def _avg_term(got: tuple[int, int, int, int, int, int, int] | None) -> GroundTerm:
+    """AVG's term from :func:`_sum`'s tuple: the rounded sum divided by the count with
+    op:numeric-divide (an integer sum as a decimal; no value: 0; an error: ``null``)."""
+    if got is None:
+        return _NULL
+    kind, num, den, nan, inf, ninf, count = got
+    if not count:
+        return _ZERO_TERM
+    value = _rounded_ratio(kind, num, den, nan, inf, ninf)
+    if kind >= ops.FLOAT:  # op:numeric-divide of floats by a positive count: the IEEE quotient
+        return _number_term(kind, value / count)
+    if kind == ops.INTEGER:
+        kind, value = ops.DECIMAL, Decimal(value)
+    quotient = ops.arith_value("/", kind, value, Decimal(count))
+    return _NULL if isinstance(quotient, ops.ExprError) else _number_term(kind, quotient)
 
 
 def sparql_sum_of(values: Mapping[GroundTerm, int]) -> GroundTerm:
     """``#@sparql_sum_of{Z, X̄ : …}``: SUM, as ``@sparql_sum_result`` after the portable fold
     (no value: 0; an error: ``null``)."""
-    got = _rounded_sum(values)
-    if got is None:
-        return _NULL
-    kind, value, count = got
-    return _number_term(kind, value) if count else _number_term(ops.INTEGER, 0)
+    return _sum_term(_sum(values))
 
 
 def sparql_avg_of(values: Mapping[GroundTerm, int]) -> GroundTerm:
     """``#@sparql_avg_of{…}``: AVG, as ``@sparql_avg_result`` after the portable fold: the rounded
     sum divided by the count with op:numeric-divide (an integer sum as a decimal)."""
-    got = _rounded_sum(values)
-    if got is None:
-        return _NULL
-    kind, value, count = got
-    if not count:
-        return _number_term(ops.INTEGER, 0)
-    if kind == ops.INTEGER:
-        kind, value = ops.DECIMAL, Decimal(value)
-    divisor = Decimal(count) if kind == ops.DECIMAL else float(count)
-    quotient = ops.arith_value("/", kind, value, divisor)
-    return _NULL if isinstance(quotient, ops.ExprError) else _number_term(kind, quotient)
+    return _avg_term(_sum(values))
+
+
+class _SumState:
+    """The running state of SUM/AVG over a multiset that changes a tuple at a time (the
+    ``incremental`` protocol of ``lars.reference.external_aggregate``): how many values of each
+    kind, non-numbers, NaNs and ±INFs, and the exact sum ``total / (2^e2 · 10^e10)`` with the
+    integer arithmetic of :func:`_sum` (e2 and e10 only grow while the group has values: a value
+    with a finer scale rescales the total; reset when the group is empty). Its value is the
+    function's on the current multiset: the same tuple as :func:`_sum` up to the common
+    denominator, which no rounding depends on (:func:`_rounded_ratio`)."""
+
+    __slots__ = ("kinds", "errors", "count", "total", "e2", "e10", "nan", "inf", "ninf", "result")
+
+    def __init__(self, result: Callable) -> None:
+        self.kinds = [0, 0, 0, 0]
+        self.errors = self.count = self.total = self.e2 = self.e10 = self.nan = self.inf = self.ninf = 0
+        self.result = result
+
+    def change(self, term: GroundTerm, times: int) -> None:
+        """``times`` more tuples (fewer, if negative) whose first term is ``term``."""
+        self.count += times
+        got = _exact(term)
+        if got is None:
+            self.errors += times
+        else:
+            kind, m, a, b, x, y, z = got
+            self.kinds[kind] += times
+            if x or y or z:
+                self.nan += times * x
+                self.inf += times * y
+                self.ninf += times * z
+            elif m:
+                if a > self.e2:
+                    self.total <<= a - self.e2
+                    self.e2 = a
+                if b > self.e10:
+                    self.total *= 10 ** (b - self.e10)
+                    self.e10 = b
+                self.total += times * (m << (self.e2 - a)) * (10 ** (self.e10 - b) if b != self.e10 else 1)
+        if not self.count:
+            self.total = self.e2 = self.e10 = 0
+
+    def value(self) -> GroundTerm:
+        if self.errors or self.count > MAX_SUM_ROWS:
+            return _NULL
+        kinds = self.kinds
+        kind = 3 if kinds[3] else 2 if kinds[2] else 1 if kinds[1] else 0
+        return self.result((kind, self.total, (1 << self.e2) * 10**self.e10, self.nan, self.inf, self.ninf, self.count))
+
+
+sparql_sum_of.incremental = lambda: _SumState(_sum_term)  # type: ignore[attr-defined]
+sparql_avg_of.incremental = lambda: _SumState(_avg_term)  # type: ignore[attr-defined]
+
+
+@lru_cache(maxsize=65536)
+def _order_of(term: GroundTerm) -> tuple:
+    """clingo's order of ``@sparql_order_key(term)`` (distinct terms: distinct keys, the term is
+    the key's last argument)."""
+    return clingo_order(sparql_order_key(term))
 
 
 def _extreme(values: Mapping[GroundTerm, int], pick) -> GroundTerm:
     if not values:
         return _NULL  # MIN/MAX/SAMPLE of no value: an error
-    return sparql_key_term(pick((sparql_order_key(v) for v in values), key=clingo_order))
+    return pick(values, key=_order_of)  # = sparql_key_term(pick(the keys, key=clingo_order))
 
 
 def sparql_min_of(values: Mapping[GroundTerm, int]) -> GroundTerm:
@@ -565,6 +663,49 @@ def sparql_min_of(values: Mapping[GroundTerm, int]) -> GroundTerm:
 def sparql_max_of(values: Mapping[GroundTerm, int]) -> GroundTerm:
     """``#@sparql_max_of{…}``: MAX, the greatest value in the order of ``@sparql_order_key``."""
     return _extreme(values, max)
+
+
+class _ExtremeState:
+    """The running state of MIN/MAX (the ``incremental`` protocol of
+    ``lars.reference.external_aggregate``): the distinct values with their numbers of tuples and
+    the extreme one with its order, updated when a better value comes, forgotten (found again
+    among the values when asked) when it goes."""
+
+    __slots__ = ("values", "best", "best_order", "pick", "better")
+
+    def __init__(self, pick, better) -> None:
+        self.values: dict[GroundTerm, int] = {}
+        self.best: GroundTerm | None = None
+        self.best_order: tuple = ()
+        self.pick, self.better = pick, better
+
+    def change(self, term: GroundTerm, times: int) -> None:
+        """``times`` more tuples (fewer, if negative) whose first term is ``term``."""
+        values = self.values
+        before = values.get(term, 0)
+        got = before + times
+        if got:
+            values[term] = got
+            if not before and self.best is not None:
+                order = _order_of(term)
+                if self.better(order, self.best_order):
+                    self.best, self.best_order = term, order
+        else:
+            del values[term]
+            if term == self.best:
+                self.best = None
+
+    def value(self) -> GroundTerm:
+        if self.best is None:
+            if not self.values:
+                return _NULL
+            self.best = self.pick(self.values, key=_order_of)
+            self.best_order = _order_of(self.best)
+        return self.best
+
+
+sparql_min_of.incremental = lambda: _ExtremeState(min, operator.lt)  # type: ignore[attr-defined]
+sparql_max_of.incremental = lambda: _ExtremeState(max, operator.gt)  # type: ignore[attr-defined]
 
 
 FUNCTIONS: dict[str, Callable[..., GroundTerm]] = {
