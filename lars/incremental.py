@@ -64,6 +64,7 @@ from json import dumps as _dumps
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator, Mapping
 
+from lars.bounds import TERM_CACHE_SIZE
 from lars.errors import RsplarsError, UnsupportedError
 from lars.model import (
     AggregateAssignment,
@@ -94,7 +95,7 @@ from lars.reference import _COMPARE, _Undefined, _unify, clingo_order, compariso
 ALL = TimeWindow(None, 0, 1)
 NOW = TimeWindow(0, 0, 1)
 _FALSE = ("#false", 0)  # the head of constraints
-_CACHE_MAX = 200_000
+_CACHE_MAX = TERM_CACHE_SIZE
 #: the kinds of node ``lars.incremental_aggregates`` adds to the topological order (blocks, their
 #: kept element tuples, guards and changed rows): relations of the engine, not of the program
 _BLOCK_NODES = ("#blk", "#e", "#o", "#chg")

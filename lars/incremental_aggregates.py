@@ -57,6 +57,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Iterator
 
+from lars.bounds import TERM_CACHE_SIZE
 from lars.model import AggregateAssignment, Atom, Call, Comparison, Constant, Integer, Literal, String, Variable
 from lars.printer import format_term
 from lars.reference import _COMPARE, clingo_order, _strongly_connected, _Undefined, evaluate, external_aggregate
@@ -324,7 +325,7 @@ def _aggregate(engine, a: _Aggregate, theta: dict, cache: dict) -> "dict | None"
 
 
 _MISSING = object()
-_KEYS_MAX = 200_000
+_KEYS_MAX = TERM_CACHE_SIZE
 
 
 def _external(engine, function: str, firsts) -> str:

@@ -25,6 +25,7 @@ from collections import deque
 from functools import lru_cache
 from typing import Callable, Iterable, Iterator, Sequence
 
+from lars.bounds import TERM_CACHE_SIZE
 from lars.model import Atom, Rule
 from lars.streams import LiveRows, LiveStream
 from translator.evaluate.engine import MAX_EVALUATION_TIMES
@@ -61,7 +62,7 @@ class ElementCounts:
         accounting.after_last_time = sum(n for _, n in self.pending)
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=TERM_CACHE_SIZE)
 def _lars_term(term):
     return to_lars(term)
 

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable, Iterable, Iterator, Sequence
 
+from lars.bounds import TERM_CACHE_SIZE
 from lars.errors import RsplarsError
 from lars.model import Program, Rule, Stream
 from lars.streams import parse_ground_atom
@@ -301,7 +302,7 @@ _PLAIN_TYPED = re.compile(r'"\\"[^"\\\x00-\x1f\x7f]*\\"\^\^<[^\x00-\x20<>"{}|^`\
 _XSD_STRING = "^^<http://www.w3.org/2001/XMLSchema#string>"
 
 
-@lru_cache(maxsize=1 << 14)
+@lru_cache(maxsize=TERM_CACHE_SIZE)
 def _row_of(text: str) -> Row:
     """The row of one answer atom (an answer stays in a window for many evaluation times: each
     atom text is parsed once while it recurs). An atom whose arguments are strings, constants and
@@ -321,7 +322,7 @@ def _row_of(text: str) -> Row:
     return tuple(None if (term := from_lars(a)) is None else to_nt(term) for a in atom.args)  # type: ignore[arg-type]
 
 
-@lru_cache(maxsize=1 << 14)
+@lru_cache(maxsize=TERM_CACHE_SIZE)
 def _nt_of_arg(text: str) -> str | None:
     """The N-Triples text of one argument of an answer atom (its LARS text), ``None`` if unbound."""
     term = from_lars(parse_ground_atom(f"x({text})").args[0])  # type: ignore[arg-type]

@@ -16,6 +16,7 @@ import csv
 import json
 from typing import TextIO
 
+from lars.bounds import TERM_CACHE_SIZE
 from lars.errors import RsplarsError
 
 FORMATS = ("jsonl", "csv", "sparql-json", "ntriples")
@@ -52,7 +53,7 @@ class AnswerTexts:
     sort key), computed once per answer while it recurs: an answer stays in a window for many
     evaluation times (bounded: emptied when it holds ``limit`` answers)."""
 
-    def __init__(self, variables, limit: int = 1 << 16) -> None:
+    def __init__(self, variables, limit: int = TERM_CACHE_SIZE) -> None:
         self.variables = tuple(variables)
         self.order = sorted(self.variables) if len(set(self.variables)) == len(self.variables) else None
         self.limit = limit

@@ -55,6 +55,7 @@ from typing import Callable, Sequence
 from rdflib import BNode, Literal, URIRef
 from rdflib.namespace import RDF, XSD
 
+from lars.bounds import TERM_CACHE_SIZE
 from lars.errors import UnsupportedError
 from translator.rdf.terms import from_nt, to_nt
 
@@ -1320,7 +1321,7 @@ def call(name: str, args: Sequence[Value]) -> Value:
 # ------------------------------------------------------------- N-Triples adapters (clingo context)
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=TERM_CACHE_SIZE)
 def _term(text: str) -> Value:
     return from_nt(text)
 

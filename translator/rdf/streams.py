@@ -43,6 +43,7 @@ if TYPE_CHECKING:  # Lark is imported where the readable notation is parsed (not
     from lark import Lark, Token, Tree
     from lark.exceptions import UnexpectedInput
 
+from lars.bounds import TERM_CACHE_SIZE
 from lars.accounting import MALFORMED, OUT_OF_ORDER, Accounting, reject_or_raise
 from lars.errors import RsplarsError, SourceError
 from lars.model import Atom, Stream
@@ -235,7 +236,7 @@ def _ntriples_line(line: str, lineno: int, text: str, source: str) -> _Raw:
     return _Raw((terms[0], terms[1], terms[2]), time, lineno, pos + 1)
 
 
-@lru_cache(maxsize=200_000)
+@lru_cache(maxsize=TERM_CACHE_SIZE)
 def _cached_term(text: str) -> RDFTerm | None:
     """``from_nt`` for the terms that repeat in a stream; ``None`` if malformed (the caller then
     raises the positioned error)."""
@@ -1011,7 +1012,7 @@ class LarsTexts:
     recurs (bounded: each cache is emptied when it holds ``limit`` entries, so fresh IRIs do not
     make it grow with the stream)."""
 
-    def __init__(self, limit: int = 1 << 16) -> None:
+    def __init__(self, limit: int = TERM_CACHE_SIZE) -> None:
         self.limit = limit
         self.texts: dict = {}
         self.tokens = _TokenTexts(self)

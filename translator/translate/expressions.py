@@ -21,6 +21,7 @@ from typing import Callable, Mapping, Sequence
 from rdflib import BNode, Literal as RDFLiteral, URIRef
 from rdflib.term import Node
 
+from lars.bounds import TERM_CACHE_SIZE
 from lars.errors import UnsupportedError
 from lars.model import Constant, Function, GroundTerm, Integer, String
 from lars.reference import clingo_order
@@ -221,7 +222,7 @@ _NONE = Constant("none")
 _SPECIAL = {"nan": Constant("nan"), "inf": Constant("inf"), "ninf": Constant("ninf")}
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=TERM_CACHE_SIZE)
 def _number(term: GroundTerm) -> ops.Number | None:
     """The numeric value of a term (``None``: not a number, including ill-typed numerals)."""
     if not isinstance(term, String):
@@ -242,7 +243,7 @@ def _limbs(m: int) -> list[int]:
     return out or [0]
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=TERM_CACHE_SIZE)
 def _exact(term: GroundTerm) -> tuple[int, int, int, int, int, int, int] | None:
     """(kind, m, e2, e10, NaN, +INF, -INF) of a number, whose exact value is m / (2^e2 · 10^e10)
     (e2 > 0 only for floats and doubles, e10 > 0 only for decimals): the limbs of the portable
@@ -266,7 +267,7 @@ def _exact(term: GroundTerm) -> tuple[int, int, int, int, int, int, int] | None:
     return n.kind, int(n.value), 0, 0, 0, 0, 0
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=TERM_CACHE_SIZE)
 def _pieces(term: GroundTerm) -> tuple[tuple[GroundTerm, int], ...]:
     """``((part key, limb), …)`` of a value (module comment above); a non-number: ``((none, 0),)``."""
     got = _exact(term)
@@ -411,7 +412,7 @@ def _key(a: int, b: int, c: int, d: int, e: str, term: GroundTerm) -> Function:
     return Function("k", (Integer(a), Integer(b), Integer(c), Integer(d), String(e), term))
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=TERM_CACHE_SIZE)
 def sparql_order_key(term: GroundTerm) -> Function:
     """``@sparql_order_key(X)``: ``k(A, B, C, D, E, X)`` such that clingo's order of these terms
     (integers and strings compared in order, strings by code points) is the order of SPARQL 1.1
@@ -545,7 +546,7 @@ def _number_term(kind: int, value) -> String:
 
 
 _FLOAT_TERMS: dict = {}
-_FLOAT_TERMS_MAX = 65536
+_FLOAT_TERMS_MAX = TERM_CACHE_SIZE
 
 
 _ZERO_TERM = String(f'"0"^^<{ops.KIND_TYPE[ops.INTEGER]}>')
@@ -642,7 +643,7 @@ sparql_sum_of.incremental = lambda: _SumState(_sum_term)  # type: ignore[attr-de
 sparql_avg_of.incremental = lambda: _SumState(_avg_term)  # type: ignore[attr-defined]
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=TERM_CACHE_SIZE)
 def _order_of(term: GroundTerm) -> tuple:
     """clingo's order of ``@sparql_order_key(term)`` (distinct terms: distinct keys, the term is
     the key's last argument)."""
