@@ -1074,7 +1074,7 @@ _IDENT = re.compile(r"[a-z][A-Za-z0-9_]*")  # NAME of lars/grammars/lars.lark
 
 def _parse_term(text: str):
     """The ground term whose canonical text (``lars.printer.format_term``) is ``text``: strings
-    without escapes, integers and constants directly, everything else by the LARS parser."""
+    (one regex, escapes undone), integers and constants directly, everything else by the LARS parser."""
     if text[:1] == '"':
         got = parse_string_text(text)  # a string (an RDF term's N-Triples text): its escapes undone
         if got is not None:

@@ -1027,10 +1027,6 @@ class LarsTexts:
             got = self.texts[term] = format_term(to_lars(term))
         return got
 
-    def of_token(self, token: str) -> str:
-        """The text of a term token of ``_FAST_LINE`` (``tokens[token]``)."""
-        return self.tokens[token]
-
 
 class _TokenTexts(dict):
     """The LARS texts of the term tokens of ``_FAST_LINE``, computed when missing: an IRI there
