@@ -130,39 +130,11 @@ class AggregateBlock:
                     rows.add(row)
         return {self.head: rows}
 
-    def _rest(self, engine, theta: dict, cache: dict) -> "dict | None":
-        """The items after the core under one core instance, in order: each holds or binds at
-        most once (an aggregate's value, a comparison, a negated literal), so the instance
-        extends to at most one."""
-        for kind, item in self.items:
-            if kind == "agg":
-                theta = _aggregate(engine, item, theta, cache)  # type: ignore[assignment]
-                if theta is None:
-                    return None
-            elif kind == "neg":
-                try:
-                    ground = tuple([engine._value(a, theta) for a in item.args])
-                except _Undefined:
-                    continue
-                if ground in engine.rels[item.rel].rows:
-                    return None
-            else:  # a comparison, maybe an assignment X = term
-                c: Comparison = item
-                unbound = _vars(c.left) - theta.keys() | _vars(c.right) - theta.keys()
-                if unbound:
-                    var, other = (c.left, c.right) if isinstance(c.left, Variable) and c.left.name in unbound else (c.right, c.left)
-                    try:
-                        theta = {**theta, var.name: engine._value(other, theta)}
-                    except _Undefined:
-                        return None
-                elif not _holds(engine, c, theta):
-                    return None
-        return theta
-
 
 def _compile_items(block: AggregateBlock) -> list:
-    """The items of ``block`` (``AggregateBlock._rest``, which they do the same as) as functions
-    ``step(engine, theta, cache)`` that extend θ in place and say whether the instance goes on,
+    """The items after the core of ``block``, in order (an aggregate's value, a comparison, a
+    negated literal: each holds or binds at most once, so a core instance extends to at most one)
+    as functions ``step(engine, theta, cache)`` that extend θ in place and say whether the instance goes on,
     with what can be known before any instance decided once: the kind of each item, the variables
     a comparison needs, whether its sides are plain terms (compared by their cached clingo order,
     as ``comparison_holds`` compares them) and, for a kept aggregate, where its groups are."""
@@ -235,41 +207,40 @@ def _neg_step(lit):
 
 
 def _agg_step(a: _Aggregate):
-    agg = a.agg
     if a.node is None:  # recomputed per group from its condition
         def recompute(engine, theta: dict, cache: dict) -> bool:
-            got = _aggregate(engine, a, theta, cache)
-            if got is None:
-                return False
-            theta.update(got)
-            return True
+            return _settle(engine, a.agg, theta, _aggregate_value(engine, a, theta, cache))
 
         return recompute
-    node, globals_, function, op = a.node, a.globals_, agg.function, agg.op
-    left = agg.left
-    name = left.name if isinstance(left, Variable) else None
+    node, globals_, function, agg = a.node, a.globals_, a.agg.function, a.agg
     value_of = _Group.value
-    compare = _COMPARE[op]
 
     def step(engine, theta: dict, cache: dict) -> bool:
         groups = engine.blk.get(node)
         group = groups.get(tuple([theta[g] for g in globals_])) if groups else None
-        value = value_of(group, function, engine)
-        if name is not None and name not in theta:
-            if value is None:  # #min/#max of nothing assigns nothing
-                return False
-            theta[name] = value
-            return True
-        try:
-            bound = engine._value(left, theta)
-        except _Undefined:
-            return False
-        if value is None:  # #sup is above every term, #inf below
-            return {"=": False, "!=": True}.get(op, (op in ("<", "<=")) == (function == "min"))
-        order = _order_keys(engine)
-        return compare(order(bound), order(value))
+        return _settle(engine, agg, theta, value_of(group, function, engine))
 
     return step
+
+
+def _settle(engine, agg: AggregateAssignment, theta: dict, value: "str | None") -> bool:
+    """``left op value`` under θ as ``lars.reference`` evaluates an aggregate
+    (``_Evaluation._aggregate``; ``value`` its text, ``None`` for #min/#max of nothing): an unbound
+    ``left`` is assigned in θ (nothing assigned: fails), a bound one compared in clingo's order."""
+    left = agg.left
+    if isinstance(left, Variable) and left.name not in theta:
+        if value is None:  # #min/#max of nothing assigns nothing
+            return False
+        theta[left.name] = value
+        return True
+    try:
+        bound = engine._value(left, theta)
+    except _Undefined:
+        return False
+    if value is None:  # #sup is above every term, #inf below
+        return {"=": False, "!=": True}.get(agg.op, (agg.op in ("<", "<=")) == (agg.function == "min"))
+    order = _order_keys(engine)
+    return _COMPARE[agg.op](order(bound), order(value))
 
 
 def _holds(engine, c: Comparison, theta: dict) -> bool:
@@ -278,9 +249,9 @@ def _holds(engine, c: Comparison, theta: dict) -> bool:
     return comparison_holds(c, engine._terms(theta), engine.functions)
 
 
-def _aggregate(engine, a: _Aggregate, theta: dict, cache: dict) -> "dict | None":
-    """``left op #f{…}`` under θ as ``lars.reference`` evaluates it (``_Evaluation._aggregate``):
-    θ extended by the assigned value, θ if the comparison holds, else ``None``."""
+def _aggregate_value(engine, a: _Aggregate, theta: dict, cache: dict) -> "str | None":
+    """The value (text) of aggregate ``a`` in the group of θ, as ``lars.reference`` computes it
+    (``_Evaluation._aggregate``; ``None``: #min/#max of nothing), once per group and evaluation."""
     agg = a.agg
     key = (id(a), tuple([theta[g] for g in a.globals_]))
     value = cache.get(key, _MISSING)
@@ -310,18 +281,7 @@ def _aggregate(engine, a: _Aggregate, theta: dict, cache: dict) -> "dict | None"
             pick = min if agg.function == "min" else max
             value = pick(firsts, key=_order_keys(engine))
         cache[key] = value
-    if isinstance(agg.left, Variable) and agg.left.name not in theta:
-        # #min/#max of nothing assigns nothing
-        return None if value is None else {**theta, agg.left.name: value}
-    try:
-        left = engine._value(agg.left, theta)
-    except _Undefined:
-        return None
-    if value is None:  # #sup is above every term, #inf below
-        holds = {"=": False, "!=": True}.get(agg.op, (agg.op in ("<", "<=")) == (agg.function == "min"))
-    else:
-        holds = _COMPARE[agg.op](clingo_order(engine._term(left)), clingo_order(engine._term(value)))
-    return theta if holds else None
+    return value  # type: ignore[return-value]
 
 
 _MISSING = object()
