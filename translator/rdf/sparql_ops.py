@@ -263,11 +263,7 @@ def _round_trips(x: float, precision: int) -> str | None:
     """``x`` rounded to ``precision`` significant digits (``d.ddde±X``) if that text reads back
     (to binary64, then binary32, as :func:`to_float32` rounds) as ``x``, else ``None``."""
     text = f"{x:.{precision - 1}e}"
-    try:
-        back = _BINARY32.unpack(_BINARY32.pack(float(text)))[0]
-    except OverflowError:  # beyond binary32's range: reads back as ±INF, not x
-        return None
-    return text if back == x else None
+    return text if to_float32(float(text)) == x else None  # beyond binary32's range: ±INF, not x
 
 
 def _float_lexical(x: float) -> str:

@@ -506,43 +506,27 @@ def _sum(values: Mapping[GroundTerm, int]) -> tuple[int, int, int, int, int, int
     """(kind, numerator, denominator, NaNs, +INFs, -INFs, count) of a group's values (term ->
     number of solutions): the exact sum is numerator/denominator (not in lowest terms); ``None``
     for an error: a non-number, or more values than the portable encoding adds exactly
-    (``MAX_SUM_ROWS``)."""
-    parts = []
-    kind = e2 = e10 = count = 0
+    (``MAX_SUM_ROWS``). The values added one by one to a :class:`_SumState`."""
+    state = _SumState(None)
     for term, times in values.items():
-        got = _exact(term)
-        if got is None:
+        state.change(term, times)
+        if state.errors:
             return None
-        parts.append((times, got))
-        count += times
-        if got[0] > kind:
-            kind = got[0]
-        if got[2] > e2:
-            e2 = got[2]
-        if got[3] > e10:
-            e10 = got[3]
-    if count > MAX_SUM_ROWS:
-        return None
-    total = nan = inf = ninf = 0
-    for times, (_, m, a, b, x, y, z) in parts:
-        total += times * (m << (e2 - a)) * (10 ** (e10 - b) if b != e10 else 1)
-        if x or y or z:
-            nan, inf, ninf = nan + times * x, inf + times * y, ninf + times * z
-    return kind, total, (1 << e2) * 10**e10, nan, inf, ninf, count
+    return state.totals()
 
 
 def _number_term(kind: int, value) -> String:
     """The canonical term of a computed number (``to_lars(ops.number_literal(kind, value))``);
     those of non-zero floats and doubles cached (a window's sums and averages come back)."""
-    if kind >= ops.FLOAT and value and value == value:  # not ±0.0 (equal as keys, not in form), not NaN
-        key = (kind, value)
-        got = _FLOAT_TERMS.get(key)
-        if got is None:
+    cached = kind >= ops.FLOAT and value and value == value  # not ±0.0 (equal as keys, not in form), not NaN
+    got = _FLOAT_TERMS.get((kind, value)) if cached else None
+    if got is None:
+        got = String(f'"{ops.number_lexical(kind, value)}"^^<{ops.KIND_TYPE[kind]}>')
+        if cached:
             if len(_FLOAT_TERMS) >= _FLOAT_TERMS_MAX:
                 _FLOAT_TERMS.clear()
-            got = _FLOAT_TERMS[key] = String(f'"{ops.number_lexical(kind, value)}"^^<{ops.KIND_TYPE[kind]}>')
-        return got
-    return String(f'"{ops.number_lexical(kind, value)}"^^<{ops.KIND_TYPE[kind]}>')
+            _FLOAT_TERMS[kind, value] = got
+    return got
 
 
 _FLOAT_TERMS: dict = {}
@@ -631,12 +615,16 @@ class _SumState:
         if not self.count:
             self.total = self.e2 = self.e10 = 0
 
-    def value(self) -> GroundTerm:
+    def totals(self) -> tuple[int, int, int, int, int, int, int] | None:
+        """:func:`_sum`'s tuple of the current multiset (``None``: an error)."""
         if self.errors or self.count > MAX_SUM_ROWS:
-            return _NULL
+            return None
         kinds = self.kinds
         kind = 3 if kinds[3] else 2 if kinds[2] else 1 if kinds[1] else 0
-        return self.result((kind, self.total, (1 << self.e2) * 10**self.e10, self.nan, self.inf, self.ninf, self.count))
+        return kind, self.total, (1 << self.e2) * 10**self.e10, self.nan, self.inf, self.ninf, self.count
+
+    def value(self) -> GroundTerm:
+        return self.result(self.totals())
 
 
 sparql_sum_of.incremental = lambda: _SumState(_sum_term)  # type: ignore[attr-defined]
