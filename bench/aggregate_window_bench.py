@@ -23,7 +23,6 @@ import re
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -81,16 +80,16 @@ def same_values(a: dict, b: dict) -> tuple[bool, int]:
 
 
 def timed(cmd: list[str], out: Path) -> tuple[float, float, float]:
-    """Wall seconds, CPU seconds (user + system) and peak RSS (MiB) of the whole process."""
-    start = time.perf_counter()
+    """Wall seconds, CPU seconds (user + system) and peak RSS (MiB) of the whole process, measured
+    by ``bench/peak_rss.py`` (a forked child of this process would report this process's size)."""
+    report = out.with_suffix(".usage.json")
     with out.open("w") as f:
-        proc = subprocess.Popen(cmd, stdout=f, stderr=subprocess.PIPE, text=True, cwd=ROOT)
-        _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - start
-    err = proc.stderr.read() if proc.stderr else ""
-    if os.waitstatus_to_exitcode(status):
-        raise SystemExit(f"{' '.join(cmd)}: exit {os.waitstatus_to_exitcode(status)}\n{err}")
-    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+        proc = subprocess.run([sys.executable, str(ROOT / "bench" / "peak_rss.py"), str(report), *cmd],
+                              stdout=f, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    if proc.returncode:
+        raise SystemExit(f"{' '.join(cmd)}: exit {proc.returncode}\n{proc.stderr}")
+    usage = json.loads(report.read_text())
+    return usage["wall_s"], usage["cpu_s"], usage["peak_kib"] / 1024
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -8,11 +8,14 @@ SPARQL query (the query without its window clause) at every pull time. It prints
 ``rsplars run`` does (``{"t": t, "answers": [{var: N-Triples term}]}`` per line), so the two can be
 compared time point by time point.
 
-    python bench/rdf_window_baseline.py STREAM.nt RANGE STEP QUERY.rq > answers.jsonl
+    python bench/rdf_window_baseline.py STREAM.nt[,STREAM2.nt…] RANGE STEP QUERY.rq [--static FILE.nt] > answers.jsonl
 
 The stream is timestamped N-Triples with integer timestamps (``S P O "T" .``, docs/rdf-io.md §2.1),
 in the same unit as RANGE and STEP; pull times run from the first to the last time point (D4: time
-0 is a pull time).
+0 is a pull time). Several streams (comma-separated) with the same window are merged into the one
+window, as C-SPARQL merges its streams' windows into the default graph (τ1); ``--static`` triples
+are in the default graph at all times (the query's ``FROM <…>`` clauses are removed, as its
+``FROM STREAM`` clauses, since the store's default graph is the dataset).
 
 The module also holds the benchmark case (:func:`bench`): an SRBench-style stream — observations
 with 4 triples each (type, procedure, observed property, float value), every observation a new
@@ -111,24 +114,36 @@ def write_srbench(path: Path, seconds: int, per_second: int, seed: int = 1, deci
 def main(argv: list[str]) -> int:
     from pyoxigraph import RdfFormat, Store, parse
 
-    stream_path, range_, step, query_path = argv
+    static_path = None
+    if "--static" in argv:
+        i = argv.index("--static")
+        static_path = argv[i + 1]
+        argv = argv[:i] + argv[i + 2:]
+    stream_paths, range_, step, query_path = argv
     width, period = int(range_), int(step)
     text = Path(query_path).read_text(encoding="utf-8")
     query = re.sub(r"(?is)^.*?\bSELECT\b", "SELECT", text, count=1)
     query = re.sub(r"(?i)FROM\s+STREAM\s+<[^>]*>\s*\[[^\]]*\]", "", query)
+    query = re.sub(r"(?i)FROM\s+<[^>]*>", "", query)
     by_time: dict[int, list[str]] = defaultdict(list)
-    with open(stream_path, encoding="utf-8") as f:
-        for line in f:
-            if not line.strip() or line.lstrip().startswith("#"):
-                continue
-            m = _LINE.match(line)
-            if m is None:
-                raise SystemExit(f"rdf_window_baseline: cannot read {line!r}")
-            by_time[int(m.group(2))].append(m.group(1) + " .\n")
+    for stream_path in stream_paths.split(","):
+        with open(stream_path, encoding="utf-8") as f:
+            for line in f:
+                if not line.strip() or line.lstrip().startswith("#"):
+                    continue
+                m = _LINE.match(line)
+                if m is None:
+                    raise SystemExit(f"rdf_window_baseline: cannot read {line!r}")
+                by_time[int(m.group(2))].append(m.group(1) + " .\n")
     if not by_time:
         return 0
     store = Store()
     count: Counter = Counter()
+    if static_path:  # counted once more: a stream triple leaving the window never removes it
+        for q in parse(Path(static_path).read_text(encoding="utf-8"), format=RdfFormat.N_TRIPLES):
+            if count[q] == 0:
+                store.add(q)
+            count[q] += 1
     triples_at: dict[int, list] = {}
     first, last = min(by_time), max(by_time)
     last += -(last - first) % period  # as rsplars run: up to the last input rounded up to a pull time

@@ -160,6 +160,13 @@ _ONE, _ZERO = Integer(1), Integer(0)
 
 
 @lru_cache(maxsize=4096)
+def _numeric_value(text: str):
+    from translator.translate.numeric_tests import compile_numeric_value
+
+    return compile_numeric_value(*parse_expression(text))
+
+
+@lru_cache(maxsize=4096)
 def _numeric_test(text: str):
     from translator.translate.numeric_tests import compile_numeric_test
 
@@ -189,7 +196,13 @@ sparql_test.on_texts = _sparql_test_on_texts  # type: ignore[attr-defined]
 
 
 def sparql_value(text: String, *args: GroundTerm) -> String | Constant:
-    """``@sparql_value``: the BIND value as an N-Triples string, ``null`` on error (§18.6 Extend)."""
+    """``@sparql_value``: the BIND value as an N-Triples string, ``null`` on error (§18.6 Extend).
+    Arithmetic on numbers takes the fast path of :mod:`translator.translate.numeric_tests`."""
+    fast = _numeric_value(text.value)
+    if fast is not None:
+        got = fast([a.value if isinstance(a, String) else None for a in args])
+        if got is not None:
+            return String(got)
     expr, bindings = _bindings(text.value, args)
     value = evaluate(expr, bindings)
     return to_lars(None if isinstance(value, ops.ExprError) else value)

@@ -11,11 +11,19 @@ Boolean operators; it is the value :func:`translator.translate.expressions.evalu
 building an rdflib term per value (a stream of fresh measurements has a new value per element).
 Any other argument (unbound, a string, an IRI, an ill-typed literal, an escape) returns ``None``:
 the general evaluation decides.
+
+The same holds for the value of a BIND or SELECT expression built from ``+``, ``-``, ``*``, ``/``
+(and unary ``-``, ``+``) over variables and numeric constants (CityBench Q3's ``(?v1+?v3)/2``):
+:func:`compile_numeric_value` computes it with :func:`~translator.rdf.sparql_ops.arith_value` in
+the kind the operators promote to (§17.3, XPath F&O §1.2) and writes its canonical literal, as
+``evaluate`` does, or gives ``None`` where the general evaluation decides (an argument that is not a
+number, an arithmetic error such as a decimal division by zero).
 """
 
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 from typing import Callable, Sequence
 
 from rdflib import Literal as RDFLiteral, URIRef
@@ -129,3 +137,88 @@ def _operand(e: M.Expr, index: dict[str, int]) -> Callable[[Sequence[ops.Number]
             n = None if isinstance(value, ops.ExprError) else ops.numeric(value)
             return None if n is None else (lambda nums: n)
     return None
+
+
+Value = Callable[[Sequence[ops.Number]], "ops.Number | None"]
+_ARITHMETIC = frozenset("+-*/")
+
+
+def compile_numeric_value(expr: M.Expr, names: Sequence[str], *, lars: bool = False) -> Callable[[Sequence[str | None]], str | None] | None:
+    """The fast value of the arithmetic expression ``expr`` (its variables ``names`` in argument
+    order), or ``None`` if ``expr`` is not one. The function takes the arguments' texts (as
+    :func:`compile_numeric_test`'s) and gives the N-Triples text of the value's canonical literal
+    (``to_nt(number_literal(kind, value))``), or ``None`` when the general evaluation must decide."""
+    if not isinstance(expr, (M.BinaryOp, M.UnaryOp)):
+        return None  # a variable or a constant alone: no arithmetic to save
+    index = {n: i for i, n in enumerate(names)}
+    value = _value(expr, index)
+    if value is None:
+        return None
+    number = _number_of_lars_text if lars else _number_of_text
+    kind_type = {kind: str(dt) for kind, dt in ops.KIND_TYPE.items()}
+
+    def run(texts: Sequence[str | None]) -> str | None:
+        nums = []
+        for text in texts:
+            n = number(text) if text is not None else None
+            if n is None:
+                return None
+            nums.append(n)
+        got = value(nums)
+        if got is None:
+            return None
+        return f'"{ops.number_lexical(got.kind, got.value)}"^^<{kind_type[got.kind]}>'
+
+    return run
+
+
+def _value(e: M.Expr, index: dict[str, int]) -> Value | None:
+    """``e`` as a function of the arguments' numbers: each operator's result is the number its
+    canonical literal denotes (a float result rounded to binary32, as reading the literal
+    ``evaluate`` builds gives it back), so the next operator sees what it sees in ``evaluate``."""
+    match e:
+        case M.BinaryOp(op, left, right) if op in _ARITHMETIC:
+            a, b = _value(left, index), _value(right, index)
+            if a is None or b is None:
+                return None
+
+            def binary(nums: Sequence[ops.Number]) -> ops.Number | None:
+                x, y = a(nums), b(nums)
+                if x is None or y is None:
+                    return None
+                kind = x.kind if x.kind > y.kind else y.kind
+                if op == "/" and kind == ops.INTEGER:
+                    kind = ops.DECIMAL
+                result = ops.arith_value(op, kind, ops.promote(x, kind), ops.promote(y, kind))
+                if isinstance(result, ops.ExprError):
+                    return None
+                return _as_read_back(kind, result)  # type: ignore[arg-type]
+
+            return binary
+        case M.UnaryOp(op, operand) if op in ("-", "+"):
+            a = _value(operand, index)
+            if a is None:
+                return None
+            if op == "+":  # the operand's canonical literal (``_unary_plus``): a decimal −0.0 is 0.0
+                return lambda nums: None if (x := a(nums)) is None else _as_read_back(x.kind, x.value)
+
+            def negate(nums: Sequence[ops.Number]) -> ops.Number | None:
+                x = a(nums)
+                if x is None:
+                    return None
+                return _as_read_back(x.kind, x.value.copy_negate() if isinstance(x.value, Decimal) else -x.value)  # exact, as _unary_minus
+
+            return negate
+    return _operand(e, index)
+
+
+def _as_read_back(kind: int, value: int | Decimal | float) -> ops.Number:
+    """The number that the canonical literal of ``value`` (``number_literal``) reads back as: a
+    float rounded to binary32; a decimal zero positive (its canonical form ``0.0`` has no sign,
+    while ``-0.0`` reads back as the double −0). Decimals keep their value, and their exponent
+    changes nothing the canonical form shows."""
+    if kind == ops.FLOAT:
+        return ops.Number(kind, ops.to_float32(value))  # type: ignore[arg-type]
+    if kind == ops.DECIMAL and not value:
+        return ops.Number(kind, Decimal(0))
+    return ops.Number(kind, value)

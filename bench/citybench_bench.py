@@ -1,0 +1,150 @@
+"""CityBench queries as written (C-SPARQL), on CityBench-style streams of fresh observation IRIs and
+a static sensor repository: ``rsplars run`` against the pyoxigraph window baseline
+(``bench/rdf_window_baseline.py``), whole process, side by side (not a test).
+
+    python bench/citybench_bench.py [--seconds 600] [--per 3] [--queries Q1,Q3,Q12] [--dir DIR] [--output FILE]
+
+The queries are CityBench's own C-SPARQL files (``tests/data/queries/csparql/``, copied from
+github.com/CityBench/Benchmark, GPL-3.0, see that folder's README), unchanged: two traffic streams
+joined through the static repository (Q1, Q3 with its arithmetic ``((?v1+?v3)/2)``), and a
+windowed ``count`` with GROUP BY, FILTER and HAVING (Q12), all ``[range 3000ms step 1s]``.
+
+The data imitate CityBench's Aarhus traffic streams (SSN/SAO, as its generator writes them):
+every second each traffic service emits ``--per`` events, each of four observations (congestion
+level, estimated time, average speed, vehicle count), every observation a new IRI::
+
+    ses:Observation-<n>  a ssn:Observation ; ssn:observedProperty ses:Property-<service>-<kind> ;
+                         sao:hasValue "<integer>"^^xsd:integer ; ssn:observedBy ses:<service> .
+
+and the static repository types each property (``ses:Property-… a ct:CongestionLevel``). The
+stream behind Q12 (``AarhusTrafficData186979``) carries the observations of several services, so
+that its GROUP BY has several groups.
+
+Results (wall and CPU seconds, peak RSS, ratios, the load average): ``bench/results/citybench_bench.json``.
+Answers are compared at every time point as values (Q3's average is an xsd:decimal, whose lexical
+form oxigraph writes differently: ``6`` where rsplars writes ``6.0``) and as sets: rsplars' answers
+are sets (D5, docs/translation.md "Set semantics"), oxigraph's SELECT a multiset (Q12 gives one
+``?obCnt`` row per group, and groups of equal counts repeat it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+from aggregate_window_bench import same_values, timed, values  # noqa: E402
+
+SES = "http://www.insight-centre.org/dataset/SampleEventService#"
+SSN = "http://purl.oclc.org/NET/ssnx/ssn#"
+SAO = "http://purl.oclc.org/NET/sao/"
+CT = "http://www.insight-centre.org/citytraffic#"
+RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
+XSD_INTEGER = "http://www.w3.org/2001/XMLSchema#integer"
+KINDS = ("CongestionLevel", "EstimatedTime", "AverageSpeed", "VehicleCount")
+QUERY_DIR = ROOT / "tests" / "data" / "queries" / "csparql"
+# query: (its streams, in the order --stream gives them; the services whose observations each carries)
+QUERIES = {
+    "Q1": {"AarhusTrafficData182955": ["AarhusTrafficData182955"], "AarhusTrafficData158505": ["AarhusTrafficData158505"]},
+    "Q3": {"AarhusTrafficData182955": ["AarhusTrafficData182955"], "AarhusTrafficData158505": ["AarhusTrafficData158505"]},
+    "Q12": {"AarhusTrafficData186979": [f"AarhusTrafficData{186979 + k}" for k in range(8)]},
+}
+RANGE_S, STEP_S = 3, 1  # [range 3000ms step 1s], in the streams' unit (seconds)
+
+
+def write_static(path: Path, services: list[str]) -> int:
+    """The sensor repository: every property of every service typed by its kind."""
+    with open(path, "w", encoding="utf-8") as f:
+        for service in services:
+            for kind in KINDS:
+                f.write(f"<{SES}Property-{service}-{kind}> <{RDF_TYPE}> <{CT}{kind}> .\n")
+    return 4 * len(services)
+
+
+def write_stream(path: Path, services: list[str], seconds: int, per: int, seed: int, first_id: int) -> int:
+    """``per`` events per second and service, four observations each, every observation new."""
+    rnd = random.Random(seed)
+    n = first_id
+    with open(path, "w", encoding="utf-8") as f:
+        for t in range(seconds):
+            for _ in range(per):
+                for service in services:
+                    for kind in KINDS:
+                        o = f"<{SES}Observation-{n}>"
+                        n += 1
+                        value = rnd.randrange(0, 100)
+                        f.write(f'{o} <{RDF_TYPE}> <{SSN}Observation> "{t}" .\n')
+                        f.write(f'{o} <{SSN}observedProperty> <{SES}Property-{service}-{kind}> "{t}" .\n')
+                        f.write(f'{o} <{SAO}hasValue> "{value}"^^<{XSD_INTEGER}> "{t}" .\n')
+                        f.write(f'{o} <{SSN}observedBy> <{SES}{service}> "{t}" .\n')
+    return n - first_id
+
+
+def distinct(answers: dict[int, list]) -> dict[int, list]:
+    """The answers of each time point as a set (kept in the order :func:`values` sorts them)."""
+    return {t: list(dict.fromkeys(rows)) for t, rows in answers.items()}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=int, default=600)
+    parser.add_argument("--per", type=int, default=3, help="events per second and service (4 observations each)")
+    parser.add_argument("--queries", default=",".join(QUERIES))
+    parser.add_argument("--dir", help="keep the files here (default: a temporary directory)")
+    parser.add_argument("--output", default=str(ROOT / "bench" / "results" / "citybench_bench.json"))
+    args = parser.parse_args(argv)
+    load_before = os.getloadavg()
+    # rsplars as installed: bytecode compiled (as bench/fresh_bench.py does)
+    subprocess.run([sys.executable, "-m", "compileall", "-q", *(str(ROOT / pkg) for pkg in ("lars", "translator", "asp", "spark_jobs"))],
+                   check=True, stdout=subprocess.DEVNULL)
+    d = Path(args.dir or tempfile.mkdtemp(prefix="citybench"))
+    d.mkdir(parents=True, exist_ok=True)
+    services = sorted({s for streams in QUERIES.values() for carried in streams.values() for s in carried})
+    static = d / "SensorRepository.nt"
+    write_static(static, services)
+    py = sys.executable
+    results = []
+    next_id = 0
+    print(f"CityBench-style streams: {args.seconds} s, {args.per} events/s per service, 4 observations each (fresh IRIs)")
+    for name in args.queries.split(","):
+        streams = QUERIES[name]
+        files = []
+        observations = 0
+        for k, (stream, carried) in enumerate(streams.items()):
+            path = d / f"{name}.{stream}.nt"
+            made = write_stream(path, carried, args.seconds, args.per, seed=100 * k + len(name), first_id=next_id)
+            next_id += made
+            observations += made
+            files.append((stream, path))
+        triples = 4 * observations
+        query = QUERY_DIR / f"{name}.txt"
+        run = [py, "-m", "translator", "run", str(query), "--unit", "s", "--static", str(static),
+               *(a for stream, path in files for a in ("--stream", f"{SES}{stream}={path}"))]
+        mine = timed(run, d / f"{name}.rsplars.jsonl")
+        base = timed([py, str(ROOT / "bench" / "rdf_window_baseline.py"), ",".join(str(p) for _, p in files),
+                      str(RANGE_S), str(STEP_S), str(query), "--static", str(static)], d / f"{name}.oxigraph.jsonl")
+        ok, rows = same_values(distinct(values(d / f"{name}.rsplars.jsonl")), distinct(values(d / f"{name}.oxigraph.jsonl")))
+        ratio = base[0] / mine[0]
+        results.append({"query": name, "streams": len(files), "triples": triples,
+                        "rsplars": {"wall_s": mine[0], "cpu_s": mine[1], "peak_mib": mine[2]},
+                        "pyoxigraph": {"wall_s": base[0], "cpu_s": base[1], "peak_mib": base[2]},
+                        "ratio_wall": ratio, "ratio_cpu": base[1] / mine[1], "equal_values": ok, "rows": rows})
+        print(f"  {name:4} {len(files)} stream(s) {triples:7} triples | rsplars {mine[0]:6.2f} s ({mine[1]:5.2f} s CPU, {mine[2]:5.1f} MiB) | "
+              f"pyoxigraph {base[0]:6.2f} s ({base[1]:5.2f} s CPU) | ratio {ratio:5.2f}x wall, {base[1] / mine[1]:5.2f}x CPU | "
+              f"answers {'equal as values' if ok else 'DIFFER'} at every time point ({rows} rows)", flush=True)
+    Path(args.output).write_text(json.dumps({"machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0]},
+                                             "load_before": load_before, "load_after": os.getloadavg(),
+                                             "seconds": args.seconds, "per": args.per, "cases": results}, indent=2) + "\n")
+    print(f"written {args.output}")
+    return 0 if all(r["equal_values"] for r in results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
