@@ -44,12 +44,12 @@ the spec, the spec is followed; ``docs/rdf-io.md`` lists the deviations.
 from __future__ import annotations
 
 import math
+from math import gcd
 import re
 import struct
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_UP, Context, Decimal, InvalidOperation
-from fractions import Fraction
 from functools import lru_cache
 from typing import Callable, Sequence
 
@@ -512,12 +512,17 @@ def exact_quotient(x: Decimal, y: Decimal) -> Decimal | None:
     """``x / y`` (``y`` non-zero) when the quotient terminates in fewer than 1,000 digits, as
     :mod:`decimal` divides exactly (the General Decimal Arithmetic rule: the exact coefficient
     with the exponent nearest the ideal one, exponent(x) − exponent(y)); else ``None`` (the
-    caller rounds to 28 significant digits). Computed on integers: the reduced quotient n/d
-    terminates iff d has no prime factor but 2 and 5, and is then n·(10^k/d)·10^−k with k the
-    larger of their exponents (``Context.divide`` at a precision that holds every exact quotient
-    computes as many digits as that precision before it knows: ≈ 80 µs per division)."""
-    q = Fraction(x) / Fraction(y)
-    n, d = q.numerator, q.denominator
+    caller rounds to 28 significant digits). Computed on integers: with x = a·10^e and
+    y = b·10^f, the reduced a/b = n/d terminates iff d has no prime factor but 2 and 5, and is
+    then n·(10^k/d)·10^−k with k the larger of their exponents (``Context.divide`` at a precision
+    that holds every exact quotient computes as many digits as that precision before it knows:
+    ≈ 80 µs per division)."""
+    sx, dx, ex = x.as_tuple()
+    sy, dy, ey = y.as_tuple()
+    a, b = int("".join(map(str, dx))), int("".join(map(str, dy)))
+    ideal = ex - ey  # type: ignore[operator]
+    g = gcd(a, b)
+    n, d = a // g, b // g
     twos = fives = 0
     rest = d
     while not rest & 1:
@@ -528,22 +533,17 @@ def exact_quotient(x: Decimal, y: Decimal) -> Decimal | None:
         fives += 1
     if rest != 1:
         return None
-    k = max(twos, fives)
-    coefficient, exponent = abs(n) * (10**k // d), -k
-    ideal = x.as_tuple().exponent - y.as_tuple().exponent  # type: ignore[operator]
+    k = twos if twos > fives else fives
+    coefficient, exponent = n * (10**k // d), ideal - k
     if not coefficient:  # 0 is 0 at any exponent
         exponent = ideal
     while exponent < ideal and not coefficient % 10:
         coefficient //= 10
         exponent += 1
-    if exponent > ideal:  # trailing zeros down to the ideal exponent
-        coefficient *= 10 ** (exponent - ideal)
-        exponent = ideal
     digits = str(coefficient)
     if len(digits) >= 1000:
         return None
-    negative = x.is_signed() != y.is_signed()
-    return Decimal((int(negative), tuple(map(int, digits)), exponent))
+    return Decimal((sx ^ sy, tuple(map(int, digits)), exponent))
 
 
 def _float_op(name: str, x: float, y: float) -> float:
