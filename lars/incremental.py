@@ -597,11 +597,20 @@ class _Batch:
             self.head = _tuple_getter(positions)
         return self
 
-    def run(self, engine: "_Engine", rows, excl) -> list[tuple]:
-        """The head rows of the instances whose seed literal is one of ``rows`` (with repeats)."""
+    def run(self, engine: "_Engine", rows, excl, columns: "dict | None" = None) -> list[tuple]:
+        """The head rows of the instances whose seed literal is one of ``rows`` (with repeats).
+        ``columns``: the batch's columns by position, shared by the rules seeded on the same
+        batch (``_Engine._propagate``), which select their rows on the constants of their seed
+        (``triple(S, "<p>", O, stream)``) by one comparison per row in C, not a loop each."""
         bs = rows
         for k, text in self.seed_consts:
-            bs = [row for row in bs if row[k] == text]
+            if columns is not None and bs is rows:
+                column = columns.get(k)
+                if column is None:
+                    column = columns[k] = [row[k] for row in rows]
+                bs = list(compress(rows, map(text.__eq__, column)))
+            else:
+                bs = [row for row in bs if row[k] == text]
         for a, b in self.seed_eqs:
             bs = [row for row in bs if row[a] == row[b]]
         if self.bind is not None:
@@ -1541,6 +1550,7 @@ class _Engine:
         at once (:class:`_Batch`: hash joins on the batch, a comparison evaluated once per distinct
         value of its variables); rules the batch plans do not cover go row by row."""
         excl = None
+        columns: dict = {}  # the batch's columns, shared by the rules' seed selections (_Batch.run)
         for r, i in self.uses.get(rel, ()):
             lit = r.lits[i]
             s = -sign if lit.negated else sign  # a negated literal: its instances are lost/gained
@@ -1555,7 +1565,7 @@ class _Engine:
                 excl = rows if isinstance(rows, (set, dict)) else set(rows)
             batch = r.batch.get(i)
             if batch is not None:
-                self._supports(r.head, batch.run(self, rows, excl), s)
+                self._supports(r.head, batch.run(self, rows, excl, columns), s)
                 continue
             heads: list = []
             for row in rows:
