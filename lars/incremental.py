@@ -704,11 +704,7 @@ class _Batch:
                     if got is None:
                         if len(memo) >= _CACHE_MAX:
                             memo.clear()
-                        try:
-                            got = format_term(evaluate(term, {n: engine._term(v) for n, v in zip(names, vals)}, engine.functions))
-                        except _Undefined:
-                            got = _UNDEF
-                        memo[vals] = got
+                        got = memo[vals] = engine._assigned(term, names, vals)
                     if got is not _UNDEF:
                         out.append(b + (got,))
                 bs = out
@@ -931,7 +927,29 @@ def _text_test(c: Comparison, names: tuple, functions: Mapping[str, Callable]) -
     (``lars.printer.format_term``), giving its value or ``None`` where it cannot decide without the
     terms — the test of the comparison on the variables' texts ``vals`` (``None``: undecided)."""
     call, other = (c.left, c.right) if isinstance(c.left, Call) else (c.right, c.left)
-    if not isinstance(call, Call) or not isinstance(other, (Constant, Integer, String)):
+    if not isinstance(other, (Constant, Integer, String)):
+        return None
+    on_texts = _on_texts(call, names, functions)
+    if on_texts is None:
+        return None
+    key, holds, call_left = clingo_order(other), _COMPARE[c.op], c.left is call
+
+    def test(vals: tuple) -> bool | None:
+        value = on_texts(vals)
+        if value is None:
+            return None
+        return holds(clingo_order(value), key) if call_left else holds(key, clingo_order(value))
+
+    return test
+
+
+def _on_texts(call, names: tuple, functions: Mapping[str, Callable]) -> Callable[[tuple], Term | None] | None:
+    """For a call ``@f(a1, …)`` (each ai a variable of ``names`` or ground) whose function offers
+    ``on_texts`` — the same function of the arguments' canonical texts (``lars.printer.format_term``),
+    giving its value or ``None`` where it cannot decide without the terms — its value from the
+    variables' texts ``vals`` (``None``: undecided); ``None`` for any other term. Used by
+    :func:`_text_test` (``@f(…) op k``) and for assignments ``X = @f(…)`` (``_Engine._assigned``)."""
+    if not isinstance(call, Call):
         return None
     fn = functions.get(call.name)
     on_texts = getattr(getattr(fn, "fn", fn), "on_texts", None)
@@ -946,15 +964,7 @@ def _text_test(c: Comparison, names: tuple, functions: Mapping[str, Callable]) -
             parts.append((False, format_term(a)))
         else:
             return None
-    key, holds, call_left = clingo_order(other), _COMPARE[c.op], c.left is call
-
-    def test(vals: tuple) -> bool | None:
-        value = on_texts([vals[x] if is_var else x for is_var, x in parts])
-        if value is None:
-            return None
-        return holds(clingo_order(value), key) if call_left else holds(key, clingo_order(value))
-
-    return test
+    return lambda vals: on_texts([vals[x] if is_var else x for is_var, x in parts])
 
 
 class _Cached:
@@ -1125,6 +1135,7 @@ class _Engine:
         self.solver = solver
         self.functions = solver.functions
         self.text_tests: dict[tuple, Callable | bool] = {}  # (comparison, its variables) -> _text_test or False
+        self.text_values: dict[tuple, Callable | bool] = {}  # (assigned term, its variables) -> _on_texts or False
         self.aggregate_functions = solver.aggregate_functions
         self.stream = stream
         self.live = getattr(stream, "live", False)
@@ -1203,6 +1214,22 @@ class _Engine:
             if got is not None:
                 return got
         return comparison_holds(c, {n: self._term(v) for n, v in zip(names, vals)}, self.functions)
+
+    def _assigned(self, term, names: tuple, vals: tuple) -> str:
+        """The text of ``term``'s value when its variables ``names`` have the terms whose texts are
+        ``vals`` (``_UNDEF``: undefined). A call of a function that reads texts
+        (:func:`_on_texts`) is computed on the texts when the function can."""
+        value = self.text_values.get((term, names))
+        if value is None:
+            value = self.text_values[term, names] = _on_texts(term, names, self.functions) or False
+        if value:
+            got = value(vals)
+            if got is not None:
+                return format_term(got)
+        try:
+            return format_term(evaluate(term, {n: self._term(v) for n, v in zip(names, vals)}, self.functions))
+        except _Undefined:
+            return _UNDEF
 
     def _term(self, text: str):
         """The term whose canonical text (``lars.printer.format_term``) is ``text``."""

@@ -1,7 +1,8 @@
 """Grounding-time functions that also read their arguments' texts (``on_texts``, ``lars.incremental``):
-the incremental engine decides a comparison ``@f(…) op k`` on the rows' texts when the function
-can, and on the terms otherwise; the answers are the reference semantics' either way, and the
-texts are really used (a function whose ``on_texts`` disagrees changes them)."""
+the incremental engine decides a comparison ``@f(…) op k``, and computes an assignment
+``X = @f(…)``, on the rows' texts when the function can, and on the terms otherwise; the answers
+are the reference semantics' either way, and the texts are really used (a function whose
+``on_texts`` disagrees changes them)."""
 
 from __future__ import annotations
 
@@ -61,3 +62,49 @@ def test_the_engine_uses_the_texts() -> None:
         del ge.on_texts
     assert got == [[("big(1)", "big(11)")]]  # the wrong text function was asked
     assert [s.answers for s in IncrementalSolver(program, functions={"ge": ge}).run(stream)] == [[("big(11)",)]]
+
+
+ASSIGNMENT = "half(X, H) :- v(X) [2], H = @half(X).\n"
+
+
+def half(x):
+    """An integer halved (truncated), a numeric string halved as a string, else the term itself."""
+    if isinstance(x, Integer):
+        return Integer(x.value // 2)
+    if isinstance(x, String) and x.value.lstrip("-").isdigit():
+        return String(str(int(x.value) // 2))
+    return x
+
+
+def half_texts(texts):
+    """The same on texts, for integers only (anything else: undecided)."""
+    (x,) = texts
+    return Integer(int(x) // 2) if x.lstrip("-").isdigit() else None
+
+
+@settings(max_examples=60, deadline=None)
+@given(points=st.lists(st.lists(st.one_of(st.integers(-20, 30).map(str), st.sampled_from(['"12"', '"x"', "a"])), max_size=4),
+                       min_size=1, max_size=8))
+def test_assignments_computed_on_texts_equal_the_reference(points) -> None:
+    program = parse_program(ASSIGNMENT)
+    stream = parse_stream_text("\n".join(f"{t}: " + ", ".join(f"v({x})" for x in xs) for t, xs in enumerate(points)) + "\n")
+    half.on_texts = half_texts
+    try:
+        got = [s.answers for s in IncrementalSolver(program, functions={"half": half}).run(stream)]
+    finally:
+        del half.on_texts
+    expected = [s.answers for s in IncrementalSolver(program, functions={"half": half}).run(stream)]
+    assert got == expected
+    assert expected == [expected_answers(program, stream, t, functions={"half": half}) for t in range(len(points))]
+
+
+def test_the_engine_assigns_from_the_texts() -> None:
+    program = parse_program(ASSIGNMENT)
+    stream = parse_stream_text("0: v(7)\n")
+    half.on_texts = lambda texts: Integer(0)
+    try:
+        got = [s.answers for s in IncrementalSolver(program, functions={"half": half}).run(stream)]
+    finally:
+        del half.on_texts
+    assert got == [[("half(7,0)",)]]  # the wrong text function was asked
+    assert [s.answers for s in IncrementalSolver(program, functions={"half": half}).run(stream)] == [[("half(7,3)",)]]

@@ -115,3 +115,20 @@ def test_exact_quotient_digit_limit() -> None:
     for k in (1400, 1420, 1430, 1450, 2000):  # 1/2^k has k digits after the point
         y = Decimal(2**k)
         assert repr(ops.exact_quotient(Decimal(1), y)) == repr(_quotient_by_decimal(Decimal(1), y))
+
+
+@settings(max_examples=400, deadline=None)
+@given(text=expressions(), values=st.lists(st.sampled_from(VALUES), min_size=2, max_size=2))
+def test_sparql_value_on_lars_texts_equals_the_general_evaluation(text, values) -> None:
+    """``sparql_value.on_texts`` (what the incremental engine calls with its rows' texts for an
+    assignment) gives the general evaluation's value, or leaves the decision to it."""
+    from lars.printer import format_term
+
+    expr, names = _parsed_expression(text)
+    args = [Constant("null") if v is None else String(v) for v in values[:len(names)]]
+    got = sparql_value.on_texts([format_term(String(text)), *(format_term(a) for a in args)])
+    expected = general(expr, names, args)
+    assert got is None or got == String(expected)
+    if expected is not None and all(isinstance(a, String) and ops.numeric(from_lars(a)) is not None for a in args) \
+            and compile_numeric_value(expr, names) is not None:
+        assert got is not None

@@ -195,6 +195,25 @@ def _numeric_test_of_lars(text: str):
 sparql_test.on_texts = _sparql_test_on_texts  # type: ignore[attr-defined]
 
 
+def _sparql_value_on_texts(texts: Sequence[str]) -> String | None:
+    """``sparql_value`` of its arguments' LARS texts: the fast path of arithmetic on numbers,
+    ``None`` otherwise (the engine then calls :func:`sparql_value`)."""
+    fast = _numeric_value_of_lars(texts[0])
+    if fast is None:
+        return None
+    got = fast(texts[1:])
+    return None if got is None else String(got)
+
+
+@lru_cache(maxsize=4096)
+def _numeric_value_of_lars(text: str):
+    from lars.streams import parse_string_text
+    from translator.translate.numeric_tests import compile_numeric_value
+
+    string = parse_string_text(text)  # the expression, a LARS string
+    return None if string is None else compile_numeric_value(*parse_expression(string.value), lars=True)
+
+
 def sparql_value(text: String, *args: GroundTerm) -> String | Constant:
     """``@sparql_value``: the BIND value as an N-Triples string, ``null`` on error (§18.6 Extend).
     Arithmetic on numbers takes the fast path of :mod:`translator.translate.numeric_tests`."""
@@ -206,6 +225,9 @@ def sparql_value(text: String, *args: GroundTerm) -> String | Constant:
     expr, bindings = _bindings(text.value, args)
     value = evaluate(expr, bindings)
     return to_lars(None if isinstance(value, ops.ExprError) else value)
+
+
+sparql_value.on_texts = _sparql_value_on_texts  # type: ignore[attr-defined]
 
 
 # ------------------------------------------------------------------ aggregates (translator.translate.aggregates)
