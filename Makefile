@@ -33,6 +33,8 @@ fuzz: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python bench/lars_bench.py
 	$(BIN)/python bench/fresh_bench.py
+	$(BIN)/python bench/aggregate_window_bench.py
+	$(BIN)/python bench/citybench_bench.py
 	$(BIN)/python bench/agreement_density.py
 	$(BIN)/python bench/spark_bench.py
 
