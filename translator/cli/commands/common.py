@@ -74,15 +74,14 @@ def add_data_options(p: argparse.ArgumentParser, *, stream_required: bool) -> No
 
 
 def parse_query(args: argparse.Namespace, path: str):
-    from translator.query.dialect import detect_dialect
+    from translator.query import parse_cache
     from translator.query.parse import parse
 
     text, source = read_text(path)
     dialect = args.dialect
-    if dialect == "auto":
-        detection = detect_dialect(text, source)
-        print(f"rsplars: dialect: {detection.dialect} ({detection.reason})", file=sys.stderr)
-        dialect = detection.dialect
+    if dialect == "auto":  # translator.query.dialect.detect_dialect, remembered for a query run again
+        dialect, reason = parse_cache.detect(text, source)
+        print(f"rsplars: dialect: {dialect} ({reason})", file=sys.stderr)
     query = parse(text, dialect, source=source, lenient=args.lenient, bare_ns=getattr(args, "bare_ns", None))
     for note in query.notes:
         print(f"rsplars: {note}", file=sys.stderr)
