@@ -8,6 +8,7 @@ import sys
 from datetime import datetime
 
 from lars.errors import RsplarsError
+from translator.cli import startup
 from translator.translate.tau import WINDOW_BOUNDS
 
 UNITS = ("ms", "s", "m", "h", "d")
@@ -114,6 +115,8 @@ def static_data(args: argparse.Namespace) -> tuple:
     from translator.rdf.streams import parse_stream_spec
 
     named = dict(parse_stream_spec(s) for s in args.named)
+    if args.static or named or getattr(args, "static_during", None):
+        startup.resume()  # data is read with the garbage collector on (translator.cli.startup)
     facts = static_facts(load_dataset(args.static, named)) if (args.static or named) else ()
     for spec in getattr(args, "static_during", None) or ():
         facts = (*facts, *_static_during(spec))
@@ -126,6 +129,7 @@ def read_data(args: argparse.Namespace, accounting=None):
     from translator.rdf.streams import merge_streams, read_streams
 
     files = stream_files(args)
+    startup.resume()  # data is read with the garbage collector on (translator.cli.startup)
     elements = merge_streams(read_streams(files, time=time_spec(args), accounting=accounting)) if files else []
     return elements, static_data(args)
 
