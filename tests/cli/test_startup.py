@@ -33,11 +33,10 @@ NOT_ON_THE_RUN_PATH = (
     "lark",  # the query itself comes from the cache (translator.query.parse_cache)
     "spark_jobs.cli",  # --engine spark (the options are in spark_jobs.options)
     "pyspark",
-    "clingo",  # the incremental engine runs these queries
     "translator.agreement",
 )
 #: modules a plain `rsplars lars` does not load
-NOT_ON_THE_LARS_PATH = ("rdflib", "lark", "clingo", "translator.query", "translator.rdf", "translator.translate",
+NOT_ON_THE_LARS_PATH = ("rdflib", "lark", "translator.query", "translator.rdf", "translator.translate",
                         "translator.evaluate.profiles", "spark_jobs")
 
 QUERIES = {
