@@ -1,7 +1,8 @@
 """What ``rsplars run|agree --engine spark`` and ``spark_jobs/submit.py`` call.
 
 * :func:`add_engine_options` adds ``--engine {sequential,spark}``, ``--master``, ``--partitions``
-  and ``--parquet DIR`` to an argparse parser (no pyspark import: the CLI stays fast).
+  and ``--parquet DIR`` to an argparse parser (no pyspark import: the CLI stays fast; defined in
+  :mod:`spark_jobs.options`, which the command line imports without this module).
 * :func:`run_answers_spark` has the contract of ``translator.evaluate.run.answers``: one
   :class:`translator.evaluate.run.Evaluation` per evaluation time, in time order, after R2S.
 * :func:`run_agreement_spark` solves several programs (the pull and push runs of ``rsplars agree``
@@ -16,7 +17,6 @@ written as Parquet datasets under that directory (``answers/``, ``evaluations/``
 
 from __future__ import annotations
 
-import argparse
 import re
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Iterator, Mapping, Sequence
 
 from lars.errors import RsplarsError
 from lars.model import Rule
+from spark_jobs.options import DEFAULT_MASTER, ENGINES, add_engine_options  # noqa: F401 - re-exported
 from translator.translate.compile import Compiled
 from translator.rdf.streams import StreamElement
 from translator.evaluate.run import R2S, Evaluation, RunError
@@ -32,40 +33,6 @@ if TYPE_CHECKING:  # pragma: no cover
     from pyspark.sql import DataFrame, SparkSession
 
     from translator.agreement import Solution
-
-ENGINES = ("sequential", "spark")
-DEFAULT_MASTER = "local[*]"
-
-
-def add_engine_options(parser: argparse.ArgumentParser, *, state: bool = False) -> None:
-    """``--engine``, ``--master``, ``--partitions``, ``--parquet`` (docs/spark.md); ``--spark-state``
-    with ``state`` (``rsplars run``, docs/robustness.md)."""
-    g = parser.add_argument_group("engine")
-    g.add_argument("--engine", choices=ENGINES, default="sequential",
-                   help="sequential: one clingo run over the whole stream (default); spark: the timeline cut "
-                        "into blocks of whole pull intervals, solved in parallel (identical answers)")
-    g.add_argument("--master", default=DEFAULT_MASTER, metavar="URL",
-                   help="Spark master for --engine spark: local[*] (default), local[N], spark://HOST:PORT, yarn")
-    g.add_argument("--partitions", type=_positive, metavar="N",
-                   help="number of blocks solved in parallel (default: four per core of the master)")
-    g.add_argument("--parquet", metavar="DIR",
-                   help="with --engine spark: also write answers, evaluation times (and verdicts) as Parquet under DIR")
-    if not state:
-        return
-    g.add_argument("--spark-state", metavar="DIR",
-                   help="with rsplars run --engine spark: keep each solved block's answers in DIR; a later run of "
-                        "the same query over the same data reads them instead of solving them again (docs/robustness.md)")
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value}")
-    return value
-
 
 def session(master: str = DEFAULT_MASTER) -> "SparkSession":
     """The SparkSession of a run (``spark_jobs.session`` settings). Under ``spark-submit`` the

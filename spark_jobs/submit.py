@@ -25,7 +25,7 @@ if __package__ in (None, ""):  # run as a file (spark-submit spark_jobs/submit.p
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from lars.errors import EXIT_OK, RsplarsError
-from spark_jobs.cli import add_engine_options
+from spark_jobs.options import add_engine_options
 from translator.cli.commands.common import (
     add_data_options,
     add_query_options,

@@ -200,3 +200,56 @@ def test_lark_keeps_its_parse_tables_in_the_cache_folder(cache: Path, tmp_path: 
         assert parse_cache.lark_cache("cqels") is True
     finally:
         os.chmod(cache, 0o700)
+
+
+def _dialect_entries(folder: Path) -> list[Path]:
+    return sorted(folder.glob("dialect-*.pickle")) if folder.exists() else []
+
+
+def test_the_detected_dialect_is_kept_per_text(cache: Path, monkeypatch) -> None:
+    """``parse_cache.detect``: the detector's (dialect, reason), from the cache when the text and the
+    parser's files are the same, whatever the file; never a stale or foreign entry; only inside the
+    command line."""
+    from translator.query import dialect as dialect_module
+
+    cqels = "SELECT ?s WHERE { STREAM <http://example.org/s> [RANGE 5s] { ?s ?p ?o } }"
+    expected = {text: dialect_module.detect_dialect(text) for text in (TEXT, cqels)}
+    assert parse_cache.detect(TEXT, "q.rq") == (expected[TEXT].dialect, expected[TEXT].reason)
+    assert _dialect_entries(cache) == []  # outside the command line: no cache
+    with parse_cache.enabled():
+        for text in (TEXT, cqels):
+            assert parse_cache.detect(text, "q.rq") == (expected[text].dialect, expected[text].reason)
+        assert [d for d, _ in (parse_cache.detect(t, "x.rq") for t in (TEXT, cqels))] == ["csparql", "cqels"]
+        assert len(_dialect_entries(cache)) == 2
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("detected although the dialect is cached")
+
+    with parse_cache.enabled(), monkeypatch.context() as patched:
+        patched.setattr(dialect_module, "detect_dialect", refuse)
+        assert parse_cache.detect(cqels, "other.rq") == (expected[cqels].dialect, expected[cqels].reason)
+        entry = next(p for p in _dialect_entries(cache) if pickle.loads(p.read_bytes())[2] == cqels)
+        fmt, stamp, text, dialect, reason = pickle.loads(entry.read_bytes())
+        # the right stamp and text: used (so the checks below can fail)
+        entry.write_bytes(pickle.dumps((fmt, stamp, text, "epsparql", "planted")))
+        assert parse_cache.detect(cqels, "q.rq") == ("epsparql", "planted")
+        for stale in ((fmt, (("x", 1, 1),), text, "epsparql", "planted"),  # the parser's files changed
+                      (fmt, stamp, text + " ", "epsparql", "planted"),  # another text, same file name
+                      (fmt, stamp, text, None, "planted"), b"garbage"):
+            entry.write_bytes(stale if isinstance(stale, bytes) else pickle.dumps(stale))
+            with pytest.raises(AssertionError, match="detected although"):
+                parse_cache.detect(cqels, "q.rq")
+    with parse_cache.enabled():  # detected again, and the entry written again
+        assert parse_cache.detect(cqels, "q.rq") == (expected[cqels].dialect, expected[cqels].reason)
+        assert pickle.loads(entry.read_bytes())[1:] == (parse_cache._stamp(), cqels, dialect, reason)
+
+
+def test_a_mix_of_dialects_is_never_kept(cache: Path) -> None:
+    mixed = ("SELECT ?s FROM STREAM <http://example.org/s> [RANGE 5s STEP 1s] "
+             "WHERE { STREAM <http://example.org/s> [RANGE 5s] { ?s ?p ?o } }")
+    with parse_cache.enabled():
+        for _ in range(2):
+            with pytest.raises(SourceError) as err:
+                parse_cache.detect(mixed, "mixed.rq")
+            assert str(err.value).startswith("mixed.rq:1:") and "mixes dialects" in str(err.value)
+    assert _dialect_entries(cache) == []

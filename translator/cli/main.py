@@ -13,6 +13,7 @@ import sys
 from typing import Sequence
 
 from lars.errors import EXIT_USAGE, RsplarsError, SourceError
+from translator.cli import startup
 
 #: subcommand name -> module in translator.cli.commands that defines it (argparse lists them in this order)
 SUBCOMMANDS: dict[str, str] = {
@@ -65,7 +66,14 @@ def _no_library_tracebacks() -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv is not None:  # a program or test calling main([...]): its garbage collector is its own
+        return _main(list(argv))
+    argv = sys.argv[1:]
+    with startup.paused(argv[0] if argv else None):  # no garbage collection until the first evaluation
+        return _main(argv)
+
+
+def _main(argv: list[str]) -> int:
     if argv[:1] != ["lars"]:  # `rsplars lars` never loads rdflib: no logging import at its start-up
         _no_library_tracebacks()
     args = build_parser(argv[0] if argv else None).parse_args(argv)

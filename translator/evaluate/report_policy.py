@@ -50,13 +50,11 @@ from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Sequence
 
 from lars.errors import RsplarsError
+from translator.evaluate.policy_names import CC_MODES, EMPTY_RELATIONS, TICKS  # noqa: F401 - re-exported
 
 STRATEGIES = ("window-close", "content-change", "non-empty", "periodic")
 CODES = {"window-close": "WC", "content-change": "CC", "non-empty": "NC", "periodic": "P"}
 TRIGGERS = ("window-close", "content-change", "periodic")
-CC_MODES = ("arrivals", "strict")
-TICKS = ("tuple", "time", "batch")
-EMPTY_RELATIONS = ("emit", "skip")
 WINDOW_MODELS = ("left-open", "right-open", "closed")
 
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from decimal import Decimal
+from functools import lru_cache
 from typing import Iterator, Union
 
 # ---------------------------------------------------------------------------------------------
@@ -168,10 +169,15 @@ DIALECT_BUILTINS: dict[str, str] = {
 # windows (seed 000 Table 1; seed 004 Sect. 2.3; CQELS)
 
 _UNIT_MS: dict[str, int] = {"ms": 1, "s": 1000, "m": 60_000, "h": 3_600_000, "d": 86_400_000}
-_XSD_DURATION = re.compile(
-    r"^(-)?P(?:(\d+)Y)?(?:(\d+)M)?(?:(\d+)W)?(?:(\d+)D)?"
-    r"(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$"
-)
+
+
+@lru_cache(maxsize=None)
+def _xsd_duration() -> re.Pattern:
+    """The xsd:duration pattern, compiled on first use (start-up: most queries have none)."""
+    return re.compile(
+        r"^(-)?P(?:(\d+)Y)?(?:(\d+)M)?(?:(\d+)W)?(?:(\d+)D)?"
+        r"(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$"
+    )
 
 
 @dataclass(frozen=True)
@@ -198,7 +204,7 @@ class Duration:
     def from_xsd(cls, lexical: str) -> "Duration":
         """Parse an xsd:duration such as ``P30D`` or ``PT1H30M``; raises ValueError for years,
         months or negative values (no fixed length in milliseconds)."""
-        m = _XSD_DURATION.match(lexical)
+        m = _xsd_duration().match(lexical)
         if not m or lexical in ("P", "PT") or lexical.endswith("T"):
             raise ValueError(f"{lexical!r} is not an xsd:duration")
         neg, years, months, weeks, days, hours, minutes, seconds = m.groups()

@@ -13,7 +13,6 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Iterable, Mapping
 
 from . import parse_cache
-from .dialect import NAMES, check_forced, detect_dialect
 from .errors import QuerySyntaxError, RsplarsError
 from .model import DIALECTS, Query
 
@@ -67,6 +66,8 @@ def parse(
     """
     forced = dialect != "auto"
     if not forced:
+        from .dialect import detect_dialect  # not loaded by a run whose query comes from the cache
+
         dialect = detect_dialect(text, source).dialect
     if dialect not in DIALECTS:
         raise RsplarsError(f"unknown dialect {dialect!r}; choose one of auto, {', '.join(DIALECTS)}")
@@ -97,6 +98,8 @@ def _parse(text: str, dialect: str, forced: bool, source: str, lenient: bool, pr
             if prolog is not None:
                 raise prolog from None
         syntax_error = _syntax_error(err, text, source, dialect, parser)
+        from .dialect import check_forced
+
         mismatch = check_forced(text, dialect, source) if forced else None
         raise (mismatch or syntax_error) from None
     ctx = ParseContext(text, source, dialect, lenient, dict(prefixes or {}))
@@ -198,6 +201,8 @@ def _expected_names(err: UnexpectedInput) -> set[str]:
 
 
 def _syntax_error(err: UnexpectedInput, text: str, source: str, dialect: str, parser: Lark) -> QuerySyntaxError:
+    from .dialect import NAMES
+
     line, column = _position(err, text)
     expected_names = _expected_names(err)
     expected = describe_expected(expected_names, parser) or None
@@ -227,6 +232,8 @@ def _previous_char(text: str, rest: str) -> str:
 def _hint(dialect: str, text: str, rest: str, expected: set[str], err: UnexpectedInput) -> tuple[str, int] | None:
     """A specific message for a common mistake, and a column shift (0 = at the error)."""
     from lark.exceptions import UnexpectedEOF, UnexpectedToken
+
+    from .dialect import NAMES
 
     word = re.match(r"[A-Za-z_]\w*", rest)
     word_up = word.group().upper() if word else ""

@@ -21,6 +21,11 @@ turns the cache off), entries read only from a folder owned by the user and writ
 else, written atomically; an entry that cannot be read (corrupt, truncated, another format) and a
 folder that cannot be written fall back silently to parsing.
 
+The dialect of a query read with ``--dialect auto`` (:func:`detect`) is kept the same way, per
+query text: a query run again loads neither the grammars nor the dialect detector
+(:mod:`translator.query.dialect`, whose tokenizer regex alone takes milliseconds to compile;
+docs/performance.md, session 8).
+
 Lark's own cache of the grammars' parse tables (:func:`lark_cache`, used by
 :func:`translator.query.parse.grammar` everywhere, not only in the command line) lives in the same
 folder when it is the user's own, else in the temp directory as Lark's default.
@@ -105,6 +110,36 @@ def lookup(entry_key: tuple):
     except Exception:  # noqa: BLE001 - a cache never fails a run: parse instead
         pass
     return None
+
+
+def detect(text: str, source: str) -> tuple[str, str]:
+    """``(dialect, reason)`` of :func:`translator.query.dialect.detect_dialect` for ``text``. While the
+    cache is :func:`enabled`, kept per query text in the cache folder with the parser's stamp (as a
+    parsed query is) and read back on the next run; the reason names no file, so the source does
+    not matter. A text whose detection fails (a mix of dialects: a located error) is never kept."""
+    from lars.program_cache import cache_dir, read_entry, store_entry
+
+    folder = cache_dir() if _enabled else None
+    path = None
+    if folder is not None:
+        try:
+            crc = zlib.crc32(text.encode("utf-8", "surrogatepass"))
+            path = os.path.join(folder, f"dialect-{crc:08x}-{len(text)}.pickle")
+            entry = read_entry(folder, path)
+            if (isinstance(entry, tuple) and len(entry) == 5 and entry[:3] == (_FORMAT, _stamp(), text)
+                    and all(isinstance(x, str) for x in entry[3:])):
+                return entry[3], entry[4]
+        except Exception:  # noqa: BLE001 - a cache never fails a run: detect instead
+            path = None
+    from translator.query.dialect import detect_dialect
+
+    detection = detect_dialect(text, source)
+    if path is not None:
+        try:
+            store_entry(folder, path, (_FORMAT, _stamp(), text, detection.dialect, detection.reason))
+        except Exception:  # noqa: BLE001 - e.g. a stat that failed: no entry
+            pass
+    return detection.dialect, detection.reason
 
 
 def lark_cache(name: str) -> str | bool:

@@ -136,7 +136,12 @@ def _token() -> re.Pattern:
     return re.compile(rf"{IRIREF}|{BLANK_NODE_LABEL}|{LITERAL}")
 
 
-_TIME_LITERAL = re.compile(rf"\"(?P<lex>[^\"\\\n\r]*)\"(?:\^\^(?P<dt>{IRIREF}))?")
+@functools.cache
+def _time_literal() -> re.Pattern:
+    """The timestamp literal of the general line reader, compiled on first use (start-up)."""
+    return re.compile(rf"\"(?P<lex>[^\"\\\n\r]*)\"(?:\^\^(?P<dt>{IRIREF}))?")
+
+
 _WS = re.compile(r"[ \t]*")
 _END = re.compile(r"[ \t]*(?:\.[ \t]*)?(?:#.*)?\Z")
 
@@ -219,7 +224,7 @@ def _ntriples_line(line: str, lineno: int, text: str, source: str) -> _Raw:
             )
         terms.append(term)
         pos = _WS.match(line, m.end()).end()
-    m = _TIME_LITERAL.match(line, pos)
+    m = _time_literal().match(line, pos)
     if not m:
         raise SourceError(
             "missing the timestamp after the triple",
@@ -293,7 +298,10 @@ def _rdflib_parse(graph, text: str, fmt: str, source: str) -> None:
                           source=source, line=1, column=1, expected=f"{name} (RDF 1.1 {name} syntax)") from None
 
 
-_NUMBERED = re.compile(r"(\d+)\.ttl\Z", re.IGNORECASE)
+@functools.cache
+def _numbered() -> re.Pattern:
+    """``NAME<k>.ttl`` of a folder stream, compiled on first use (start-up)."""
+    return re.compile(r"(\d+)\.ttl\Z", re.IGNORECASE)
 
 
 def _read_directory(path: str | Path, accounting: Accounting | None = None) -> list[_Raw]:
@@ -310,7 +318,7 @@ def _read_directory(path: str | Path, accounting: Accounting | None = None) -> l
     for file in sorted(folder.iterdir()):
         if file.name.startswith(".") or file.is_dir():
             continue
-        m = _NUMBERED.search(file.name)
+        m = _numbered().search(file.name)
         if m is None:
             raise SourceError(f"{file.name}: a stream folder holds Turtle files named by their time point",
                               source=str(folder), expected="NAME<k>.ttl, e.g. data_0.ttl … data_33.ttl")
@@ -428,14 +436,17 @@ def _triple_key(triple: Triple) -> tuple[str, str, str]:
     return tuple(to_nt(t) for t in triple)  # type: ignore[return-value]
 
 
-_GRAPH_OPENING = re.compile(r"(?:^|(?<=[\s}.]))(<[^>\s]*>|[^\s{}<>\"]+)\s*\{", re.MULTILINE)
+@functools.cache
+def _graph_opening() -> re.Pattern:
+    """``name {`` of a TriG text, compiled on first use (start-up: N-Triples runs never need it)."""
+    return re.compile(r"(?:^|(?<=[\s}.]))(<[^>\s]*>|[^\s{}<>\"]+)\s*\{", re.MULTILINE)
 
 
 def _graph_openings(text: str) -> dict[str, int]:
     """Every ``name {`` of a TriG text (also after ``GRAPH``): the spelling → its first line."""
     lines: dict[str, int] = {}
     line, pos = 1, 0
-    for m in _GRAPH_OPENING.finditer(text):
+    for m in _graph_opening().finditer(text):
         line += text.count("\n", pos, m.start(1))  # counted incrementally: linear in the text
         pos = m.start(1)
         lines.setdefault(m.group(1), line)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
+from functools import lru_cache
 
 from lars.errors import RsplarsError
 
@@ -44,12 +45,13 @@ def unit_ms(unit: str) -> int:
     return UNIT_MS[key]
 
 
-_SIMPLE = re.compile(r"\s*(\d+(?:\.\d+)?)\s*([A-Za-z]+)\s*\Z")
-_ISO = re.compile(
-    r"\s*P(?:(?P<d>\d+(?:\.\d+)?)D)?(?:T(?:(?P<h>\d+(?:\.\d+)?)H)?(?:(?P<m>\d+(?:\.\d+)?)M)?"
-    r"(?:(?P<s>\d+(?:\.\d+)?)S)?)?\s*\Z",
-    re.IGNORECASE,
-)
+@lru_cache(maxsize=None)
+def _patterns() -> tuple[re.Pattern, re.Pattern]:
+    """(simple ``30m``, ISO 8601 ``PT30M``) duration patterns, compiled on first use (start-up: a run
+    of a cached query with no --period parses no duration text)."""
+    return (re.compile(r"\s*(\d+(?:\.\d+)?)\s*([A-Za-z]+)\s*\Z"),
+            re.compile(r"\s*P(?:(?P<d>\d+(?:\.\d+)?)D)?(?:T(?:(?P<h>\d+(?:\.\d+)?)H)?(?:(?P<m>\d+(?:\.\d+)?)M)?"
+                       r"(?:(?P<s>\d+(?:\.\d+)?)S)?)?\s*\Z", re.IGNORECASE))
 
 
 def _exact_ms(number: str, per_unit_ms: int, text: str) -> int:
@@ -63,10 +65,11 @@ def _exact_ms(number: str, per_unit_ms: int, text: str) -> int:
 
 def parse_duration(text: str) -> int:
     """A duration in milliseconds: ``"3000ms"``, ``"30m"``, ``"24 h"``, ``"1.5s"``, ``"PT30M"``."""
-    m = _SIMPLE.match(text)
+    simple, iso = _patterns()
+    m = simple.match(text)
     if m:
         return _exact_ms(m.group(1), unit_ms(m.group(2)), text)
-    m = _ISO.match(text)
+    m = iso.match(text)
     if m and any(m.group(k) for k in "dhms"):
         total = 0
         for key, per in (("d", UNIT_MS["d"]), ("h", UNIT_MS["h"]), ("m", UNIT_MS["m"]), ("s", 1000)):

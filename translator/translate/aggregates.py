@@ -71,6 +71,7 @@ from lars.model import (
     Variable,
 )
 from translator.translate import algebra as A
+from translator.translate.aggregating import contains_aggregate as _contains_aggregate, needs_aggregation  # noqa: F401 - re-exported
 from translator.query import model as M
 from translator.rdf import sparql_ops as ops
 from translator.rdf.terms import to_lars
@@ -415,16 +416,6 @@ def _fold_rules(name: str, keys: tuple[Term, ...], items: str, add: str, extra: 
 # ---------------------------------------------------------------------------------- the queries
 
 
-def needs_aggregation(query: M.Query) -> bool:
-    """Does the query aggregate (C-SPARQL AGGREGATE, GROUP BY, HAVING, or an aggregate in SELECT)?"""
-    if query.aggregates or query.modifiers.group_by or query.modifiers.having:
-        return True
-    form = query.form
-    return isinstance(form, M.Select) and any(
-        isinstance(p, M.Projection) and _contains_aggregate(p.expr) for p in form.projection
-    )
-
-
 def aggregation(query: M.Query, pattern: A.Pattern) -> Aggregation:
     """The aggregation of ``query`` over its WHERE pattern (already in algebra form)."""
     if query.aggregates:
@@ -589,21 +580,6 @@ def _form(query: M.Query, scope, star: tuple[A.Var, ...]) -> tuple[str, tuple[st
 def _select_aggregates(query: M.Query) -> bool:
     form = query.form
     return isinstance(form, M.Select) and any(isinstance(p, M.Projection) and _contains_aggregate(p.expr) for p in form.projection)
-
-
-def _contains_aggregate(e: M.Expr) -> bool:
-    match e:
-        case M.Aggregate():
-            return True
-        case M.BinaryOp(_, left, right):
-            return _contains_aggregate(left) or _contains_aggregate(right)
-        case M.UnaryOp(_, operand):
-            return _contains_aggregate(operand)
-        case M.In(inner, values, _):
-            return any(_contains_aggregate(x) for x in (inner, *values))
-        case M.FunctionCall(_, args):
-            return any(_contains_aggregate(a) for a in args)
-    return False
 
 
 class _Names:

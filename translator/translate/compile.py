@@ -25,7 +25,7 @@ from lars.model import Atom, Literal, Program, Rule
 from translator.translate import algebra as A
 from translator.query import model as M
 from translator.translate import modes
-from translator.translate.aggregates import aggregation, needs_aggregation
+from translator.translate.aggregating import needs_aggregation
 from translator.translate.expressions import check_supported
 from translator.translate.normalize import TimeBase, construct_variables, expression, pattern_algebra, stream_sources
 from translator.translate.normalize import term as normalize_term
@@ -229,7 +229,11 @@ def compile_query(
             "use --as cqels-brave/cqels-cautious to build its CQELS counterpart"
         )
     pattern = pattern_algebra(query.where, base)
-    grouping = aggregation(query, pattern) if needs_aggregation(query) else None
+    grouping = None
+    if needs_aggregation(query):  # translator.translate.aggregates, loaded only for a query that aggregates
+        from translator.translate.aggregates import aggregation
+
+        grouping = aggregation(query, pattern)
     if grouping is not None:
         form, variables, pattern = grouping.form, grouping.variables, grouping.pattern
     else:

@@ -25,7 +25,7 @@ import os
 import sys
 
 from lars.errors import EXIT_OK, RsplarsError
-from spark_jobs.cli import add_engine_options
+from spark_jobs.options import add_engine_options
 from translator.cli.commands.common import UNITS, add_data_options, add_query_options, parse_query, read_data
 from translator.cli.commands.epsparql_cmd import add_epsparql_options
 from translator.cli.commands.operational_options import (

@@ -8,6 +8,7 @@ import sys
 from datetime import datetime
 
 from lars.errors import RsplarsError
+from translator.cli import startup
 from translator.translate.tau import WINDOW_BOUNDS
 
 UNITS = ("ms", "s", "m", "h", "d")
@@ -74,15 +75,14 @@ def add_data_options(p: argparse.ArgumentParser, *, stream_required: bool) -> No
 
 
 def parse_query(args: argparse.Namespace, path: str):
-    from translator.query.dialect import detect_dialect
+    from translator.query import parse_cache
     from translator.query.parse import parse
 
     text, source = read_text(path)
     dialect = args.dialect
-    if dialect == "auto":
-        detection = detect_dialect(text, source)
-        print(f"rsplars: dialect: {detection.dialect} ({detection.reason})", file=sys.stderr)
-        dialect = detection.dialect
+    if dialect == "auto":  # translator.query.dialect.detect_dialect, remembered for a query run again
+        dialect, reason = parse_cache.detect(text, source)
+        print(f"rsplars: dialect: {dialect} ({reason})", file=sys.stderr)
     query = parse(text, dialect, source=source, lenient=args.lenient, bare_ns=getattr(args, "bare_ns", None))
     for note in query.notes:
         print(f"rsplars: {note}", file=sys.stderr)
@@ -115,6 +115,8 @@ def static_data(args: argparse.Namespace) -> tuple:
     from translator.rdf.streams import parse_stream_spec
 
     named = dict(parse_stream_spec(s) for s in args.named)
+    if args.static or named or getattr(args, "static_during", None):
+        startup.resume()  # data is read with the garbage collector on (translator.cli.startup)
     facts = static_facts(load_dataset(args.static, named)) if (args.static or named) else ()
     for spec in getattr(args, "static_during", None) or ():
         facts = (*facts, *_static_during(spec))
@@ -127,6 +129,7 @@ def read_data(args: argparse.Namespace, accounting=None):
     from translator.rdf.streams import merge_streams, read_streams
 
     files = stream_files(args)
+    startup.resume()  # data is read with the garbage collector on (translator.cli.startup)
     elements = merge_streams(read_streams(files, time=time_spec(args), accounting=accounting)) if files else []
     return elements, static_data(args)
 

@@ -52,6 +52,7 @@ import sys
 from typing import Iterator, TextIO
 
 from lars.errors import EXIT_OK, RsplarsError
+from translator.cli import startup
 
 HELP = "run a LARS program over a stream (incremental engine or clingo)"
 
@@ -190,6 +191,7 @@ def run(args: argparse.Namespace) -> int:
     if hasattr(solver, "encode_json"):  # the incremental engine keeps the JSON of the sorted answer
         solver.encode_json = args.format == "jsonl" and args.emit == "full"
     live = args.stream == "-" and not (args.print_asp or args.skip_bad_elements or args.resume_from is not None)
+    startup.resume()  # the stream is read with the garbage collector on (translator.cli.startup)
     return _run_live(args, program, solver) if live else _run_counted(args, program, solver)
 
 

@@ -27,8 +27,7 @@ REPORT_FLAGS = ("--report-policy", "--report")
 
 def add_operational_options(p: argparse.ArgumentParser, *, r2s: bool = True,
                             report_flags: tuple[str, ...] = REPORT_FLAGS, profiles: bool = False) -> None:
-    from translator.evaluate.profiles import PROFILES
-    from translator.evaluate.report_policy import CC_MODES, EMPTY_RELATIONS, TICKS
+    from translator.evaluate.policy_names import CC_MODES, EMPTY_RELATIONS, PROFILE_NAMES as PROFILES, TICKS
 
     g = p.add_argument_group(
         "operational parameters",

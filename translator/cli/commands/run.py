@@ -34,7 +34,7 @@ import argparse
 import sys
 
 from lars.errors import EXIT_OK, RsplarsError
-from spark_jobs.cli import add_engine_options
+from spark_jobs.options import add_engine_options
 from translator.evaluate.writers import FORMATS, WRITERS, check_format
 from translator.cli.commands.epsparql_cmd import add_epsparql_options, run_epsparql
 from translator.cli.commands.longrun import add_robustness_options, write_run

@@ -1,0 +1,194 @@
+"""Start-up of ``rsplars run`` and ``rsplars lars`` (docs/performance.md, session 8), guarded
+without timing: what a plain run imports, what its command line offers, and the garbage
+collector's pause (``translator.cli.startup``).
+
+A plain run (N-Triples stream, query or program already in the user's cache) must not import the
+modules that only other commands or options need; each of them once was on the run's path and
+took milliseconds of every start-up. The runs are real processes (``main()`` reading
+``sys.argv``, as the ``rsplars`` script does), so the list is what a user's run loads."""
+
+from __future__ import annotations
+
+import gc
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from translator.cli import build_parser, main, startup
+from translator.cli.main import SUBCOMMANDS
+
+ROOT = Path(__file__).resolve().parents[2]
+EX = "http://example.org/srbench/"
+
+#: modules a plain `rsplars run` does not load (each is imported where it is used)
+NOT_ON_THE_RUN_PATH = (
+    "translator.evaluate.profiles",  # --profile and the other operational options (policy_names has the names)
+    "translator.evaluate.report_policy",
+    "translator.evaluate.operational",
+    "translator.query.dialect",  # the dialect of a cached query comes from the cache (parse_cache.detect)
+    "lark",  # the query itself comes from the cache (translator.query.parse_cache)
+    "spark_jobs.cli",  # --engine spark (the options are in spark_jobs.options)
+    "pyspark",
+    "translator.agreement",
+)
+#: modules a plain `rsplars lars` does not load
+NOT_ON_THE_LARS_PATH = ("rdflib", "lark", "translator.query", "translator.rdf", "translator.translate",
+                        "translator.evaluate.profiles", "spark_jobs")
+
+QUERIES = {
+    "group_by": f"""REGISTER QUERY a AS
+SELECT ?sensor (AVG(?value) AS ?avg) (COUNT(?obs) AS ?n)
+FROM STREAM <{EX}stream> [RANGE 10s STEP 1s]
+WHERE {{ ?obs <{EX}procedure> ?sensor . ?obs <{EX}floatValue> ?value . }}
+GROUP BY ?sensor
+""",
+    "filter": f"""REGISTER QUERY hot AS
+SELECT ?sensor ?obs ?value
+FROM STREAM <{EX}stream> [RANGE 10s STEP 1s]
+WHERE {{ ?obs <{EX}procedure> ?sensor . ?obs <{EX}floatValue> ?value . FILTER (?value > 30.5) }}
+""",
+}
+
+STREAM = "".join(
+    f'<{EX}obs/{t}> <{EX}procedure> <{EX}sensor/{t % 2}> "{t}" .\n'
+    f'<{EX}obs/{t}> <{EX}floatValue> "{25 + 3 * t}.5"^^<http://www.w3.org/2001/XMLSchema#float> "{t}" .\n'
+    for t in range(4)
+)
+
+#: run the command line of the process (``main()`` reads ``sys.argv``), then report on stderr the
+#: modules loaded and the collector's state; ``drive`` (the evaluation loop of every run) notes
+#: whether the collector is on while the answers are computed
+_PROBE = """
+import gc, json, sys
+import translator.evaluate.interrupts as interrupts
+seen = []
+real_drive = interrupts.drive
+def drive(*args, **kwargs):
+    seen.append(gc.isenabled())
+    return real_drive(*args, **kwargs)
+interrupts.drive = drive
+from translator.cli import main
+sys.argv = ["rsplars", *sys.argv[1:]]
+code = main()
+print("PROBE " + json.dumps({"modules": sorted(sys.modules), "gc_in_drive": seen, "gc_after": gc.isenabled(),
+                             "frozen": gc.get_freeze_count()}), file=sys.stderr)
+sys.exit(code)
+"""
+
+
+def _process(tmp_path: Path, *argv: str) -> tuple[subprocess.CompletedProcess, dict]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "RSPLARS_CACHE_DIR": str(tmp_path / "cache")}
+    done = subprocess.run([sys.executable, "-c", _PROBE, *argv], capture_output=True, text=True, env=env,
+                          cwd=tmp_path, timeout=120)
+    assert done.returncode == 0, done.stderr
+    probe = [line for line in done.stderr.splitlines() if line.startswith("PROBE ")]
+    assert len(probe) == 1, done.stderr
+    return done, json.loads(probe[0][len("PROBE "):])
+
+
+def _loaded(modules: list[str], names: tuple[str, ...]) -> list[str]:
+    return [name for name in names if any(m == name or m.startswith(name + ".") for m in modules)]
+
+
+@pytest.mark.parametrize("kind", sorted(QUERIES))
+def test_a_plain_run_loads_only_what_it_needs(tmp_path: Path, capsys, kind: str) -> None:
+    query, stream = tmp_path / "q.rq", tmp_path / "s.nt"
+    query.write_text(QUERIES[kind])
+    stream.write_text(STREAM)
+    argv = ("run", str(query), "--stream", f"{EX}stream={stream}", "--unit", "s")
+    cold, _ = _process(tmp_path, *argv)  # parses the query (and fills the cache)
+    warm, probe = _process(tmp_path, *argv)
+    aggregates = "translator.translate.aggregates"  # loaded for a query that aggregates only
+    assert _loaded(probe["modules"], NOT_ON_THE_RUN_PATH + ((aggregates,) if kind == "filter" else ())) == []
+    # the modules the run does need are loaded (so the check above can fail on a broken probe)
+    assert {"rdflib", "translator.translate.compile", "lars.incremental"} <= set(probe["modules"])
+    assert (aggregates in probe["modules"]) == (kind == "group_by")
+    # the answers and messages are the run's with the collector untouched (in-process main([...]))
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    assert code == 0 and warm.stdout == cold.stdout == out and out.count('"t":') == 4
+    assert [line for line in warm.stderr.splitlines() if not line.startswith("PROBE ")] == err.splitlines()
+    # the start-up ran without the collector; the evaluations with it (translator.cli.startup)
+    assert probe["gc_in_drive"] == [True] and probe["gc_after"] is True and probe["frozen"] > 0
+
+
+def test_a_plain_lars_run_loads_only_what_it_needs(tmp_path: Path, capsys) -> None:
+    program, stream = tmp_path / "p.lars", tmp_path / "s.txt"
+    program.write_text("a(X,Y) :- p(X,Y) [4].\nb(X) :- q(X) always [2].\n")
+    stream.write_text("0: p(a,b), q(c)\n1: p(d,e), q(c)\n3: q(c)\n")
+    argv = ("lars", str(program), "--stream", str(stream))
+    cold, _ = _process(tmp_path, *argv)
+    warm, probe = _process(tmp_path, *argv)
+    assert _loaded(probe["modules"], NOT_ON_THE_LARS_PATH) == []
+    assert {"lars.model", "lars.incremental"} <= set(probe["modules"])
+    code = main(list(argv))
+    out, _ = capsys.readouterr()
+    assert code == 0 and warm.stdout == cold.stdout == out and len(out.splitlines()) == 4
+    assert probe["gc_in_drive"] == [True] and probe["gc_after"] is True and probe["frozen"] > 0
+
+
+def test_the_collector_pause() -> None:
+    """``paused`` stops the collector for ``run`` and ``lars`` only; ``resume`` freezes what start-up
+    made and switches it on again; it is on again after the block in any case, also on an error."""
+    assert gc.isenabled()
+    try:
+        with startup.paused("translate"):
+            assert gc.isenabled()
+        with pytest.raises(ValueError):
+            with startup.paused("run"):
+                assert not gc.isenabled()
+                raise ValueError
+        assert gc.isenabled()
+        with startup.paused("lars"):
+            assert not gc.isenabled()
+            startup.resume()
+            assert gc.isenabled() and gc.get_freeze_count() > 0
+            startup.resume()  # a second call changes nothing
+            assert gc.isenabled()
+        assert gc.isenabled()
+        gc.disable()  # a caller that switched the collector off keeps it off
+        with startup.paused("run"):
+            startup.resume()
+            assert not gc.isenabled()
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+        gc.unfreeze()
+
+
+def _subparser(parser, name: str):
+    [action] = [a for a in parser._actions if a.dest == "command"]  # noqa: SLF001 - argparse's subparsers
+    return action.choices[name]
+
+
+def _sub_help(parser, name: str) -> str:
+    return _subparser(parser, name).format_help()
+
+
+@pytest.mark.parametrize("name", list(SUBCOMMANDS))
+def test_each_command_builds_the_help_of_the_full_parser(name: str) -> None:
+    """``rsplars NAME`` builds only its own subcommand (start-up): the same options and help text as
+    in the parser of every command."""
+    assert _sub_help(build_parser(name), name) == _sub_help(build_parser(), name)
+
+
+def test_the_option_names_are_those_of_the_profiles_and_policies() -> None:
+    """The command line takes the names of profiles, ticks, content-change readings and
+    empty-relation modes from ``translator.evaluate.policy_names`` (without loading the policy code):
+    they are the very names the code accepts."""
+    from translator.evaluate import policy_names, report_policy
+    from translator.evaluate.profiles import PROFILES
+
+    assert policy_names.PROFILE_NAMES == tuple(PROFILES)
+    assert (report_policy.CC_MODES, report_policy.TICKS, report_policy.EMPTY_RELATIONS) == (
+        policy_names.CC_MODES, policy_names.TICKS, policy_names.EMPTY_RELATIONS)
+    for name in ("run", "check", "translate", "agree"):
+        choices = {a.dest: a.choices for a in _subparser(build_parser(name), name)._actions}  # noqa: SLF001
+        assert choices["profile"] == list(PROFILES)
+        assert choices["tick"] == list(report_policy.TICKS)
+        assert choices["cc_mode"] == list(report_policy.CC_MODES)
+        assert choices["empty_relations"] == list(report_policy.EMPTY_RELATIONS)
