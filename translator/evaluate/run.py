@@ -290,7 +290,10 @@ def step_rows(compiled: Compiled, atoms: Sequence[str]) -> Iterator[Row]:
     return _answer_atoms(atoms, compiled.answer_predicate, _row_of)
 
 
-_ARG = r'"(?:[^"\\]|\\.)*"|[a-z][A-Za-z0-9_]*|-?[0-9]+'
+#: an argument: a string (written as the unrolled loop ``"[^"\\]*(?:\\.[^"\\]*)*"``, the language of
+#: ``"(?:[^"\\]|\\.)*"`` matched a run of plain characters at a time, several times faster), a
+#: constant or an integer
+_ARG = r'"[^"\\]*(?:\\.[^"\\]*)*"|[a-z][A-Za-z0-9_]*|-?[0-9]+'
 _SIMPLE_ATOM = re.compile(rf"[a-z][A-Za-z0-9_]*\((?:{_ARG})(?:,(?:{_ARG}))*\)")
 _ARGS = re.compile(_ARG)
 #: an IRI written without escapes (and with no character ``to_nt`` would escape): its N-Triples
