@@ -33,7 +33,7 @@ PROGRAMS = [
     "f(X,Y) :- e(X,Y) [2]. g(X) :- r(X) [3]. t :- r(Z) [1]. "
     "a(X,M,L) :- g(X), t, M = #max{ Y : f(X,Y) }, L = #min{ Y : f(X,Y) }, M != L, L < a. "
     "b(X,S) :- g(X), t, S = #sum{ Y : f(X,Y) }, S >= 1, 2 > S. "
-    "c(X,N) :- g(X), N = #count{ Y : f(X,Y) }, W = @wrap(N), W != N.",
+    "c(X,N) :- g(X), N = #count{ Y : f(X,Y) }, W = @wrap(N), W != N. d(X,L) :- g(X), L = #min{ Y : f(X,Y) }.",
 ]
 
 
