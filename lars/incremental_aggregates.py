@@ -430,7 +430,7 @@ class _Group:
     the function's incremental state (``lars.reference.external_aggregate``), told every change.
     Values other than a count or a sum are cached per function until the group changes."""
 
-    __slots__ = ("n", "total", "firsts", "best", "states", "full")
+    __slots__ = ("n", "total", "firsts", "best", "states", "full", "texts")
 
     def __init__(self, states: "dict | None" = None, full: bool = True) -> None:
         self.n = 0
@@ -439,6 +439,7 @@ class _Group:
         self.best: dict = {}
         self.states = states
         self.full = full
+        self.texts: dict = {}  # function -> (the state's last value, its text): a #min/#max that stayed
 
     def change(self, first: str, sign: int, engine) -> None:
         self.n += sign
@@ -470,7 +471,17 @@ class _Group:
             got = group.best.get(function, _MISSING)
             if got is _MISSING:
                 state = group.states.get(function) if group.states is not None else None
-                got = group.best[function] = format_term(state.value()) if state is not None else _external(engine, function, group.firsts)
+                if state is None:
+                    got = _external(engine, function, group.firsts)
+                else:  # the same term as last time (a #min/#max the change left): the same text
+                    term = state.value()
+                    last = group.texts.get(function)
+                    if last is not None and last[0] is term:
+                        got = last[1]
+                    else:
+                        got = format_term(term)
+                        group.texts[function] = (term, got)
+                group.best[function] = got
             return got  # type: ignore[return-value]
         if group is None or not group.n:
             return None
