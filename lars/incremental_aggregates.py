@@ -92,6 +92,7 @@ class AggregateBlock:
     seeded: "tuple | None" = None  # the core binding the partition variable first, and its name
     input_pos: dict = field(default_factory=dict)  # as RecursiveBlock's
     steps: "list | None" = None  # the items compiled (``_compile_items``), built when first evaluated
+    direct: object = None  # ``_direct``'s evaluation of given partitions (False: none), built when first asked
 
     @property
     def sigs(self) -> tuple:
@@ -99,6 +100,12 @@ class AggregateBlock:
 
     def evaluate(self, engine, keys: "set | None" = None) -> dict[tuple, set[tuple]]:
         """The head rows; with ``keys``, those whose partition variable is one of them."""
+        if keys is not None:
+            direct = self.direct
+            if direct is None:
+                direct = self.direct = _direct(self) or False
+            if direct:
+                return {self.head: direct(engine, keys)}
         rows: set[tuple] = set()
         cache: dict = {}
         core = self.core
@@ -129,6 +136,110 @@ class AggregateBlock:
                 if row is not None:
                     rows.add(row)
         return {self.head: rows}
+
+
+def _direct(block: AggregateBlock):
+    """``block.evaluate(engine, keys)`` for a common shape, as a function ``(engine, keys) -> head
+    rows`` that does the same work without the general machinery (``None`` for other shapes): the
+    core, with the partition variable bound, only checks literals whose arguments are that
+    variable (``group(K)``, ``trigger``: a membership test each), the items are kept aggregates
+    assigned to a new variable (``V = #@sparql_avg_of{…}``, ``N = #count{…}``), comparisons of
+    plain terms all bound, and assignments ``X = @f(…)`` of plain arguments, and the head is plain.
+    What each item binds is then known before any instance (an item holds or stops the
+    instance), so each is compiled to its one case of ``_agg_step``/``_cmp_step``/``_settle``;
+    the values are theirs (``_Group.value``, the cached clingo order, the engine's function
+    cached by argument texts), so the rows are those of the general evaluation, as
+    tests/lars/test_incremental_aggregates_direct.py checks against it."""
+    if block.seeded is None or block.head_spec is None:
+        return None
+    seeded, var = block.seeded
+    if not seeded.flat.get(0):
+        return None
+    checks = []  # (relation, arity): the row (k, …, k) must hold
+    for step in seeded.plans[0]:
+        if step[0] != "lit":
+            return None
+        lit = seeded.lits[step[1]]
+        if lit.negated or len(step[2]) != len(lit.args) or not all(isinstance(a, Variable) and a.name == var for a in lit.args):
+            return None
+        if lit.rel != ("#bind",):
+            checks.append((lit.rel, len(lit.args)))
+    bound = {var}
+    ops = []
+    for kind, item in block.items:
+        if kind == "agg":
+            left = item.agg.left
+            if item.node is None or item.agg.op != "=" or not isinstance(left, Variable) or left.name in bound \
+                    or not set(item.globals_) <= bound:
+                return None
+            ops.append(("agg", item.node, item.globals_, item.agg.function, left.name))
+            bound.add(left.name)
+        elif kind == "cmp":
+            c = item
+            if not (_vars(c.left) | _vars(c.right)) - bound:
+                if not (_plain(c.left) and _plain(c.right)):
+                    return None
+                ops.append(("cmp", _COMPARE[c.op], _side(c.left), _side(c.right)))
+                continue
+            var_, other = (c.left, c.right) if isinstance(c.left, Variable) and c.left.name not in bound else (c.right, c.left)
+            if c.op != "=" or not isinstance(var_, Variable) or var_.name in bound or not isinstance(other, Call) \
+                    or not all(map(_plain, other.args)) or _vars(other) - bound:
+                return None
+            ops.append(("call", object(), other, var_.name))
+            bound.add(var_.name)
+        else:
+            return None
+    if any(is_var and name not in bound for is_var, name in block.head_spec):
+        return None
+    spec = block.head_spec
+    value_of = _Group.value
+
+    def evaluate(engine, keys) -> set:
+        rels, blk = engine.rels, engine.blk
+        tables = [(rels[rel].rows, arity) for rel, arity in checks]
+        groups = {op[1]: blk.get(op[1]) or {} for op in ops if op[0] == "agg"}
+        order = _order_keys(engine) if any(op[0] == "cmp" for op in ops) else None
+        rows = set()
+        for k in keys:
+            for table, arity in tables:
+                if (k,) * arity not in table:
+                    break
+            else:
+                theta = {var: k}
+                for op in ops:
+                    what = op[0]
+                    if what == "agg":
+                        _, node, globals_, function, name = op
+                        got = groups[node].get(tuple([theta[g] for g in globals_]))
+                        value = value_of(got, function, engine)
+                        if value is None:  # #min/#max of nothing assigns nothing
+                            break
+                        theta[name] = value
+                    elif what == "cmp":
+                        _, compare, (lname, lorder), (rname, rorder) = op
+                        if not compare(lorder if lname is None else order(theta[lname]), rorder if rname is None else order(theta[rname])):
+                            break
+                    else:  # X = @f(…): the text cached per argument texts, as _cmp_step
+                        _, slot, call, name = op
+                        calls = blk.get(slot)
+                        if calls is None:
+                            calls = blk[slot] = {}
+                        key = tuple([theta[a.name] if isinstance(a, Variable) else a for a in call.args])
+                        got = calls.get(key)
+                        if got is None:
+                            try:
+                                got = engine._value(call, theta)
+                            except _Undefined:
+                                break
+                            if len(calls) >= _KEYS_MAX:
+                                calls.clear()
+                            calls[key] = got
+                        theta[name] = got
+                else:
+                    rows.add(tuple([theta[v] if is_var else v for is_var, v in spec]))
+        return rows
+
+    return evaluate
 
 
 def _compile_items(block: AggregateBlock) -> list:
@@ -319,7 +430,7 @@ class _Group:
     the function's incremental state (``lars.reference.external_aggregate``), told every change.
     Values other than a count or a sum are cached per function until the group changes."""
 
-    __slots__ = ("n", "total", "firsts", "best", "states", "full")
+    __slots__ = ("n", "total", "firsts", "best", "states", "full", "texts")
 
     def __init__(self, states: "dict | None" = None, full: bool = True) -> None:
         self.n = 0
@@ -328,6 +439,7 @@ class _Group:
         self.best: dict = {}
         self.states = states
         self.full = full
+        self.texts: dict = {}  # function -> (the state's last value, its text): a #min/#max that stayed
 
     def change(self, first: str, sign: int, engine) -> None:
         self.n += sign
@@ -359,7 +471,17 @@ class _Group:
             got = group.best.get(function, _MISSING)
             if got is _MISSING:
                 state = group.states.get(function) if group.states is not None else None
-                got = group.best[function] = format_term(state.value()) if state is not None else _external(engine, function, group.firsts)
+                if state is None:
+                    got = _external(engine, function, group.firsts)
+                else:  # the same term as last time (a #min/#max the change left): the same text
+                    term = state.value()
+                    last = group.texts.get(function)
+                    if last is not None and last[0] is term:
+                        got = last[1]
+                    else:
+                        got = format_term(term)
+                        group.texts[function] = (term, got)
+                group.best[function] = got
             return got  # type: ignore[return-value]
         if group is None or not group.n:
             return None

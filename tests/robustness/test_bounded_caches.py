@@ -38,3 +38,9 @@ def test_term_keyed_caches_are_bounded() -> None:
     for f in memoised:
         assert f.cache_info().maxsize is not None and f.cache_info().maxsize <= N, f
     assert incremental._CACHE_MAX <= N and incremental_aggregates._KEYS_MAX <= N and expressions._FLOAT_TERMS_MAX <= N
+
+
+def test_answer_argument_texts_stay_bounded() -> None:
+    for i in range(3 * N):
+        run._row_of(f'answer("<http://e/obs/{i}>","\\"{i}.5\\"^^<http://www.w3.org/2001/XMLSchema#float>")')
+    assert len(run._ARG_TEXTS) <= N

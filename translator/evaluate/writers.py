@@ -58,22 +58,37 @@ class AnswerTexts:
         self.order = sorted(self.variables) if len(set(self.variables)) == len(self.variables) else None
         self.limit = limit
         self.cache: dict = {}
+        # distinct variables: each answer's text built from its terms, as json.dumps writes a dict
+        # of strings (``"name": "term"`` joined by ", " in the dict's order, the variables' here;
+        # each string by json's own encoder of ensure_ascii=False), and its sort key from the
+        # variables' positions in name order, without a dict per answer
+        self.names = [json.dumps(v, ensure_ascii=False) + ": " for v in self.variables] if self.order is not None else None
+        self.by_name = [(v, self.variables.index(v)) for v in self.order] if self.order is not None else None
 
     def joined(self, rows) -> str:
         """The answers' JSON texts in ``solution_dicts`` order, joined by ``", "`` (json.dumps' separator)."""
         cache = self.cache
+        names, by_name, encode = self.names, self.by_name, _encode_string
         items = []
         for row in rows:
             got = cache.get(row)
             if got is None:
                 if len(cache) >= self.limit:
                     cache.clear()
+                if names is not None:
+                    text = ", ".join([name + encode(term) for name, term in zip(names, row) if term is not None])
+                    got = cache[row] = ([(v, row[i]) for v, i in by_name if row[i] is not None], "{" + text + "}")
+                    items.append(got)
+                    continue
                 d = {v: term for v, term in zip(self.variables, row) if term is not None}
                 key = sorted(d.items()) if self.order is None else [(v, d[v]) for v in self.order if v in d]
                 got = cache[row] = (key, json.dumps(d, ensure_ascii=False))
             items.append(got)
         items.sort(key=_first)
         return ", ".join([text for _, text in items])
+
+
+_encode_string = json.encoder.encode_basestring  # type: ignore[attr-defined]  (json.dumps' encoder of a str, ensure_ascii=False)
 
 
 def _first(item):

@@ -288,20 +288,32 @@ def _float_lexical(x: float) -> str:
             if text is not None:
                 break
     else:
+        # the bisection's test is _round_trips inlined (an average's form is asked at every
+        # change of its group): the text by a prepared format spec, read back to binary64 and
+        # packed to binary32, whose overflow (rounding to ±INF, which is not x) raises
         lo, hi = 1, 9  # 9 digits always read back (binary32 needs at most 9); text: hi's
+        specs, pack, unpack = _PRECISION_SPECS, _BINARY32.pack, _BINARY32.unpack
         while lo < hi:
-            mid = (lo + hi) // 2
-            got = _round_trips(x, mid)
-            if got is None:
-                lo = mid + 1
-            else:
+            mid = (lo + hi) >> 1
+            got = format(x, specs[mid])
+            try:
+                back = unpack(pack(float(got)))[0]
+            except OverflowError:
+                back = None
+            if back == x:
                 hi, text = mid, got
+            else:
+                lo = mid + 1
     if text is None:
         text = f"{x:.8e}"
     mantissa, _, exponent = text.partition("e")
-    negative = mantissa[0] == "-"
-    digits = mantissa.lstrip("-").replace(".", "").rstrip("0")
-    return f"{'-' if negative else ''}{digits[0]}.{digits[1:] or '0'}E{int(exponent)}"
+    sign = ""
+    if mantissa[0] == "-":
+        sign, mantissa = "-", mantissa[1:]
+    return f"{sign}{mantissa[0]}.{mantissa[2:].rstrip('0') or '0'}E{int(exponent)}"  # d[.ddd]: d is not 0
+
+
+_PRECISION_SPECS = tuple(f".{max(p - 1, 0)}e" for p in range(10))  # p significant digits (``d.ddde±X``)
 
 
 def number_lexical(kind: int, value: int | Decimal | float) -> str:

@@ -275,14 +275,21 @@ def native_rules(spec: AggregateSpec, suffix: str, group: Atom, head: Atom, z: T
     value, ``null`` for an error, the same limit of SUM/AVG, whose ``agglimit`` stays for the note)::
 
         agg(K̄, V) :- group(K̄), V = #@sparql_avg_of{Z, X̄ : ans1(X̄), Z != null}.
-        agglimit(K̄) :- group(K̄), N = #count{X̄ : ans1(X̄), Z != null}, N > 32767.      (SUM/AVG)
+        agglimit(K̄) :- group(K̄), N = #count{Z, X̄ : ans1(X̄), Z != null}, N > 32767.      (SUM/AVG)
+
+    Every one of them has the elements ``Z, X̄`` (one tuple per solution: MIN/MAX do not depend
+    on how many tuples have a value, and agglimit counts as many tuples as ``X̄`` alone, Z being
+    a function of the solution), so that the aggregates of one argument, and agglimit, have the
+    same elements: the incremental engine keeps them as one relation (``lars.incremental_aggregates._maintain``).
     """
-    terms = (z, *ident) if spec.function in ("SUM", "AVG") else (z,)
-    value = AggregateAssignment(Variable("V"), "@" + NATIVE[spec.function], (AggregateElement(terms, condition),))
+    terms = (z, *ident)
+    element = AggregateElement(terms, condition)
+    value = AggregateAssignment(Variable("V"), "@" + NATIVE[spec.function], (element,))
     rules = [Rule(head, (Literal(group), value))]
     if spec.function in ("SUM", "AVG"):
         limit = Atom(f"agglimit{suffix}", group.args)
-        rules.append(Rule(limit, (Literal(group), count("N"), Comparison(">", Variable("N"), Integer(MAX_SUM_ROWS)))))
+        rules.append(Rule(limit, (Literal(group), AggregateAssignment(Variable("N"), "count", (element,)),
+                                  Comparison(">", Variable("N"), Integer(MAX_SUM_ROWS)))))
     return rules
 
 

@@ -1,0 +1,79 @@
+"""The native aggregates of one argument share their elements (``translator.translate.aggregates.native_rules``:
+``#@sparql_min_of``, ``#@sparql_max_of``, ``#@sparql_sum_of``, ``#@sparql_avg_of`` and agglimit's
+``#count`` all over ``Z, X̄``), so the incremental engine keeps one element relation for them.
+
+Oracle: the reference semantics of LARS (``lars.reference``) on the *portable* program (limb sums,
+order keys through clingo's #min/#max, no external aggregate), at every evaluation time, on
+random windowed streams of observations whose values mix integers, decimals, floats, doubles and
+non-numbers, come back after leaving the window, and whose groups empty and come back."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+from rdflib import Literal, URIRef
+from rdflib.namespace import XSD
+
+from lars import reference
+from lars.incremental import IncrementalSolver
+from lars.model import Program
+from translator.evaluate.run import answers, engine_input
+from translator.query.parse import parse
+from translator.rdf.streams import StreamElement
+from translator.rdf.terms import from_lars, to_nt
+from translator.translate.compile import compile_query
+from translator.translate.expressions import FUNCTIONS
+from translator.translate.normalize import TimeBase
+
+E = "http://example.org/srbench/"
+STREAM = URIRef(E + "stream")
+WHERE = f"""FROM STREAM <{E}stream> [RANGE 2s STEP 1s]
+WHERE {{ ?obs <{E}procedure> ?sensor . ?obs <{E}value> ?value . }}
+GROUP BY ?sensor
+"""
+QUERIES = [
+    "REGISTER QUERY m AS SELECT ?sensor (MIN(?value) AS ?lo) (MAX(?value) AS ?hi) (SUM(?value) AS ?total)\n" + WHERE,
+    "REGISTER QUERY a AS SELECT ?sensor (AVG(?value) AS ?avg) (COUNT(?obs) AS ?n) (MIN(?value) AS ?lo)\n" + WHERE,
+    "REGISTER QUERY c AS SELECT ?sensor (COUNT(?obs) AS ?n) (MAX(?value) AS ?hi)\n" + WHERE + "HAVING (COUNT(?obs) > 1)\n",
+]
+VALUES = [Literal("1", datatype=XSD.integer), Literal("1.0", datatype=XSD.decimal), Literal("1.0E0", datatype=XSD.float),
+          Literal("2.5E0", datatype=XSD.double), Literal("-3", datatype=XSD.integer), Literal("0.1", datatype=XSD.decimal),
+          Literal("3.3E0", datatype=XSD.float), Literal("x"), URIRef(E + "v")]
+
+
+@st.composite
+def observations(draw) -> list[StreamElement]:
+    out = []
+    n = 0
+    for t in range(draw(st.integers(1, 7))):
+        for _ in range(draw(st.integers(0, 3))):
+            obs = URIRef(f"{E}obs/{n}")  # every observation a fresh IRI
+            n += 1
+            sensor = URIRef(f"{E}sensor/{draw(st.integers(0, 2))}")
+            out.append(StreamElement((obs, URIRef(E + "procedure"), sensor), t, STREAM))
+            out.append(StreamElement((obs, URIRef(E + "value"), draw(st.sampled_from(VALUES))), t, STREAM))
+    return out
+
+
+def test_one_element_relation_for_min_max_sum_and_agglimit() -> None:
+    compiled = compile_query(parse(QUERIES[0]), base=TimeBase("s"))
+    native = compiled.engine_programs()[1]
+    assert native is not None
+    order = IncrementalSolver(native, functions=FUNCTIONS).order
+    assert sum(1 for sig in order if sig[0] == "#e") == 1
+
+
+@pytest.mark.parametrize("query", QUERIES)
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(elements=observations())
+def test_native_run_equals_reference_of_portable_program(query: str, elements: list) -> None:
+    compiled = compile_query(parse(query), base=TimeBase("s"))
+    run = engine_input(compiled, elements)
+    program = Program(run.program.rules)  # the portable program: no external aggregate
+    assert "#@" not in str(program.rules)
+    for ev in answers(compiled, elements, engine="incremental"):
+        expected = reference.answer_at(program, run.stream, ev.t, functions=FUNCTIONS)
+        assert expected is not None
+        rows = {tuple(None if from_lars(a) is None else to_nt(from_lars(a)) for a in atom.args)
+                for atom in expected if atom.predicate == compiled.answer_predicate}
+        assert set(ev.rows) == rows, ev.t
