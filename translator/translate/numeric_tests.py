@@ -24,10 +24,12 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal
+from functools import lru_cache
 from typing import Callable, Sequence
 
 from rdflib import Literal as RDFLiteral, URIRef
 
+from lars.bounds import TERM_CACHE_SIZE
 from translator.query import model as M
 from translator.rdf import sparql_ops as ops
 
@@ -69,6 +71,7 @@ def compile_numeric_test(expr: M.Expr, names: Sequence[str], *, lars: bool = Fal
     return run
 
 
+@lru_cache(maxsize=TERM_CACHE_SIZE)
 def _number_of_text(text: str) -> ops.Number | None:
     m = _TYPED.fullmatch(text)
     return ops.numeric_lexical(m.group(1), m.group(2)) if m is not None else None
@@ -78,6 +81,7 @@ def _number_of_text(text: str) -> ops.Number | None:
 _TYPED_LARS = re.compile(r'"\\"([^"\\]*)\\"\^\^<(http://www\.w3\.org/2001/XMLSchema#[A-Za-z]+)>"')
 
 
+@lru_cache(maxsize=TERM_CACHE_SIZE)  # a value recurs in many rows (a reading joined with others): read once while it does
 def _number_of_lars_text(text: str) -> ops.Number | None:
     m = _TYPED_LARS.fullmatch(text)
     return ops.numeric_lexical(m.group(1), m.group(2)) if m is not None else None
