@@ -1169,11 +1169,20 @@ class _Engine:
         self.intensional = set(solver.order) - {_FALSE}
         self.outputs = solver.outputs
         self.answer = _SortedAnswer()
+        self.shown: dict[tuple, dict[tuple, str]] = {}  # output sig -> row of the answer -> its atom text
         self.valid = False  # is the previous step's answer a single answer (for deltas)?
         self.out: list[tuple] = []  # (sig, rows added, rows removed) of the step, for the answer
         self.blk: dict = {}  # block node -> its last result (lars.incremental_aggregates)
         # relations whose every reader projects it (one positive literal): changed in bulk
         self.bulk = {rel: all(r.project is not None for r, _ in uses) for rel, uses in self.uses.items()}
+        # heads of plain copies of one relation, flushed by ``_changes``: their changes may be
+        # recorded exactly (``_exact``)
+        self.exact_heads = {r.head for r in solver.rules if r.project is True and r.head[0] not in _BLOCK_NODES}
+        self.exact: dict[tuple, tuple[list, list]] = {}  # head -> (rows new, rows gone) since its last flush
+        # window relations whose every reader projects them into a predicate (no join, no
+        # block, no negation reads their rows): their rows are not kept (``_Window`` has them)
+        self.untracked = {rel for rel, uses in self.uses.items() if rel[0] == WIN and (NEG, rel) not in self.uses
+                          and all(r.project is not None and r.head[0] not in _BLOCK_NODES for r, _ in uses)}
         for fact in solver.facts:
             try:
                 row = tuple([format_term(evaluate(a, {}, self.functions)) for a in fact.args])
@@ -1444,11 +1453,14 @@ class _Engine:
         literal take the change in bulk; the others tuple by tuple (the delta rule)."""
         table = self.rels[rel]
         if self.bulk.get(rel, True):  # (a relation nothing reads: bulk too)
-            table.add_many(plus)
-            table.remove_many(minus)
+            if rel not in self.untracked:
+                table.add_many(plus)
+                table.remove_many(minus)
             counts_of, pending_of = self.counts, self.pending
             for r, _ in self.uses.get(rel, ()):
                 counts = counts_of[r.head]
+                if r.project is True and r.head in self.exact_heads and self._exact(r.head, counts, plus, minus):
+                    continue
                 get = counts.get
                 proj = r.project
                 heads_plus = plus if proj is True else [tuple([row[k] for k in proj]) for row in plus]  # type: ignore[union-attr]
@@ -1496,10 +1508,53 @@ class _Engine:
         if shadow in self.uses:
             self._apply(shadow, plus, minus)
 
+    def _exact(self, head: tuple, counts: dict, plus, minus) -> bool:
+        """The rows ``plus`` (distinct) each gain and the rows ``minus`` (distinct) each lose one
+        support of ``head``, from a rule that is a plain copy of one relation (``_Rule.project``
+        is True). When nothing else changed ``head`` since it was last flushed (no pending rows),
+        its relation's rows are the rows with a support, or differ from them by the changes
+        recorded here before (``exact``): if every row of ``plus`` is then neither supported nor
+        in the relation (its support goes 0 -> 1, a new row) and every row of ``minus`` has its
+        last support and is in the relation (1 -> 0, a row gone), the supports change in bulk and
+        the rows are recorded as the relation's changes themselves, so that ``_changes`` has no
+        set operations to do (the fresh-atom streams: every row that enters a window is new, every
+        row that leaves it is gone). Otherwise (``False``) nothing is changed here: the caller
+        takes the general path, and the recorded changes join the pending rows."""
+        exact = self.exact
+        got = exact.get(head)
+        pending = self.pending[head]
+        if not pending:
+            rows = self.rels[head].rows
+            if (not plus or ((not counts or counts.keys().isdisjoint(plus))
+                             and (got is None or rows.isdisjoint(plus)))) and (
+                    not minus or (all(map((1).__eq__, map(counts.get, minus)))
+                                  and (got is None or rows.issuperset(minus)))):
+                if plus:
+                    counts.update(dict.fromkeys(plus, 1))
+                if minus:
+                    _consume(map(counts.__delitem__, minus), maxlen=0)
+                if got is None:
+                    exact[head] = (list(plus), list(minus))
+                else:
+                    got[0].extend(plus)
+                    got[1].extend(minus)
+                return True
+        if got is not None:
+            pending.update(got[0])
+            pending.update(got[1])
+            del exact[head]
+        return False
+
     def _changes(self, sig: tuple) -> tuple[list, list]:
         """The rows of ``sig`` whose support became (plus) or stopped being (minus) non-zero since
         it was last flushed, not yet applied to its relation; its pending rows are cleared."""
         pending = self.pending[sig]
+        got = self.exact.pop(sig, None)
+        if got is not None:  # changes known exactly (``_exact``)
+            if not pending:
+                return got
+            pending.update(got[0])
+            pending.update(got[1])
         if not pending:
             return [], []
         counts = self.counts[sig]
@@ -1753,11 +1808,26 @@ class _Engine:
     def _answer(self, t: int) -> Step:
         added: list[str] = []
         removed: list[str] = []
+        shown = self.shown
         for sig, plus, minus in self.out:
             name = sig[0]
             if sig[1]:
-                removed += [f"{name}({','.join(row)})" for row in minus]
-                added += [f"{name}({','.join(row)})" for row in plus]
+                # the text of a row is built once, when it joins the answer, and kept until it
+                # leaves (``shown``: the rows of the answer, no more)
+                texts = shown.get(sig)
+                if texts is None:
+                    texts = shown[sig] = {}
+                if minus:
+                    removed += map(texts.pop, minus)
+                if plus:
+                    if sig[1] == 2:
+                        new = [f"{name}({a},{b})" for a, b in plus]
+                    elif sig[1] == 1:
+                        new = [f"{name}({a})" for a, in plus]
+                    else:
+                        new = [f"{name}({x})" for x in map(",".join, plus)]
+                    texts.update(zip(plus, new))
+                    added += new
             else:
                 removed += [name for row in minus]
                 added += [name for row in plus]
@@ -1774,6 +1844,10 @@ class _Engine:
 
 
 _BLOCK = 1000  # atoms per block of a _SortedAnswer (split at twice that)
+#: the characters that ``json.dumps(…, ensure_ascii=False)`` escapes in a string
+#: (``json.encoder.ESCAPE``: the controls, the quote and the backslash), as bytes
+_JSON_ESCAPED = bytes(range(32)) + b'"\\'
+_QUOTES = '", "'
 
 
 class _SortedAnswer:
@@ -1784,13 +1858,16 @@ class _SortedAnswer:
     answer is a join of cached pieces (``Step.encoded``), byte for byte what ``json.dumps`` of the
     sorted list prints."""
 
-    __slots__ = ("blocks", "maxes", "enc", "flat")
+    __slots__ = ("blocks", "maxes", "enc", "flat", "plain")
 
     def __init__(self) -> None:
         self.blocks: list[list[str]] = []
         self.maxes: list[str] = []  # the last text of each block
         self.enc: list[str | None] = []  # each block's JSON encoding (None: not computed yet)
         self.flat: tuple[str, ...] | None = ()  # the atoms as one tuple (None: not computed yet)
+        # no text added so far has a character that JSON escapes: a block's encoding is then its
+        # texts in quotes joined by '", "' (``encoded``)
+        self.plain = True
 
     def update(self, added: list[str], removed: list[str]) -> None:
         """Remove the sorted texts ``removed`` (present) and add the sorted texts ``added`` (absent)."""
@@ -1798,6 +1875,13 @@ class _SortedAnswer:
             return
         blocks, maxes, enc = self.blocks, self.maxes, self.enc
         self.flat = None
+        if self.plain and added:
+            # UTF-8 (surrogates passed) keeps every character below 128 as its byte, and writes
+            # the others as bytes of 128 and more: deleting the escaped bytes changes the length
+            # iff some text has a character to escape
+            text = "".join(added).encode("utf-8", "surrogatepass")
+            if len(text.translate(None, _JSON_ESCAPED)) != len(text):
+                self.plain = False
         dirty = set()
         i, n = 0, len(removed)
         while i < n:
@@ -1857,7 +1941,11 @@ class _SortedAnswer:
     def encoded(self) -> str:
         """The JSON array of the atoms without its brackets (``json.dumps(…, ensure_ascii=False)``)."""
         enc = self.enc
+        plain = self.plain
         for j, e in enumerate(enc):
             if e is None:
-                enc[j] = _dumps(self.blocks[j], ensure_ascii=False)[1:-1]
+                if plain:  # what json.dumps writes for strings without a character to escape
+                    enc[j] = f'"{_QUOTES.join(self.blocks[j])}"'
+                else:
+                    enc[j] = _dumps(self.blocks[j], ensure_ascii=False)[1:-1]
         return ", ".join(enc)  # type: ignore[arg-type]
