@@ -1519,16 +1519,22 @@ class _Engine:
         the rows are recorded as the relation's changes themselves, so that ``_changes`` has no
         set operations to do (the fresh-atom streams: every row that enters a window is new, every
         row that leaves it is gone). Otherwise (``False``) nothing is changed here: the caller
-        takes the general path, and the recorded changes join the pending rows."""
+        takes the general path (its pending rows and the changes recorded here are then merged by
+        ``_changes``; while rows are pending, nothing more is recorded)."""
         exact = self.exact
         got = exact.get(head)
         pending = self.pending[head]
         if not pending:
             rows = self.rels[head].rows
+            # a row of ``plus`` without support may still be in the relation (a row recorded
+            # gone, coming back through another copy: no change); a row of ``minus`` with its
+            # last support is in the relation unless it was recorded new at this step, and then
+            # its support came from one relation that gained it now and cannot lose it now (a
+            # window loses only rows it held before the step, and a second copy holding it
+            # before would have made it supported already)
             if (not plus or ((not counts or counts.keys().isdisjoint(plus))
-                             and (got is None or rows.isdisjoint(plus)))) and (
-                    not minus or (all(map((1).__eq__, map(counts.get, minus)))
-                                  and (got is None or rows.issuperset(minus)))):
+                             and (got is None or not got[1] or rows.isdisjoint(plus)))) and (
+                    not minus or all(map((1).__eq__, map(counts.get, minus)))):
                 if plus:
                     counts.update(dict.fromkeys(plus, 1))
                 if minus:
@@ -1539,10 +1545,6 @@ class _Engine:
                     got[0].extend(plus)
                     got[1].extend(minus)
                 return True
-        if got is not None:
-            pending.update(got[0])
-            pending.update(got[1])
-            del exact[head]
         return False
 
     def _changes(self, sig: tuple) -> tuple[list, list]:
