@@ -1385,7 +1385,7 @@ class _Engine:
                         return  # its rows occur at the run's end, still in the window
                     gone = list(compress(rows, map(u.__eq__, map(last.__getitem__, rows))))
                     inside = run[0]  # their last point (maybe not written yet) is the run's end
-                    gone = [row for row in gone if row not in inside]
+                    gone = list(filterfalse(inside.__contains__, gone))
                     if gone:
                         _consume(map(last.__delitem__, gone), maxlen=0)
                         self._apply((WIN, "dia", w.window, sig), (), gone)
@@ -1893,8 +1893,11 @@ class _SortedAnswer:
             if hi - i == 1:
                 del block[bisect_left(block, removed[i])]
             else:
-                gone = set(removed[i:hi])
-                blocks[j] = [x for x in block if x not in gone]
+                lo, run = bisect_left(block, removed[i]), removed[i:hi]
+                if block[lo:lo + len(run)] == run:  # consecutive in the block (e.g. one time point's atoms)
+                    del block[lo:lo + len(run)]
+                else:
+                    blocks[j] = list(filterfalse(set(run).__contains__, block))
             dirty.add(j)
             i = hi
         i, n = 0, len(added)
@@ -1910,8 +1913,12 @@ class _SortedAnswer:
             if hi - i == 1:
                 insort(block, added[i])
             else:
-                block += added[i:hi]
-                block.sort()  # two sorted runs: one merge
+                lo = bisect_left(block, added[i])
+                if lo == len(block) or added[hi - 1] < block[lo]:  # all between two neighbours
+                    block[lo:lo] = added[i:hi]
+                else:
+                    block += added[i:hi]
+                    block.sort()  # two sorted runs: one merge
             dirty.add(j)
             i = hi
         if not dirty:

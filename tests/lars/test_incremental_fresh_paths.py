@@ -201,3 +201,32 @@ def test_a_row_leaving_one_copy_as_it_enters_another() -> None:
     stream = Stream(points, start=0, end=11)
     _check(program, stream, list(range(12)))
     _check(program, stream, [0, 1, 3, 4, 6, 9, 10, 11])
+
+
+def test_sorted_answer_takes_runs_of_consecutive_atoms() -> None:
+    """Atoms that enter and leave as runs (one time point's fresh atoms: consecutive in the
+    order) are cut out and put in by slices (``_SortedAnswer.update``), others one by one; the
+    blocks stay the sorted set and its JSON across splits, with runs that straddle blocks."""
+    import random
+
+    rng = random.Random(5)
+    for width in (1, 3, 6):
+        answer = incremental._SortedAnswer()
+        now: set[str] = set()
+        window: list[list[str]] = []
+        for t in range(40):
+            fresh = {f"a(o{t}_{i},v{i % 7})" for i in range(rng.choice([0, 1, 2, 40, 900, 2600]))}
+            if t % 3 == 1:  # a few among the atoms of earlier points
+                fresh |= {f"a(o{rng.randrange(t + 1)}_{i}x,v0)" for i in range(rng.randrange(1, 5))}
+            fresh = sorted(fresh - now)  # (absent ones only, as the engine gives them)
+            window.append(fresh)
+            removed = window.pop(0) if len(window) > width else []
+            if t % 5 == 4 and now:  # a few scattered ones too
+                extra = rng.sample(sorted(now - set(removed)), min(3, len(now - set(removed))))
+                removed = sorted(set(removed) | set(extra))
+                window = [[x for x in run if x not in extra] for run in window]
+            answer.update(fresh, sorted(removed))
+            now = (now - set(removed)) | set(fresh)
+            assert answer.atoms() == tuple(sorted(now)), (width, t)
+            assert "[" + answer.encoded() + "]" == json.dumps(sorted(now), ensure_ascii=False)
+            assert all(0 < len(b) <= 2 * incremental._BLOCK for b in answer.blocks)
