@@ -1398,8 +1398,8 @@ class _Engine:
                     if rows is run[0]:
                         return  # its rows occur at the run's end, still in the window
                     gone = _last_at(rows, last, u)
-                    inside = run[0]  # their last point (maybe not written yet) is the run's end
-                    gone = list(filterfalse(inside.__contains__, gone))
+                    if run[1] <= u:  # the run's rows may say u: their last point (not written yet) is its end
+                        gone = list(filterfalse(run[0].__contains__, gone))
                     if gone:
                         _consume(map(last.__delitem__, gone), maxlen=0)
                         self._apply((WIN, "dia", w.window, sig), (), gone)
