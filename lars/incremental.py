@@ -972,12 +972,12 @@ def _all_one(values: list) -> bool:
     return values.count(1) == len(values)
 
 
-def _last_at(rows, last: dict, u: int) -> list:
+def _last_at(rows, last: dict, u: int):
     """The rows of ``rows`` whose last point in ``last`` is u (all of them, the common case, by
     one count over their points instead of a comparison call per row)."""
     points = list(map(last.__getitem__, rows))
     if points.count(u) == len(points):
-        return list(rows)
+        return rows  # (read only)
     return list(compress(rows, map(u.__eq__, points)))
 
 
@@ -1192,7 +1192,7 @@ class _Engine:
         # heads of plain copies of one relation, flushed by ``_changes``: their changes may be
         # recorded exactly (``_exact``)
         self.exact_heads = {r.head for r in solver.rules if r.project is True and r.head[0] not in _BLOCK_NODES}
-        self.exact: dict[tuple, tuple[list, list]] = {}  # head -> (rows new, rows gone) since its last flush
+        self.exact: dict[tuple, tuple[dict, dict]] = {}  # head -> (rows new, rows gone) since its last flush
         # window relations whose every reader projects them into a predicate (no join, no
         # block, no negation reads their rows): their rows are not kept (``_Window`` has them)
         self.untracked = {rel for rel, uses in self.uses.items() if rel[0] == WIN and (NEG, rel) not in self.uses
@@ -1386,7 +1386,8 @@ class _Engine:
                 if run[2] != run[1]:
                     last.update(dict.fromkeys(run[0], run[2]))
                 del w.dia_run[sig]
-            came = list(filterfalse(last.__contains__, rows)) if last else list(rows)
+            # all new (fresh atoms): the rows object itself (read only), else the new ones
+            came = rows if not last or last.keys().isdisjoint(rows) else list(filterfalse(last.__contains__, rows))
             last.update(dict.fromkeys(rows, u))
             if type(rows) is dict:
                 w.dia_run[sig] = [rows, u, u]
@@ -1553,11 +1554,14 @@ class _Engine:
                     counts.update(dict.fromkeys(plus, 1))
                 if minus:
                     _consume(map(counts.__delitem__, minus), maxlen=0)
+                # kept as dicts (ordered sets): built from a dict of rows (a time point's rows,
+                # which enter whole when they are all new), and later added to the relation, with
+                # the rows' hashes (a tuple's hash is not cached: computed again for a list)
                 if got is None:
-                    exact[head] = (list(plus), list(minus))
+                    exact[head] = (dict.fromkeys(plus), dict.fromkeys(minus))
                 else:
-                    got[0].extend(plus)
-                    got[1].extend(minus)
+                    got[0].update(dict.fromkeys(plus))
+                    got[1].update(dict.fromkeys(minus))
                 return True
         return False
 
