@@ -1192,6 +1192,7 @@ class _Engine:
         # heads of plain copies of one relation, flushed by ``_changes``: their changes may be
         # recorded exactly (``_exact``)
         self.exact_heads = {r.head for r in solver.rules if r.project is True and r.head[0] not in _BLOCK_NODES}
+        self.meta: dict[tuple, tuple] = {}  # relation -> (bulk, its rows kept, its readers, a negated reader) (``_apply``)
         self.exact: dict[tuple, tuple[dict, dict]] = {}  # head -> (rows new, rows gone) since its last flush
         # window relations whose every reader projects them into a predicate (no join, no
         # block, no negation reads their rows): their rows are not kept (``_Window`` has them)
@@ -1467,12 +1468,17 @@ class _Engine:
         and the supports of the heads of the rules that read it. Rules that only project one
         literal take the change in bulk; the others tuple by tuple (the delta rule)."""
         table = self.rels[rel]
-        if self.bulk.get(rel, True):  # (a relation nothing reads: bulk too)
-            if rel not in self.untracked:
+        meta = self.meta.get(rel)
+        if meta is None:  # (the relation's key is hashed once per change, not once per look-up)
+            meta = self.meta[rel] = (self.bulk.get(rel, True), rel not in self.untracked, self.uses.get(rel, ()),
+                                     (NEG, rel) in self.uses)
+        bulk, tracked, uses, shadow = meta
+        if bulk:  # (a relation nothing reads: bulk too)
+            if tracked:
                 table.add_many(plus)
                 table.remove_many(minus)
             counts_of, pending_of = self.counts, self.pending
-            for r, _ in self.uses.get(rel, ()):
+            for r, _ in uses:
                 counts = counts_of[r.head]
                 if r.project is True and r.head in self.exact_heads and self._exact(r.head, counts, plus, minus):
                     continue
@@ -1519,9 +1525,8 @@ class _Engine:
             if minus:
                 self._propagate(rel, minus, -1)
                 table.remove_many(minus)
-        shadow = (NEG, rel)
-        if shadow in self.uses:
-            self._apply(shadow, plus, minus)
+        if shadow:
+            self._apply((NEG, rel), plus, minus)
 
     def _exact(self, head: tuple, counts: dict, plus, minus) -> bool:
         """The rows ``plus`` (distinct) each gain and the rows ``minus`` (distinct) each lose one
