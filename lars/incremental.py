@@ -986,6 +986,20 @@ class _Cached:
 # ============================================================================== windows
 
 
+def _all_one(values: list) -> bool:
+    """Is every value 1 (one count in C, without a call per value)?"""
+    return values.count(1) == len(values)
+
+
+def _last_at(rows, last: dict, u: int):
+    """The rows of ``rows`` whose last point in ``last`` is u (all of them, the common case, by
+    one count over their points instead of a comparison call per row)."""
+    points = list(map(last.__getitem__, rows))
+    if points.count(u) == len(points):
+        return rows  # (read only)
+    return list(compress(rows, map(u.__eq__, points)))
+
+
 class _Window:
     """One time window ``⊞^{l,u,d}`` and the base relations over it (◇, □, @_T per predicate)."""
 
@@ -1189,11 +1203,21 @@ class _Engine:
         self.intensional = set(solver.order) - {_FALSE}
         self.outputs = solver.outputs
         self.answer = _SortedAnswer()
+        self.shown: dict[tuple, dict[tuple, str]] = {}  # output sig -> row of the answer -> its atom text
         self.valid = False  # is the previous step's answer a single answer (for deltas)?
         self.out: list[tuple] = []  # (sig, rows added, rows removed) of the step, for the answer
         self.blk: dict = {}  # block node -> its last result (lars.incremental_aggregates)
         # relations whose every reader projects it (one positive literal): changed in bulk
         self.bulk = {rel: all(r.project is not None for r, _ in uses) for rel, uses in self.uses.items()}
+        # heads of plain copies of one relation, flushed by ``_changes``: their changes may be
+        # recorded exactly (``_exact``)
+        self.exact_heads = {r.head for r in solver.rules if r.project is True and r.head[0] not in _BLOCK_NODES}
+        self.meta: dict[tuple, tuple] = {}  # relation -> (bulk, its rows kept, its readers, a negated reader) (``_apply``)
+        self.exact: dict[tuple, tuple[dict, dict]] = {}  # head -> (rows new, rows gone) since its last flush
+        # window relations whose every reader projects them into a predicate (no join, no
+        # block, no negation reads their rows): their rows are not kept (``_Window`` has them)
+        self.untracked = {rel for rel, uses in self.uses.items() if rel[0] == WIN and (NEG, rel) not in self.uses
+                          and all(r.project is not None and r.head[0] not in _BLOCK_NODES for r, _ in uses)}
         for fact in solver.facts:
             try:
                 row = tuple([format_term(evaluate(a, {}, self.functions)) for a in fact.args])
@@ -1399,7 +1423,8 @@ class _Engine:
                 if run[2] != run[1]:
                     last.update(dict.fromkeys(run[0], run[2]))
                 del w.dia_run[sig]
-            came = list(filterfalse(last.__contains__, rows)) if last else list(rows)
+            # all new (fresh atoms): the rows object itself (read only), else the new ones
+            came = rows if not last or last.keys().isdisjoint(rows) else list(filterfalse(last.__contains__, rows))
             last.update(dict.fromkeys(rows, u))
             if type(rows) is dict:
                 w.dia_run[sig] = [rows, u, u]
@@ -1410,9 +1435,9 @@ class _Engine:
                 if u < run[2]:
                     if rows is run[0]:
                         return  # its rows occur at the run's end, still in the window
-                    gone = list(compress(rows, map(u.__eq__, map(last.__getitem__, rows))))
-                    inside = run[0]  # their last point (maybe not written yet) is the run's end
-                    gone = [row for row in gone if row not in inside]
+                    gone = _last_at(rows, last, u)
+                    if run[1] <= u:  # the run's rows may say u: their last point (not written yet) is its end
+                        gone = list(filterfalse(run[0].__contains__, gone))
                     if gone:
                         _consume(map(last.__delitem__, gone), maxlen=0)
                         self._apply((WIN, "dia", w.window, sig), (), gone)
@@ -1420,7 +1445,7 @@ class _Engine:
                 if run[2] != run[1]:
                     last.update(dict.fromkeys(run[0], run[2]))
                 del w.dia_run[sig]
-            gone = list(compress(rows, map(u.__eq__, map(last.__getitem__, rows))))
+            gone = _last_at(rows, last, u)
             if gone:
                 if len(gone) == len(last):
                     last.clear()
@@ -1479,12 +1504,20 @@ class _Engine:
         and the supports of the heads of the rules that read it. Rules that only project one
         literal take the change in bulk; the others tuple by tuple (the delta rule)."""
         table = self.rels[rel]
-        if self.bulk.get(rel, True):  # (a relation nothing reads: bulk too)
-            table.add_many(plus)
-            table.remove_many(minus)
+        meta = self.meta.get(rel)
+        if meta is None:  # (the relation's key is hashed once per change, not once per look-up)
+            meta = self.meta[rel] = (self.bulk.get(rel, True), rel not in self.untracked, self.uses.get(rel, ()),
+                                     (NEG, rel) in self.uses)
+        bulk, tracked, uses, shadow = meta
+        if bulk:  # (a relation nothing reads: bulk too)
+            if tracked:
+                table.add_many(plus)
+                table.remove_many(minus)
             counts_of, pending_of = self.counts, self.pending
-            for r, _ in self.uses.get(rel, ()):
+            for r, _ in uses:
                 counts = counts_of[r.head]
+                if r.project is True and r.head in self.exact_heads and self._exact(r.head, counts, plus, minus):
+                    continue
                 get = counts.get
                 proj = r.project
                 heads_plus = plus if proj is True else [tuple([row[k] for k in proj]) for row in plus]  # type: ignore[union-attr]
@@ -1528,14 +1561,61 @@ class _Engine:
             if minus:
                 self._propagate(rel, minus, -1)
                 table.remove_many(minus)
-        shadow = (NEG, rel)
-        if shadow in self.uses:
-            self._apply(shadow, plus, minus)
+        if shadow:
+            self._apply((NEG, rel), plus, minus)
+
+    def _exact(self, head: tuple, counts: dict, plus, minus) -> bool:
+        """The rows ``plus`` (distinct) each gain and the rows ``minus`` (distinct) each lose one
+        support of ``head``, from a rule that is a plain copy of one relation (``_Rule.project``
+        is True). When nothing else changed ``head`` since it was last flushed (no pending rows),
+        its relation's rows are the rows with a support, or differ from them by the changes
+        recorded here before (``exact``): if every row of ``plus`` is then neither supported nor
+        in the relation (its support goes 0 -> 1, a new row) and every row of ``minus`` has its
+        last support and is in the relation (1 -> 0, a row gone), the supports change in bulk and
+        the rows are recorded as the relation's changes themselves, so that ``_changes`` has no
+        set operations to do (the fresh-atom streams: every row that enters a window is new, every
+        row that leaves it is gone). Otherwise (``False``) nothing is changed here: the caller
+        takes the general path (its pending rows and the changes recorded here are then merged by
+        ``_changes``; while rows are pending, nothing more is recorded)."""
+        exact = self.exact
+        got = exact.get(head)
+        pending = self.pending[head]
+        if not pending:
+            rows = self.rels[head].rows
+            # a row of ``plus`` without support may still be in the relation (a row recorded
+            # gone, coming back through another copy: no change); a row of ``minus`` with its
+            # last support is in the relation unless it was recorded new at this step, and then
+            # its support came from one relation that gained it now and cannot lose it now (a
+            # window loses only rows it held before the step, and a second copy holding it
+            # before would have made it supported already)
+            if (not plus or ((not counts or counts.keys().isdisjoint(plus))
+                             and (got is None or not got[1] or rows.isdisjoint(plus)))) and (
+                    not minus or _all_one(list(map(counts.get, minus)))):
+                if plus:
+                    counts.update(dict.fromkeys(plus, 1))
+                if minus:
+                    _consume(map(counts.__delitem__, minus), maxlen=0)
+                # kept as dicts (ordered sets): built from a dict of rows (a time point's rows,
+                # which enter whole when they are all new), and later added to the relation, with
+                # the rows' hashes (a tuple's hash is not cached: computed again for a list)
+                if got is None:
+                    exact[head] = (dict.fromkeys(plus), dict.fromkeys(minus))
+                else:
+                    got[0].update(dict.fromkeys(plus))
+                    got[1].update(dict.fromkeys(minus))
+                return True
+        return False
 
     def _changes(self, sig: tuple) -> tuple[list, list]:
         """The rows of ``sig`` whose support became (plus) or stopped being (minus) non-zero since
         it was last flushed, not yet applied to its relation; its pending rows are cleared."""
         pending = self.pending[sig]
+        got = self.exact.pop(sig, None)
+        if got is not None:  # changes known exactly (``_exact``)
+            if not pending:
+                return got
+            pending.update(got[0])
+            pending.update(got[1])
         if not pending:
             return [], []
         counts = self.counts[sig]
@@ -1790,11 +1870,26 @@ class _Engine:
     def _answer(self, t: int) -> Step:
         added: list[str] = []
         removed: list[str] = []
+        shown = self.shown
         for sig, plus, minus in self.out:
             name = sig[0]
             if sig[1]:
-                removed += [f"{name}({','.join(row)})" for row in minus]
-                added += [f"{name}({','.join(row)})" for row in plus]
+                # the text of a row is built once, when it joins the answer, and kept until it
+                # leaves (``shown``: the rows of the answer, no more)
+                texts = shown.get(sig)
+                if texts is None:
+                    texts = shown[sig] = {}
+                if minus:
+                    removed += map(texts.pop, minus)
+                if plus:
+                    if sig[1] == 2:
+                        new = [f"{name}({a},{b})" for a, b in plus]
+                    elif sig[1] == 1:
+                        new = [f"{name}({a})" for a, in plus]
+                    else:
+                        new = [f"{name}({x})" for x in map(",".join, plus)]
+                    texts.update(zip(plus, new))
+                    added += new
             else:
                 removed += [name for row in minus]
                 added += [name for row in plus]
@@ -1811,6 +1906,10 @@ class _Engine:
 
 
 _BLOCK = 1000  # atoms per block of a _SortedAnswer (split at twice that)
+#: the characters that ``json.dumps(…, ensure_ascii=False)`` escapes in a string
+#: (``json.encoder.ESCAPE``: the controls, the quote and the backslash), as bytes
+_JSON_ESCAPED = bytes(range(32)) + b'"\\'
+_QUOTES = '", "'
 
 
 class _SortedAnswer:
@@ -1821,13 +1920,16 @@ class _SortedAnswer:
     answer is a join of cached pieces (``Step.encoded``), byte for byte what ``json.dumps`` of the
     sorted list prints."""
 
-    __slots__ = ("blocks", "maxes", "enc", "flat")
+    __slots__ = ("blocks", "maxes", "enc", "flat", "plain")
 
     def __init__(self) -> None:
         self.blocks: list[list[str]] = []
         self.maxes: list[str] = []  # the last text of each block
         self.enc: list[str | None] = []  # each block's JSON encoding (None: not computed yet)
         self.flat: tuple[str, ...] | None = ()  # the atoms as one tuple (None: not computed yet)
+        # no text added so far has a character that JSON escapes: a block's encoding is then its
+        # texts in quotes joined by '", "' (``encoded``)
+        self.plain = True
 
     def update(self, added: list[str], removed: list[str]) -> None:
         """Remove the sorted texts ``removed`` (present) and add the sorted texts ``added`` (absent)."""
@@ -1835,6 +1937,13 @@ class _SortedAnswer:
             return
         blocks, maxes, enc = self.blocks, self.maxes, self.enc
         self.flat = None
+        if self.plain and added:
+            # UTF-8 (surrogates passed) keeps every character below 128 as its byte, and writes
+            # the others as bytes of 128 and more: deleting the escaped bytes changes the length
+            # iff some text has a character to escape
+            text = "".join(added).encode("utf-8", "surrogatepass")
+            if len(text.translate(None, _JSON_ESCAPED)) != len(text):
+                self.plain = False
         dirty = set()
         i, n = 0, len(removed)
         while i < n:
@@ -1844,8 +1953,11 @@ class _SortedAnswer:
             if hi - i == 1:
                 del block[bisect_left(block, removed[i])]
             else:
-                gone = set(removed[i:hi])
-                blocks[j] = [x for x in block if x not in gone]
+                lo, run = bisect_left(block, removed[i]), removed[i:hi]
+                if block[lo:lo + len(run)] == run:  # consecutive in the block (e.g. one time point's atoms)
+                    del block[lo:lo + len(run)]
+                else:
+                    blocks[j] = list(filterfalse(set(run).__contains__, block))
             dirty.add(j)
             i = hi
         i, n = 0, len(added)
@@ -1861,8 +1973,12 @@ class _SortedAnswer:
             if hi - i == 1:
                 insort(block, added[i])
             else:
-                block += added[i:hi]
-                block.sort()  # two sorted runs: one merge
+                lo = bisect_left(block, added[i])
+                if lo == len(block) or added[hi - 1] < block[lo]:  # all between two neighbours
+                    block[lo:lo] = added[i:hi]
+                else:
+                    block += added[i:hi]
+                    block.sort()  # two sorted runs: one merge
             dirty.add(j)
             i = hi
         if not dirty:
@@ -1894,7 +2010,11 @@ class _SortedAnswer:
     def encoded(self) -> str:
         """The JSON array of the atoms without its brackets (``json.dumps(…, ensure_ascii=False)``)."""
         enc = self.enc
+        plain = self.plain
         for j, e in enumerate(enc):
             if e is None:
-                enc[j] = _dumps(self.blocks[j], ensure_ascii=False)[1:-1]
+                if plain:  # what json.dumps writes for strings without a character to escape
+                    enc[j] = f'"{_QUOTES.join(self.blocks[j])}"'
+                else:
+                    enc[j] = _dumps(self.blocks[j], ensure_ascii=False)[1:-1]
         return ", ".join(enc)  # type: ignore[arg-type]
