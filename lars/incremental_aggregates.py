@@ -221,20 +221,10 @@ def _direct(block: AggregateBlock):
                             break
                     else:  # X = @f(…): the text cached per argument texts, as _cmp_step
                         _, slot, call, name = op
-                        calls = blk.get(slot)
-                        if calls is None:
-                            calls = blk[slot] = {}
-                        key = tuple([theta[a.name] if isinstance(a, Variable) else a for a in call.args])
-                        got = calls.get(key)
-                        if got is None:
-                            try:
-                                got = engine._value(call, theta)
-                            except _Undefined:
-                                break
-                            if len(calls) >= _KEYS_MAX:
-                                calls.clear()
-                            calls[key] = got
-                        theta[name] = got
+                        try:
+                            theta[name] = _call_text(engine, slot, call, theta)
+                        except _Undefined:
+                            break
                 else:
                     rows.add(tuple([theta[v] if is_var else v for is_var, v in spec]))
         return rows
@@ -275,21 +265,10 @@ def _cmp_step(c: Comparison):
         if unbound:  # an assignment X = term (X the only unbound variable, as the items are ordered)
             var, other = (c.left, c.right) if isinstance(c.left, Variable) and c.left.name in unbound else (c.right, c.left)
             if isinstance(other, Call) and all(map(_plain, other.args)):
-                # the engine's functions are cached per argument tuple (``_Cached``): so is the text
-                calls = engine.blk.get(slot)
-                if calls is None:
-                    calls = engine.blk[slot] = {}
-                key = tuple([theta[a.name] if isinstance(a, Variable) else a for a in other.args])
-                got = calls.get(key)
-                if got is None:
-                    try:
-                        got = engine._value(other, theta)
-                    except _Undefined:
-                        return False
-                    if len(calls) >= _KEYS_MAX:
-                        calls.clear()
-                    calls[key] = got
-                theta[var.name] = got  # type: ignore[union-attr]
+                try:
+                    theta[var.name] = _call_text(engine, slot, other, theta)  # type: ignore[union-attr]
+                except _Undefined:
+                    return False
                 return True
             try:
                 theta[var.name] = engine._value(other, theta)  # type: ignore[union-attr]
@@ -302,6 +281,23 @@ def _cmp_step(c: Comparison):
         return compare(lorder if lname is None else order(theta[lname]), rorder if rname is None else order(theta[rname]))
 
     return step
+
+
+def _call_text(engine, slot: object, call: Call, theta: dict) -> str:
+    """The text of ``call``'s value under θ (plain arguments), cached per argument texts in
+    ``engine.blk[slot]`` (the engine's functions are cached per argument tuple, ``_Cached``: so is
+    the text); raises ``_Undefined``."""
+    calls = engine.blk.get(slot)
+    if calls is None:
+        calls = engine.blk[slot] = {}
+    key = tuple([theta[a.name] if isinstance(a, Variable) else a for a in call.args])
+    got = calls.get(key)
+    if got is None:
+        got = engine._value(call, theta)
+        if len(calls) >= _KEYS_MAX:
+            calls.clear()
+        calls[key] = got
+    return got
 
 
 def _neg_step(lit):

@@ -60,15 +60,21 @@ def compile_numeric_test(expr: M.Expr, names: Sequence[str], *, lars: bool = Fal
     number = _number_of_lars_text if lars else _number_of_text
 
     def run(texts: Sequence[str | None]) -> bool | None:
-        nums = []
-        for text in texts:
-            n = number(text) if text is not None else None
-            if n is None:
-                return None
-            nums.append(n)
-        return test(nums)
+        nums = _numbers(texts, number)
+        return None if nums is None else test(nums)
 
     return run
+
+
+def _numbers(texts: Sequence[str | None], number: Callable[[str], "ops.Number | None"]) -> list[ops.Number] | None:
+    """The numbers of the arguments' texts, or ``None`` if one is unbound or not a number."""
+    nums = []
+    for text in texts:
+        n = number(text) if text is not None else None
+        if n is None:
+            return None
+        nums.append(n)
+    return nums
 
 
 @lru_cache(maxsize=TERM_CACHE_SIZE)
@@ -162,13 +168,8 @@ def compile_numeric_value(expr: M.Expr, names: Sequence[str], *, lars: bool = Fa
     kind_type = {kind: str(dt) for kind, dt in ops.KIND_TYPE.items()}
 
     def run(texts: Sequence[str | None]) -> str | None:
-        nums = []
-        for text in texts:
-            n = number(text) if text is not None else None
-            if n is None:
-                return None
-            nums.append(n)
-        got = value(nums)
+        nums = _numbers(texts, number)
+        got = None if nums is None else value(nums)
         if got is None:
             return None
         return f'"{ops.number_lexical(got.kind, got.value)}"^^<{kind_type[got.kind]}>'
