@@ -44,7 +44,6 @@ the spec, the spec is followed; ``docs/rdf-io.md`` lists the deviations.
 from __future__ import annotations
 
 import math
-from math import gcd
 import re
 import struct
 from dataclasses import dataclass
@@ -262,9 +261,14 @@ def _double_lexical(x: float, *, single: bool = False) -> str:
 
 def _round_trips(x: float, precision: int) -> str | None:
     """``x`` rounded to ``precision`` significant digits (``d.ddde±X``) if that text reads back
-    (to binary64, then binary32, as :func:`to_float32` rounds) as ``x``, else ``None``."""
-    text = f"{x:.{precision - 1}e}"
-    return text if to_float32(float(text)) == x else None  # beyond binary32's range: ±INF, not x
+    (to binary64, then binary32, as :func:`to_float32` rounds) as ``x``, else ``None``. (An
+    average's form is asked at every change of its group: the text by a prepared format spec, and
+    the binary32 pack, whose overflow — a rounding to ±INF, which is not x — raises.)"""
+    text = format(x, _PRECISION_SPECS[precision])
+    try:
+        return text if _BINARY32.unpack(_BINARY32.pack(float(text)))[0] == x else None
+    except OverflowError:
+        return None
 
 
 def _float_lexical(x: float) -> str:
@@ -288,22 +292,14 @@ def _float_lexical(x: float) -> str:
             if text is not None:
                 break
     else:
-        # the bisection's test is _round_trips inlined (an average's form is asked at every
-        # change of its group): the text by a prepared format spec, read back to binary64 and
-        # packed to binary32, whose overflow (rounding to ±INF, which is not x) raises
         lo, hi = 1, 9  # 9 digits always read back (binary32 needs at most 9); text: hi's
-        specs, pack, unpack = _PRECISION_SPECS, _BINARY32.pack, _BINARY32.unpack
         while lo < hi:
             mid = (lo + hi) >> 1
-            got = format(x, specs[mid])
-            try:
-                back = unpack(pack(float(got)))[0]
-            except OverflowError:
-                back = None
-            if back == x:
-                hi, text = mid, got
-            else:
+            got = _round_trips(x, mid)
+            if got is None:
                 lo = mid + 1
+            else:
+                hi, text = mid, got
     if text is None:
         text = f"{x:.8e}"
     mantissa, _, exponent = text.partition("e")
@@ -533,7 +529,7 @@ def exact_quotient(x: Decimal, y: Decimal) -> Decimal | None:
     sy, dy, ey = y.as_tuple()
     a, b = int("".join(map(str, dx))), int("".join(map(str, dy)))
     ideal = ex - ey  # type: ignore[operator]
-    g = gcd(a, b)
+    g = math.gcd(a, b)
     n, d = a // g, b // g
     twos = fives = 0
     rest = d
