@@ -71,7 +71,7 @@ from lars.model import (
     Variable,
 )
 from translator.translate import algebra as A
-from translator.translate.aggregating import contains_aggregate as _contains_aggregate, needs_aggregation  # noqa: F401 - re-exported
+from translator.translate.aggregating import select_aggregates
 from translator.query import model as M
 from translator.rdf import sparql_ops as ops
 from translator.rdf.terms import to_lars
@@ -245,7 +245,7 @@ def aggregate_rules(spec: AggregateSpec, suffix: str, group: Atom, solutions: At
         return [Rule(head, (Literal(group), count("N"), Comparison("=", value, Call("sparql_integer", (Variable("N"),)))))]
     assert z is not None
     if native and spec.function in NATIVE:
-        return native_rules(spec, suffix, group, head, z, condition, ident, count)
+        return native_rules(spec, suffix, group, head, z, condition, ident)
     rules = [Rule(Atom(head.predicate, (*keys, NULL)), (Literal(error),))]  # an error: unbound
     ok: tuple[BodyElement, ...] = (Literal(group), Literal(error, negated=True))
     if spec.function in ("SUM", "AVG"):
@@ -268,7 +268,7 @@ NATIVE = {"SUM": "sparql_sum_of", "AVG": "sparql_avg_of", "MIN": "sparql_min_of"
 
 
 def native_rules(spec: AggregateSpec, suffix: str, group: Atom, head: Atom, z: Term, condition: tuple,
-                 ident: tuple[Term, ...], count) -> list[Rule]:
+                 ident: tuple[Term, ...]) -> list[Rule]:
     """SUM/AVG/MIN/MAX/SAMPLE as one external aggregate over the group's values with their numbers
     of solutions (``lars.model.AggregateAssignment``, ``#@name{…}``), for the incremental engine and
     the reference semantics; the function gives what the portable rules give clingo (the same
@@ -426,7 +426,7 @@ def _fold_rules(name: str, keys: tuple[Term, ...], items: str, add: str, extra: 
 def aggregation(query: M.Query, pattern: A.Pattern) -> Aggregation:
     """The aggregation of ``query`` over its WHERE pattern (already in algebra form)."""
     if query.aggregates:
-        if query.modifiers.group_by or query.modifiers.having or _select_aggregates(query):
+        if query.modifiers.group_by or query.modifiers.having or select_aggregates(query):
             raise UnsupportedError("C-SPARQL AGGREGATE clauses together with GROUP BY/HAVING or SELECT aggregates", STAGE)
         return _csparql(query, pattern)
     return _sparql(query, pattern)
@@ -582,11 +582,6 @@ def _form(query: M.Query, scope, star: tuple[A.Var, ...]) -> tuple[str, tuple[st
     if isinstance(form, M.Ask):
         return "ask", (), ()
     raise UnsupportedError(type(form).__name__.upper(), STAGE)
-
-
-def _select_aggregates(query: M.Query) -> bool:
-    form = query.form
-    return isinstance(form, M.Select) and any(isinstance(p, M.Projection) and _contains_aggregate(p.expr) for p in form.projection)
 
 
 class _Names:

@@ -9,8 +9,11 @@ from translator.query import model as M
 
 def needs_aggregation(query: M.Query) -> bool:
     """Does the query aggregate (C-SPARQL AGGREGATE, GROUP BY, HAVING, or an aggregate in SELECT)?"""
-    if query.aggregates or query.modifiers.group_by or query.modifiers.having:
-        return True
+    return bool(query.aggregates or query.modifiers.group_by or query.modifiers.having) or select_aggregates(query)
+
+
+def select_aggregates(query: M.Query) -> bool:
+    """Does the query's SELECT clause hold an aggregate?"""
     form = query.form
     return isinstance(form, M.Select) and any(
         isinstance(p, M.Projection) and contains_aggregate(p.expr) for p in form.projection
