@@ -51,3 +51,30 @@ def test_answer_texts_with_a_small_cache(run, limit) -> None:
         plain = json.dumps(solution_dicts(variables, rows), ensure_ascii=False)
         assert "[" + texts.joined(rows) + "]" == plain
         assert len(texts.cache) <= limit
+
+
+@settings(max_examples=300, deadline=None)
+@given(run=runs(), data=st.data())
+def test_jsonl_lines_with_changes_equal_json_dumps_of_the_record(run, data) -> None:
+    """With ``Evaluation.change`` (as ``rsplars run`` gives it under RStream), only the answers that
+    came and went are placed: the lines stay those of the plain record. The changes are any that
+    satisfy ``rows == (base - minus) | plus`` (rows in both, rows already there, rows never there);
+    some are relative to another base than the previous rows, which the writer must not trust."""
+    variables, steps = run
+    out = io.StringIO()
+    write = WRITERS["jsonl"](out, SimpleNamespace(form="select", variables=tuple(variables)))
+    expected = []
+    previous: frozenset = frozenset()
+    everything = sorted(set().union(*steps), key=repr) if steps else []
+    for t, rows in enumerate(steps):
+        base = previous
+        if data.draw(st.integers(0, 3)) == 0:  # a change from other rows (a new object, never the writer's)
+            base = frozenset(set(data.draw(st.lists(st.sampled_from(everything), max_size=4)) if everything else []))
+        plus = (rows - base) | frozenset(data.draw(st.lists(st.sampled_from(sorted(rows, key=repr)), max_size=3)) if rows else [])
+        extra = [r for r in everything if r not in base and r not in rows] + sorted(plus, key=repr)
+        minus = (base - rows) | frozenset(data.draw(st.lists(st.sampled_from(extra), max_size=3)) if extra else [])
+        assert (base - minus) | plus == rows
+        write(Evaluation(t, rows, (base, plus, minus) if data.draw(st.integers(0, 3)) else None))
+        expected.append(json.dumps({"t": t, "answers": solution_dicts(variables, rows)}, ensure_ascii=False) + "\n")
+        previous = rows
+    assert out.getvalue() == "".join(expected)

@@ -25,7 +25,7 @@ from __future__ import annotations
 import hashlib
 import re
 from bisect import bisect_left
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Callable, Iterable, Iterator, Sequence
 
@@ -62,10 +62,13 @@ def the_answer(step) -> Sequence[str]:
 
 @dataclass(frozen=True)
 class Evaluation:
-    """The answers at one evaluation time (after R2S)."""
+    """The answers at one evaluation time (after R2S). ``change``, when known, is ``(base, plus,
+    minus)`` with ``rows == (base - minus) | plus``, ``base`` being the previous evaluation's rows
+    object: a writer that still holds ``base`` then touches only the rows that came and went."""
 
     t: int
     rows: frozenset[Row]
+    change: tuple[frozenset[Row], frozenset[Row], frozenset[Row]] | None = field(default=None, compare=False, repr=False)
 
 
 def data_stream(elements: Iterable[StreamElement], start: int = 0, end: int | None = None) -> Stream:
@@ -210,17 +213,21 @@ def evaluations(compiled: Compiled, steps: Iterable, r2s: str, on_note: Callable
         atoms = the_answer(step)
         delta = step.delta
         current = None
+        change = None
         if known and delta is not None:
             plus = frozenset(_answer_atoms(delta[0], prefix, _row_of))
             minus = frozenset(_answer_atoms(delta[1], prefix, _row_of))
             if not plus and not minus:
                 current = previous  # no answer atom came or went: the same rows (the window's other atoms moved)
+                change = (previous, plus, minus)
             else:
                 # the rows of the atoms that stayed and came: exact when there are as many rows as
                 # answer atoms (then no two atoms give one row), else read the answer atoms again
                 current = (previous - minus) | plus
                 if len(current) != _answer_count(atoms, prefix):
                     current = None
+                else:
+                    change = (previous, plus, minus)
         if current is None:
             current = frozenset(step_rows(compiled, atoms))
         known = True
@@ -230,7 +237,7 @@ def evaluations(compiled: Compiled, steps: Iterable, r2s: str, on_note: Callable
                     "32767 per group) and is left unbound (docs/translation.md, Aggregates)")
         rows = r2s_rows(r2s, current, previous)
         previous = current
-        yield Evaluation(step.t, rows)
+        yield Evaluation(step.t, rows, change if r2s == "rstream" else None)
 
 
 def _answer_atoms(atoms: Sequence[str], prefix: str, row_of: Callable[[str], Row]) -> Iterator[Row]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import csv
 import json
+from bisect import bisect_left
 from typing import TextIO
 
 from lars.bounds import TERM_CACHE_SIZE
@@ -41,7 +42,7 @@ def _jsonl(out: TextIO, compiled):
         elif compiled.form == "ask":
             record = {"t": ev.t, "answer": bool(ev.rows)}
         else:  # json.dumps of {"t": t, "answers": solution_dicts(…)}, each answer encoded once while it recurs
-            out.write(f'{{"t": {json.dumps(ev.t)}, "answers": [{answers.joined(ev.rows)}]}}\n')
+            out.write(f'{{"t": {json.dumps(ev.t)}, "answers": [{answers.joined(ev.rows, getattr(ev, "change", None))}]}}\n')
             return
         out.write(json.dumps(record, ensure_ascii=False) + "\n")
 
@@ -64,28 +65,56 @@ class AnswerTexts:
         # variables' positions in name order, without a dict per answer
         self.names = [json.dumps(v, ensure_ascii=False) + ": " for v in self.variables] if self.order is not None else None
         self.by_name = [(v, self.variables.index(v)) for v in self.order] if self.order is not None else None
+        # the last call's rows, their (sort key, JSON text) in order and the joined text (``joined``
+        # with a change starts from them)
+        self.rows: object = None
+        self.items: list[tuple] = []
+        self.text = ""
 
-    def joined(self, rows) -> str:
-        """The answers' JSON texts in ``solution_dicts`` order, joined by ``", "`` (json.dumps' separator)."""
-        cache = self.cache
-        names, by_name, encode = self.names, self.by_name, _encode_string
-        items = []
-        for row in rows:
-            got = cache.get(row)
-            if got is None:
-                if len(cache) >= self.limit:
-                    cache.clear()
-                if names is not None:
-                    text = ", ".join([name + encode(term) for name, term in zip(names, row) if term is not None])
-                    got = cache[row] = ([(v, row[i]) for v, i in by_name if row[i] is not None], "{" + text + "}")
-                    items.append(got)
-                    continue
+    def item(self, row) -> tuple:
+        """``(sort key, JSON text)`` of one answer, from the cache while it recurs."""
+        got = self.cache.get(row)
+        if got is None:
+            if len(self.cache) >= self.limit:
+                self.cache.clear()
+            if self.names is not None:
+                text = ", ".join([name + _encode_string(term) for name, term in zip(self.names, row) if term is not None])
+                got = ([(v, row[i]) for v, i in self.by_name if row[i] is not None], "{" + text + "}")
+            else:
                 d = {v: term for v, term in zip(self.variables, row) if term is not None}
                 key = sorted(d.items()) if self.order is None else [(v, d[v]) for v in self.order if v in d]
-                got = cache[row] = (key, json.dumps(d, ensure_ascii=False))
-            items.append(got)
-        items.sort(key=_first)
-        return ", ".join([text for _, text in items])
+                got = (key, json.dumps(d, ensure_ascii=False))
+            self.cache[row] = got
+        return got
+
+    def joined(self, rows, change=None) -> str:
+        """The answers' JSON texts in ``solution_dicts`` order, joined by ``", "`` (json.dumps' separator).
+
+        ``change`` (``Evaluation.change``): ``(base, plus, minus)`` with ``rows == (base - minus) |
+        plus``. When ``base`` is the rows of the previous call and the change is small (a quarter of
+        the answers: each bisection then costs less than a sort of them all), only the answers that
+        came and went are placed (by bisection: with distinct variables the sort keys are distinct)
+        or taken out; otherwise every answer is placed again."""
+        items = self.items
+        if (change is not None and change[0] is self.rows and self.names is not None
+                and 4 * (len(change[1]) + len(change[2])) <= len(rows) + 8):
+            base, plus, minus = change
+            if rows is not base:
+                for row in minus:
+                    if row in base and row not in rows:
+                        del items[bisect_left(items, (self.item(row)[0],))]
+                for row in plus:
+                    if row not in base:
+                        item = self.item(row)
+                        items.insert(bisect_left(items, item), item)
+                self.text = ", ".join([text for _, text in items])
+        else:
+            get, item = self.cache.get, self.item
+            items = self.items = [get(row) or item(row) for row in rows]
+            items.sort(key=_first)
+            self.text = ", ".join([text for _, text in items])
+        self.rows = rows
+        return self.text
 
 
 _encode_string = json.encoder.encode_basestring  # type: ignore[attr-defined]  (json.dumps' encoder of a str, ensure_ascii=False)
