@@ -79,9 +79,19 @@ def same_values(a: dict, b: dict) -> tuple[bool, int]:
     return True, rows
 
 
+REPEAT = 1  # --repeat: runs per command; the medians are reported
+
+
 def timed(cmd: list[str], out: Path) -> tuple[float, float, float]:
     """Wall seconds, CPU seconds (user + system) and peak RSS (MiB) of the whole process, measured
-    by ``bench/peak_rss.py`` (a forked child of this process would report this process's size)."""
+    by ``bench/peak_rss.py`` (a forked child of this process would report this process's size):
+    the median wall and CPU time of ``REPEAT`` runs, and the largest peak."""
+    runs = [_timed_once(cmd, out) for _ in range(REPEAT)]
+    walls, cpus = sorted(r[0] for r in runs), sorted(r[1] for r in runs)
+    return walls[len(runs) // 2], cpus[len(runs) // 2], max(r[2] for r in runs)
+
+
+def _timed_once(cmd: list[str], out: Path) -> tuple[float, float, float]:
     report = out.with_suffix(".usage.json")
     with out.open("w") as f:
         proc = subprocess.run([sys.executable, str(ROOT / "bench" / "peak_rss.py"), str(report), *cmd],
@@ -99,7 +109,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--asp", action="store_true", help="also time --lars-engine asp (clingo)")
     parser.add_argument("--dir", help="keep the files here (default: a temporary directory)")
     parser.add_argument("--output", default=str(ROOT / "bench" / "results" / "aggregate_window_bench.json"))
+    parser.add_argument("--repeat", type=int, default=1, metavar="N", help="runs per command, medians reported (default 1)")
     args = parser.parse_args(argv)
+    global REPEAT
+    REPEAT = max(1, args.repeat)
     load_before = os.getloadavg()
     results: list[dict] = []
     # rsplars as installed: bytecode compiled (as bench/fresh_bench.py does)
@@ -134,7 +147,7 @@ def main(argv: list[str] | None = None) -> int:
         print(line, flush=True)
     Path(args.output).write_text(json.dumps({"machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0]},
                                              "load_before": load_before, "load_after": os.getloadavg(),
-                                             "seconds": args.seconds, "per": args.per, "cases": results}, indent=2) + "\n")
+                                             "seconds": args.seconds, "per": args.per, "repeat": REPEAT, "cases": results}, indent=2) + "\n")
     print(f"written {args.output}")
     return 0
 

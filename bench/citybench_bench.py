@@ -40,6 +40,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
+import aggregate_window_bench  # noqa: E402
 from aggregate_window_bench import same_values, timed, values  # noqa: E402
 
 SES = "http://www.insight-centre.org/dataset/SampleEventService#"
@@ -99,7 +100,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--queries", default=",".join(QUERIES))
     parser.add_argument("--dir", help="keep the files here (default: a temporary directory)")
     parser.add_argument("--output", default=str(ROOT / "bench" / "results" / "citybench_bench.json"))
+    parser.add_argument("--repeat", type=int, default=1, metavar="N", help="runs per command, medians reported (default 1)")
     args = parser.parse_args(argv)
+    aggregate_window_bench.REPEAT = max(1, args.repeat)
     load_before = os.getloadavg()
     # rsplars as installed: bytecode compiled (as bench/fresh_bench.py does)
     subprocess.run([sys.executable, "-m", "compileall", "-q", *(str(ROOT / pkg) for pkg in ("lars", "translator", "asp", "spark_jobs"))],
@@ -141,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
               f"answers {'equal as values' if ok else 'DIFFER'} at every time point ({rows} rows)", flush=True)
     Path(args.output).write_text(json.dumps({"machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0]},
                                              "load_before": load_before, "load_after": os.getloadavg(),
-                                             "seconds": args.seconds, "per": args.per, "cases": results}, indent=2) + "\n")
+                                             "seconds": args.seconds, "per": args.per, "repeat": args.repeat, "cases": results}, indent=2) + "\n")
     print(f"written {args.output}")
     return 0 if all(r["equal_values"] for r in results) else 1
 

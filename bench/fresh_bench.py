@@ -49,6 +49,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
 ENGINE = "auto"  # --engine of rsplars lars / --lars-engine of rsplars run (set by main)
+REPEAT = 1  # --repeat: runs per command (median reported)
 EXTRA_ENV: dict[str, str] = {}  # set by main (--program-cache cold: RSPLARS_CACHE_DIR empty)
 
 PROGRAMS = {
@@ -86,8 +87,18 @@ def write_repeating(path: Path, times: int, per: int) -> int:
 
 
 def measure(cmd: list[str], stdin_path: Path | None = None, save: Path | None = None) -> dict:
-    """Run ``cmd`` to completion: wall seconds, peak RSS (MiB), sha256 and size of its stdout
-    (also written to ``save`` if given)."""
+    """Run ``cmd`` to completion ``REPEAT`` times (``--repeat``): the median wall seconds (each
+    run's in ``runs_s``), the largest peak RSS (MiB), sha256 and size of its stdout (also written to
+    ``save`` if given; every run must print the same)."""
+    results = [_measure_once(cmd, stdin_path, save) for _ in range(REPEAT)]
+    if len({r["sha256"] for r in results}) != 1:
+        raise SystemExit(f"benchmark command printed different output on repeated runs: {' '.join(cmd)}")
+    times = sorted(r["seconds"] for r in results)
+    return dict(results[0], seconds=times[len(times) // 2], runs_s=[r["seconds"] for r in results],
+                peak_mib=max(r["peak_mib"] for r in results))
+
+
+def _measure_once(cmd: list[str], stdin_path: Path | None, save: Path | None) -> dict:
     env = dict(os.environ, PYTHONPATH=str(ROOT), **EXTRA_ENV)
     digest = hashlib.sha256()
     size = 0
@@ -153,6 +164,9 @@ def compare_lars(name: str, program: Path, stream: Path, facts: int) -> dict:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="smoke run on small streams")
+    parser.add_argument("--repeat", type=int, default=1, metavar="N",
+                        help="run every command N times and report the median wall time (default 1; "
+                             "on a shared machine 3 or 5 tell noise from change)")
     parser.add_argument("--only", choices=["lars", "memory", "run"], action="append", help="run only these groups")
     parser.add_argument("--output", default=str(ROOT / "bench" / "results" / "fresh_bench.json"))
     parser.add_argument("--engine", choices=["auto", "asp", "incremental"], default="auto",
@@ -162,8 +176,9 @@ def main(argv: list[str] | None = None) -> int:
                              "folder (lars.program_cache), so only the first run of a program parses it; cold: every "
                              "run parses its program (RSPLARS_CACHE_DIR empty)")
     args = parser.parse_args(argv)
-    global ENGINE
+    global ENGINE, REPEAT
     ENGINE = args.engine
+    REPEAT = max(1, args.repeat)
     if args.program_cache == "cold":
         EXTRA_ENV["RSPLARS_CACHE_DIR"] = ""
     groups = set(args.only or ["lars", "memory", "run"])
@@ -176,6 +191,7 @@ def main(argv: list[str] | None = None) -> int:
                     "note": "2 vCPUs shared with other engineers' jobs during the run"},
         "load_before": load_before,
         "engine": args.engine,
+        "repeat": REPEAT,
         "program_cache": args.program_cache,
     }
     # rsplars as installed: its modules' bytecode cached (pip compiles it at install time; a
