@@ -596,15 +596,29 @@ class _Batch:
                     positions.append(width + c)
                     c += 1
             self.head_consts = consts
-            self.head = _tuple_getter(positions)
+            # the binding followed by the constants is the head row itself (``triple(S,P,O,stream)``)
+            self.head = None if positions == list(range(width + len(consts))) else _tuple_getter(positions)
         return self
 
     def run(self, engine: "_Engine", rows, excl, columns: "dict | None" = None) -> list[tuple]:
         """The head rows of the instances whose seed literal is one of ``rows`` (with repeats).
         ``columns``: the batch's columns by position, shared by the rules seeded on the same
         batch (``_Engine._propagate``), which select their rows on the constants of their seed
-        (``triple(S, "<p>", O, stream)``) by one comparison per row in C, not a loop each."""
+        (``triple(S, "<p>", O, stream)``) by one comparison per row in C, not a loop each, after
+        a look-up in the set of each column's values (kept under the key ``-1 - position``)."""
         bs = rows
+        if columns is not None and self.seed_consts:
+            # a constant of the seed that no row of the batch has (e.g. the default graph's
+            # rules, seeded by the stream's triples): no instance, without a pass over the rows
+            for k, text in self.seed_consts:
+                values = columns.get(-1 - k)
+                if values is None:
+                    column = columns.get(k)
+                    if column is None:
+                        column = columns[k] = [row[k] for row in rows]
+                    values = columns[-1 - k] = set(column)
+                if text not in values:
+                    return []
         for k, text in self.seed_consts:
             if columns is not None and bs is rows:
                 column = columns.get(k)
@@ -720,6 +734,8 @@ class _Batch:
         if self.head_consts:
             consts = self.head_consts
             bs = [b + consts for b in bs]
+            if self.head is None:
+                return bs
         return list(map(self.head, bs))  # type: ignore[arg-type]
 
 
