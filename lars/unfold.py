@@ -40,8 +40,6 @@ invariants):
 
 from __future__ import annotations
 
-from collections import defaultdict
-
 from lars.incremental import _BLOCK_NODES, _FALSE, NEG, _Lit, _Rule, _plan_all, _vars
 from lars.model import Arith, Call, Comparison, Constant, Function, Integer, String, Term, Variable
 from lars.printer import format_term
