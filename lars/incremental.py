@@ -223,9 +223,11 @@ def _signatures(rule: Rule) -> Iterator[tuple[str, int]]:
                         yield c.atom.signature  # type: ignore[union-attr]
 
 
-def compile_program(program: Program) -> tuple[list[_Rule], list[Atom], list[tuple]]:
+def compile_program(program: Program, stream_predicates: "set[str] | None" = None) -> tuple[list[_Rule], list[Atom], list[tuple]]:
     """The rules in the fragment's form, the ground facts and the predicates in topological
-    order; raises :class:`NotInFragment` naming the first rule outside the fragment."""
+    order; raises :class:`NotInFragment` naming the first rule outside the fragment.
+    ``stream_predicates``: the only predicate names the stream may carry (``None``: any), so that
+    D11's copy rules are made only for the intensional predicates among them."""
     intensional = program.intensional()
     rules: list[_Rule] = []
     facts: list[Atom] = []
@@ -295,7 +297,7 @@ def compile_program(program: Program) -> tuple[list[_Rule], list[Atom], list[tup
             rules.append(_Rule(rule, head.signature, head.args, lits, cmps))
     # an atom of an intensional predicate in the stream holds at its time point (D11)
     for sig in sorted(intensional):
-        if sig[0] == "true":
+        if sig[0] == "true" or (stream_predicates is not None and sig[0] not in stream_predicates):
             continue
         names = tuple(Variable(f"X{i}") for i in range(sig[1]))
         rules.append(_Rule(None, sig, names, [_Lit((WIN, "dia", NOW, sig), names, False)], []))
@@ -594,15 +596,29 @@ class _Batch:
                     positions.append(width + c)
                     c += 1
             self.head_consts = consts
-            self.head = _tuple_getter(positions)
+            # the binding followed by the constants is the head row itself (``triple(S,P,O,stream)``)
+            self.head = None if positions == list(range(width + len(consts))) else _tuple_getter(positions)
         return self
 
     def run(self, engine: "_Engine", rows, excl, columns: "dict | None" = None) -> list[tuple]:
         """The head rows of the instances whose seed literal is one of ``rows`` (with repeats).
         ``columns``: the batch's columns by position, shared by the rules seeded on the same
         batch (``_Engine._propagate``), which select their rows on the constants of their seed
-        (``triple(S, "<p>", O, stream)``) by one comparison per row in C, not a loop each."""
+        (``triple(S, "<p>", O, stream)``) by one comparison per row in C, not a loop each, after
+        a look-up in the set of each column's values (kept under the key ``-1 - position``)."""
         bs = rows
+        if columns is not None and self.seed_consts:
+            # a constant of the seed that no row of the batch has (e.g. the default graph's
+            # rules, seeded by the stream's triples): no instance, without a pass over the rows
+            for k, text in self.seed_consts:
+                values = columns.get(-1 - k)
+                if values is None:
+                    column = columns.get(k)
+                    if column is None:
+                        column = columns[k] = [row[k] for row in rows]
+                    values = columns[-1 - k] = set(column)
+                if text not in values:
+                    return []
         for k, text in self.seed_consts:
             if columns is not None and bs is rows:
                 column = columns.get(k)
@@ -718,6 +734,8 @@ class _Batch:
         if self.head_consts:
             consts = self.head_consts
             bs = [b + consts for b in bs]
+            if self.head is None:
+                return bs
         return list(map(self.head, bs))  # type: ignore[arg-type]
 
 
@@ -1023,17 +1041,27 @@ class IncrementalSolver:
     fragment. ``functions`` supplies the grounding-time functions of ``@name(…)`` by name."""
 
     def __init__(self, program: Program, *, models: int = 1, functions: Mapping[str, Callable[..., Term]] | None = None,
-                 outputs: Iterable[str] | None = None) -> None:
+                 outputs: Iterable[str] | None = None, stream_predicates: Iterable[str] | None = None,
+                 unfold: bool = True) -> None:
         if models < 0:
             raise RsplarsError(f"--models must be >= 0, got {models}")
         self.program = program
         self.encode_json = False  # set by `rsplars lars` (JSON lines, full answers): Step.encoded
-        self.rules, self.facts, self.order = compile_program(program)
+        # ``stream_predicates``: the only predicate names the stream may carry (``rsplars run``:
+        # ``striple``); the intensional predicates outside it get no copy rule (D11), and a stream
+        # atom outside it is an error (``_Engine._rows_at``)
+        self.stream_predicates = None if stream_predicates is None else frozenset(stream_predicates)
+        self.rules, self.facts, self.order = compile_program(program, self.stream_predicates)
         # ``outputs``: the predicate names whose atoms the caller reads (``rsplars run``: the answer
         # predicate); Step.answers then holds those atoms only, and stream atoms that cannot reach
         # them or a constraint are dropped as they are read (:func:`stream_filters`)
         names = None if outputs is None else set(outputs)
         self.outputs = {s for s in self.order if s != _FALSE and (names is None or s[0] in names)}
+        self.unfolded: set[tuple] = set()  # the predicates unfolded into their one use (lars.unfold)
+        if names is not None and unfold:
+            from lars.unfold import unfold_rules
+
+            self.rules, self.order, self.unfolded = unfold_rules(self.rules, self.order, self.outputs, self.facts)
         self.filters = {} if names is None else stream_filters(self.rules, self.order, self.outputs)
         self.functions = {name: _Cached(fn) for name, fn in (functions or {}).items()}
         self.aggregate_functions = dict(functions or {})  # external aggregates (``#@name{…}``): not cached
@@ -1136,6 +1164,22 @@ class _TermView(dict):
         return got
 
 
+class _Declared:
+    """The signatures whose name is one of ``names`` (``issuperset`` of a point's signatures)."""
+
+    __slots__ = ("names",)
+
+    def __init__(self, names) -> None:
+        self.names = names
+
+    def __contains__(self, sig) -> bool:
+        return sig[0] in self.names
+
+    def issuperset(self, sigs) -> bool:
+        names = self.names
+        return all(sig[0] in names for sig in sigs)
+
+
 class _Engine:
     """The state of one run (see the module docstring).
 
@@ -1157,6 +1201,10 @@ class _Engine:
         self.filters = solver.filters
         self.admit = {sig: _row_filter(alts) for sig, alts in solver.filters.items()}
         self.filtered_src: object = None
+        names = solver.stream_predicates
+        self.declared_names = names
+        # the declared predicates as signatures, for the rows a reader gives (keyed by signature)
+        self.declared = None if names is None else _Declared(names)
         self.const_scans: dict = {}  # (relation, key positions) -> scans for a key of constants (_Batch)
         self.filtered_out: dict = {}
         self.tmin = tmin
@@ -1335,6 +1383,8 @@ class _Engine:
             got = self.stream.points.get(u) if u >= self.tmin else None
             if got is None:
                 return {}
+            if self.declared is not None and not self.declared.issuperset(got):
+                self._undeclared(u, [sig for sig in got if sig not in self.declared])
             if self.filters:
                 got = self._filtered(got)
                 self.point_rows[u] = got
@@ -1344,6 +1394,7 @@ class _Engine:
             out = self.last_rows
         else:
             read = self.read
+            declared = self.declared_names
             out = {}
             for a in atoms:
                 args = a.args
@@ -1355,11 +1406,20 @@ class _Engine:
                         out[sig] = {row: None}
                     else:
                         got[row] = None
+                elif declared is not None and sig[0] not in declared:
+                    self._undeclared(u, [sig])
             if self.filters:
                 out = self._filtered(out)
             self.last_atoms, self.last_rows = atoms, out
         self.point_rows[u] = out
         return out
+
+    def _undeclared(self, u: int, sigs: list) -> None:
+        """A stream atom whose predicate the caller said the stream does not carry
+        (``IncrementalSolver.stream_predicates``): its copy rule (D11) was left out, so it would be lost."""
+        sig = sigs[0]
+        raise RsplarsError(f"the stream has an atom of {sig[0]}/{sig[1]} at t={u}, a predicate outside the stream's "
+                           f"declared predicates ({', '.join(sorted(self.solver.stream_predicates))})")
 
     def _filtered(self, rows: dict) -> dict:
         """``rows`` (sig -> rows) without the rows that matter to no output (``IncrementalSolver.filters``);

@@ -25,13 +25,16 @@ MAX_EVALUATION_TIMES = 10_000_000
 
 def make_solver(program: Program, engine: str = "auto", *, models: int = 1,
                 functions: Mapping[str, Callable[..., Term]] | None = None, need_asp: bool = False,
-                outputs: Iterable[str] | None = None, native: Program | None = None):
+                outputs: Iterable[str] | None = None, native: Program | None = None,
+                stream_predicates: Iterable[str] | None = None):
     """The solver for ``engine``; ``need_asp``: the caller needs the ASP encoding (``--print-asp``).
     ``outputs``: the only predicate names whose atoms the caller reads from ``Step.answers``; the
     incremental engine then gives those atoms only and drops stream atoms that cannot reach them
     (``lars.incremental.stream_filters``); clingo gives every atom as before. ``native``: the same
     query's program with external aggregates (``translator.translate.compile.Compiled.native``),
-    which the incremental engine runs instead of ``program``; clingo runs ``program``."""
+    which the incremental engine runs instead of ``program``; clingo runs ``program``.
+    ``stream_predicates``: the only predicate names the stream carries (the incremental engine then
+    unfolds intermediate predicates into their one use, ``lars.unfold``)."""
     if engine not in ENGINES:
         raise RsplarsError(f"unknown engine {engine!r} (expected one of {', '.join(ENGINES)})")
     if need_asp and engine == "incremental":
@@ -40,7 +43,8 @@ def make_solver(program: Program, engine: str = "auto", *, models: int = 1,
         from lars.incremental import IncrementalSolver, NotInFragment
 
         try:
-            return IncrementalSolver(native or program, models=models, functions=functions, outputs=outputs)
+            return IncrementalSolver(native or program, models=models, functions=functions, outputs=outputs,
+                                     stream_predicates=stream_predicates)
         except NotInFragment:
             if engine == "incremental":
                 raise

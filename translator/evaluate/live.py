@@ -219,7 +219,8 @@ def live_answers(compiled: Compiled, elements: "Iterable[StreamElement] | Stream
     began: dict = {}
 
     program, native = compiled.engine_programs(static)
-    solver = make_solver(program, engine, functions=FUNCTIONS, outputs=read_predicates(compiled, program), native=native)
+    solver = make_solver(program, engine, functions=FUNCTIONS, outputs=read_predicates(compiled, program), native=native,
+                         stream_predicates=(STRIPLE,))
     rows = type(solver).__name__ == "IncrementalSolver"  # it reads rows of term texts, no atom objects
 
     if isinstance(elements, StreamFiles):

@@ -38,6 +38,7 @@ from rdflib import Literal as RDFLiteral, URIRef
 from translator.query import model as M
 from translator.translate.compile import Compiled
 from translator.translate.expressions import FUNCTIONS
+from translator.rdf.predicates import STRIPLE
 from translator.rdf.streams import ElementList, StreamElement, to_lars_stream
 from translator.rdf.terms import from_lars, to_nt
 
@@ -185,7 +186,8 @@ def answers(
         prime = before[-1] if before and r2s != "rstream" else None
         times = ([prime] if prime is not None else []) + [t for t in times if t > resume_after]
     _, native = compiled.engine_programs(static)
-    solver = make_solver(program, engine, functions=FUNCTIONS, outputs=read_predicates(compiled, program), native=native)
+    solver = make_solver(program, engine, functions=FUNCTIONS, outputs=read_predicates(compiled, program), native=native,
+                         stream_predicates=(STRIPLE,))
     for done, ev in enumerate(evaluations(compiled, solver.run(stream, announced(times, on_time)), r2s, on_note), start=1):
         if ev.t == prime and done == 1:
             continue

@@ -1,0 +1,204 @@
+"""Unfolding intermediate predicates of the incremental engine's rules (partial evaluation).
+
+The τ translation of a SPARQL join (paper-fixed, ``translator.translate.tau``) gives a chain of
+binary joins, ``ans20 :- ans40, ans41``, ``ans10 :- ans20, ans21``, …: the incremental engine
+(``lars.incremental``) keeps every predicate of the chain as a relation with support counts and
+indexes, so each observation that joins goes through every link of the chain, and leaves the same
+way. When the caller reads only some predicates (``outputs``), an intermediate predicate p that
+no one else reads need not be kept: its one use is replaced by its definition.
+
+This is *unfolding* (Tamaki and Sato, *Unfold/fold transformation of logic programs*, ICLP 1984;
+for normal programs under the stable and well-founded semantics, Brass and Dix, *Semantics of
+(disjunctive) logic programs based on partial evaluation*, JLP 1999, the principle of partial
+evaluation, GPPE): a rule ``h :- p(L), B`` and the only rule ``p(H) :- C`` of p give
+``h σ :- C ρσ, B σ`` where ρ renames the variables of p's rule apart and σ is the most general
+unifier of ``L`` and ``Hρ``. The answer stream at every t is unchanged on every predicate but p:
+for a non-recursive p defined by one rule, every instance of the new rule is an instance of the
+old one together with the instance of p's rule that derives the p atom it uses, and back (rules
+apply at t only, D10, so time plays no part in the argument). The engine's support counts then
+count instances of the new rule: still non-zero exactly when the head holds.
+
+What p must be (each condition is needed for the argument above, or keeps the engine's own
+invariants):
+
+* defined by exactly one rule of the engine — which excludes predicates whose atoms the stream
+  may carry (D11 adds a copy rule ``p(X) :- p(X) [now]`` for each intensional predicate; the caller
+  who knows the stream has no atoms of p, ``stream_predicates`` of ``IncrementalSolver``, lets the
+  engine leave that rule out) and predicates with facts;
+* read by exactly one literal of one rule, positive, in a rule that is not a block's
+  (aggregates and recursion, ``lars.incremental_aggregates``: their watch rules read whole
+  relations), and not an output (the caller reads its atoms) nor a constraint's head;
+* its rule reads no block node (the heads of blocks);
+* the arguments of the literal and of p's head are variables or constants (no compound terms
+  or arithmetic, so that σ is a substitution of variables by variables or constants);
+* and, a matter of cost rather than of exactness: the variables the literal shares with the other
+  positive literals of its rule (there must be some, if there are such literals) occur together in
+  one positive literal of p's rule. A change of another literal then meets p's body through an
+  index on that key, as it met p's relation before; without a shared variable, each such change
+  would go through p's whole body where the relation of p held its rows ready.
+"""
+
+from __future__ import annotations
+
+from lars.incremental import _BLOCK_NODES, _FALSE, NEG, _Lit, _Rule, _plan_all, _vars
+from lars.model import Arith, Call, Comparison, Constant, Function, Integer, String, Term, Variable
+from lars.printer import format_term
+
+_GROUND = (Constant, Integer, String)
+
+
+def _base(lit: _Lit) -> tuple:
+    return lit.rel[1] if lit.rel[0] == NEG else lit.rel
+
+
+def _subst(term: Term, sigma: dict) -> Term:
+    if isinstance(term, Variable):
+        return sigma.get(term.name, term)
+    if isinstance(term, Function):
+        return Function(term.name, tuple(_subst(a, sigma) for a in term.args))
+    if isinstance(term, Call):
+        return Call(term.name, tuple(_subst(a, sigma) for a in term.args))
+    if isinstance(term, Arith):
+        return Arith(term.op, _subst(term.left, sigma), _subst(term.right, sigma))
+    return term
+
+
+def _lit(lit: _Lit, sigma: dict) -> _Lit:
+    return _Lit(lit.rel, tuple(_subst(a, sigma) for a in lit.args), lit.negated)
+
+
+def _cmp(c: Comparison, sigma: dict) -> Comparison:
+    return Comparison(c.op, _subst(c.left, sigma), _subst(c.right, sigma))
+
+
+def _rule_vars(r: _Rule) -> set[str]:
+    out: set[str] = set()
+    for a in r.head_args:
+        out |= _vars(a)
+    for lit in r.lits:
+        out |= lit.variables
+    for c in r.cmps:
+        out |= _vars(c.left) | _vars(c.right)
+    return out
+
+
+def _unifier(left: tuple, right: tuple, keep: set[str]) -> dict | None:
+    """The most general unifier of two argument tuples of variables and constants, as a mapping
+    from variable names to terms (a class of variables goes to its constant, else to one of its
+    variables, one of ``keep`` if it has one); ``None`` if they do not unify."""
+    parent: dict[str, str] = {}
+    const: dict[str, str] = {}  # class root -> canonical text of its constant
+    term_of: dict[str, Term] = {}
+
+    def find(v: str) -> str:
+        while parent.setdefault(v, v) != v:
+            v = parent[v]
+        return v
+
+    for a, b in zip(left, right):
+        if isinstance(a, _GROUND) and isinstance(b, _GROUND):
+            if format_term(a) != format_term(b):
+                return None
+            continue
+        if isinstance(a, _GROUND):
+            a, b = b, a
+        ra = find(a.name)  # type: ignore[union-attr]
+        if isinstance(b, _GROUND):
+            text = format_term(b)
+            if const.get(ra, text) != text:
+                return None
+            const[ra] = text
+            term_of[text] = b
+            continue
+        rb = find(b.name)  # type: ignore[union-attr]
+        if ra == rb:
+            continue
+        if rb in keep and ra not in keep:
+            ra, rb = rb, ra
+        parent[rb] = ra
+        if rb in const:
+            text = const.pop(rb)
+            if const.get(ra, text) != text:
+                return None
+            const[ra] = text
+    sigma: dict[str, Term] = {}
+    for v in list(parent):
+        root = find(v)
+        target = term_of[const[root]] if root in const else Variable(root)
+        if target != Variable(v):
+            sigma[v] = target
+    return sigma
+
+
+def _keyed(r: _Rule, i: int, body: list[_Lit]) -> bool:
+    """Is the join of literal i of r with r's other positive literals keyed into ``body`` (p's
+    rule, renamed and unified): do the variables they share all occur in one positive literal of
+    ``body``? (Or r has no other positive literal with arguments.)"""
+    others: set[str] = set()
+    for j, lit in enumerate(r.lits):
+        if j != i and not lit.negated and lit.args:
+            others |= lit.variables
+    if not others:
+        return True
+    shared = r.lits[i].variables & others
+    return bool(shared) and any(shared <= lit.variables for lit in body if not lit.negated)
+
+
+def _unfold_one(r: _Rule, i: int, d: _Rule, serial: int) -> _Rule | None:
+    """``r`` with its literal i (over d's head) replaced by d's body, or ``None`` if the
+    arguments are not all variables and constants, or do not unify."""
+    lit = r.lits[i]
+    if any(not isinstance(a, (Variable, *_GROUND)) for a in (*lit.args, *d.head_args)):
+        return None
+    rename = {v: Variable(f"#u{serial}_{v}") for v in _rule_vars(d)}
+    head = tuple(_subst(a, rename) for a in d.head_args)
+    sigma = _unifier(lit.args, head, _rule_vars(r))
+    if sigma is None:
+        return None
+    body = [_lit(_lit(x, rename), sigma) for x in d.lits]
+    if not _keyed(_Rule(r.rule, r.head, r.head_args, [_lit(x, sigma) for x in r.lits], []), i, body):
+        return None
+    lits: list[_Lit] = []
+    seen: set = set()
+    for x in (*[_lit(x, sigma) for x in r.lits[:i]], *body, *[_lit(x, sigma) for x in r.lits[i + 1:]]):
+        key = (x.rel, x.args, x.negated)
+        if key not in seen:  # a literal twice (``trigger``) is one condition
+            seen.add(key)
+            lits.append(x)
+    cmps: list[Comparison] = []
+    for c in (*[_cmp(c, sigma) for c in r.cmps], *[_cmp(_cmp(c, rename), sigma) for c in d.cmps]):
+        if c not in cmps:
+            cmps.append(c)
+    return _Rule(r.rule, r.head, tuple(_subst(a, sigma) for a in r.head_args), lits, cmps)
+
+
+def unfold_rules(rules: list[_Rule], order: list[tuple], outputs: set[tuple], facts) -> tuple[list[_Rule], list[tuple], set[tuple]]:
+    """The rules (compiled, ``lars.incremental.compile_program``) with every predicate unfolded
+    that the module docstring allows, bottom-up in the topological ``order``; the order without
+    those predicates, and the set of them. The new rules are planned (``_plan_all``)."""
+    fact_sigs = {f.signature for f in facts}
+    rules = list(rules)
+    order = list(order)
+    gone: set[tuple] = set()
+    serial = 0
+    for p in list(order):
+        if p == _FALSE or p in outputs or p in fact_sigs or p[0] in _BLOCK_NODES or p[0].startswith("#"):
+            continue
+        defs = [r for r in rules if r.head == p]
+        uses = [(r, i) for r in rules for i, lit in enumerate(r.lits) if _base(lit) == p]
+        if len(defs) != 1 or len(uses) != 1:
+            continue
+        (d,), ((r, i),) = defs, uses
+        if r is d or r.lits[i].negated or (r.head != _FALSE and r.head[0].startswith("#")):
+            continue
+        if any(_base(x)[0] in _BLOCK_NODES for x in (*d.lits, *r.lits)):
+            continue
+        serial += 1
+        new = _unfold_one(r, i, d, serial)
+        if new is None:
+            continue
+        _plan_all(new)
+        rules = [new if x is r else x for x in rules if x is not d]
+        order.remove(p)
+        gone.add(p)
+    return rules, order, gone

@@ -1,0 +1,172 @@
+"""Unfolding intermediate predicates in the incremental engine (``lars.unfold``): with ``outputs``
+and ``stream_predicates`` given (as ``rsplars run`` gives them), a predicate defined by one rule
+and read by one positive literal is replaced by its definition. Checked against the reference
+semantics (``lars.reference``, restricted to the outputs) and against the same engine without
+unfolding, at every time point, on random non-recursive programs of chains of rules (joins on
+shared variables, constants and repeated variables in heads and bodies, comparisons, negation,
+predicates with two rules or two uses, which must stay, constraints) over streams of mostly fresh
+terms that leave every window and come back; and on a CityBench query (the chain of joins the
+τ translation gives is unfolded, and the answers equal pyoxigraph's)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from lars.errors import RsplarsError
+from lars.incremental import IncrementalSolver
+from lars.model import Atom, Constant, Program, Stream
+from lars.reference import expected_answers
+from lars.syntax import parse_program
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from test_incremental import SETTINGS  # noqa: E402
+
+VARS = ["X", "Y", "Z", "W"]
+CONSTS = ["k0", "k1"]
+WINDOWS = ["[2]", "[3]", "[now]", "[1]", "always [2]"]
+
+
+@st.composite
+def chain_programs(draw) -> tuple[Program, set[str]]:
+    """Rules q0, q1, … each over stream literals ``e(_,_)``/``f(_,_)`` in windows and earlier
+    predicates, joined on shared variables, with constants; the last predicate (and maybe others)
+    is output. Most predicates have one rule and one use (unfolded); some get a second rule, a
+    second use, a negated use, a fact or a constraint reading them (kept)."""
+    arity: dict[str, int] = {}
+    rules: list[str] = []
+    n = draw(st.integers(2, 6))
+    for k in range(n):
+        name = f"q{k}"
+        body: list[str] = []
+        bound: list[str] = []
+        for j in range(draw(st.integers(1, 3))):
+            earlier = list(arity)
+            if earlier and (j == 0 and draw(st.integers(0, 4)) > 0 or j > 0 and draw(st.integers(0, 4)) == 0):
+                p = earlier[-1] if j == 0 else draw(st.sampled_from(earlier))  # mostly the chain's previous link
+                args = [draw(st.sampled_from(VARS + CONSTS[:1])) for _ in range(arity[p])]
+                body.append(f"{p}({','.join(args)})" if args else p)
+            else:
+                pred = draw(st.sampled_from(["e", "f"]))
+                args = [draw(st.sampled_from(VARS + CONSTS)) for _ in range(2)]
+                body.append(f"{pred}({','.join(args)}) {draw(st.sampled_from(WINDOWS))}")
+            bound += [a for a in args if a in VARS]
+        bound = sorted(set(bound))
+        if bound and draw(st.integers(0, 3)) == 0:
+            body.append(f"{draw(st.sampled_from(bound))} != {draw(st.sampled_from(CONSTS))}")
+        if bound and arity and draw(st.integers(0, 4)) == 0:
+            p = draw(st.sampled_from(list(arity)))
+            args = [draw(st.sampled_from(bound)) for _ in range(arity[p])]
+            body.append(f"not {p}({','.join(args)})" if args else f"not {p}")
+        size = draw(st.integers(0, 3))
+        head = [draw(st.sampled_from(bound + CONSTS)) if bound else draw(st.sampled_from(CONSTS)) for _ in range(size)]
+        arity[name] = size
+        text = f"{name}({','.join(head)})" if head else name
+        rules.append(f"{text} :- {', '.join(body)}.")
+        if draw(st.integers(0, 7)) == 0:  # a second rule: not unfolded
+            pred = draw(st.sampled_from(["e", "f"]))
+            pattern = [draw(st.sampled_from(["X", "Y"])) for _ in range(size)]
+            rules.append(f"{name}({','.join(pattern)}) :- {pred}(X,Y) [2]." if size else f"{name} :- {pred}(X,Y) [2].")
+        if draw(st.integers(0, 12)) == 0:
+            rules.append(f"{name}({','.join(CONSTS[0] for _ in range(size))})." if size else f"{name}.")
+    names = list(arity)
+    outputs = {names[-1]} | set(draw(st.lists(st.sampled_from(names), max_size=1)) if draw(st.integers(0, 3)) == 0 else ())
+    if draw(st.integers(0, 8)) == 0:
+        p = draw(st.sampled_from(names))
+        args = ",".join("X" for _ in range(arity[p]))
+        rules.append(f":- {p}({args}), e(X,X) [now]." if args else f":- {p}, e(X,X) [now].")
+    return parse_program("\n".join(rules)), outputs
+
+
+@st.composite
+def fresh_ef_streams(draw) -> Stream:
+    """``e``/``f`` atoms of mostly fresh terms; now and then a term seen before comes back after
+    it has left every window, or one of the program's constants."""
+    length = draw(st.integers(1, 16))
+    points = {}
+    seen: list = []
+    for t in range(length):
+        atoms = []
+        for i in range(draw(st.integers(0, 4))):
+            args = []
+            for j in range(2):
+                kind = draw(st.sampled_from(["fresh", "fresh", "back", "const", "same"]))
+                if kind == "back" and seen:
+                    args.append(draw(st.sampled_from(seen)))
+                elif kind == "const":
+                    args.append(Constant(draw(st.sampled_from(CONSTS))))
+                elif kind == "same" and args:
+                    args.append(args[0])
+                else:
+                    term = Constant(f"c{t}_{i}_{j}")
+                    seen.append(term)
+                    args.append(term)
+            atoms.append(Atom(draw(st.sampled_from(["e", "f"])), tuple(args)))
+        if atoms:
+            points[t] = tuple(dict.fromkeys(atoms))
+    return Stream(points, 0, length - 1)
+
+
+def _only(answers: list, names: set[str]) -> list:
+    return [tuple(a for a in answer if a.split("(", 1)[0] in names) for answer in answers]
+
+
+def _run(program: Program, stream: Stream, outputs: set[str], unfold: bool) -> tuple[IncrementalSolver, list]:
+    solver = IncrementalSolver(program, outputs=outputs, stream_predicates={"e", "f"}, unfold=unfold)
+    times = list(range(stream.timeline[0], stream.timeline[1] + 1))
+    return solver, [step.answers for step in solver.run(stream, times)]
+
+
+@settings(max_examples=300, **SETTINGS)
+@given(case=chain_programs(), stream=fresh_ef_streams())
+def test_unfolded_chains_equal_reference_and_the_engine_without_unfolding(case, stream: Stream) -> None:
+    program, outputs = case
+    solver, got = _run(program, stream, outputs, True)
+    assert not solver.unfolded & solver.outputs
+    _, plain = _run(program, stream, outputs, False)
+    assert got == plain
+    for t, answers in zip(range(stream.timeline[0], stream.timeline[1] + 1), got):
+        assert answers == _only(expected_answers(program, stream, t), outputs), t
+
+
+def test_unfolding_takes_the_chain_and_keeps_what_it_must() -> None:
+    program = parse_program(
+        "a(X,Y) :- e(X,Y) [3].\n"
+        "b(X,Y,Z) :- a(X,Y), f(Y,Z) [2].\n"          # one rule, one use: unfolded
+        "c(Y,k0) :- b(X,Y,Z), Z != k1.\n"            # one rule, one use: unfolded (a constant in the head)
+        "d(Y) :- c(Y,k0), not g(Y).\n"               # read by two rules: kept
+        "g(Y) :- f(Y,Y) [now].\n"                    # read negated: kept
+        "answer(Y) :- d(Y).\n"
+        "other(Y) :- d(Y), e(Y,Y) [1].\n")
+    solver = IncrementalSolver(program, outputs={"answer", "other"}, stream_predicates={"e", "f"})
+    assert solver.unfolded == {("a", 2), ("b", 3), ("c", 2)}
+    assert {r.head for r in solver.rules} == {("d", 1), ("g", 1), ("answer", 1), ("other", 1)}
+    # without the stream's predicates, an intermediate atom could come from the stream (D11): kept
+    assert not IncrementalSolver(program, outputs={"answer"}).unfolded
+    # without outputs, every predicate is read: kept
+    assert not IncrementalSolver(program, stream_predicates={"e", "f"}).unfolded
+
+
+def test_a_join_on_no_shared_variable_is_not_unfolded() -> None:
+    """``h`` joins ``p`` and ``q`` on nothing (a product): each change of q would go through p's
+    whole body, so p is kept, and so is q; the chain inside p (keyed on Y) is unfolded."""
+    program = parse_program("r(X,Y) :- e(X,Y) [2].\np(X,Z) :- r(X,Y), f(Y,Z) [2].\n"
+                            "q(W) :- f(W,W) [2].\nh(X,W) :- p(X,Z), q(W).\n")
+    solver = IncrementalSolver(program, outputs={"h"}, stream_predicates={"e", "f"})
+    assert solver.unfolded == {("r", 2)}
+
+
+def test_a_stream_atom_outside_the_declared_predicates_is_an_error() -> None:
+    program = parse_program("a(X) :- e(X,Y) [2].\nanswer(X) :- a(X).\n")
+    stream = Stream({0: (Atom("e", (Constant("u"), Constant("v"))),), 1: (Atom("a", (Constant("w"),)),)}, 0, 1)
+    solver = IncrementalSolver(program, outputs={"answer"}, stream_predicates={"e"})
+    assert solver.unfolded == {("a", 1)}
+    with pytest.raises(RsplarsError, match="a/1 at t=1"):
+        list(solver.run(stream))
+    # declared, the atom of a holds at its time point (D11) and nothing is unfolded
+    steps = list(IncrementalSolver(program, outputs={"answer"}, stream_predicates={"e", "a"}).run(stream))
+    assert [s.answers for s in steps] == [[("answer(u)",)], [("answer(u)", "answer(w)")]]
