@@ -421,34 +421,43 @@ def _order_keys(engine):
 class _Group:
     """The element tuples of one group of a kept aggregate (of the aggregates that share its
     element relation, ``_maintain``): their number, and, when one of the functions needs them,
-    the sum of their first terms that are integers and the first terms with their multiplicities
-    (for #min/#max and external aggregates); for an external aggregate whose function offers it,
-    the function's incremental state (``lars.reference.external_aggregate``), told every change.
-    Values other than a count or a sum are cached per function until the group changes."""
+    the sum of their first terms that are integers (``#sum``) and the first terms' texts with
+    their multiplicities (for #min/#max and external aggregates); for an external aggregate whose
+    function offers it, the function's incremental state (``lars.reference.external_aggregate``),
+    told every change. An external aggregate that declares itself an *extreme*
+    (``lars.reference.external_aggregate``: its value is the first term of the multiset that is
+    least or greatest by an injective key) is read from the texts directly: the term it picks is
+    the one whose text the same pick over the texts gives (the key is injective, the texts are
+    canonical), and its text is that text. Values other than a count or a sum are cached per
+    function until the group changes."""
 
-    __slots__ = ("n", "total", "firsts", "best", "states", "full", "texts")
+    __slots__ = ("n", "total", "firsts", "best", "states", "full", "texts", "sums", "extremes")
 
-    def __init__(self, states: "dict | None" = None, full: bool = True) -> None:
+    def __init__(self, states: "dict | None" = None, full: bool = True, sums: bool = True, extremes: "dict | None" = None) -> None:
         self.n = 0
         self.total = 0
         self.firsts: dict[str, int] = {}
         self.best: dict = {}
         self.states = states
         self.full = full
+        self.sums = sums  # whether the integer sum is needed (#sum)
+        self.extremes = extremes  # function -> (pick, key by text): the extremes among the functions (``_extreme_of``)
         self.texts: dict = {}  # function -> (the state's last value, its text): a #min/#max that stayed
 
     def change(self, first: str, sign: int, engine) -> None:
         self.n += sign
         if self.best:
             self.best.clear()
-        term = engine._term(first)
         if self.states is not None:
+            term = engine._term(first)
             for state in self.states.values():
                 state.change(term, sign)
         if not self.full:
             return
-        if isinstance(term, Integer):
-            self.total += sign * term.value
+        if self.sums:
+            term = engine._term(first)
+            if isinstance(term, Integer):
+                self.total += sign * term.value
         got = self.firsts.get(first, 0) + sign
         if got:
             self.firsts[first] = got
@@ -467,9 +476,7 @@ class _Group:
             got = group.best.get(function, _MISSING)
             if got is _MISSING:
                 state = group.states.get(function) if group.states is not None else None
-                if state is None:
-                    got = _external(engine, function, group.firsts)
-                else:  # the same term as last time (a #min/#max the change left): the same text
+                if state is not None:  # the same term as last time (a #min/#max the change left): the same text
                     term = state.value()
                     last = group.texts.get(function)
                     if last is not None and last[0] is term:
@@ -477,6 +484,11 @@ class _Group:
                     else:
                         got = format_term(term)
                         group.texts[function] = (term, got)
+                elif group.firsts and group.extremes and function in group.extremes:
+                    pick, key = group.extremes[function]
+                    got = pick(group.firsts, key=key)
+                else:
+                    got = _external(engine, function, group.firsts)
                 group.best[function] = got
             return got  # type: ignore[return-value]
         if group is None or not group.n:
@@ -488,19 +500,58 @@ class _Group:
         return got  # type: ignore[return-value]
 
 
+def _extreme_of(engine, function: str):
+    """``(pick, key)`` when the external aggregate ``function`` declares itself an extreme
+    (``extreme = (min or max, key of a term)``, ``lars.reference.external_aggregate``), with the
+    key read by the term's text and cached per engine and key (``_TextKeys``); ``None`` otherwise."""
+    declared = getattr((engine.aggregate_functions or {}).get(function[1:]), "extreme", None)
+    if declared is None:
+        return None
+    pick, of_term = declared
+    keys = engine.blk.get(("#textkeys", of_term))
+    if keys is None:
+        keys = engine.blk[("#textkeys", of_term)] = _TextKeys(engine._term, of_term)
+    return pick, keys.__getitem__
+
+
+class _TextKeys(dict):
+    """A term's key by the term's text, computed when first asked (cleared when large)."""
+
+    __slots__ = ("term", "of_term")
+
+    def __init__(self, term, of_term) -> None:
+        super().__init__()
+        self.term, self.of_term = term, of_term
+
+    def __missing__(self, text: str):
+        if len(self) >= _KEYS_MAX:
+            self.clear()
+        got = self[text] = self.of_term(self.term(text))
+        return got
+
+
 def _group_spec(engine, owner: _Aggregate) -> tuple:
     """For the groups of the element relation of ``owner`` (and of the aggregates sharing it):
-    the makers of incremental states of the external functions that offer one, and whether the
-    other functions need the integer sum and the multiset (``full``)."""
+    the makers of incremental states of the external functions that offer one, the external
+    functions that are extremes (``_extreme_of``: read from the multiset of texts instead of a
+    state, ``_Group``), whether the functions need the multiset (``full``) and whether one needs
+    the integer sum (``sums``)."""
     makers = []
-    full = False
+    full = sums = False
+    extremes: dict = {}
     for function in owner.functions or [owner.agg.function]:
+        got = _extreme_of(engine, function) if function[0] == "@" else None
+        if got is not None:
+            extremes[function] = got
+            full = True
+            continue
         make = getattr((engine.aggregate_functions or {}).get(function[1:]), "incremental", None) if function[0] == "@" else None
         if make is not None:
             makers.append((function, make))
         elif function != "count":
             full = True
-    return tuple(makers), full
+            sums = sums or function == "sum"
+    return tuple(makers), full, sums, extremes or None
 
 
 @dataclass(eq=False)
@@ -1104,13 +1155,13 @@ def flush_aux(engine, sig: tuple) -> None:
         spec = engine.blk.get(("#state", sig))
         if spec is None:
             spec = engine.blk[("#state", sig)] = _group_spec(engine, sig[2])
-        makers, full = spec
+        makers, full, sums, extremes = spec
         for sign, changed in ((1, plus), (-1, minus)):
             for row in changed:
                 key = row[:width]
                 group = groups.get(key)
                 if group is None:
-                    group = groups[key] = _Group({f: make() for f, make in makers} if makers else None, full)
+                    group = groups[key] = _Group({f: make() for f, make in makers} if makers else None, full, sums, extremes)
                 if makers or full:
                     group.change(row[width], sign, engine)
                 else:  # counts only
