@@ -53,6 +53,7 @@ of one input with the old value of the other), where a built-in may fail.
 
 from __future__ import annotations
 
+import operator
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Iterator
@@ -105,7 +106,7 @@ class AggregateBlock:
             if direct is None:
                 direct = self.direct = _direct(self) or False
             if direct:
-                return {self.head: direct(engine, keys)}
+                return {self.head: set(direct(engine, keys).values())}
         rows: set[tuple] = set()
         cache: dict = {}
         core = self.core
@@ -139,8 +140,9 @@ class AggregateBlock:
 
 
 def _direct(block: AggregateBlock):
-    """``block.evaluate(engine, keys)`` for a common shape, as a function ``(engine, keys) -> head
-    rows`` that does the same work without the general machinery (``None`` for other shapes): the
+    """``block.evaluate(engine, keys)`` for a common shape, as a function ``(engine, keys) -> {key:
+    its head row}`` (a partition has one row at most: the core only checks, each item holds or
+    binds once) that does the same work without the general machinery (``None`` for other shapes): the
     core, with the partition variable bound, only checks literals whose arguments are that
     variable (``group(K)``, ``trigger``: a membership test each), the items are kept aggregates
     assigned to a new variable (``V = #@sparql_avg_of{…}``, ``N = #count{…}``), comparisons of
@@ -194,12 +196,12 @@ def _direct(block: AggregateBlock):
     spec = block.head_spec
     value_of = _Group.value
 
-    def evaluate(engine, keys) -> set:
+    def evaluate(engine, keys) -> dict:
         rels, blk = engine.rels, engine.blk
         tables = [(rels[rel].rows, arity) for rel, arity in checks]
         groups = {op[1]: blk.get(op[1]) or {} for op in ops if op[0] == "agg"}
         order = _order_keys(engine) if any(op[0] == "cmp" for op in ops) else None
-        rows = set()
+        rows = {}
         for k in keys:
             for table, arity in tables:
                 if (k,) * arity not in table:
@@ -226,7 +228,7 @@ def _direct(block: AggregateBlock):
                         except _Undefined:
                             break
                 else:
-                    rows.add(tuple([theta[v] if is_var else v for is_var, v in spec]))
+                    rows[k] = tuple([theta[v] if is_var else v for is_var, v in spec])
         return rows
 
     return evaluate
@@ -424,14 +426,17 @@ class _Group:
     the sum of their first terms that are integers (``#sum``) and the first terms' texts with
     their multiplicities (for #min/#max and external aggregates); for an external aggregate whose
     function offers it, the function's incremental state (``lars.reference.external_aggregate``),
-    told every change. An external aggregate that declares itself an *extreme*
-    (``lars.reference.external_aggregate``: its value is the first term of the multiset that is
-    least or greatest by an injective key) is read from the texts directly: the term it picks is
-    the one whose text the same pick over the texts gives (the key is injective, the texts are
-    canonical), and its text is that text. Values other than a count or a sum are cached per
-    function until the group changes."""
+    told every change. Values other than a count or a sum are cached per function until the
+    group changes.
 
-    __slots__ = ("n", "total", "firsts", "best", "states", "full", "texts", "sums", "extremes")
+    An external aggregate that declares itself an *extreme* (``lars.reference.external_aggregate``:
+    its value on a non-empty multiset is the first term least or greatest by an injective key) is
+    read from the texts: the term it picks is the one whose text the same pick over the texts gives
+    (the key is injective, the texts canonical), and its text is that text. The extreme text is
+    kept with its key (``tops``) while it stays: a new text replaces it when better, its leaving
+    forgets it (picked again among the texts when next asked)."""
+
+    __slots__ = ("n", "total", "firsts", "best", "states", "full", "texts", "sums", "extremes", "tops")
 
     def __init__(self, states: "dict | None" = None, full: bool = True, sums: bool = True, extremes: "dict | None" = None) -> None:
         self.n = 0
@@ -441,7 +446,8 @@ class _Group:
         self.states = states
         self.full = full
         self.sums = sums  # whether the integer sum is needed (#sum)
-        self.extremes = extremes  # function -> (pick, key by text): the extremes among the functions (``_extreme_of``)
+        self.extremes = extremes  # function -> (pick, key by text, better): the extremes (``_extreme_of``)
+        self.tops: dict = {}  # function -> (its extreme text, the text's key), while known
         self.texts: dict = {}  # function -> (the state's last value, its text): a #min/#max that stayed
 
     def change(self, first: str, sign: int, engine) -> None:
@@ -463,6 +469,17 @@ class _Group:
             self.firsts[first] = got
         else:
             del self.firsts[first]
+        tops = self.tops
+        if tops:
+            if not got:  # the text left: an extreme it was is forgotten
+                for function in [f for f, top in tops.items() if top[0] == first]:
+                    del tops[function]
+            elif got == 1 and sign == 1:  # a new text: better than a known extreme?
+                for function, top in list(tops.items()):
+                    _, key, better = self.extremes[function]  # type: ignore[index]
+                    k = key(first)
+                    if better(k, top[1]):
+                        tops[function] = (first, k)
 
     @staticmethod
     def value(group: "_Group | None", function: str, engine) -> "str | None":
@@ -473,6 +490,13 @@ class _Group:
         if function[0] == "@":  # an external aggregate: cached until the group changes
             if group is None:
                 return _external(engine, function, {})
+            if group.extremes is not None and function in group.extremes:
+                top = group.tops.get(function)
+                if top is None:
+                    pick, key, _ = group.extremes[function]
+                    text = pick(group.firsts, key=key)
+                    top = group.tops[function] = (text, key(text))
+                return top[0]
             got = group.best.get(function, _MISSING)
             if got is _MISSING:
                 state = group.states.get(function) if group.states is not None else None
@@ -484,9 +508,6 @@ class _Group:
                     else:
                         got = format_term(term)
                         group.texts[function] = (term, got)
-                elif group.firsts and group.extremes and function in group.extremes:
-                    pick, key = group.extremes[function]
-                    got = pick(group.firsts, key=key)
                 else:
                     got = _external(engine, function, group.firsts)
                 group.best[function] = got
@@ -501,17 +522,19 @@ class _Group:
 
 
 def _extreme_of(engine, function: str):
-    """``(pick, key)`` when the external aggregate ``function`` declares itself an extreme
+    """``(pick, key, better)`` when the external aggregate ``function`` declares itself an extreme
     (``extreme = (min or max, key of a term)``, ``lars.reference.external_aggregate``), with the
     key read by the term's text and cached per engine and key (``_TextKeys``); ``None`` otherwise."""
     declared = getattr((engine.aggregate_functions or {}).get(function[1:]), "extreme", None)
     if declared is None:
         return None
     pick, of_term = declared
+    if pick is not min and pick is not max:
+        return None
     keys = engine.blk.get(("#textkeys", of_term))
     if keys is None:
         keys = engine.blk[("#textkeys", of_term)] = _TextKeys(engine._term, of_term)
-    return pick, keys.__getitem__
+    return pick, keys.__getitem__, operator.lt if pick is min else operator.gt
 
 
 class _TextKeys(dict):
@@ -1093,6 +1116,12 @@ def flush_block(engine, sig: tuple) -> None:
                 keys.update([row[p] for p in held])  # type: ignore[union-attr]
         if keys is not None:
             index = engine.blk[("#part", sig)]  # head -> partition key -> its rows
+            direct = block.direct
+            if direct is None:
+                direct = block.direct = _direct(block) or False
+            if direct:  # one row per partition at most: compared key by key
+                _flush_direct(engine, block.head, direct(engine, keys), keys, index[block.head], old[block.head])
+                return
             new_part = block.evaluate(engine, keys)
             for head in block.sigs:
                 p = block.pos[head]
@@ -1132,6 +1161,32 @@ def flush_block(engine, sig: tuple) -> None:
                 parts.setdefault(row[p], set()).add(row)
             index[head] = parts
         engine.blk[("#part", sig)] = index
+
+
+def _flush_direct(engine, head: tuple, new: dict, keys, parts: dict, rows_now: set) -> None:
+    """The partitions ``keys`` of a directly evaluated block (``_direct``: ``new`` their rows, one
+    at most each) against the rows they had (``parts``): a row that stayed is left alone, one that
+    went loses its support, one that came gains it."""
+    support = engine._support
+    get = new.get
+    for k in keys:
+        row = get(k)
+        before = parts.get(k)
+        if before:
+            if row is not None and row in before and len(before) == 1:
+                continue
+            for gone in before:
+                if gone != row:
+                    support(head, gone, -1)
+                    rows_now.discard(gone)
+            if row is not None and row in before:
+                parts[k] = {row}
+                continue
+            del parts[k]
+        if row is not None:
+            support(head, row, 1)
+            rows_now.add(row)
+            parts[k] = {row}
 
 
 def flush_aux(engine, sig: tuple) -> None:
