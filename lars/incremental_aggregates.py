@@ -174,7 +174,8 @@ def _direct(block: AggregateBlock):
             if item.node is None or item.agg.op != "=" or not isinstance(left, Variable) or left.name in bound \
                     or not set(item.globals_) <= bound:
                 return None
-            ops.append(("agg", item.node, item.globals_, item.agg.function, left.name))
+            # (the globals: None when they are the partition variable alone, the group's key is then (k,))
+            ops.append(("agg", item.node, None if item.globals_ == (var,) else item.globals_, item.agg.function, left.name))
             bound.add(left.name)
         elif kind == "cmp":
             c = item
@@ -212,7 +213,7 @@ def _direct(block: AggregateBlock):
                     what = op[0]
                     if what == "agg":
                         _, node, globals_, function, name = op
-                        got = groups[node].get(tuple([theta[g] for g in globals_]))
+                        got = groups[node].get((k,) if globals_ is None else tuple([theta[g] for g in globals_]))
                         value = value_of(got, function, engine)
                         if value is None:  # #min/#max of nothing assigns nothing
                             break
