@@ -1117,7 +1117,7 @@ def flush_block(engine, sig: tuple) -> None:
                 keys.update([row[p] for p in held])  # type: ignore[union-attr]
         if keys is not None:
             index = engine.blk[("#part", sig)]  # head -> partition key -> its rows
-            direct = block.direct
+            direct = block.direct if isinstance(block, AggregateBlock) else False
             if direct is None:
                 direct = block.direct = _direct(block) or False
             if direct:  # one row per partition at most: compared key by key
