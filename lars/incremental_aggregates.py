@@ -55,6 +55,7 @@ from __future__ import annotations
 
 import operator
 from collections import Counter
+from operator import itemgetter
 from dataclasses import dataclass, field
 from typing import Iterator
 
@@ -196,6 +197,9 @@ def _direct(block: AggregateBlock):
         return None
     spec = block.head_spec
     value_of = _Group.value
+    names = [v for is_var, v in spec]
+    # the head row from θ: by one itemgetter when the head is two or more variables
+    row_of = itemgetter(*names) if len(names) > 1 and all(is_var for is_var, _ in spec) else None
 
     def evaluate(engine, keys) -> dict:
         rels, blk = engine.rels, engine.blk
@@ -229,7 +233,7 @@ def _direct(block: AggregateBlock):
                         except _Undefined:
                             break
                 else:
-                    rows[k] = tuple([theta[v] if is_var else v for is_var, v in spec])
+                    rows[k] = row_of(theta) if row_of is not None else tuple([theta[v] if is_var else v for is_var, v in spec])
         return rows
 
     return evaluate
@@ -448,7 +452,7 @@ class _Group:
         self.full = full
         self.sums = sums  # whether the integer sum is needed (#sum)
         self.extremes = extremes  # function -> (pick, key by text, better): the extremes (``_extreme_of``)
-        self.tops: dict = {}  # function -> (its extreme text, the text's key), while known
+        self.tops: dict = {}  # function -> [its extreme text (None: forgotten), the text's key]
         self.texts: dict = {}  # function -> (the state's last value, its text): a #min/#max that stayed
 
     def change(self, first: str, sign: int, engine) -> None:
@@ -473,14 +477,17 @@ class _Group:
         tops = self.tops
         if tops:
             if not got:  # the text left: an extreme it was is forgotten
-                for function in [f for f, top in tops.items() if top[0] == first]:
-                    del tops[function]
+                for top in tops.values():
+                    if top[0] == first:
+                        top[0] = None
             elif got == 1 and sign == 1:  # a new text: better than a known extreme?
-                for function, top in list(tops.items()):
-                    _, key, better = self.extremes[function]  # type: ignore[index]
-                    k = key(first)
-                    if better(k, top[1]):
-                        tops[function] = (first, k)
+                extremes = self.extremes
+                for function, top in tops.items():
+                    if top[0] is not None:
+                        _, key, better = extremes[function]  # type: ignore[index]
+                        k = key(first)
+                        if better(k, top[1]):
+                            top[0], top[1] = first, k
 
     @staticmethod
     def value(group: "_Group | None", function: str, engine) -> "str | None":
@@ -493,10 +500,11 @@ class _Group:
                 return _external(engine, function, {})
             if group.extremes is not None and function in group.extremes:
                 top = group.tops.get(function)
-                if top is None:
+                if top is None or top[0] is None:
                     pick, key, _ = group.extremes[function]
                     text = pick(group.firsts, key=key)
-                    top = group.tops[function] = (text, key(text))
+                    group.tops[function] = [text, key(text)]
+                    return text
                 return top[0]
             got = group.best.get(function, _MISSING)
             if got is _MISSING:
