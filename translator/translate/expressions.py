@@ -279,7 +279,6 @@ def _limbs(m: int) -> list[int]:
 
 
 @lru_cache(maxsize=TERM_CACHE_SIZE)
-@lru_cache(maxsize=TERM_CACHE_SIZE)
 def _exact(term: GroundTerm) -> tuple[int, int, int, int, int, int, int] | None:
     """(kind, m, e2, e10, NaN, +INF, -INF) of a number, whose exact value is m / (2^e2 · 10^e10)
     (e2 > 0 only for floats and doubles, e10 > 0 only for decimals): the limbs of the portable
@@ -660,23 +659,7 @@ class _SumState:
         return kind, self.total, (1 << self.e2) * 10**self.e10, self.nan, self.inf, self.ninf, self.count
 
     def value(self) -> GroundTerm:
-        """The function's term of the current multiset, cached by the state's numbers (the same
-        numbers: the same totals, the same term; a window's sums and averages come back)."""
-        if self.errors or self.count > MAX_SUM_ROWS:
-            return self.result(None)
-        kinds = self.kinds
-        kind = 3 if kinds[3] else 2 if kinds[2] else 1 if kinds[1] else 0
-        key = (self.result, kind, self.total, self.e2, self.e10, self.nan, self.inf, self.ninf, self.count)
-        got = _STATE_TERMS.get(key)
-        if got is None:
-            got = self.result((kind, self.total, (1 << self.e2) * 10**self.e10, self.nan, self.inf, self.ninf, self.count))
-            if len(_STATE_TERMS) >= _FLOAT_TERMS_MAX:
-                _STATE_TERMS.clear()
-            _STATE_TERMS[key] = got
-        return got
-
-
-_STATE_TERMS: dict = {}
+        return self.result(self.totals())
 
 
 sparql_sum_of.incremental = lambda: _SumState(_sum_term)  # type: ignore[attr-defined]
