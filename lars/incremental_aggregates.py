@@ -53,10 +53,9 @@ of one input with the old value of the other), where a built-in may fail.
 
 from __future__ import annotations
 
-import operator
 from collections import Counter
-from operator import itemgetter
 from dataclasses import dataclass, field
+from operator import gt, itemgetter, lt
 from typing import Iterator
 
 from lars.bounds import TERM_CACHE_SIZE
@@ -543,7 +542,7 @@ def _extreme_of(engine, function: str):
     keys = engine.blk.get(("#textkeys", of_term))
     if keys is None:
         keys = engine.blk[("#textkeys", of_term)] = _TextKeys(engine._term, of_term)
-    return pick, keys.__getitem__, operator.lt if pick is min else operator.gt
+    return pick, keys.__getitem__, lt if pick is min else gt
 
 
 class _TextKeys(dict):
