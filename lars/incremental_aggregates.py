@@ -55,6 +55,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from operator import gt, itemgetter, lt
 from typing import Iterator
 
 from lars.bounds import TERM_CACHE_SIZE
@@ -105,7 +106,7 @@ class AggregateBlock:
             if direct is None:
                 direct = self.direct = _direct(self) or False
             if direct:
-                return {self.head: direct(engine, keys)}
+                return {self.head: set(direct(engine, keys).values())}
         rows: set[tuple] = set()
         cache: dict = {}
         core = self.core
@@ -139,8 +140,9 @@ class AggregateBlock:
 
 
 def _direct(block: AggregateBlock):
-    """``block.evaluate(engine, keys)`` for a common shape, as a function ``(engine, keys) -> head
-    rows`` that does the same work without the general machinery (``None`` for other shapes): the
+    """``block.evaluate(engine, keys)`` for a common shape, as a function ``(engine, keys) -> {key:
+    its head row}`` (a partition has one row at most: the core only checks, each item holds or
+    binds once) that does the same work without the general machinery (``None`` for other shapes): the
     core, with the partition variable bound, only checks literals whose arguments are that
     variable (``group(K)``, ``trigger``: a membership test each), the items are kept aggregates
     assigned to a new variable (``V = #@sparql_avg_of{…}``, ``N = #count{…}``), comparisons of
@@ -172,7 +174,8 @@ def _direct(block: AggregateBlock):
             if item.node is None or item.agg.op != "=" or not isinstance(left, Variable) or left.name in bound \
                     or not set(item.globals_) <= bound:
                 return None
-            ops.append(("agg", item.node, item.globals_, item.agg.function, left.name))
+            # (the globals: None when they are the partition variable alone, the group's key is then (k,))
+            ops.append(("agg", item.node, None if item.globals_ == (var,) else item.globals_, item.agg.function, left.name))
             bound.add(left.name)
         elif kind == "cmp":
             c = item
@@ -193,13 +196,16 @@ def _direct(block: AggregateBlock):
         return None
     spec = block.head_spec
     value_of = _Group.value
+    names = [v for is_var, v in spec]
+    # the head row from θ: by one itemgetter when the head is two or more variables
+    row_of = itemgetter(*names) if len(names) > 1 and all(is_var for is_var, _ in spec) else None
 
-    def evaluate(engine, keys) -> set:
+    def evaluate(engine, keys) -> dict:
         rels, blk = engine.rels, engine.blk
         tables = [(rels[rel].rows, arity) for rel, arity in checks]
         groups = {op[1]: blk.get(op[1]) or {} for op in ops if op[0] == "agg"}
         order = _order_keys(engine) if any(op[0] == "cmp" for op in ops) else None
-        rows = set()
+        rows = {}
         for k in keys:
             for table, arity in tables:
                 if (k,) * arity not in table:
@@ -210,7 +216,7 @@ def _direct(block: AggregateBlock):
                     what = op[0]
                     if what == "agg":
                         _, node, globals_, function, name = op
-                        got = groups[node].get(tuple([theta[g] for g in globals_]))
+                        got = groups[node].get((k,) if globals_ is None else tuple([theta[g] for g in globals_]))
                         value = value_of(got, function, engine)
                         if value is None:  # #min/#max of nothing assigns nothing
                             break
@@ -226,7 +232,7 @@ def _direct(block: AggregateBlock):
                         except _Undefined:
                             break
                 else:
-                    rows.add(tuple([theta[v] if is_var else v for is_var, v in spec]))
+                    rows[k] = row_of(theta) if row_of is not None else tuple([theta[v] if is_var else v for is_var, v in spec])
         return rows
 
     return evaluate
@@ -421,39 +427,66 @@ def _order_keys(engine):
 class _Group:
     """The element tuples of one group of a kept aggregate (of the aggregates that share its
     element relation, ``_maintain``): their number, and, when one of the functions needs them,
-    the sum of their first terms that are integers and the first terms with their multiplicities
-    (for #min/#max and external aggregates); for an external aggregate whose function offers it,
-    the function's incremental state (``lars.reference.external_aggregate``), told every change.
-    Values other than a count or a sum are cached per function until the group changes."""
+    the sum of their first terms that are integers (``#sum``) and the first terms' texts with
+    their multiplicities (for #min/#max and external aggregates); for an external aggregate whose
+    function offers it, the function's incremental state (``lars.reference.external_aggregate``),
+    told every change. Values other than a count or a sum are cached per function until the
+    group changes.
 
-    __slots__ = ("n", "total", "firsts", "best", "states", "full", "texts")
+    An external aggregate that declares itself an *extreme* (``lars.reference.external_aggregate``:
+    its value on a non-empty multiset is the first term least or greatest by an injective key) is
+    read from the texts: the term it picks is the one whose text the same pick over the texts gives
+    (the key is injective, the texts canonical), and its text is that text. The extreme text is
+    kept with its key (``tops``) while it stays: a new text replaces it when better, its leaving
+    forgets it (picked again among the texts when next asked)."""
 
-    def __init__(self, states: "dict | None" = None, full: bool = True) -> None:
+    __slots__ = ("n", "total", "firsts", "best", "states", "full", "texts", "sums", "extremes", "tops")
+
+    def __init__(self, states: "dict | None" = None, full: bool = True, sums: bool = True, extremes: "dict | None" = None) -> None:
         self.n = 0
         self.total = 0
         self.firsts: dict[str, int] = {}
         self.best: dict = {}
         self.states = states
         self.full = full
+        self.sums = sums  # whether the integer sum is needed (#sum)
+        self.extremes = extremes  # function -> (pick, key by text, better): the extremes (``_extreme_of``)
+        self.tops: dict = {}  # function -> [its extreme text (None: forgotten), the text's key]
         self.texts: dict = {}  # function -> (the state's last value, its text): a #min/#max that stayed
 
     def change(self, first: str, sign: int, engine) -> None:
         self.n += sign
         if self.best:
             self.best.clear()
-        term = engine._term(first)
         if self.states is not None:
+            term = engine._term(first)
             for state in self.states.values():
                 state.change(term, sign)
         if not self.full:
             return
-        if isinstance(term, Integer):
-            self.total += sign * term.value
+        if self.sums:
+            term = engine._term(first)
+            if isinstance(term, Integer):
+                self.total += sign * term.value
         got = self.firsts.get(first, 0) + sign
         if got:
             self.firsts[first] = got
         else:
             del self.firsts[first]
+        tops = self.tops
+        if tops:
+            if not got:  # the text left: an extreme it was is forgotten
+                for top in tops.values():
+                    if top[0] == first:
+                        top[0] = None
+            elif got == 1 and sign == 1:  # a new text: better than a known extreme?
+                extremes = self.extremes
+                for function, top in tops.items():
+                    if top[0] is not None:
+                        _, key, better = extremes[function]  # type: ignore[index]
+                        k = key(first)
+                        if better(k, top[1]):
+                            top[0], top[1] = first, k
 
     @staticmethod
     def value(group: "_Group | None", function: str, engine) -> "str | None":
@@ -464,12 +497,18 @@ class _Group:
         if function[0] == "@":  # an external aggregate: cached until the group changes
             if group is None:
                 return _external(engine, function, {})
+            if group.extremes is not None and function in group.extremes:
+                top = group.tops.get(function)
+                if top is None or top[0] is None:
+                    pick, key, _ = group.extremes[function]
+                    text = pick(group.firsts, key=key)
+                    group.tops[function] = [text, key(text)]
+                    return text
+                return top[0]
             got = group.best.get(function, _MISSING)
             if got is _MISSING:
                 state = group.states.get(function) if group.states is not None else None
-                if state is None:
-                    got = _external(engine, function, group.firsts)
-                else:  # the same term as last time (a #min/#max the change left): the same text
+                if state is not None:  # the same term as last time (a #min/#max the change left): the same text
                     term = state.value()
                     last = group.texts.get(function)
                     if last is not None and last[0] is term:
@@ -477,6 +516,8 @@ class _Group:
                     else:
                         got = format_term(term)
                         group.texts[function] = (term, got)
+                else:
+                    got = _external(engine, function, group.firsts)
                 group.best[function] = got
             return got  # type: ignore[return-value]
         if group is None or not group.n:
@@ -488,19 +529,60 @@ class _Group:
         return got  # type: ignore[return-value]
 
 
+def _extreme_of(engine, function: str):
+    """``(pick, key, better)`` when the external aggregate ``function`` declares itself an extreme
+    (``extreme = (min or max, key of a term)``, ``lars.reference.external_aggregate``), with the
+    key read by the term's text and cached per engine and key (``_TextKeys``); ``None`` otherwise."""
+    declared = getattr((engine.aggregate_functions or {}).get(function[1:]), "extreme", None)
+    if declared is None:
+        return None
+    pick, of_term = declared
+    if pick is not min and pick is not max:
+        return None
+    keys = engine.blk.get(("#textkeys", of_term))
+    if keys is None:
+        keys = engine.blk[("#textkeys", of_term)] = _TextKeys(engine._term, of_term)
+    return pick, keys.__getitem__, lt if pick is min else gt
+
+
+class _TextKeys(dict):
+    """A term's key by the term's text, computed when first asked (cleared when large)."""
+
+    __slots__ = ("term", "of_term")
+
+    def __init__(self, term, of_term) -> None:
+        super().__init__()
+        self.term, self.of_term = term, of_term
+
+    def __missing__(self, text: str):
+        if len(self) >= _KEYS_MAX:
+            self.clear()
+        got = self[text] = self.of_term(self.term(text))
+        return got
+
+
 def _group_spec(engine, owner: _Aggregate) -> tuple:
     """For the groups of the element relation of ``owner`` (and of the aggregates sharing it):
-    the makers of incremental states of the external functions that offer one, and whether the
-    other functions need the integer sum and the multiset (``full``)."""
+    the makers of incremental states of the external functions that offer one, the external
+    functions that are extremes (``_extreme_of``: read from the multiset of texts instead of a
+    state, ``_Group``), whether the functions need the multiset (``full``) and whether one needs
+    the integer sum (``sums``)."""
     makers = []
-    full = False
+    full = sums = False
+    extremes: dict = {}
     for function in owner.functions or [owner.agg.function]:
+        got = _extreme_of(engine, function) if function[0] == "@" else None
+        if got is not None:
+            extremes[function] = got
+            full = True
+            continue
         make = getattr((engine.aggregate_functions or {}).get(function[1:]), "incremental", None) if function[0] == "@" else None
         if make is not None:
             makers.append((function, make))
         elif function != "count":
             full = True
-    return tuple(makers), full
+            sums = sums or function == "sum"
+    return tuple(makers), full, sums, extremes or None
 
 
 @dataclass(eq=False)
@@ -1042,6 +1124,12 @@ def flush_block(engine, sig: tuple) -> None:
                 keys.update([row[p] for p in held])  # type: ignore[union-attr]
         if keys is not None:
             index = engine.blk[("#part", sig)]  # head -> partition key -> its rows
+            direct = block.direct if isinstance(block, AggregateBlock) else False
+            if direct is None:
+                direct = block.direct = _direct(block) or False
+            if direct:  # one row per partition at most: compared key by key
+                _flush_direct(engine, block.head, direct(engine, keys), keys, index[block.head], old[block.head])
+                return
             new_part = block.evaluate(engine, keys)
             for head in block.sigs:
                 p = block.pos[head]
@@ -1083,6 +1171,32 @@ def flush_block(engine, sig: tuple) -> None:
         engine.blk[("#part", sig)] = index
 
 
+def _flush_direct(engine, head: tuple, new: dict, keys, parts: dict, rows_now: set) -> None:
+    """The partitions ``keys`` of a directly evaluated block (``_direct``: ``new`` their rows, one
+    at most each) against the rows they had (``parts``): a row that stayed is left alone, one that
+    went loses its support, one that came gains it."""
+    support = engine._support
+    get = new.get
+    for k in keys:
+        row = get(k)
+        before = parts.get(k)
+        if before:
+            if row is not None and row in before and len(before) == 1:
+                continue
+            for gone in before:
+                if gone != row:
+                    support(head, gone, -1)
+                    rows_now.discard(gone)
+            if row is not None and row in before:
+                parts[k] = {row}
+                continue
+            del parts[k]
+        if row is not None:
+            support(head, row, 1)
+            rows_now.add(row)
+            parts[k] = {row}
+
+
 def flush_aux(engine, sig: tuple) -> None:
     """An auxiliary relation of a kept aggregate (``_maintain``): as ``_Engine._flush`` (rows whose
     support became or stopped being 0 change the relation), not part of the answer; element
@@ -1104,13 +1218,13 @@ def flush_aux(engine, sig: tuple) -> None:
         spec = engine.blk.get(("#state", sig))
         if spec is None:
             spec = engine.blk[("#state", sig)] = _group_spec(engine, sig[2])
-        makers, full = spec
+        makers, full, sums, extremes = spec
         for sign, changed in ((1, plus), (-1, minus)):
             for row in changed:
                 key = row[:width]
                 group = groups.get(key)
                 if group is None:
-                    group = groups[key] = _Group({f: make() for f, make in makers} if makers else None, full)
+                    group = groups[key] = _Group({f: make() for f, make in makers} if makers else None, full, sums, extremes)
                 if makers or full:
                     group.change(row[width], sign, engine)
                 else:  # counts only

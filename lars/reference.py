@@ -221,7 +221,11 @@ def external_aggregate(function: str, firsts: Mapping[GroundTerm, int], function
     with no argument, gives a state for the empty multiset with ``change(term, times)`` (``times``
     more tuples with the first term ``term``; fewer if negative, never below none) and ``value()``,
     which must be the function applied to the multiset the changes so far have made. The
-    incremental engine keeps one per group of a kept aggregate (``lars.incremental_aggregates``)."""
+    incremental engine keeps one per group of a kept aggregate (``lars.incremental_aggregates``).
+    A function whose value on a non-empty multiset is always its first term least (or greatest)
+    by a key of terms that is injective (distinct terms: distinct keys) may declare so: an attribute
+    ``extreme = (min, key)`` (or ``(max, key)``); the incremental engine then picks that term among
+    its groups' terms itself (the function is still called on the empty multiset)."""
     name = function[1:]
     if functions is None or name not in functions:
         raise UnsupportedError(f"the external aggregate #{function}", "reference semantics", "no such function was given")

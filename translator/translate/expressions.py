@@ -730,6 +730,10 @@ class _ExtremeState:
 
 sparql_min_of.incremental = lambda: _ExtremeState(min, operator.lt)  # type: ignore[attr-defined]
 sparql_max_of.incremental = lambda: _ExtremeState(max, operator.gt)  # type: ignore[attr-defined]
+# the value of a non-empty multiset is the first term least/greatest by an injective key (distinct
+# terms: distinct keys): the incremental engine picks it among the texts of its groups' terms
+sparql_min_of.extreme = (min, _order_of)  # type: ignore[attr-defined]
+sparql_max_of.extreme = (max, _order_of)  # type: ignore[attr-defined]
 
 
 FUNCTIONS: dict[str, Callable[..., GroundTerm]] = {
