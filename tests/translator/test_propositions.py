@@ -223,6 +223,15 @@ def test_proposition_2_with_graph_bind_values_optional_filter(where: str, data) 
     # compatible and the filter holds: the joined solution only
     ("VALUES ?x { 1 } OPTIONAL { VALUES (?x ?y) { (1 2) (3 4) } FILTER(?y = 2) }",
      {('"1"^^<http://www.w3.org/2001/XMLSchema#integer>', '"2"^^<http://www.w3.org/2001/XMLSchema#integer>')}),
+    # the FILTER of a group nested in the optional's group is not the LeftJoin's condition
+    # (§18.2.2.6: the optional's group is Join(Z, Filter(?x = 1, …)), not Filter(…)): it reads that
+    # group's solutions, where ?x is unbound, so the optional adds nothing
+    ("VALUES ?x { <http://example.org/a> 1 } OPTIONAL { { VALUES ?y { <http://example.org/a> 1 } FILTER(?x = 1) } }",
+     {("<http://example.org/a>", None), ('"1"^^<http://www.w3.org/2001/XMLSchema#integer>', None)}),
+    # the same filter in the optional's own group is the LeftJoin's condition and sees ?x
+    ("VALUES ?x { <http://example.org/a> 1 } OPTIONAL { VALUES ?y { <http://example.org/a> 1 } FILTER(?x = 1) }",
+     {("<http://example.org/a>", None), ('"1"^^<http://www.w3.org/2001/XMLSchema#integer>', "<http://example.org/a>"),
+      ('"1"^^<http://www.w3.org/2001/XMLSchema#integer>', '"1"^^<http://www.w3.org/2001/XMLSchema#integer>')}),
 ])
 def test_values_then_optional_by_hand(where, expected):
     """SPARQL 1.1 §18.5 (LeftJoin) by hand, where rdflib 7 deviates (``oracles.rdflib_is_right_on``);

@@ -172,7 +172,11 @@ def _group(g: M.Group, base: TimeBase) -> A.Pattern:
             case M.Optional_(inner):
                 right = _group(inner, base)
                 cond = None
-                if isinstance(right, A.Filter):
+                # §18.2.2.6: OPTIONAL's group translated to Filter(F, A2) gives LeftJoin(G, A2, F),
+                # F seeing the bindings of G. Only the group's own FILTERs make that form: in
+                # ``OPTIONAL { { P FILTER(F) } }`` the translation is Join(Z, Filter(F, P)) (Z is
+                # simplified away only after the whole translation, §18.2.2.8), so F stays inside
+                if isinstance(right, A.Filter) and any(isinstance(x, M.Filter) for x in inner.parts):
                     right, cond = right.pattern, right.condition
                 current = A.Optional_(current, right, cond)
             case M.Minus(inner):
