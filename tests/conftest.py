@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 sys.path.insert(0, str(Path(__file__).parent))  # shared test helpers (window_oracle) by name
+
+# Property tests: under CI (``CI`` set, as CI machines set it) every run draws the same examples
+# (seeded by each test), so that a red CI is a change's and can be reproduced; elsewhere every run
+# draws new ones and keeps the failures it finds in .hypothesis/ (how the session-9 cases of
+# tests/translator/test_propositions.py were found).
+settings.register_profile("ci", derandomize=True, print_blob=True)
+if os.environ.get("CI"):
+    settings.load_profile("ci")
 
 DATA = Path(__file__).parent / "data"
 
