@@ -24,17 +24,13 @@ from rdflib import Literal, URIRef
 from rdflib.namespace import XSD
 
 from lars import incremental_aggregates as ia
-from lars import reference
 from lars.incremental import _parse_term
-from lars.model import Program
 from lars.printer import format_term
-from translator.evaluate.run import answers, engine_input
-from translator.query.parse import parse
 from translator.rdf.streams import StreamElement
-from translator.rdf.terms import from_lars, to_lars, to_nt
-from translator.translate.compile import compile_query
+from translator.rdf.terms import to_lars
 from translator.translate.expressions import FUNCTIONS, sparql_max_of, sparql_min_of
-from translator.translate.normalize import TimeBase
+
+from portable_reference import assert_native_run_equals_portable_reference
 
 E = "http://example.org/srbench/"
 VALUES = [
@@ -124,13 +120,4 @@ def observations(draw) -> list[StreamElement]:
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(elements=observations())
 def test_engine_extremes_equal_reference_of_portable_program(query: str, elements: list) -> None:
-    compiled = compile_query(parse(query), base=TimeBase("s"))
-    run = engine_input(compiled, elements)
-    program = Program(run.program.rules)  # the portable program: no external aggregate
-    assert "#@" not in str(program.rules)
-    for ev in answers(compiled, elements, engine="incremental"):
-        expected = reference.answer_at(program, run.stream, ev.t, functions=FUNCTIONS)
-        assert expected is not None
-        rows = {tuple(None if from_lars(a) is None else to_nt(from_lars(a)) for a in atom.args)
-                for atom in expected if atom.predicate == compiled.answer_predicate}
-        assert set(ev.rows) == rows, ev.t
+    assert_native_run_equals_portable_reference(query, elements)

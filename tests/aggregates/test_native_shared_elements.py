@@ -14,16 +14,14 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from rdflib import Literal, URIRef
 from rdflib.namespace import XSD
 
-from lars import reference
 from lars.incremental import IncrementalSolver
-from lars.model import Program
-from translator.evaluate.run import answers, engine_input
 from translator.query.parse import parse
 from translator.rdf.streams import StreamElement
-from translator.rdf.terms import from_lars, to_nt
 from translator.translate.compile import compile_query
 from translator.translate.expressions import FUNCTIONS
 from translator.translate.normalize import TimeBase
+
+from portable_reference import assert_native_run_equals_portable_reference
 
 E = "http://example.org/srbench/"
 STREAM = URIRef(E + "stream")
@@ -67,13 +65,4 @@ def test_one_element_relation_for_min_max_sum_and_agglimit() -> None:
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(elements=observations())
 def test_native_run_equals_reference_of_portable_program(query: str, elements: list) -> None:
-    compiled = compile_query(parse(query), base=TimeBase("s"))
-    run = engine_input(compiled, elements)
-    program = Program(run.program.rules)  # the portable program: no external aggregate
-    assert "#@" not in str(program.rules)
-    for ev in answers(compiled, elements, engine="incremental"):
-        expected = reference.answer_at(program, run.stream, ev.t, functions=FUNCTIONS)
-        assert expected is not None
-        rows = {tuple(None if from_lars(a) is None else to_nt(from_lars(a)) for a in atom.args)
-                for atom in expected if atom.predicate == compiled.answer_predicate}
-        assert set(ev.rows) == rows, ev.t
+    assert_native_run_equals_portable_reference(query, elements)

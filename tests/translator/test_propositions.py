@@ -127,6 +127,16 @@ from translator.query.parse import parse  # noqa: E402
 from translator.rdf.static import static_facts  # noqa: E402
 from translator.rdf.terms import from_lars, to_nt  # noqa: E402
 
+
+def reference_rows(compiled, facts) -> set[tuple[str | None, ...]]:
+    """The answers of a compiled query over static facts only, by the reference semantics at t = 0,
+    as rows of N-Triples terms (``None``: unbound)."""
+    program = Program((*compiled.program.rules, *facts))
+    answer = reference.answer_at(program, Stream({}, 0, 0), 0, functions=FUNCTIONS)
+    assert answer is not None
+    return {tuple(None if from_lars(a) is None else to_nt(from_lars(a)) for a in atom.args)
+            for atom in answer if atom.predicate == compiled.answer_predicate}
+
 EX = Namespace("http://example.org/")
 GRAPHS = [EX.g1, EX.g2]
 NODES = [EX.a, EX.b]
@@ -198,11 +208,7 @@ def test_proposition_2_with_graph_bind_values_optional_filter(where: str, data) 
             # a named restriction of tau.py: GRAPH ?g whose body binds nothing but VALUES
             assume("VALUES directly inside GRAPH ?var" in str(err))
             return
-        program = Program((*compiled.program.rules, *facts))
-        answer = reference.answer_at(program, Stream({}, 0, 0), 0, functions=FUNCTIONS)
-        assert answer is not None
-        got = {tuple(None if from_lars(a) is None else to_nt(from_lars(a)) for a in atom.args)
-               for atom in answer if atom.predicate == compiled.answer_predicate}
+        got = reference_rows(compiled, facts)
         if expected is None:
             default = [(s, p, o) for g, s, p, o in data if g is None]
             named = {str(g): [(s, p, o) for g2, s, p, o in data if g2 == g] for g in GRAPHS}
@@ -242,10 +248,7 @@ def test_values_then_optional_by_hand(where, expected):
     query = parse(f"SELECT * WHERE {{ {where} }}", "cqels")
     for strategy in ("tau1", "tau2"):
         compiled = compile_query(query, strategy=strategy, mode="none")
-        program = Program((*compiled.program.rules, *static_facts(ds)))
-        answer = reference.answer_at(program, Stream({}, 0, 0), 0, functions=FUNCTIONS)
-        got = {tuple(None if from_lars(a) is None else to_nt(from_lars(a)) for a in atom.args)
-               for atom in answer if atom.predicate == compiled.answer_predicate}
+        got = reference_rows(compiled, static_facts(ds))
         order = {"x": 0, "y": 1, "g": 2}
         by_name = [dict(zip(compiled.variables, row)) for row in got]
         names = sorted(compiled.variables, key=order.get)
@@ -265,10 +268,7 @@ def test_nested_minus_by_hand():
     query = parse(f"SELECT ?x ?v WHERE {{ {where} }}", "cqels")
     for strategy in ("tau1", "tau2"):
         compiled = compile_query(query, strategy=strategy, mode="none")
-        program = Program((*compiled.program.rules, *static_facts(ds)))
-        answer = reference.answer_at(program, Stream({}, 0, 0), 0, functions=FUNCTIONS)
-        got = {tuple(to_nt(from_lars(a)) for a in atom.args) for atom in answer
-               if atom.predicate == compiled.answer_predicate}
+        got = reference_rows(compiled, static_facts(ds))
         assert got == {("<http://example.org/a>", "<http://example.org/a>")}, strategy
     text = f"SELECT ?x ?v WHERE {{ {where} }}"
     assert oracles.rows(text, [(EX.a, EX.p, EX.a)], None, ("x", "v"), "oxigraph") == got
@@ -287,10 +287,7 @@ def test_filter_of_a_nested_group_by_hand():
     query = parse(f"SELECT ?x ?y WHERE {{ {where} }}", "cqels")
     for strategy in ("tau1", "tau2"):
         compiled = compile_query(query, strategy=strategy, mode="none")
-        program = Program((*compiled.program.rules, *static_facts(ds)))
-        answer = reference.answer_at(program, Stream({}, 0, 0), 0, functions=FUNCTIONS)
-        got = {tuple(None if from_lars(a) is None else to_nt(from_lars(a)) for a in atom.args) for atom in answer
-               if atom.predicate == compiled.answer_predicate}
+        got = reference_rows(compiled, static_facts(ds))
         assert got == {("<http://example.org/a>", None)}, strategy
     text = f"SELECT ?x ?y WHERE {{ {where} }}"
     assert oracles.rows(text, [(EX.a, EX.p, EX.a)], None, ("x", "y"), "oxigraph") == got
@@ -309,10 +306,7 @@ def test_minus_inside_graph_variable_by_hand():
     query = parse(f"SELECT ?g ?x WHERE {{ {where} }}", "cqels")
     for strategy in ("tau1", "tau2"):
         compiled = compile_query(query, strategy=strategy, mode="none")
-        program = Program((*compiled.program.rules, *static_facts(ds)))
-        answer = reference.answer_at(program, Stream({}, 0, 0), 0, functions=FUNCTIONS)
-        got = {tuple(None if from_lars(a) is None else to_nt(from_lars(a)) for a in atom.args)
-               for atom in answer if atom.predicate == compiled.answer_predicate}
+        got = reference_rows(compiled, static_facts(ds))
         assert got == {("<http://example.org/g1>", "<http://example.org/a>")}, strategy
     named = {str(EX.g1): [(EX.a, EX.q, EX.a)]}
     constant = "GRAPH <http://example.org/g1> { ?x <http://example.org/q> ?x . MINUS { ?y <http://example.org/q> ?y . } }"
