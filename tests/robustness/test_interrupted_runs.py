@@ -60,7 +60,11 @@ def test_sigterm_on_a_pipe_keeps_the_answers_and_resume_continues(long_coupons, 
                             stderr=subprocess.PIPE, text=True, env=ENV)
     first = proc.stdout.readline()  # flushed per evaluation time: the pipe sees it at once
     proc.send_signal(signal.SIGTERM)
-    rest, err = proc.communicate(timeout=600)
+    # the rest through the same reader: communicate() reads the descriptor itself and would lose
+    # what readline() had already buffered of the next lines (a race the faster engine won)
+    rest = proc.stdout.read()
+    err = proc.stderr.read()
+    proc.wait(timeout=600)
     assert proc.returncode == 128 + signal.SIGTERM, err
     assert "Traceback" not in err
     written = (first + rest).splitlines()
