@@ -26,13 +26,11 @@ from rdflib.namespace import XSD
 from lars import incremental_aggregates as ia
 from lars.incremental import _parse_term
 from lars.printer import format_term
-from translator.rdf.streams import StreamElement
 from translator.rdf.terms import to_lars
 from translator.translate.expressions import FUNCTIONS, sparql_max_of, sparql_min_of
 
-from portable_reference import assert_native_run_equals_portable_reference
+from portable_reference import E, WINDOW_WHERE as WHERE, assert_native_run_equals_portable_reference, observations
 
-E = "http://example.org/srbench/"
 VALUES = [
     Literal("1", datatype=XSD.integer), Literal("01", datatype=XSD.integer), Literal("-3", datatype=XSD.integer),
     Literal("1.0", datatype=XSD.decimal), Literal("0.1", datatype=XSD.decimal), Literal("-0.0", datatype=XSD.decimal),
@@ -89,11 +87,6 @@ def test_group_extremes_equal_the_functions_on_the_multiset(ops: list) -> None:
     assert group is None or group.n == sum(multiset.values())
 
 
-STREAM = URIRef(E + "stream")
-WHERE = f"""FROM STREAM <{E}stream> [RANGE 2s STEP 1s]
-WHERE {{ ?obs <{E}procedure> ?sensor . ?obs <{E}value> ?value . }}
-GROUP BY ?sensor
-"""
 QUERIES = [
     "REGISTER QUERY c AS SELECT ?sensor (COUNT(?obs) AS ?n) (MIN(?value) AS ?lo) (MAX(?value) AS ?hi)\n" + WHERE
     + "HAVING (COUNT(?obs) > 1)\n",
@@ -101,23 +94,13 @@ QUERIES = [
 ]
 
 
-@st.composite
-def observations(draw) -> list[StreamElement]:
-    values = draw(st.lists(st.sampled_from(VALUES), min_size=1, max_size=4))  # few values: they repeat
-    out = []
-    n = 0
-    for t in range(draw(st.integers(1, 7))):
-        for _ in range(draw(st.integers(0, 3))):
-            obs = URIRef(f"{E}obs/{n}")  # every observation a fresh IRI
-            n += 1
-            sensor = URIRef(f"{E}sensor/{draw(st.integers(0, 1))}")
-            out.append(StreamElement((obs, URIRef(E + "procedure"), sensor), t, STREAM))
-            out.append(StreamElement((obs, URIRef(E + "value"), draw(st.sampled_from(values))), t, STREAM))
-    return out
+def repeating_observations():
+    """Few values, so that they repeat within a group."""
+    return st.lists(st.sampled_from(VALUES), min_size=1, max_size=4).flatmap(lambda values: observations(values, 2))
 
 
 @pytest.mark.parametrize("query", QUERIES)
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(elements=observations())
+@given(elements=repeating_observations())
 def test_engine_extremes_equal_reference_of_portable_program(query: str, elements: list) -> None:
     assert_native_run_equals_portable_reference(query, elements)

@@ -10,25 +10,18 @@ non-numbers, come back after leaving the window, and whose groups empty and come
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
 from rdflib import Literal, URIRef
 from rdflib.namespace import XSD
 
 from lars.incremental import IncrementalSolver
 from translator.query.parse import parse
-from translator.rdf.streams import StreamElement
 from translator.translate.compile import compile_query
 from translator.translate.expressions import FUNCTIONS
 from translator.translate.normalize import TimeBase
 
-from portable_reference import assert_native_run_equals_portable_reference
+from portable_reference import E, WINDOW_WHERE as WHERE, assert_native_run_equals_portable_reference, observations
 
-E = "http://example.org/srbench/"
-STREAM = URIRef(E + "stream")
-WHERE = f"""FROM STREAM <{E}stream> [RANGE 2s STEP 1s]
-WHERE {{ ?obs <{E}procedure> ?sensor . ?obs <{E}value> ?value . }}
-GROUP BY ?sensor
-"""
 QUERIES = [
     "REGISTER QUERY m AS SELECT ?sensor (MIN(?value) AS ?lo) (MAX(?value) AS ?hi) (SUM(?value) AS ?total)\n" + WHERE,
     "REGISTER QUERY a AS SELECT ?sensor (AVG(?value) AS ?avg) (COUNT(?obs) AS ?n) (MIN(?value) AS ?lo)\n" + WHERE,
@@ -39,18 +32,8 @@ VALUES = [Literal("1", datatype=XSD.integer), Literal("1.0", datatype=XSD.decima
           Literal("3.3E0", datatype=XSD.float), Literal("x"), URIRef(E + "v")]
 
 
-@st.composite
-def observations(draw) -> list[StreamElement]:
-    out = []
-    n = 0
-    for t in range(draw(st.integers(1, 7))):
-        for _ in range(draw(st.integers(0, 3))):
-            obs = URIRef(f"{E}obs/{n}")  # every observation a fresh IRI
-            n += 1
-            sensor = URIRef(f"{E}sensor/{draw(st.integers(0, 2))}")
-            out.append(StreamElement((obs, URIRef(E + "procedure"), sensor), t, STREAM))
-            out.append(StreamElement((obs, URIRef(E + "value"), draw(st.sampled_from(VALUES))), t, STREAM))
-    return out
+def native_observations():
+    return observations(VALUES, 3)
 
 
 def test_one_element_relation_for_min_max_sum_and_agglimit() -> None:
@@ -63,6 +46,6 @@ def test_one_element_relation_for_min_max_sum_and_agglimit() -> None:
 
 @pytest.mark.parametrize("query", QUERIES)
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(elements=observations())
+@given(elements=native_observations())
 def test_native_run_equals_reference_of_portable_program(query: str, elements: list) -> None:
     assert_native_run_equals_portable_reference(query, elements)
