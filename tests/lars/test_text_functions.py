@@ -40,16 +40,7 @@ def wrong_texts(texts):
 @given(points=st.lists(st.lists(st.one_of(st.integers(-20, 30).map(str), st.sampled_from(['"12"', '"x"', "a"])), max_size=4),
                        min_size=1, max_size=8))
 def test_comparisons_decided_on_texts_equal_the_reference(points) -> None:
-    program = parse_program(PROGRAM)
-    stream = parse_stream_text("\n".join(f"{t}: " + ", ".join(f"v({x})" for x in xs) for t, xs in enumerate(points)) + "\n")
-    ge.on_texts = ge_texts
-    try:
-        got = [s.answers for s in IncrementalSolver(program, functions={"ge": ge}).run(stream)]
-    finally:
-        del ge.on_texts
-    expected = [s.answers for s in IncrementalSolver(program, functions={"ge": ge}).run(stream)]
-    assert got == expected
-    assert expected == [expected_answers(program, stream, t, functions={"ge": ge}) for t in range(len(points))]
+    _texts_equal_terms_and_reference(PROGRAM, "ge", ge, ge_texts, points)
 
 
 def test_the_engine_uses_the_texts() -> None:
@@ -86,16 +77,7 @@ def half_texts(texts):
 @given(points=st.lists(st.lists(st.one_of(st.integers(-20, 30).map(str), st.sampled_from(['"12"', '"x"', "a"])), max_size=4),
                        min_size=1, max_size=8))
 def test_assignments_computed_on_texts_equal_the_reference(points) -> None:
-    program = parse_program(ASSIGNMENT)
-    stream = parse_stream_text("\n".join(f"{t}: " + ", ".join(f"v({x})" for x in xs) for t, xs in enumerate(points)) + "\n")
-    half.on_texts = half_texts
-    try:
-        got = [s.answers for s in IncrementalSolver(program, functions={"half": half}).run(stream)]
-    finally:
-        del half.on_texts
-    expected = [s.answers for s in IncrementalSolver(program, functions={"half": half}).run(stream)]
-    assert got == expected
-    assert expected == [expected_answers(program, stream, t, functions={"half": half}) for t in range(len(points))]
+    _texts_equal_terms_and_reference(ASSIGNMENT, "half", half, half_texts, points)
 
 
 def test_the_engine_assigns_from_the_texts() -> None:
@@ -108,3 +90,18 @@ def test_the_engine_assigns_from_the_texts() -> None:
         del half.on_texts
     assert got == [[("half(7,0)",)]]  # the wrong text function was asked
     assert [s.answers for s in IncrementalSolver(program, functions={"half": half}).run(stream)] == [[("half(7,3)",)]]
+
+
+def _texts_equal_terms_and_reference(text: str, name: str, fn, on_texts, points) -> None:
+    """The engine with ``fn.on_texts`` gives the answers it gives without it, and those are the
+    reference semantics' at every time point of the stream ``T: v(x), …`` of ``points``."""
+    program = parse_program(text)
+    stream = parse_stream_text("\n".join(f"{t}: " + ", ".join(f"v({x})" for x in xs) for t, xs in enumerate(points)) + "\n")
+    fn.on_texts = on_texts
+    try:
+        got = [s.answers for s in IncrementalSolver(program, functions={name: fn}).run(stream)]
+    finally:
+        del fn.on_texts
+    expected = [s.answers for s in IncrementalSolver(program, functions={name: fn}).run(stream)]
+    assert got == expected
+    assert expected == [expected_answers(program, stream, t, functions={name: fn}) for t in range(len(points))]
