@@ -147,7 +147,14 @@ def _keyed(r: _Rule, i: int, body: list[_Lit]) -> bool:
     if not others:
         return True
     shared = r.lits[i].variables & others
-    return bool(shared) and any(shared <= lit.variables for lit in body if not lit.negated)
+    if not (shared and any(shared <= lit.variables for lit in body if not lit.negated)):
+        return False
+    positive = [lit.variables for lit in body if lit.args and not lit.negated]
+    # a join in the body: a change of another literal must bind a variable of every one of its
+    # literals (a star around one key, as a SPARQL subject), so that each is an index look-up on
+    # it and nothing is built only to be thrown away (CityBench Q1's join on a property, p1, would
+    # go through every observation of p1 of both streams where the kept relation held those of one)
+    return len(positive) < 2 or bool(shared & set.intersection(*positive))
 
 
 def _unfold_one(r: _Rule, i: int, d: _Rule, serial: int) -> _Rule | None:
@@ -223,12 +230,20 @@ def drop_dead_rules(rules: list[_Rule], facts) -> list[_Rule]:
         rules = kept
 
 
+def _one_positive(d: _Rule) -> bool:
+    """Does ``d``'s body have exactly one positive literal with arguments (besides 0-ary ones such
+    as ``trigger``, negated literals and comparisons)? A change met through an index of d's
+    relation then meets the same index of that literal's relation: the join is not made again."""
+    return sum(1 for x in d.lits if x.args and not x.negated) == 1
+
+
 def _renaming(d: _Rule) -> bool:
     """Is ``d`` a rule whose body is one positive literal with arguments (and 0-ary positive
     literals such as ``trigger``, and comparisons)? Unfolding it into any number of uses makes no
     join: each use reads the body's relation, filtered by d's constants, where it read d's copy."""
-    with_args = [x for x in d.lits if x.args]
-    return len(with_args) == 1 and not any(x.negated for x in d.lits)
+    return _one_positive(d) and not any(x.negated for x in d.lits)
+
+
 
 
 def unfold_rules(rules: list[_Rule], order: list[tuple], outputs: set[tuple], facts) -> tuple[list[_Rule], list[tuple], set[tuple]]:
