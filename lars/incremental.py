@@ -554,14 +554,18 @@ class _Batch:
                 # once the scans add up (``_Engine.const_scans``); its index is not kept up to
                 # date at every change of a relation that the batch reads rarely (e.g. a 0-ary seed)
                 consts = None if key_slots or full else tuple(zip(keys, (x for _, x in spec)))
-                # a join with variables bound: the index on their positions only, the constants
-                # of the key checked on the candidates (one index serves every constant, and the
-                # look-up key is built from the binding alone)
+                # a join with variables bound: the index on their positions followed by those of
+                # the key's constants (``triple(O, "<p>", V, s)`` bound on O: the rows of O with that
+                # predicate, not every row of O checked), the look-up key the binding's values
+                # followed by the constants
                 var_pos = tuple(k for k, (is_slot, _) in zip(keys, spec) if is_slot)
-                checks = tuple((k, x) for k, (is_slot, x) in zip(keys, spec) if not is_slot)
+                tail = tuple(x for is_slot, x in spec if not is_slot)
+                if key_slots:
+                    var_pos += tuple(k for k, (is_slot, _) in zip(keys, spec) if not is_slot)
                 self.ops.append(("lit", other.rel, keys, _specs_getter(spec), _tuple_getter(rest), other.rel == lit.rel and j < seed, full,
-                                 key_slots[0] if len(key_slots) == 1 and len(rest) == 1 and len(checks) <= 1 else None,
-                                 rest[0] if len(rest) == 1 else None, consts, var_pos, _specs_getter([(True, x) for x in key_slots]), checks))
+                                 key_slots[0] if len(key_slots) == 1 and len(rest) == 1 else None,
+                                 rest[0] if len(rest) == 1 else None, consts, var_pos,
+                                 _specs_getter([(True, x) for x in key_slots] + [(False, x) for x in tail]), tail))
                 for n in names:
                     slots[n] = len(slots)
             elif kind in ("cmp", "assign"):
@@ -637,7 +641,7 @@ class _Batch:
                 return []
             kind = op[0]
             if kind == "lit":
-                _, rel, keys, key_of, rest_of, exclude, full, one_key, one_rest, consts, var_pos, slots_of, checks = op
+                _, rel, keys, key_of, rest_of, exclude, full, one_key, one_rest, consts, var_pos, slots_of, tail = op
                 table = rels[rel]
                 if consts is not None:  # the key is the same for the whole batch
                     n = engine.const_scans[rel, keys] = engine.const_scans.get((rel, keys), 0) + 1
@@ -673,29 +677,30 @@ class _Batch:
                     get = table.index(var_pos).get
                     out = []
                     if one_key is not None and not exclude:  # the common join: one bound variable, one new one
-                        if checks:
-                            ((ck, cv),) = checks
+                        if tail:  # the key's constants, after the variable's value
                             for b in bs:
-                                cands = get((b[one_key],))
+                                cands = get((b[one_key], *tail))
                                 if cands:
                                     for c in cands:
-                                        if c[ck] == cv:
-                                            out.append((*b, c[one_rest]))
+                                        out.append((*b, c[one_rest]))
                         else:
                             for b in bs:
                                 cands = get((b[one_key],))
                                 if cands:
                                     for c in cands:
                                         out.append((*b, c[one_rest]))
+                    elif exclude:
+                        for b, key in zip(bs, slots_of(bs)):
+                            cands = get(key)
+                            if cands:
+                                for c in cands:
+                                    if c not in excl:
+                                        out.append(b + rest_of(c))
                     else:
                         for b, key in zip(bs, slots_of(bs)):
                             cands = get(key)
                             if cands:
                                 for c in cands:
-                                    if exclude and c in excl:
-                                        continue
-                                    if checks and not all(c[k] == v for k, v in checks):
-                                        continue
                                     out.append(b + rest_of(c))
                     bs = out
             elif kind == "cmp":

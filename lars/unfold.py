@@ -21,11 +21,17 @@ count instances of the new rule: still non-zero exactly when the head holds.
 What p must be (each condition is needed for the argument above, or keeps the engine's own
 invariants):
 
-* defined by exactly one rule of the engine — which excludes predicates whose atoms the stream
+* defined by exactly one rule of the engine (after the rules that can never apply are dropped,
+  :func:`drop_dead_rules`: the τ translation reads each triple pattern from the default graph
+  too, which a run without static data never fills) — which excludes predicates whose atoms the stream
   may carry (D11 adds a copy rule ``p(X) :- p(X) [now]`` for each intensional predicate; the caller
   who knows the stream has no atoms of p, ``stream_predicates`` of ``IncrementalSolver``, lets the
   engine leave that rule out) and predicates with facts;
-* read by exactly one literal of one rule, positive, in a rule that is not a block's
+* read by exactly one literal of one rule — or by any number, when p's rule is a *renaming*,
+  its body one positive literal with arguments besides 0-ary ones such as ``trigger``
+  (:func:`_renaming`: the τ translation's window rule ``triple(S,P,O,stream) :- striple(S,P,O,s) [10]`` is one; each use
+  then reads the window's relation where it read p's copy of it, and no join is made twice) —
+  positive, in a rule that is not a block's
   (aggregates and recursion, ``lars.incremental_aggregates``: their watch rules read whole
   relations), and not an output (the caller reads its atoms) nor a constraint's head;
 * its rule reads no block node (the heads of blocks);
@@ -141,7 +147,14 @@ def _keyed(r: _Rule, i: int, body: list[_Lit]) -> bool:
     if not others:
         return True
     shared = r.lits[i].variables & others
-    return bool(shared) and any(shared <= lit.variables for lit in body if not lit.negated)
+    if not (shared and any(shared <= lit.variables for lit in body if not lit.negated)):
+        return False
+    positive = [lit.variables for lit in body if lit.args and not lit.negated]
+    # a join in the body: a change of another literal must bind a variable of every one of its
+    # literals (a star around one key, as a SPARQL subject), so that each is an index look-up on
+    # it and nothing is built only to be thrown away (CityBench Q1's join on a property, p1, would
+    # go through every observation of p1 of both streams where the kept relation held those of one)
+    return len(positive) < 2 or bool(shared & set.intersection(*positive))
 
 
 def _unfold_one(r: _Rule, i: int, d: _Rule, serial: int) -> _Rule | None:
@@ -172,12 +185,74 @@ def _unfold_one(r: _Rule, i: int, d: _Rule, serial: int) -> _Rule | None:
     return _Rule(r.rule, r.head, tuple(_subst(a, sigma) for a in r.head_args), lits, cmps)
 
 
+def _may_match(pattern: tuple, args: tuple) -> bool:
+    """Could an atom matched by the literal arguments ``pattern`` be one of ``args`` (a rule's
+    head arguments or a fact's)? No only when some position holds two different constants; a
+    variable, compound or computed argument may match anything."""
+    return len(pattern) == len(args) and all(
+        not (isinstance(a, _GROUND) and isinstance(b, _GROUND)) or format_term(a) == format_term(b)
+        for a, b in zip(pattern, args))
+
+
+def drop_dead_rules(rules: list[_Rule], facts) -> list[_Rule]:
+    """The rules without those that can never apply: a rule with a positive literal over an
+    intensional predicate whose atoms no fact and no rule head can give (the τ translation reads
+    every triple pattern from the default graph and from each stream, ``triple(…, default)`` and
+    ``triple(…, s)``; with no static data, the first kind never holds). A literal ``p(L)`` is
+    dead when no fact of p and no head of a rule of p agrees with L on its constants
+    (:func:`_may_match`); dropping a rule may leave another literal dead, so this runs to a
+    fixpoint. The answers do not change: a dropped rule has no instance whose body holds at any
+    time point, so it derives nothing. Rules of aggregate blocks and the relations they give are
+    left alone (their heads' arguments are not the atoms'); with D11's copy rule for a predicate
+    the stream may carry (its head is all variables), no literal of it is dead."""
+    heads: dict[tuple, list[tuple]] = {}
+    for f in facts:
+        heads.setdefault(f.signature, []).append(f.args)
+    while True:
+        given = dict(heads)
+        opaque: set[tuple] = set()  # given by a rule whose head arguments are not the atom's
+        for r in rules:
+            if r.head == _FALSE:
+                continue
+            if r.head[0].startswith("#") or len(r.head_args) != r.head[1]:
+                opaque.add(r.head)
+            given.setdefault(r.head, []).append(r.head_args)
+
+        def dead(lit: _Lit) -> bool:
+            rel = lit.rel
+            if lit.negated or not (isinstance(rel[0], str) and not rel[0].startswith("#")) or rel in opaque:
+                return False
+            return not any(_may_match(lit.args, args) for args in given.get(rel, ()))
+
+        kept = [r for r in rules if (r.head != _FALSE and r.head[0].startswith("#")) or not any(dead(x) for x in r.lits)]
+        if len(kept) == len(rules):
+            return rules
+        rules = kept
+
+
+def _one_positive(d: _Rule) -> bool:
+    """Does ``d``'s body have exactly one positive literal with arguments (besides 0-ary ones such
+    as ``trigger``, negated literals and comparisons)? A change met through an index of d's
+    relation then meets the same index of that literal's relation: the join is not made again."""
+    return sum(1 for x in d.lits if x.args and not x.negated) == 1
+
+
+def _renaming(d: _Rule) -> bool:
+    """Is ``d`` a rule whose body is one positive literal with arguments (and 0-ary positive
+    literals such as ``trigger``, and comparisons)? Unfolding it into any number of uses makes no
+    join: each use reads the body's relation, filtered by d's constants, where it read d's copy."""
+    return _one_positive(d) and not any(x.negated for x in d.lits)
+
+
+
+
 def unfold_rules(rules: list[_Rule], order: list[tuple], outputs: set[tuple], facts) -> tuple[list[_Rule], list[tuple], set[tuple]]:
-    """The rules (compiled, ``lars.incremental.compile_program``) with every predicate unfolded
-    that the module docstring allows, bottom-up in the topological ``order``; the order without
-    those predicates, and the set of them. The new rules are planned (``_plan_all``)."""
+    """The rules (compiled, ``lars.incremental.compile_program``) without the rules that can
+    never apply (:func:`drop_dead_rules`), and with every predicate unfolded that the module
+    docstring allows, bottom-up in the topological ``order``; the order without those
+    predicates, and the set of them. The new rules are planned (``_plan_all``)."""
     fact_sigs = {f.signature for f in facts}
-    rules = list(rules)
+    rules = drop_dead_rules(list(rules), facts)
     order = list(order)
     gone: set[tuple] = set()
     serial = 0
@@ -186,19 +261,34 @@ def unfold_rules(rules: list[_Rule], order: list[tuple], outputs: set[tuple], fa
             continue
         defs = [r for r in rules if r.head == p]
         uses = [(r, i) for r in rules for i, lit in enumerate(r.lits) if _base(lit) == p]
-        if len(defs) != 1 or len(uses) != 1:
+        if len(defs) != 1 or not uses or (len(uses) > 1 and not _renaming(defs[0])):
             continue
-        (d,), ((r, i),) = defs, uses
-        if r is d or r.lits[i].negated or (r.head != _FALSE and r.head[0].startswith("#")):
+        (d,) = defs
+        if any(r is d or r.lits[i].negated or (r.head != _FALSE and r.head[0].startswith("#")) for r, i in uses):
             continue
-        if any(_base(x)[0] in _BLOCK_NODES for x in (*d.lits, *r.lits)):
+        if any(_base(x)[0] in _BLOCK_NODES for x in d.lits) or any(_base(x)[0] in _BLOCK_NODES for r, _ in uses for x in r.lits):
             continue
-        serial += 1
-        new = _unfold_one(r, i, d, serial)
-        if new is None:
+        done = _unfold_uses(rules, p, d, serial)
+        serial += len(uses)
+        if done is None:
             continue
-        _plan_all(new)
-        rules = [new if x is r else x for x in rules if x is not d]
+        rules = [x for x in done if x is not d]
         order.remove(p)
         gone.add(p)
     return rules, order, gone
+
+
+def _unfold_uses(rules: list[_Rule], p: tuple, d: _Rule, serial: int) -> list[_Rule] | None:
+    """``rules`` with every literal over p replaced by d's body, one at a time (a rule may read p
+    twice), the new rules planned; ``None`` if one of them cannot be unfolded (then none is)."""
+    while True:
+        use = next(((r, i) for r in rules for i, lit in enumerate(r.lits) if _base(lit) == p), None)
+        if use is None:
+            return rules
+        r, i = use
+        serial += 1
+        new = _unfold_one(r, i, d, serial)
+        if new is None:
+            return None
+        _plan_all(new)
+        rules = [new if x is r else x for x in rules]

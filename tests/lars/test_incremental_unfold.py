@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from lars.errors import RsplarsError
 from lars.incremental import IncrementalSolver
-from lars.model import Atom, Constant, Program, Stream
+from lars.model import Atom, Constant, Program, Stream, String
 from lars.reference import expected_answers
 from lars.syntax import parse_program
 
@@ -170,3 +170,67 @@ def test_a_stream_atom_outside_the_declared_predicates_is_an_error() -> None:
     # declared, the atom of a holds at its time point (D11) and nothing is unfolded
     steps = list(IncrementalSolver(program, outputs={"answer"}, stream_predicates={"e", "a"}).run(stream))
     assert [s.answers for s in steps] == [[("answer(u)",)], [("answer(u)", "answer(w)")]]
+
+
+TAU_SHAPE = (
+    'triple(S,P,O,stream) :- striple(S,P,O,"<s>") [4].\n'
+    'ans2(X,Y) :- triple(X,"<p>",Y,default).\n'
+    'ans2(X,Y) :- triple(X,"<p>",Y,stream).\n'
+    'ans3(X,Z) :- triple(X,"<q>",Z,default).\n'
+    'ans3(X,Z) :- triple(X,"<q>",Z,stream).\n'
+    'answer(X,Y,Z) :- ans2(X,Y), ans3(X,Z).\n')
+
+
+def _striples(rows: dict[int, list[tuple[str, str, str]]]) -> Stream:
+    return Stream({t: tuple(Atom("striple", (Constant(s), String(p), Constant(o), String("<s>"))) for s, p, o in atoms)
+                   for t, atoms in rows.items()}, 0, max(rows))
+
+
+def test_rules_that_can_never_apply_are_dropped_and_the_window_rule_is_unfolded_into_each_use() -> None:
+    """The τ translation's shape: every pattern read from the default graph (no static data: no
+    ``triple(…, default)`` can hold, those rules are dropped) and from the stream's window, whose
+    rule is a renaming unfolded into both of its uses; then the chain is unfolded."""
+    program = parse_program(TAU_SHAPE)
+    solver = IncrementalSolver(program, outputs={"answer"}, stream_predicates={"striple"})
+    assert solver.unfolded == {("triple", 4), ("ans2", 2), ("ans3", 2)}
+    ((rule,),) = [[r for r in solver.rules if r.head == ("answer", 3)]]
+    assert [lit.rel[3] for lit in rule.lits] == [("striple", 4), ("striple", 4)]  # the window, twice
+    stream = _striples({0: [("o1", "<p>", "s1"), ("o1", "<q>", "v1")], 2: [("o2", "<q>", "v2"), ("o2", "<p>", "s2")],
+                        4: [("o1", "<q>", "v3")], 6: [], 9: [("o2", "<p>", "s3")]})
+    times = list(range(0, 10))
+    got = [step.answers for step in solver.run(stream, times)]
+    plain = [step.answers for step in IncrementalSolver(program, outputs={"answer"}, stream_predicates={"striple"}, unfold=False).run(stream, times)]
+    assert got == plain == [_only(expected_answers(program, stream, t), {"answer"}) for t in times]
+    assert got[4] == [("answer(o1,s1,v1)", "answer(o1,s1,v3)", "answer(o2,s2,v2)")]
+
+
+def test_a_fact_or_a_rule_that_may_give_the_atom_keeps_the_rule() -> None:
+    """With static data (a ``triple(…, default)`` fact) the default graph's rules stay, and so
+    does a rule whose head has a variable where the literal has a constant; a rule whose literal
+    no head matches goes, then the rules that read only what it gave."""
+    static = parse_program(TAU_SHAPE + 'triple(o9,"<p>",s9,default).\n')
+    solver = IncrementalSolver(static, outputs={"answer"}, stream_predicates={"striple"})
+    assert ("ans2", 2) not in solver.unfolded and ("ans3", 2) in solver.unfolded
+    steps = list(solver.run(_striples({0: [("o9", "<q>", "v9")], 1: []}), [0, 1]))
+    assert [s.answers for s in steps] == [[("answer(o9,s9,v9)",)], [("answer(o9,s9,v9)",)]]
+    program = parse_program('a(X,k0) :- e(X,Y) [2].\nb(X) :- a(X,k1).\nc(X) :- b(X).\nanswer(X) :- c(X).\n'
+                            'answer(X) :- a(X,k0).\nd(X,Y) :- f(X,Y) [2].\nanswer(X) :- d(X,k1).\n')
+    solver = IncrementalSolver(program, outputs={"answer"}, stream_predicates={"e", "f"})
+    heads = [r.head for r in solver.rules]
+    assert ("b", 1) not in heads and ("c", 1) not in heads  # a(X,k1) never holds: b's rule, then c's, go
+    assert heads.count(("answer", 1)) == 2  # a(X,k0) and d(X,k1) may hold (a variable in d's head)
+
+
+def test_a_renaming_read_negated_or_a_join_read_twice_is_kept() -> None:
+    program = parse_program('a(X) :- e(X,Y) [2].\nb(X,Y) :- e(X,Z) [2], f(Z,Y) [2].\n'
+                            'answer(X) :- f(X,X) [1], not a(X).\nanswer(Y) :- b(X,Y).\nanswer(X) :- b(X,X), f(X,X) [1].\n')
+    solver = IncrementalSolver(program, outputs={"answer"}, stream_predicates={"e", "f"})
+    assert solver.unfolded == set()
+
+
+def test_a_negated_literal_that_never_holds_keeps_its_rule() -> None:
+    """``not a(X,k1)`` when no ``a(…, k1)`` can hold: true, not dead; the rule stays and derives."""
+    program = parse_program('a(X,k0) :- f(X,Y) [2].\nanswer(X) :- e(X,Y) [2], not a(X,k1).\n')
+    solver = IncrementalSolver(program, outputs={"answer"}, stream_predicates={"e", "f"})
+    stream = Stream({0: (Atom("e", (Constant("u"), Constant("v"))), Atom("f", (Constant("u"), Constant("v"))))}, 0, 0)
+    assert [s.answers for s in solver.run(stream)] == [[("answer(u)",)]] == [_only(expected_answers(program, stream, 0), {"answer"})]
