@@ -20,43 +20,50 @@ The table is used only when the command line turned it on (:func:`use_code_cache
 ``translator.cli`` for the process's own command line); it is kept with ``marshal`` in the user's
 cache folder of :mod:`lars.program_cache` (same rules: read only from a folder owned by the user
 and writable by no one else, written atomically, a folder that cannot be written is skipped),
-one file per Python version (the entries are keyed by the whole source text, so texts of another
-``dataclasses`` or of changed classes simply miss). Library use (tests, notebooks) compiles as
+one file per module and Python version, read when the module makes its first class (a run reads
+only the tables of the modules it imports; reading a table costs about half of compiling it). The
+entries are keyed by the whole source text, so texts of another ``dataclasses`` or of changed
+classes simply miss. Library use (tests, notebooks) compiles as
 ``dataclasses`` always does.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import marshal
 import os
 import sys
 from dataclasses import field  # noqa: F401 (re-exported: the models import both from here)
 from types import CodeType
 
-_FORMAT = 1
-#: at most this many texts are kept (the table only grows with changed classes; past this it starts over)
-_LIMIT = 4000
+_FORMAT = 2
+#: at most this many texts are kept per module (a table only grows with changed classes; past this it starts over)
+_LIMIT = 1000
 
-_codes: dict[str, CodeType] | None = None  # None: the table is off
-_path: str | None = None
 _folder: str | None = None
-_added = False
+_on = False  # whether the tables are on (use_code_cache)
+_tables: dict[str, dict[str, CodeType]] = {}  # module -> source text -> code; read on the module's first class
+_added: set[str] = set()  # modules whose table this process changed
+_current: tuple[str, dict[str, CodeType]] | None = None  # the module and table of the class being made
 _depth = 0
 
 
 def dataclass(cls=None, /, **options):
     """:func:`dataclasses.dataclass` with the same arguments; the generated methods' code comes from
-    the table when it is on (see the module docstring)."""
+    the table of the class's module when the tables are on (see the module docstring)."""
 
     def wrap(c):
-        global _depth
-        if _codes is None:
+        global _depth, _current
+        if not _on:
             return dataclasses.dataclass(c, **options)
+        outer = _current
+        _current = (c.__module__, _table(c.__module__))
         _depth += 1
         dataclasses.exec = _exec  # type: ignore[attr-defined]  # looked up by dataclasses._create_fn
         try:
             return dataclasses.dataclass(c, **options)
         finally:
+            _current = outer
             _depth -= 1
             if not _depth:
                 del dataclasses.exec  # type: ignore[attr-defined]
@@ -65,67 +72,81 @@ def dataclass(cls=None, /, **options):
 
 
 def _exec(source, globals=None, locals=None, /):
-    """``exec(source, globals, locals)`` with the code of ``source`` from the table."""
-    global _added
-    code = _codes.get(source) if isinstance(source, str) and _codes is not None else None
+    """``exec(source, globals, locals)`` with the code of ``source`` from the current table."""
+    if _current is None or not isinstance(source, str):
+        return exec(source, globals, locals)
+    module, table = _current
+    code = table.get(source)
     if code is None:
-        if not isinstance(source, str) or _codes is None:
-            return exec(source, globals, locals)
         code = compile(source, "<string>", "exec", dont_inherit=True)  # what exec(source) compiles in dataclasses
-        if len(_codes) >= _LIMIT:
-            _codes.clear()
-        _codes[source] = code
-        _added = True
+        if len(table) >= _LIMIT:
+            table.clear()
+        table[source] = code
+        _added.add(module)
     exec(code, globals, locals)
 
 
+def _path(module: str) -> str:
+    return os.path.join(_folder, f"records-{sys.implementation.cache_tag}-{module}.marshal")  # type: ignore[arg-type]
+
+
+def _table(module: str) -> dict[str, CodeType]:
+    """The table of ``module``, read from the cache folder on its first class (each run reads only
+    the tables of the modules it imports)."""
+    table = _tables.get(module)
+    if table is not None:
+        return table
+    table = _tables[module] = {}
+    if _readable:
+        try:
+            with open(_path(module), "rb") as handle:
+                entry = marshal.loads(handle.read())
+            if (isinstance(entry, tuple) and len(entry) == 3 and entry[:2] == (_FORMAT, sys.version)
+                    and isinstance(entry[2], dict)):
+                table.update(entry[2])
+        except (OSError, EOFError, ValueError, TypeError):
+            pass  # no table yet, or one this Python cannot read: compile
+    return table
+
+
+_trusted = None
+_readable = False  # a folder to read tables from (there is one and it is trusted)
+
+
 def use_code_cache() -> None:
-    """Turn the table on for this process: read it from the user's cache folder (when there is one
-    and it is trusted) and write it back at exit if this process compiled texts it did not hold."""
-    global _codes, _path, _folder
-    if _codes is not None:
+    """Turn the tables on for this process: each module's table is read from the user's cache folder
+    (when there is one and it is trusted) on the module's first class, and written back at exit if
+    this process compiled texts it did not hold."""
+    global _on, _folder, _trusted, _readable
+    if _on:
         return
     from lars.program_cache import cache_dir, trusted
 
-    _codes = {}
-    _folder = cache_dir()
-    if _folder is None:
-        return
-    _path = os.path.join(_folder, f"records-{sys.implementation.cache_tag}.marshal")
-    try:
-        if trusted(_folder):
-            import marshal
+    _on, _folder, _trusted = True, cache_dir(), trusted
+    _readable = _folder is not None and trusted(_folder)
+    if _folder is not None:
+        import atexit
 
-            with open(_path, "rb") as handle:
-                entry = marshal.load(handle)
-            if (isinstance(entry, tuple) and len(entry) == 3 and entry[:2] == (_FORMAT, sys.version)
-                    and isinstance(entry[2], dict)):
-                _codes.update(entry[2])
-    except (OSError, EOFError, ValueError, TypeError):
-        pass  # no table yet, or one this Python cannot read: compile
-    import atexit
-
-    atexit.register(_store)
+        atexit.register(_store)
 
 
 def _store() -> None:
-    """Write the table back atomically when this process added texts to it."""
-    if not _added or _path is None or _folder is None or _codes is None:
+    """Write the tables this process added texts to back, each atomically."""
+    if _folder is None or _trusted is None:
         return
-    from lars.program_cache import trusted
-
-    tmp = f"{_path}.{os.getpid()}.tmp"
-    try:
-        import marshal
-
-        os.makedirs(_folder, mode=0o700, exist_ok=True)
-        if not trusted(_folder):
-            return
-        with open(tmp, "wb") as handle:
-            marshal.dump((_FORMAT, sys.version, _codes), handle)
-        os.replace(tmp, _path)
-    except (OSError, ValueError):
+    for module in sorted(_added):
+        path = _path(module)
+        tmp = f"{path}.{os.getpid()}.tmp"
         try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+            os.makedirs(_folder, mode=0o700, exist_ok=True)
+            if not _trusted(_folder):
+                return
+            with open(tmp, "wb") as handle:
+                marshal.dump((_FORMAT, sys.version, _tables[module]), handle)
+            os.replace(tmp, path)
+        except (OSError, ValueError):
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+    _added.clear()
