@@ -21,9 +21,9 @@ The table is used only when the command line turned it on (:func:`use_code_cache
 cache folder of :mod:`lars.program_cache` (same rules: read only from a folder owned by the user
 and writable by no one else, written atomically, a folder that cannot be written is skipped),
 one file per module and Python version, read when the module makes its first class (a run reads
-only the tables of the modules it imports; reading a table costs about half of compiling it). The
-entries are keyed by the whole source text, so texts of another ``dataclasses`` or of changed
-classes simply miss. Library use (tests, notebooks) compiles as
+only the tables of the modules it imports; ``marshal.loads`` of a file's bytes is a small part of
+compiling its texts). The entries are keyed by the whole source text, so texts of another
+``dataclasses`` or of changed classes simply miss. Library use (tests, notebooks) compiles as
 ``dataclasses`` always does.
 """
 
@@ -65,8 +65,8 @@ def dataclass(cls=None, /, **options):
         finally:
             _current = outer
             _depth -= 1
-            if not _depth:
-                del dataclasses.exec  # type: ignore[attr-defined]
+            if not _depth:  # (start-up imports run in one thread; the count only covers nesting)
+                vars(dataclasses).pop("exec", None)
 
     return wrap if cls is None else wrap(cls)
 
