@@ -60,6 +60,7 @@ def test_same_methods_as_the_standard_library(table, twice: bool) -> None:
         a, b = getattr(ours, name), getattr(theirs, name)
         assert a.__code__.co_code == b.__code__.co_code and a.__code__.co_consts == b.__code__.co_consts, name
         assert a.__code__.co_names == b.__code__.co_names and a.__qualname__.split(".")[-1] == name
+        assert a.__annotations__ == b.__annotations__ and a.__defaults__ == b.__defaults__  # no __future__ flags leak in
     assert ours.__match_args__ == theirs.__match_args__ == ("x", "y", "z")
     assert [f.name for f in dataclasses.fields(ours)] == ["x", "y", "z"]
     assert ours.__doc__ == "A point." and ours.__dataclass_params__.frozen
