@@ -34,6 +34,7 @@ NOT_ON_THE_RUN_PATH = (
     "spark_jobs.cli",  # --engine spark (the options are in spark_jobs.options)
     "pyspark",
     "translator.agreement",
+    "translator.rdf.static",  # static data only (--static/--named/--static-during; rdflib's parsers)
 )
 #: modules a plain `rsplars lars` does not load
 NOT_ON_THE_LARS_PATH = ("rdflib", "lark", "translator.query", "translator.rdf", "translator.translate",
