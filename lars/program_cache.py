@@ -24,9 +24,12 @@ from __future__ import annotations
 import os
 import pickle
 import zlib
+from typing import TYPE_CHECKING
 
-from lars.model import Program
 from lars.units import DEFAULT_BASE_UNIT
+
+if TYPE_CHECKING:
+    from lars.model import Program
 
 _FORMAT = 1
 _PARSER_FILES = ("syntax.py", "model.py", "units.py", "grammars/lars.lark")
@@ -77,6 +80,8 @@ def load_program(text: str, source: str = "<program>", *, base_unit: str = DEFAU
             if _trusted(folder):
                 with open(path, "rb") as handle:
                     entry = pickle.load(handle)
+                from lars.model import Program  # here: lars.records reads this module's folder before the models exist
+
                 if (isinstance(entry, tuple) and len(entry) == 5 and entry[:4] == (_FORMAT, stamp, base_unit, text)
                         and isinstance(entry[4], Program)):
                     return entry[4]

@@ -34,6 +34,7 @@ NOT_ON_THE_RUN_PATH = (
     "spark_jobs.cli",  # --engine spark (the options are in spark_jobs.options)
     "pyspark",
     "translator.agreement",
+    "translator.rdf.static",  # static data only (--static/--named/--static-during; rdflib's parsers)
 )
 #: modules a plain `rsplars lars` does not load
 NOT_ON_THE_LARS_PATH = ("rdflib", "lark", "translator.query", "translator.rdf", "translator.translate",
@@ -74,8 +75,10 @@ interrupts.drive = drive
 from translator.cli import main
 sys.argv = ["rsplars", *sys.argv[1:]]
 code = main()
+from lars import records
 print("PROBE " + json.dumps({"modules": sorted(sys.modules), "gc_in_drive": seen, "gc_after": gc.isenabled(),
-                             "frozen": gc.get_freeze_count()}), file=sys.stderr)
+                             "frozen": gc.get_freeze_count(), "records_compiled": sorted(records._added),
+                             "records_table": sum(map(len, records._tables.values()))}), file=sys.stderr)
 sys.exit(code)
 """
 
@@ -114,6 +117,8 @@ def test_a_plain_run_loads_only_what_it_needs(tmp_path: Path, capsys, kind: str)
     assert [line for line in warm.stderr.splitlines() if not line.startswith("PROBE ")] == err.splitlines()
     # the start-up ran without the collector; the evaluations with it (translator.cli.startup)
     assert probe["gc_in_drive"] == [True] and probe["gc_after"] is True and probe["frozen"] > 0
+    # the dataclasses' generated methods came from the user's cache folder, none compiled (lars.records)
+    assert probe["records_compiled"] == [] and probe["records_table"] > 100
 
 
 def test_a_plain_lars_run_loads_only_what_it_needs(tmp_path: Path, capsys) -> None:
@@ -129,6 +134,7 @@ def test_a_plain_lars_run_loads_only_what_it_needs(tmp_path: Path, capsys) -> No
     out, _ = capsys.readouterr()
     assert code == 0 and warm.stdout == cold.stdout == out and len(out.splitlines()) == 4
     assert probe["gc_in_drive"] == [True] and probe["gc_after"] is True and probe["frozen"] > 0
+    assert probe["records_compiled"] == [] and probe["records_table"] > 50
 
 
 def test_the_collector_pause() -> None:

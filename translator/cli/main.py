@@ -69,6 +69,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if argv is not None:  # a program or test calling main([...]): its garbage collector is its own
         return _main(list(argv))
     argv = sys.argv[1:]
+    from lars import records
+
+    records.use_code_cache()  # the models' generated dataclass methods compiled once per user, not per run
     with startup.paused(argv[0] if argv else None):  # no garbage collection until the first evaluation
         return _main(argv)
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 import os
 import sys
 import threading
-from dataclasses import dataclass
+from lars.records import dataclass
 from typing import Callable, Iterable
 
 from lars.errors import RsplarsError

@@ -25,7 +25,7 @@ from __future__ import annotations
 import hashlib
 import re
 from bisect import bisect_left
-from dataclasses import dataclass, field
+from lars.records import dataclass, field
 from functools import lru_cache
 from typing import Callable, Iterable, Iterator, Sequence
 

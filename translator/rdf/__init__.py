@@ -11,20 +11,24 @@
 See ``docs/rdf-io.md``.
 """
 
-from translator.rdf.static import load_dataset, load_static, static_facts
-from translator.rdf.streams import (
-    StreamElement,
-    merge_streams,
-    parse_stream,
-    read_stream,
-    read_streams,
-    to_lars_stream,
-)
-from translator.rdf.terms import NULL, from_lars, from_nt, to_lars, to_nt
-from translator.rdf.timeunits import TimeSpec, parse_duration, to_base_units
+import importlib
 
-__all__ = [
-    "NULL", "StreamElement", "TimeSpec", "from_lars", "from_nt", "load_dataset", "load_static",
-    "merge_streams", "parse_duration", "parse_stream", "read_stream", "read_streams", "static_facts",
-    "to_base_units", "to_lars", "to_lars_stream", "to_nt",
-]
+#: the names this package offers, by the module that defines them; each module is imported on first
+#: use of one of its names, so that importing one submodule (the run path imports ``streams``,
+#: ``terms`` and ``predicates``) does not load the others (``static`` parses with rdflib)
+_EXPORTS = {
+    "load_dataset": "static", "load_static": "static", "static_facts": "static",
+    "StreamElement": "streams", "merge_streams": "streams", "parse_stream": "streams", "read_stream": "streams",
+    "read_streams": "streams", "to_lars_stream": "streams",
+    "NULL": "terms", "from_lars": "terms", "from_nt": "terms", "to_lars": "terms", "to_nt": "terms",
+    "TimeSpec": "timeunits", "parse_duration": "timeunits", "to_base_units": "timeunits",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str):
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{module}"), name)

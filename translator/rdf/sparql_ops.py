@@ -46,7 +46,7 @@ from __future__ import annotations
 import math
 import re
 import struct
-from dataclasses import dataclass
+from lars.records import dataclass
 from datetime import datetime
 from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_UP, Context, Decimal, InvalidOperation
 from functools import lru_cache

@@ -30,7 +30,7 @@ import heapq
 import itertools
 import re
 from bisect import bisect_right
-from dataclasses import dataclass
+from lars.records import dataclass
 from datetime import datetime
 from functools import lru_cache
 from pathlib import Path

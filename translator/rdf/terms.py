@@ -30,24 +30,33 @@ from __future__ import annotations
 import functools
 import re
 from contextlib import contextmanager
-from typing import Iterator
-
-import rdflib
-
-from rdflib import BNode, Literal, URIRef
-from rdflib.namespace import RDF, XSD
-from rdflib.term import Identifier
+from typing import TYPE_CHECKING, Iterator
 
 from lars.errors import SourceError
 from lars.model import Constant, Integer, String
 
-RDFTerm = Identifier  # URIRef | BNode | Literal
+if TYPE_CHECKING:
+    from rdflib.term import BNode, Identifier as RDFTerm, Literal, URIRef  # URIRef | BNode | Literal
+else:
+    RDFTerm = "rdflib.term.Identifier"  # URIRef | BNode | Literal (rdflib is imported on first use)
 
 NULL = Constant("null")
 """The reserved LARS constant for an unbound variable (spec D5)."""
 
-XSD_STRING = XSD.string
-RDF_LANGSTRING = RDF.langString
+XSD_STRING_IRI = "http://www.w3.org/2001/XMLSchema#string"
+
+# rdflib's term classes, bound by _load() on the first call that needs them: a run whose terms are
+# all texts (N-Triples streams read as LARS texts, query constants printed from text) never
+# imports rdflib, about 0.34 G instructions of a start-up (docs/performance.md, session 10)
+URIRef = BNode = Literal = XSD_STRING = XSD_INTEGER = None
+
+
+def _load() -> None:
+    global URIRef, BNode, Literal, XSD_STRING, XSD_INTEGER
+    from rdflib.term import BNode, Literal, URIRef
+
+    XSD_STRING = URIRef(XSD_STRING_IRI)
+    XSD_INTEGER = URIRef("http://www.w3.org/2001/XMLSchema#integer")
 
 # ------------------------------------------------------------------------------- N-Triples lexing
 
@@ -119,6 +128,8 @@ def _escape_iri(text: str) -> str:
 
 def to_nt(term: RDFTerm) -> str:
     """The canonical N-Triples text of an RDF term (see the module docstring)."""
+    if URIRef is None:
+        _load()
     if isinstance(term, URIRef):
         return f"<{_escape_iri(str(term))}>"
     if isinstance(term, BNode):
@@ -143,6 +154,8 @@ def from_nt(text: str, *, source: str = "<term>", line: int | None = None,
     Literals keep their lexical form (no normalisation); ``"x"^^xsd:string`` reads as ``"x"``.
     A malformed term raises :class:`SourceError` naming what was expected.
     """
+    if URIRef is None:
+        _load()
     try:
         if text.startswith("<"):
             if _IRIREF_FULL.match(text):
@@ -192,13 +205,17 @@ def from_lars(term: String | Constant | Integer) -> RDFTerm | None:
     if isinstance(term, String):
         return from_nt(term.value)
     if isinstance(term, Integer):
-        return Literal(str(term.value), datatype=XSD.integer, normalize=False)
+        if URIRef is None:
+            _load()
+        return Literal(str(term.value), datatype=XSD_INTEGER, normalize=False)
     raise ValueError(f"LARS term {term!r} does not denote an RDF term")
 
 
 def canonical(term: RDFTerm) -> RDFTerm:
     """The term as :func:`from_nt` reads its :func:`to_nt` text back: ``"x"^^xsd:string`` becomes
     ``"x"`` and a language tag is lower-cased; everything else is returned unchanged."""
+    if URIRef is None:
+        _load()
     if isinstance(term, Literal):
         if term.language and term.language != term.language.lower():
             return Literal(str(term), lang=term.language.lower())
@@ -211,6 +228,8 @@ def canonical(term: RDFTerm) -> RDFTerm:
 def keep_lexical_forms() -> Iterator[None]:
     """Parse with rdflib without normalising literals (``"01"^^xsd:integer`` stays ``"01"``), so
     that data read by rdflib maps to the same LARS terms as the same text read by :func:`from_nt`."""
+    import rdflib
+
     saved = rdflib.NORMALIZE_LITERALS
     rdflib.NORMALIZE_LITERALS = False
     try:

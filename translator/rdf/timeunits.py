@@ -8,7 +8,7 @@ units; if it is not a whole multiple of the base unit that is an error, never a 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from lars.records import dataclass
 from datetime import datetime, timedelta, timezone
 from functools import lru_cache
 

@@ -17,11 +17,12 @@ time point, D5).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Iterable, Sequence
 
 from lars.errors import RsplarsError, UnsupportedError
 from lars.model import Atom, Literal, Program, Rule
+from lars.records import dataclass
 from translator.translate import algebra as A
 from translator.query import model as M
 from translator.translate import modes

@@ -111,13 +111,16 @@ def stream_files(args: argparse.Namespace) -> dict[str, str]:
 
 def static_data(args: argparse.Namespace) -> tuple:
     """The static facts of ``--static``/``--named``/``--static-during``."""
-    from translator.rdf.static import load_dataset, static_facts
     from translator.rdf.streams import parse_stream_spec
 
     named = dict(parse_stream_spec(s) for s in args.named)
     if args.static or named or getattr(args, "static_during", None):
         startup.resume()  # data is read with the garbage collector on (translator.cli.startup)
-    facts = static_facts(load_dataset(args.static, named)) if (args.static or named) else ()
+    facts: tuple = ()
+    if args.static or named:  # translator.rdf.static (rdflib's parsers) only for static data
+        from translator.rdf.static import load_dataset, static_facts
+
+        facts = static_facts(load_dataset(args.static, named))
     for spec in getattr(args, "static_during", None) or ():
         facts = (*facts, *_static_during(spec))
     return facts

@@ -1,0 +1,152 @@
+"""``dataclass`` as the standard library's, with its generated methods compiled once per user.
+
+The models (``lars.model``, ``translator.query.model``, ``translator.translate.algebra``) are some
+eighty frozen dataclasses. Creating one costs about 4 M instructions on Python 3.11, two thirds of
+it compiling the methods ``dataclasses`` generates (``__init__``, ``__repr__``, ``__eq__``,
+``__hash__``, ``__setattr__``, ``__delattr__``, ...): ``dataclasses._create_fn`` builds each
+method's source text and runs it with ``exec``, which compiles it anew in every process —
+≈ 0.3 G instructions of every start-up of ``rsplars run`` (docs/performance.md, session 10).
+
+:func:`dataclass` here *is* :func:`dataclasses.dataclass` (same arguments, same classes: fields,
+``replace``, ``asdict``, pickling, equality, hashing, ``repr``, ``__match_args__`` and
+immutability all come from the standard library). The only difference: while it runs, the
+``exec`` that ``dataclasses._create_fn`` calls (a module global of ``dataclasses`` shadowing the
+builtin, removed again afterwards) looks the method's source text up in a table of compiled code
+objects first. The code object of a text is the one ``exec(text)`` compiles (file name
+``<string>``, no ``__future__`` flags), so the methods are the same functions as without the
+table.
+
+The table is used only when the command line turned it on (:func:`use_code_cache`, called by
+``translator.cli`` for the process's own command line); it is kept with ``marshal`` in the user's
+cache folder of :mod:`lars.program_cache` (same rules: read only from a folder owned by the user
+and writable by no one else, written atomically, a folder that cannot be written is skipped),
+one file per module and Python version, read when the module makes its first class (a run reads
+only the tables of the modules it imports; ``marshal.loads`` of a file's bytes is a small part of
+compiling its texts). The entries are keyed by the whole source text, so texts of another
+``dataclasses`` or of changed classes simply miss. Library use (tests, notebooks) compiles as
+``dataclasses`` always does.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import marshal
+import os
+import sys
+from dataclasses import field  # noqa: F401 (re-exported: the models import both from here)
+from types import CodeType
+
+_FORMAT = 2
+#: at most this many texts are kept per module (a table only grows with changed classes; past this it starts over)
+_LIMIT = 1000
+
+_folder: str | None = None
+_on = False  # whether the tables are on (use_code_cache)
+_tables: dict[str, dict[str, CodeType]] = {}  # module -> source text -> code; read on the module's first class
+_added: set[str] = set()  # modules whose table this process changed
+_current: tuple[str, dict[str, CodeType]] | None = None  # the module and table of the class being made
+_depth = 0
+
+
+def dataclass(cls=None, /, **options):
+    """:func:`dataclasses.dataclass` with the same arguments; the generated methods' code comes from
+    the table of the class's module when the tables are on (see the module docstring)."""
+
+    def wrap(c):
+        global _depth, _current
+        if not _on:
+            return dataclasses.dataclass(c, **options)
+        outer = _current
+        _current = (c.__module__, _table(c.__module__))
+        _depth += 1
+        dataclasses.exec = _exec  # type: ignore[attr-defined]  # looked up by dataclasses._create_fn
+        try:
+            return dataclasses.dataclass(c, **options)
+        finally:
+            _current = outer
+            _depth -= 1
+            if not _depth:  # (start-up imports run in one thread; the count only covers nesting)
+                vars(dataclasses).pop("exec", None)
+
+    return wrap if cls is None else wrap(cls)
+
+
+def _exec(source, globals=None, locals=None, /):
+    """``exec(source, globals, locals)`` with the code of ``source`` from the current table."""
+    if _current is None or not isinstance(source, str):
+        return exec(source, globals, locals)
+    module, table = _current
+    code = table.get(source)
+    if code is None:
+        code = compile(source, "<string>", "exec", dont_inherit=True)  # what exec(source) compiles in dataclasses
+        if len(table) >= _LIMIT:
+            table.clear()
+        table[source] = code
+        _added.add(module)
+    exec(code, globals, locals)
+
+
+def _path(module: str) -> str:
+    return os.path.join(_folder, f"records-{sys.implementation.cache_tag}-{module}.marshal")  # type: ignore[arg-type]
+
+
+def _table(module: str) -> dict[str, CodeType]:
+    """The table of ``module``, read from the cache folder on its first class (each run reads only
+    the tables of the modules it imports)."""
+    table = _tables.get(module)
+    if table is not None:
+        return table
+    table = _tables[module] = {}
+    if _readable:
+        try:
+            with open(_path(module), "rb") as handle:
+                entry = marshal.loads(handle.read())
+            if (isinstance(entry, tuple) and len(entry) == 3 and entry[:2] == (_FORMAT, sys.version)
+                    and isinstance(entry[2], dict)):
+                table.update(entry[2])
+        except (OSError, EOFError, ValueError, TypeError):
+            pass  # no table yet, or one this Python cannot read: compile
+    return table
+
+
+_trusted = None
+_readable = False  # a folder to read tables from (there is one and it is trusted)
+
+
+def use_code_cache() -> None:
+    """Turn the tables on for this process: each module's table is read from the user's cache folder
+    (when there is one and it is trusted) on the module's first class, and written back at exit if
+    this process compiled texts it did not hold."""
+    global _on, _folder, _trusted, _readable
+    if _on:
+        return
+    from lars.program_cache import cache_dir, trusted
+
+    _on, _folder, _trusted = True, cache_dir(), trusted
+    _readable = _folder is not None and trusted(_folder)
+    if _folder is not None:
+        import atexit
+
+        atexit.register(_store)
+
+
+def _store() -> None:
+    """Write the tables this process added texts to back, each atomically."""
+    if _folder is None or _trusted is None:
+        return
+    for module in sorted(_added):
+        path = _path(module)
+        tmp = f"{path}.{os.getpid()}.tmp"
+        try:
+            os.makedirs(_folder, mode=0o700, exist_ok=True)
+            if not _trusted(_folder):
+                return
+            with open(tmp, "wb") as handle:
+                marshal.dump((_FORMAT, sys.version, _tables[module]), handle)
+            os.replace(tmp, path)
+        except (OSError, ValueError):
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+    _added.clear()

@@ -1,0 +1,118 @@
+"""``lars.records.dataclass``: the standard library's frozen dataclasses, with the generated methods'
+code read from the user's cache folder (docs/performance.md, session 10).
+
+The oracle is :func:`dataclasses.dataclass` itself: a class made through the table must have the
+same methods (the same code, byte for byte) and behave the same under every dataclass operation
+the models rely on."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import pickle
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from lars import records
+
+ROOT = Path(__file__).resolve().parents[2]
+
+METHODS = ("__init__", "__repr__", "__eq__", "__hash__", "__setattr__", "__delattr__", "__lt__", "__le__", "__gt__",
+           "__ge__")
+
+
+def _make(decorator):
+    @decorator(frozen=True, order=True)
+    class Point:
+        """A point."""
+
+        x: int
+        y: tuple = ()
+        z: list = dataclasses.field(default_factory=list, compare=False)
+
+    return Point
+
+
+@pytest.fixture
+def table(monkeypatch):
+    """The table on for this test, in memory only (no folder), and off again afterwards."""
+    monkeypatch.setenv("RSPLARS_CACHE_DIR", "")
+    monkeypatch.setattr(records, "_on", False)
+    monkeypatch.setattr(records, "_tables", {})
+    records.use_code_cache()
+    yield records._tables
+    assert not hasattr(dataclasses, "exec")  # the hook is gone after each class
+
+
+@pytest.mark.parametrize("twice", [False, True])
+def test_same_methods_as_the_standard_library(table, twice: bool) -> None:
+    ours = _make(records.dataclass)
+    if twice:  # the second class comes from the table's code objects
+        before = {module: dict(t) for module, t in table.items()}
+        ours = _make(records.dataclass)
+        assert table == before and before
+    theirs = _make(dataclasses.dataclass)
+    for name in METHODS:
+        a, b = getattr(ours, name), getattr(theirs, name)
+        assert a.__code__.co_code == b.__code__.co_code and a.__code__.co_consts == b.__code__.co_consts, name
+        assert a.__code__.co_names == b.__code__.co_names and a.__qualname__.split(".")[-1] == name
+        assert a.__annotations__ == b.__annotations__ and a.__defaults__ == b.__defaults__  # no __future__ flags leak in
+    assert ours.__match_args__ == theirs.__match_args__ == ("x", "y", "z")
+    assert [f.name for f in dataclasses.fields(ours)] == ["x", "y", "z"]
+    assert ours.__doc__ == "A point." and ours.__dataclass_params__.frozen
+
+
+def test_behaves_as_a_frozen_dataclass(table) -> None:
+    Point = _make(records.dataclass)
+    p = Point(1, (2,))
+    assert repr(p) == repr(_make(dataclasses.dataclass)(1, (2,))) == "_make.<locals>.Point(x=1, y=(2,), z=[])"
+    assert p == Point(1, (2,), [9]) and hash(p) == hash(Point(1, (2,))) == hash((1, (2,)))
+    assert p < Point(2) and dataclasses.replace(p, x=5) == Point(5, (2,))
+    assert dataclasses.asdict(p) == {"x": 1, "y": (2,), "z": []}
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        p.x = 3  # type: ignore[misc]
+    match p:
+        case Point(x, y):
+            assert (x, y) == (1, (2,))
+
+
+def test_model_classes_pickle() -> None:
+    from lars.model import Atom, Constant, Integer
+
+    atom = Atom("p", (Constant("a"), Integer(3)))
+    assert pickle.loads(pickle.dumps(atom)) == atom
+
+
+_RUN = """
+import dataclasses, json, sys
+from lars import records
+records.use_code_cache()
+import lars.model
+print(json.dumps({"added": sorted(records._added), "size": sum(map(len, records._tables.values()))}))
+"""
+
+
+def _process(env: dict) -> dict:
+    done = subprocess.run([sys.executable, "-c", _RUN], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(ROOT), **env})
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_the_table_is_kept_in_the_users_cache_folder(tmp_path: Path) -> None:
+    folder = tmp_path / "cache"
+    first = _process({"RSPLARS_CACHE_DIR": str(folder)})
+    files = list(folder.glob("records-*.marshal"))
+    assert first["added"] == ["lars.model"] and first["size"] > 0 and len(files) == 1
+    second = _process({"RSPLARS_CACHE_DIR": str(folder)})  # every method's code from the table
+    assert second == {"added": [], "size": first["size"]}
+    folder.chmod(0o777)  # a folder others can write is not read (marshal data is code)
+    try:
+        assert _process({"RSPLARS_CACHE_DIR": str(folder)})["added"] == ["lars.model"]
+    finally:
+        folder.chmod(0o700)
+    assert _process({"RSPLARS_CACHE_DIR": ""})["added"] == ["lars.model"]  # no folder: compiled as always
