@@ -28,7 +28,7 @@ def test_answer_texts_stay_bounded() -> None:
     answers = AnswerTexts(("x",))
     for i in range(0, 3 * N, 100):
         answers.joined(frozenset((f"<http://e/{j}>",) for j in range(i, i + 100)))
-    assert len(answers.cache) <= N
+    assert len(answers.cache) <= N and all(len(m) <= N for m in answers.members)
 
 
 def test_term_keyed_caches_are_bounded() -> None:
