@@ -27,6 +27,7 @@ import re
 from bisect import bisect_left
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import repeat
 from typing import Callable, Iterable, Iterator, Sequence
 
 from lars.bounds import TERM_CACHE_SIZE
@@ -250,9 +251,10 @@ def _answer_atoms(atoms: Sequence[str], prefix: str, row_of: Callable[[str], Row
     lo = bisect_left(atoms, prefix)
     hi = bisect_left(atoms, prefix + ")", lo)
     opening = prefix + "("
-    for text in atoms[lo:hi]:
-        if text == prefix or text.startswith(opening):
-            yield row_of(text)
+    run = atoms[lo:hi]
+    if all(map(str.startswith, run, repeat(opening))):  # each read without a Python loop
+        return map(row_of, run)
+    return (row_of(text) for text in run if text == prefix or text.startswith(opening))
 
 
 def _answer_count(atoms: Sequence[str], prefix: str) -> int:
@@ -325,17 +327,7 @@ def _row_of(text: str) -> Row:
     The arguments are converted one by one (:func:`_arg_nt`, each once while it recurs)."""
     pieces = _string_pieces(text)
     if pieces is not None:
-        seen = _PIECE_TEXTS
-        out = []
-        for piece in pieces:
-            got = seen.get(piece, _NONE)
-            if got is _NONE:
-                got = _arg_nt('"' + piece + '"')
-                if len(seen) >= TERM_CACHE_SIZE:
-                    seen.clear()
-                seen[piece] = got
-            out.append(got)
-        return tuple(out)
+        return tuple(map(_piece_nt, pieces))
     if _SIMPLE_ATOM.fullmatch(text):
         out = []
         seen = _ARG_TEXTS
@@ -380,8 +372,20 @@ def _arg_nt(arg: str) -> str | None:
     return _nt_of_arg(arg)
 
 
+class _PieceTexts(dict):
+    """A string argument's text without its quotes -> its N-Triples text (:func:`_arg_nt`),
+    computed when missing; emptied when it holds ``TERM_CACHE_SIZE`` texts."""
+
+    def __missing__(self, piece: str) -> str | None:
+        if len(self) >= TERM_CACHE_SIZE:
+            self.clear()
+        got = self[piece] = _arg_nt('"' + piece + '"')
+        return got
+
+
 _ARG_TEXTS: dict[str, str | None] = {}  # an argument's text -> its N-Triples text (None: unbound), bounded
-_PIECE_TEXTS: dict[str, str | None] = {}  # a string argument's text without its quotes -> the same, bounded
+_PIECE_TEXTS = _PieceTexts()
+_piece_nt = _PIECE_TEXTS.__getitem__
 _NONE = object()
 
 
