@@ -195,6 +195,10 @@ def _strict_columns(text: str, lines: int) -> tuple | None:
     ``_NOT_STRICT``; the IRIs' texts joined hold no space, quote or caret, and one ``<`` per IRI:
     an IRI ends at its first ``>``), a literal's lexical form no quote, backslash or line end
     (the block holds no backslash or CR; a match is one line, as there are as many as lines)."""
+    # the first and the last line first: a block of other lines (e.g. typed timestamps) is not
+    # searched through in vain (a search that fails tries every position of every line)
+    if _STRICT_LINES.match(text) is None or _STRICT_LINES.match(text, text.rfind("\n", 0, len(text) - 1) + 1) is None:
+        return None
     for c in _NOT_STRICT:
         if c in text:
             return None
