@@ -202,3 +202,60 @@ def test_typed_literal_tokens_read_as_their_canonical_text(lexical, datatype) ->
     if _FAST_LINE.match(line) is None or _FAST_LINE.match(line).group(3) != token:
         return  # not a common line (escapes): read the general way
     assert LarsTexts().tokens[token] == format_term(to_lars(from_nt(token)))
+
+
+# pieces of lines for the strict block path: IRIs and literals that hold each character that the
+# common line (_FAST_LINE) refuses in an IRI or a literal, one at a time, among plain ones
+_ODD = [" ", '"', "<", ">", "^", "{", "}", "|", "`", "\\", "\t", "\r", "\x00", "\x1f", "\x7f", "é", "@", "#", ".", "\u2028"]
+_PLAIN_IRIS = ["<http://e/{i}>", "<http://e/é{i}>", "<urn:x:{i}>", "<http://e/\x7f{i}>"]
+_PLAIN_LITERALS = ['"{i}.5"^^<http://www.w3.org/2001/XMLSchema#float>', '"a b<>^{i}"@en-GB', '"x{i}"', '"{i}"^^<http://e/d?x=1&y=(2)>']
+_PLAIN_TIMES = ['"{t}"', '"{t}" .']
+_ODD_IRIS = ["<http://e/" + c + "{i}>" for c in _ODD]
+_ODD_LITERALS = ['"a' + c + '{i}"^^<http://e/d' + c + ">" for c in _ODD] + ['"a' + c + '{i}"' for c in _ODD]
+_ODD_TIMES = ['"{t}" . ', ' "{t}"', '"+{t}"', '"{t}"^^<http://e/long>', '"\u0663{t}"', '"{t}"  .', '"{t}" .\r', '"{t}"\t.']
+
+
+@st.composite
+def strict_lines(draw) -> tuple[list[str], bool]:
+    """Lines of a block of plain pieces, of which at most one is replaced by an odd one, and whether
+    none was (then the strict path must take the block)."""
+    kinds = ((_PLAIN_IRIS, _ODD_IRIS), (_PLAIN_IRIS, _ODD_IRIS), (_PLAIN_IRIS + _PLAIN_LITERALS, _ODD_IRIS + _ODD_LITERALS),
+             (_PLAIN_TIMES, _ODD_TIMES))
+    count = draw(st.integers(1, 12))
+    odd = draw(st.none() | st.tuples(st.integers(0, count - 1), st.integers(0, 3)))
+    lines = []
+    for i in range(count):
+        pieces = [draw(st.sampled_from(odds if odd == (i, k) else plains)) for k, (plains, odds) in enumerate(kinds)]
+        lines.append(" ".join(pieces).replace("{i}", str(i)).replace("{t}", str(i)))
+    return lines, odd is None
+
+
+@settings(max_examples=500, deadline=None)
+@given(drawn=strict_lines(), last_end=st.booleans())
+def test_strict_block_columns_are_those_of_the_common_line(drawn, last_end) -> None:
+    """``_strict_columns`` (the block path that scans IRIs as ``<[^>]*>`` and checks the excluded
+    characters on the whole block afterwards) accepts a block only if every line is a common line
+    (``_FAST_LINE``), and then gives the same subject, predicate, object and timestamp per line; it
+    accepts every block of plain lines."""
+    from translator.rdf.streams import _FAST_LINE, _strict_columns
+
+    lines, plain = drawn
+    block = [line + "\n" for line in lines]
+    if not last_end:
+        block[-1] = lines[-1]
+    got = _strict_columns("".join(block), len(block))
+    common = [_FAST_LINE.match(line) for line in lines]
+    if got is not None:
+        assert all(m is not None for m in common)
+        assert list(zip(*got)) == [(m[1], m[2], m[3], m[5]) for m in common]  # type: ignore[index]
+    if plain:
+        assert got is not None
+
+
+def test_strict_block_refuses_a_line_feed_inside_a_term() -> None:
+    """A match of the block regex cannot run over a line end: an IRI opened on one line and closed on
+    the next makes fewer matches than lines."""
+    from translator.rdf.streams import _strict_columns
+
+    text = '<http://e/s> <http://e/p> <http://e/o\n> "1" .\n<http://e/s> <http://e/p> <http://e/o> "2" .\n'
+    assert _strict_columns(text, 3) is None

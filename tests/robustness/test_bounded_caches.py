@@ -28,7 +28,7 @@ def test_answer_texts_stay_bounded() -> None:
     answers = AnswerTexts(("x",))
     for i in range(0, 3 * N, 100):
         answers.joined(frozenset((f"<http://e/{j}>",) for j in range(i, i + 100)))
-    assert len(answers.cache) <= N
+    assert len(answers.cache) <= N and all(len(m) <= N for m in answers.members)
 
 
 def test_term_keyed_caches_are_bounded() -> None:
@@ -43,4 +43,4 @@ def test_term_keyed_caches_are_bounded() -> None:
 def test_answer_argument_texts_stay_bounded() -> None:
     for i in range(3 * N):
         run._row_of(f'answer("<http://e/obs/{i}>","\\"{i}.5\\"^^<http://www.w3.org/2001/XMLSchema#float>")')
-    assert len(run._ARG_TEXTS) <= N
+    assert len(run._ARG_TEXTS) <= N and len(run._PIECE_TEXTS) <= N

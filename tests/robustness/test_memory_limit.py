@@ -79,3 +79,20 @@ def test_rss_follows_the_process_and_a_forked_child_reads_its_own() -> None:
     os.waitpid(pid, 0)
     assert grown >= 120  # read from the child's statm (its parent's did not grow)
     del block
+
+
+def test_watchdog_pace_follows_the_headroom() -> None:
+    """The watchdog samples every SAMPLE_INTERVAL near the limit and less often further from it, but
+    never later than growth at GROWTH_MB_PER_S from the last sample would need to cross the limit,
+    and at least every MAX_SAMPLE_INTERVAL."""
+    from translator.evaluate.memory import GROWTH_MB_PER_S, MAX_SAMPLE_INTERVAL, SAMPLE_INTERVAL, sample_interval
+
+    limit = 8000.0
+    pauses = [sample_interval(used, limit) for used in (50.0, 4000.0, 7800.0, 7990.0, 9000.0)]
+    assert pauses == sorted(pauses, reverse=True)
+    assert pauses[0] == MAX_SAMPLE_INTERVAL and pauses[-1] == pauses[-2] == SAMPLE_INTERVAL
+    for used in (50.0, 4000.0, 7800.0, 7990.0):
+        pause = sample_interval(used, limit)
+        assert SAMPLE_INTERVAL <= pause <= MAX_SAMPLE_INTERVAL
+        assert used + pause * GROWTH_MB_PER_S <= limit or pause == SAMPLE_INTERVAL
+    assert sample_interval(50.0, limit, least=3600.0) == 3600.0  # a test that turns sampling off keeps it off

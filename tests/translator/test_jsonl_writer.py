@@ -50,7 +50,7 @@ def test_answer_texts_with_a_small_cache(run, limit) -> None:
     for rows in steps:
         plain = json.dumps(solution_dicts(variables, rows), ensure_ascii=False)
         assert "[" + texts.joined(rows) + "]" == plain
-        assert len(texts.cache) <= limit
+        assert len(texts.cache) <= limit and all(len(m) <= limit for m in texts.members)
 
 
 @settings(max_examples=300, deadline=None)

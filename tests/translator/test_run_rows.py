@@ -19,7 +19,9 @@ LITERALS = st.sampled_from(['"36.8"^^<http://www.w3.org/2001/XMLSchema#float>', 
                             '"x"^^<http://www.w3.org/2001/XMLSchema#string>', '"line\\nbreak"', '_:b1',
                             '"2.84E1"^^<http://www.w3.org/2001/XMLSchema#double>', '"-3"^^<http://www.w3.org/2001/XMLSchema#integer>',
                             '"a\\tb"^^<http://e/d>', '"q\\"x"^^<http://e/d>', '"x"^^<http://e/a\\u0020b>', '""^^<http://e/d>',
-                            '"\u00e9"^^<http://e/d>', '"x"@en'])
+                            '"\u00e9"^^<http://e/d>', '"x"@en',
+                            # quotes, commas and backslashes where the split of an atom at its '","' could go wrong
+                            '"a\\",\\"b"', '"a\\","', '"\\",\\""^^<http://e/d>', '"a\\\\"', '"\\\\\\","', '","'])
 ARGS = st.one_of(IRIS.map(String), LITERALS.map(String), st.just(Constant("null")), st.integers(-5, 5).map(Integer))
 
 
@@ -31,9 +33,11 @@ def _direct(text: str) -> tuple:
 @settings(max_examples=300, deadline=None)
 @given(args=st.lists(ARGS, min_size=1, max_size=4))
 def test_answer_atoms_read_as_the_parser_reads_them(args) -> None:
+    """Also the split at '","' of atoms whose arguments are all strings escaping nothing but quotes."""
     text = f"answer({','.join(format_term(a) for a in args)})"
     _row_of.cache_clear()
     run._ARG_TEXTS.clear()
+    run._PIECE_TEXTS.clear()
     assert _row_of(text) == _direct(text)
     _row_of.cache_clear()  # again, each argument's text from the cache of arguments
     assert _row_of(text) == _direct(text)
@@ -82,3 +86,20 @@ def test_rows_kept_from_the_deltas_equal_the_rows_read_again(run) -> None:
         before = atoms
     got = [ev.rows for ev in evaluations(compiled, made, "rstream", None)]
     assert got == [frozenset(step_rows(compiled, s.answers[0])) for s in made]
+
+
+@settings(max_examples=500, deadline=None)
+@given(args=st.lists(st.one_of(st.lists(st.sampled_from(['a', ',', '"', '\\', '","', '",', ',"', '<', ' ']), max_size=4).map("".join).map(String), st.just(Constant("null")), st.integers(-5, 5).map(Integer)),
+                     min_size=1, max_size=4))
+def test_string_arguments_split_as_the_regex_splits_them(args) -> None:
+    """``_string_pieces`` (an atom cut at its '","') gives the arguments the regex split gives, or
+    nothing; it gives them when every argument is a string without quote or backslash."""
+    from translator.evaluate.run import _ARGS, _string_pieces
+
+    text = f"answer({','.join(format_term(a) for a in args)})"
+    pieces = _string_pieces(text)
+    if pieces is not None:
+        assert all(isinstance(a, String) for a in args)
+        assert ['"' + p + '"' for p in pieces] == _ARGS.findall(text, text.index("(") + 1) == [format_term(a) for a in args]
+    if all(isinstance(a, String) and '"' not in a.value and "\\" not in a.value for a in args):
+        assert pieces is not None

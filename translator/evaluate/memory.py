@@ -9,8 +9,9 @@ holds about L ticks of input). The default limit is 80 % of the machine's memory
 (``/proc/meminfo``; no limit where that cannot be read); ``--max-memory 0`` turns the check off.
 
 The limit also holds *during* an evaluation (:class:`MemoryWatchdog`): a thread samples the
-resident memory every 50 ms — clingo grounds and solves without holding Python's GIL, so the thread
-runs while a single time point's grounding grows — and over the limit it takes the output lock of
+resident memory every 50 ms near the limit, less often further from it (:func:`sample_interval`)
+— clingo grounds and solves without holding Python's GIL, so the thread runs while a single time
+point's grounding grows — and over the limit it takes the output lock of
 :func:`translator.evaluate.interrupts.drive` (so the output holds complete evaluations only),
 commits what was written, prints the message naming the evaluation time in progress, the windows
 and the rule whose join grows (:func:`rule_growth`: the product of the stream atoms its windows
@@ -334,8 +335,21 @@ class MemoryGuard:
         return text + f". Raise {self.option}, or use a narrower window or --engine spark (blocks)"
 
 
-#: how often the watchdog samples the resident memory (seconds)
+#: how often the watchdog samples the resident memory (seconds) when near the limit
 SAMPLE_INTERVAL = 0.05
+#: the fastest growth of the resident memory the watchdog's pace allows for (MiB per second):
+#: further from the limit it samples less often, never so rarely that this growth could cross the
+#: limit between two samples
+GROWTH_MB_PER_S = 2000.0
+#: the longest pause between two samples (seconds)
+MAX_SAMPLE_INTERVAL = 1.0
+
+
+def sample_interval(used: float, limit: float, least: float = SAMPLE_INTERVAL) -> float:
+    """The pause before the next sample with ``used`` MiB resident under ``limit``: the time the
+    headroom lasts at ``GROWTH_MB_PER_S``, between ``least`` and ``MAX_SAMPLE_INTERVAL`` (a run far
+    below its limit is not woken up twenty times a second)."""
+    return min(max(least, MAX_SAMPLE_INTERVAL), max(least, (limit - used) / GROWTH_MB_PER_S))
 
 
 class MemoryWatchdog:
@@ -352,7 +366,7 @@ class MemoryWatchdog:
         self.last_t = last_t
         self.on_stop = on_stop
         self.exit_code = exit_code
-        self.interval = SAMPLE_INTERVAL if interval is None else interval
+        self.interval = interval  # None: paced by the headroom (sample_interval)
         self._done = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -370,11 +384,14 @@ class MemoryWatchdog:
     def _watch(self) -> None:
         limit = self.guard.limit
         assert limit is not None
-        while not self._done.wait(self.interval):
+        pause = self.interval if self.interval is not None else sample_interval(rss_mb(), limit, SAMPLE_INTERVAL)
+        while not self._done.wait(pause):
             used = rss_mb()
             if used > limit:
                 self._stop(used)
                 return
+            if self.interval is None:
+                pause = sample_interval(used, limit, SAMPLE_INTERVAL)
 
     def _stop(self, used: float) -> None:
         got = self.lock.acquire(timeout=30)  # the output holds complete evaluations only

@@ -27,6 +27,7 @@ import re
 from bisect import bisect_left
 from lars.records import dataclass, field
 from functools import lru_cache
+from itertools import repeat
 from typing import Callable, Iterable, Iterator, Sequence
 
 from lars.bounds import TERM_CACHE_SIZE
@@ -250,9 +251,10 @@ def _answer_atoms(atoms: Sequence[str], prefix: str, row_of: Callable[[str], Row
     lo = bisect_left(atoms, prefix)
     hi = bisect_left(atoms, prefix + ")", lo)
     opening = prefix + "("
-    for text in atoms[lo:hi]:
-        if text == prefix or text.startswith(opening):
-            yield row_of(text)
+    run = atoms[lo:hi]
+    if all(map(str.startswith, run, repeat(opening))):  # each read without a Python loop
+        return map(row_of, run)
+    return (row_of(text) for text in run if text == prefix or text.startswith(opening))
 
 
 def _answer_count(atoms: Sequence[str], prefix: str) -> int:
@@ -317,21 +319,22 @@ _XSD_STRING = "^^<http://www.w3.org/2001/XMLSchema#string>"
 @lru_cache(maxsize=TERM_CACHE_SIZE)
 def _row_of(text: str) -> Row:
     """The row of one answer atom (an answer stays in a window for many evaluation times: each
-    atom text is parsed once while it recurs). An atom whose arguments are strings, constants and
-    integers is split by a regex, not parsed; its arguments are converted one by one (an IRI
-    without escapes is its own N-Triples text; others through :func:`_nt_of_arg`, cached)."""
+    atom text is parsed once while it recurs).
+
+    An atom whose arguments are all strings with no escape but ``\\"`` (the commonest: IRIs and
+    typed literals) is cut at its ``","`` by ``str.split`` (:func:`_string_pieces`). Other atoms
+    whose arguments are strings, constants and integers are split by a regex; the rest are parsed.
+    The arguments are converted one by one (:func:`_arg_nt`, each once while it recurs)."""
+    pieces = _string_pieces(text)
+    if pieces is not None:
+        return tuple(map(_piece_nt, pieces))
     if _SIMPLE_ATOM.fullmatch(text):
         out = []
         seen = _ARG_TEXTS
         for arg in _ARGS.findall(text, text.index("(") + 1):
             got = seen.get(arg, _NONE)
             if got is _NONE:  # the group keys and counts of answers recur: each converted once while it does
-                if arg[0] == '"' and arg[1] == "<" and _PLAIN_IRI.fullmatch(arg, 1, len(arg) - 1):
-                    got = arg[1:-1]  # fresh IRIs (observations): not through the parser
-                elif arg[:2] == "\"\\" and _PLAIN_TYPED.fullmatch(arg) and not arg.endswith(_XSD_STRING + '"'):
-                    got = arg[1:-1].replace('\\"', '"')  # fresh values (averages, sums): no parse
-                else:
-                    got = _nt_of_arg(arg)
+                got = _arg_nt(arg)
                 if len(seen) >= TERM_CACHE_SIZE:
                     seen.clear()
                 seen[arg] = got
@@ -341,7 +344,48 @@ def _row_of(text: str) -> Row:
     return tuple(None if (term := from_lars(a)) is None else to_nt(term) for a in atom.args)  # type: ignore[arg-type]
 
 
+def _string_pieces(text: str) -> list[str] | None:
+    """The arguments of an atom ``name("…","…",…)`` without their quotes, if they are all strings
+    that escape nothing but quotes (``\\"``), else ``None``. Within such strings every backslash
+    escapes the quote after it, so a ``","`` not preceded by a backslash (none is, or ``None``) is
+    where one argument ends and the next begins, and two unescaped quotes per argument mean that
+    every argument is a string."""
+    opening = text.find("(")
+    if opening <= 0 or not text.startswith('"', opening + 1) or not text.endswith('")'):
+        return None
+    inner = text[opening + 2:-2]
+    escaped = inner.count('\\"')
+    if inner.count("\\") != escaped or '\\","' in inner:
+        return None
+    pieces = inner.split('","')
+    return pieces if inner.count('"') - escaped == 2 * len(pieces) - 2 else None
+
+
+def _arg_nt(arg: str) -> str | None:
+    """The N-Triples text of one argument of an answer atom (its LARS text), ``None`` if unbound:
+    an IRI without escapes is its own N-Triples text, and so is a typed literal (not xsd:string)
+    whose LARS string escapes only its quotes once they are undone; others through :func:`_nt_of_arg`."""
+    if arg[0] == '"' and arg[1] == "<" and _PLAIN_IRI.fullmatch(arg, 1, len(arg) - 1):
+        return arg[1:-1]  # fresh IRIs (observations): not through the parser
+    if arg[:2] == "\"\\" and _PLAIN_TYPED.fullmatch(arg) and not arg.endswith(_XSD_STRING + '"'):
+        return arg[1:-1].replace('\\"', '"')  # fresh values (averages, sums): no parse
+    return _nt_of_arg(arg)
+
+
+class _PieceTexts(dict):
+    """A string argument's text without its quotes -> its N-Triples text (:func:`_arg_nt`),
+    computed when missing; emptied when it holds ``TERM_CACHE_SIZE`` texts."""
+
+    def __missing__(self, piece: str) -> str | None:
+        if len(self) >= TERM_CACHE_SIZE:
+            self.clear()
+        got = self[piece] = _arg_nt('"' + piece + '"')
+        return got
+
+
 _ARG_TEXTS: dict[str, str | None] = {}  # an argument's text -> its N-Triples text (None: unbound), bounded
+_PIECE_TEXTS = _PieceTexts()
+_piece_nt = _PIECE_TEXTS.__getitem__
 _NONE = object()
 
 

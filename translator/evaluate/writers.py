@@ -15,6 +15,7 @@ from __future__ import annotations
 import csv
 import json
 from bisect import bisect_left
+from operator import itemgetter
 from typing import TextIO
 
 from lars.bounds import TERM_CACHE_SIZE
@@ -64,7 +65,15 @@ class AnswerTexts:
         # each string by json's own encoder of ensure_ascii=False), and its sort key from the
         # variables' positions in name order, without a dict per answer
         self.names = [json.dumps(v, ensure_ascii=False) + ": " for v in self.variables] if self.order is not None else None
+        # per variable: a term's ``"name": "term"`` text, encoded once while the term recurs (a
+        # group key or an extreme stays while the answer's other terms change; bounded as ``cache``)
+        self.members: list[dict] = [_Members(name, limit) for name in self.names] if self.names is not None else []
         self.by_name = [(v, self.variables.index(v)) for v in self.order] if self.order is not None else None
+        # an answer with every variable bound: its sort key is the names in order paired with its
+        # terms picked in that order (``pick`` gives a tuple, also for one variable)
+        if self.by_name:
+            picker = itemgetter(*[i for _, i in self.by_name])
+            self.pick = picker if len(self.by_name) > 1 else (lambda row: (picker(row),))
         # the last call's rows, their (sort key, JSON text) in order and the joined text (``joined``
         # with a change starts from them)
         self.rows: object = None
@@ -77,8 +86,10 @@ class AnswerTexts:
         if got is None:
             if len(self.cache) >= self.limit:
                 self.cache.clear()
-            if self.names is not None:
-                text = ", ".join([name + _encode_string(term) for name, term in zip(self.names, row) if term is not None])
+            if self.names is not None and self.by_name and None not in row:  # without a Python loop
+                got = (list(zip(self.order, self.pick(row))), "{" + ", ".join(map(dict.__getitem__, self.members, row)) + "}")
+            elif self.names is not None:
+                text = ", ".join([member[term] for member, term in zip(self.members, row) if term is not None])
                 got = ([(v, row[i]) for v, i in self.by_name if row[i] is not None], "{" + text + "}")
             else:
                 d = {v: term for v, term in zip(self.variables, row) if term is not None}
@@ -118,6 +129,22 @@ class AnswerTexts:
 
 
 _encode_string = json.encoder.encode_basestring  # type: ignore[attr-defined]  (json.dumps' encoder of a str, ensure_ascii=False)
+
+
+class _Members(dict):
+    """``term -> "name": "term"`` (``name`` already encoded, with its ``": "``), each computed when
+    missing; emptied when it holds ``limit`` texts."""
+
+    def __init__(self, name: str, limit: int) -> None:
+        super().__init__()
+        self.name = name
+        self.limit = limit
+
+    def __missing__(self, term: str) -> str:
+        if len(self) >= self.limit:
+            self.clear()
+        got = self[term] = self.name + _encode_string(term)
+        return got
 
 
 def _first(item):
