@@ -24,7 +24,7 @@ from __future__ import annotations
 import os
 import pickle
 import zlib
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, BinaryIO, Callable
 
 from lars.units import DEFAULT_BASE_UNIT
 
@@ -120,16 +120,25 @@ def store_entry(folder: str, path: str, entry: tuple) -> None:
 
 
 def _store(folder: str, path: str, entry: tuple) -> None:
+    write_atomically(folder, path, lambda handle: pickle.dump(entry, handle, protocol=pickle.HIGHEST_PROTOCOL))
+
+
+def write_atomically(folder: str, path: str, write: Callable[[BinaryIO], object]) -> bool:
+    """Write ``path`` in the cache ``folder`` by ``write(handle)`` on a temporary file renamed into
+    place (readers see the old file or the whole new one); nothing, and ``False``, when the folder
+    cannot be made or written or is not trusted, or ``write`` fails (the temporary file removed)."""
     tmp = f"{path}.{os.getpid()}.tmp"
     try:
         os.makedirs(folder, mode=0o700, exist_ok=True)
         if not _trusted(folder):
-            return
+            return False
         with open(tmp, "wb") as handle:
-            pickle.dump(entry, handle, protocol=pickle.HIGHEST_PROTOCOL)
+            write(handle)
         os.replace(tmp, path)
-    except (OSError, pickle.PicklingError, RecursionError):
+        return True
+    except (OSError, ValueError, pickle.PicklingError, RecursionError):
         try:
             os.unlink(tmp)
         except OSError:
             pass
+        return False

@@ -134,19 +134,10 @@ def _store() -> None:
     """Write the tables this process added texts to back, each atomically."""
     if _folder is None or _trusted is None:
         return
+    from lars.program_cache import write_atomically
+
     for module in sorted(_added):
-        path = _path(module)
-        tmp = f"{path}.{os.getpid()}.tmp"
-        try:
-            os.makedirs(_folder, mode=0o700, exist_ok=True)
-            if not _trusted(_folder):
-                return
-            with open(tmp, "wb") as handle:
-                marshal.dump((_FORMAT, sys.version, _tables[module]), handle)
-            os.replace(tmp, path)
-        except (OSError, ValueError):
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
+        table = _tables[module]
+        if not write_atomically(_folder, _path(module), lambda handle: marshal.dump((_FORMAT, sys.version, table), handle)):
+            break
     _added.clear()
