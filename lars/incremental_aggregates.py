@@ -1046,12 +1046,17 @@ def _maintain(block: AggregateBlock, a: _Aggregate, rule, shared: "dict | None" 
         nodes = {node}
         if shared is not None:
             key = (a.globals_, a.agg.elements)
+            alike = _count_key(a)
             owner = shared.get(key)
+            if owner is None and a.agg.function == "count" and alike is not None:
+                owner = shared.get(alike)
             if owner is not None:
                 a.node = owner.node
                 owner.functions.append(a.agg.function)
                 return [], set()
             shared[key] = a
+            if alike is not None:
+                shared.setdefault(alike, a)
             a.functions.append(a.agg.function)
     except inc.NotInFragment:
         if set(a.globals_) - block.core_bound:
@@ -1079,6 +1084,22 @@ def _maintain(block: AggregateBlock, a: _Aggregate, rule, shared: "dict | None" 
         nodes = {node, outer}
     a.node = node
     return rules, nodes
+
+
+def _count_key(a: _Aggregate) -> "tuple | None":
+    """The key under which a ``#count`` may share the element relation of another aggregate
+    (``_maintain``): an aggregate of one element whose terms are all variables has, in every
+    group, one element tuple per distinct assignment of those variables that the condition
+    allows, whatever their order and repetitions. So ``#count{X,Y : c}`` counts as many tuples as
+    ``#f{Y,X,Y : c}`` holds (same globals, same condition, same set of variables): SPARQL's
+    ``COUNT`` of a group beside its ``AVG``, whose elements put the value first. ``None`` for
+    other aggregates."""
+    if len(a.agg.elements) != 1:
+        return None
+    (element,) = a.agg.elements
+    if not all(isinstance(t, Variable) for t in element.terms):
+        return None
+    return ("#count", a.globals_, frozenset(t.name for t in element.terms), element.condition)
 
 
 def _body_vars(b) -> set[str]:
