@@ -49,3 +49,37 @@ def test_one_element_relation_for_min_max_sum_and_agglimit() -> None:
 @given(elements=native_observations())
 def test_native_run_equals_reference_of_portable_program(query: str, elements: list) -> None:
     assert_native_run_equals_portable_reference(query, elements)
+
+
+def _heads(program) -> list[str]:
+    return [r.head.predicate for r in program.rules if r.head is not None and hasattr(r.head, "predicate")]
+
+
+def test_avg_and_count_keep_one_element_relation_and_answer_is_derived_in_place() -> None:
+    """COUNT(?obs) beside AVG(?value) counts the elements AVG holds (``lars.incremental_aggregates._count_key``),
+    and ``answer(X̄) :- grouped(X̄)`` is unfolded (``compile._answer_in_place``): the native program derives
+    ``answer`` in the rule that aggregates, the portable one keeps τ's shape."""
+    compiled = compile_query(parse(QUERIES[1]), base=TimeBase("s"))
+    portable, native = compiled.engine_programs()
+    assert native is not None
+    assert "grouped" not in _heads(native) and _heads(native).count("answer") == 1
+    assert "grouped" in _heads(portable)
+    order = IncrementalSolver(native, functions=FUNCTIONS).order
+    assert sum(1 for sig in order if sig[0] == "#e") == 1
+
+
+@pytest.mark.parametrize("select", [
+    "SELECT (COUNT(?obs) AS ?n) ?sensor",  # the answer's variables in another order than the group's row
+    "SELECT ?sensor ?sensor (COUNT(?obs) AS ?n)",  # a variable twice
+])
+def test_answer_copy_kept_when_it_does_not_rename(select: str) -> None:
+    compiled = compile_query(parse(f"REGISTER QUERY q AS {select}\n" + WHERE), base=TimeBase("s"))
+    native = compiled.engine_programs()[1]
+    assert native is not None and "grouped" in _heads(native)
+
+
+@pytest.mark.parametrize("select", ["SELECT (COUNT(?obs) AS ?n) ?sensor", "SELECT ?sensor ?sensor (COUNT(?obs) AS ?n)"])
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(elements=native_observations())
+def test_kept_copies_equal_reference_of_portable_program(select: str, elements: list) -> None:
+    assert_native_run_equals_portable_reference(f"REGISTER QUERY q AS {select}\n" + WHERE, elements)

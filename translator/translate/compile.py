@@ -17,11 +17,11 @@ time point, D5).
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import fields, is_dataclass, replace
 from typing import Iterable, Sequence
 
 from lars.errors import RsplarsError, UnsupportedError
-from lars.model import Atom, Literal, Program, Rule
+from lars.model import Atom, Literal, Program, Rule, Variable
 from lars.records import dataclass
 from translator.translate import algebra as A
 from translator.query import model as M
@@ -256,7 +256,7 @@ def compile_query(
     )
     programs = [Program((*program.rules, *extra, answer))]
     if native is not None and native != extra:
-        programs.append(Program((*program.rules, *native, answer)))
+        programs.append(Program((*program.rules, *_answer_in_place(native, answer))))
     if mode == "pull":
         period = period if period is not None else default_period(query, base)
         if period is None:
@@ -271,6 +271,41 @@ def compile_query(
         period = None
     return Compiled(query, programs[0], variables, form, strategy, mode, period, bounds,
                     native=programs[1] if len(programs) > 1 else None)
+
+
+def _answer_in_place(rules: list[Rule], answer: Rule) -> list[Rule]:
+    """``rules`` and ``answer`` (``answer(X̄) :- s(X̄)``), with the copy unfolded when it renames:
+    if ``answer`` reads its one literal ``s(X̄)`` with the same distinct variables in the same order
+    as its head, and ``s`` is the head of exactly one of ``rules`` and read by none of them, that
+    rule derives ``answer(X̄)`` itself (unfolding, Tamaki and Sato 1984, as ``lars.unfold`` does
+    in the engine; the answers at every t are the same, and the engine keeps one relation of the
+    final solutions instead of two). For the native program only (``Compiled.native``): the
+    portable program keeps the τ translation's shape."""
+    (solutions,) = [b.atom for b in answer.body if isinstance(b, Literal)]
+    args = answer.head.args  # type: ignore[union-attr]
+    if args != solutions.args or not all(isinstance(a, Variable) for a in args) or len(set(args)) != len(args):
+        return [*rules, answer]
+    defining = [i for i, r in enumerate(rules) if isinstance(r.head, Atom) and r.head.predicate == solutions.predicate]
+    if len(defining) != 1 or rules[defining[0]].head != solutions or any(_reads(r, solutions.predicate) for r in rules):
+        return [*rules, answer]
+    out = list(rules)
+    out[defining[0]] = Rule(answer.head, rules[defining[0]].body)
+    return out
+
+
+def _reads(rule: Rule, predicate: str) -> bool:
+    """Whether an atom of ``predicate`` occurs in the body of ``rule`` (literals, windows, @, aggregate conditions)."""
+    stack: list = list(rule.body)
+    while stack:
+        x = stack.pop()
+        if isinstance(x, Atom):
+            if x.predicate == predicate:
+                return True
+        elif isinstance(x, tuple):
+            stack.extend(x)
+        elif is_dataclass(x):
+            stack.extend(getattr(x, f.name) for f in fields(x))
+    return False
 
 
 def _reject_unsupported(query: M.Query) -> None:
