@@ -64,6 +64,10 @@ from lars.printer import format_term
 from lars.reference import _COMPARE, clingo_order, _strongly_connected, _Undefined, evaluate, external_aggregate
 
 
+#: ``a op b`` as ``b op' a``: the comparison with its sides swapped
+_SWAPPED = {op: (lambda f: lambda x, y: f(y, x))(f) for op, f in _COMPARE.items()}
+
+
 def _incremental():
     from lars import incremental  # noqa: PLC0415  (lars.incremental imports this module lazily)
 
@@ -146,7 +150,8 @@ def _direct(block: AggregateBlock):
     core, with the partition variable bound, only checks literals whose arguments are that
     variable (``group(K)``, ``trigger``: a membership test each), the items are kept aggregates
     assigned to a new variable (``V = #@sparql_avg_of{…}``, ``N = #count{…}``), comparisons of
-    plain terms all bound, and assignments ``X = @f(…)`` of plain arguments, and the head is plain.
+    plain terms all bound, tests ``@f(…) op t`` of a call on plain arguments against a plain term
+    (HAVING's ``@sparql_test(…) = 1``), and assignments ``X = @f(…)`` of plain arguments, and the head is plain.
     What each item binds is then known before any instance (an item holds or stops the
     instance), so each is compiled to its one case of ``_agg_step``/``_cmp_step``/``_settle``;
     the values are theirs (``_Group.value``, the cached clingo order, the engine's function
@@ -180,9 +185,17 @@ def _direct(block: AggregateBlock):
         elif kind == "cmp":
             c = item
             if not (_vars(c.left) | _vars(c.right)) - bound:
-                if not (_plain(c.left) and _plain(c.right)):
+                if _plain(c.left) and _plain(c.right):
+                    ops.append(("cmp", _COMPARE[c.op], _side(c.left), _side(c.right)))
+                    continue
+                # a test ``@f(…) op t`` (HAVING's ``@sparql_test(…) = 1``): the call's text, cached
+                # per argument texts as an assignment's, compared with t in clingo's order
+                for call, other, compare in ((c.left, c.right, _COMPARE[c.op]), (c.right, c.left, _SWAPPED[c.op])):
+                    if isinstance(call, Call) and all(map(_plain, call.args)) and _plain(other):
+                        ops.append(("test", object(), call, compare, _side(other)))
+                        break
+                else:
                     return None
-                ops.append(("cmp", _COMPARE[c.op], _side(c.left), _side(c.right)))
                 continue
             var_, other = (c.left, c.right) if isinstance(c.left, Variable) and c.left.name not in bound else (c.right, c.left)
             if c.op != "=" or not isinstance(var_, Variable) or var_.name in bound or not isinstance(other, Call) \
@@ -204,7 +217,7 @@ def _direct(block: AggregateBlock):
         rels, blk = engine.rels, engine.blk
         tables = [(rels[rel].rows, arity) for rel, arity in checks]
         groups = {op[1]: blk.get(op[1]) or {} for op in ops if op[0] == "agg"}
-        order = _order_keys(engine) if any(op[0] == "cmp" for op in ops) else None
+        order = _order_keys(engine) if any(op[0] in ("cmp", "test") for op in ops) else None
         rows = {}
         for k in keys:
             for table, arity in tables:
@@ -224,6 +237,14 @@ def _direct(block: AggregateBlock):
                     elif what == "cmp":
                         _, compare, (lname, lorder), (rname, rorder) = op
                         if not compare(lorder if lname is None else order(theta[lname]), rorder if rname is None else order(theta[rname])):
+                            break
+                    elif what == "test":
+                        _, slot, call, compare, (rname, rorder) = op
+                        try:
+                            text = _call_text(engine, slot, call, theta)
+                        except _Undefined:
+                            break
+                        if not compare(order(text), rorder if rname is None else order(theta[rname])):
                             break
                     else:  # X = @f(…): the text cached per argument texts, as _cmp_step
                         _, slot, call, name = op

@@ -68,18 +68,30 @@ def test_avg_and_count_keep_one_element_relation_and_answer_is_derived_in_place(
     assert sum(1 for sig in order if sig[0] == "#e") == 1
 
 
-@pytest.mark.parametrize("select", [
-    "SELECT (COUNT(?obs) AS ?n) ?sensor",  # the answer's variables in another order than the group's row
-    "SELECT ?sensor ?sensor (COUNT(?obs) AS ?n)",  # a variable twice
+@pytest.mark.parametrize("query, kept", [
+    # the answer's variables in another order than the group's row, a variable twice, HAVING: unfolded
+    ("SELECT (COUNT(?obs) AS ?n) ?sensor\n" + WHERE, set()),
+    ("SELECT ?sensor ?sensor (COUNT(?obs) AS ?n)\n" + WHERE, set()),
+    ("SELECT ?sensor (COUNT(?obs) AS ?n)\n" + WHERE + "HAVING (MAX(?value) > 1)\n", set()),
+    # HAVING with || is two rules of having (Lloyd–Topor), each reading grouped: both copies kept
+    ("SELECT ?sensor (COUNT(?obs) AS ?n)\n" + WHERE + "HAVING (COUNT(?obs) > 1 || MIN(?value) < 0)\n", {"grouped", "having"}),
+    # a SELECT expression over the aggregates: selected's rule reads having, unfolded
+    ("SELECT ?sensor (COUNT(?obs) * 2 AS ?m)\n" + WHERE + "HAVING (COUNT(?obs) > 1)\n", set()),
 ])
-def test_answer_copy_kept_when_it_does_not_rename(select: str) -> None:
-    compiled = compile_query(parse(f"REGISTER QUERY q AS {select}\n" + WHERE), base=TimeBase("s"))
+def test_copies_unfolded_into_answer(query: str, kept: set) -> None:
+    compiled = compile_query(parse("REGISTER QUERY q AS " + query), base=TimeBase("s"))
     native = compiled.engine_programs()[1]
-    assert native is not None and "grouped" in _heads(native)
+    assert native is not None
+    assert set(_heads(native)) & {"grouped", "having", "selected"} == kept
 
 
-@pytest.mark.parametrize("select", ["SELECT (COUNT(?obs) AS ?n) ?sensor", "SELECT ?sensor ?sensor (COUNT(?obs) AS ?n)"])
+@pytest.mark.parametrize("query", [
+    "SELECT (COUNT(?obs) AS ?n) ?sensor\n" + WHERE,
+    "SELECT ?sensor ?sensor (AVG(?value) AS ?a)\n" + WHERE,
+    "SELECT ?sensor (COUNT(?obs) AS ?n)\n" + WHERE + "HAVING (COUNT(?obs) > 1 || MIN(?value) < 0)\n",
+    "SELECT ?sensor (COUNT(?obs) * 2 AS ?m) (SUM(?value) AS ?s)\n" + WHERE + "HAVING (COUNT(?obs) > 1)\n",
+])
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(elements=native_observations())
-def test_kept_copies_equal_reference_of_portable_program(select: str, elements: list) -> None:
-    assert_native_run_equals_portable_reference(f"REGISTER QUERY q AS {select}\n" + WHERE, elements)
+def test_unfolded_and_kept_copies_equal_reference_of_portable_program(query: str, elements: list) -> None:
+    assert_native_run_equals_portable_reference("REGISTER QUERY q AS " + query, elements)

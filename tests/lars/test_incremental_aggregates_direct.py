@@ -17,9 +17,19 @@ from lars.incremental import IncrementalSolver
 from lars.model import Stream
 from lars.syntax import parse_program
 
-from test_external_aggregates import INCREMENTAL
+from lars.model import Integer
+from test_external_aggregates import INCREMENTAL as _INCREMENTAL
 from test_incremental import SETTINGS, equals_reference_at_every_point
 from test_incremental_aggregates import streams
+
+
+
+def _half(term):
+    """``@half(N)``: an integer halved (towards minus infinity), any other term itself."""
+    return Integer(term.value // 2) if isinstance(term, Integer) else term
+
+
+INCREMENTAL = {**_INCREMENTAL, "half": _half}
 
 PROGRAMS = [
     # the SPARQL shape: a group literal, kept aggregates assigned, a call on a count, a count
@@ -34,6 +44,13 @@ PROGRAMS = [
     "a(X,M,L) :- g(X), t, M = #max{ Y : f(X,Y) }, L = #min{ Y : f(X,Y) }, M != L, L < a. "
     "b(X,S) :- g(X), t, S = #sum{ Y : f(X,Y) }, S >= 1, 2 > S. "
     "c(X,N) :- g(X), N = #count{ Y : f(X,Y) }, W = @wrap(N), W != N. d(X,L) :- g(X), L = #min{ Y : f(X,Y) }.",
+    # tests of a call on bound variables against a plain term, either side (HAVING's
+    # ``@sparql_test(…) = 1``), with every operator
+    "f(X,Y) :- e(X,Y) [3]. g(X) :- r(X) [2]. "
+    "a(X,N) :- g(X), N = #count{ Y : f(X,Y) }, @half(N) = 1. "
+    "b(X,L,H) :- g(X), L = #min{ Y : f(X,Y) }, H = #max{ Y : f(X,Y) }, @half(H) > L, 1 <= @half(L). "
+    "c(X,S) :- g(X), S = #sum{ Y : f(X,Y) }, @half(S) != 0, @half(S) < 3, 2 >= @half(S). "
+    "d(X,N) :- g(X), N = #count{ Y : f(X,Y) }, @wrap(N) >= a.",
 ]
 
 

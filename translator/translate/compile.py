@@ -18,7 +18,7 @@ time point, D5).
 from __future__ import annotations
 
 from dataclasses import fields, is_dataclass, replace
-from typing import Iterable, Sequence
+from typing import Iterable, Iterator, Sequence
 
 from lars.errors import RsplarsError, UnsupportedError
 from lars.model import Atom, Literal, Program, Rule, Variable
@@ -274,38 +274,63 @@ def compile_query(
 
 
 def _answer_in_place(rules: list[Rule], answer: Rule) -> list[Rule]:
-    """``rules`` and ``answer`` (``answer(X̄) :- s(X̄)``), with the copy unfolded when it renames:
-    if ``answer`` reads its one literal ``s(X̄)`` with the same distinct variables in the same order
-    as its head, and ``s`` is the head of exactly one of ``rules`` and read by none of them, that
-    rule derives ``answer(X̄)`` itself (unfolding, Tamaki and Sato 1984, as ``lars.unfold`` does
-    in the engine; the answers at every t are the same, and the engine keeps one relation of the
-    final solutions instead of two). For the native program only (``Compiled.native``): the
-    portable program keeps the τ translation's shape."""
-    (solutions,) = [b.atom for b in answer.body if isinstance(b, Literal)]
-    args = answer.head.args  # type: ignore[union-attr]
-    if args != solutions.args or not all(isinstance(a, Variable) for a in args) or len(set(args)) != len(args):
-        return [*rules, answer]
-    defining = [i for i, r in enumerate(rules) if isinstance(r.head, Atom) and r.head.predicate == solutions.predicate]
-    if len(defining) != 1 or rules[defining[0]].head != solutions or any(_reads(r, solutions.predicate) for r in rules):
-        return [*rules, answer]
-    out = list(rules)
-    out[defining[0]] = Rule(answer.head, rules[defining[0]].body)
-    return out
+    """``rules`` and ``answer`` with the copies at their end unfolded (Tamaki and Sato 1984, as
+    ``lars.unfold`` does inside the engine): a predicate p (``grouped``, ``having``, ``selected``)
+    defined by exactly one rule d and read by exactly one literal ``p(X̄)`` of one other rule u,
+    with X̄ d's head arguments themselves (distinct variables) and d's other variables absent from
+    u, is replaced in u by d's body, and d is dropped. The answers at every t are the same (every
+    instance of the new rule is an instance of u with the instance of d that derives its p atom,
+    and back), and the engine keeps one relation of final solutions where it kept a chain of
+    copies (``grouped`` → ``having`` → ``answer``). For the native program only
+    (``Compiled.native``): the portable program keeps the τ translation's shape."""
+    out = [*rules, answer]
+    while True:
+        for d in out:
+            if d is answer or not isinstance(d.head, Atom):
+                continue
+            p, args = d.head.predicate, d.head.args
+            if not all(isinstance(a, Variable) for a in args) or len(set(args)) != len(args):
+                continue
+            if sum(1 for r in out if isinstance(r.head, Atom) and r.head.predicate == p) != 1:
+                continue
+            readers = [r for r in out if _reads(r, p)]
+            if len(readers) != 1 or readers[0] is d:
+                continue
+            (u,) = readers
+            uses = [i for i, b in enumerate(u.body) if isinstance(b, Literal) and isinstance(b.atom, Atom) and b.atom.predicate == p]
+            if len(uses) != 1 or u.body[uses[0]] != Literal(d.head) or _reads(Rule(None, u.body[:uses[0]] + u.body[uses[0] + 1:]), p):
+                continue
+            if (_variables(d) - set(args)) & _variables(u):
+                continue
+            merged = Rule(u.head, (*d.body, *u.body[:uses[0]], *u.body[uses[0] + 1:]))
+            if u is answer:
+                answer = merged
+            out = [merged if r is u else r for r in out if r is not d]
+            break
+        else:
+            return out
 
 
-def _reads(rule: Rule, predicate: str) -> bool:
-    """Whether an atom of ``predicate`` occurs in the body of ``rule`` (literals, windows, @, aggregate conditions)."""
-    stack: list = list(rule.body)
+def _leaves(x: object) -> Iterator[object]:
+    """The atoms and terms inside a rule or body element, at every depth (literals, windows, @,
+    aggregate elements and their conditions, comparisons, calls)."""
+    stack: list = [x]
     while stack:
         x = stack.pop()
-        if isinstance(x, Atom):
-            if x.predicate == predicate:
-                return True
-        elif isinstance(x, tuple):
+        yield x
+        if isinstance(x, tuple):
             stack.extend(x)
         elif is_dataclass(x):
             stack.extend(getattr(x, f.name) for f in fields(x))
-    return False
+
+
+def _reads(rule: Rule, predicate: str) -> bool:
+    """Whether an atom of ``predicate`` occurs in the body of ``rule``."""
+    return any(isinstance(x, Atom) and x.predicate == predicate for x in _leaves(rule.body))
+
+
+def _variables(rule: Rule) -> set[Variable]:
+    return {x for x in _leaves(rule) if isinstance(x, Variable)}
 
 
 def _reject_unsupported(query: M.Query) -> None:
