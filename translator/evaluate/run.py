@@ -34,14 +34,13 @@ from lars.bounds import TERM_CACHE_SIZE
 from lars.errors import RsplarsError
 from lars.model import Program, Rule, Stream
 from lars.streams import parse_ground_atom
-from rdflib import Literal as RDFLiteral, URIRef
 
 from translator.query import model as M
 from translator.translate.compile import Compiled
 from translator.translate.expressions import FUNCTIONS
 from translator.rdf.predicates import STRIPLE
 from translator.rdf.streams import ElementList, StreamElement, to_lars_stream
-from translator.rdf.terms import from_lars, to_nt
+from translator.rdf.terms import from_lars, iri_nt, literal_nt, to_nt
 
 R2S = ("rstream", "istream", "dstream")
 
@@ -427,9 +426,9 @@ def _instantiate(term: object, row: Row, index: dict[str, int], fresh: str) -> s
         case M.BlankNode(label):
             return "_:" + fresh + re.sub(r"[^A-Za-z0-9]", "", label)
         case M.IRI(value):
-            return to_nt(URIRef(value))
+            return iri_nt(value)
         case M.Literal(lexical, datatype, lang):
-            return to_nt(RDFLiteral(lexical, lang=lang, datatype=URIRef(datatype) if datatype else None, normalize=False))
+            return literal_nt(lexical, datatype, lang)
     return None
 
 
