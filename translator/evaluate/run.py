@@ -22,7 +22,6 @@ variables, turned into triples by :func:`construct_triples`; ASK is true at t if
 
 from __future__ import annotations
 
-import hashlib
 import re
 from bisect import bisect_left
 from lars.records import dataclass, field
@@ -407,6 +406,8 @@ def construct_triples(compiled: Compiled, rows: Iterable[Row], t: int) -> list[s
     form = compiled.query.form
     if not isinstance(form, M.Construct):
         raise RunError("construct_triples needs a CONSTRUCT query")
+    import hashlib
+
     index = {v: i for i, v in enumerate(compiled.variables)}
     out: set[str] = set()
     for row in rows:
