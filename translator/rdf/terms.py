@@ -200,11 +200,17 @@ def iri_nt(value: str) -> str:
     return to_nt(URIRef(value))
 
 
+#: a lexical form whose only whitespace is the space: where ``numeric_lexical`` reads a number,
+#: rdflib's converters (``int``, ``Decimal``, ``float``) read it too (``str.strip`` also strips
+#: controls such as U+001F, which ``int`` refuses, and rdflib logs that)
+_PRINTABLE_ASCII = re.compile(r"[ -~]*")
+
+
 def literal_nt(lexical: str, datatype: str | None = None, lang: str | None = None) -> str:
     """``to_nt(Literal(lexical, lang=lang, datatype=URIRef(datatype) if datatype else None,
     normalize=False))``, the N-Triples text of a literal of a query, from the text where rdflib
     keeps the lexical form and says nothing: a simple literal, an ``xsd:string``, a numeric literal
-    with a valid lexical form (its value converts). Anything else is built by rdflib, which may
+    of printable ASCII with a valid lexical form (its value converts). Anything else is built by rdflib, which may
     rewrite it (``xsd:normalizedString``/``xsd:token`` whitespace, a language tag's check) or log a
     warning (an ill-typed literal, an IRI it warns about)."""
     if not lang:
@@ -212,7 +218,7 @@ def literal_nt(lexical: str, datatype: str | None = None, lang: str | None = Non
             return f'"{_escape_string(lexical)}"'
         from translator.rdf.sparql_ops import numeric_lexical
 
-        if numeric_lexical(lexical, datatype) is not None:
+        if _PRINTABLE_ASCII.fullmatch(lexical) and numeric_lexical(lexical, datatype) is not None:
             return f'"{_escape_string(lexical)}"^^<{_escape_iri(datatype)}>'
     if URIRef is None:
         _load()

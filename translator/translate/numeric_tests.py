@@ -31,8 +31,9 @@ from lars.bounds import TERM_CACHE_SIZE
 from translator.query import model as M
 from translator.rdf import sparql_ops as ops
 
-#: a typed literal's N-Triples text without escapes: (lexical form, datatype IRI)
-_TYPED = re.compile(r'"([^"\\\n\r]*)"\^\^<(http://www\.w3\.org/2001/XMLSchema#[A-Za-z]+)>')
+#: a typed literal's N-Triples text without escapes, its lexical form of printable ASCII (nothing
+#: rdflib's converters would refuse where ``numeric_lexical`` reads a number): (lexical form, datatype IRI)
+_TYPED = re.compile(r'"([ !#-\[\]-~]*)"\^\^<(http://www\.w3\.org/2001/XMLSchema#[A-Za-z]+)>')
 
 _COMPARE: dict[str, Callable[[int], bool]] = {  # on compare_numbers' result (2: unordered)
     "=": lambda c: c == 0,
