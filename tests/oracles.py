@@ -174,7 +174,7 @@ def number(term: str | None) -> tuple[URIRef, Fraction | float] | None:
     if n is None:
         return None
     value = n.value if isinstance(n.value, float) and not math.isfinite(n.value) else Fraction(n.value)
-    return ops.KIND_TYPE[n.kind], value
+    return URIRef(ops.KIND_TYPE[n.kind]), value
 
 
 def agree(ours: str | None, theirs: str | None, tolerance: Fraction = Fraction(0)) -> bool:

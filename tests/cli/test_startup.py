@@ -35,6 +35,12 @@ NOT_ON_THE_RUN_PATH = (
     "pyspark",
     "translator.agreement",
     "translator.rdf.static",  # static data only (--static/--named/--static-during; rdflib's parsers)
+    # no RDF term is built (docs/performance.md, session 11): numbers and query constants are read
+    # and printed from their N-Triples text, the operators over rdflib terms are not needed
+    "rdflib",
+    "translator.rdf.sparql_terms",
+    "logging",  # imported by rdflib (the filter of rdflib's tracebacks is set at its import)
+    "hashlib",  # CONSTRUCT's blank node labels only
 )
 #: modules a plain `rsplars lars` does not load
 NOT_ON_THE_LARS_PATH = ("rdflib", "lark", "translator.query", "translator.rdf", "translator.translate",
@@ -78,7 +84,9 @@ code = main()
 from lars import records
 print("PROBE " + json.dumps({"modules": sorted(sys.modules), "gc_in_drive": seen, "gc_after": gc.isenabled(),
                              "frozen": gc.get_freeze_count(), "records_compiled": sorted(records._added),
-                             "records_table": sum(map(len, records._tables.values()))}), file=sys.stderr)
+                             "records_table": sum(map(len, records._tables.values())),
+                             "rdflib_filter": "logging" in sys.modules and len(sys.modules["logging"].getLogger("rdflib.term").filters)}),
+      file=sys.stderr)
 sys.exit(code)
 """
 
@@ -108,7 +116,7 @@ def test_a_plain_run_loads_only_what_it_needs(tmp_path: Path, capsys, kind: str)
     aggregates = "translator.translate.aggregates"  # loaded for a query that aggregates only
     assert _loaded(probe["modules"], NOT_ON_THE_RUN_PATH + ((aggregates,) if kind == "filter" else ())) == []
     # the modules the run does need are loaded (so the check above can fail on a broken probe)
-    assert {"rdflib", "translator.translate.compile", "lars.incremental"} <= set(probe["modules"])
+    assert {"translator.rdf.sparql_ops", "translator.translate.compile", "lars.incremental"} <= set(probe["modules"])
     assert (aggregates in probe["modules"]) == (kind == "group_by")
     # the answers and messages are the run's with the collector untouched (in-process main([...]))
     code = main(list(argv))
@@ -119,6 +127,22 @@ def test_a_plain_run_loads_only_what_it_needs(tmp_path: Path, capsys, kind: str)
     assert probe["gc_in_drive"] == [True] and probe["gc_after"] is True and probe["frozen"] > 0
     # the dataclasses' generated methods came from the user's cache folder, none compiled (lars.records)
     assert probe["records_compiled"] == [] and probe["records_table"] > 100
+
+
+@pytest.mark.parametrize("kind", sorted(QUERIES))
+def test_a_run_with_static_data_loads_rdflib(tmp_path: Path, kind: str) -> None:
+    """With ``--static`` the data is parsed by rdflib (``translator.rdf.static``): the same answers
+    (the static triple matches no pattern), rdflib and its traceback filter loaded at its import."""
+    query, stream, static = tmp_path / "q.rq", tmp_path / "s.nt", tmp_path / "d.ttl"
+    query.write_text(QUERIES[kind])
+    stream.write_text(STREAM)
+    static.write_text(f'<{EX}a> <{EX}label> "x" .\n')
+    argv = ("run", str(query), "--stream", f"{EX}stream={stream}", "--unit", "s")
+    plain, _ = _process(tmp_path, *argv)
+    done, probe = _process(tmp_path, *argv, "--static", str(static))
+    assert {"rdflib", "translator.rdf.static", "logging"} <= set(probe["modules"])
+    assert probe["rdflib_filter"] == 1  # translator.cli.main._no_library_tracebacks, set at rdflib's import
+    assert done.stdout == plain.stdout and done.stdout.count('"t":') == 4
 
 
 def test_a_plain_lars_run_loads_only_what_it_needs(tmp_path: Path, capsys) -> None:

@@ -65,6 +65,27 @@ def _no_library_tracebacks() -> None:
         logger.addFilter(_strip_traceback)
 
 
+class _WhenRdflibIsImported:
+    """A finder of ``sys.meta_path`` that finds nothing: at the first import of rdflib it sets
+    :func:`_no_library_tracebacks` and leaves. A run that never imports rdflib (docs/performance.md,
+    session 11) then never imports :mod:`logging` either (≈ 30 M instructions)."""
+
+    def find_spec(self, name: str, path=None, target=None) -> None:
+        if name == "rdflib":
+            if self in sys.meta_path:
+                sys.meta_path.remove(self)
+            _no_library_tracebacks()
+        return None
+
+
+def _no_library_tracebacks_once_imported() -> None:
+    """:func:`_no_library_tracebacks` now if rdflib is imported, else at its import."""
+    if "rdflib" in sys.modules:
+        _no_library_tracebacks()
+    elif not any(isinstance(finder, _WhenRdflibIsImported) for finder in sys.meta_path):
+        sys.meta_path.insert(0, _WhenRdflibIsImported())
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     if argv is not None:  # a program or test calling main([...]): its garbage collector is its own
         return _main(list(argv))
@@ -78,7 +99,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _main(argv: list[str]) -> int:
     if argv[:1] != ["lars"]:  # `rsplars lars` never loads rdflib: no logging import at its start-up
-        _no_library_tracebacks()
+        _no_library_tracebacks_once_imported()
     args = build_parser(argv[0] if argv else None).parse_args(argv)
     try:
         if args.command == "lars":  # reads no query

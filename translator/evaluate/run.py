@@ -22,7 +22,6 @@ variables, turned into triples by :func:`construct_triples`; ASK is true at t if
 
 from __future__ import annotations
 
-import hashlib
 import re
 from bisect import bisect_left
 from lars.records import dataclass, field
@@ -34,14 +33,13 @@ from lars.bounds import TERM_CACHE_SIZE
 from lars.errors import RsplarsError
 from lars.model import Program, Rule, Stream
 from lars.streams import parse_ground_atom
-from rdflib import Literal as RDFLiteral, URIRef
 
 from translator.query import model as M
 from translator.translate.compile import Compiled
 from translator.translate.expressions import FUNCTIONS
 from translator.rdf.predicates import STRIPLE
 from translator.rdf.streams import ElementList, StreamElement, to_lars_stream
-from translator.rdf.terms import from_lars, to_nt
+from translator.rdf.terms import from_lars, iri_nt, literal_nt, to_nt
 
 R2S = ("rstream", "istream", "dstream")
 
@@ -408,6 +406,8 @@ def construct_triples(compiled: Compiled, rows: Iterable[Row], t: int) -> list[s
     form = compiled.query.form
     if not isinstance(form, M.Construct):
         raise RunError("construct_triples needs a CONSTRUCT query")
+    import hashlib
+
     index = {v: i for i, v in enumerate(compiled.variables)}
     out: set[str] = set()
     for row in rows:
@@ -427,9 +427,9 @@ def _instantiate(term: object, row: Row, index: dict[str, int], fresh: str) -> s
         case M.BlankNode(label):
             return "_:" + fresh + re.sub(r"[^A-Za-z0-9]", "", label)
         case M.IRI(value):
-            return to_nt(URIRef(value))
+            return iri_nt(value)
         case M.Literal(lexical, datatype, lang):
-            return to_nt(RDFLiteral(lexical, lang=lang, datatype=URIRef(datatype) if datatype else None, normalize=False))
+            return literal_nt(lexical, datatype, lang)
     return None
 
 

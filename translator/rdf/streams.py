@@ -36,12 +36,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Iterator, Mapping, NamedTuple, Sequence, TextIO
 
-from rdflib import BNode, Dataset, Literal, URIRef
-from rdflib.namespace import PROV, RDF, RDFS, XSD, OWL
-
 if TYPE_CHECKING:  # Lark is imported where the readable notation is parsed (notation_parser)
     from lark import Lark, Token, Tree
     from lark.exceptions import UnexpectedInput
+    from rdflib import Dataset, URIRef
 
 from lars.bounds import TERM_CACHE_SIZE
 from lars.accounting import MALFORMED, OUT_OF_ORDER, Accounting, reject_or_raise
@@ -51,6 +49,7 @@ from translator.rdf.predicates import STRIPLE  # the stream predicate of seed 00
 from translator.rdf.terms import (
     BLANK_NODE_LABEL,
     IRIREF,
+    iri_nt,
     LITERAL,
     RDFTerm,
     canonical,
@@ -72,10 +71,29 @@ from translator.rdf.timeunits import (  # noqa: F401 - re-exported: the time API
 
 Triple = tuple[RDFTerm, RDFTerm, RDFTerm]
 
-#: CSRBench oracle vocabulary for a graph's timestamp (spec 002 §5.7)
-HAS_TIMESTAMP = URIRef("http://www.streamreasoning.org/schema/benchmark#hasTimestamp")
-GENERATED_AT_TIME = PROV.generatedAtTime
-TIME_PREDICATES = (HAS_TIMESTAMP, GENERATED_AT_TIME)
+#: CSRBench oracle vocabulary for a graph's timestamp (spec 002 §5.7), as text: the module's
+#: ``HAS_TIMESTAMP``, ``GENERATED_AT_TIME`` and ``TIME_PREDICATES`` are these IRIs as rdflib terms,
+#: built on first use (rdflib is imported where terms are built: the TriG, directory and notation
+#: readers, elements; the N-Triples batches of a run read texts only)
+_TIME_PREDICATE_IRIS = {
+    "HAS_TIMESTAMP": "http://www.streamreasoning.org/schema/benchmark#hasTimestamp",
+    "GENERATED_AT_TIME": "http://www.w3.org/ns/prov#generatedAtTime",
+}
+
+
+@functools.cache
+def _time_predicates() -> dict[str, object]:
+    from rdflib import URIRef
+
+    terms = {name: URIRef(iri) for name, iri in _TIME_PREDICATE_IRIS.items()}
+    return {**terms, "TIME_PREDICATES": (terms["HAS_TIMESTAMP"], terms["GENERATED_AT_TIME"])}
+
+
+def __getattr__(name: str):
+    if name in ("HAS_TIMESTAMP", "GENERATED_AT_TIME", "TIME_PREDICATES"):
+        return _time_predicates()[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 #: namespace of the empty prefix ``:`` when a notation file does not declare it (the seeds write
 #: ``:diana`` without a declaration)
@@ -83,11 +101,11 @@ DEFAULT_NAMESPACE = "http://example.org/"
 #: prefixes known in the readable notation without a declaration
 DEFAULT_PREFIXES: dict[str, str] = {
     "": DEFAULT_NAMESPACE,
-    "rdf": str(RDF),
-    "rdfs": str(RDFS),
-    "xsd": str(XSD),
-    "owl": str(OWL),
-    "prov": str(PROV),
+    "rdf": "http://www.w3.org/1999/02/22-rdf-syntax-ns#",
+    "rdfs": "http://www.w3.org/2000/01/rdf-schema#",
+    "xsd": "http://www.w3.org/2001/XMLSchema#",
+    "owl": "http://www.w3.org/2002/07/owl#",
+    "prov": "http://www.w3.org/ns/prov#",
 }
 
 FORMATS = ("ntriples", "trig", "notation")
@@ -218,6 +236,8 @@ def _ntriples_raws(lines: Iterable[str], source: str, accounting: Accounting | N
     """The elements of timestamped N-Triples lines, lazily (a file or a pipe read line by line).
     ``text``: the whole text if it is at hand (for the error context; else the line alone is shown);
     ``first_line``: the line number of the first of ``lines``."""
+    from rdflib import BNode, URIRef
+
     fast = _FAST_LINE.match
     term_of = _cached_term
 
@@ -243,6 +263,8 @@ def _ntriples_raws(lines: Iterable[str], source: str, accounting: Accounting | N
 
 def _ntriples_line(line: str, lineno: int, text: str, source: str) -> _Raw:
     """One element line of timestamped N-Triples."""
+    from rdflib import Literal, URIRef
+
     pos = _WS.match(line).end()
     terms: list[RDFTerm] = []
     for role, expected in _POSITIONS:
@@ -350,7 +372,7 @@ def _read_directory(path: str | Path, accounting: Accounting | None = None) -> l
     ``--stream-time-unit s``). The triples of a file all arrive at its time, in N-Triples order
     (a Turtle file has no order). Files whose names end with no number are an error, as are two
     files for one time point (``data_1.ttl`` and ``data_01.ttl``)."""
-    from rdflib import Graph
+    from rdflib import Graph, Literal
 
     folder = Path(path)
     numbered: dict[int, Path] = {}
@@ -371,6 +393,7 @@ def _read_directory(path: str | Path, accounting: Accounting | None = None) -> l
         text = _load_text(numbered[k])
         graph = Graph()
         _rdflib_parse(graph, text, "turtle", str(numbered[k]))
+
         for triple in sorted(graph, key=_triple_key):
             if isinstance(triple[0], Literal):
                 reject_or_raise(accounting, SourceError(
@@ -387,6 +410,9 @@ def _read_trig(text: str, source: str, accounting: Accounting | None = None) -> 
     A syntax error always stops the reading (rdflib cannot resume after it); a graph with a bad,
     missing or doubled timestamp is one bad element (skipped with all its triples under
     ``--skip-bad-elements``). Errors that rdflib cannot place are reported at 1:1."""
+    from rdflib import Dataset, Literal
+
+    HAS_TIMESTAMP, TIME_PREDICATES = _time_predicates()["HAS_TIMESTAMP"], _time_predicates()["TIME_PREDICATES"]
     ds = Dataset()
     _rdflib_parse(ds, text, "trig", source)
     openings = _graph_openings(text)
@@ -629,6 +655,8 @@ def _notation_statements(nodes, text: str, source: str, prefixes: dict[str, str]
 
 def _notation_term(node: Tree, prefixes: Mapping[str, str], source: str, text: str, line_offset: int = 0) -> RDFTerm:
     from lark import Token
+    from rdflib import BNode, Literal, URIRef
+    from rdflib.namespace import RDF, XSD
 
     kind = node.data
     tok: Token = node.children[0] if node.children and isinstance(node.children[0], Token) else None  # type: ignore[assignment]
@@ -816,6 +844,8 @@ def parse_stream(text: str, stream_iri: str | URIRef, fmt: str = "auto",
     out-of-order ones instead of raising (``lars.accounting``)."""
     raws = _read_raw(text, fmt, None if source.startswith("<") else source, source, accounting)
     epoch = time.epoch or _first_datetime(raws)
+    from rdflib import URIRef
+
     return _convert(raws, URIRef(str(stream_iri)), time, epoch, source, text, accounting)
 
 
@@ -829,6 +859,8 @@ def read_stream(path: str | Path, stream_iri: str | URIRef, fmt: str = "auto",
     """
     text, raws = _load_raws(path, fmt, accounting)
     epoch = time.epoch or _first_datetime(raws)
+    from rdflib import URIRef
+
     return _convert(raws, URIRef(str(stream_iri)), time, epoch, str(path), text, accounting)
 
 
@@ -843,6 +875,8 @@ def read_streams(files: Mapping[str, str | Path], fmt: str = "auto",
     if epoch is None:
         firsts = [d for _, _, raws in loaded.values() if (d := _first_datetime(raws)) is not None]
         epoch = min(firsts) if firsts else None
+    from rdflib import URIRef
+
     return {
         URIRef(str(iri)): _convert(raws, URIRef(str(iri)), time, epoch, str(path), text, accounting)
         for iri, (path, text, raws) in loaded.items()
@@ -1035,6 +1069,8 @@ def iter_streams(files: Mapping[str, str | Path], fmt: str = "auto", time: TimeS
     ``merge_streams(read_streams(files, fmt, time, accounting))`` element by element, with the same
     errors; only the dateTime epoch needs the first element of every stream before the first is
     given out."""
+    from rdflib import URIRef
+
     sources = []
     for iri, path in files.items():
         raws, text = _lazy_raws(str(path), fmt, accounting)
@@ -1076,6 +1112,13 @@ class LarsTexts:
                 self.texts.clear()
             got = self.texts[term] = format_term(to_lars(term))
         return got
+
+    def of_iri(self, iri: str) -> str:
+        """``of_term(URIRef(iri))``, from the text (:func:`translator.rdf.terms.iri_nt`)."""
+        from lars.printer import format_term
+        from lars.model import String
+
+        return format_term(String(iri_nt(iri)))
 
 
 class _TokenTexts(dict):
@@ -1129,7 +1172,7 @@ def iter_stream_batches(files: Mapping[str, str | Path], fmt: str = "auto", time
         for t, row, line in element_texts(iter_streams(files, fmt, time, accounting), texts):
             yield t, [row], line
         return
-    batches = [_ntriples_batches(blocks, "<stdin>" if path == "-" else path, URIRef(str(iri)), time, accounting, texts)
+    batches = [_ntriples_batches(blocks, "<stdin>" if path == "-" else path, str(iri), time, accounting, texts)
                for iri, path, blocks in sources]
     # several streams merged by time as iter_streams merges their elements (heapq.merge is stable:
     # at equal times the streams' batches come in the order of the files, each stream's in its order)
@@ -1195,15 +1238,17 @@ def element_texts(elements: Iterable[StreamElement],
         yield e.t, (of_term(s), of_term(p), of_term(o), of_term(e.stream_iri)), e.source_line
 
 
-def _ntriples_batches(blocks: Iterable[list[str]], source: str, iri: URIRef, time: TimeSpec,
+def _ntriples_batches(blocks: Iterable[list[str]], source: str, iri: str, time: TimeSpec,
                       accounting: Accounting | None, texts: LarsTexts) -> Iterator[tuple[int, list, int]]:
-    """:func:`iter_stream_batches` of one timestamped N-Triples stream given as blocks of lines
-    with their line ends (:func:`_open_blocks`; see :func:`iter_stream_batches`)."""
+    """:func:`iter_stream_batches` of one timestamped N-Triples stream (IRI ``iri``) given as
+    blocks of lines with their line ends (:func:`_open_blocks`; see :func:`iter_stream_batches`).
+    The stream's IRI is an rdflib term only for the lines the general reader reads."""
     many = _FAST_LINES.findall
     fast = _FAST_LINE.match
     token = texts.tokens.__getitem__
     of_term = texts.of_term
-    g = of_term(iri)
+    g = texts.of_iri(iri)
+    stream_term = None  # the IRI as an rdflib term, made (without a second warning) by general()
     per, base = unit_ms(time.stream_unit or time.unit), unit_ms(time.unit)
     count = accounting.count_read if accounting is not None else None
     previous: int | None = None
@@ -1211,13 +1256,17 @@ def _ntriples_batches(blocks: Iterable[list[str]], source: str, iri: URIRef, tim
     epoch = time.epoch
 
     def general(line: str, lineno: int) -> Iterator[tuple[int, list, int]]:
-        nonlocal previous, first_kind, epoch
+        nonlocal previous, first_kind, epoch, stream_term
+        if stream_term is None:
+            from rdflib import URIRef
+
+            stream_term = str.__new__(URIRef, iri)  # = URIRef(iri), whose warning iri_nt logged
         for raw in _ntriples_raws((line,), source, accounting, None, first_line=lineno):
             if first_kind is None:
                 first_kind = type(raw.time) is datetime
                 if first_kind and epoch is None:  # dateTimes count from the first one unless --epoch
                     epoch = raw.time  # type: ignore[assignment]
-            for e in _convert_iter((raw,), iri, time, epoch, source, None, accounting, first_kind, previous):
+            for e in _convert_iter((raw,), stream_term, time, epoch, source, None, accounting, first_kind, previous):
                 previous = e.t
                 a, b, c = e.triple
                 yield e.t, [(of_term(a), of_term(b), of_term(c), g)], lineno

@@ -184,6 +184,47 @@ def from_nt(text: str, *, source: str = "<term>", line: int | None = None,
     )
 
 
+# ------------------------------------------------------------------------ query constants as text
+
+#: the characters rdflib's ``URIRef`` logs a warning about (``rdflib.term._invalid_uri_chars``)
+_RDFLIB_WARNS = re.compile(r'[<>" {}|\\^`]')
+
+
+def iri_nt(value: str) -> str:
+    """``to_nt(URIRef(value))``, the N-Triples text of an IRI, from the text: rdflib builds the
+    term only for an IRI it warns about (so that its warning is still logged)."""
+    if _RDFLIB_WARNS.search(value) is None:
+        return f"<{_escape_iri(value)}>"
+    if URIRef is None:
+        _load()
+    return to_nt(URIRef(value))
+
+
+#: a lexical form whose only whitespace is the space: where ``numeric_lexical`` reads a number,
+#: rdflib's converters (``int``, ``Decimal``, ``float``) read it too (``str.strip`` also strips
+#: controls such as U+001F, which ``int`` refuses, and rdflib logs that)
+_PRINTABLE_ASCII = re.compile(r"[ -~]*")
+
+
+def literal_nt(lexical: str, datatype: str | None = None, lang: str | None = None) -> str:
+    """``to_nt(Literal(lexical, lang=lang, datatype=URIRef(datatype) if datatype else None,
+    normalize=False))``, the N-Triples text of a literal of a query, from the text where rdflib
+    keeps the lexical form and says nothing: a simple literal, an ``xsd:string``, a numeric literal
+    of printable ASCII with a valid lexical form (its value converts). Anything else is built by rdflib, which may
+    rewrite it (``xsd:normalizedString``/``xsd:token`` whitespace, a language tag's check) or log a
+    warning (an ill-typed literal, an IRI it warns about)."""
+    if not lang:
+        if not datatype or datatype == XSD_STRING_IRI:
+            return f'"{_escape_string(lexical)}"'
+        from translator.rdf.sparql_ops import numeric_lexical
+
+        if _PRINTABLE_ASCII.fullmatch(lexical) and numeric_lexical(lexical, datatype) is not None:
+            return f'"{_escape_string(lexical)}"^^<{_escape_iri(datatype)}>'
+    if URIRef is None:
+        _load()
+    return to_nt(Literal(lexical, lang=lang, datatype=URIRef(datatype) if datatype else None, normalize=False))
+
+
 # ------------------------------------------------------------------------------- LARS terms
 
 

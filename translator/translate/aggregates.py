@@ -52,7 +52,6 @@ from lars.records import dataclass, field
 from typing import Iterator
 
 from lars.errors import RsplarsError, UnsupportedError
-from rdflib import Literal as RDFLiteral
 
 from lars.model import (
     AggregateAssignment,
@@ -74,7 +73,7 @@ from translator.translate import algebra as A
 from translator.translate.aggregating import select_aggregates
 from translator.query import model as M
 from translator.rdf import sparql_ops as ops
-from translator.rdf.terms import to_lars
+from translator.rdf.terms import literal_nt
 from translator.translate.expressions import MAX_SUM_ROWS, check_supported
 from translator.translate.normalize import condition, construct_variables, expression
 from translator.translate.tau import NULL, AllOf, dnf, lars_var, test_literal, value_literal
@@ -343,7 +342,7 @@ def _sum_rules(spec: AggregateSpec, suffix: str, keys: tuple[Term, ...], head: A
     else:
         result = Comparison("=", Variable("V"), Call("sparql_avg_result", (a, t, Variable("C"))))
         rules.append(Rule(head, (*ok, Literal(total), Literal(kind), count("C"), result)))
-    rules.append(Rule(Atom(head.predicate, (*keys, to_lars(ops.integer(0)))), (*ok, Literal(some, negated=True))))
+    rules.append(Rule(Atom(head.predicate, (*keys, String(literal_nt("0", ops.KIND_TYPE[ops.INTEGER])))), (*ok, Literal(some, negated=True))))
     return rules
 
 
@@ -378,7 +377,7 @@ def _concat_rules(spec: AggregateSpec, suffix: str, keys: tuple[Term, ...], head
     separator = String(" " if spec.separator is None else spec.separator)
     rules += _fold_rules(f"gc{suffix}", keys, item.predicate, "sparql_concat_add", (separator,), total)
     rules.append(Rule(head, (*ok, Literal(total), Comparison("=", Variable("V"), Call("sparql_concat_result", (Variable("A"),))))))
-    rules.append(Rule(Atom(head.predicate, (*keys, to_lars(RDFLiteral("")))), (*ok, Literal(some, negated=True))))
+    rules.append(Rule(Atom(head.predicate, (*keys, String(literal_nt("")))), (*ok, Literal(some, negated=True))))
     return rules
 
 

@@ -16,10 +16,7 @@ from datetime import timezone
 from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
-from typing import Callable, Mapping, Sequence
-
-from rdflib import BNode, Literal as RDFLiteral, URIRef
-from rdflib.term import Node
+from typing import TYPE_CHECKING, Callable, Mapping, Sequence
 
 from lars.bounds import TERM_CACHE_SIZE
 from lars.errors import UnsupportedError
@@ -28,14 +25,20 @@ from lars.reference import clingo_order
 from translator.query import model as M
 from translator.rdf import sparql_ops as ops
 from translator.rdf.terms import from_lars, to_lars
+from translator.translate.numeric_tests import number_of_text
 
-Bindings = Mapping[str, Node | None]
-Value = Node | None | ops.ExprError
+if TYPE_CHECKING:  # rdflib is imported where terms are built (evaluate, ORDER BY keys of non-numbers)
+    from rdflib.term import Literal as RDFLiteral, Node
+
+    Bindings = Mapping[str, Node | None]
+    Value = Node | None | ops.ExprError
 
 
 def evaluate(e: M.Expr, bindings: Bindings) -> Value:
     """The value of ``e`` under ``bindings`` (variable name → term, ``None`` = unbound): a term or
     an :class:`~translator.rdf.sparql_ops.ExprError`; never raises for bad values."""
+    from rdflib import Literal as RDFLiteral, URIRef
+
     match e:
         case M.Var(name):
             return bindings.get(name)
@@ -91,6 +94,8 @@ def check_supported(e: M.Expr) -> None:
             for a in args:
                 check_supported(a)
         case M.IRICall(iri, args, _):
+            from rdflib import URIRef
+
             if URIRef(iri.value) not in ops.CAST_TYPES or len(args) != 1:
                 raise UnsupportedError(f"the function call <{iri.value}>(…)", "translation to LARS",
                                        "supported: the casts xsd:string, boolean, integer, decimal, float, double, dateTime")
@@ -259,9 +264,13 @@ _SPECIAL = {"nan": Constant("nan"), "inf": Constant("inf"), "ninf": Constant("ni
 
 @lru_cache(maxsize=TERM_CACHE_SIZE)
 def _number(term: GroundTerm) -> ops.Number | None:
-    """The numeric value of a term (``None``: not a number, including ill-typed numerals)."""
+    """The numeric value of a term (``None``: not a number, including ill-typed numerals); a
+    numeric literal written without escapes is read from its text (no rdflib term)."""
     if not isinstance(term, String):
         return None
+    got = number_of_text(term.value)
+    if got is not None:
+        return got
     try:
         node = from_lars(term)
     except ValueError:
@@ -434,8 +443,9 @@ def sparql_avg_result(acc: GroundTerm, kind: Integer, count: Integer) -> String 
 
 
 def sparql_integer(n: Integer) -> String:
-    """``@sparql_integer(N)``: the clingo integer N (a #count) as an xsd:integer term."""
-    return to_lars(ops.integer(n.value))  # type: ignore[return-value]
+    """``@sparql_integer(N)``: the clingo integer N (a #count) as an xsd:integer term
+    (``to_lars(ops.integer(N))``, written from the text)."""
+    return String(f'"{n.value}"^^<{ops.KIND_TYPE[ops.INTEGER]}>')
 
 
 # ---------------------------------------------------------------- MIN / MAX / SAMPLE: term order
@@ -454,15 +464,9 @@ def sparql_order_key(term: GroundTerm) -> Function:
     §15.1 ORDER BY, completed as documented in docs/translation.md: blank nodes < IRIs < literals;
     literals: numbers (by exact value; NaN after INF, where Oxigraph puts it) < booleans < dateTimes (by instant, no zone = Z)
     < simple/xsd:string literals (code points) < language-tagged strings < other literals
-    (datatype IRI, then the term); ties by the term's N-Triples text."""
-    node = from_lars(term) if isinstance(term, String) else None
-    if isinstance(node, BNode):
-        return _key(0, 0, 0, 0, str(node), term)
-    if isinstance(node, URIRef):
-        return _key(1, 0, 0, 0, str(node), term)
-    if not isinstance(node, RDFLiteral):
-        return _key(3, 0, 0, 0, "", term)
-    n = ops.numeric(node)
+    (datatype IRI, then the term); ties by the term's N-Triples text. A number is read without
+    rdflib (:func:`_number`); any other term is read as an rdflib term."""
+    n = _number(term)  # a numeric literal: its key from its value alone
     if n is not None:
         if isinstance(n.value, float) and (math.isnan(n.value) or math.isinf(n.value)):
             cls = 6 if math.isnan(n.value) else 5 if n.value > 0 else 1
@@ -475,6 +479,15 @@ def sparql_order_key(term: GroundTerm) -> Function:
         if d > 0:
             return _key(2, 0, 4, exponent, digits, term)
         return _key(2, 0, 2, -exponent, "".join(str(9 - int(c)) for c in digits) + "~", term)
+    from rdflib import BNode, Literal as RDFLiteral, URIRef
+
+    node = from_lars(term) if isinstance(term, String) else None
+    if isinstance(node, BNode):
+        return _key(0, 0, 0, 0, str(node), term)
+    if isinstance(node, URIRef):
+        return _key(1, 0, 0, 0, str(node), term)
+    if not isinstance(node, RDFLiteral):
+        return _key(3, 0, 0, 0, "", term)
     flag = ops.boolean_value(node)
     if flag is not None:
         return _key(2, 1, int(flag), 0, "", term)
@@ -511,6 +524,8 @@ def sparql_concat_add(acc: GroundTerm, term: GroundTerm, times: Integer, separat
     """``@sparql_concat_add(A, X, N, Sep)``: the accumulator ``gc(Text, Lang)`` with X's lexical
     form appended N times (N solutions have X), separated by Sep; Lang is the common language tag
     (``"?"`` at the start of a fold, ``""`` when there is none)."""
+    from rdflib import Literal as RDFLiteral
+
     text, lang = (acc.args[0].value, acc.args[1].value) if isinstance(acc, Function) else ("", "?")  # type: ignore[union-attr]
     node = from_lars(term)
     tag = node.language or "" if isinstance(node, RDFLiteral) else ""
@@ -523,6 +538,8 @@ def sparql_concat_add(acc: GroundTerm, term: GroundTerm, times: Integer, separat
 def sparql_concat_result(acc: GroundTerm) -> String:
     """``@sparql_concat_result(A)``: the simple literal of the concatenation (language-tagged when
     every value has the same tag, as Oxigraph does)."""
+    from rdflib import Literal as RDFLiteral
+
     text, lang = acc.args[0].value, acc.args[1].value  # type: ignore[union-attr]
     return to_lars(RDFLiteral(text, lang=lang if lang not in ("", "?") else None))  # type: ignore[return-value]
 

@@ -19,13 +19,12 @@ from lars.records import dataclass
 from functools import reduce
 from typing import Iterable
 
-from rdflib import Literal as RDFLiteral, URIRef
-
 from lars.errors import UnsupportedError
+from lars.model import String
 from translator.translate import algebra as A
 from translator.query import model as M
 from translator.query.printer import CorePrinter, expression_text
-from translator.rdf.terms import to_lars
+from translator.rdf.terms import iri_nt, literal_nt
 from translator.rdf.timeunits import TimeUnitError, to_base_units, unit_ms
 from translator.translate.expressions import remember_expression
 from translator.translate.tau import AllOf, AnyOf, Condition
@@ -62,10 +61,9 @@ def term(t: M.Term) -> A.PatternTerm:
         case M.BlankNode(label):
             return A.Var(f"_bnode_{label}")
         case M.IRI(value):
-            return to_lars(URIRef(value))
+            return String(iri_nt(value))
         case M.Literal(lexical, datatype, lang):
-            dt = URIRef(datatype) if datatype else None
-            return to_lars(RDFLiteral(lexical, lang=lang, datatype=dt, normalize=False))
+            return String(literal_nt(lexical, datatype, lang))
     raise UnsupportedError(f"the term {t!r}", STAGE)
 
 
@@ -232,7 +230,7 @@ def _stream_body(g: M.Group, base: TimeBase) -> A.Pattern:
 def stream_sources(query: M.Query, base: TimeBase = TimeBase()) -> tuple[A.StreamSource, ...]:
     """C-SPARQL ``FROM [NAMED] STREAM`` clauses for τ1's import rules."""
     return tuple(
-        A.StreamSource(to_lars(URIRef(s.iri.value)), window(s.window, base), s.named)  # type: ignore[arg-type]
+        A.StreamSource(String(iri_nt(s.iri.value)), window(s.window, base), s.named)  # type: ignore[arg-type]
         for s in query.dataset.streams
     )
 

@@ -27,14 +27,13 @@ from decimal import Decimal
 from functools import lru_cache
 from typing import Callable, Sequence
 
-from rdflib import Literal as RDFLiteral, URIRef
-
 from lars.bounds import TERM_CACHE_SIZE
 from translator.query import model as M
 from translator.rdf import sparql_ops as ops
 
-#: a typed literal's N-Triples text without escapes: (lexical form, datatype IRI)
-_TYPED = re.compile(r'"([^"\\]*)"\^\^<(http://www\.w3\.org/2001/XMLSchema#[A-Za-z]+)>')
+#: a typed literal's N-Triples text without escapes, its lexical form of printable ASCII (nothing
+#: rdflib's converters would refuse where ``numeric_lexical`` reads a number): (lexical form, datatype IRI)
+_TYPED = re.compile(r'"([ !#-\[\]-~]*)"\^\^<(http://www\.w3\.org/2001/XMLSchema#[A-Za-z]+)>')
 
 _COMPARE: dict[str, Callable[[int], bool]] = {  # on compare_numbers' result (2: unordered)
     "=": lambda c: c == 0,
@@ -57,7 +56,7 @@ def compile_numeric_test(expr: M.Expr, names: Sequence[str], *, lars: bool = Fal
     test = _compile(expr, index)
     if test is None:
         return None
-    number = _number_of_lars_text if lars else _number_of_text
+    number = _number_of_lars_text if lars else number_of_text
 
     def run(texts: Sequence[str | None]) -> bool | None:
         nums = _numbers(texts, number)
@@ -78,7 +77,9 @@ def _numbers(texts: Sequence[str | None], number: Callable[[str], "ops.Number | 
 
 
 @lru_cache(maxsize=TERM_CACHE_SIZE)
-def _number_of_text(text: str) -> ops.Number | None:
+def number_of_text(text: str) -> ops.Number | None:
+    """The number of a typed literal's N-Triples text without escapes, ``None`` for any other text:
+    the number of the literal ``from_nt(text)`` (``sparql_terms.numeric``) where it is not ``None``."""
     m = _TYPED.fullmatch(text)
     return ops.numeric_lexical(m.group(1), m.group(2)) if m is not None else None
 
@@ -138,7 +139,7 @@ def _operand(e: M.Expr, index: dict[str, int]) -> Callable[[Sequence[ops.Number]
             i = index[name]
             return lambda nums: nums[i]
         case M.Literal(lexical, datatype, lang) if datatype and not lang:
-            n = ops.numeric(RDFLiteral(lexical, datatype=URIRef(datatype), normalize=False))  # as evaluate() builds it
+            n = ops.numeric_lexical(lexical, datatype)  # of the literal evaluate() builds
             return None if n is None else (lambda nums: n)
         case M.UnaryOp() | M.BinaryOp() if not M.expression_variables(e):  # a constant such as -5.0
             from translator.translate.expressions import evaluate
@@ -164,7 +165,7 @@ def compile_numeric_value(expr: M.Expr, names: Sequence[str], *, lars: bool = Fa
     value = _value(expr, index)
     if value is None:
         return None
-    number = _number_of_lars_text if lars else _number_of_text
+    number = _number_of_lars_text if lars else number_of_text
     kind_type = {kind: str(dt) for kind, dt in ops.KIND_TYPE.items()}
 
     def run(texts: Sequence[str | None]) -> str | None:
