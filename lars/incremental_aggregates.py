@@ -529,7 +529,10 @@ class _Group:
             got = group.best.get(function, _MISSING)
             if got is _MISSING:
                 state = group.states.get(function) if group.states is not None else None
-                if state is not None:  # the same term as last time (a #min/#max the change left): the same text
+                text_of = getattr(state, "text", None)
+                if text_of is not None:  # the state gives the text itself (lars.reference.external_aggregate)
+                    got = text_of()
+                elif state is not None:  # the same term as last time (a #min/#max the change left): the same text
                     term = state.value()
                     last = group.texts.get(function)
                     if last is not None and last[0] is term:

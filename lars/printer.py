@@ -66,7 +66,12 @@ def _(term: Integer) -> str:
 
 @format_term.register
 def _(term: String) -> str:
-    escaped = term.value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\t", "\\t")
+    return string_text(term.value)
+
+
+def string_text(value: str) -> str:
+    """The text of the string term ``String(value)`` (without building the term)."""
+    escaped = value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\t", "\\t")
     return f'"{escaped}"'
 
 

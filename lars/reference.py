@@ -220,7 +220,8 @@ def external_aggregate(function: str, firsts: Mapping[GroundTerm, int], function
     A function may also offer its value *incrementally*: an attribute ``incremental``, called
     with no argument, gives a state for the empty multiset with ``change(term, times)`` (``times``
     more tuples with the first term ``term``; fewer if negative, never below none) and ``value()``,
-    which must be the function applied to the multiset the changes so far have made. The
+    which must be the function applied to the multiset the changes so far have made; it may also
+    offer ``text()``, ``lars.printer.format_term(value())`` without building the term. The
     incremental engine keeps one per group of a kept aggregate (``lars.incremental_aggregates``).
     A function whose value on a non-empty multiset is always its first term least (or greatest)
     by a key of terms that is injective (distinct terms: distinct keys) may declare so: an attribute

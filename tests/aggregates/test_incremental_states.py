@@ -22,6 +22,7 @@ from rdflib import Literal, URIRef
 from rdflib.namespace import XSD
 
 from lars.model import Integer
+from lars.printer import format_term
 from translator.rdf import sparql_ops as ops
 from translator.rdf.terms import NULL, to_lars
 from translator.translate.expressions import (
@@ -99,6 +100,8 @@ def test_incremental_state_equals_recomputation_after_every_change(changes, name
         if not multiset[term]:
             del multiset[term]
         assert state.value() == function(multiset), (name, multiset)
+        text_of = getattr(state, "text", None)  # the text without the term (SUM, AVG): the term's text
+        assert text_of is None or text_of() == format_term(state.value()), (name, multiset)
 
 
 @settings(max_examples=150, deadline=None)
@@ -178,6 +181,9 @@ def test_float_form_by_bisection_equals_every_precision_in_turn():
     xs += [s * math.ldexp(1.0, e) for e in range(-149, 128) for s in (1, -1)]
     xs += [_binary32(b) for b in (*range(1, 300), *range(0x7F7FFF00, 0x7F800000), *range(0x00800000 - 50, 0x00800000 + 50))]
     xs += [ops.to_float32(round(rnd.uniform(-50, 50), 1)) for _ in range(5000)]
+    # near short decimals of every length and scale (those whose form is short), and averages
+    xs += [ops.to_float32(rnd.randrange(10 ** (d - 1), 10**d) * 10.0 ** rnd.randint(-45, 38 - d)) for d in range(1, 10) for _ in range(3000)]
+    xs += [ops.to_float32(ops.to_float32(sum(round(rnd.uniform(-50, 50), 1) for _ in range(n))) / n) for n in range(1, 40) for _ in range(200)]
     xs = [x for x in xs if x and not math.isnan(x) and not math.isinf(x)]
     wrong = [x for x in xs if ops._double_lexical(x, single=True) != _float_lexical_by_every_precision(x)]
     assert not wrong, wrong[:5]

@@ -199,6 +199,71 @@ def _round_trips(x: float, precision: int) -> str | None:
 
 def _float_lexical(x: float) -> str:
     """XSD canonical float of a finite non-zero binary32 value ``x``: the digits of the least
+    precision p (1..9) whose rounding of x to p significant digits reads back as x
+    (:func:`_float_lexical_searched`, the definition, searched by bisection).
+
+    The same search, with most tests made on integers instead of a text round trip: x is written
+    once to 9 significant digits, M (|x − M| ≤ half a unit of the 9th digit, format's rounding is
+    correct). Its rounding to p digits is M's (the midpoints of the p-digit grid are whole units,
+    at least one unit from M unless M is one: x, within half a unit, lies on M's side of them),
+    and it reads back iff it lies inside x's binary32 rounding interval, x ± half an ulp,
+    2^(e−25) for x = f·2^e (24 significant bits; not a power of two, not subnormal: those take the
+    definition's path). Its distance to x is |M − rounding| within half a unit: clearly inside or
+    clearly outside (by 0.01 unit, far above the binary64 step a text's reading adds) decides
+    without reading anything back; a rounding near an end of the interval, or M on a midpoint, is
+    read back as the definition does (``_round_trips``)."""
+    fraction, e2 = math.frexp(x)
+    if fraction in (0.5, -0.5) or not -125 <= e2 < 128:
+        return _float_lexical_searched(x)
+    sign = ""
+    if x < 0:
+        sign, x = "-", -x
+    nine = format(x, ".8e")  # d.ddddddddde±X
+    m9 = int(nine[0] + nine[2:10])
+    e10 = int(nine[11:])
+    half = math.ldexp(1.0, e2 - 25) / 10.0 ** (e10 - 8)  # half an ulp of x in units of M's last digit
+    inside, outside = half - 0.51, half + 0.51
+    lo, hi, best = 1, 9, (m9, e10)  # 9 digits always read back (binary32 needs at most 9)
+    while lo < hi:
+        p = (lo + hi) >> 1
+        unit = _TENS[9 - p]
+        c, r = divmod(m9, unit)
+        got: "tuple[int, int] | None"
+        if r + r == unit:  # M on a midpoint: x's own side decides
+            got = _digits_if_reads_back(x, p)
+        else:
+            if r + r > unit:
+                c += 1
+            dist = abs(m9 - c * unit)
+            if dist < inside:
+                got = (c // 10, e10 + 1) if c == _TENS[p] else (c, e10)
+            elif dist > outside:
+                got = None
+            else:
+                got = _digits_if_reads_back(x, p)
+        if got is None:
+            lo = p + 1
+        else:
+            hi, best = p, got
+    digits = str(best[0]).rstrip("0")
+    return f"{sign}{digits[0]}.{digits[1:] or '0'}E{best[1]}"
+
+
+_TENS = tuple(10**k for k in range(10))
+
+
+def _digits_if_reads_back(x: float, p: int) -> "tuple[int, int] | None":
+    """(x rounded to p significant digits as an integer, its decimal exponent) if that rounding
+    reads back as x (``_round_trips``), else ``None``."""
+    text = _round_trips(x, p)
+    if text is None:
+        return None
+    mantissa, _, exponent = text.partition("e")
+    return int(mantissa.replace(".", "")), int(exponent)
+
+
+def _float_lexical_searched(x: float) -> str:
+    """XSD canonical float of a finite non-zero binary32 value ``x``: the digits of the least
     precision p (1..9) whose rounding of x to p significant digits reads back as x.
 
     Which precisions read back is monotone in p except at powers of two: the rounding interval

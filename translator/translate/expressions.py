@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Callable, Mapping, Sequence
 from lars.bounds import TERM_CACHE_SIZE
 from lars.errors import UnsupportedError
 from lars.model import Constant, Function, GroundTerm, Integer, String
+from lars.printer import format_term, string_text
 from lars.reference import clingo_order
 from translator.query import model as M
 from translator.rdf import sparql_ops as ops
@@ -573,7 +574,7 @@ def _number_term(kind: int, value) -> String:
     cached = kind >= ops.FLOAT and value and value == value  # not ±0.0 (equal as keys, not in form), not NaN
     got = _FLOAT_TERMS.get((kind, value)) if cached else None
     if got is None:
-        got = String(f'"{ops.number_lexical(kind, value)}"^^<{ops.KIND_TYPE[kind]}>')
+        got = String(_number_nt(kind, value))
         if cached:
             if len(_FLOAT_TERMS) >= _FLOAT_TERMS_MAX:
                 _FLOAT_TERMS.clear()
@@ -581,38 +582,83 @@ def _number_term(kind: int, value) -> String:
     return got
 
 
+def _number_text(kind: int, value) -> str:
+    """``format_term(_number_term(kind, value))``, without building the term (the texts of
+    non-zero floats and doubles cached, as the terms)."""
+    cached = kind >= ops.FLOAT and value and value == value
+    got = _FLOAT_TEXTS.get((kind, value)) if cached else None
+    if got is None:
+        got = string_text(_number_nt(kind, value))
+        if cached:
+            if len(_FLOAT_TEXTS) >= _FLOAT_TERMS_MAX:
+                _FLOAT_TEXTS.clear()
+            _FLOAT_TEXTS[kind, value] = got
+    return got
+
+
+def _number_nt(kind: int, value) -> str:
+    """The N-Triples text of a computed number (``to_nt(ops.number_literal(kind, value))``)."""
+    return f'"{ops.number_lexical(kind, value)}"^^<{ops.KIND_TYPE[kind]}>'
+
+
 _FLOAT_TERMS: dict = {}
+_FLOAT_TEXTS: dict = {}
 _FLOAT_TERMS_MAX = TERM_CACHE_SIZE
 
 
 _ZERO_TERM = String(f'"0"^^<{ops.KIND_TYPE[ops.INTEGER]}>')
+_EMPTY = object()  # no value in the group: SUM and AVG are 0
+
+
+def _sum_number(got: tuple[int, int, int, int, int, int, int] | None) -> "tuple[int, object] | object | None":
+    """SUM of :func:`_sum`'s tuple as (kind, value); ``_EMPTY`` for no value, ``None`` for an error."""
+    if got is None:
+        return None
+    kind, num, den, nan, inf, ninf, count = got
+    if not count:
+        return _EMPTY
+    return kind, _rounded_ratio(kind, num, den, nan, inf, ninf)
+
+
+def _avg_number(got: tuple[int, int, int, int, int, int, int] | None) -> "tuple[int, object] | object | None":
+    """AVG of :func:`_sum`'s tuple as (kind, value): the rounded sum divided by the count with
+    op:numeric-divide (an integer sum as a decimal); ``_EMPTY`` for no value, ``None`` for an error."""
+    if got is None:
+        return None
+    kind, num, den, nan, inf, ninf, count = got
+    if not count:
+        return _EMPTY
+    value = _rounded_ratio(kind, num, den, nan, inf, ninf)
+    if kind >= ops.FLOAT:  # op:numeric-divide of floats by a positive count: the IEEE quotient
+        return kind, value / count
+    if kind == ops.INTEGER:
+        kind, value = ops.DECIMAL, Decimal(value)
+    quotient = ops.arith_value("/", kind, value, Decimal(count))
+    return None if isinstance(quotient, ops.ExprError) else (kind, quotient)
+
+
+def _as_term(number) -> GroundTerm:
+    """The term of :func:`_sum_number`'s or :func:`_avg_number`'s result (no value: 0; an error: ``null``)."""
+    return _NULL if number is None else _ZERO_TERM if number is _EMPTY else _number_term(*number)
+
+
+def _as_text(number) -> str:
+    """``format_term(_as_term(number))``, without building the term."""
+    return _NULL_TEXT if number is None else _ZERO_TEXT if number is _EMPTY else _number_text(*number)
+
+
+_NULL_TEXT = format_term(_NULL)
+_ZERO_TEXT = format_term(_ZERO_TERM)
 
 
 def _sum_term(got: tuple[int, int, int, int, int, int, int] | None) -> GroundTerm:
     """SUM's term from :func:`_sum`'s tuple (no value: 0; an error: ``null``)."""
-    if got is None:
-        return _NULL
-    kind, num, den, nan, inf, ninf, count = got
-    if not count:
-        return _ZERO_TERM
-    return _number_term(kind, _rounded_ratio(kind, num, den, nan, inf, ninf))
+    return _as_term(_sum_number(got))
 
 
 def _avg_term(got: tuple[int, int, int, int, int, int, int] | None) -> GroundTerm:
-    """AVG's term from :func:`_sum`'s tuple: the rounded sum divided by the count with
-    op:numeric-divide (an integer sum as a decimal; no value: 0; an error: ``null``)."""
-    if got is None:
-        return _NULL
-    kind, num, den, nan, inf, ninf, count = got
-    if not count:
-        return _ZERO_TERM
-    value = _rounded_ratio(kind, num, den, nan, inf, ninf)
-    if kind >= ops.FLOAT:  # op:numeric-divide of floats by a positive count: the IEEE quotient
-        return _number_term(kind, value / count)
-    if kind == ops.INTEGER:
-        kind, value = ops.DECIMAL, Decimal(value)
-    quotient = ops.arith_value("/", kind, value, Decimal(count))
-    return _NULL if isinstance(quotient, ops.ExprError) else _number_term(kind, quotient)
+    """AVG's term from :func:`_sum`'s tuple (:func:`_avg_number`; no value: 0; an error: ``null``)."""
+    return _as_term(_avg_number(got))
 
 
 def sparql_sum_of(values: Mapping[GroundTerm, int]) -> GroundTerm:
@@ -641,7 +687,7 @@ class _SumState:
     def __init__(self, result: Callable) -> None:
         self.kinds = [0, 0, 0, 0]
         self.errors = self.count = self.total = self.e2 = self.e10 = self.nan = self.inf = self.ninf = 0
-        self.result = result
+        self.result = result  # the function's number from totals() (``_sum_number``, ``_avg_number``)
 
     def change(self, term: GroundTerm, times: int) -> None:
         """``times`` more tuples (fewer, if negative) whose first term is ``term``."""
@@ -676,11 +722,15 @@ class _SumState:
         return kind, self.total, (1 << self.e2) * 10**self.e10, self.nan, self.inf, self.ninf, self.count
 
     def value(self) -> GroundTerm:
-        return self.result(self.totals())
+        return _as_term(self.result(self.totals()))
+
+    def text(self) -> str:
+        """``format_term(self.value())`` without building the term (``lars.reference.external_aggregate``)."""
+        return _as_text(self.result(self.totals()))
 
 
-sparql_sum_of.incremental = lambda: _SumState(_sum_term)  # type: ignore[attr-defined]
-sparql_avg_of.incremental = lambda: _SumState(_avg_term)  # type: ignore[attr-defined]
+sparql_sum_of.incremental = lambda: _SumState(_sum_number)  # type: ignore[attr-defined]
+sparql_avg_of.incremental = lambda: _SumState(_avg_number)  # type: ignore[attr-defined]
 
 
 @lru_cache(maxsize=TERM_CACHE_SIZE)
