@@ -115,6 +115,10 @@ class Step:
     more: bool = False
     delta: "tuple[tuple[str, ...], tuple[str, ...]] | None" = field(default=None, compare=False, repr=False)
     encoded: "str | None" = field(default=None, compare=False, repr=False)  # the JSON array of answers[0], no brackets
+    #: with ``delta``: the same change as rows, ``{predicate: (added rows, removed rows)}`` of the
+    #: output predicates (each row the tuple of its arguments' texts, ``()`` for none), so that a
+    #: caller who reads rows need not cut the atoms' texts apart again
+    rows: "dict[str, tuple[list, list]] | None" = field(default=None, compare=False, repr=False)
 
 
 class NotInFragment(UnsupportedError):
@@ -1935,9 +1939,16 @@ class _Engine:
     def _answer(self, t: int) -> Step:
         added: list[str] = []
         removed: list[str] = []
+        rows: dict = {}
         shown = self.shown
         for sig, plus, minus in self.out:
             name = sig[0]
+            got = rows.get(name)
+            if got is None:
+                rows[name] = (list(plus), list(minus))
+            else:  # (two arities of one name)
+                got[0].extend(plus)
+                got[1].extend(minus)
             if sig[1]:
                 # the text of a row is built once, when it joins the answer, and kept until it
                 # leaves (``shown``: the rows of the answer, no more)
@@ -1967,7 +1978,8 @@ class _Engine:
             return Step(t, [], delta=None)
         delta = (tuple(added), tuple(removed)) if self.valid else None
         self.valid = True
-        return Step(t, [answer.atoms()], delta=delta, encoded=answer.encoded() if self.solver.encode_json else None)
+        return Step(t, [answer.atoms()], delta=delta, encoded=answer.encoded() if self.solver.encode_json else None,
+                    rows=rows if delta is not None else None)
 
 
 _BLOCK = 1000  # atoms per block of a _SortedAnswer (split at twice that)

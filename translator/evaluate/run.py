@@ -216,8 +216,14 @@ def evaluations(compiled: Compiled, steps: Iterable, r2s: str, on_note: Callable
         current = None
         change = None
         if known and delta is not None:
-            plus = frozenset(_answer_atoms(delta[0], prefix, _row_of))
-            minus = frozenset(_answer_atoms(delta[1], prefix, _row_of))
+            by_rows = getattr(step, "rows", None)  # the incremental engine's change as rows (lars.incremental.Step)
+            if by_rows is not None:
+                got = by_rows.get(prefix)
+                plus = frozenset(map(_row_of_args, got[0])) if got else frozenset()
+                minus = frozenset(map(_row_of_args, got[1])) if got else frozenset()
+            else:
+                plus = frozenset(_answer_atoms(delta[0], prefix, _row_of))
+                minus = frozenset(_answer_atoms(delta[1], prefix, _row_of))
             if not plus and not minus:
                 current = previous  # no answer atom came or went: the same rows (the window's other atoms moved)
                 change = (previous, plus, minus)
@@ -340,6 +346,26 @@ def _row_of(text: str) -> Row:
         return tuple(out)
     atom = parse_ground_atom(text)
     return tuple(None if (term := from_lars(a)) is None else to_nt(term) for a in atom.args)  # type: ignore[arg-type]
+
+
+def _row_of_args(args: tuple) -> Row:
+    """The row of one answer given by its arguments' LARS texts (``lars.incremental.Step.rows``):
+    as :func:`_row_of` of the atom they make, each argument converted once while it recurs."""
+    return tuple(map(_ARG_NTS.__getitem__, args))
+
+
+class _ArgTexts(dict):
+    """An argument's LARS text -> its N-Triples text (:func:`_arg_nt`, ``None``: unbound),
+    computed when missing; emptied when it holds ``TERM_CACHE_SIZE`` texts."""
+
+    def __missing__(self, arg: str) -> str | None:
+        if len(self) >= TERM_CACHE_SIZE:
+            self.clear()
+        got = self[arg] = _arg_nt(arg)
+        return got
+
+
+_ARG_NTS = _ArgTexts()
 
 
 def _string_pieces(text: str) -> list[str] | None:
