@@ -145,6 +145,28 @@ def test_a_run_with_static_data_loads_rdflib(tmp_path: Path, kind: str) -> None:
     assert done.stdout == plain.stdout and done.stdout.count('"t":') == 4
 
 
+@pytest.mark.parametrize("kind", sorted(QUERIES))
+def test_a_run_with_ntriples_static_data_loads_no_rdflib(tmp_path: Path, kind: str) -> None:
+    """``--static FILE.nt`` is read without rdflib (``translator.rdf.static.ntriples_quads``): the
+    answers, which the static triples change, are those of the same triples read by rdflib from
+    Turtle, and neither rdflib nor ``logging`` is loaded."""
+    query, stream, nt, ttl = tmp_path / "q.rq", tmp_path / "s.nt", tmp_path / "d.nt", tmp_path / "d.ttl"
+    query.write_text(QUERIES[kind])
+    stream.write_text(STREAM)
+    triples = (f'<{EX}obs/s> <{EX}procedure> <{EX}sensor/s> .\n'
+               f'<{EX}obs/s> <{EX}floatValue> "99.5"^^<http://www.w3.org/2001/XMLSchema#float> .\n')
+    nt.write_text(triples)
+    ttl.write_text(triples)
+    argv = ("run", str(query), "--stream", f"{EX}stream={stream}", "--unit", "s")
+    plain, _ = _process(tmp_path, *argv)
+    from_ttl, ttl_probe = _process(tmp_path, *argv, "--static", str(ttl))
+    from_nt, probe = _process(tmp_path, *argv, "--static", str(nt))
+    assert _loaded(probe["modules"], NOT_ON_THE_RUN_PATH) == ["translator.rdf.static"]
+    assert "rdflib" in ttl_probe["modules"]
+    assert from_nt.stdout == from_ttl.stdout != plain.stdout and f"{EX}sensor/s" in from_nt.stdout
+    assert from_nt.stderr.splitlines()[:-1] == from_ttl.stderr.splitlines()[:-1]  # all but the PROBE line
+
+
 def test_a_plain_lars_run_loads_only_what_it_needs(tmp_path: Path, capsys) -> None:
     program, stream = tmp_path / "p.lars", tmp_path / "s.txt"
     program.write_text("a(X,Y) :- p(X,Y) [4].\nb(X) :- q(X) always [2].\n")

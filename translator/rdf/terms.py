@@ -214,15 +214,25 @@ def literal_nt(lexical: str, datatype: str | None = None, lang: str | None = Non
     rewrite it (``xsd:normalizedString``/``xsd:token`` whitespace, a language tag's check) or log a
     warning (an ill-typed literal, an IRI it warns about)."""
     if not lang:
-        if not datatype or datatype == XSD_STRING_IRI:
-            return f'"{_escape_string(lexical)}"'
-        from translator.rdf.sparql_ops import numeric_lexical
-
-        if _PRINTABLE_ASCII.fullmatch(lexical) and numeric_lexical(lexical, datatype) is not None:
-            return f'"{_escape_string(lexical)}"^^<{_escape_iri(datatype)}>'
+        text = literal_nt_text(lexical, datatype)
+        if text is not None:
+            return text
     if URIRef is None:
         _load()
     return to_nt(Literal(lexical, lang=lang, datatype=URIRef(datatype) if datatype else None, normalize=False))
+
+
+def literal_nt_text(lexical: str, datatype: str | None = None) -> str | None:
+    """The text path of :func:`literal_nt` for a literal without language tag: its N-Triples text
+    where rdflib would keep the lexical form and say nothing (a simple literal, an ``xsd:string``,
+    a numeric literal of printable ASCII with a valid lexical form), else ``None``."""
+    if not datatype or datatype == XSD_STRING_IRI:
+        return f'"{_escape_string(lexical)}"'
+    from translator.rdf.sparql_ops import numeric_lexical
+
+    if _PRINTABLE_ASCII.fullmatch(lexical) and numeric_lexical(lexical, datatype) is not None:
+        return f'"{_escape_string(lexical)}"^^<{_escape_iri(datatype)}>'
+    return None
 
 
 # ------------------------------------------------------------------------------- LARS terms

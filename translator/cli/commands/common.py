@@ -117,10 +117,10 @@ def static_data(args: argparse.Namespace) -> tuple:
     if args.static or named or getattr(args, "static_during", None):
         startup.resume()  # data is read with the garbage collector on (translator.cli.startup)
     facts: tuple = ()
-    if args.static or named:  # translator.rdf.static (rdflib's parsers) only for static data
-        from translator.rdf.static import load_dataset, static_facts
+    if args.static or named:  # translator.rdf.static only for static data (rdflib's parsers but for N-Triples)
+        from translator.rdf.static import load_static_facts
 
-        facts = static_facts(load_dataset(args.static, named))
+        facts = load_static_facts(args.static, named)
     for spec in getattr(args, "static_during", None) or ():
         facts = (*facts, *_static_during(spec))
     return facts
@@ -141,7 +141,7 @@ def _static_during(spec: str):
     """``FROM..TO=FILE`` of ``--static-during``: the file's triples as rules true from FROM to TO."""
     import re
 
-    from translator.rdf.static import load_dataset, time_varying_facts
+    from translator.rdf.static import hold_during, load_static_facts
 
     m = re.fullmatch(r"(-?\d*)\.\.(-?\d*)=(.+)", spec)
     if not m:
@@ -149,7 +149,7 @@ def _static_during(spec: str):
     start, end = (int(x) if x else None for x in m.group(1, 2))
     if start is not None and end is not None and start > end:
         raise RsplarsError(f"--static-during {spec!r}: FROM {start} is after TO {end}")
-    return time_varying_facts(load_dataset([m.group(3)]), start, end)
+    return hold_during(load_static_facts([m.group(3)]), start, end)
 
 
 def check_stream_iris(query, stream_iris) -> None:
