@@ -211,7 +211,11 @@ def _float_lexical(x: float) -> str:
     definition's path). Its distance to x is |M − rounding| within half a unit: clearly inside or
     clearly outside (by 0.01 unit, far above the binary64 step a text's reading adds) decides
     without reading anything back; a rounding near an end of the interval, or M on a midpoint, is
-    read back as the definition does (``_round_trips``)."""
+    read back as the definition does (``_round_trips``). When the interval is under 48 units wide
+    (most values) the least p is found without a search: the multiple of 100 nearest M is the only
+    one that can be inside; if it is, p is its number of digits without trailing zeros (the
+    roundings to fewer digits are multiples of 100 too, all clearly outside, and the distances
+    only grow as p falls); if it is clearly outside, p is 8 or 9."""
     fraction, e2 = math.frexp(x)
     if fraction in (0.5, -0.5) or not -125 <= e2 < 128:
         return _float_lexical_searched(x)
@@ -223,6 +227,27 @@ def _float_lexical(x: float) -> str:
     e10 = int(nine[11:])
     half = math.ldexp(1.0, e2 - 25) / 10.0 ** (e10 - 8)  # half an ulp of x in units of M's last digit
     inside, outside = half - 0.51, half + 0.51
+    if inside < 48:
+        # at most one multiple of 100 lies within 48 units of M: if it is inside, the least p is
+        # its own (its trailing zeros dropped; every coarser rounding is 50 units away or more:
+        # clearly outside); if M is clearly outside at 7 digits, the least p is 8 or 9
+        r = m9 % 100
+        if r != 50:
+            near = m9 - r + 100 if r > 50 else m9 - r
+            dist = abs(m9 - near)
+            if dist < inside:
+                digits = str(near).rstrip("0")
+                return f"{sign}{digits[0]}.{digits[1:] or '0'}E{e10 + 1 if near == 1_000_000_000 else e10}"
+            r = m9 % 10
+            if dist > outside and r != 5:
+                dist = r if r < 5 else 10 - r
+                if dist < inside:
+                    c = (m9 - r + 10 if r > 5 else m9 - r) // 10
+                    digits = str(c).rstrip("0")
+                    return f"{sign}{digits[0]}.{digits[1:] or '0'}E{e10 + 1 if c == 100_000_000 else e10}"
+                if dist > outside:
+                    digits = str(m9).rstrip("0")
+                    return f"{sign}{digits[0]}.{digits[1:] or '0'}E{e10}"
     lo, hi, best = 1, 9, (m9, e10)  # 9 digits always read back (binary32 needs at most 9)
     while lo < hi:
         p = (lo + hi) >> 1
