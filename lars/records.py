@@ -25,16 +25,53 @@ only the tables of the modules it imports; ``marshal.loads`` of a file's bytes i
 compiling its texts). The entries are keyed by the whole source text, so texts of another
 ``dataclasses`` or of changed classes simply miss. Library use (tests, notebooks) compiles as
 ``dataclasses`` always does.
+
+:mod:`inspect` (with ``ast``, ``dis``, ``tokenize``: ≈ 35 M instructions, most of what importing
+``dataclasses`` costs) is needed by ``dataclasses`` for one thing only: the docstring
+``Name(field: type, …)`` of a class that has none, from ``inspect.signature``. When this module is
+the first to import ``dataclasses``, that module's name ``inspect`` is bound to a stand-in that
+imports :mod:`inspect` at its first use (:func:`_inspect_on_use`), and while the tables are on, a
+class without a docstring gets that same text when its ``__doc__`` is first read
+(:class:`_SignatureDoc`), not at its creation. A run then never imports :mod:`inspect`
+(docs/performance.md, session 11, round 2).
 """
 
 from __future__ import annotations
 
-import dataclasses
-import marshal
-import os
 import sys
-from dataclasses import field  # noqa: F401 (re-exported: the models import both from here)
-from types import CodeType
+
+
+def _inspect_on_use(name: str):
+    """The ``__getattr__`` of the stand-in bound as ``dataclasses.inspect``: the first attribute read
+    imports :mod:`inspect`, binds it in ``dataclasses`` in place of the stand-in and returns it."""
+    import dataclasses
+    import inspect
+
+    dataclasses.inspect = inspect  # type: ignore[attr-defined]
+    return getattr(inspect, name)
+
+
+def _import_dataclasses_without_inspect() -> None:
+    if "dataclasses" in sys.modules or "inspect" in sys.modules:
+        return  # imported already (pytest, a notebook): nothing to save
+    from types import ModuleType
+
+    stand_in = ModuleType("inspect", "imports inspect at its first use (lars.records)")
+    stand_in.__getattr__ = _inspect_on_use  # type: ignore[method-assign]  # PEP 562
+    sys.modules["inspect"] = stand_in  # what `import inspect` in dataclasses binds
+    try:
+        import dataclasses  # noqa: F401
+    finally:
+        del sys.modules["inspect"]
+
+
+_import_dataclasses_without_inspect()
+
+import dataclasses  # noqa: E402
+import marshal  # noqa: E402
+import os  # noqa: E402
+from dataclasses import field  # noqa: E402,F401 (re-exported: the models import both from here)
+from types import CodeType  # noqa: E402
 
 _FORMAT = 2
 #: at most this many texts are kept per module (a table only grows with changed classes; past this it starts over)
@@ -60,8 +97,14 @@ def dataclass(cls=None, /, **options):
         _current = (c.__module__, _table(c.__module__))
         _depth += 1
         dataclasses.exec = _exec  # type: ignore[attr-defined]  # looked up by dataclasses._create_fn
+        undocumented = not c.__doc__  # dataclasses' test: it would call inspect.signature
+        if undocumented:
+            c.__doc__ = _PENDING
         try:
-            return dataclasses.dataclass(c, **options)
+            made = dataclasses.dataclass(c, **options)
+            if undocumented:
+                made.__doc__ = _SignatureDoc()
+            return made
         finally:
             _current = outer
             _depth -= 1
@@ -69,6 +112,23 @@ def dataclass(cls=None, /, **options):
                 vars(dataclasses).pop("exec", None)
 
     return wrap if cls is None else wrap(cls)
+
+
+_PENDING = "(the signature, made on first use)"
+
+
+class _SignatureDoc:
+    """The ``__doc__`` of a dataclass written without one: the text ``dataclasses`` gives it,
+    ``Name(field: type, …)`` from ``inspect.signature``, made when first read (then kept as the
+    class's ``__doc__``), so that making the class does not import :mod:`inspect`."""
+
+    def __get__(self, instance, owner):
+        import inspect
+
+        text = owner.__name__ + str(inspect.signature(owner)).replace(" -> None", "")
+        if vars(owner).get("__doc__") is self:
+            owner.__doc__ = text
+        return text
 
 
 def _exec(source, globals=None, locals=None, /):

@@ -41,10 +41,12 @@ NOT_ON_THE_RUN_PATH = (
     "translator.rdf.sparql_terms",
     "logging",  # imported by rdflib (the filter of rdflib's tracebacks is set at its import)
     "hashlib",  # CONSTRUCT's blank node labels only
+    # dataclasses imported by lars.records without inspect (docs/performance.md, session 11 round 2)
+    *("inspect", "ast", "dis", "tokenize"),
 )
 #: modules a plain `rsplars lars` does not load
 NOT_ON_THE_LARS_PATH = ("rdflib", "lark", "translator.query", "translator.rdf", "translator.translate",
-                        "translator.evaluate.profiles", "spark_jobs")
+                        "translator.evaluate.profiles", "spark_jobs", "inspect", "ast", "dis", "tokenize")
 
 QUERIES = {
     "group_by": f"""REGISTER QUERY a AS
@@ -71,6 +73,8 @@ STREAM = "".join(
 #: whether the collector is on while the answers are computed
 _PROBE = """
 import gc, json, sys
+from translator.cli import main  # as the `rsplars` script: then main() imports lars.records, the first to import dataclasses
+import lars.records
 import translator.evaluate.interrupts as interrupts
 seen = []
 real_drive = interrupts.drive
@@ -78,7 +82,6 @@ def drive(*args, **kwargs):
     seen.append(gc.isenabled())
     return real_drive(*args, **kwargs)
 interrupts.drive = drive
-from translator.cli import main
 sys.argv = ["rsplars", *sys.argv[1:]]
 code = main()
 from lars import records

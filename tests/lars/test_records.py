@@ -116,3 +116,66 @@ def test_the_table_is_kept_in_the_users_cache_folder(tmp_path: Path) -> None:
     finally:
         folder.chmod(0o700)
     assert _process({"RSPLARS_CACHE_DIR": ""})["added"] == ["lars.model"]  # no folder: compiled as always
+
+
+@pytest.mark.parametrize("slots", [False, True])
+def test_a_class_without_docstring_gets_the_standard_librarys_text(table, slots: bool) -> None:
+    """dataclasses gives a class without a docstring ``Name(field: type, …)`` (inspect.signature);
+    through the table the same text comes when ``__doc__`` is first read (inspect is not imported at
+    start-up, docs/performance.md session 11 round 2)."""
+
+    def make(decorator):
+        @decorator(frozen=True, slots=slots)
+        class Bare:
+            x: int
+            y: tuple = ()
+
+        @decorator(frozen=True)
+        class Sub(Bare):
+            z: str = "z"
+
+        return Bare, Sub
+
+    (ours, our_sub), (theirs, their_sub) = make(records.dataclass), make(dataclasses.dataclass)
+    assert theirs.__doc__ == "Bare(x: 'int', y: 'tuple' = ())" and their_sub.__doc__.startswith("Sub(x: 'int'")
+    assert ours(1).__doc__ == theirs.__doc__ and our_sub(1).__doc__ == their_sub.__doc__
+    assert ours.__doc__ == theirs.__doc__ and our_sub.__doc__ == their_sub.__doc__
+    assert vars(ours)["__doc__"] == theirs.__doc__  # kept once made
+    assert repr(ours(1, (2,))) == repr(theirs(1, (2,))).replace("theirs", "ours")
+
+
+_DOCS = """
+import json, sys
+if sys.argv[1] == "records":  # as `rsplars` does: lars.records imports dataclasses, then the tables are on
+    from lars import records
+    records.use_code_cache()
+else:
+    import inspect
+import dataclasses
+stand_in = dataclasses.inspect is not sys.modules.get("inspect")
+import lars.model, lars.incremental, translator.query.model, translator.translate.algebra
+before = sorted(m for m in ("inspect", "ast", "dis", "tokenize") if m in sys.modules)
+docs = {f"{m.__name__}.{n}": c.__doc__ for m in (lars.model, lars.incremental, translator.query.model,
+        translator.translate.algebra) for n, c in sorted(vars(m).items())
+        if isinstance(c, type) and dataclasses.is_dataclass(c) and c.__module__ == m.__name__}
+@dataclasses.dataclass
+class Plain:
+    a: int
+print(json.dumps({"docs": docs, "before": before, "stand_in": stand_in, "plain": Plain.__doc__,
+                  "bound": dataclasses.inspect is sys.modules.get("inspect")}))
+"""
+
+
+def test_dataclasses_imported_without_inspect(tmp_path: Path) -> None:
+    """``lars.records`` imported first: ``dataclasses`` binds a stand-in for ``inspect`` and no class
+    of the models imports it; every class's docstring is still the standard library's."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "RSPLARS_CACHE_DIR": str(tmp_path / "cache")}
+    out = {}
+    for first in ("records", "inspect"):
+        done = subprocess.run([sys.executable, "-c", _DOCS, first], capture_output=True, text=True, timeout=120, env=env)
+        assert done.returncode == 0, done.stderr
+        out[first] = json.loads(done.stdout)
+    ours, theirs = out["records"], out["inspect"]
+    assert ours["stand_in"] and not theirs["stand_in"] and ours["before"] == [] and theirs["before"] == ["ast", "dis", "inspect", "tokenize"]
+    assert ours["docs"] == theirs["docs"] and len(ours["docs"]) > 80
+    assert ours["plain"] == theirs["plain"] == "Plain(a: int)" and ours["bound"] and theirs["bound"]
