@@ -67,9 +67,11 @@ def _import_dataclasses_without_inspect() -> None:
 
 _import_dataclasses_without_inspect()
 
+import _sre  # noqa: E402
 import dataclasses  # noqa: E402
 import marshal  # noqa: E402
 import os  # noqa: E402
+import re  # noqa: E402
 from dataclasses import field  # noqa: E402,F401 (re-exported: the models import both from here)
 from types import CodeType  # noqa: E402
 
@@ -169,6 +171,47 @@ def _table(module: str) -> dict[str, CodeType]:
     return table
 
 
+_RE = "re"  # the table of regular expressions: (is bytes, pattern, flags) -> the arguments of _sre.compile
+_real_re_compile = re._compiler.compile  # type: ignore[attr-defined]
+
+
+def _compile_pattern(p, flags=0):
+    """``re._compiler.compile(p, flags)`` (what ``re.compile`` calls for a pattern not in its own
+    cache) while the tables are on: the arguments ``re._compiler.compile`` gives ``_sre.compile`` for
+    that pattern text and flags (its code, groups and group names) come from the table ``re``, so
+    the text is not parsed and compiled again; a pattern not in the table is compiled as always and
+    its arguments added. Module-level patterns cost ≈ 38 M instructions of every ``rsplars run``
+    (docs/performance.md, session 11 round 2)."""
+    if type(p) not in (str, bytes) or flags & re.DEBUG:
+        return _real_re_compile(p, flags)
+    key = (type(p) is bytes, p, flags)
+    table = _table(_RE)
+    args = table.get(key)
+    if args is not None:
+        return _sre.compile(*args)
+    seen: list[tuple] = []
+    real = _sre.compile
+
+    def capture(*args):
+        seen.append(args)
+        return real(*args)
+
+    _sre.compile = capture
+    try:
+        compiled = _real_re_compile(p, flags)
+    finally:
+        _sre.compile = real
+    if len(seen) == 1 and seen[0][0] is p:  # (another thread compiling at the same time: not kept)
+        if len(table) >= _LIMIT:
+            table.clear()
+        pattern, final_flags, code, groups, groupindex, indexgroup = seen[0]
+        # plain ints (the code holds re's named opcode constants, which marshal cannot write)
+        table[key] = (pattern, int(final_flags), [int(c) for c in code], int(groups),
+                      {name: int(i) for name, i in groupindex.items()}, indexgroup)
+        _added.add(_RE)
+    return compiled
+
+
 _trusted = None
 _readable = False  # a folder to read tables from (there is one and it is trusted)
 
@@ -184,6 +227,7 @@ def use_code_cache() -> None:
 
     _on, _folder, _trusted = True, cache_dir(), trusted
     _readable = _folder is not None and trusted(_folder)
+    re._compiler.compile = _compile_pattern  # type: ignore[attr-defined]
     if _folder is not None:
         import atexit
 

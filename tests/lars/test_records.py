@@ -107,15 +107,49 @@ def test_the_table_is_kept_in_the_users_cache_folder(tmp_path: Path) -> None:
     folder = tmp_path / "cache"
     first = _process({"RSPLARS_CACHE_DIR": str(folder)})
     files = list(folder.glob("records-*.marshal"))
-    assert first["added"] == ["lars.model"] and first["size"] > 0 and len(files) == 1
+    # lars.model's methods, and its regular expression (records._compile_pattern)
+    assert first["added"] == ["lars.model", "re"] and first["size"] > 0 and len(files) == 2
     second = _process({"RSPLARS_CACHE_DIR": str(folder)})  # every method's code from the table
     assert second == {"added": [], "size": first["size"]}
     folder.chmod(0o777)  # a folder others can write is not read (marshal data is code)
     try:
-        assert _process({"RSPLARS_CACHE_DIR": str(folder)})["added"] == ["lars.model"]
+        assert _process({"RSPLARS_CACHE_DIR": str(folder)})["added"] == ["lars.model", "re"]
     finally:
         folder.chmod(0o700)
-    assert _process({"RSPLARS_CACHE_DIR": ""})["added"] == ["lars.model"]  # no folder: compiled as always
+    assert _process({"RSPLARS_CACHE_DIR": ""})["added"] == ["lars.model", "re"]  # no folder: compiled as always
+
+
+_PATTERNS = [("a(?P<x>b+)c|d", 0), (r"(?i)ß\w+\Z", 0), (rb"[\x00-\x1f]+(?:x|y)", 0), (r"\s*(-?[0-9]+)\s*:", 0),
+             ("(?P<lex>x)y #c", 64), ("a", 2), (b"a", 2), ("(?s).", 0)]  # 64: re.X, 2: re.I
+
+
+@pytest.mark.parametrize("twice", [False, True])
+def test_regular_expressions_from_the_table(table, monkeypatch, twice: bool) -> None:
+    """``re.compile`` while the table is on: a pattern from the table is the one ``re`` compiles
+    (``Pattern.__eq__`` compares flags and code), with the same groups and matches; str and bytes
+    patterns of the same text are kept apart."""
+    import re
+
+    def compile_all():
+        re.purge()  # re's own cache would answer first
+        return [re.compile(p, f) for p, f in _PATTERNS]
+
+    try:
+        ours = compile_all()
+        if twice:  # now from the table
+            before = dict(table["re"])
+            assert len(before) >= len(_PATTERNS)
+            monkeypatch.setattr(records, "_added", set())
+            ours = compile_all()
+            assert table["re"] == before and records._added == set()  # nothing compiled
+    finally:
+        re._compiler.compile = records._real_re_compile  # off again (use_code_cache installed it)
+    theirs = compile_all()
+    for a, b in zip(ours, theirs):
+        assert a == b and (a.pattern, a.flags, a.groups, a.groupindex) == (b.pattern, b.flags, b.groups, b.groupindex)
+        assert type(a.pattern) is type(b.pattern)
+    assert ours[0].match("abbc").group("x") == "bb" and ours[4].fullmatch("xy").group("lex") == "x"
+    assert ours[6].match(b"A") and not ours[2].match(b"x") and ours[1].match("ßab") and not ours[1].match("ßa b")
 
 
 @pytest.mark.parametrize("slots", [False, True])
