@@ -30,7 +30,7 @@ compiling its texts). The entries are keyed by the whole source text, so texts o
 ``dataclasses`` costs) is needed by ``dataclasses`` for one thing only: the docstring
 ``Name(field: type, …)`` of a class that has none, from ``inspect.signature``. When this module is
 the first to import ``dataclasses``, that module's name ``inspect`` is bound to a stand-in that
-imports :mod:`inspect` at its first use (:func:`_inspect_on_use`), and while the tables are on, a
+imports :mod:`inspect` at its first use (:func:`_stand_in`; :mod:`copy` too), and while the tables are on, a
 class without a docstring gets that same text when its ``__doc__`` is first read
 (:class:`_SignatureDoc`), not at its creation. A run then never imports :mod:`inspect`
 (docs/performance.md, session 11, round 2).
@@ -41,28 +41,39 @@ from __future__ import annotations
 import sys
 
 
-def _inspect_on_use(name: str):
-    """The ``__getattr__`` of the stand-in bound as ``dataclasses.inspect``: the first attribute read
-    imports :mod:`inspect`, binds it in ``dataclasses`` in place of the stand-in and returns it."""
-    import dataclasses
-    import inspect
+#: the modules ``dataclasses`` imports for one rare use each: inspect (a docstring, see above) and
+#: copy (``asdict``/``astuple``'s deep copies; with weakref ≈ 4 M instructions)
+_ON_FIRST_USE = ("inspect", "copy")
 
-    dataclasses.inspect = inspect  # type: ignore[attr-defined]
-    return getattr(inspect, name)
+
+def _stand_in(module: str):
+    """A module bound in ``dataclasses`` as ``module`` until first used: the first attribute read
+    imports ``module``, binds it in ``dataclasses`` in place of the stand-in and returns the attribute."""
+    from types import ModuleType
+
+    def first_use(name: str):
+        import dataclasses
+        import importlib
+
+        real = importlib.import_module(module)
+        setattr(dataclasses, module, real)
+        return getattr(real, name)
+
+    stand_in = ModuleType(module, f"imports {module} at its first use (lars.records)")
+    stand_in.__getattr__ = first_use  # type: ignore[method-assign]  # PEP 562
+    return stand_in
 
 
 def _import_dataclasses_without_inspect() -> None:
-    if "dataclasses" in sys.modules or "inspect" in sys.modules:
+    if "dataclasses" in sys.modules or any(module in sys.modules for module in _ON_FIRST_USE):
         return  # imported already (pytest, a notebook): nothing to save
-    from types import ModuleType
-
-    stand_in = ModuleType("inspect", "imports inspect at its first use (lars.records)")
-    stand_in.__getattr__ = _inspect_on_use  # type: ignore[method-assign]  # PEP 562
-    sys.modules["inspect"] = stand_in  # what `import inspect` in dataclasses binds
+    for module in _ON_FIRST_USE:
+        sys.modules[module] = _stand_in(module)  # what `import inspect`/`import copy` in dataclasses binds
     try:
         import dataclasses  # noqa: F401
     finally:
-        del sys.modules["inspect"]
+        for module in _ON_FIRST_USE:
+            del sys.modules[module]
 
 
 _import_dataclasses_without_inspect()

@@ -42,13 +42,13 @@ NOT_ON_THE_RUN_PATH = (
     "logging",  # imported by rdflib (the filter of rdflib's tracebacks is set at its import)
     "hashlib",  # CONSTRUCT's blank node labels only
     # dataclasses imported by lars.records without inspect (docs/performance.md, session 11 round 2)
-    *("inspect", "ast", "dis", "tokenize"),
+    *("inspect", "ast", "dis", "tokenize", "copy"),
     "shutil",  # argparse's help width from translator.cli.main.terminal_columns
     "pickle",  # cached entries are read with pickle's C part (lars.program_cache); written by a cold run only
 )
 #: modules a plain `rsplars lars` does not load
 NOT_ON_THE_LARS_PATH = ("rdflib", "lark", "translator.query", "translator.rdf", "translator.translate",
-                        "translator.evaluate.profiles", "spark_jobs", "inspect", "ast", "dis", "tokenize",
+                        "translator.evaluate.profiles", "spark_jobs", "inspect", "ast", "dis", "tokenize", "copy",
                         "shutil", "pickle")
 
 QUERIES = {

@@ -192,17 +192,23 @@ before = sorted(m for m in ("inspect", "ast", "dis", "tokenize") if m in sys.mod
 docs = {f"{m.__name__}.{n}": c.__doc__ for m in (lars.model, lars.incremental, translator.query.model,
         translator.translate.algebra) for n, c in sorted(vars(m).items())
         if isinstance(c, type) and dataclasses.is_dataclass(c) and c.__module__ == m.__name__}
+copy_before = "copy" in sys.modules
 @dataclasses.dataclass
 class Plain:
     a: int
+    b: list
+plain = Plain(1, [[2]])
+as_dict = dataclasses.asdict(plain)  # a deep copy (copy imported by the stand-in on first use)
 print(json.dumps({"docs": docs, "before": before, "stand_in": stand_in, "plain": Plain.__doc__,
-                  "bound": dataclasses.inspect is sys.modules.get("inspect")}))
+                  "bound": dataclasses.inspect is sys.modules.get("inspect") and dataclasses.copy is sys.modules.get("copy"),
+                  "copy_before": copy_before, "copied": as_dict == {"a": 1, "b": [[2]]} and as_dict["b"][0] is not plain.b[0]}))
 """
 
 
 def test_dataclasses_imported_without_inspect(tmp_path: Path) -> None:
-    """``lars.records`` imported first: ``dataclasses`` binds a stand-in for ``inspect`` and no class
-    of the models imports it; every class's docstring is still the standard library's."""
+    """``lars.records`` imported first: ``dataclasses`` binds stand-ins for ``inspect`` and ``copy``
+    and no class of the models imports them; every class's docstring is still the standard
+    library's, ``asdict`` still copies deeply."""
     env = {**os.environ, "PYTHONPATH": str(ROOT), "RSPLARS_CACHE_DIR": str(tmp_path / "cache")}
     out = {}
     for first in ("records", "inspect"):
@@ -212,4 +218,5 @@ def test_dataclasses_imported_without_inspect(tmp_path: Path) -> None:
     ours, theirs = out["records"], out["inspect"]
     assert ours["stand_in"] and not theirs["stand_in"] and ours["before"] == [] and theirs["before"] == ["ast", "dis", "inspect", "tokenize"]
     assert ours["docs"] == theirs["docs"] and len(ours["docs"]) > 80
-    assert ours["plain"] == theirs["plain"] == "Plain(a: int)" and ours["bound"] and theirs["bound"]
+    assert ours["plain"] == theirs["plain"] == "Plain(a: int, b: list)" and ours["bound"] and theirs["bound"]
+    assert ours["copied"] and theirs["copied"] and not ours["copy_before"] and theirs["copy_before"]
