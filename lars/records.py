@@ -184,6 +184,7 @@ def _table(module: str) -> dict[str, CodeType]:
 
 _RE = "re"  # the table of regular expressions: (is bytes, pattern, flags) -> the arguments of _sre.compile
 _real_re_compile = re._compiler.compile  # type: ignore[attr-defined]
+_real_sre_compile = _sre.compile
 
 
 def _compile_pattern(p, flags=0):
@@ -199,19 +200,18 @@ def _compile_pattern(p, flags=0):
     table = _table(_RE)
     args = table.get(key)
     if args is not None:
-        return _sre.compile(*args)
+        return _real_sre_compile(*args)
     seen: list[tuple] = []
-    real = _sre.compile
 
     def capture(*args):
         seen.append(args)
-        return real(*args)
+        return _real_sre_compile(*args)
 
     _sre.compile = capture
     try:
         compiled = _real_re_compile(p, flags)
     finally:
-        _sre.compile = real
+        _sre.compile = _real_sre_compile
     if len(seen) == 1 and seen[0][0] is p:  # (another thread compiling at the same time: not kept)
         if len(table) >= _LIMIT:
             table.clear()
