@@ -22,11 +22,16 @@ any time.
 from __future__ import annotations
 
 import os
-import pickle
 import zlib
 from typing import TYPE_CHECKING, BinaryIO, Callable
 
 from lars.units import DEFAULT_BASE_UNIT
+
+try:  # pickle's own C functions (pickle.load is _pickle.load): importing the Python module pickle on
+    # every start-up costs ≈ 5 M instructions, and a run only reads entries (docs/performance.md, session 11 round 2)
+    from _pickle import PicklingError, UnpicklingError, load
+except ImportError:  # a Python without pickle's C part
+    from pickle import PicklingError, UnpicklingError, load
 
 if TYPE_CHECKING:
     from lars.model import Program
@@ -79,13 +84,13 @@ def load_program(text: str, source: str = "<program>", *, base_unit: str = DEFAU
             path = _entry_path(folder, text, base_unit)
             if _trusted(folder):
                 with open(path, "rb") as handle:
-                    entry = pickle.load(handle)
+                    entry = load(handle)
                 from lars.model import Program  # here: lars.records reads this module's folder before the models exist
 
                 if (isinstance(entry, tuple) and len(entry) == 5 and entry[:4] == (_FORMAT, stamp, base_unit, text)
                         and isinstance(entry[4], Program)):
                     return entry[4]
-        except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, ValueError, TypeError, IndexError):
+        except (OSError, UnpicklingError, EOFError, AttributeError, ImportError, ValueError, TypeError, IndexError):
             pass  # no entry, or one this parser cannot read: parse
     from lars.syntax import parse_program
 
@@ -108,7 +113,7 @@ def read_entry(folder: str, path: str):
         if not _trusted(folder):
             return None
         with open(path, "rb") as handle:
-            return pickle.load(handle)
+            return load(handle)
     except Exception:  # any unreadable entry (truncated, corrupt, from another version) is no entry
         return None
 
@@ -120,6 +125,8 @@ def store_entry(folder: str, path: str, entry: tuple) -> None:
 
 
 def _store(folder: str, path: str, entry: tuple) -> None:
+    import pickle
+
     write_atomically(folder, path, lambda handle: pickle.dump(entry, handle, protocol=pickle.HIGHEST_PROTOCOL))
 
 
@@ -136,7 +143,7 @@ def write_atomically(folder: str, path: str, write: Callable[[BinaryIO], object]
             write(handle)
         os.replace(tmp, path)
         return True
-    except (OSError, ValueError, pickle.PicklingError, RecursionError):
+    except (OSError, ValueError, PicklingError, RecursionError):
         try:
             os.unlink(tmp)
         except OSError:

@@ -25,16 +25,66 @@ only the tables of the modules it imports; ``marshal.loads`` of a file's bytes i
 compiling its texts). The entries are keyed by the whole source text, so texts of another
 ``dataclasses`` or of changed classes simply miss. Library use (tests, notebooks) compiles as
 ``dataclasses`` always does.
+
+:mod:`inspect` (with ``ast``, ``dis``, ``tokenize``: ≈ 35 M instructions, most of what importing
+``dataclasses`` costs) is needed by ``dataclasses`` for one thing only: the docstring
+``Name(field: type, …)`` of a class that has none, from ``inspect.signature``. When this module is
+the first to import ``dataclasses``, that module's name ``inspect`` is bound to a stand-in that
+imports :mod:`inspect` at its first use (:func:`_stand_in`; :mod:`copy` too), and while the tables are on, a
+class without a docstring gets that same text when its ``__doc__`` is first read
+(:class:`_SignatureDoc`), not at its creation. A run then never imports :mod:`inspect`
+(docs/performance.md, session 11, round 2).
 """
 
 from __future__ import annotations
 
-import dataclasses
-import marshal
-import os
 import sys
-from dataclasses import field  # noqa: F401 (re-exported: the models import both from here)
-from types import CodeType
+
+
+#: the modules ``dataclasses`` imports for one rare use each: inspect (a docstring, see above) and
+#: copy (``asdict``/``astuple``'s deep copies; with weakref ≈ 4 M instructions)
+_ON_FIRST_USE = ("inspect", "copy")
+
+
+def _stand_in(module: str):
+    """A module bound in ``dataclasses`` as ``module`` until first used: the first attribute read
+    imports ``module``, binds it in ``dataclasses`` in place of the stand-in and returns the attribute."""
+    from types import ModuleType
+
+    def first_use(name: str):
+        import dataclasses
+        import importlib
+
+        real = importlib.import_module(module)
+        setattr(dataclasses, module, real)
+        return getattr(real, name)
+
+    stand_in = ModuleType(module, f"imports {module} at its first use (lars.records)")
+    stand_in.__getattr__ = first_use  # type: ignore[method-assign]  # PEP 562
+    return stand_in
+
+
+def _import_dataclasses_without_inspect() -> None:
+    if "dataclasses" in sys.modules or any(module in sys.modules for module in _ON_FIRST_USE):
+        return  # imported already (pytest, a notebook): nothing to save
+    for module in _ON_FIRST_USE:
+        sys.modules[module] = _stand_in(module)  # what `import inspect`/`import copy` in dataclasses binds
+    try:
+        import dataclasses  # noqa: F401
+    finally:
+        for module in _ON_FIRST_USE:
+            del sys.modules[module]
+
+
+_import_dataclasses_without_inspect()
+
+import _sre  # noqa: E402
+import dataclasses  # noqa: E402
+import marshal  # noqa: E402
+import os  # noqa: E402
+import re  # noqa: E402
+from dataclasses import field  # noqa: E402,F401 (re-exported: the models import both from here)
+from types import CodeType  # noqa: E402
 
 _FORMAT = 2
 #: at most this many texts are kept per module (a table only grows with changed classes; past this it starts over)
@@ -60,8 +110,14 @@ def dataclass(cls=None, /, **options):
         _current = (c.__module__, _table(c.__module__))
         _depth += 1
         dataclasses.exec = _exec  # type: ignore[attr-defined]  # looked up by dataclasses._create_fn
+        undocumented = not c.__doc__  # dataclasses' test: it would call inspect.signature
+        if undocumented:
+            c.__doc__ = _PENDING
         try:
-            return dataclasses.dataclass(c, **options)
+            made = dataclasses.dataclass(c, **options)
+            if undocumented:
+                made.__doc__ = _SignatureDoc()
+            return made
         finally:
             _current = outer
             _depth -= 1
@@ -69,6 +125,23 @@ def dataclass(cls=None, /, **options):
                 vars(dataclasses).pop("exec", None)
 
     return wrap if cls is None else wrap(cls)
+
+
+_PENDING = "(the signature, made on first use)"
+
+
+class _SignatureDoc:
+    """The ``__doc__`` of a dataclass written without one: the text ``dataclasses`` gives it,
+    ``Name(field: type, …)`` from ``inspect.signature``, made when first read (then kept as the
+    class's ``__doc__``), so that making the class does not import :mod:`inspect`."""
+
+    def __get__(self, instance, owner):
+        import inspect
+
+        text = owner.__name__ + str(inspect.signature(owner)).replace(" -> None", "")
+        if vars(owner).get("__doc__") is self:
+            owner.__doc__ = text
+        return text
 
 
 def _exec(source, globals=None, locals=None, /):
@@ -109,6 +182,50 @@ def _table(module: str) -> dict[str, CodeType]:
     return table
 
 
+_RE = "re"  # the table of regular expressions: (is bytes, pattern, flags) -> the arguments of _sre.compile
+_real_re_compile = re._compiler.compile  # type: ignore[attr-defined]
+_real_sre_compile = _sre.compile
+
+
+def _compile_pattern(p, flags=0):
+    """``re._compiler.compile(p, flags)`` (what ``re.compile`` calls for a pattern not in its own
+    cache) while the tables are on: the arguments ``re._compiler.compile`` gives ``_sre.compile`` for
+    that pattern text and flags (its code, groups and group names) come from the table ``re``, so
+    the text is not parsed and compiled again; a pattern not in the table is compiled as always and
+    its arguments added. Module-level patterns cost ≈ 38 M instructions of every ``rsplars run``
+    (docs/performance.md, session 11 round 2)."""
+    if type(p) not in (str, bytes) or flags & re.DEBUG:
+        return _real_re_compile(p, flags)
+    key = (type(p) is bytes, p, flags)
+    table = _table(_RE)
+    args = table.get(key)
+    if args is not None:
+        try:
+            return _real_sre_compile(*args)
+        except (RuntimeError, TypeError, ValueError):  # code _sre does not take (it validates it): compile
+            del table[key]
+    seen: list[tuple] = []
+
+    def capture(*args):
+        seen.append(args)
+        return _real_sre_compile(*args)
+
+    _sre.compile = capture
+    try:
+        compiled = _real_re_compile(p, flags)
+    finally:
+        _sre.compile = _real_sre_compile
+    if len(seen) == 1 and seen[0][0] is p:  # (another thread compiling at the same time: not kept)
+        if len(table) >= _LIMIT:
+            table.clear()
+        pattern, final_flags, code, groups, groupindex, indexgroup = seen[0]
+        # plain ints (the code holds re's named opcode constants, which marshal cannot write)
+        table[key] = (pattern, int(final_flags), [int(c) for c in code], int(groups),
+                      {name: int(i) for name, i in groupindex.items()}, indexgroup)
+        _added.add(_RE)
+    return compiled
+
+
 _trusted = None
 _readable = False  # a folder to read tables from (there is one and it is trusted)
 
@@ -124,6 +241,7 @@ def use_code_cache() -> None:
 
     _on, _folder, _trusted = True, cache_dir(), trusted
     _readable = _folder is not None and trusted(_folder)
+    re._compiler.compile = _compile_pattern  # type: ignore[attr-defined]
     if _folder is not None:
         import atexit
 

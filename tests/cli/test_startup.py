@@ -41,10 +41,15 @@ NOT_ON_THE_RUN_PATH = (
     "translator.rdf.sparql_terms",
     "logging",  # imported by rdflib (the filter of rdflib's tracebacks is set at its import)
     "hashlib",  # CONSTRUCT's blank node labels only
+    # dataclasses imported by lars.records without inspect (docs/performance.md, session 11 round 2)
+    *("inspect", "ast", "dis", "tokenize", "copy"),
+    "shutil",  # argparse's help width from translator.cli.main.terminal_columns
+    "pickle",  # cached entries are read with pickle's C part (lars.program_cache); written by a cold run only
 )
 #: modules a plain `rsplars lars` does not load
 NOT_ON_THE_LARS_PATH = ("rdflib", "lark", "translator.query", "translator.rdf", "translator.translate",
-                        "translator.evaluate.profiles", "spark_jobs")
+                        "translator.evaluate.profiles", "spark_jobs", "inspect", "ast", "dis", "tokenize", "copy",
+                        "shutil", "pickle")
 
 QUERIES = {
     "group_by": f"""REGISTER QUERY a AS
@@ -71,6 +76,8 @@ STREAM = "".join(
 #: whether the collector is on while the answers are computed
 _PROBE = """
 import gc, json, sys
+from translator.cli import main  # as the `rsplars` script: then main() imports lars.records, the first to import dataclasses
+import lars.records
 import translator.evaluate.interrupts as interrupts
 seen = []
 real_drive = interrupts.drive
@@ -78,7 +85,6 @@ def drive(*args, **kwargs):
     seen.append(gc.isenabled())
     return real_drive(*args, **kwargs)
 interrupts.drive = drive
-from translator.cli import main
 sys.argv = ["rsplars", *sys.argv[1:]]
 code = main()
 from lars import records
@@ -244,3 +250,26 @@ def test_the_option_names_are_those_of_the_profiles_and_policies() -> None:
         assert choices["tick"] == list(report_policy.TICKS)
         assert choices["cc_mode"] == list(report_policy.CC_MODES)
         assert choices["empty_relations"] == list(report_policy.EMPTY_RELATIONS)
+
+
+@pytest.mark.parametrize("columns", [None, "", "abc", "0", "-3", "1", "57", "200"])
+def test_the_help_width_is_shutils(monkeypatch, columns: str | None) -> None:
+    """``terminal_columns`` is ``shutil.get_terminal_size().columns`` (argparse's width), and the help
+    formatted with it is argparse's own (``HelpFormatter`` only passes that width)."""
+    import argparse
+    import shutil
+
+    from translator.cli.main import HelpFormatter, terminal_columns
+
+    if columns is None:
+        monkeypatch.delenv("COLUMNS", raising=False)
+    else:
+        monkeypatch.setenv("COLUMNS", columns)
+    assert terminal_columns() == shutil.get_terminal_size().columns
+    parser = build_parser("run")
+    assert parser.formatter_class is HelpFormatter and _subparser(parser, "run").formatter_class is HelpFormatter
+    expected = build_parser("run")
+    for p in (expected, _subparser(expected, "run")):
+        p.formatter_class = argparse.HelpFormatter
+    assert parser.format_help() == expected.format_help()
+    assert _sub_help(parser, "run") == _sub_help(expected, "run")
