@@ -152,6 +152,22 @@ def test_regular_expressions_from_the_table(table, monkeypatch, twice: bool) -> 
     assert ours[6].match(b"A") and not ours[2].match(b"x") and ours[1].match("ßab") and not ours[1].match("ßa b")
 
 
+def test_a_kept_pattern_that_sre_refuses_is_compiled_again(table) -> None:
+    """A table entry whose code ``_sre`` does not take (another build of the same version string,
+    a damaged file) is dropped and the pattern compiled as ``re`` compiles it."""
+    import re
+
+    try:
+        re.purge()
+        table.setdefault("re", {})[(False, "a(b+)c", 0)] = ("a(b+)c", 32, [999, 1, 2], 1, {}, (None, None))
+        got = re.compile("a(b+)c")
+        assert got.match("abbc").group(1) == "bb"
+        assert table["re"].get((False, "a(b+)c", 0), (None,))[2] != [999, 1, 2]
+    finally:
+        re._compiler.compile = records._real_re_compile
+        re.purge()
+
+
 @pytest.mark.parametrize("slots", [False, True])
 def test_a_class_without_docstring_gets_the_standard_librarys_text(table, slots: bool) -> None:
     """dataclasses gives a class without a docstring ``Name(field: type, …)`` (inspect.signature);
