@@ -725,7 +725,16 @@ class _SumState:
         return _as_term(self.result(self.totals()))
 
     def text(self) -> str:
-        """``format_term(self.value())`` without building the term (``lars.reference.external_aggregate``)."""
+        """``format_term(self.value())`` without building the term (``lars.reference.external_aggregate``).
+        AVG of floats (with integers or none, no decimal, double or special value: sensor readings)
+        straight from the state: the exact sum m / 2^e2 rounded once to binary32, divided by the
+        count (:func:`_avg_number`'s steps, without its tuple)."""
+        kinds = self.kinds
+        if (self.result is _avg_number and kinds[2] and not kinds[3] and not self.e10 and 0 < self.count <= MAX_SUM_ROWS
+                and not (self.errors or self.nan or self.inf or self.ninf)):
+            value = ops.to_float32(_float32_of_ratio(self.total, 1 << self.e2) / self.count)
+            got = _FLOAT_TEXTS.get((ops.FLOAT, value))
+            return got if got is not None else _number_text(ops.FLOAT, value)
         return _as_text(self.result(self.totals()))
 
 
