@@ -29,7 +29,7 @@ from lars.bounds import TERM_CACHE_SIZE
 from lars.model import Atom, Rule
 from lars.streams import LiveRows, LiveStream
 from translator.evaluate.engine import MAX_EVALUATION_TIMES
-from translator.evaluate.run import R2S, Evaluation, RunError, evaluations, read_predicates
+from translator.evaluate.run import R2S, Evaluation, LimitMet, RunError, evaluations, read_predicates
 from translator.rdf.predicates import STRIPLE
 from translator.rdf.streams import StreamElement, StreamFiles, element_texts
 from translator.rdf.terms import to_lars
@@ -211,7 +211,7 @@ def live_answers(compiled: Compiled, elements: "Iterable[StreamElement] | Stream
     ``elements``: the elements, or the stream files to read (:class:`translator.rdf.streams.StreamFiles`:
     the incremental engine then reads their rows of term texts without building elements)."""
     from translator.evaluate.engine import announced, make_solver
-    from translator.translate.expressions import FUNCTIONS
+    from translator.translate.expressions import functions_noting_limits
 
     if r2s not in R2S:
         raise RunError(f"unknown R2S operator {r2s!r} (expected one of {', '.join(R2S)})")
@@ -219,8 +219,9 @@ def live_answers(compiled: Compiled, elements: "Iterable[StreamElement] | Stream
     began: dict = {}
 
     program, native = compiled.engine_programs(static)
-    solver = make_solver(program, engine, functions=FUNCTIONS, outputs=read_predicates(compiled, program), native=native,
-                         stream_predicates=(STRIPLE,))
+    limit = LimitMet()
+    solver = make_solver(program, engine, functions=functions_noting_limits(limit), outputs=read_predicates(compiled, program),
+                         native=native, stream_predicates=(STRIPLE,))
     rows = type(solver).__name__ == "IncrementalSolver"  # it reads rows of term texts, no atom objects
 
     if isinstance(elements, StreamFiles):
@@ -239,7 +240,7 @@ def live_answers(compiled: Compiled, elements: "Iterable[StreamElement] | Stream
     if on_stream is not None:
         on_stream(stream)
     times = live_times(compiled, stream, data_times, start, end, began)
-    for ev in evaluations(compiled, solver.run(stream, announced(times, on_time)), r2s, on_note):
+    for ev in evaluations(compiled, solver.run(stream, announced(times, on_time)), r2s, on_note, limit):
         yield ev
         if counts is not None:
             counts.used_up_to(ev.t)

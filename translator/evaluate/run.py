@@ -36,7 +36,7 @@ from lars.streams import parse_ground_atom
 
 from translator.query import model as M
 from translator.translate.compile import Compiled
-from translator.translate.expressions import FUNCTIONS
+from translator.translate.expressions import functions_noting_limits
 from translator.rdf.predicates import STRIPLE
 from translator.rdf.streams import ElementList, StreamElement, to_lars_stream
 from translator.rdf.terms import from_lars, iri_nt, literal_nt, to_nt
@@ -185,9 +185,10 @@ def answers(
         prime = before[-1] if before and r2s != "rstream" else None
         times = ([prime] if prime is not None else []) + [t for t in times if t > resume_after]
     _, native = compiled.engine_programs(static)
-    solver = make_solver(program, engine, functions=FUNCTIONS, outputs=read_predicates(compiled, program), native=native,
-                         stream_predicates=(STRIPLE,))
-    for done, ev in enumerate(evaluations(compiled, solver.run(stream, announced(times, on_time)), r2s, on_note), start=1):
+    limit = LimitMet()
+    solver = make_solver(program, engine, functions=functions_noting_limits(limit), outputs=read_predicates(compiled, program),
+                         native=native, stream_predicates=(STRIPLE,))
+    for done, ev in enumerate(evaluations(compiled, solver.run(stream, announced(times, on_time)), r2s, on_note, limit), start=1):
         if ev.t == prime and done == 1:
             continue
         if on_progress is not None:
@@ -202,10 +203,25 @@ def read_predicates(compiled: Compiled, program: Program) -> set[str]:
     return {compiled.answer_predicate} | {n for n in names if n.startswith(AGGREGATE_ERROR)}
 
 
-def evaluations(compiled: Compiled, steps: Iterable, r2s: str, on_note: Callable[[str], None] | None) -> Iterator[Evaluation]:
+class LimitMet:
+    """Told (called) by SUM's and AVG's external aggregates when a group holds more values than
+    they add exactly (``expressions.functions_noting_limits``): the native program's ``agglimit``."""
+
+    __slots__ = ("met",)
+
+    def __init__(self) -> None:
+        self.met = False
+
+    def __call__(self) -> None:
+        self.met = True
+
+
+def evaluations(compiled: Compiled, steps: Iterable, r2s: str, on_note: Callable[[str], None] | None,
+                limit: LimitMet | None = None) -> Iterator[Evaluation]:
     """The engine's steps (one per evaluation time) as :class:`Evaluation` records: the answer
     stream's rows under the R2S operator (RStream: all; IStream/DStream: the rows new/gone since the
-    previous evaluation, RSP-QL §1.19), with the once-per-run note of ``answers``."""
+    previous evaluation, RSP-QL §1.19), with the once-per-run note of ``answers``: at the first step
+    with an ``agglimit`` atom (the portable program) or after which ``limit`` was told (the native one)."""
     previous: frozenset[Row] = frozenset()
     noted = False
     prefix = compiled.answer_predicate
@@ -238,7 +254,7 @@ def evaluations(compiled: Compiled, steps: Iterable, r2s: str, on_note: Callable
         if current is None:
             current = frozenset(step_rows(compiled, atoms))
         known = True
-        if on_note is not None and not noted and _has_prefix(atoms, AGGREGATE_ERROR):
+        if on_note is not None and not noted and ((limit is not None and limit.met) or _has_prefix(atoms, AGGREGATE_ERROR)):
             noted = True
             on_note(f"at t={step.t} a SUM or AVG met more values in one group than it adds exactly (at most "
                     "32767 per group) and is left unbound (docs/translation.md, Aggregates)")

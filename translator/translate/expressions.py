@@ -568,6 +568,29 @@ def _sum(values: Mapping[GroundTerm, int]) -> tuple[int, int, int, int, int, int
     return state.totals()
 
 
+def functions_noting_limits(on_limit: Callable[[], None]) -> dict[str, Callable[..., GroundTerm]]:
+    """:data:`FUNCTIONS` with SUM's and AVG's external aggregates telling ``on_limit`` whenever a
+    group holds more values than the portable encoding adds exactly (``MAX_SUM_ROWS``: the
+    aggregate is then ``null``). Their states tell it as the group's values change — so exactly when
+    the portable program's ``agglimit`` rule holds, which the native program leaves out
+    (``aggregates.native_rules``) — and the functions when they are applied to such a group. One
+    call per run of ``rsplars run``, for its note (``translator.evaluate.run.answers``)."""
+
+    def sum_of(values: Mapping[GroundTerm, int]) -> GroundTerm:
+        if sum(values.values()) > MAX_SUM_ROWS:
+            on_limit()
+        return sparql_sum_of(values)
+
+    def avg_of(values: Mapping[GroundTerm, int]) -> GroundTerm:
+        if sum(values.values()) > MAX_SUM_ROWS:
+            on_limit()
+        return sparql_avg_of(values)
+
+    sum_of.incremental = lambda: _SumState(_sum_number, on_limit)  # type: ignore[attr-defined]
+    avg_of.incremental = lambda: _SumState(_avg_number, on_limit)  # type: ignore[attr-defined]
+    return {**FUNCTIONS, "sparql_sum_of": sum_of, "sparql_avg_of": avg_of}
+
+
 def _number_term(kind: int, value) -> String:
     """The canonical term of a computed number (``to_lars(ops.number_literal(kind, value))``);
     those of non-zero floats and doubles cached (a window's sums and averages come back)."""
@@ -682,16 +705,19 @@ class _SumState:
     function's on the current multiset: the same tuple as :func:`_sum` up to the common
     denominator, which no rounding depends on (:func:`_rounded_ratio`)."""
 
-    __slots__ = ("kinds", "errors", "count", "total", "e2", "e10", "nan", "inf", "ninf", "result")
+    __slots__ = ("kinds", "errors", "count", "total", "e2", "e10", "nan", "inf", "ninf", "result", "on_limit")
 
-    def __init__(self, result: Callable) -> None:
+    def __init__(self, result: Callable, on_limit: Callable[[], None] | None = None) -> None:
         self.kinds = [0, 0, 0, 0]
         self.errors = self.count = self.total = self.e2 = self.e10 = self.nan = self.inf = self.ninf = 0
         self.result = result  # the function's number from totals() (``_sum_number``, ``_avg_number``)
+        self.on_limit = on_limit  # told when the values come to be more than MAX_SUM_ROWS (functions_noting_limits)
 
     def change(self, term: GroundTerm, times: int) -> None:
         """``times`` more tuples (fewer, if negative) whose first term is ``term``."""
         self.count += times
+        if self.count > MAX_SUM_ROWS and self.on_limit is not None:
+            self.on_limit()
         got = _exact(term)
         if got is None:
             self.errors += times
