@@ -594,28 +594,25 @@ def functions_noting_limits(on_limit: Callable[[], None]) -> dict[str, Callable[
 def _number_term(kind: int, value) -> String:
     """The canonical term of a computed number (``to_lars(ops.number_literal(kind, value))``);
     those of non-zero floats and doubles cached (a window's sums and averages come back)."""
-    cached = kind >= ops.FLOAT and value and value == value  # not ±0.0 (equal as keys, not in form), not NaN
-    got = _FLOAT_TERMS.get((kind, value)) if cached else None
-    if got is None:
-        got = String(_number_nt(kind, value))
-        if cached:
-            if len(_FLOAT_TERMS) >= _FLOAT_TERMS_MAX:
-                _FLOAT_TERMS.clear()
-            _FLOAT_TERMS[kind, value] = got
-    return got
+    return _cached_number(_FLOAT_TERMS, String, kind, value)
 
 
 def _number_text(kind: int, value) -> str:
-    """``format_term(_number_term(kind, value))``, without building the term (the texts of
-    non-zero floats and doubles cached, as the terms)."""
-    cached = kind >= ops.FLOAT and value and value == value
-    got = _FLOAT_TEXTS.get((kind, value)) if cached else None
+    """``format_term(_number_term(kind, value))``, without building the term (cached as the terms)."""
+    return _cached_number(_FLOAT_TEXTS, string_text, kind, value)
+
+
+def _cached_number(cache: dict, make: Callable[[str], object], kind: int, value):
+    """``make`` of the N-Triples text of a computed number, kept in ``cache`` for non-zero floats
+    and doubles (bounded)."""
+    cached = kind >= ops.FLOAT and value and value == value  # not ±0.0 (equal as keys, not in form), not NaN
+    got = cache.get((kind, value)) if cached else None
     if got is None:
-        got = string_text(_number_nt(kind, value))
+        got = make(_number_nt(kind, value))
         if cached:
-            if len(_FLOAT_TEXTS) >= _FLOAT_TERMS_MAX:
-                _FLOAT_TEXTS.clear()
-            _FLOAT_TEXTS[kind, value] = got
+            if len(cache) >= _FLOAT_TERMS_MAX:
+                cache.clear()
+            cache[kind, value] = got
     return got
 
 
