@@ -193,6 +193,7 @@ def test_the_collector_pause() -> None:
     """``paused`` stops the collector for ``run`` and ``lars`` only; ``resume`` freezes what start-up
     made and switches it on again; it is on again after the block in any case, also on an error."""
     assert gc.isenabled()
+    threshold = gc.get_threshold()
     try:
         with startup.paused("translate"):
             assert gc.isenabled()
@@ -205,6 +206,7 @@ def test_the_collector_pause() -> None:
             assert not gc.isenabled()
             startup.resume()
             assert gc.isenabled() and gc.get_freeze_count() > 0
+            assert gc.get_threshold() == (startup.EVALUATION_THRESHOLD, *threshold[1:])  # evaluation: fewer collections
             startup.resume()  # a second call changes nothing
             assert gc.isenabled()
         assert gc.isenabled()
@@ -216,6 +218,7 @@ def test_the_collector_pause() -> None:
     finally:
         gc.enable()
         gc.unfreeze()
+        gc.set_threshold(*threshold)
 
 
 def _subparser(parser, name: str):
