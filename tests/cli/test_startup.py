@@ -45,11 +45,15 @@ NOT_ON_THE_RUN_PATH = (
     *("inspect", "ast", "dis", "tokenize", "copy"),
     "shutil",  # argparse's help width from translator.cli.main.terminal_columns
     "pickle",  # cached entries are read with pickle's C part (lars.program_cache); written by a cold run only
+    # docs/performance.md, session 11 round 3
+    "csv",  # --format csv only (translator.evaluate.writers._csv)
+    "fractions",  # the exact sums of the clingo program only (translator.translate.expressions)
+    "datetime",  # datetime's C classes come from _datetime (translator.rdf.timeunits)
 )
 #: modules a plain `rsplars lars` does not load
 NOT_ON_THE_LARS_PATH = ("rdflib", "lark", "translator.query", "translator.rdf", "translator.translate",
                         "translator.evaluate.profiles", "spark_jobs", "inspect", "ast", "dis", "tokenize", "copy",
-                        "shutil", "pickle")
+                        "shutil", "pickle", "csv", "fractions", "datetime")
 
 QUERIES = {
     "group_by": f"""REGISTER QUERY a AS
@@ -276,3 +280,19 @@ def test_the_help_width_is_shutils(monkeypatch, columns: str | None) -> None:
         p.formatter_class = argparse.HelpFormatter
     assert parser.format_help() == expected.format_help()
     assert _sub_help(parser, "run") == _sub_help(expected, "run")
+
+
+def test_the_datetime_classes_are_datetimes() -> None:
+    """``translator.rdf.timeunits`` takes datetime's C classes from ``_datetime`` (no ``datetime.py`` on
+    a run): the very classes of :mod:`datetime`, so values, pickles and ``isinstance`` are unchanged."""
+    import datetime
+    import pickle
+
+    from translator.rdf import streams, timeunits
+    from translator.translate import expressions
+
+    assert (timeunits.datetime, timeunits.timedelta, timeunits.timezone) == (
+        datetime.datetime, datetime.timedelta, datetime.timezone)
+    assert streams.datetime is datetime.datetime and expressions.timezone is datetime.timezone
+    value = timeunits.parse_datetime("2020-01-02T03:04:05Z")
+    assert type(value) is datetime.datetime and pickle.loads(pickle.dumps(value)) == value

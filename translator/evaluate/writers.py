@@ -12,7 +12,6 @@
 
 from __future__ import annotations
 
-import csv
 import json
 from bisect import bisect_left
 from operator import itemgetter
@@ -152,6 +151,8 @@ def _first(item):
 
 
 def _csv(out: TextIO, compiled):
+    import csv  # the csv format only (≈ 2 M instructions of every other run's start-up)
+
     from translator.evaluate.run import construct_triples
 
     writer = csv.writer(out, lineterminator="\n")

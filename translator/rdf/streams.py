@@ -31,7 +31,6 @@ import itertools
 import re
 from bisect import bisect_right
 from lars.records import dataclass
-from datetime import datetime
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Iterator, Mapping, NamedTuple, Sequence, TextIO
@@ -61,6 +60,7 @@ from translator.rdf.terms import (
 )
 from translator.rdf.timeunits import (  # noqa: F401 - re-exported: the time API of the readers
     TimeSpec,
+    datetime,
     unit_ms,
     TimeUnitError,
     duration_in_base_units,

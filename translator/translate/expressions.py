@@ -12,9 +12,7 @@ from __future__ import annotations
 
 import math
 import operator
-from datetime import timezone
 from decimal import Decimal
-from fractions import Fraction
 from functools import lru_cache
 from typing import TYPE_CHECKING, Callable, Mapping, Sequence
 
@@ -26,9 +24,12 @@ from lars.reference import clingo_order
 from translator.query import model as M
 from translator.rdf import sparql_ops as ops
 from translator.rdf.terms import from_lars, to_lars
+from translator.rdf.timeunits import timezone
 from translator.translate.numeric_tests import number_of_text
 
 if TYPE_CHECKING:  # rdflib is imported where terms are built (evaluate, ORDER BY keys of non-numbers)
+    from fractions import Fraction
+
     from rdflib.term import Literal as RDFLiteral, Node
 
     Bindings = Mapping[str, Node | None]
@@ -351,6 +352,8 @@ def sparql_part_limb(term: GroundTerm, i: Integer) -> Integer:
 
 
 def _acc(acc: GroundTerm) -> tuple[Fraction, int, int, int]:
+    from fractions import Fraction  # the exact sums of the clingo program only (not the native run's)
+
     if isinstance(acc, Function) and acc.name == "acc":
         text, nan, inf, ninf = acc.args
         return Fraction(text.value), nan.value, inf.value, ninf.value  # type: ignore[union-attr]
@@ -368,6 +371,8 @@ def sparql_sum_add(acc: GroundTerm, key: GroundTerm, total: Integer) -> Function
     elif key == _SPECIAL["ninf"]:
         ninf += total.value
     elif isinstance(key, Function) and key.name == "p":
+        from fractions import Fraction
+
         scale, position = (a.value for a in key.args)  # type: ignore[union-attr]
         value += Fraction(total.value) * Fraction(2) ** (LIMB_BITS * position) / Fraction(10) ** scale
     return Function("acc", (String(str(value)), Integer(nan), Integer(inf), Integer(ninf)))
@@ -414,6 +419,8 @@ def _rounded_ratio(kind: int, num: int, den: int, nan: int, inf: int, ninf: int)
         whole = abs(num) // den  # int(Fraction): towards zero
         return -whole if num < 0 else whole
     if kind == ops.DECIMAL:
+        from fractions import Fraction
+
         value = Fraction(num, den)
         return ops._EXACT.divide(Decimal(value.numerator), Decimal(value.denominator))
     if kind == ops.FLOAT:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from datetime import datetime
 
 from lars.errors import RsplarsError
 from translator.cli import startup
@@ -90,7 +89,7 @@ def parse_query(args: argparse.Namespace, path: str):
 
 
 def time_spec(args: argparse.Namespace):
-    from translator.rdf.timeunits import TimeSpec, parse_datetime
+    from translator.rdf.timeunits import TimeSpec, datetime, parse_datetime
 
     epoch: datetime | None = parse_datetime(args.epoch) if getattr(args, "epoch", None) else None
     return TimeSpec(args.unit, getattr(args, "stream_time_unit", None), epoch)
