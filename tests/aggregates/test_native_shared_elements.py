@@ -83,6 +83,15 @@ def test_copies_unfolded_into_answer(query: str, kept: set) -> None:
     native = compiled.engine_programs()[1]
     assert native is not None
     assert set(_heads(native)) & {"grouped", "having", "selected"} == kept
+    assert "group1" in _heads(native)  # read by a rule with aggregates: never unfolded (their globals would change)
+
+
+def test_the_group_of_a_query_without_group_by_is_kept() -> None:
+    """No GROUP BY: the group is the fact ``group1``, read by the rule that aggregates, which keeps it."""
+    compiled = compile_query(parse("REGISTER QUERY q AS SELECT (COUNT(?obs) AS ?n) (AVG(?value) AS ?a)\n"
+                                   + WHERE.replace("GROUP BY ?sensor", "")), base=TimeBase("s"))
+    native = compiled.engine_programs()[1]
+    assert native is not None and "group1" in _heads(native) and "grouped" not in _heads(native)
 
 
 @pytest.mark.parametrize("query", [

@@ -21,7 +21,7 @@ from dataclasses import fields, is_dataclass, replace
 from typing import Iterable, Iterator, Sequence
 
 from lars.errors import RsplarsError, UnsupportedError
-from lars.model import Atom, Literal, Program, Rule, Variable
+from lars.model import AggregateAssignment, Atom, Literal, Program, Rule, Variable
 from lars.records import dataclass
 from translator.translate import algebra as A
 from translator.query import model as M
@@ -278,7 +278,8 @@ def _answer_in_place(rules: list[Rule], answer: Rule) -> list[Rule]:
     ``lars.unfold`` does inside the engine): a predicate p (``grouped``, ``having``, ``selected``)
     defined by exactly one rule d and read by exactly one literal ``p(X̄)`` of one other rule u,
     with X̄ d's head arguments themselves (distinct variables) and d's other variables absent from
-    u, is replaced in u by d's body, and d is dropped. The answers at every t are the same (every
+    u, and u has no aggregate (whose global variables d's body would change), is replaced in u by
+    d's body, and d is dropped. The answers at every t are the same (every
     instance of the new rule is an instance of u with the instance of d that derives its p atom,
     and back), and the engine keeps one relation of final solutions where it kept a chain of
     copies (``grouped`` → ``having`` → ``answer``). For the native program only
@@ -297,6 +298,8 @@ def _answer_in_place(rules: list[Rule], answer: Rule) -> list[Rule]:
             if len(readers) != 1 or readers[0] is d:
                 continue
             (u,) = readers
+            if any(isinstance(b, AggregateAssignment) for b in u.body):
+                continue  # d's variables would become the aggregates' globals (those of the rest of the body)
             uses = [i for i, b in enumerate(u.body) if isinstance(b, Literal) and isinstance(b.atom, Atom) and b.atom.predicate == p]
             if len(uses) != 1 or u.body[uses[0]] != Literal(d.head) or _reads(Rule(None, u.body[:uses[0]] + u.body[uses[0] + 1:]), p):
                 continue
