@@ -14,8 +14,9 @@ and, at the latest, before the first evaluation (``translator.cli.commands.longr
 the objects made so far are frozen (``gc.freeze()``, as ``rsplars agree`` does with its data: a
 later collection does not walk them again; the few start-up cycles among them are never freed)
 and the collector is switched on, so that reading data and evaluating a stream, however long, run
-with the collector, its first generation collected every :data:`EVALUATION_THRESHOLD` allocations. It is on again in any case when the command returns (also on an
-error). A program or test calling ``main([...])`` keeps its collector untouched.
+with the collector, its first generation collected every :data:`EVALUATION_THRESHOLD`
+allocations. It is on again in any case when the command returns (also on an error). A program or
+test calling ``main([...])`` keeps its collector untouched.
 """
 
 from __future__ import annotations

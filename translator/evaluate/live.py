@@ -29,7 +29,7 @@ from lars.bounds import TERM_CACHE_SIZE
 from lars.model import Atom, Rule
 from lars.streams import LiveRows, LiveStream
 from translator.evaluate.engine import MAX_EVALUATION_TIMES
-from translator.evaluate.run import R2S, Evaluation, LimitMet, RunError, evaluations, read_predicates
+from translator.evaluate.run import R2S, Evaluation, RunError, evaluations, query_solver
 from translator.rdf.predicates import STRIPLE
 from translator.rdf.streams import StreamElement, StreamFiles, element_texts
 from translator.rdf.terms import to_lars
@@ -210,8 +210,7 @@ def live_answers(compiled: Compiled, elements: "Iterable[StreamElement] | Stream
     LARS stream as it is read (the memory watchdog names the windows that grow from it).
     ``elements``: the elements, or the stream files to read (:class:`translator.rdf.streams.StreamFiles`:
     the incremental engine then reads their rows of term texts without building elements)."""
-    from translator.evaluate.engine import announced, make_solver
-    from translator.translate.expressions import functions_noting_limits
+    from translator.evaluate.engine import announced
 
     if r2s not in R2S:
         raise RunError(f"unknown R2S operator {r2s!r} (expected one of {', '.join(R2S)})")
@@ -219,9 +218,7 @@ def live_answers(compiled: Compiled, elements: "Iterable[StreamElement] | Stream
     began: dict = {}
 
     program, native = compiled.engine_programs(static)
-    limit = LimitMet()
-    solver = make_solver(program, engine, functions=functions_noting_limits(limit), outputs=read_predicates(compiled, program),
-                         native=native, stream_predicates=(STRIPLE,))
+    solver, limit = query_solver(compiled, program, native, engine)
     rows = type(solver).__name__ == "IncrementalSolver"  # it reads rows of term texts, no atom objects
 
     if isinstance(elements, StreamFiles):

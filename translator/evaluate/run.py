@@ -173,7 +173,7 @@ def answers(
     again, without yielding it, for the answers they compare with. ``on_time`` hears each
     evaluation time as the engine starts on it (the memory watchdog names it, ``translator.evaluate.memory``).
     ``engine``: ``auto``, ``asp`` or ``incremental`` (:mod:`translator.evaluate.engine`)."""
-    from translator.evaluate.engine import announced, make_solver
+    from translator.evaluate.engine import announced
 
     if r2s not in R2S:
         raise RunError(f"unknown R2S operator {r2s!r} (expected one of {', '.join(R2S)})")
@@ -185,15 +185,25 @@ def answers(
         prime = before[-1] if before and r2s != "rstream" else None
         times = ([prime] if prime is not None else []) + [t for t in times if t > resume_after]
     _, native = compiled.engine_programs(static)
-    limit = LimitMet()
-    solver = make_solver(program, engine, functions=functions_noting_limits(limit), outputs=read_predicates(compiled, program),
-                         native=native, stream_predicates=(STRIPLE,))
+    solver, limit = query_solver(compiled, program, native, engine)
     for done, ev in enumerate(evaluations(compiled, solver.run(stream, announced(times, on_time)), r2s, on_note, limit), start=1):
         if ev.t == prime and done == 1:
             continue
         if on_progress is not None:
             on_progress(done, len(times))
         yield ev
+
+
+def query_solver(compiled: Compiled, program: Program, native: Program | None, engine: str) -> tuple:
+    """The engine (:func:`translator.evaluate.engine.make_solver`) that solves a query's program
+    (``native``: its native program, for the incremental engine) reading the answer and note
+    predicates only, and the :class:`LimitMet` its SUM and AVG functions tell (:func:`evaluations`)."""
+    from translator.evaluate.engine import make_solver
+
+    limit = LimitMet()
+    solver = make_solver(program, engine, functions=functions_noting_limits(limit), outputs=read_predicates(compiled, program),
+                         native=native, stream_predicates=(STRIPLE,))
+    return solver, limit
 
 
 def read_predicates(compiled: Compiled, program: Program) -> set[str]:

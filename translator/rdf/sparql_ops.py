@@ -236,18 +236,15 @@ def _float_lexical(x: float) -> str:
             near = m9 - r + 100 if r > 50 else m9 - r
             dist = abs(m9 - near)
             if dist < inside:
-                digits = str(near).rstrip("0")
-                return f"{sign}{digits[0]}.{digits[1:] or '0'}E{e10 + 1 if near == 1_000_000_000 else e10}"
+                return _e_form(sign, near, e10 + 1 if near == 1_000_000_000 else e10)
             r = m9 % 10
             if dist > outside and r != 5:
                 dist = r if r < 5 else 10 - r
                 if dist < inside:
                     c = (m9 - r + 10 if r > 5 else m9 - r) // 10
-                    digits = str(c).rstrip("0")
-                    return f"{sign}{digits[0]}.{digits[1:] or '0'}E{e10 + 1 if c == 100_000_000 else e10}"
+                    return _e_form(sign, c, e10 + 1 if c == 100_000_000 else e10)
                 if dist > outside:
-                    digits = str(m9).rstrip("0")
-                    return f"{sign}{digits[0]}.{digits[1:] or '0'}E{e10}"
+                    return _e_form(sign, m9, e10)
     lo, hi, best = 1, 9, (m9, e10)  # 9 digits always read back (binary32 needs at most 9)
     while lo < hi:
         p = (lo + hi) >> 1
@@ -270,8 +267,15 @@ def _float_lexical(x: float) -> str:
             lo = p + 1
         else:
             hi, best = p, got
-    digits = str(best[0]).rstrip("0")
-    return f"{sign}{digits[0]}.{digits[1:] or '0'}E{best[1]}"
+    return _e_form(sign, *best)
+
+
+def _e_form(sign: str, digits: int, exponent: int) -> str:
+    """The canonical text ``d.dddEn`` of the number whose significant digits are ``digits`` (the
+    first not 0) and whose first digit stands for 10^``exponent``: trailing zeros dropped, at least
+    one digit after the point."""
+    text = str(digits).rstrip("0")
+    return f"{sign}{text[0]}.{text[1:] or '0'}E{exponent}"
 
 
 _TENS = tuple(10**k for k in range(10))

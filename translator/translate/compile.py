@@ -294,18 +294,19 @@ def _answer_in_place(rules: list[Rule], answer: Rule) -> list[Rule]:
                 continue
             if sum(1 for r in out if isinstance(r.head, Atom) and r.head.predicate == p) != 1:
                 continue
-            readers = [r for r in out if _reads(r, p)]
+            readers = [r for r in out if _reads(r.body, p)]
             if len(readers) != 1 or readers[0] is d:
                 continue
             (u,) = readers
             if any(isinstance(b, AggregateAssignment) for b in u.body):
                 continue  # d's variables would become the aggregates' globals (those of the rest of the body)
             uses = [i for i, b in enumerate(u.body) if isinstance(b, Literal) and isinstance(b.atom, Atom) and b.atom.predicate == p]
-            if len(uses) != 1 or u.body[uses[0]] != Literal(d.head) or _reads(Rule(None, u.body[:uses[0]] + u.body[uses[0] + 1:]), p):
+            rest = (*u.body[:uses[0]], *u.body[uses[0] + 1:]) if len(uses) == 1 else ()
+            if len(uses) != 1 or u.body[uses[0]] != Literal(d.head) or _reads(rest, p):
                 continue
             if (_variables(d) - set(args)) & _variables(u):
                 continue
-            merged = Rule(u.head, (*d.body, *u.body[:uses[0]], *u.body[uses[0] + 1:]))
+            merged = Rule(u.head, (*d.body, *rest))
             if u is answer:
                 answer = merged
             out = [merged if r is u else r for r in out if r is not d]
@@ -327,9 +328,9 @@ def _leaves(x: object) -> Iterator[object]:
             stack.extend(getattr(x, f.name) for f in fields(x))
 
 
-def _reads(rule: Rule, predicate: str) -> bool:
-    """Whether an atom of ``predicate`` occurs in the body of ``rule``."""
-    return any(isinstance(x, Atom) and x.predicate == predicate for x in _leaves(rule.body))
+def _reads(body: tuple, predicate: str) -> bool:
+    """Whether an atom of ``predicate`` occurs in the body elements ``body``."""
+    return any(isinstance(x, Atom) and x.predicate == predicate for x in _leaves(body))
 
 
 def _variables(rule: Rule) -> set[Variable]:

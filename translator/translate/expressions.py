@@ -583,19 +583,16 @@ def functions_noting_limits(on_limit: Callable[[], None]) -> dict[str, Callable[
     (``aggregates.native_rules``) — and the functions when they are applied to such a group. One
     call per run of ``rsplars run``, for its note (``translator.evaluate.run.answers``)."""
 
-    def sum_of(values: Mapping[GroundTerm, int]) -> GroundTerm:
-        if sum(values.values()) > MAX_SUM_ROWS:
-            on_limit()
-        return sparql_sum_of(values)
+    def noting(function: Callable[[Mapping[GroundTerm, int]], GroundTerm], result: Callable) -> Callable:
+        def applied(values: Mapping[GroundTerm, int]) -> GroundTerm:
+            if sum(values.values()) > MAX_SUM_ROWS:
+                on_limit()
+            return function(values)
 
-    def avg_of(values: Mapping[GroundTerm, int]) -> GroundTerm:
-        if sum(values.values()) > MAX_SUM_ROWS:
-            on_limit()
-        return sparql_avg_of(values)
+        applied.incremental = lambda: _SumState(result, on_limit)  # type: ignore[attr-defined]
+        return applied
 
-    sum_of.incremental = lambda: _SumState(_sum_number, on_limit)  # type: ignore[attr-defined]
-    avg_of.incremental = lambda: _SumState(_avg_number, on_limit)  # type: ignore[attr-defined]
-    return {**FUNCTIONS, "sparql_sum_of": sum_of, "sparql_avg_of": avg_of}
+    return {**FUNCTIONS, "sparql_sum_of": noting(sparql_sum_of, _sum_number), "sparql_avg_of": noting(sparql_avg_of, _avg_number)}
 
 
 def _number_term(kind: int, value) -> String:
@@ -762,9 +759,7 @@ class _SumState:
         kinds = self.kinds
         if (self.result is _avg_number and kinds[2] and not kinds[3] and not self.e10 and 0 < self.count <= MAX_SUM_ROWS
                 and not (self.errors or self.nan or self.inf or self.ninf)):
-            value = ops.to_float32(_float32_of_ratio(self.total, 1 << self.e2) / self.count)
-            got = _FLOAT_TEXTS.get((ops.FLOAT, value))
-            return got if got is not None else _number_text(ops.FLOAT, value)
+            return _number_text(ops.FLOAT, ops.to_float32(_float32_of_ratio(self.total, 1 << self.e2) / self.count))
         return _as_text(self.result(self.totals()))
 
 
