@@ -1,8 +1,7 @@
 """SPARQL 1.1 operators and functions over rdflib terms, exactly (spec D6).
 
-Its names are also :mod:`translator.rdf.sparql_ops`'s (the same objects), where the numbers
-(:class:`Number`, :func:`numeric_lexical`, :func:`arith_value`, :func:`number_lexical` …) are
-defined without rdflib.
+The numbers (:class:`Number`, :func:`numeric_lexical`, :func:`arith_value`, :func:`number_lexical`
+…) are :mod:`translator.rdf.sparql_ops`'s, defined there without rdflib and re-exported here.
 
 The FILTER and BIND translations (seed 000 Fig. 1, ``LT(…)`` of the FILTER case) evaluate SPARQL
 expressions at grounding time in Python, because clingo's integer arithmetic cannot express SPARQL's
@@ -60,20 +59,19 @@ from rdflib.namespace import RDF, XSD
 from lars.bounds import TERM_CACHE_SIZE
 from lars.errors import UnsupportedError
 from translator.rdf.sparql_ops import (  # noqa: F401 - the numbers, re-exported
-    _DIVISION,
-    _EXACT,
-    _NUMERIC_KIND,
     DECIMAL,
     DOUBLE,
+    EXACT_CONTEXT,
     FLOAT,
     INTEGER,
     KIND_TYPE,
+    NUMERIC_KIND,
     XSD_NS,
     ExprError,
     Number,
-    _double_lexical,
     arith_value,
     compare_numbers,
+    double_lexical,
     exact_quotient,
     is_error,
     number_lexical,
@@ -93,7 +91,7 @@ FALSE = Literal("false", datatype=XSD.boolean)
 
 #: xsd:integer and the types derived from it (XSD 1.1 §3.4), with their value ranges
 INTEGER_RANGES: dict[URIRef, tuple[int | None, int | None]] = {
-    URIRef(iri): (lo, hi) for iri, (kind, lo, hi) in _NUMERIC_KIND.items() if kind == INTEGER
+    URIRef(iri): (lo, hi) for iri, (kind, lo, hi) in NUMERIC_KIND.items() if kind == INTEGER
 }
 NUMERIC_TYPES = frozenset(INTEGER_RANGES) | {XSD.decimal, XSD.float, XSD.double}
 
@@ -716,7 +714,7 @@ def _rounding(name: str, decimal_mode: str, float_fn: Callable[[float], float]) 
         if n.kind == INTEGER:
             return number_literal(INTEGER, n.value)
         if n.kind == DECIMAL:
-            return number_literal(DECIMAL, Decimal(n.value).quantize(Decimal(1), rounding=decimal_mode, context=_EXACT))
+            return number_literal(DECIMAL, Decimal(n.value).quantize(Decimal(1), rounding=decimal_mode, context=EXACT_CONTEXT))
         x = float(n.value)
         if math.isnan(x) or math.isinf(x):
             return number_literal(n.kind, x)
@@ -740,7 +738,7 @@ def _round_half_up(x: float) -> float:
 
 
 def _decimal_round_half_up(d: Decimal) -> Decimal:
-    return _EXACT.add(d, Decimal("0.5")).quantize(Decimal(1), rounding=ROUND_FLOOR, context=_EXACT)
+    return EXACT_CONTEXT.add(d, Decimal("0.5")).quantize(Decimal(1), rounding=ROUND_FLOOR, context=EXACT_CONTEXT)
 
 
 def _ceil(x: float) -> float:
@@ -898,7 +896,7 @@ def _xpath_string(num: Number) -> str:
     canonical exponent form (``1.0E7``, ``INF``, ``NaN``)."""
 
     def decimal_text(d: Decimal) -> str:
-        d = d.normalize(_EXACT)
+        d = d.normalize(EXACT_CONTEXT)
         return str(int(d)) if d == d.to_integral_value() else format(d, "f")
 
     if num.kind == INTEGER:
@@ -909,9 +907,9 @@ def _xpath_string(num: Number) -> str:
     if x == 0:
         return "-0" if math.copysign(1, x) < 0 else "0"
     if not math.isnan(x) and not math.isinf(x) and 1e-6 <= abs(x) < 1e6:
-        text = _double_lexical(x, single=num.kind == FLOAT)  # shortest digits, as E-notation
+        text = double_lexical(x, single=num.kind == FLOAT)  # shortest digits, as E-notation
         return decimal_text(Decimal(text.replace("E", "e")))
-    return _double_lexical(x, single=num.kind == FLOAT)
+    return double_lexical(x, single=num.kind == FLOAT)
 
 
 CAST_TYPES = (XSD.string, XSD.boolean, XSD.integer, XSD.decimal, XSD.float, XSD.double, XSD.dateTime)

@@ -8,7 +8,7 @@ units; if it is not a whole multiple of the base unit that is an error, never a 
 from __future__ import annotations
 
 import re
-from lars.records import dataclass
+from dataclasses import dataclass
 try:  # datetime's C classes themselves (datetime.datetime is _datetime.datetime), without the
     # pure-Python definitions datetime.py makes before it replaces them (≈ 5 M instructions of every
     # start-up, docs/performance.md session 11 round 3); translator.rdf.streams and

@@ -141,11 +141,12 @@ def _operand(e: M.Expr, index: dict[str, int]) -> Callable[[Sequence[ops.Number]
         case M.Literal(lexical, datatype, lang) if datatype and not lang:
             n = ops.numeric_lexical(lexical, datatype)  # of the literal evaluate() builds
             return None if n is None else (lambda nums: n)
-        case M.UnaryOp() | M.BinaryOp() if not M.expression_variables(e):  # a constant such as -5.0
-            from translator.translate.expressions import evaluate
-
-            value = evaluate(e, {})
-            n = None if isinstance(value, ops.ExprError) else ops.numeric(value)
+        case M.BinaryOp(op) | M.UnaryOp(op) if op in _ARITHMETIC and not M.expression_variables(e):
+            # a constant such as -5.0 or (1 + 2) / 4: computed once, as :func:`_value` computes it
+            # for variables (the number its canonical literal reads back as, as ``evaluate`` gives
+            # it); any other operator gives a Boolean or an error, never a number
+            constant = _value(e, index)
+            n = None if constant is None else constant(())
             return None if n is None else (lambda nums: n)
     return None
 
