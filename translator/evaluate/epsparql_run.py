@@ -206,12 +206,12 @@ def evaluate_tree(node, atoms: list[str], consumed: set[Leaf], selection: str, r
 
 def passes(compiled: PolicyCompiled, m: Match) -> bool:
     """The pattern's FILTERs (SPARQL semantics, D6; time functions in base ticks) and WITHIN."""
-    from translator.rdf import sparql_terms
-
     if compiled.within is not None and m.end - m.start > compiled.within:
         return False
     bindings = _bindings(m)
     for f in compiled.filters:
+        from translator.rdf import sparql_terms  # rdflib: imported when a FILTER is evaluated
+
         if not any(all(sparql_terms.filter_holds(evaluate(leaf, bindings)) for leaf in conj) for conj in dnf(f)):
             return False
     return True

@@ -1,7 +1,8 @@
-"""SPARQL 1.1 numbers, exactly (decision D6, docs/decisions.md).
+"""SPARQL 1.1 numbers, exactly (spec D6), and the operators of :mod:`translator.rdf.sparql_terms`.
 
 The numeric core of the FILTER/BIND/aggregate evaluation, on values and texts, without RDF terms
-(so without rdflib, whose import is about 0.34 G instructions of a start-up; docs/performance.md):
+(so without rdflib, whose import is about 0.34 G instructions of a start-up; docs/performance.md,
+sessions 10-11):
 
 * :class:`ExprError`, the error value of SPARQL expressions (§17.2);
 * the numeric kinds ``INTEGER < DECIMAL < FLOAT < DOUBLE`` (XPath F&O §1.2 type promotion) with
@@ -26,6 +27,7 @@ import math
 import re
 import struct
 from decimal import Context, Decimal, InvalidOperation
+from typing import cast
 
 from dataclasses import dataclass
 
@@ -138,8 +140,8 @@ def numeric_lexical(lexical: str, datatype: str) -> Number | None:
         return Number(DECIMAL, Decimal(lex)) if _DECIMAL_LEX.match(lex) else None
     if not _DOUBLE_LEX.match(lex):
         return None
-    value = _parse_double(lex)
-    return Number(FLOAT, to_float32(value)) if kind == FLOAT else Number(DOUBLE, value)
+    double = _parse_double(lex)
+    return Number(FLOAT, to_float32(double)) if kind == FLOAT else Number(DOUBLE, double)
 
 
 def promote(n: Number, kind: int) -> int | Decimal | float:
@@ -175,12 +177,10 @@ def double_lexical(x: float, *, single: bool = False) -> str:
         return "-0.0E0" if math.copysign(1, x) < 0 else "0.0E0"
     if single:
         return _float_lexical(x)
-    text = repr(x)
-    sign, digits, exponent = Decimal(text).normalize().as_tuple()
-    mantissa = "".join(map(str, digits))
-    exp = exponent + len(mantissa) - 1
+    d = Decimal(repr(x)).normalize()
+    mantissa = "".join(map(str, d.as_tuple().digits))
     body = mantissa[0] + "." + (mantissa[1:] or "0")
-    return f"{'-' if sign else ''}{body}E{exp}"
+    return f"{'-' if d.is_signed() else ''}{body}E{d.adjusted()}"  # adjusted(): the first digit's exponent
 
 
 def _round_trips(x: float, precision: int) -> str | None:
@@ -354,6 +354,7 @@ def compare_numbers(na: Number, nb: Number) -> int:
 def arith_value(name: str, kind: int, x: int | Decimal | float, y: int | Decimal | float) -> int | Decimal | float | ExprError:
     """``x name y`` of two values already promoted to ``kind`` (``/`` of integers: DECIMAL), as
     the operators compute it (op:numeric-add … op:numeric-divide)."""
+    result: int | Decimal | float
     try:
         if kind in (FLOAT, DOUBLE):
             result = _float_op(name, float(x), float(y))
@@ -367,7 +368,8 @@ def arith_value(name: str, kind: int, x: int | Decimal | float, y: int | Decimal
                 result = {"+": EXACT_CONTEXT.add, "-": EXACT_CONTEXT.subtract, "*": EXACT_CONTEXT.multiply}[name](
                     Decimal(x), Decimal(y))
         else:
-            result = {"+": x + y, "-": x - y, "*": x * y}[name]
+            a, b = cast(int, x), cast(int, y)  # INTEGER: both are ints
+            result = {"+": a + b, "-": a - b, "*": a * b}[name]
     except (ArithmeticError, InvalidOperation):
         return ExprError(f"arithmetic error in {name}")
     return result

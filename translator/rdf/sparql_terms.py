@@ -51,6 +51,7 @@ import re
 from datetime import datetime
 from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_UP, Decimal
 from functools import lru_cache
+from types import EllipsisType
 from typing import Callable, Sequence
 
 from rdflib import BNode, Literal, URIRef
@@ -212,7 +213,7 @@ def _same_term(a: Value, b: Value) -> bool:
     """RDF term identity (``sameTerm``): canonical N-Triples equality."""
     if type(a) is not type(b):
         return False
-    if isinstance(a, Literal):
+    if isinstance(a, Literal) and isinstance(b, Literal):
         return to_nt(a) == to_nt(b)
     return a == b
 
@@ -489,7 +490,7 @@ def _compatible(a: Literal, b: Literal) -> bool:
     if not (is_string_literal(a) and is_string_literal(b)):
         return False
     if b.language:
-        return bool(a.language) and a.language.lower() == b.language.lower()
+        return a.language is not None and a.language.lower() == b.language.lower()
     return True
 
 
@@ -506,7 +507,7 @@ def _integer_arg(a: Value) -> int | None:
     return n.value if n is not None and n.kind == INTEGER else None  # type: ignore[return-value]
 
 
-def fn_substr(source: Value, start: Value, length: Value = ...) -> Value:  # type: ignore[assignment]
+def fn_substr(source: Value, start: Value, length: Value | EllipsisType = ...) -> Value:
     """SUBSTR (§17.4.3.3, fn:substring): 1-based ``start``; ``start``/``length`` are xsd:integer."""
     args = (source, start) if length is ... else (source, start, length)
     return _substr(*args)
@@ -643,7 +644,7 @@ def _translate_dollar(pattern: str, *, multiline: bool) -> str:
     return "".join(out)
 
 
-def fn_regex(text: Value, pattern: Value, flags: Value = ...) -> Value:  # type: ignore[assignment]
+def fn_regex(text: Value, pattern: Value, flags: Value | EllipsisType = ...) -> Value:
     """REGEX (§17.4.3.14): XPath fn:matches with flags ``s m i x q``."""
     args = (text, pattern) if flags is ... else (text, pattern, flags)
     return _regex_match(*args)
@@ -659,7 +660,7 @@ def _regex_match(text: Value, pattern: Value, flags: Value = Literal("")) -> Val
     return boolean(compiled.search(str(text)) is not None)
 
 
-def fn_replace(arg: Value, pattern: Value, replacement: Value, flags: Value = ...) -> Value:  # type: ignore[assignment]
+def fn_replace(arg: Value, pattern: Value, replacement: Value, flags: Value | EllipsisType = ...) -> Value:
     """REPLACE (§17.4.3.15): XPath fn:replace (``$n`` group references, ``\\$`` and ``\\\\``)."""
     args = (arg, pattern, replacement) if flags is ... else (arg, pattern, replacement, flags)
     return _replace(*args)
@@ -1001,7 +1002,6 @@ OPERATORS: dict[str, Callable[..., Value]] = {
     "ISNUMERIC": fn_is_numeric,
     "STR": fn_str,
     "LANG": fn_lang,
-    "LANGMATCHES": None,  # set below
     "DATATYPE": fn_datatype,
     "IRI": fn_iri,
     "URI": fn_iri,
@@ -1053,7 +1053,7 @@ def fn_langmatches(tag: Value, range_: Value) -> Value:
     return boolean(t == r or t.startswith(r + "-"))
 
 
-OPERATORS["LANGMATCHES"] = fn_langmatches
+OPERATORS["LANGMATCHES"] = fn_langmatches  # defined after the table
 
 #: allowed argument counts per operator
 ARITY: dict[str, tuple[int, int | None]] = {

@@ -9,13 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-try:  # datetime's C classes themselves (datetime.datetime is _datetime.datetime), without the
-    # pure-Python definitions datetime.py makes before it replaces them (≈ 5 M instructions of every
-    # start-up, docs/performance.md session 11 round 3); translator.rdf.streams and
-    # translator.translate.expressions take them from here
-    from _datetime import datetime, timedelta, timezone
-except ImportError:  # an interpreter without the C module
-    from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta, timezone
 from functools import lru_cache
 
 from lars.errors import RsplarsError

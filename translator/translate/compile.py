@@ -133,7 +133,8 @@ def cq(query: M.Query, assignment: dict[int, str], cautious: Iterable[str] = ())
             return p  # GRAPH patterns address named graphs, never the merged streams
         if not isinstance(p, M.BGP):
             return None
-        static, per_stream = [], {}
+        static: list[M.TriplePattern] = []
+        per_stream: dict[str, list[M.TriplePattern]] = {}
         for t in p.triples:
             k = next(counter)
             if k in assignment:
@@ -383,7 +384,7 @@ def pattern_key(t: M.TriplePattern) -> tuple[str, str, str]:
 
     def one(x) -> str:
         converted = normalize_term(x)
-        return "?" + converted.name if isinstance(converted, A.Var) else converted.value  # type: ignore[union-attr]
+        return "?" + converted.name if isinstance(converted, A.Var) else converted.value
 
     return (one(t.subject), one(t.predicate), one(t.object))
 

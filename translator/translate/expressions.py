@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Callable, Mapping, Sequence
 
 from lars.bounds import TERM_CACHE_SIZE
 from lars.errors import UnsupportedError
-from lars.model import Constant, Function, GroundTerm, Integer, String
+from lars.model import Constant, Function, GroundTerm, Integer, String, Term
 from lars.printer import format_term, string_text
 from lars.reference import clingo_order
 from translator.query import model as M
@@ -30,10 +30,11 @@ from translator.translate.numeric_tests import number_of_text
 if TYPE_CHECKING:  # rdflib is imported where terms are built (evaluate, ORDER BY keys of non-numbers)
     from fractions import Fraction
 
-    from rdflib.term import Literal as RDFLiteral, Node
+    from rdflib.term import Literal as RDFLiteral
 
-    Bindings = Mapping[str, Node | None]
-    Value = Node | None | ops.ExprError
+    from translator.rdf.sparql_terms import Value
+
+    Bindings = Mapping[str, Value]
 
 
 def evaluate(e: M.Expr, bindings: Bindings) -> Value:
@@ -81,8 +82,6 @@ def _in(x: Value, values: list[Value], negated: bool) -> Value:
 def check_supported(e: M.Expr) -> None:
     """Raise an :class:`UnsupportedError` at translation time for what :func:`evaluate` cannot do,
     so that it never surfaces in the middle of grounding."""
-    from translator.rdf import sparql_terms
-
     match e:
         case M.Var() | M.IRI() | M.Literal():
             return
@@ -95,6 +94,8 @@ def check_supported(e: M.Expr) -> None:
             for sub in (expr, *values):
                 check_supported(sub)
         case M.FunctionCall(name, args):
+            from translator.rdf import sparql_terms
+
             key = sparql_terms.operator_key(name)
             if key not in sparql_terms.OPERATORS:
                 raise UnsupportedError(f"the SPARQL function {name}", "translation to LARS",
@@ -103,6 +104,8 @@ def check_supported(e: M.Expr) -> None:
                 check_supported(a)
         case M.IRICall(iri, args, _):
             from rdflib import URIRef
+
+            from translator.rdf import sparql_terms
 
             if URIRef(iri.value) not in sparql_terms.CAST_TYPES or len(args) != 1:
                 raise UnsupportedError(f"the function call <{iri.value}>(…)", "translation to LARS",
@@ -150,11 +153,11 @@ def _parsed_expression(text: str) -> tuple[M.Expr, tuple[str, ...]]:
     return part.expr, tuple(v.name for v in M.expression_variables(part.expr))
 
 
-def _bindings(text: str, args: Sequence[GroundTerm]) -> tuple[M.Expr, dict[str, Node | None]]:
+def _bindings(text: str, args: Sequence[GroundTerm]) -> tuple[M.Expr, dict[str, Value]]:
     expr, names = parse_expression(text)
     if len(args) != len(names):
         raise ValueError(f"{text!r} reads {len(names)} variable(s), got {len(args)} argument(s)")
-    return expr, {n: from_lars(a) for n, a in zip(names, args)}  # type: ignore[arg-type]
+    return expr, {n: from_lars(a) for n, a in zip(names, args)}
 
 
 def sparql_test(text: String, *args: GroundTerm) -> Integer:
@@ -318,6 +321,7 @@ def _exact(term: GroundTerm) -> tuple[int, int, int, int, int, int, int] | None:
         return n.kind, num, den.bit_length() - 1, 0, 0, 0, 0
     if n.kind == ops.DECIMAL:
         sign, digits, exponent = Decimal(n.value).as_tuple()
+        assert isinstance(exponent, int)  # a finite decimal ("n", "N", "F": NaN and infinities)
         m = int("".join(map(str, digits)) or "0") * (-1 if sign else 1)
         return (n.kind, m * 10**exponent, 0, 0, 0, 0, 0) if exponent >= 0 else (n.kind, m, 0, -exponent, 0, 0, 0)
     return n.kind, int(n.value), 0, 0, 0, 0, 0
@@ -361,12 +365,24 @@ def sparql_part_limb(term: GroundTerm, i: Integer) -> Integer:
     return Integer(pieces[i.value][1] if 0 <= i.value < len(pieces) else 0)
 
 
+def _text(term: Term) -> str:
+    """The text of a string argument of an accumulator built here (``acc("n/d", …)``, ``gc(T, L)``)."""
+    assert isinstance(term, String), term
+    return term.value
+
+
+def _int(term: Term) -> int:
+    """The value of an integer argument of an accumulator or part key built here."""
+    assert isinstance(term, Integer), term
+    return term.value
+
+
 def _acc(acc: GroundTerm) -> tuple[Fraction, int, int, int]:
     from fractions import Fraction  # the exact sums of the clingo program only (not the native run's)
 
     if isinstance(acc, Function) and acc.name == "acc":
         text, nan, inf, ninf = acc.args
-        return Fraction(text.value), nan.value, inf.value, ninf.value  # type: ignore[union-attr]
+        return Fraction(_text(text)), _int(nan), _int(inf), _int(ninf)
     return Fraction(0), 0, 0, 0  # the start of a fold
 
 
@@ -383,7 +399,7 @@ def sparql_sum_add(acc: GroundTerm, key: GroundTerm, total: Integer) -> Function
     elif isinstance(key, Function) and key.name == "p":
         from fractions import Fraction
 
-        scale, position = (a.value for a in key.args)  # type: ignore[union-attr]
+        scale, position = (_int(a) for a in key.args)
         value += Fraction(total.value) * Fraction(2) ** (LIMB_BITS * position) / Fraction(10) ** scale
     return Function("acc", (String(str(value)), Integer(nan), Integer(inf), Integer(ninf)))
 
@@ -459,7 +475,7 @@ def sparql_avg_result(acc: GroundTerm, kind: Integer, count: Integer) -> String 
     from translator.rdf import sparql_terms
 
     if count.value == 0:
-        return to_lars(sparql_terms.integer(0))  # type: ignore[return-value]
+        return to_lars(sparql_terms.integer(0))
     value = sparql_terms.call("/", [_rounded(kind.value, *_acc(acc)), sparql_terms.integer(count.value)])
     return to_lars(None if isinstance(value, ops.ExprError) else value)
 
@@ -552,7 +568,7 @@ def sparql_concat_add(acc: GroundTerm, term: GroundTerm, times: Integer, separat
     (``"?"`` at the start of a fold, ``""`` when there is none)."""
     from rdflib import Literal as RDFLiteral
 
-    text, lang = (acc.args[0].value, acc.args[1].value) if isinstance(acc, Function) else ("", "?")  # type: ignore[union-attr]
+    text, lang = (_text(acc.args[0]), _text(acc.args[1])) if isinstance(acc, Function) else ("", "?")
     node = from_lars(term)
     tag = node.language or "" if isinstance(node, RDFLiteral) else ""
     for _ in range(times.value):
@@ -566,7 +582,8 @@ def sparql_concat_result(acc: GroundTerm) -> String:
     every value has the same tag, as Oxigraph does)."""
     from rdflib import Literal as RDFLiteral
 
-    text, lang = acc.args[0].value, acc.args[1].value  # type: ignore[union-attr]
+    assert isinstance(acc, Function), acc
+    text, lang = _text(acc.args[0]), _text(acc.args[1])
     return to_lars(RDFLiteral(text, lang=lang if lang not in ("", "?") else None))  # type: ignore[return-value]
 
 
@@ -585,7 +602,7 @@ def _sum(values: Mapping[GroundTerm, int]) -> tuple[int, int, int, int, int, int
     number of solutions): the exact sum is numerator/denominator (not in lowest terms); ``None``
     for an error: a non-number, or more values than the portable encoding adds exactly
     (``MAX_SUM_ROWS``). The values added one by one to a :class:`_SumState`."""
-    state = _SumState(None)
+    state = _SumState(_sum_number)  # its totals only
     for term, times in values.items():
         state.change(term, times)
         if state.errors:
