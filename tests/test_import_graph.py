@@ -6,8 +6,10 @@ ties the modules together all the same: neither can be read, tested or moved wit
 This test therefore reads every module of the packages ``translator``, ``lars``, ``asp`` and
 ``spark_jobs`` with :mod:`ast` and counts **every** import statement, wherever it stands: at
 module level, inside functions and methods, inside ``try`` and ``if`` blocks, and the calls
-``importlib.import_module("a.b")`` with a literal name. The one exception is the block under
-``if TYPE_CHECKING:``, which never runs (it serves type checkers only).
+``importlib.import_module("a.b")`` with a literal name; a name built at run time from a literal
+package prefix (``import_module(f"translator.cli.commands.{name}")``) counts as an import of every
+module of that package. The one exception is the block under ``if TYPE_CHECKING:``, which never
+runs (it serves type checkers only).
 
 How an import becomes an edge of the graph:
 
@@ -93,14 +95,22 @@ def _absolute(module: Module, level: int, target: str | None) -> str:
     return ".".join(base + ([target] if target else []))
 
 
-def _literal_import_module(node: ast.Call) -> str | None:
-    """``importlib.import_module("a.b")`` or ``import_module("a.b")`` with a literal name, else None."""
+def _imported_by_call(node: ast.Call, modules: dict[str, Module]) -> set[str]:
+    """The modules ``importlib.import_module(…)`` (or ``import_module``, ``__import__``) imports: the
+    literal name, or every module of the package a literal prefix names (``f"a.b.{x}"``)."""
     func = node.func
     named = (isinstance(func, ast.Attribute) and func.attr == "import_module") or (
         isinstance(func, ast.Name) and func.id in ("import_module", "__import__"))
-    if named and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
-        return node.args[0].value
-    return None
+    if not (named and node.args):
+        return set()
+    arg = node.args[0]
+    if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+        return {arg.value}
+    if (isinstance(arg, ast.JoinedStr) and arg.values and isinstance(arg.values[0], ast.Constant)
+            and str(arg.values[0].value).endswith(".")):
+        package = str(arg.values[0].value)
+        return {name for name in modules if name.startswith(package) and "." not in name[len(package):]}
+    return set()
 
 
 def _is_private(name: str) -> bool:
@@ -138,9 +148,7 @@ def imports_of(module: Module, modules: dict[str, Module]) -> ModuleImports:
                 if _is_private(alias.name) and source != module.name:
                     found.private_names.append(f"from {source} import {alias.name} (line {node.lineno})")
         elif isinstance(node, ast.Call):
-            named = _literal_import_module(node)
-            if named and _in_project(named):
-                found.modules.add(named)
+            found.modules |= {name for name in _imported_by_call(node, modules) if _in_project(name)}
     for node in nodes:
         if not isinstance(node, ast.Attribute) or not _is_private(node.attr):
             continue
@@ -290,6 +298,22 @@ def test_a_cycle_through_import_module_and_relative_parents_is_found(tmp_path):
     })
     graph, _ = import_graph(root)
     assert cycles(graph) == [["translator.rdf.x", "translator.rdf.y", "translator.rdf.z"]]
+
+
+def test_a_module_name_built_from_a_package_prefix_imports_the_whole_package(tmp_path):
+    root = _tree(tmp_path, {
+        "translator/__init__.py": "",
+        "translator/main.py": "import importlib\n\ndef f(n):\n    return importlib.import_module(f'translator.commands.{n}')\n",
+        "translator/commands/__init__.py": "",
+        "translator/commands/run.py": "",
+        "translator/commands/agree.py": "from translator.main import f\n",
+        "translator/commands/deeper/__init__.py": "",
+        "translator/commands/deeper/x.py": "",
+    })
+    graph, _ = import_graph(root)
+    assert graph["translator.main"] == {"translator.commands.run", "translator.commands.agree",
+                                        "translator.commands.deeper"}
+    assert cycles(graph) == [["translator.commands.agree", "translator.main"]]
 
 
 def test_imports_under_type_checking_are_not_edges(tmp_path):
