@@ -1,6 +1,6 @@
-"""Agreement against input rate and pull period (issue 5; seed 000 §5's "rather unlikely" claim).
+"""Agreement against input rate and pull period (issue 5; Dao-Tran, Beck, Eiter 2015, §5's "rather unlikely" claim).
 
-Seed 000 §5 argues that under dense input C-SPARQL (pull, period U) and CQELS (push) will rarely
+Dao-Tran, Beck, Eiter 2015, §5 argues that under dense input C-SPARQL (pull, period U) and CQELS (push) will rarely
 agree, because "the snapshots taken at time points near the beginning of an interval will have high
 chances to collect more input than the snapshot at its end". This study measures it.
 
@@ -10,8 +10,8 @@ generated coupon streams (``translator.rdf.generators.coupon_scenario``, the gen
 ``rsplars gen coupons``): 3 shops, 3 customers, 4 products, a visit lasts one minute, offers and
 visits both arrive at ``rate`` per minute (Poisson), over ``DURATION`` minutes. For every rate,
 seed and period U: ``cs(Q)`` translated with τ1 and pulled every U minutes against its brave ``cq(Q)``
-translated with τ2 and pushed, judged on every ``[i·U, (i+1)·U]`` inside ``[0, DURATION]`` (seed 000
-§5, ``translator.agreement.judge``). The data satisfies condition (ii) (streams and static data share
+translated with τ2 and pushed, judged on every ``[i·U, (i+1)·U]`` inside ``[0, DURATION]`` (Dao-Tran,
+Beck, Eiter 2015, §5, ``translator.agreement.judge``). The data satisfies condition (ii) (streams and static data share
 no pattern; checked per scenario), and the cause of each disagreement is split by also pulling the
 τ2 program (``translator.agreement.diagnose``), so dataset vs execution mode is measured, not assumed.
 
@@ -78,7 +78,7 @@ def scenario_data(rate: float, seed: int):
 def every_time_point(query, strategy: str, elements, facts) -> dict:
     """The answers of ``query`` under ``strategy`` at every time point of [0, DURATION] (mode none).
 
-    By Proposition 1 (3) of seed 000 (tested in tests/translator and tests/asp), the pull run with
+    By Proposition 1 (3) of Dao-Tran, Beck, Eiter 2015 (tested in tests/translator and tests/asp), the pull run with
     period U answers exactly these at the multiples of U: one run serves every period. ``main``
     re-checks this on one period per scenario against a real pull run.
     """

@@ -3,7 +3,7 @@
     .venv/bin/python bench/spark_bench.py            # full run: 1,000,000 triples over 100,000 time points
     .venv/bin/python bench/spark_bench.py --quick    # smoke run (20,000 time points)
 
-The workload is the agreement of seed 000 §5 on the running example's coupon scenario
+The workload is the agreement of Dao-Tran, Beck, Eiter 2015, §5 on the running example's coupon scenario
 (``translator.rdf.generators.coupon_scenario``: coupons of three triples on the *offers* stream,
 customers' ``isNear`` reports on the *near* stream): the C-SPARQL query (τ1, pull, period U) and
 the CQELS query (τ2, push) of Example 4 without the FILTER and the static data, with windows of
@@ -12,7 +12,7 @@ the CQELS query (τ2, push) of Example 4 without the FILTER and the static data,
 
 * ``sequential``: ``translator.evaluate.run.answers`` for both programs, then ``translator.agreement.judge``;
 * ``spark``: ``spark_jobs.cli.run_agreement_spark`` on ``local[2]`` (both programs in one job,
-  verdicts by Spark), including building the session and shipping the elements to Spark;
+  verdicts by Spark), including starting Spark and shipping the elements to Spark;
 * ``spark-2x``: the same on a stream twice as long (same density).
 
 Stream generation is excluded from the wall times. Printed: wall times, the ratio sequential /

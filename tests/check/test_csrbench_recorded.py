@@ -1,7 +1,7 @@
 """The issue's "done when": real RSP engines' recorded answers on a public benchmark (CSRBench,
 Dell'Aglio et al., ISWC 2013), judged by ``rsplars check`` on the command line with their engine's
 profile and R2S, get the verdicts the benchmark's authors published (the paper's Table 2, rebuilt in
-spec 002 §5.6), and the report explains a failure.
+Dell'Aglio et al. 2013, Table 2), and the report explains a failure.
 
 Data (``tests/data/csrbench_recorded/``, README there): the benchmark's input stream rebuilt from the
 authors' LSD observation table (checked here against the totals of the oracle's Turtle files), the
@@ -10,7 +10,7 @@ recorded answers from the authors' oracle repository.
 
 Choices (docs/check.md §4, "CSRBench's recorded answers"): ``--ignore-timestamps`` (the engines stamp
 relations with their own wall clock, e.g. CQELS 13949, 16331, … ms; the oracle ignores timestamps and
-asks for a contiguous subsequence, spec 002 §5.7); ``--tick time`` for CQELS (the oracle's
+asks for a contiguous subsequence, Dell'Aglio et al. 2013, §6.1); ``--tick time`` for CQELS (the oracle's
 content-change windower reports once per timestamp, it does not model the tuple tick); the stream in
 ms, the run in s (the oracle's time unit is 1000 ms).
 """
@@ -66,7 +66,7 @@ def check(stream, profile: str, query: str, answers: str, capsys, tmp_path, *,
 
 
 def test_the_rebuilt_stream_has_the_oracle_data_shape():
-    """Spec 002 §5.5 computed from the oracle's 34 Turtle files: 15,188 triples, 957 AirTemperature
+    """Dell'Aglio et al. 2013, §6.3 computed from the oracle's 34 Turtle files: 15,188 triples, 957 AirTemperature
     and 933 RelativeHumidity observations, 50 triples at t = 4000 ms, 1,282 at t = 29000 ms."""
     lines = stream_lines()
     assert len(lines) == 15188

@@ -49,7 +49,7 @@ def test_t2_time_based_window_left_open(t0, alpha, expected):
 
 def test_t3_present_window_at_9_is_w3():
     """T3: WW1 = (5, 2, 1) gives W1 = (1,6], W2 = (3,8], W3 = (5,10]; at t = 9 the present window is
-    W3 and holds eve@7 only (earliest_open, seed 001 §1.8)."""
+    W3 and holds eve@7 only (earliest_open, Dell'Aglio et al. 2014, Definition 13)."""
     g = Grid(NEARBY, 5, 2, 1)
     assert [(g.opening(i), g.opening(i) + 5) for i in range(3)] == [(1, 6), (3, 8), (5, 10)]
     assert g.scope(9, "left-open", False) == (6, 9)
@@ -282,7 +282,7 @@ def test_t9_a_tuple_driven_engine_evaluates_twice_at_2():
 
 
 def test_a_window_that_has_not_started_is_empty(tmp_path):
-    """G_WW is undefined before t0 (seed 001 §1.8): with WW1 starting at 9, the nearby window is
+    """G_WW is undefined before t0 (Dell'Aglio et al. 2014, Definition 13): with WW1 starting at 9, the nearby window is
     empty at WW2's close 8, although zed arrives at 8; with WW1 starting at 7 it holds zed@8."""
     from check_helpers import DATA
 

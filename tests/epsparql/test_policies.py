@@ -3,7 +3,7 @@ consumption policy and every reading of the SEQ^c/SEQ^r quantifier (erratum 9).
 
 Stream: Figure 1 as reconstructed in §8.1 (``tests/data/epsparql/seed003_figure1.stream``); query
 ``E1 SEQ E2`` with ``E1 = ?x p ?y``, ``E2 = ?y q ?z`` (EP-SPARQL's landmark window = the whole
-stream up to t, Table 1 of seed 003). Named results (§8.1):
+stream up to t, Table 1 of Dell'Aglio et al. 2016). Named results (§8.1):
 A = (a1,b1,c1; 2,6), B = (a2,b2,c2; 4,6), C = (a2,b2,c2; 4,8), D = (a1,b1,c1; 2,10).
 The expected sets below are the seed's (GT-…), written out by hand; the runs go through the LARS
 operand program and the policy post-processing (translator.evaluate.epsparql_run).
