@@ -83,7 +83,7 @@ def _progress_dir() -> Iterator[str]:
 
 @dataclass(frozen=True)
 class _Input:
-    """The elements frame of a run (on its session); ``bounds``: the first and last element times
+    """The elements frame of a run (on its SparkSession); ``bounds``: the first and last element times
     when known without a Spark job (in-memory elements)."""
 
     frame: "DataFrame"

@@ -1,5 +1,5 @@
 """``translator.agreement.check``: outputs judged by Def 25 (some t0) and the oracle's comparison,
-hand-made wrong outputs judged incorrect with the right diagnosis (seed 002 §3.3, Table 2)."""
+hand-made wrong outputs judged incorrect with the right diagnosis (Dell'Aglio et al. 2013, §7, Table 2)."""
 
 from __future__ import annotations
 

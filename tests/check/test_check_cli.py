@@ -34,7 +34,7 @@ def test_profiles_lists_parameters_and_sources(cli):
     assert code == 0
     for name in ("csparql", "cqels", "sparqlstream", "rsp-ql"):
         assert name in out
-    assert "Dell'Aglio et al. 2013, Table 1" in out and "seed 001" in out
+    assert "Dell'Aglio et al. 2013, Table 1" in out and "Dell'Aglio et al. 2014" in out
     code, out, _ = cli("profiles", "--json")
     data = json.loads(out)
     assert data["cqels"]["parameters"]["report"] == "content-change,non-empty"

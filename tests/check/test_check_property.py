@@ -1,5 +1,5 @@
 """Property tests of the operational runs and of ``check`` against a small direct implementation
-of the seeds' definitions written here (windows by enumeration, Dell'Aglio et al. 2014, Definition 13 / Dell'Aglio et al. 2013, §3;
+of the papers' definitions written here (windows by enumeration, Dell'Aglio et al. 2014, Definition 13 / Dell'Aglio et al. 2013, §3;
 ET by testing every instant, Dell'Aglio et al. 2014, Definition 23; the BGP evaluated over the window's triples; R2S and
 empty relations, Dell'Aglio et al. 2014, Definitions 20–22 / Dell'Aglio et al. 2013, §3):
 

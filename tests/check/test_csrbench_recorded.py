@@ -111,7 +111,7 @@ def expected_q4_csparql(t0: int) -> list[Fraction]:
 
 
 def test_g5_expected_output_of_q4_against_a_direct_evaluation(capsys):
-    """Spec 002 G5 (the expected outputs on the CSRBench data, replayed in Python): ``rsplars run
+    """The expected outputs on the CSRBench data, replayed in Python: ``rsplars run
     --profile csparql`` gives for Q4 the averages of a direct evaluation of the table."""
     import tempfile
     from pathlib import Path
@@ -145,7 +145,7 @@ def test_recorded_answers_get_the_published_verdict(stream, capsys, tmp_path, pr
 
 
 def test_csparql_q5_fails_for_its_transient_phase(stream, capsys, tmp_path):
-    """Published cause (seed 002 §3.3 item 7): before the first window of the sliding window
+    """Published cause (Dell'Aglio et al. 2013, §7, C-SPARQL on Q5): before the first window of the sliding window
     [RANGE 5s STEP 1s] closes, C-SPARQL reports windows that are still open. This recorded output
     carries application times (1000, 2000, … ms, one relation per second), so it can be judged with
     timestamps too: the first mismatch is the relation at 1 s, where no window closes (the first

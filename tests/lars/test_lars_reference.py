@@ -1,5 +1,5 @@
 """lars.reference on cases computed by hand: window functions (LARS paper), the offer example of
-seed 000 (Ex. 5–7), a tram example after Beck et al. (AAAI 2015), all window kinds, D9–D11, no
+Dao-Tran, Beck, Eiter 2015 (Ex. 5–7), a tram example after Beck et al. (AAAI 2015), all window kinds, D9–D11, no
 answer stream, stratification, clingo built-ins, and the Ticker programs."""
 
 from __future__ import annotations

@@ -82,7 +82,7 @@ class Relation:
 
 def time_windows(query: M.Query, base: TimeBase) -> list[TimeWindowInfo]:
     """The query's windows in query order (C-SPARQL stream sources, then CQELS STREAM patterns);
-    the seeds' report policies are defined for time-based windows only (Dell'Aglio et al. 2013, §3; the oracle takes one time-based window, §6.2)."""
+    the papers' report policies are defined for time-based windows only (Dell'Aglio et al. 2013, §3; the oracle takes one time-based window, §6.2)."""
     out = []
     for p in M.stream_graph_patterns(query):
         if not isinstance(p.stream, M.IRI):

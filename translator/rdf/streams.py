@@ -13,7 +13,7 @@ Three formats are read, each into a list of :class:`StreamElement`:
 * ``trig`` — TriG where every named graph is one stream element (all its triples share its time)
   and some graph states the time with ``<g> <http://www.streamreasoning.org/schema/benchmark#hasTimestamp> "t"``
   (the CSRBench oracle's metadata graph) or ``<g> prov:generatedAtTime "…"^^xsd:dateTime``;
-* ``notation`` — the seeds' readable Turtle-like notation ``:diana :isNearby :a [2] .`` (grammar
+* ``notation`` — the papers' readable Turtle-like notation ``:diana :isNearby :a [2] .`` (grammar
   ``grammars/stream_notation.lark``);
 * a folder of Turtle files ``NAME<k>.ttl``, file k holding the triples at time k (the CSRBench
   oracle's ``data/data_0.ttl`` … ``data_33.ttl``, loaded at k·1000 ms: ``--stream-time-unit s``).
@@ -95,7 +95,7 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-#: namespace of the empty prefix ``:`` when a notation file does not declare it (the seeds write
+#: namespace of the empty prefix ``:`` when a notation file does not declare it (the papers write
 #: ``:diana`` without a declaration)
 DEFAULT_NAMESPACE = "http://example.org/"
 #: prefixes known in the readable notation without a declaration
@@ -561,10 +561,10 @@ def _expected(tokens: Iterable[str]) -> str:
 
 
 def _read_notation(text: str, source: str, accounting: Accounting | None = None) -> list[_Raw]:
-    """The seeds' notation ``:diana :isNearby :a [2] .`` (prefixes optional for ``:``).
+    """The papers' notation ``:diana :isNearby :a [2] .`` (prefixes optional for ``:``).
 
     With ``--skip-bad-elements`` a file with a syntax error is read again one line at a time (one
-    statement per line, as the seeds write them), so that only the bad lines are skipped."""
+    statement per line, as the papers write them), so that only the bad lines are skipped."""
     from lark.exceptions import UnexpectedInput
 
     try:
