@@ -1,4 +1,4 @@
-"""The RSP query model shared by C-SPARQL, CQELS-QL and EP-SPARQL (seed 000 §3).
+"""The RSP query model shared by C-SPARQL, CQELS-QL and EP-SPARQL (Dao-Tran, Beck, Eiter 2015, §3).
 
 A query is ``Q = (V, P, D, S)``: result form V (:class:`Select`, :class:`Construct`, :class:`Ask`,
 :class:`Describe`), graph pattern P (:class:`Group` and the SPARQL 1.1 algebra nodes), dataset D
@@ -11,7 +11,7 @@ graph patterns ``(s, ω, g)`` — computed by :func:`stream_graph_patterns`:
   of S.
 
 The model also carries what the dialects add: C-SPARQL registration and AGGREGATE clauses
-(seed 004 Sect. 2.2–2.5), EP-SPARQL event operators (:class:`EventPattern`). Every node is a frozen
+(Barbieri et al. 2010, §2.2–2.5), EP-SPARQL event operators (:class:`EventPattern`). Every node is a frozen
 dataclass; IRIs are stored fully expanded (the prologue is kept so that printers can abbreviate).
 Source positions never take part in equality (``compare=False``), so printing and re-parsing a
 query gives an equal model.
@@ -166,7 +166,7 @@ DIALECT_BUILTINS: dict[str, str] = {
 }
 
 # ---------------------------------------------------------------------------------------------
-# windows (seed 000 Table 1; seed 004 Sect. 2.3; CQELS)
+# windows (Dao-Tran, Beck, Eiter 2015, Table 1; Barbieri et al. 2010, §2.3; CQELS)
 
 _UNIT_MS: dict[str, int] = {"ms": 1, "s": 1000, "m": 60_000, "h": 3_600_000, "d": 86_400_000}
 
@@ -304,7 +304,7 @@ class Values:
 
 @dataclass(frozen=True)
 class StreamPattern:
-    """CQELS stream graph pattern ``STREAM s [ω] { g }`` (seed 000 §2.2 (B2), §4.3 (T2))."""
+    """CQELS stream graph pattern ``STREAM s [ω] { g }`` (Dao-Tran, Beck, Eiter 2015, §2.2 (B2), §4.3 (T2))."""
 
     stream: Union[IRI, Var]
     window: Window
@@ -392,7 +392,7 @@ Form = Union[Select, Construct, Ask, Describe]
 
 @dataclass(frozen=True)
 class StreamSource:
-    """C-SPARQL ``FROM [NAMED] STREAM <iri> [ω]`` (seed 004 Sect. 2.3)."""
+    """C-SPARQL ``FROM [NAMED] STREAM <iri> [ω]`` (Barbieri et al. 2010, §2.3)."""
 
     iri: IRI
     window: Window
@@ -431,7 +431,7 @@ class Modifiers:
 
 @dataclass(frozen=True)
 class Registration:
-    """C-SPARQL ``REGISTER QUERY|STREAM name [COMPUTED EVERY d] AS`` (seed 004 Sect. 2.4, 2.5)."""
+    """C-SPARQL ``REGISTER QUERY|STREAM name [COMPUTED EVERY d] AS`` (Barbieri et al. 2010, §2.4, 2.5)."""
 
     kind: str  # QUERY | STREAM
     name: str
@@ -441,7 +441,7 @@ class Registration:
 
 @dataclass(frozen=True)
 class AggregateClause:
-    """C-SPARQL ``AGGREGATE { (?v, FUNC[(?x)], {groups}) [FILTER] }`` (seed 004 Sect. 2.2)."""
+    """C-SPARQL ``AGGREGATE { (?v, FUNC[(?x)], {groups}) [FILTER] }`` (Barbieri et al. 2010, §2.2)."""
 
     var: Var
     function: str  # COUNT SUM AVG MIN MAX
@@ -462,7 +462,7 @@ DIALECTS = ("csparql", "cqels", "epsparql")
 
 @dataclass(frozen=True)
 class Query:
-    """``Q = (V, P, D, S)`` of seed 000 §3 plus the dialect additions."""
+    """``Q = (V, P, D, S)`` of Dao-Tran, Beck, Eiter 2015, §3 plus the dialect additions."""
 
     dialect: str
     form: Form
@@ -482,7 +482,7 @@ class Query:
 
 @dataclass(frozen=True)
 class StreamGraphPattern:
-    """An element ``(s, ω, g)`` of S; ``pattern`` is None for C-SPARQL (g = ∅, seed 000 §3)."""
+    """An element ``(s, ω, g)`` of S; ``pattern`` is None for C-SPARQL (g = ∅, Dao-Tran, Beck, Eiter 2015, §3)."""
 
     stream: Union[IRI, Var]
     window: Window

@@ -55,7 +55,7 @@ def parse(
 ) -> Query:
     """Parse ``text`` written in ``dialect`` (``auto``: :func:`translator.query.dialect.detect_dialect`).
 
-    ``lenient`` accepts the quirks of the papers' printed queries (spec/004-csparql.md §8.1 P3):
+    ``lenient`` accepts the quirks of the papers' printed queries (Barbieri et al. 2010):
     undeclared prefixes (well-known namespaces, else a placeholder namespace), hyphenated
     variables, ``^^`` for ``&&``, FROM before SELECT, commas in projections, long unit names,
     REGISTER STREAM with SELECT. ``prefixes`` are declared before the text (like rdflib's initNs).

@@ -322,7 +322,7 @@ class CorePrinter:
 
 
 class CsparqlPrinter(CorePrinter):
-    """C-SPARQL (seed 004 Sect. 2): REGISTER, FROM [NAMED] STREAM, AGGREGATE."""
+    """C-SPARQL (Barbieri et al. 2010, §2): REGISTER, FROM [NAMED] STREAM, AGGREGATE."""
 
     dialect = "csparql"
     step_keyword = "STEP"

@@ -1,4 +1,4 @@
-"""From a parsed RSP query to the LARS program an engine runs (seed 000 §3–4).
+"""From a parsed RSP query to the LARS program an engine runs (Dao-Tran, Beck, Eiter 2015, §3–4).
 
 ``compile_query`` chains the stages: the dialect's view of the query (``cs(Q)`` / ``cq(Q)``, §3),
 the pattern algebra (:mod:`translator.translate.normalize`), τ1 or τ2 (:mod:`translator.translate.tau`, §4.3), the
@@ -92,7 +92,7 @@ def rewrite_patterns(p: M.Pattern, visit) -> M.Pattern:
 
 
 def cs(query: M.Query) -> M.Query:
-    """``cs(Q)`` (seed 000 §3): every stream graph pattern ``(STREAM s ω g)`` of a CQELS query
+    """``cs(Q)`` (Dao-Tran, Beck, Eiter 2015, §3): every stream graph pattern ``(STREAM s ω g)`` of a CQELS query
     becomes a C-SPARQL ``FROM STREAM s [ω]``, and g stays in the pattern where it was, matched
     against the default graph into which C-SPARQL merges the window contents."""
     sources: list[M.StreamSource] = list(query.dataset.streams)
@@ -114,7 +114,7 @@ def cs(query: M.Query) -> M.Query:
 
 
 def cq(query: M.Query, assignment: dict[int, str], cautious: Iterable[str] = ()) -> M.Query:
-    """A member of ``cq(Q)`` (seed 000 §3) for a C-SPARQL query: the triple patterns of the
+    """A member of ``cq(Q)`` (Dao-Tran, Beck, Eiter 2015, §3) for a C-SPARQL query: the triple patterns of the
     default graph are assigned to streams (``assignment``: index of the triple in pattern order →
     stream IRI; unassigned ones stay static), each stream's patterns become ``(STREAM s ω g_s)``
     — brave — or ``((STREAM s ω g_s) UNION g_s)`` for the streams in ``cautious``.
@@ -181,7 +181,7 @@ def default_strategy(query: M.Query) -> str:
 
 
 def default_mode(query: M.Query) -> str:
-    """Pull for C-SPARQL (time-driven), push for CQELS (data-driven) (seed 000 §2.2, §5)."""
+    """Pull for C-SPARQL (time-driven), push for CQELS (data-driven) (Dao-Tran, Beck, Eiter 2015, §2.2, §5)."""
     return "pull" if query.dialect == "csparql" else "push"
 
 
@@ -391,7 +391,7 @@ def pattern_key(t: M.TriplePattern) -> tuple[str, str, str]:
 def assign_by_data(query: M.Query, stream_triples: dict[str, set[tuple[str, str, str]]]) -> dict[int, str]:
     """The assignment :func:`cq` needs, read off data: a default-graph triple pattern belongs to
     the stream whose triples it matches; one that matches no stream triple stays static. A pattern
-    matching the triples of several streams is ambiguous (seed 000 §3 leaves the choice to whoever
+    matching the triples of several streams is ambiguous (Dao-Tran, Beck, Eiter 2015, §3 leaves the choice to whoever
     writes the CQELS query) and raises an error asking for ``--assign``."""
     from translator.rdf.triple_match import matches
 
@@ -410,7 +410,7 @@ def assign_by_data(query: M.Query, stream_triples: dict[str, set[tuple[str, str,
 
 def cautious(query: M.Query, streams: Iterable[str]) -> M.Query:
     """For a CQELS query: ``(STREAM s ω g)`` becomes ``((STREAM s ω g) UNION g)`` for the streams
-    named (seed 000 §3, the cautious reading)."""
+    named (Dao-Tran, Beck, Eiter 2015, §3, the cautious reading)."""
     chosen = set(streams)
 
     def rewrite(p: M.Pattern) -> M.Pattern | None:

@@ -1,4 +1,4 @@
-"""RSP → LARS: the translations τ, τ1 and τ2 of seed 000 §4.3 (Fig. 1) and the windows of Table 1.
+"""RSP → LARS: the translations τ, τ1 and τ2 of Dao-Tran, Beck, Eiter 2015, §4.3 (Fig. 1) and the windows of Table 1.
 
 ``τ(V, P, D, S, i)`` (Polleres, WWW 2007, extended with input streams) turns a graph pattern into
 rules over predicates ``ans_i`` indexed by the position of the sub-pattern in the pattern tree
@@ -7,8 +7,8 @@ values of ``V̄ = vars(P)`` in lexicographic order, ``null`` for unbound, D5) ma
 in graph D. The stream parameter S of the paper is constant for a query, so it is left out of
 ``ans_i`` (which makes ``chop`` the identity).
 
-Differences from Fig. 1, all needed for SPARQL's exact semantics (seed 000 says τ is taken from
-[17] without restating these cases; tested against rdflib):
+Differences from Fig. 1, all needed for SPARQL's exact semantics (Dao-Tran, Beck, Eiter 2015 take τ
+from Polleres 2007 without restating these cases; tested against rdflib):
 
 * AND joins *compatible* solutions: a variable that may be unbound on one side joins with any
   value of the other (three cases per such variable; variables bound in every solution, see
@@ -88,7 +88,7 @@ def lars_term(t: A.PatternTerm) -> Term:
 
 
 def lars_window(spec: A.WindowSpec, stream: Term, bounds: str = "closed") -> Window:
-    """τ(ω) of Table 1 (seed 000 §4.2) under a window-bounds convention (D2).
+    """τ(ω) of Table 1 (Dao-Tran, Beck, Eiter 2015, §4.2) under a window-bounds convention (D2).
 
     ``closed`` is Table 1 literally: ``[RANGE L STEP D]`` ↦ ``⊞^{L,0,D}``, the window
     ``[t'−L, t']``. ``left-open`` ``(t'−L, t']`` is ``⊞^{L−1,0,D}`` in integer time.
@@ -364,7 +364,7 @@ class Tau:
 
     def _t_stream(self, p: A.Stream, graph: Term, i: int) -> None:
         """τ2: ``ans_i(V̄, D) ← τ(ω)(⋀_{(S,P,O)∈g} ◇ striple(S,P,O,s))`` when g is a basic graph
-        pattern (seed 000 §4.3); ``⊞(◇a ∧ ◇b)`` is written as ``⊞◇a ∧ ⊞◇b`` (same window, spec §2).
+        pattern (Dao-Tran, Beck, Eiter 2015, §4.3); ``⊞(◇a ∧ ◇b)`` is written as ``⊞◇a ∧ ⊞◇b`` (same window).
 
         The τ2 extension (``docs/translation.md``): any other g is translated by τ like the body
         of a GRAPH pattern whose graph is the window — every triple pattern ``(S,P,O)`` of g
@@ -471,7 +471,7 @@ def substitute(atom: Atom, values: dict[A.Var, Term]) -> Atom:
 
 def translate(pattern: A.Pattern, strategy: str = "tau", *, stream_sources: Sequence[A.StreamSource] = (),
               bounds: str = "closed") -> Program:
-    """``τ(Q)``, ``τ1(Q)`` or ``τ2(Q)`` for the pattern of a query (seed 000 §4.3)."""
+    """``τ(Q)``, ``τ1(Q)`` or ``τ2(Q)`` for the pattern of a query (Dao-Tran, Beck, Eiter 2015, §4.3)."""
     return Tau(strategy, stream_sources, bounds).program(pattern)
 
 

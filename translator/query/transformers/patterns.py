@@ -1,5 +1,5 @@
 """Triples, graph patterns, query forms and solution modifiers (SPARQL 1.1 §5–§16, W3C grammar
-[2]–[83]). Builds the parts of ``Q = (V, P, D, S)`` (seed 000 §3) that all dialects share."""
+[2]–[83]). Builds the parts of ``Q = (V, P, D, S)`` (Dao-Tran, Beck, Eiter 2015, §3) that all dialects share."""
 
 from __future__ import annotations
 
