@@ -43,6 +43,7 @@ from translator.cli.commands.common import (
     add_data_options,
     add_query_options,
     add_translation_options,
+    apply_dialect_defaults,
     check_stream_iris,
     compile_variants,
     output,
@@ -94,6 +95,7 @@ def run(args: argparse.Namespace) -> int:
     from translator.evaluate.accounting import count_elements, new_accounting
 
     check_stream_iris(query, [parse_stream_spec(spec)[0] for spec in args.stream])
+    apply_dialect_defaults(args, query)  # RSP-QL: the rsp-ql profile and the registration's R2S
     if operational_requested(args):  # --profile, --t0, --report, …: the report-policy run (docs/check.md)
         from translator.cli.commands.operational_options import run_operational
 
