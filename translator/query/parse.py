@@ -255,6 +255,8 @@ def _hint(dialect: str, text: str, rest: str, expected: set[str], err: Unexpecte
         return "CQELS-QL windows slide with SLIDE, not STEP (e.g. [RANGE 30m SLIDE 1m])", 0
     if word_up == "SLIDE" and dialect == "csparql":
         return "C-SPARQL windows slide with STEP, not SLIDE (e.g. [RANGE 30m STEP 1m])", 0
+    if word_up == "SLIDE" and dialect == "rspql":
+        return "RSP-QL windows slide with STEP, not SLIDE (e.g. [RANGE PT30M STEP PT1M])", 0
     if rest.startswith("-") and re.match(r"-[A-Za-z_]", rest) and re.search(r"[?$]\w+$", text[: len(text) - len(rest)]):
         return ("a variable name cannot contain '-' (the C-SPARQL paper writes ?total-sensor; "
                 "accepted with --lenient)"), 0
@@ -273,18 +275,14 @@ def _hint(dialect: str, text: str, rest: str, expected: set[str], err: Unexpecte
         return "unexpected term after a complete triple pattern: is a '.' missing before it?", 0
     if "RSQB" in expected and word_up in ("STEP", "SLIDE", "TUMBLING"):
         return f"'{word.group()}' is not allowed here in a {NAMES[dialect]} window", 0
-    if expected == {"RSQB"} or (expected and expected <= {"RSQB", "STEP", "SLIDE", "TUMBLING", "AS"}):
+    if expected == {"RSQB"} or (expected and expected <= {"RSQB", "STEP", "SLIDE", "TUMBLING", "AS", "TO"}):
         return f"unexpected {_describe_token(err, text)}: the window is not closed with ']'", 0
     if word_up in ("WINDOW", "RSTREAM", "ISTREAM", "DSTREAM") and dialect != "rspql":
         return f"'{word.group()}' is RSP-QL syntax: read the query with --dialect rspql (or --dialect auto)", 0
     if word_up in ("WIN", "MATCH", "EVENT"):
         return (f"'{word.group()}' is RSEP-QL syntax, which rsplars does not read "
                 "(dialects: C-SPARQL, CQELS-QL, EP-SPARQL, RSP-QL)"), 0
-    if dialect == "rspql" and word_up == "STREAM":
-        return ("RSP-QL reads streams through named windows: FROM NAMED WINDOW <w> ON <s> [RANGE …] and "
-                "WINDOW <w> { … } (FROM STREAM is C-SPARQL, STREAM <s> [ω] { … } CQELS-QL)"), 0
-    if dialect == "rspql" and word_up == "SLIDE":
-        return "RSP-QL windows slide with STEP, not SLIDE (e.g. [RANGE PT30M STEP PT1M])", 0
+
     if dialect == "epsparql" and word_up == "STREAM":
         return "EP-SPARQL has no STREAM clauses; use --dialect cqels or csparql", 0
     return None

@@ -189,7 +189,8 @@ def default_mode(query: M.Query) -> str:
 
 
 def default_period(query: M.Query, base: TimeBase) -> int | None:
-    """D4: C-SPARQL ``COMPUTED EVERY``, else the windows' common STEP (TUMBLING: its range)."""
+    """D4: C-SPARQL ``COMPUTED EVERY``, else the windows' common STEP (TUMBLING: its range; an
+    RSP-QL ``[RANGE d]`` without STEP slides every tick)."""
     reg = query.registration
     if reg is not None and reg.computed_every is not None:
         return base.ticks(reg.computed_every, "COMPUTED EVERY period")
@@ -198,6 +199,8 @@ def default_period(query: M.Query, base: TimeBase) -> int | None:
         w = s.window
         if w.kind == "range" and w.step is not None:
             steps.add(base.ticks(w.step, "window step"))
+        elif w.kind == "range" and query.dialect == "rspql":  # [RANGE d]: slides every tick
+            steps.add(1)
         elif w.kind == "tumbling" and w.range is not None:
             steps.add(base.ticks(w.range, "window range"))
         elif w.kind == "interval" and w.step is not None:
