@@ -92,6 +92,8 @@ def apply_dialect_defaults(args: argparse.Namespace, query) -> None:
     """A query whose dialect has its own profile (RSP-QL: ``rsp-ql``) runs under it, with the R2S
     operator its registration names, unless the options name a profile, a mode or a period, or an
     R2S operator (:func:`translator.evaluate.profiles.dialect_defaults`)."""
+    if query.dialect != "rspql":  # the one dialect with a profile of its own: other runs load no profiles
+        return
     from translator.cli.commands.operational_options import given
     from translator.evaluate.profiles import dialect_defaults
 
