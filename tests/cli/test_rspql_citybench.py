@@ -18,7 +18,6 @@ from __future__ import annotations
 import json
 import re
 import zlib
-from pathlib import Path
 
 import pytest
 from rdflib import Dataset, URIRef

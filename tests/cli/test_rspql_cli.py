@@ -5,7 +5,6 @@ is a located error with exit code 2."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
@@ -91,3 +90,24 @@ def test_bad_rspql_is_a_located_error(tmp_path, capsys):
     code, _, err = cli(capsys, "translate", query, "--to", "lars")
     assert code == 2 and "bad.rq:4:9: WINDOW <http://ex.org/v> names no declared window" in err
     assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("bounds", ["closed", "left-open"])
+def test_interval_window_runs_pulled_with_the_content_from_a_to_b_before_now(bounds, tmp_path, capsys):
+    """``[FROM NOW-PT4S TO NOW-PT1S STEP PT1S]``: at t the triples stamped in [t−4, t−1] (closed)
+    or (t−4, t−1] (left-open); the rsp-ql profile has no report policy for such windows, so the
+    run is pulled at the slide, with a note."""
+    times = [0, 1, 3, 4, 7, 8, 12]
+    stream = tmp_path / "s.nt"
+    stream.write_text("".join(f'<http://ex.org/e{t}> <http://ex.org/p> <http://ex.org/o> "{t}" .\n' for t in times))
+    query = tmp_path / "q.rq"
+    query.write_text("PREFIX : <http://ex.org/>\nSELECT ?x FROM NAMED WINDOW :w ON :s [FROM NOW-PT4S TO NOW-PT1S STEP PT1S]\n"
+                     "WHERE { WINDOW :w { ?x :p :o } }\n")
+    code, out, err = cli(capsys, "run", query, "--stream", f"http://ex.org/s={stream}", "--window-bounds", bounds)
+    assert code == 0, err
+    assert "pulled at the windows' slide" in err
+    answers = {r["t"]: {a["x"] for a in r["answers"]} for r in map(json.loads, out.splitlines())}
+    assert sorted(answers) == list(range(0, 13))
+    low = 4 if bounds == "closed" else 3
+    for t, have in answers.items():
+        assert have == {f"<http://ex.org/e{s}>" for s in times if t - low <= s <= t - 1}, t

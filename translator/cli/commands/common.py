@@ -102,8 +102,16 @@ def apply_dialect_defaults(args: argparse.Namespace, query) -> None:
     if r2s is not None and hasattr(args, "r2s") and not given(args.r2s):
         args.r2s = r2s
     plain = getattr(args, "mode", None) or getattr(args, "period", None) or getattr(args, "as_", None)
-    if profile is not None and getattr(args, "profile", "absent") is None and not plain:
-        args.profile = profile
+    if profile is None or getattr(args, "profile", "absent") is not None or plain:
+        return
+    from translator.cli.commands.operational_options import operational_requested
+
+    other = sorted({w.window.kind for w in query.dataset.windows} - {"range", "tumbling"})
+    if other and not operational_requested(args):  # report policies need time-based sliding windows
+        print(f"rsplars: note: the {profile} profile reports on time-based sliding windows (Dell'Aglio et al. 2013, §2.3); "
+              f"a query with {' and '.join(other)} windows is pulled at the windows' slide", file=sys.stderr)
+        return
+    args.profile = profile
 
 
 def time_spec(args: argparse.Namespace):

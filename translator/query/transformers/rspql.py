@@ -11,7 +11,10 @@ from lark import Token, v_args
 
 from ..model import (
     IRI,
+    Bind,
     Duration,
+    Exists,
+    Filter,
     NamedWindow,
     Query,
     Registration,
@@ -110,7 +113,6 @@ class RspqlRules(StreamRules):
 
 def _exists_groups(pattern):
     """The groups of EXISTS / NOT EXISTS inside the FILTERs and BINDs below ``pattern``."""
-    from ..model import Bind, Exists, Filter
 
     def in_expr(e):
         if isinstance(e, Exists):
