@@ -105,9 +105,28 @@ def test_interval_window_runs_pulled_with_the_content_from_a_to_b_before_now(bou
                      "WHERE { WINDOW :w { ?x :p :o } }\n")
     code, out, err = cli(capsys, "run", query, "--stream", f"http://ex.org/s={stream}", "--window-bounds", bounds)
     assert code == 0, err
-    assert "pulled at the windows' slide" in err
+    assert "runs its plain translation" in err
     answers = {r["t"]: {a["x"] for a in r["answers"]} for r in map(json.loads, out.splitlines())}
     assert sorted(answers) == list(range(0, 13))
     low = 4 if bounds == "closed" else 3
     for t, have in answers.items():
         assert have == {f"<http://ex.org/e{s}>" for s in times if t - low <= s <= t - 1}, t
+
+
+def test_rows_window_is_pushed_with_the_last_triples_of_its_stream(tmp_path, capsys):
+    """``[ROWS 2]``: at each arrival, the last two triples of the stream (the tuple window of
+    Table 1); a query whose windows all count triples is pushed."""
+    times = [0, 1, 1, 3, 6]
+    stream = tmp_path / "s.nt"
+    stream.write_text("".join(f'<http://ex.org/e{k}> <http://ex.org/p> <http://ex.org/o> "{t}" .\n'
+                              for k, t in enumerate(times)))
+    query = tmp_path / "q.rq"
+    query.write_text("PREFIX : <http://ex.org/>\nSELECT ?x FROM NAMED WINDOW :w ON :s [ROWS 2]\n"
+                     "WHERE { WINDOW :w { ?x :p :o } }\n")
+    code, out, err = cli(capsys, "run", query, "--stream", f"http://ex.org/s={stream}")
+    assert code == 0, err
+    answers = {r["t"]: {a["x"] for a in r["answers"]} for r in map(json.loads, out.splitlines())}
+    assert sorted(answers) == sorted(set(times))
+    for t, have in answers.items():
+        arrived = [k for k, s in enumerate(times) if s <= t]
+        assert have == {f"<http://ex.org/e{k}>" for k in arrived[-2:]}, t

@@ -184,8 +184,12 @@ def default_strategy(query: M.Query) -> str:
 def default_mode(query: M.Query) -> str:
     """Pull for C-SPARQL (time-driven), push for CQELS (data-driven) (seed 000 §2.2, §5); pull at
     the windows' slide for RSP-QL, whose evaluation is instant-based (Dell'Aglio et al. 2014,
-    Def 23: the window-close reports of its reference policy)."""
-    return "pull" if query.dialect in ("csparql", "rspql") else "push"
+    Def 23: the window-close reports of its reference policy) — unless all its windows count
+    triples (``[ROWS n]``), which have no slide: those are pushed, as CQELS ``[TRIPLES n]``."""
+    if query.dialect == "rspql":
+        kinds = {s.window.kind for s in M.stream_graph_patterns(query)}
+        return "push" if kinds and kinds <= {"rows", "triples"} else "pull"
+    return "pull" if query.dialect == "csparql" else "push"
 
 
 def default_period(query: M.Query, base: TimeBase) -> int | None:

@@ -109,7 +109,8 @@ def apply_dialect_defaults(args: argparse.Namespace, query) -> None:
     other = sorted({w.window.kind for w in query.dataset.windows} - {"range", "tumbling"})
     if other and not operational_requested(args):  # report policies need time-based sliding windows
         print(f"rsplars: note: the {profile} profile reports on time-based sliding windows (Dell'Aglio et al. 2013, §2.3); "
-              f"a query with {' and '.join(other)} windows is pulled at the windows' slide", file=sys.stderr)
+              f"a query with {' and '.join(other)} windows runs its plain translation (pulled at the windows' slide, "
+              "pushed when every window counts triples)", file=sys.stderr)
         return
     args.profile = profile
 
