@@ -130,3 +130,14 @@ def test_rows_window_is_pushed_with_the_last_triples_of_its_stream(tmp_path, cap
     for t, have in answers.items():
         arrived = [k for k, s in enumerate(times) if s <= t]
         assert have == {f"<http://ex.org/e{k}>" for k in arrived[-2:]}, t
+
+
+def test_profile_options_override_the_rspql_profile(data, capsys):
+    """``--t0 1``: the first windows close at t0 + α = 4 instead of 3; the run is the rsp-ql
+    profile's with that one parameter changed."""
+    code, shifted, err = cli(capsys, "run", Q1, *data, "--t0", "1")
+    assert code == 0, err
+    code, explicit, _ = cli(capsys, "run", Q1, *data, "--profile", "rsp-ql", "--t0", "1")
+    _, default, _ = cli(capsys, "run", Q1, *data)
+    assert shifted == explicit != default
+    assert json.loads(shifted.splitlines()[0])["t"] >= 4
