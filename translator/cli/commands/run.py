@@ -57,7 +57,7 @@ HELP = "answer a query over RDF streams and static data with the clingo engine"
 
 def add_parser(subparsers) -> None:
     p = subparsers.add_parser("run", help=HELP, description=HELP)
-    p.add_argument("query_file", metavar="QUERY", help="query file (C-SPARQL, CQELS-QL, EP-SPARQL), or - for stdin")
+    p.add_argument("query_file", metavar="QUERY", help="query file (C-SPARQL, CQELS-QL, EP-SPARQL, RSP-QL), or - for stdin")
     add_query_options(p)
     add_data_options(p, stream_required=True)
     add_translation_options(p)
