@@ -13,6 +13,10 @@ the test says why:
   list seconds (``01:00:06`` … ``01:00:11``): the tables read the stream's ``01:0k:00`` as second k.
   The comparison maps the table's second k to minute k; under that mapping the ISTREAM answers of
   Query 1 are exactly the table's (readings below 10 °C at 01:08 and 01:10, nothing in between).
+  On the stream restamped as the tables read it (minute k → second k), RSP-QL's first window
+  closes at t0 + α = 10 s (Def 13: windows open at t0), while the table reports at 8 s: its windows
+  were open before the stream began. The profile option ``--t0 -9`` (windows opened nine seconds
+  before, one closing every second from 1 s on) reproduces the table at its own timestamps.
 * Query 2's text has no operator for "the most recent reading per city" (its WHERE ends in a
   comment ``# ????????????????``); its table lists the latest reading per city at each second (with
   the 01:07 row naming the 01:08 reading), which no option of rsplars reproduces. The test checks
@@ -167,6 +171,18 @@ def test_query_1_istream_answers_are_the_tables_with_seconds_read_as_minutes(tmp
     assert {t: a for t, a in answers.items() if a} == {60 * s: e for s, e in table.items() if e}
     # the table's timestamps themselves (seconds after 01:00:00) have no reading in a 10 s window
     assert not any(answers.get(second) for second in table)
+
+
+def test_query_1_on_the_stream_restamped_as_its_table_reads_it(tmp_path, capsys, data):
+    _, query, table = QUERIES[0]
+    restamped = re.sub(r"2018-01-01T01:(\d\d):00Z", r"2018-01-01T01:00:\1Z", STREAM_TEXT)
+    assert restamped != STREAM_TEXT
+    (tmp_path / "stream.trig").write_text(restamped)
+    default = run(capsys, tmp_path, triples_only(query), data)
+    assert not default.get(8) and min(default) == 10  # the first window closes at t0 + α = 10 s
+    shifted = run(capsys, tmp_path, triples_only(query), data, "--t0", "-9")
+    for second, expected in table.items():
+        assert shifted.get(second, set()) == expected, second
 
 
 def test_query_1_registration_decides_the_r2s(tmp_path, capsys, data):
