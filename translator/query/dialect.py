@@ -32,7 +32,8 @@ HOW = {
     "csparql": "C-SPARQL declares streams with FROM STREAM <s> [RANGE …] before WHERE",
     "cqels": "CQELS-QL writes STREAM <s> [RANGE …] { … } inside WHERE",
     "epsparql": "EP-SPARQL joins groups with SEQ/EQUALS/OPTIONALSEQ/EQUALSOPTIONAL and has no windows",
-    "rspql": "RSP-QL declares windows with FROM NAMED WINDOW <w> ON <s> [RANGE …] and reads them with WINDOW <w> { … }",
+    "rspql": ("RSP-QL declares windows with FROM NAMED WINDOW <w> ON <s> [RANGE …] and reads them with "
+              "WINDOW <w> { … }"),
 }
 
 _TOKEN = re.compile(

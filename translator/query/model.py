@@ -1,4 +1,4 @@
-"""The RSP query model shared by C-SPARQL, CQELS-QL, EP-SPARQL and RSP-QL (seed 000 §3).
+"""The RSP query model shared by C-SPARQL, CQELS-QL, EP-SPARQL and RSP-QL (Dao-Tran, Beck, Eiter 2015, §3).
 
 A query is ``Q = (V, P, D, S)``: result form V (:class:`Select`, :class:`Construct`, :class:`Ask`,
 :class:`Describe`), graph pattern P (:class:`Group` and the SPARQL 1.1 algebra nodes), dataset D
@@ -489,7 +489,7 @@ class Modifiers:
 
 @dataclass(frozen=True)
 class Registration:
-    """C-SPARQL ``REGISTER QUERY|STREAM name [COMPUTED EVERY d] AS`` (seed 004 Sect. 2.4, 2.5), or
+    """C-SPARQL ``REGISTER QUERY|STREAM name [COMPUTED EVERY d] AS`` (Barbieri et al. 2010, Sect. 2.4, 2.5), or
     RSP-QL ``REGISTER RSTREAM|ISTREAM|DSTREAM <name> AS`` (the R2S operator, Dell'Aglio et al.
     2014, Defs 20–22; ``name`` is then the IRI of the output stream)."""
 

@@ -182,7 +182,7 @@ def default_strategy(query: M.Query) -> str:
 
 
 def default_mode(query: M.Query) -> str:
-    """Pull for C-SPARQL (time-driven), push for CQELS (data-driven) (seed 000 §2.2, §5); pull at
+    """Pull for C-SPARQL (time-driven), push for CQELS (data-driven) (Dao-Tran, Beck, Eiter 2015, §2.2, §5); pull at
     the windows' slide for RSP-QL, whose evaluation is instant-based (Dell'Aglio et al. 2014,
     Def 23: the window-close reports of its reference policy) — unless all its windows count
     triples (``[ROWS n]``), which have no slide: those are pushed, as CQELS ``[TRIPLES n]``."""
