@@ -142,9 +142,27 @@ PROFILES: dict[str, Profile] = {
          "empty_relations": "Dell'Aglio et al. 2014, Definition 24: one answer per evaluation time, empty ones included",
          "window_bounds": "Dell'Aglio et al. 2014, Definitions 12–13: windows (o, c], the earliest open window is the present one",
          "t0": "Dell'Aglio et al. 2014, Definition 13: a window parameter; Def 25 enumerates it from the registration time"},
-        (),
+        ("the profile of RSP-QL queries (--dialect rspql): `rsplars run` takes it unless --profile, --mode or "
+         "--period is given; the R2S operator is the query's REGISTER RSTREAM|ISTREAM|DSTREAM unless --r2s is given",),
     ),
 }
+
+#: the profile a query of a dialect runs under when the command line names none: RSP-QL queries
+#: have the RSP-QL reference semantics (Dell'Aglio et al. 2014) as their own engine model
+DIALECT_PROFILES: dict[str, str] = {"rspql": "rsp-ql"}
+
+
+def dialect_defaults(dialect: str, registration_kind: str | None) -> tuple[str | None, str | None]:
+    """(profile, R2S operator) a query of ``dialect`` runs under unless options say otherwise: the
+    dialect's profile (:data:`DIALECT_PROFILES`) and, for RSP-QL, the R2S operator its registration
+    names (``REGISTER ISTREAM <s> AS`` → ``istream``, Dell'Aglio et al. 2014, Defs 20–22; RSTREAM
+    without a registration)."""
+    profile = DIALECT_PROFILES.get(dialect)
+    r2s = None
+    if dialect == "rspql":
+        kind = (registration_kind or "RSTREAM").lower()
+        r2s = kind if kind in R2S else None
+    return profile, r2s
 
 
 def get_profile(name: str) -> Profile:

@@ -135,13 +135,15 @@ class WindowSpec:
     """A window expression ω in base ticks (D1), before a bounds convention is applied.
 
     ``kind``: ``range`` (``range`` ticks, ``step`` ticks; TUMBLING has ``step == range``), ``now``,
-    ``all`` (RANGE UNBOUNDED / CQELS ALL) or ``triples`` (``rows`` triples of one stream).
+    ``all`` (RANGE UNBOUNDED / CQELS ALL), ``triples`` (``rows`` triples of one stream) or
+    ``interval`` (RSP-QL ``[FROM NOW-a TO NOW-b STEP d]``: ``range`` a, ``until`` b, ``step`` d).
     """
 
     kind: str
     range: int | None = None
     step: int = 1
     rows: int | None = None
+    until: int = 0
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,7 @@ from translator.translate.aggregating import needs_aggregation
 from translator.translate.expressions import check_supported
 from translator.translate.normalize import TimeBase, construct_variables, expression, pattern_algebra, stream_sources
 from translator.translate.normalize import term as normalize_term
+from translator.translate.rspql import lower_windows
 from translator.translate.tau import DEFAULT_GRAPH, NULL, Tau, lars_var
 
 ANSWER = "answer"
@@ -181,12 +182,19 @@ def default_strategy(query: M.Query) -> str:
 
 
 def default_mode(query: M.Query) -> str:
-    """Pull for C-SPARQL (time-driven), push for CQELS (data-driven) (Dao-Tran, Beck, Eiter 2015, §2.2, §5)."""
+    """Pull for C-SPARQL (time-driven), push for CQELS (data-driven) (Dao-Tran, Beck, Eiter 2015, §2.2, §5); pull at
+    the windows' slide for RSP-QL, whose evaluation is instant-based (Dell'Aglio et al. 2014,
+    Def 23: the window-close reports of its reference policy) — unless all its windows count
+    triples (``[ROWS n]``), which have no slide: those are pushed, as CQELS ``[TRIPLES n]``."""
+    if query.dialect == "rspql":
+        kinds = {s.window.kind for s in M.stream_graph_patterns(query)}
+        return "push" if kinds and kinds <= {"rows", "triples"} else "pull"
     return "pull" if query.dialect == "csparql" else "push"
 
 
 def default_period(query: M.Query, base: TimeBase) -> int | None:
-    """D4: C-SPARQL ``COMPUTED EVERY``, else the windows' common STEP (TUMBLING: its range)."""
+    """D4: C-SPARQL ``COMPUTED EVERY``, else the windows' common STEP (TUMBLING: its range; an
+    RSP-QL ``[RANGE d]`` without STEP slides every tick)."""
     reg = query.registration
     if reg is not None and reg.computed_every is not None:
         return base.ticks(reg.computed_every, "COMPUTED EVERY period")
@@ -195,8 +203,12 @@ def default_period(query: M.Query, base: TimeBase) -> int | None:
         w = s.window
         if w.kind == "range" and w.step is not None:
             steps.add(base.ticks(w.step, "window step"))
+        elif w.kind == "range" and query.dialect == "rspql":  # [RANGE d]: slides every tick
+            steps.add(1)
         elif w.kind == "tumbling" and w.range is not None:
             steps.add(base.ticks(w.range, "window range"))
+        elif w.kind == "interval" and w.step is not None:
+            steps.add(base.ticks(w.step, "window step"))
     if len(steps) > 1:
         raise TranslationError(
             f"the windows have different steps ({', '.join(map(str, sorted(steps)))} {base.unit}): "
@@ -222,6 +234,7 @@ def compile_query(
     if mode not in MODES:
         raise TranslationError(f"unknown mode {mode!r} (expected push, pull or none)")
     _reject_unsupported(query)
+    query = lower_windows(query)  # RSP-QL WINDOW patterns as stream graph patterns (translator.translate.rspql)
     if strategy == "tau1" and query.dialect != "csparql":
         query = cs(query)
     if strategy == "tau2" and query.dataset.streams:
@@ -428,6 +441,7 @@ def counterparts(query: M.Query, as_: str, assignment: dict[int, str] | None = N
     ``cq(Q)``: the brave one, the cautious one, or all ``2^|S|`` (one per set of cautious streams)."""
     if as_ not in AS_CHOICES:
         raise TranslationError(f"--as must be one of {', '.join(AS_CHOICES)}")
+    query = lower_windows(query)
     if as_ == "csparql":
         return [("cs(Q)", query if query.dialect == "csparql" else cs(query))]
     if query.dialect == "csparql":

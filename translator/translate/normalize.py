@@ -141,6 +141,14 @@ def window(w: M.Window, base: TimeBase) -> A.WindowSpec:
             if step < 1:
                 raise TimeUnitError(f"a window step must be at least one {base.unit}")
             return A.WindowSpec("range", range=length, step=step)
+        case "interval":  # RSP-QL [FROM NOW-a TO NOW-b STEP d]
+            assert w.range is not None
+            start = base.ticks(w.range, "window start")
+            until = base.ticks(w.until, "window end") if w.until is not None else 0
+            step = base.ticks(w.step, "window step") if w.step is not None else 1
+            if step < 1:
+                raise TimeUnitError(f"a window step must be at least one {base.unit}")
+            return A.WindowSpec("interval", range=start, step=step, until=until)
     raise UnsupportedError(f"the window kind {w.kind}", STAGE)
 
 

@@ -95,6 +95,10 @@ def lars_window(spec: A.WindowSpec, stream: Term, bounds: str = "closed") -> Win
     ``right-open`` ``[t'−L, t')`` is ``⊞^{L,−1,D}`` (the window ends one tick before t').
     NOW is ``⊞^0`` and UNBOUNDED/ALL is ``⊞^∞`` whatever the convention (right-open: ``[tmin, t)``).
     ``[TRIPLES n]`` is a partition-based tuple window on the stream's own triples.
+    RSP-QL's ``[FROM NOW-a TO NOW-b STEP d]`` (kind ``interval``) is ``⊞^{a,−b,d}``, the window
+    ``[t'−a, t'−b]`` (left-open ``⊞^{a−1,−b,d}``, right-open ``⊞^{a,−b−1,d}``); LARS time windows
+    end at most one tick before t' (``lars.model.TimeWindow``, u ≥ −1), so b is at most one tick
+    (closed and left-open) or zero (right-open), else a named error.
     """
     if bounds not in WINDOW_BOUNDS:
         raise ValueError(f"window bounds must be one of {WINDOW_BOUNDS}, not {bounds!r}")
@@ -118,6 +122,19 @@ def lars_window(spec: A.WindowSpec, stream: Term, bounds: str = "closed") -> Win
                                        "(t−0, t] is empty")
             return TimeWindow(length - 1, 0, spec.step)
         return TimeWindow(length, -1, spec.step)
+    if spec.kind == "interval":
+        start, end = spec.range or 0, -spec.until
+        if bounds == "left-open":
+            start -= 1
+        elif bounds == "right-open":
+            end -= 1
+        if end < -1:
+            raise UnsupportedError(f"a window ending {spec.until} ticks before now ([FROM NOW-… TO NOW-…], "
+                                   f"{bounds} bounds)", "translation to LARS",
+                                   "LARS time windows ⊞^{l,u,d} end at most one tick before now (u ≥ −1)")
+        if start < -end:
+            raise UnsupportedError("an empty [FROM NOW-a TO NOW-b] window", "translation to LARS")
+        return TimeWindow(start, end, spec.step)
     raise UnsupportedError(f"window kind {spec.kind!r}", "translation to LARS")
 
 

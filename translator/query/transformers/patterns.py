@@ -24,6 +24,7 @@ from ..model import (
     GroupCondition,
     Minus,
     Modifiers,
+    NamedWindow,
     Optional_,
     OrderCondition,
     Path,
@@ -85,6 +86,7 @@ def build_dataset(items) -> Dataset:
         default=tuple(x.iri for x in items if isinstance(x, _DefaultGraph)),
         named=tuple(x.iri for x in items if isinstance(x, _NamedGraph)),
         streams=tuple(x for x in items if isinstance(x, StreamSource)),
+        windows=tuple(x for x in items if isinstance(x, NamedWindow)),
     )
 
 

@@ -26,7 +26,7 @@ from ..model import (
 )
 from .context import EPSPARQL_WELL_KNOWN, PLACEHOLDER_NAMESPACE, WELL_KNOWN_PREFIXES, ContextMixin
 
-_DIALECT_NAMES = {"csparql": "C-SPARQL", "cqels": "CQELS-QL", "epsparql": "EP-SPARQL"}
+_DIALECT_NAMES = {"csparql": "C-SPARQL", "cqels": "CQELS-QL", "epsparql": "EP-SPARQL", "rspql": "RSP-QL"}
 _ESCAPES = {"t": "\t", "b": "\b", "n": "\n", "r": "\r", "f": "\f", '"': '"', "'": "'", "\\": "\\"}
 _LOCAL_ESCAPE = re.compile(r"\\([_~.\-!$&'()*+,;=/?#@%])")
 
