@@ -418,7 +418,7 @@ class RspqlPrinter(CorePrinter):
         match w.kind:
             case "rows":
                 return f"[ROWS {w.rows}]"
-            case "interval":
+            case "interval" if w.range is not None:  # the model's interval windows have a start
                 until = f"-{self.duration(w.until)}" if w.until is not None else ""
                 step = f" STEP {self.duration(w.step)}" if w.step is not None else ""
                 return f"[FROM NOW-{self.duration(w.range)} TO NOW{until}{step}]"
