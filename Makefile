@@ -20,6 +20,7 @@ demo: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
+	$(BIN)/mypy lars asp translator/query translator/translate
 
 test: $(STAMP) lint
 	@command -v java >/dev/null 2>&1 || { echo "java missing: installing OpenJDK 17"; \

@@ -143,7 +143,7 @@ def check_name(name: str, what: str) -> None:
 # in every Control of the process.
 
 try:  # pragma: no branch
-    from clingo._internal import _ffi as _cffi, _lib as _clib  # type: ignore[attr-defined]
+    from clingo._internal import _ffi as _cffi, _lib as _clib
 
     _SHOWN = _clib.clingo_show_type_shown
 except Exception:  # pragma: no cover - other clingo builds
@@ -168,7 +168,7 @@ def model_handles(model) -> list[int]:
 
 def handle_symbol(handle: int) -> Symbol:
     """The symbol of a handle (see :func:`model_handles`)."""
-    return Symbol(handle)  # type: ignore[call-arg]
+    return Symbol(handle)
 
 
 class SymbolMaker:
@@ -192,7 +192,7 @@ class SymbolMaker:
             arr[i] = a._rep
         if not _clib.clingo_symbol_create_function(raw, arr, len(args), True, self._out):
             return SymFunction(name, args)
-        return Symbol(self._out[0])  # type: ignore[call-arg]
+        return Symbol(self._out[0])
 
 
 def find_literals(symbolic_atoms, symbols: list[Symbol]) -> list[int | None]:

@@ -315,15 +315,17 @@ class WindowState:
         return lo, hi
 
     def _tuple_bounds(self, t: int) -> tuple[int, int, int, int]:
-        n = self.window.n
-        e = self.seq.end(self.index.upto(t))
+        window, seq = self.window, self.seq
+        assert not isinstance(window, TimeWindow) and seq is not None, "tuple and partition windows only"
+        n = window.n
+        e = seq.end(self.index.upto(t))
         s = max(0, e - n)
         if n == 0:
             lo = t
         elif e - s < n:
             lo = self.index.tmin
         else:
-            lo = self.index.times[self.seq.time_index_of(s)]
+            lo = self.index.times[seq.time_index_of(s)]
         return lo, t, s, e
 
     def earliest_needed(self, t: int) -> int:

@@ -45,10 +45,10 @@ A ``Call`` term ``@name(…)`` is evaluated by the function of that name passed 
 from __future__ import annotations
 
 from collections import Counter
-from lars.records import dataclass
+from dataclasses import dataclass
 from functools import cached_property
 from itertools import count
-from typing import Callable, Iterable, Iterator, Mapping
+from typing import Callable, Hashable, Iterable, Iterator, Mapping, TypeVar, cast
 
 from lars.errors import UnsupportedError
 from lars.model import (
@@ -157,7 +157,7 @@ def clingo_order(term: GroundTerm) -> tuple:
         return (1, term.name)
     if isinstance(term, String):
         return (2, term.value)
-    return (3, len(term.args), term.name, tuple(clingo_order(a) for a in term.args))
+    return (3, len(term.args), term.name, tuple(clingo_order(cast(GroundTerm, a)) for a in term.args))  # a ground term's arguments are ground
 
 
 class _Undefined(Exception):
@@ -270,10 +270,11 @@ def _variables(obj: object) -> set[str]:
 
 
 def _unify(
-    pattern: Term, ground: GroundTerm, theta: dict[str, GroundTerm], *, wildcards: bool = False, functions: Functions | None = None
+    pattern: Term, ground: Term, theta: dict[str, GroundTerm], *, wildcards: bool = False, functions: Functions | None = None
 ) -> dict[str, GroundTerm] | None:
     """Extend ``theta`` so that ``pattern`` equals ``ground`` (``None`` if impossible). Arithmetic
     and calls in a pattern must be fully bound (callers ensure it)."""
+    ground = cast(GroundTerm, ground)  # the arguments of ground atoms (lars.model types them as any Term)
     if isinstance(pattern, Variable):
         if wildcards or pattern.name == "_":
             return theta
@@ -398,21 +399,26 @@ def strata(program: Program) -> list[list[Rule]]:
     grouped: list[list[Rule]] = [[] for _ in components]
     for r in rules:
         head = _head_signature(r)
-        grouped[component_of[head]].append(r)  # type: ignore[index]
+        assert head is not None
+        grouped[component_of[head]].append(r)
     return [g for g in grouped if g]
 
 
-def _strongly_connected(nodes: list, successors: Callable[[object], list]) -> list[list]:
+#: a node of the graph :func:`_strongly_connected` reads
+Node = TypeVar("Node", bound=Hashable)
+
+
+def _strongly_connected(nodes: list[Node], successors: Callable[[Node], list[Node]]) -> list[list[Node]]:
     """Tarjan's algorithm; components come out dependencies first (reverse topological order of
     the "depends on" edges), which is the evaluation order of strata."""
-    index: dict = {}
-    low: dict = {}
-    stack: list = []
-    on_stack: set = set()
-    out: list[list] = []
+    index: dict[Node, int] = {}
+    low: dict[Node, int] = {}
+    stack: list[Node] = []
+    on_stack: set[Node] = set()
+    out: list[list[Node]] = []
     counter = count()
 
-    def visit(v: object) -> None:
+    def visit(v: Node) -> None:
         index[v] = low[v] = next(counter)
         stack.append(v)
         on_stack.add(v)
@@ -423,7 +429,7 @@ def _strongly_connected(nodes: list, successors: Callable[[object], list]) -> li
             elif w in on_stack:
                 low[v] = min(low[v], index[w])
         if low[v] == index[v]:
-            comp = []
+            comp: list[Node] = []
             while True:
                 w = stack.pop()
                 on_stack.discard(w)

@@ -24,7 +24,7 @@ import json
 import select
 import re
 import sys
-from typing import Callable, Iterable, Iterator
+from typing import Any, Callable, Generic, Iterable, Iterator, Sized, TypeVar
 
 from lars.accounting import OUT_OF_ORDER, Accounting, reject_or_raise
 from lars.errors import RsplarsError, SourceError
@@ -521,7 +521,11 @@ def read_stream(path: str, format: str = "auto", accounting: Accounting | None =
     return parse_stream_text(text, source, accounting)
 
 
-class LiveStream:
+#: what a time point of a :class:`LiveStream` holds: its atoms (a tuple), or rows (:class:`LiveRows`)
+Point = TypeVar("Point", bound=Sized)
+
+
+class LiveStream(Generic[Point]):
     """A LARS stream read while it is evaluated (a pipe, or a file too long to hold): the time points
     of ``points`` (an iterator of ``(t, atoms)`` in increasing t, e.g. :func:`iter_stream_text`) are
     pulled on demand, and the consumer drops the ones no window needs any more
@@ -535,12 +539,12 @@ class LiveStream:
 
     live = True
 
-    def __init__(self, points: Iterable[tuple[int, tuple[Atom, ...]]], ready: "Callable[[], bool] | None" = None) -> None:
+    def __init__(self, points: Iterable[tuple[int, Point | None]], ready: "Callable[[], bool] | None" = None) -> None:
         self._it = iter(points)
         self._ready = ready  # None: reading never blocks (a file); else: is input waiting now?
         self.waiting = False
         self.complete_atoms = 0  # distinct atoms of the complete time points read so far
-        self.points: dict[int, tuple[Atom, ...]] = {}
+        self.points: dict[int, Point] = {}
         self.arrived: list[int] = []  # time points read and not yet taken by the consumer
         self.done = False
         self.last: int | None = None  # last complete time point
@@ -601,7 +605,7 @@ class LiveStream:
     def timeline(self) -> tuple[int, int]:
         return (self.start, self.last if self.last is not None else self.start)
 
-    def items(self) -> Iterable[tuple[int, tuple[Atom, ...]]]:
+    def items(self) -> Iterable[tuple[int, Any]]:
         """The time points not yet forgotten (for inspection; the solver reads ``points``)."""
         return sorted(self.points.items())
 
@@ -921,7 +925,7 @@ def iter_stream_rows(lines: Iterable[str], source: str = "<stream>", accounting:
                     rows[sig] = got_rows
                 else:
                     got.update(got_rows)
-                found = ()
+                found = []
             for name, args in found:
                 read += 1
                 if args:
@@ -960,7 +964,7 @@ def iter_stream_rows(lines: Iterable[str], source: str = "<stream>", accounting:
         yield current, rows
 
 
-class LiveRows(LiveStream):
+class LiveRows(LiveStream[dict]):
     """A :class:`LiveStream` whose time points hold rows (:func:`iter_stream_rows`), not atoms."""
 
     rows = True
@@ -1156,7 +1160,7 @@ def read_stream_counted(path: str, accounting: Accounting, rows: bool = False, c
                     sizes[t] = sum(map(len, got.values()))
                 yield t, got
 
-        stream: LiveStream = LiveRows(_drop_isolated(row_points(), drop) if drop else row_points())  # type: ignore[arg-type]
+        stream: LiveStream = LiveRows(_drop_isolated(row_points(), drop) if drop else row_points())
     else:
 
         def points() -> Iterator[tuple[int, tuple[Atom, ...] | None]]:

@@ -31,7 +31,7 @@ comparisons in the conditions), see ``lars.model.AggregateAssignment``.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import Any, Iterable
 
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
@@ -396,7 +396,7 @@ def _unescape(body: str) -> str:
     return "".join(out)
 
 
-def _expected_words(expected: set[str] | frozenset[str] | list[str]) -> str:
+def _expected_words(expected: Iterable[str]) -> str:
     words = []
     for name in sorted(expected):
         if name in _TERMINAL_WORDS:
@@ -414,8 +414,9 @@ def _parse(text: str, source: str, start: str, base_unit: str) -> Any:
         tree = _parser().parse(text, start=start)
         return _ToModel(base_unit).transform(tree)
     except UnexpectedCharacters as err:
+        at = err.pos_in_stream
         raise SourceError(
-            f"unexpected character {text[err.pos_in_stream]!r}" if err.pos_in_stream < len(text) else "unexpected character",
+            f"unexpected character {text[at]!r}" if at is not None and at < len(text) else "unexpected character",
             source=source,
             line=err.line,
             column=err.column,

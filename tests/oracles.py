@@ -25,7 +25,7 @@ import pyoxigraph as ox
 from rdflib import BNode, Dataset, Literal, URIRef
 from rdflib.namespace import XSD
 
-from translator.rdf import sparql_ops as ops
+from translator.rdf import sparql_ops as ops, sparql_terms
 from translator.rdf.terms import from_nt, to_nt
 
 Triple = tuple
@@ -170,7 +170,7 @@ def number(term: str | None) -> tuple[URIRef, Fraction | float] | None:
     types derived from xsd:integer as xsd:integer), else None."""
     if term is None or not term.startswith('"'):
         return None
-    n = ops.numeric(from_nt(term))
+    n = sparql_terms.numeric(from_nt(term))
     if n is None:
         return None
     value = n.value if isinstance(n.value, float) and not math.isfinite(n.value) else Fraction(n.value)

@@ -35,7 +35,7 @@ from translator.translate.expressions import (
     sparql_sum_result,
 )
 from translator.query.parse import parse
-from translator.rdf import sparql_ops as ops
+from translator.rdf import sparql_ops as ops, sparql_terms
 from translator.rdf.static import static_facts
 from translator.rdf.terms import NULL, from_lars, from_nt, to_lars, to_nt
 from translator.evaluate.run import answers
@@ -58,11 +58,11 @@ def integer_literal(v: int) -> String:
 big = st.integers(-(2**100), 2**100)
 finite_doubles = st.floats(allow_nan=False, allow_infinity=False)
 numbers = st.one_of(
-    big.map(lambda v: (Fraction(v), ops.number_literal(ops.INTEGER, v))),
+    big.map(lambda v: (Fraction(v), sparql_terms.number_literal(ops.INTEGER, v))),
     st.decimals(allow_nan=False, allow_infinity=False, min_value=-(10**30), max_value=10**30)
-    .map(lambda d: (Fraction(d), ops.number_literal(ops.DECIMAL, d))),
-    finite_doubles.map(lambda x: (Fraction(x), ops.number_literal(ops.DOUBLE, x))),
-    st.floats(width=32, allow_nan=False, allow_infinity=False).map(lambda x: (Fraction(x), ops.number_literal(ops.FLOAT, x))),
+    .map(lambda d: (Fraction(d), sparql_terms.number_literal(ops.DECIMAL, d))),
+    finite_doubles.map(lambda x: (Fraction(x), sparql_terms.number_literal(ops.DOUBLE, x))),
+    st.floats(width=32, allow_nan=False, allow_infinity=False).map(lambda x: (Fraction(x), sparql_terms.number_literal(ops.FLOAT, x))),
 )
 
 
@@ -83,14 +83,14 @@ def fold_sum(terms: list[String]):
 
 @settings(max_examples=150, deadline=None)
 @given(st.lists(numbers, max_size=25))
-@example([(Fraction(v), ops.number_literal(ops.FLOAT, v)) for v in (1.0, 2.0**-24, 2.0**-80)])  # binary64 rounding lands on a binary32 tie
+@example([(Fraction(v), sparql_terms.number_literal(ops.FLOAT, v)) for v in (1.0, 2.0**-24, 2.0**-80)])  # binary64 rounding lands on a binary32 tie
 def test_part_sums_recombine_to_the_exact_sum(values):
     terms = [to_lars(lit) for _, lit in values]
     acc, parts = fold_sum(terms)
     assert all(abs(s) < 2**31 for s in parts.values())
     assert all(abs(sparql_part_limb(t, Integer(i)).value) < 2**16 for t in terms for i in range(sparql_nlimbs(t).value))
     exact = sum((v for v, _ in values), Fraction(0))
-    kind = max((ops.numeric(lit).kind for _, lit in values), default=ops.INTEGER)
+    kind = max((sparql_terms.numeric(lit).kind for _, lit in values), default=ops.INTEGER)
     result = from_nt(sparql_sum_result(acc, Integer(kind)).value)
     if kind <= ops.DECIMAL:  # integers and decimals: the exact sum
         assert Fraction(str(result)) == exact and str(result.datatype) == ops.KIND_TYPE[kind]
@@ -101,17 +101,17 @@ def test_part_sums_recombine_to_the_exact_sum(values):
             nearest = math.inf if exact > 0 else -math.inf
         if kind == ops.FLOAT:
             nearest = nearest_float32(exact)
-        assert ops.numeric(result).value == nearest
+        assert sparql_terms.numeric(result).value == nearest
 
 
-specials = st.sampled_from([ops.number_literal(ops.DOUBLE, math.nan), ops.number_literal(ops.FLOAT, math.inf),
-                            ops.number_literal(ops.DOUBLE, -math.inf), Literal("a"), URIRef("http://example.org/x"),
+specials = st.sampled_from([sparql_terms.number_literal(ops.DOUBLE, math.nan), sparql_terms.number_literal(ops.FLOAT, math.inf),
+                            sparql_terms.number_literal(ops.DOUBLE, -math.inf), Literal("a"), URIRef("http://example.org/x"),
                             Literal("abc", datatype=XSD.integer)])
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.dictionaries(st.one_of(numbers.map(lambda p: p[1]), specials).map(to_lars), st.integers(1, 3), max_size=8))
-@example({to_lars(ops.number_literal(ops.FLOAT, v)): 1 for v in (1.0, 2.0**-24, 2.0**-80)})  # a binary32 tie after binary64
+@example({to_lars(sparql_terms.number_literal(ops.FLOAT, v)): 1 for v in (1.0, 2.0**-24, 2.0**-80)})  # a binary32 tie after binary64
 def test_external_aggregates_give_what_the_portable_rules_give(values):
     """The engines of Python evaluate SUM/AVG/MIN/MAX as one call (``#@sparql_sum_of{…}``, …) over
     the group's values with their numbers of solutions; clingo runs the portable rules. Oracle: the

@@ -23,7 +23,7 @@ from rdflib.namespace import XSD
 
 from lars.model import Integer
 from lars.printer import format_term
-from translator.rdf import sparql_ops as ops
+from translator.rdf import sparql_ops as ops, sparql_terms
 from translator.rdf.terms import NULL, to_lars
 from translator.translate.expressions import (
     MAX_SUM_ROWS,
@@ -43,16 +43,16 @@ FUNCTIONS = {"sum": sparql_sum_of, "avg": sparql_avg_of, "min": sparql_min_of, "
 # a small pool, so that values repeat, leave and come back; every kind, the specials, non-numbers
 _floats = st.floats(width=32, allow_nan=False, allow_infinity=False)
 values = st.one_of(
-    st.integers(-(2**70), 2**70).map(lambda v: ops.number_literal(ops.INTEGER, v)),
-    st.integers(-5, 5).map(lambda v: ops.number_literal(ops.INTEGER, v)),
+    st.integers(-(2**70), 2**70).map(lambda v: sparql_terms.number_literal(ops.INTEGER, v)),
+    st.integers(-5, 5).map(lambda v: sparql_terms.number_literal(ops.INTEGER, v)),
     st.decimals(allow_nan=False, allow_infinity=False, min_value=-(10**12), max_value=10**12, places=4)
-    .map(lambda d: ops.number_literal(ops.DECIMAL, d)),
-    _floats.map(lambda x: ops.number_literal(ops.FLOAT, x)),
-    st.sampled_from([0.1, 0.2, 0.3, -0.1, 28.4, 2.0**-24, 1.0, 3.4e38]).map(lambda x: ops.number_literal(ops.FLOAT, x)),
-    st.floats(allow_nan=False, allow_infinity=False).map(lambda x: ops.number_literal(ops.DOUBLE, x)),
+    .map(lambda d: sparql_terms.number_literal(ops.DECIMAL, d)),
+    _floats.map(lambda x: sparql_terms.number_literal(ops.FLOAT, x)),
+    st.sampled_from([0.1, 0.2, 0.3, -0.1, 28.4, 2.0**-24, 1.0, 3.4e38]).map(lambda x: sparql_terms.number_literal(ops.FLOAT, x)),
+    st.floats(allow_nan=False, allow_infinity=False).map(lambda x: sparql_terms.number_literal(ops.DOUBLE, x)),
     st.sampled_from([
-        ops.number_literal(ops.DOUBLE, math.nan), ops.number_literal(ops.FLOAT, math.inf),
-        ops.number_literal(ops.DOUBLE, -math.inf), ops.number_literal(ops.FLOAT, -0.0),
+        sparql_terms.number_literal(ops.DOUBLE, math.nan), sparql_terms.number_literal(ops.FLOAT, math.inf),
+        sparql_terms.number_literal(ops.DOUBLE, -math.inf), sparql_terms.number_literal(ops.FLOAT, -0.0),
         Literal("a"), URIRef("http://example.org/x"), Literal("abc", datatype=XSD.integer),
         Literal("1.5", datatype=XSD.decimal),
     ]),
@@ -86,9 +86,9 @@ def histories(draw):
 
 @settings(max_examples=400, deadline=None)
 @given(histories(), st.sampled_from(sorted(FUNCTIONS)))
-@example([(to_lars(ops.number_literal(ops.FLOAT, v)), 1) for v in (1.0, 2.0**-24, 2.0**-80)], "sum")  # a binary32 tie after binary64
-@example([(to_lars(ops.number_literal(ops.DOUBLE, 2.0**-1000)), 1), (to_lars(ops.number_literal(ops.DOUBLE, 2.0**-1000)), -1),
-          (to_lars(ops.number_literal(ops.INTEGER, 3)), 2)], "avg")  # the scale of a value that left
+@example([(to_lars(sparql_terms.number_literal(ops.FLOAT, v)), 1) for v in (1.0, 2.0**-24, 2.0**-80)], "sum")  # a binary32 tie after binary64
+@example([(to_lars(sparql_terms.number_literal(ops.DOUBLE, 2.0**-1000)), 1), (to_lars(sparql_terms.number_literal(ops.DOUBLE, 2.0**-1000)), -1),
+          (to_lars(sparql_terms.number_literal(ops.INTEGER, 3)), 2)], "avg")  # the scale of a value that left
 def test_incremental_state_equals_recomputation_after_every_change(changes, name):
     function = FUNCTIONS[name]
     state = function.incremental()
@@ -120,7 +120,7 @@ def test_sum_and_avg_states_equal_the_portable_fold(changes):
     if any(k < 0 for k in kinds):
         want_sum = want_avg = NULL
     elif not terms:
-        want_sum = want_avg = to_lars(ops.integer(0))
+        want_sum = want_avg = to_lars(sparql_terms.integer(0))
     else:
         acc, _ = fold_sum(terms)
         want_sum = sparql_sum_result(acc, Integer(max(kinds)))
@@ -131,18 +131,18 @@ def test_sum_and_avg_states_equal_the_portable_fold(changes):
 
 def test_states_refuse_more_values_than_the_portable_encoding_adds():
     """MAX_SUM_ROWS values are summed; one more is an error (``null``), one fewer again a sum."""
-    one = to_lars(ops.integer(1))
+    one = to_lars(sparql_terms.integer(1))
     state = sparql_sum_of.incremental()
     state.change(one, MAX_SUM_ROWS)
-    assert state.value() == to_lars(ops.integer(MAX_SUM_ROWS))
+    assert state.value() == to_lars(sparql_terms.integer(MAX_SUM_ROWS))
     state.change(one, 1)
     assert state.value() == NULL == sparql_sum_of({one: MAX_SUM_ROWS + 1})
     state.change(one, -1)
-    assert state.value() == to_lars(ops.integer(MAX_SUM_ROWS))
+    assert state.value() == to_lars(sparql_terms.integer(MAX_SUM_ROWS))
 
 
 def test_min_state_finds_the_next_extreme_when_the_extreme_leaves():
-    terms = [to_lars(ops.integer(v)) for v in (5, 3, 9)]
+    terms = [to_lars(sparql_terms.integer(v)) for v in (5, 3, 9)]
     state = sparql_min_of.incremental()
     for t in terms:
         state.change(t, 1)
@@ -185,14 +185,14 @@ def test_float_form_by_bisection_equals_every_precision_in_turn():
     xs += [ops.to_float32(rnd.randrange(10 ** (d - 1), 10**d) * 10.0 ** rnd.randint(-45, 38 - d)) for d in range(1, 10) for _ in range(3000)]
     xs += [ops.to_float32(ops.to_float32(sum(round(rnd.uniform(-50, 50), 1) for _ in range(n))) / n) for n in range(1, 40) for _ in range(200)]
     xs = [x for x in xs if x and not math.isnan(x) and not math.isinf(x)]
-    wrong = [x for x in xs if ops._double_lexical(x, single=True) != _float_lexical_by_every_precision(x)]
+    wrong = [x for x in xs if ops.double_lexical(x, single=True) != _float_lexical_by_every_precision(x)]
     assert not wrong, wrong[:5]
 
 
 @settings(max_examples=2000, deadline=None)
 @given(st.floats(width=32, allow_nan=False, allow_infinity=False).filter(bool))
 def test_float_form_equals_every_precision_in_turn(x):
-    assert ops._double_lexical(x, single=True) == _float_lexical_by_every_precision(x)
+    assert ops.double_lexical(x, single=True) == _float_lexical_by_every_precision(x)
 
 
 @pytest.mark.parametrize("x, text", [(28.4, "2.84E1"), (0.1, "1.0E-1"), (-3.3, "-3.3E0"), (2.0**-149, "1.0E-45"),

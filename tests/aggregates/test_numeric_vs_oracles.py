@@ -40,7 +40,7 @@ from lars.model import Atom, Program, Stream
 from oracles import EPS, agree, number, rows
 from translator.evaluate.run import answers
 from translator.query.parse import parse
-from translator.rdf import sparql_ops as ops
+from translator.rdf import sparql_ops as ops, sparql_terms
 from translator.rdf.streams import StreamElement
 from translator.rdf.terms import from_lars, to_lars, to_nt
 from translator.translate.compile import compile_query
@@ -117,7 +117,7 @@ def lars_stream(elements) -> Stream:
 
 def tolerances(values: list) -> dict[str, Fraction]:
     """Allowed differences per column for one group's readings (module docstring)."""
-    nums = [ops.numeric(v) for v in values]
+    nums = [sparql_terms.numeric(v) for v in values]
     if any(n is None for n in nums) or not nums:
         return {}
     finite = [Fraction(n.value) for n in nums if not (isinstance(n.value, float) and not math.isfinite(n.value))]
@@ -159,7 +159,7 @@ def both_overflow(ours: str | None, theirs: str | None, values: list) -> bool:
     a, b = number(ours), number(theirs)
     if a is None or b is None or a[0] != b[0] or not all(isinstance(x, float) and not math.isfinite(x) for x in (a[1], b[1])):
         return False
-    nums = [ops.numeric(v) for v in values]
+    nums = [sparql_terms.numeric(v) for v in values]
     largest = Fraction(3.4028234663852886e38) if a[0] == XSD.float else Fraction(1.7976931348623157e308)
     finite = [abs(Fraction(n.value)) for n in nums if n is not None and not (isinstance(n.value, float) and not math.isfinite(n.value))]
     return sum(finite, Fraction(0)) > largest

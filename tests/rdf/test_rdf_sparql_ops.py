@@ -15,7 +15,7 @@ from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.namespace import RDF, XSD
 
 from lars.errors import UnsupportedError
-from translator.rdf.sparql_ops import (
+from translator.rdf.sparql_terms import (
     ARITY,
     OPERATORS,
     ExprError,
@@ -565,10 +565,10 @@ float32s = st.floats(width=32, allow_nan=False, allow_infinity=False)
 @given(float32s, float32s, st.sampled_from(["+", "-", "*", "/"]))
 def test_float_arithmetic_against_numpy(x, y, op):
     """xsd:float is IEEE binary32: the oracle is numpy.float32 arithmetic."""
-    from translator.rdf.sparql_ops import _double_lexical
+    from translator.rdf.sparql_ops import double_lexical
 
-    a = lit(_double_lexical(x, single=True), "float")
-    b = lit(_double_lexical(y, single=True), "float")
+    a = lit(double_lexical(x, single=True), "float")
+    b = lit(double_lexical(y, single=True), "float")
     assert numeric(a).value == x and numeric(b).value == y  # shortest lexical forms round-trip
     with np.errstate(all="ignore"):
         want = float({"+": np.add, "-": np.subtract, "*": np.multiply, "/": np.divide}[op](

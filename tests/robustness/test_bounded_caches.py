@@ -7,7 +7,7 @@ import lars.incremental as incremental
 import lars.incremental_aggregates as incremental_aggregates
 import translator.evaluate.live as live
 import translator.evaluate.run as run
-import translator.rdf.sparql_ops as sparql_ops
+import translator.rdf.sparql_terms as sparql_terms
 import translator.rdf.streams as streams
 import translator.translate.expressions as expressions
 from lars.bounds import TERM_CACHE_SIZE
@@ -32,7 +32,7 @@ def test_answer_texts_stay_bounded() -> None:
 
 
 def test_term_keyed_caches_are_bounded() -> None:
-    memoised = [run._row_of, run._nt_of_arg, live._lars_term, streams._cached_term, sparql_ops._term,
+    memoised = [run._row_of, run._nt_of_arg, live._lars_term, streams._cached_term, sparql_terms._term,
                 expressions._number, expressions._exact, expressions._pieces, expressions.sparql_order_key, expressions._order_of]
     assert len(memoised) >= 8
     for f in memoised:

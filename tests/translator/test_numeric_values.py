@@ -14,7 +14,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from lars.model import Constant, String
-from translator.rdf import sparql_ops as ops
+from translator.rdf import sparql_ops as ops, sparql_terms
 from translator.rdf.terms import from_lars, to_nt
 from translator.translate.expressions import _parsed_expression, evaluate, sparql_value
 from translator.translate.numeric_tests import compile_numeric_value
@@ -62,7 +62,7 @@ def test_fast_numeric_values_equal_the_general_evaluation(text, values) -> None:
     if fast is None:
         return
     got = fast([a.value if isinstance(a, String) else None for a in args])
-    numbers = all(isinstance(a, String) and ops.numeric(from_lars(a)) is not None for a in args)
+    numbers = all(isinstance(a, String) and sparql_terms.numeric(from_lars(a)) is not None for a in args)
     if numbers:
         assert got == expected  # numbers only: the fast path decides (None: the same error)
     else:
@@ -129,6 +129,6 @@ def test_sparql_value_on_lars_texts_equals_the_general_evaluation(text, values) 
     got = sparql_value.on_texts([format_term(String(text)), *(format_term(a) for a in args)])
     expected = general(expr, names, args)
     assert got is None or got == String(expected)
-    if expected is not None and all(isinstance(a, String) and ops.numeric(from_lars(a)) is not None for a in args) \
+    if expected is not None and all(isinstance(a, String) and sparql_terms.numeric(from_lars(a)) is not None for a in args) \
             and compile_numeric_value(expr, names) is not None:
         assert got is not None

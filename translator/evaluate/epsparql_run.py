@@ -210,7 +210,9 @@ def passes(compiled: PolicyCompiled, m: Match) -> bool:
         return False
     bindings = _bindings(m)
     for f in compiled.filters:
-        if not any(all(ops.filter_holds(evaluate(leaf, bindings)) for leaf in conj) for conj in dnf(f)):
+        from translator.rdf import sparql_terms  # rdflib: imported when a FILTER is evaluated
+
+        if not any(all(sparql_terms.filter_holds(evaluate(leaf, bindings)) for leaf in conj) for conj in dnf(f)):
             return False
     return True
 

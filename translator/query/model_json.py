@@ -185,7 +185,8 @@ def query_json(query: Query) -> dict:
     """The documented JSON object of a query (docs/model-json.md)."""
     form = query.form
     streams = []
-    window_names = {(w.stream, w.window, w.position): w.name.value for w in query.dataset.windows}
+    window_names: dict[tuple[IRI | Var, Window, Position | None], str] = {
+        (w.stream, w.window, w.position): w.name.value for w in query.dataset.windows}
     for s in stream_graph_patterns(query):
         name = window_names.get((s.stream, s.window, s.position)) if s.pattern is None and s.named else None
         streams.append({

@@ -273,13 +273,13 @@ def _hint(dialect: str, text: str, rest: str, expected: set[str], err: Unexpecte
         return "unexpected end of input: a '{' is not closed", 0
     if expected & {"DOT", "RBRACE"} and re.match(r"[?$<]|[A-Za-z_]*:", rest) and "SEMICOLON" in expected:
         return "unexpected term after a complete triple pattern: is a '.' missing before it?", 0
-    if "RSQB" in expected and word_up in ("STEP", "SLIDE", "TUMBLING"):
+    if word and "RSQB" in expected and word_up in ("STEP", "SLIDE", "TUMBLING"):
         return f"'{word.group()}' is not allowed here in a {NAMES[dialect]} window", 0
     if expected == {"RSQB"} or (expected and expected <= {"RSQB", "STEP", "SLIDE", "TUMBLING", "AS", "TO"}):
         return f"unexpected {_describe_token(err, text)}: the window is not closed with ']'", 0
-    if word_up in ("WINDOW", "RSTREAM", "ISTREAM", "DSTREAM") and dialect != "rspql":
+    if word and word_up in ("WINDOW", "RSTREAM", "ISTREAM", "DSTREAM") and dialect != "rspql":
         return f"'{word.group()}' is RSP-QL syntax: read the query with --dialect rspql (or --dialect auto)", 0
-    if word_up in ("WIN", "MATCH", "EVENT"):
+    if word and word_up in ("WIN", "MATCH", "EVENT"):
         return (f"'{word.group()}' is RSEP-QL syntax, which rsplars does not read "
                 "(dialects: C-SPARQL, CQELS-QL, EP-SPARQL, RSP-QL)"), 0
 

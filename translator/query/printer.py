@@ -132,13 +132,13 @@ class CorePrinter:
             out.append("HAVING " + " ".join(f"({self.expr(e)})" for e in m.having))
         if m.order_by:
             conds = []
-            for c in m.order_by:
-                if c.explicit:
-                    conds.append(f"{'DESC' if c.descending else 'ASC'}({self.expr(c.expr)})")
-                elif isinstance(c.expr, Var):
-                    conds.append(self.expr(c.expr))
+            for order in m.order_by:
+                if order.explicit:
+                    conds.append(f"{'DESC' if order.descending else 'ASC'}({self.expr(order.expr)})")
+                elif isinstance(order.expr, Var):
+                    conds.append(self.expr(order.expr))
                 else:
-                    conds.append(f"({self.expr(c.expr)})")
+                    conds.append(f"({self.expr(order.expr)})")
             out.append("ORDER BY " + " ".join(conds))
         if m.limit is not None:
             out.append(f"LIMIT {m.limit}")
@@ -316,10 +316,10 @@ class CorePrinter:
 
     def window(self, w: Window) -> str:
         match w.kind:
-            case "range":
+            case "range" if w.range is not None:  # the model's range and tumbling windows have a width
                 step = f" {self.step_keyword} {self.duration(w.step)}" if w.step is not None else ""
                 return f"[RANGE {self.duration(w.range)}{step}]"
-            case "tumbling":
+            case "tumbling" if w.range is not None:
                 return f"[RANGE {self.duration(w.range)} TUMBLING]"
         return self.other_window(w)
 
@@ -418,7 +418,7 @@ class RspqlPrinter(CorePrinter):
         match w.kind:
             case "rows":
                 return f"[ROWS {w.rows}]"
-            case "interval":
+            case "interval" if w.range is not None:  # the model's interval windows have a start
                 until = f"-{self.duration(w.until)}" if w.until is not None else ""
                 step = f" STEP {self.duration(w.step)}" if w.step is not None else ""
                 return f"[FROM NOW-{self.duration(w.range)} TO NOW{until}{step}]"

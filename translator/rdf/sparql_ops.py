@@ -15,21 +15,21 @@ The numeric core of the FILTER/BIND/aggregate evaluation, on values and texts, w
 * :func:`number_lexical`: the canonical lexical form of a computed number (XSD 1.1 §3.3:
   ``1.5``/``3.0`` for decimals, ``1.5E1``/``INF``/``NaN`` for doubles and floats).
 
-Every other name of this module (the operators and functions over rdflib terms: :func:`call`,
-:func:`filter_holds`, :func:`cast`, :data:`OPERATORS`, :data:`TRUE` …) is
-:mod:`translator.rdf.sparql_terms`'s, the same object, imported with rdflib on its first use
-(PEP 562 ``__getattr__``): ``sparql_ops.call is sparql_terms.call``.
+The operators and functions over rdflib terms (:func:`call`, :func:`filter_holds`, :func:`cast`,
+:data:`OPERATORS`, :data:`TRUE` …) are :mod:`translator.rdf.sparql_terms`'s, which builds on this
+module; a caller that must not import rdflib before it is needed imports that module where it
+calls them.
 """
 
 from __future__ import annotations
 
-import importlib
 import math
 import re
 import struct
 from decimal import Context, Decimal, InvalidOperation
+from typing import cast
 
-from lars.records import dataclass
+from dataclasses import dataclass
 
 # ------------------------------------------------------------------------------------ error value
 
@@ -62,7 +62,7 @@ _INTEGER_LEX = re.compile(r"[+-]?[0-9]+\Z")
 _DECIMAL_LEX = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)\Z")
 _DOUBLE_LEX = re.compile(r"(?:[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|[+-]?INF|NaN)\Z")
 
-_EXACT = Context(prec=100_000)  # + - * of decimals are exact (operands are far shorter)
+EXACT_CONTEXT = Context(prec=100_000)  # + - * of decimals are exact (operands are far shorter)
 _DIVISION = Context(prec=28)  # non-terminating decimal quotients: 28 significant digits
 
 _FLOAT_OVERFLOW = 2.0**128 * (1 - 2.0**-25)  # values from here on round to ±INF in binary32
@@ -101,7 +101,7 @@ class Number:
 # numeric datatype IRI (as text) -> its kind and, for the integer types, their value range
 #: (xsd:integer and the types derived from it, XSD 1.1 §3.4, with their value ranges; then the
 #: other three; ``sparql_terms.INTEGER_RANGES`` and ``NUMERIC_TYPES`` are these IRIs as rdflib terms)
-_NUMERIC_KIND: dict[str, tuple[int, int | None, int | None]] = {
+NUMERIC_KIND: dict[str, tuple[int, int | None, int | None]] = {
     **{XSD_NS + name: (INTEGER, lo, hi) for name, lo, hi in (
         ("integer", None, None),
         ("nonPositiveInteger", None, 0),
@@ -124,7 +124,7 @@ _NUMERIC_KIND: dict[str, tuple[int, int | None, int | None]] = {
 def numeric_lexical(lexical: str, datatype: str) -> Number | None:
     """The value of the literal ``"lexical"^^<datatype>`` if it is a numeric literal with a valid
     lexical form (``sparql_terms.numeric`` of that literal), else ``None`` (no RDF term built)."""
-    got = _NUMERIC_KIND.get(datatype)
+    got = NUMERIC_KIND.get(datatype)
     if got is None:
         return None
     kind, lo, hi = got
@@ -140,8 +140,8 @@ def numeric_lexical(lexical: str, datatype: str) -> Number | None:
         return Number(DECIMAL, Decimal(lex)) if _DECIMAL_LEX.match(lex) else None
     if not _DOUBLE_LEX.match(lex):
         return None
-    value = _parse_double(lex)
-    return Number(FLOAT, to_float32(value)) if kind == FLOAT else Number(DOUBLE, value)
+    double = _parse_double(lex)
+    return Number(FLOAT, to_float32(double)) if kind == FLOAT else Number(DOUBLE, double)
 
 
 def promote(n: Number, kind: int) -> int | Decimal | float:
@@ -161,13 +161,13 @@ def _decimal_lexical(d: Decimal) -> str:
     """XSD canonical decimal: no exponent, at least one digit on each side of the point."""
     if d == 0:
         return "0.0"
-    text = format(d.normalize(_EXACT), "f")  # the default context would round to 28 digits
+    text = format(d.normalize(EXACT_CONTEXT), "f")  # the default context would round to 28 digits
     if "." not in text:
         text += ".0"
     return text
 
 
-def _double_lexical(x: float, *, single: bool = False) -> str:
+def double_lexical(x: float, *, single: bool = False) -> str:
     """XSD canonical double/float: ``1.5E1``, ``0.0E0``, ``-INF``, ``NaN``; shortest digits."""
     if math.isnan(x):
         return "NaN"
@@ -177,12 +177,10 @@ def _double_lexical(x: float, *, single: bool = False) -> str:
         return "-0.0E0" if math.copysign(1, x) < 0 else "0.0E0"
     if single:
         return _float_lexical(x)
-    text = repr(x)
-    sign, digits, exponent = Decimal(text).normalize().as_tuple()
-    mantissa = "".join(map(str, digits))
-    exp = exponent + len(mantissa) - 1
+    d = Decimal(repr(x)).normalize()
+    mantissa = "".join(map(str, d.as_tuple().digits))
     body = mantissa[0] + "." + (mantissa[1:] or "0")
-    return f"{'-' if sign else ''}{body}E{exp}"
+    return f"{'-' if d.is_signed() else ''}{body}E{d.adjusted()}"  # adjusted(): the first digit's exponent
 
 
 def _round_trips(x: float, precision: int) -> str | None:
@@ -339,8 +337,8 @@ def number_lexical(kind: int, value: int | Decimal | float) -> str:
     if kind == DECIMAL:
         return _decimal_lexical(Decimal(value))
     if kind == FLOAT:
-        return _double_lexical(to_float32(float(value)), single=True)
-    return _double_lexical(float(value))
+        return double_lexical(to_float32(float(value)), single=True)
+    return double_lexical(float(value))
 
 
 def compare_numbers(na: Number, nb: Number) -> int:
@@ -356,6 +354,7 @@ def compare_numbers(na: Number, nb: Number) -> int:
 def arith_value(name: str, kind: int, x: int | Decimal | float, y: int | Decimal | float) -> int | Decimal | float | ExprError:
     """``x name y`` of two values already promoted to ``kind`` (``/`` of integers: DECIMAL), as
     the operators compute it (op:numeric-add … op:numeric-divide)."""
+    result: int | Decimal | float
     try:
         if kind in (FLOAT, DOUBLE):
             result = _float_op(name, float(x), float(y))
@@ -366,10 +365,11 @@ def arith_value(name: str, kind: int, x: int | Decimal | float, y: int | Decimal
                 exact = exact_quotient(Decimal(x), Decimal(y))
                 result = exact if exact is not None else _DIVISION.divide(Decimal(x), Decimal(y))
             else:
-                result = {"+": _EXACT.add, "-": _EXACT.subtract, "*": _EXACT.multiply}[name](
+                result = {"+": EXACT_CONTEXT.add, "-": EXACT_CONTEXT.subtract, "*": EXACT_CONTEXT.multiply}[name](
                     Decimal(x), Decimal(y))
         else:
-            result = {"+": x + y, "-": x - y, "*": x * y}[name]
+            a, b = cast(int, x), cast(int, y)  # INTEGER: both are ints
+            result = {"+": a + b, "-": a - b, "*": a * b}[name]
     except (ArithmeticError, InvalidOperation):
         return ExprError(f"arithmetic error in {name}")
     return result
@@ -426,10 +426,3 @@ def _float_op(name: str, x: float, y: float) -> float:
         return math.copysign(math.inf, x) * math.copysign(1, y)
     return x / y
 
-
-def __getattr__(name: str):
-    """The names of :mod:`translator.rdf.sparql_terms` (the operators over rdflib terms), loaded
-    with rdflib on first use."""
-    if name.startswith("__"):
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module("translator.rdf.sparql_terms"), name)

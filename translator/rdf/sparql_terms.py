@@ -1,8 +1,7 @@
 """SPARQL 1.1 operators and functions over rdflib terms, exactly (D6).
 
-Its names are also :mod:`translator.rdf.sparql_ops`'s (the same objects), where the numbers
-(:class:`Number`, :func:`numeric_lexical`, :func:`arith_value`, :func:`number_lexical` …) are
-defined without rdflib.
+The numbers (:class:`Number`, :func:`numeric_lexical`, :func:`arith_value`, :func:`number_lexical`
+…) are :mod:`translator.rdf.sparql_ops`'s, defined there without rdflib and re-exported here.
 
 The FILTER and BIND translations (Dao-Tran, Beck, Eiter 2015, Fig. 1, ``LT(…)`` of the FILTER case) evaluate SPARQL
 expressions at grounding time in Python, because clingo's integer arithmetic cannot express SPARQL's
@@ -52,6 +51,7 @@ import re
 from datetime import datetime
 from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_UP, Decimal
 from functools import lru_cache
+from types import EllipsisType
 from typing import Callable, Sequence
 
 from rdflib import BNode, Literal, URIRef
@@ -60,20 +60,19 @@ from rdflib.namespace import RDF, XSD
 from lars.bounds import TERM_CACHE_SIZE
 from lars.errors import UnsupportedError
 from translator.rdf.sparql_ops import (  # noqa: F401 - the numbers, re-exported
-    _DIVISION,
-    _EXACT,
-    _NUMERIC_KIND,
     DECIMAL,
     DOUBLE,
+    EXACT_CONTEXT,
     FLOAT,
     INTEGER,
     KIND_TYPE,
+    NUMERIC_KIND,
     XSD_NS,
     ExprError,
     Number,
-    _double_lexical,
     arith_value,
     compare_numbers,
+    double_lexical,
     exact_quotient,
     is_error,
     number_lexical,
@@ -93,7 +92,7 @@ FALSE = Literal("false", datatype=XSD.boolean)
 
 #: xsd:integer and the types derived from it (XSD 1.1 §3.4), with their value ranges
 INTEGER_RANGES: dict[URIRef, tuple[int | None, int | None]] = {
-    URIRef(iri): (lo, hi) for iri, (kind, lo, hi) in _NUMERIC_KIND.items() if kind == INTEGER
+    URIRef(iri): (lo, hi) for iri, (kind, lo, hi) in NUMERIC_KIND.items() if kind == INTEGER
 }
 NUMERIC_TYPES = frozenset(INTEGER_RANGES) | {XSD.decimal, XSD.float, XSD.double}
 
@@ -214,7 +213,7 @@ def _same_term(a: Value, b: Value) -> bool:
     """RDF term identity (``sameTerm``): canonical N-Triples equality."""
     if type(a) is not type(b):
         return False
-    if isinstance(a, Literal):
+    if isinstance(a, Literal) and isinstance(b, Literal):
         return to_nt(a) == to_nt(b)
     return a == b
 
@@ -491,7 +490,7 @@ def _compatible(a: Literal, b: Literal) -> bool:
     if not (is_string_literal(a) and is_string_literal(b)):
         return False
     if b.language:
-        return bool(a.language) and a.language.lower() == b.language.lower()
+        return a.language is not None and a.language.lower() == b.language.lower()
     return True
 
 
@@ -508,7 +507,7 @@ def _integer_arg(a: Value) -> int | None:
     return n.value if n is not None and n.kind == INTEGER else None  # type: ignore[return-value]
 
 
-def fn_substr(source: Value, start: Value, length: Value = ...) -> Value:  # type: ignore[assignment]
+def fn_substr(source: Value, start: Value, length: Value | EllipsisType = ...) -> Value:
     """SUBSTR (§17.4.3.3, fn:substring): 1-based ``start``; ``start``/``length`` are xsd:integer."""
     args = (source, start) if length is ... else (source, start, length)
     return _substr(*args)
@@ -645,7 +644,7 @@ def _translate_dollar(pattern: str, *, multiline: bool) -> str:
     return "".join(out)
 
 
-def fn_regex(text: Value, pattern: Value, flags: Value = ...) -> Value:  # type: ignore[assignment]
+def fn_regex(text: Value, pattern: Value, flags: Value | EllipsisType = ...) -> Value:
     """REGEX (§17.4.3.14): XPath fn:matches with flags ``s m i x q``."""
     args = (text, pattern) if flags is ... else (text, pattern, flags)
     return _regex_match(*args)
@@ -661,7 +660,7 @@ def _regex_match(text: Value, pattern: Value, flags: Value = Literal("")) -> Val
     return boolean(compiled.search(str(text)) is not None)
 
 
-def fn_replace(arg: Value, pattern: Value, replacement: Value, flags: Value = ...) -> Value:  # type: ignore[assignment]
+def fn_replace(arg: Value, pattern: Value, replacement: Value, flags: Value | EllipsisType = ...) -> Value:
     """REPLACE (§17.4.3.15): XPath fn:replace (``$n`` group references, ``\\$`` and ``\\\\``)."""
     args = (arg, pattern, replacement) if flags is ... else (arg, pattern, replacement, flags)
     return _replace(*args)
@@ -716,7 +715,7 @@ def _rounding(name: str, decimal_mode: str, float_fn: Callable[[float], float]) 
         if n.kind == INTEGER:
             return number_literal(INTEGER, n.value)
         if n.kind == DECIMAL:
-            return number_literal(DECIMAL, Decimal(n.value).quantize(Decimal(1), rounding=decimal_mode, context=_EXACT))
+            return number_literal(DECIMAL, Decimal(n.value).quantize(Decimal(1), rounding=decimal_mode, context=EXACT_CONTEXT))
         x = float(n.value)
         if math.isnan(x) or math.isinf(x):
             return number_literal(n.kind, x)
@@ -740,7 +739,7 @@ def _round_half_up(x: float) -> float:
 
 
 def _decimal_round_half_up(d: Decimal) -> Decimal:
-    return _EXACT.add(d, Decimal("0.5")).quantize(Decimal(1), rounding=ROUND_FLOOR, context=_EXACT)
+    return EXACT_CONTEXT.add(d, Decimal("0.5")).quantize(Decimal(1), rounding=ROUND_FLOOR, context=EXACT_CONTEXT)
 
 
 def _ceil(x: float) -> float:
@@ -898,7 +897,7 @@ def _xpath_string(num: Number) -> str:
     canonical exponent form (``1.0E7``, ``INF``, ``NaN``)."""
 
     def decimal_text(d: Decimal) -> str:
-        d = d.normalize(_EXACT)
+        d = d.normalize(EXACT_CONTEXT)
         return str(int(d)) if d == d.to_integral_value() else format(d, "f")
 
     if num.kind == INTEGER:
@@ -909,9 +908,9 @@ def _xpath_string(num: Number) -> str:
     if x == 0:
         return "-0" if math.copysign(1, x) < 0 else "0"
     if not math.isnan(x) and not math.isinf(x) and 1e-6 <= abs(x) < 1e6:
-        text = _double_lexical(x, single=num.kind == FLOAT)  # shortest digits, as E-notation
+        text = double_lexical(x, single=num.kind == FLOAT)  # shortest digits, as E-notation
         return decimal_text(Decimal(text.replace("E", "e")))
-    return _double_lexical(x, single=num.kind == FLOAT)
+    return double_lexical(x, single=num.kind == FLOAT)
 
 
 CAST_TYPES = (XSD.string, XSD.boolean, XSD.integer, XSD.decimal, XSD.float, XSD.double, XSD.dateTime)
@@ -1003,7 +1002,6 @@ OPERATORS: dict[str, Callable[..., Value]] = {
     "ISNUMERIC": fn_is_numeric,
     "STR": fn_str,
     "LANG": fn_lang,
-    "LANGMATCHES": None,  # set below
     "DATATYPE": fn_datatype,
     "IRI": fn_iri,
     "URI": fn_iri,
@@ -1055,7 +1053,7 @@ def fn_langmatches(tag: Value, range_: Value) -> Value:
     return boolean(t == r or t.startswith(r + "-"))
 
 
-OPERATORS["LANGMATCHES"] = fn_langmatches
+OPERATORS["LANGMATCHES"] = fn_langmatches  # defined after the table
 
 #: allowed argument counts per operator
 ARITY: dict[str, tuple[int, int | None]] = {

@@ -33,10 +33,12 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Iterator
 
 from lars.errors import SourceError
-from lars.model import Constant, Integer, String
+from lars.model import Constant, Integer, String, Term
 
 if TYPE_CHECKING:
-    from rdflib.term import BNode, Identifier as RDFTerm, Literal, URIRef  # URIRef | BNode | Literal
+    from rdflib.term import BNode, Literal, URIRef
+
+    RDFTerm = URIRef | BNode | Literal
 else:
     RDFTerm = "rdflib.term.Identifier"  # URIRef | BNode | Literal (rdflib is imported on first use)
 
@@ -48,7 +50,11 @@ XSD_STRING_IRI = "http://www.w3.org/2001/XMLSchema#string"
 # rdflib's term classes, bound by _load() on the first call that needs them: a run whose terms are
 # all texts (N-Triples streams read as LARS texts, query constants printed from text) never
 # imports rdflib, about 0.34 G instructions of a start-up (docs/performance.md, "Start-up")
-URIRef = BNode = Literal = XSD_STRING = XSD_INTEGER = None
+if TYPE_CHECKING:  # for type checkers, the classes imported above and the IRIs _load() makes
+    XSD_STRING: URIRef
+    XSD_INTEGER: URIRef
+else:
+    URIRef = BNode = Literal = XSD_STRING = XSD_INTEGER = None
 
 
 def _load() -> None:
@@ -245,7 +251,7 @@ def to_lars(term: RDFTerm | None) -> String | Constant:
     return String(to_nt(term))
 
 
-def from_lars(term: String | Constant | Integer) -> RDFTerm | None:
+def from_lars(term: Term) -> RDFTerm | None:
     """LARS term → RDF term (inverse of :func:`to_lars`); :data:`NULL` → ``None``.
 
     An :class:`lars.model.Integer` (e.g. a clingo ``#count`` result) reads as an ``xsd:integer``

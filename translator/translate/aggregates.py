@@ -48,7 +48,7 @@ inside an aggregate aggregates distinct argument terms instead.
 from __future__ import annotations
 
 import itertools
-from lars.records import dataclass, field
+from dataclasses import dataclass, field
 from typing import Iterator
 
 from lars.errors import RsplarsError, UnsupportedError
@@ -76,7 +76,8 @@ from translator.rdf import sparql_ops as ops
 from translator.rdf.terms import literal_nt
 from translator.translate.expressions import MAX_SUM_ROWS, check_supported
 from translator.translate.normalize import condition, construct_variables, expression
-from translator.translate.tau import NULL, AllOf, dnf, lars_var, test_literal, value_literal
+from translator.translate.algebra import AllOf, Condition
+from translator.translate.tau import NULL, dnf, lars_var, test_literal, value_literal
 
 STAGE = "translation to LARS"
 FUNCTIONS = ("COUNT", "SUM", "AVG", "MIN", "MAX", "SAMPLE", "GROUP_CONCAT")
@@ -121,7 +122,7 @@ class Aggregation:
     groupings: tuple[Grouping, ...]
     per_row: bool
     """C-SPARQL AGGREGATE (every solution extended) rather than SPARQL GROUP BY (one per group)."""
-    condition: object | None = None
+    condition: Condition | None = None
     """HAVING / the AGGREGATE FILTERs (a :data:`translator.translate.tau.Condition`), after aggregation."""
     projections: tuple[tuple[A.Var, A.Expression], ...] = ()
     """SELECT expressions evaluated on the aggregated solutions, in order."""
@@ -152,7 +153,7 @@ class Aggregation:
         scope = frozenset(row_vars)
         if self.condition is not None:  # HAVING (SPARQL) or the AGGREGATE FILTERs (C-SPARQL)
             filtered = Atom("filtered" if self.per_row else "having", current.args)
-            for conj in dnf(self.condition):  # type: ignore[arg-type]
+            for conj in dnf(self.condition):
                 self.out.append(Rule(filtered, (Literal(current), *(test_literal(e, scope) for e in conj))))
             current = filtered
         if self.projections:
@@ -172,7 +173,8 @@ class Aggregation:
         aggregate's variable and its count ``N`` to ``N<j>``; that rule is dropped. An aggregate
         with more rules (GROUP_CONCAT) stays an atom."""
         mine = [r for r in self.out if isinstance(r.head, Atom) and r.head.predicate == atom.predicate]
-        if len(mine) != 1 or mine[0].head.args[-1] != Variable("V") or mine[0].head.args[:-1] != atom.args[:-1]:
+        if (len(mine) != 1 or not isinstance(head := mine[0].head, Atom) or head.args[-1] != Variable("V")
+                or head.args[:-1] != atom.args[:-1]):
             return [Literal(atom)]
         (rule,) = mine
         self.out.remove(rule)
@@ -366,7 +368,8 @@ def _concat_rules(spec: AggregateSpec, suffix: str, keys: tuple[Term, ...], head
     if spec.distinct:
         rules.append(Rule(Atom(item.predicate, (*keys, z, Integer(1))), (Literal(val),)))
     else:
-        where_vars = sorted({v for lit in condition if isinstance(lit, Literal) for v in _term_vars(lit.atom.args)},
+        where_vars = sorted({v for lit in condition
+                            if isinstance(lit, Literal) and isinstance(lit.atom, Atom) for v in _term_vars(lit.atom.args)},
                             key=lambda v: v.name)
         element = AggregateElement(tuple(where_vars) or (Constant("row"),), condition)
         rules.append(Rule(item, (Literal(val), AggregateAssignment(Variable("N"), "count", (element,)))))
@@ -536,8 +539,8 @@ def _sparql(query: M.Query, pattern: A.Pattern) -> Aggregation:
                     _check_grouped(v, scope)
             scope.add(var)
     for h in having:
-        for v in M.expression_variables(h):
-            _check_grouped(A.Var(v.name), set(grouped))
+        for used in M.expression_variables(h):
+            _check_grouped(A.Var(used.name), set(grouped))
     result_form, variables, _ = _form(query, scope, star=())
     grouping = Grouping(tuple(keys), aggregates, implicit=not keys)
     return Aggregation(pattern, result_form, variables, (grouping,), False, _condition(having), tuple(projections))

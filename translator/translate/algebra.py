@@ -12,7 +12,7 @@ they are evaluated exactly at grounding time (D6).
 
 from __future__ import annotations
 
-from lars.records import dataclass
+from dataclasses import dataclass
 from functools import singledispatch
 from typing import Union
 
@@ -81,7 +81,7 @@ class Optional_:
 
     left: "Pattern"
     right: "Pattern"
-    condition: Expression | None = None
+    condition: "Condition | None" = None
 
 
 @dataclass(frozen=True)
@@ -93,11 +93,29 @@ class ExistsTest:
 
 
 @dataclass(frozen=True)
+class AllOf:
+    """Conjunction of conditions (top-level ``&&``)."""
+
+    parts: tuple["Condition", ...]
+
+
+@dataclass(frozen=True)
+class AnyOf:
+    """Disjunction of conditions (top-level ``||``)."""
+
+    parts: tuple["Condition", ...]
+
+
+#: a FILTER condition with its top-level ``&&`` / ``||`` made explicit (Lloyd–Topor)
+Condition = Union[Expression, AllOf, AnyOf, ExistsTest]
+
+
+@dataclass(frozen=True)
 class Filter:
     """``P FILTER R``."""
 
     pattern: "Pattern"
-    condition: Expression
+    condition: Condition
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from typing import Iterable, Iterator, Sequence
 
 from lars.errors import RsplarsError, UnsupportedError
 from lars.model import AggregateAssignment, Atom, Literal, Program, Rule, Variable
-from lars.records import dataclass
+from dataclasses import dataclass
 from translator.translate import algebra as A
 from translator.query import model as M
 from translator.translate import modes
@@ -134,7 +134,8 @@ def cq(query: M.Query, assignment: dict[int, str], cautious: Iterable[str] = ())
             return p  # GRAPH patterns address named graphs, never the merged streams
         if not isinstance(p, M.BGP):
             return None
-        static, per_stream = [], {}
+        static: list[M.TriplePattern] = []
+        per_stream: dict[str, list[M.TriplePattern]] = {}
         for t in p.triples:
             k = next(counter)
             if k in assignment:
@@ -396,7 +397,7 @@ def pattern_key(t: M.TriplePattern) -> tuple[str, str, str]:
 
     def one(x) -> str:
         converted = normalize_term(x)
-        return "?" + converted.name if isinstance(converted, A.Var) else converted.value  # type: ignore[union-attr]
+        return "?" + converted.name if isinstance(converted, A.Var) else converted.value
 
     return (one(t.subject), one(t.predicate), one(t.object))
 

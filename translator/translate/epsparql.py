@@ -46,7 +46,7 @@ import itertools
 from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import reduce
-from typing import Iterator, Union
+from typing import Iterator, Mapping, TypeGuard, Union
 
 from lars.errors import UnsupportedError
 from lars.model import (
@@ -180,7 +180,7 @@ def event_pattern(group: M.Group, base: TimeBase) -> EPattern:
                 bounds.append(base.ticks(duration, "WITHIN duration"))
                 continue
             case M.BGP(triples):
-                elements = [ETriple(triple(t)) for t in triples]
+                elements: list[EPattern] = [ETriple(triple(t)) for t in triples]
             case _:
                 elements = [_element(part, base)]
         for e in elements:
@@ -209,7 +209,7 @@ def _element(p: M.Pattern, base: TimeBase) -> EPattern:
             inner = event_pattern(where, base)
             if select.star:
                 return inner
-            items = []
+            items: list[tuple[str, M.Expr | None]] = []
             for item in select.projection:
                 if isinstance(item, M.Var):
                     items.append((item.name, None))
@@ -262,7 +262,7 @@ def _is_duration_fn(e: M.Expr) -> bool:
     return isinstance(e, M.FunctionCall) and e.name == "getDURATION" and not e.args
 
 
-def _is_number(e: M.Expr) -> bool:
+def _is_number(e: M.Expr) -> TypeGuard[M.Literal]:
     return isinstance(e, M.Literal) and e.datatype in NUMERIC
 
 
@@ -329,8 +329,8 @@ def duration_bound(p: EPattern, base: TimeBase) -> int | None:
                 if len(disjuncts) == 1:
                     for leaf in disjuncts[0]:
                         c = native_comparison(leaf, Variable("S"), Variable("E"))
-                        if c is not None and isinstance(c.left, Arith) and c.op in ("<", "<="):
-                            bounds.append(c.right.value)  # type: ignore[union-attr]
+                        if c is not None and isinstance(c.left, Arith) and isinstance(c.right, Integer) and c.op in ("<", "<="):
+                            bounds.append(c.right.value)
                 p = inner
             case EProject(inner, _):
                 p = inner
@@ -356,7 +356,7 @@ class EventTau:
     window: Window = ALL
     rules: list[Rule] = field(default_factory=list)
 
-    def head(self, i: int, p: EPattern, s: Term = S, e: Term = E, values: dict[A.Var, Term] | None = None) -> Atom:
+    def head(self, i: int, p: EPattern, s: Term = S, e: Term = E, values: Mapping[A.Var, Term] | None = None) -> Atom:
         values = values or {}
         return Atom(ev(i), (*(values.get(v, lars_var(v)) for v in A.ordered(variables(p))), s, e))
 
@@ -420,6 +420,7 @@ class EventTau:
             self.add(self.head(i, p, values=missing), [Literal(self.head(k, side))])
 
     def _event_body(self, p: EBinary, i: int, op: str, lv: dict, rv: dict) -> tuple[list[BodyElement], Term, Term]:
+        body: list[BodyElement]
         if op == "SEQ":
             body = [Literal(self.head(2 * i, p.left, S1, E1, lv)), Literal(self.head(2 * i + 1, p.right, S2, E2, rv)),
                     Comparison("<", E1, S2)]

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Callable, Mapping, Sequence
 
 from lars.bounds import TERM_CACHE_SIZE
 from lars.errors import UnsupportedError
-from lars.model import Constant, Function, GroundTerm, Integer, String
+from lars.model import Constant, Function, GroundTerm, Integer, String, Term
 from lars.printer import format_term, string_text
 from lars.reference import clingo_order
 from translator.query import model as M
@@ -30,16 +30,19 @@ from translator.translate.numeric_tests import number_of_text
 if TYPE_CHECKING:  # rdflib is imported where terms are built (evaluate, ORDER BY keys of non-numbers)
     from fractions import Fraction
 
-    from rdflib.term import Literal as RDFLiteral, Node
+    from rdflib.term import Literal as RDFLiteral
 
-    Bindings = Mapping[str, Node | None]
-    Value = Node | None | ops.ExprError
+    from translator.rdf.sparql_terms import Value
+
+    Bindings = Mapping[str, Value]
 
 
 def evaluate(e: M.Expr, bindings: Bindings) -> Value:
     """The value of ``e`` under ``bindings`` (variable name → term, ``None`` = unbound): a term or
     an :class:`~translator.rdf.sparql_ops.ExprError`; never raises for bad values."""
     from rdflib import Literal as RDFLiteral, URIRef
+
+    from translator.rdf import sparql_terms
 
     match e:
         case M.Var(name):
@@ -49,28 +52,30 @@ def evaluate(e: M.Expr, bindings: Bindings) -> Value:
         case M.Literal(lexical, datatype, lang):
             return RDFLiteral(lexical, lang=lang, datatype=URIRef(datatype) if datatype else None, normalize=False)
         case M.BinaryOp(op, left, right):
-            return ops.call(op, [evaluate(left, bindings), evaluate(right, bindings)])
+            return sparql_terms.call(op, [evaluate(left, bindings), evaluate(right, bindings)])
         case M.UnaryOp(op, operand):
-            return ops.call(op, [evaluate(operand, bindings)])
+            return sparql_terms.call(op, [evaluate(operand, bindings)])
         case M.In(expr, values, negated):
             return _in(evaluate(expr, bindings), [evaluate(v, bindings) for v in values], negated)
         case M.FunctionCall(name, args):
-            return ops.call(name, [evaluate(a, bindings) for a in args])
-        case M.IRICall(iri, args, _) if URIRef(iri.value) in ops.CAST_TYPES and len(args) == 1:
-            return ops.cast(URIRef(iri.value), evaluate(args[0], bindings))
+            return sparql_terms.call(name, [evaluate(a, bindings) for a in args])
+        case M.IRICall(iri, args, _) if URIRef(iri.value) in sparql_terms.CAST_TYPES and len(args) == 1:
+            return sparql_terms.cast(URIRef(iri.value), evaluate(args[0], bindings))
     raise UnsupportedError(f"the expression {type(e).__name__}", "FILTER evaluation")
 
 
 def _in(x: Value, values: list[Value], negated: bool) -> Value:
     """``x IN (v1, …)`` = ``x = v1 || …`` and ``NOT IN`` = ``x != v1 && …`` (SPARQL 1.1 §17.4.1.9-10)."""
+    from translator.rdf import sparql_terms
+
     if negated:
-        result: Value = ops.boolean(True)
+        result: Value = sparql_terms.boolean(True)
         for v in values:
-            result = ops.call("&&", [result, ops.call("!=", [x, v])])
+            result = sparql_terms.call("&&", [result, sparql_terms.call("!=", [x, v])])
         return result
-    result = ops.boolean(False)
+    result = sparql_terms.boolean(False)
     for v in values:
-        result = ops.call("||", [result, ops.call("=", [x, v])])
+        result = sparql_terms.call("||", [result, sparql_terms.call("=", [x, v])])
     return result
 
 
@@ -89,16 +94,20 @@ def check_supported(e: M.Expr) -> None:
             for sub in (expr, *values):
                 check_supported(sub)
         case M.FunctionCall(name, args):
-            key = ops.operator_key(name)
-            if key not in ops.OPERATORS:
+            from translator.rdf import sparql_terms
+
+            key = sparql_terms.operator_key(name)
+            if key not in sparql_terms.OPERATORS:
                 raise UnsupportedError(f"the SPARQL function {name}", "translation to LARS",
-                                       f"supported: {', '.join(sorted(k for k in ops.OPERATORS if k[0].isalpha()))}")
+                                       f"supported: {', '.join(sorted(k for k in sparql_terms.OPERATORS if k[0].isalpha()))}")
             for a in args:
                 check_supported(a)
         case M.IRICall(iri, args, _):
             from rdflib import URIRef
 
-            if URIRef(iri.value) not in ops.CAST_TYPES or len(args) != 1:
+            from translator.rdf import sparql_terms
+
+            if URIRef(iri.value) not in sparql_terms.CAST_TYPES or len(args) != 1:
                 raise UnsupportedError(f"the function call <{iri.value}>(…)", "translation to LARS",
                                        "supported: the casts xsd:string, boolean, integer, decimal, float, double, dateTime")
             check_supported(args[0])
@@ -144,11 +153,11 @@ def _parsed_expression(text: str) -> tuple[M.Expr, tuple[str, ...]]:
     return part.expr, tuple(v.name for v in M.expression_variables(part.expr))
 
 
-def _bindings(text: str, args: Sequence[GroundTerm]) -> tuple[M.Expr, dict[str, Node | None]]:
+def _bindings(text: str, args: Sequence[GroundTerm]) -> tuple[M.Expr, dict[str, Value]]:
     expr, names = parse_expression(text)
     if len(args) != len(names):
         raise ValueError(f"{text!r} reads {len(names)} variable(s), got {len(args)} argument(s)")
-    return expr, {n: from_lars(a) for n, a in zip(names, args)}  # type: ignore[arg-type]
+    return expr, {n: from_lars(a) for n, a in zip(names, args)}
 
 
 def sparql_test(text: String, *args: GroundTerm) -> Integer:
@@ -159,8 +168,10 @@ def sparql_test(text: String, *args: GroundTerm) -> Integer:
         got = fast([a.value if isinstance(a, String) else None for a in args])
         if got is not None:
             return _ONE if got else _ZERO
+    from translator.rdf import sparql_terms
+
     expr, bindings = _bindings(text.value, args)
-    return _ONE if ops.filter_holds(evaluate(expr, bindings)) else _ZERO
+    return _ONE if sparql_terms.filter_holds(evaluate(expr, bindings)) else _ZERO
 
 
 _ONE, _ZERO = Integer(1), Integer(0)
@@ -277,7 +288,9 @@ def _number(term: GroundTerm) -> ops.Number | None:
         node = from_lars(term)
     except ValueError:
         return None
-    return ops.numeric(node) if node is not None else None
+    from translator.rdf import sparql_terms
+
+    return sparql_terms.numeric(node) if node is not None else None
 
 
 def _limbs(m: int) -> list[int]:
@@ -308,6 +321,7 @@ def _exact(term: GroundTerm) -> tuple[int, int, int, int, int, int, int] | None:
         return n.kind, num, den.bit_length() - 1, 0, 0, 0, 0
     if n.kind == ops.DECIMAL:
         sign, digits, exponent = Decimal(n.value).as_tuple()
+        assert isinstance(exponent, int)  # a finite decimal ("n", "N", "F": NaN and infinities)
         m = int("".join(map(str, digits)) or "0") * (-1 if sign else 1)
         return (n.kind, m * 10**exponent, 0, 0, 0, 0, 0) if exponent >= 0 else (n.kind, m, 0, -exponent, 0, 0, 0)
     return n.kind, int(n.value), 0, 0, 0, 0, 0
@@ -351,12 +365,24 @@ def sparql_part_limb(term: GroundTerm, i: Integer) -> Integer:
     return Integer(pieces[i.value][1] if 0 <= i.value < len(pieces) else 0)
 
 
+def _text(term: Term) -> str:
+    """The text of a string argument of an accumulator built here (``acc("n/d", …)``, ``gc(T, L)``)."""
+    assert isinstance(term, String), term
+    return term.value
+
+
+def _int(term: Term) -> int:
+    """The value of an integer argument of an accumulator or part key built here."""
+    assert isinstance(term, Integer), term
+    return term.value
+
+
 def _acc(acc: GroundTerm) -> tuple[Fraction, int, int, int]:
     from fractions import Fraction  # the exact sums of the clingo program only (not the native run's)
 
     if isinstance(acc, Function) and acc.name == "acc":
         text, nan, inf, ninf = acc.args
-        return Fraction(text.value), nan.value, inf.value, ninf.value  # type: ignore[union-attr]
+        return Fraction(_text(text)), _int(nan), _int(inf), _int(ninf)
     return Fraction(0), 0, 0, 0  # the start of a fold
 
 
@@ -373,7 +399,7 @@ def sparql_sum_add(acc: GroundTerm, key: GroundTerm, total: Integer) -> Function
     elif isinstance(key, Function) and key.name == "p":
         from fractions import Fraction
 
-        scale, position = (a.value for a in key.args)  # type: ignore[union-attr]
+        scale, position = (_int(a) for a in key.args)
         value += Fraction(total.value) * Fraction(2) ** (LIMB_BITS * position) / Fraction(10) ** scale
     return Function("acc", (String(str(value)), Integer(nan), Integer(inf), Integer(ninf)))
 
@@ -422,7 +448,7 @@ def _rounded_ratio(kind: int, num: int, den: int, nan: int, inf: int, ninf: int)
         from fractions import Fraction
 
         value = Fraction(num, den)
-        return ops._EXACT.divide(Decimal(value.numerator), Decimal(value.denominator))
+        return ops.EXACT_CONTEXT.divide(Decimal(value.numerator), Decimal(value.denominator))
     if kind == ops.FLOAT:
         return _float32_of_ratio(num, den)
     try:
@@ -433,7 +459,9 @@ def _rounded_ratio(kind: int, num: int, den: int, nan: int, inf: int, ninf: int)
 
 def _rounded(kind: int, value: Fraction, nan: int, inf: int, ninf: int) -> RDFLiteral:
     """The exact sum as a literal of the result kind (:func:`_rounded_value`)."""
-    return ops.number_literal(kind, _rounded_value(kind, value, nan, inf, ninf))
+    from translator.rdf import sparql_terms
+
+    return sparql_terms.number_literal(kind, _rounded_value(kind, value, nan, inf, ninf))
 
 
 def sparql_sum_result(acc: GroundTerm, kind: Integer) -> String:
@@ -444,15 +472,17 @@ def sparql_sum_result(acc: GroundTerm, kind: Integer) -> String:
 def sparql_avg_result(acc: GroundTerm, kind: Integer, count: Integer) -> String | Constant:
     """``@sparql_avg_result(A, T, C)``: AVG = Sum / Count with ``op:numeric-divide`` (SPARQL 1.1
     §18.5.1.4: an integer or decimal sum gives an xsd:decimal; a float a float, a double a double)."""
+    from translator.rdf import sparql_terms
+
     if count.value == 0:
-        return to_lars(ops.integer(0))  # type: ignore[return-value]
-    value = ops.call("/", [_rounded(kind.value, *_acc(acc)), ops.integer(count.value)])
+        return to_lars(sparql_terms.integer(0))
+    value = sparql_terms.call("/", [_rounded(kind.value, *_acc(acc)), sparql_terms.integer(count.value)])
     return to_lars(None if isinstance(value, ops.ExprError) else value)
 
 
 def sparql_integer(n: Integer) -> String:
     """``@sparql_integer(N)``: the clingo integer N (a #count) as an xsd:integer term
-    (``to_lars(ops.integer(N))``, written from the text)."""
+    (``to_lars(sparql_terms.integer(N))``, written from the text)."""
     return String(f'"{n.value}"^^<{ops.KIND_TYPE[ops.INTEGER]}>')
 
 
@@ -489,6 +519,8 @@ def sparql_order_key(term: GroundTerm) -> Function:
         return _key(2, 0, 2, -exponent, "".join(str(9 - int(c)) for c in digits) + "~", term)
     from rdflib import BNode, Literal as RDFLiteral, URIRef
 
+    from translator.rdf import sparql_terms
+
     node = from_lars(term) if isinstance(term, String) else None
     if isinstance(node, BNode):
         return _key(0, 0, 0, 0, str(node), term)
@@ -496,15 +528,15 @@ def sparql_order_key(term: GroundTerm) -> Function:
         return _key(1, 0, 0, 0, str(node), term)
     if not isinstance(node, RDFLiteral):
         return _key(3, 0, 0, 0, "", term)
-    flag = ops.boolean_value(node)
+    flag = sparql_terms.boolean_value(node)
     if flag is not None:
         return _key(2, 1, int(flag), 0, "", term)
-    when = ops.datetime_value(node)
+    when = sparql_terms.datetime_value(node)
     if when is not None:
         if when.tzinfo is not None:
             when = when.astimezone(timezone.utc).replace(tzinfo=None)
         return _key(2, 2, when.year, 0, when.strftime("%m-%dT%H:%M:%S.%f"), term)
-    if ops.is_string(node):
+    if sparql_terms.is_string(node):
         return _key(2, 3, 0, 0, str(node), term)
     if node.language:
         return _key(2, 4, 0, 0, str(node), term)
@@ -524,8 +556,10 @@ def sparql_key_term(key: GroundTerm) -> GroundTerm:
 def sparql_is_string(term: GroundTerm) -> Integer:
     """``@sparql_is_string(X)``: 1 iff X is a string literal (simple, xsd:string or language-
     tagged); GROUP_CONCAT of anything else is an error (as Oxigraph; SPARQL 1.1 §18.5.1.7 concatenates strings)."""
+    from translator.rdf import sparql_terms
+
     node = from_lars(term) if isinstance(term, String) else None
-    return Integer(1 if ops.is_string_literal(node) else 0)
+    return Integer(1 if sparql_terms.is_string_literal(node) else 0)
 
 
 def sparql_concat_add(acc: GroundTerm, term: GroundTerm, times: Integer, separator: String) -> Function:
@@ -534,7 +568,7 @@ def sparql_concat_add(acc: GroundTerm, term: GroundTerm, times: Integer, separat
     (``"?"`` at the start of a fold, ``""`` when there is none)."""
     from rdflib import Literal as RDFLiteral
 
-    text, lang = (acc.args[0].value, acc.args[1].value) if isinstance(acc, Function) else ("", "?")  # type: ignore[union-attr]
+    text, lang = (_text(acc.args[0]), _text(acc.args[1])) if isinstance(acc, Function) else ("", "?")
     node = from_lars(term)
     tag = node.language or "" if isinstance(node, RDFLiteral) else ""
     for _ in range(times.value):
@@ -548,7 +582,8 @@ def sparql_concat_result(acc: GroundTerm) -> String:
     every value has the same tag, as Oxigraph does)."""
     from rdflib import Literal as RDFLiteral
 
-    text, lang = acc.args[0].value, acc.args[1].value  # type: ignore[union-attr]
+    assert isinstance(acc, Function), acc
+    text, lang = _text(acc.args[0]), _text(acc.args[1])
     return to_lars(RDFLiteral(text, lang=lang if lang not in ("", "?") else None))  # type: ignore[return-value]
 
 
@@ -567,7 +602,7 @@ def _sum(values: Mapping[GroundTerm, int]) -> tuple[int, int, int, int, int, int
     number of solutions): the exact sum is numerator/denominator (not in lowest terms); ``None``
     for an error: a non-number, or more values than the portable encoding adds exactly
     (``MAX_SUM_ROWS``). The values added one by one to a :class:`_SumState`."""
-    state = _SumState(None)
+    state = _SumState(_sum_number)  # its totals only
     for term, times in values.items():
         state.change(term, times)
         if state.errors:
@@ -596,7 +631,7 @@ def functions_noting_limits(on_limit: Callable[[], None]) -> dict[str, Callable[
 
 
 def _number_term(kind: int, value) -> String:
-    """The canonical term of a computed number (``to_lars(ops.number_literal(kind, value))``);
+    """The canonical term of a computed number (``to_lars(sparql_terms.number_literal(kind, value))``);
     those of non-zero floats and doubles cached (a window's sums and averages come back)."""
     return _cached_number(_FLOAT_TERMS, String, kind, value)
 
@@ -621,7 +656,7 @@ def _cached_number(cache: dict, make: Callable[[str], object], kind: int, value)
 
 
 def _number_nt(kind: int, value) -> str:
-    """The N-Triples text of a computed number (``to_nt(ops.number_literal(kind, value))``)."""
+    """The N-Triples text of a computed number (``to_nt(sparql_terms.number_literal(kind, value))``)."""
     return f'"{ops.number_lexical(kind, value)}"^^<{ops.KIND_TYPE[kind]}>'
 
 

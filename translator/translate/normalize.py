@@ -15,7 +15,7 @@ nested inside a STREAM pattern.
 
 from __future__ import annotations
 
-from lars.records import dataclass
+from dataclasses import dataclass
 from functools import reduce
 from typing import Iterable
 
@@ -27,7 +27,7 @@ from translator.query.printer import CorePrinter, expression_text
 from translator.rdf.terms import iri_nt, literal_nt
 from translator.rdf.timeunits import TimeUnitError, to_base_units, unit_ms
 from translator.translate.expressions import remember_expression
-from translator.translate.tau import AllOf, AnyOf, Condition
+from translator.translate.algebra import AllOf, AnyOf, Condition
 
 STAGE = "translation to LARS"
 
@@ -52,7 +52,7 @@ class TimeBase:
 # ----------------------------------------------------------------------------------------- terms
 
 
-def term(t: M.Term) -> A.PatternTerm:
+def term(t: M.Term) -> A.Var | String:
     """A pattern term: variables stay variables, blank nodes are variables (§4.1.4), RDF terms
     become N-Triples strings (D7)."""
     match t:
@@ -183,7 +183,7 @@ def _group(g: M.Group, base: TimeBase) -> A.Pattern:
                 # ``OPTIONAL { { P FILTER(F) } }`` the translation is Join(Z, Filter(F, P)) (Z is
                 # simplified away only after the whole translation, §18.2.2.8), so F stays inside
                 if isinstance(right, A.Filter) and any(isinstance(x, M.Filter) for x in inner.parts):
-                    right, cond = right.pattern, right.condition
+                    cond, right = right.condition, right.pattern
                 current = A.Optional_(current, right, cond)
             case M.Minus(inner):
                 current = A.Minus(current, _group(inner, base))
@@ -201,7 +201,8 @@ def _group(g: M.Group, base: TimeBase) -> A.Pattern:
 def _element(p: M.Pattern, base: TimeBase) -> A.Pattern:
     match p:
         case M.BGP(triples):
-            return reduce(_join, (triple(t) for t in triples), A.Empty())
+            empty: A.Pattern = A.Empty()
+            return reduce(_join, (triple(t) for t in triples), empty)
         case M.Group():
             return _group(p, base)
         case M.Union_(left, right):
@@ -238,7 +239,7 @@ def _stream_body(g: M.Group, base: TimeBase) -> A.Pattern:
 def stream_sources(query: M.Query, base: TimeBase = TimeBase()) -> tuple[A.StreamSource, ...]:
     """C-SPARQL ``FROM [NAMED] STREAM`` clauses for τ1's import rules."""
     return tuple(
-        A.StreamSource(String(iri_nt(s.iri.value)), window(s.window, base), s.named)  # type: ignore[arg-type]
+        A.StreamSource(String(iri_nt(s.iri.value)), window(s.window, base), s.named)
         for s in query.dataset.streams
     )
 

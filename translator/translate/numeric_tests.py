@@ -105,16 +105,27 @@ def _compile(e: M.Expr, index: dict[str, int]) -> Test | None:
                 i, compare = index[left.name], _against(b([]))
                 return lambda nums: holds(compare(nums[i]))
             return lambda nums: holds(ops.compare_numbers(a(nums), b(nums)))
-        case M.BinaryOp("&&", left, right):
-            a, b = _compile(left, index), _compile(right, index)
-            return None if a is None or b is None else (lambda nums: a(nums) and b(nums))
-        case M.BinaryOp("||", left, right):
-            a, b = _compile(left, index), _compile(right, index)
-            return None if a is None or b is None else (lambda nums: a(nums) or b(nums))
+        case M.BinaryOp("&&" | "||" as op, left, right):
+            p, q = _compile(left, index), _compile(right, index)
+            if p is None or q is None:
+                return None
+            return _both(p, q) if op == "&&" else _either(p, q)
         case M.UnaryOp("!", operand):
-            a = _compile(operand, index)
-            return None if a is None else (lambda nums: not a(nums))
+            p = _compile(operand, index)
+            return None if p is None else _negated(p)
     return None
+
+
+def _both(p: Test, q: Test) -> Test:
+    return lambda nums: p(nums) and q(nums)
+
+
+def _either(p: Test, q: Test) -> Test:
+    return lambda nums: p(nums) or q(nums)
+
+
+def _negated(p: Test) -> Test:
+    return lambda nums: not p(nums)
 
 
 def _against(constant: ops.Number) -> Callable[[ops.Number], int]:
@@ -133,21 +144,29 @@ def _against(constant: ops.Number) -> Callable[[ops.Number], int]:
     return compare
 
 
-def _operand(e: M.Expr, index: dict[str, int]) -> Callable[[Sequence[ops.Number]], ops.Number] | None:
+Operand = Callable[[Sequence[ops.Number]], ops.Number]
+
+
+def _operand(e: M.Expr, index: dict[str, int]) -> Operand | None:
     match e:
         case M.Var(name) if name in index:
             i = index[name]
             return lambda nums: nums[i]
         case M.Literal(lexical, datatype, lang) if datatype and not lang:
             n = ops.numeric_lexical(lexical, datatype)  # of the literal evaluate() builds
-            return None if n is None else (lambda nums: n)
-        case M.UnaryOp() | M.BinaryOp() if not M.expression_variables(e):  # a constant such as -5.0
-            from translator.translate.expressions import evaluate
-
-            value = evaluate(e, {})
-            n = None if isinstance(value, ops.ExprError) else ops.numeric(value)
-            return None if n is None else (lambda nums: n)
+            return None if n is None else _constant(n)
+        case M.BinaryOp(op) | M.UnaryOp(op) if op in _ARITHMETIC and not M.expression_variables(e):
+            # a constant such as -5.0 or (1 + 2) / 4: computed once, as :func:`_value` computes it
+            # for variables (the number its canonical literal reads back as, as ``evaluate`` gives
+            # it); any other operator gives a Boolean or an error, never a number
+            constant = _value(e, index)
+            n = None if constant is None else constant(())
+            return None if n is None else _constant(n)
     return None
+
+
+def _constant(n: ops.Number) -> Operand:
+    return lambda nums: n
 
 
 Value = Callable[[Sequence[ops.Number]], "ops.Number | None"]
@@ -198,18 +217,18 @@ def _value(e: M.Expr, index: dict[str, int]) -> Value | None:
                 result = ops.arith_value(op, kind, ops.promote(x, kind), ops.promote(y, kind))
                 if isinstance(result, ops.ExprError):
                     return None
-                return _as_read_back(kind, result)  # type: ignore[arg-type]
+                return _as_read_back(kind, result)
 
             return binary
         case M.UnaryOp(op, operand) if op in ("-", "+"):
-            a = _value(operand, index)
-            if a is None:
+            inner = _value(operand, index)
+            if inner is None:
                 return None
             if op == "+":  # the operand's canonical literal (``_unary_plus``): a decimal −0.0 is 0.0
-                return lambda nums: None if (x := a(nums)) is None else _as_read_back(x.kind, x.value)
+                return lambda nums: None if (x := inner(nums)) is None else _as_read_back(x.kind, x.value)
 
             def negate(nums: Sequence[ops.Number]) -> ops.Number | None:
-                x = a(nums)
+                x = inner(nums)
                 if x is None:
                     return None
                 return _as_read_back(x.kind, x.value.copy_negate() if isinstance(x.value, Decimal) else -x.value)  # exact, as _unary_minus

@@ -86,7 +86,7 @@ def _window_union(node: M.WindowPattern, body: M.Group, windows: dict[str, M.Nam
     if not windows:
         raise UnsupportedError(f"WINDOW ?{node.name.name} without named windows", STAGE,
                                _at(node) + "declare them with FROM NAMED WINDOW <w> ON <s> [RANGE …]")
-    branches = [
+    branches: list[M.Pattern] = [
         M.Group((M.StreamPattern(w.stream, w.window, body, node.position),
                  M.Values((node.name,), ((w.name,),))))
         for w in windows.values()

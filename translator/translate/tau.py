@@ -31,8 +31,8 @@ from __future__ import annotations
 
 import itertools
 import re
-from lars.records import dataclass, field
-from typing import Iterable, Iterator, Sequence, Union
+from dataclasses import dataclass, field
+from typing import Iterable, Iterator, Mapping, Sequence
 
 from lars.errors import UnsupportedError
 from lars.model import (
@@ -56,6 +56,7 @@ from lars.model import (
     Window,
 )
 from translator.translate import algebra as A
+from translator.translate.algebra import AllOf, AnyOf, Condition
 
 from translator.rdf.predicates import DEFAULT_GRAPH, NAMED_GRAPH, STRIPLE, TRIPLE  # noqa: F401 (re-exported)
 from translator.rdf.terms import NULL  # noqa: F401 (re-exported: the reserved constant for unbound, D5)
@@ -141,24 +142,7 @@ def lars_window(spec: A.WindowSpec, stream: Term, bounds: str = "closed") -> Win
 # -------------------------------------------------------------------------------------- conditions
 
 
-@dataclass(frozen=True)
-class AllOf:
-    """Conjunction of conditions (top-level ``&&``)."""
-
-    parts: tuple["Condition", ...]
-
-
-@dataclass(frozen=True)
-class AnyOf:
-    """Disjunction of conditions (top-level ``||``)."""
-
-    parts: tuple["Condition", ...]
-
-
-Condition = Union[A.Expression, AllOf, AnyOf, A.ExistsTest]
-
-
-def dnf(cond: Condition) -> list[list[A.Expression]]:
+def dnf(cond: Condition) -> list[list[A.Expression | A.ExistsTest]]:
     """Lloyd–Topor: the condition as a disjunction of conjunctions of leaf expressions."""
     if isinstance(cond, (A.Expression, A.ExistsTest)):
         return [[cond]]
@@ -174,7 +158,7 @@ def expression_call(function: str, expr: A.Expression, scope: frozenset[A.Var]) 
     return Call(function, (String(expr.text), *args))
 
 
-def test_literal(expr: A.Expression, scope: frozenset[A.Var]) -> Comparison:
+def test_literal(expr: A.Expression | A.ExistsTest, scope: frozenset[A.Var]) -> Comparison:
     """``@sparql_test("expr", X1, …, Xn) = 1``: true iff the expression's EBV is true (D6)."""
     if isinstance(expr, A.ExistsTest):
         raise UnsupportedError("EXISTS / NOT EXISTS", "translation to LARS",
@@ -239,7 +223,7 @@ class Tau:
         method = getattr(self, f"_t_{type(pattern).__name__.rstrip('_').lower()}")
         method(pattern, graph, i)
 
-    def head(self, i: int, pattern: A.Pattern, graph: Term, values: dict[A.Var, Term] | None = None) -> Atom:
+    def head(self, i: int, pattern: A.Pattern, graph: Term, values: Mapping[A.Var, Term] | None = None) -> Atom:
         values = values or {}
         args = tuple(values.get(v, lars_var(v)) for v in A.ordered(A.variables(pattern)))
         return Atom(self.prefix + ans(i), (*args, graph))
@@ -373,7 +357,7 @@ class Tau:
         order = A.ordered(A.variables(p))
         for row in p.rows:
             by_var = dict(zip(p.variables, row))
-            self.add(Atom(self.prefix + ans(i), (*(by_var[v] if by_var[v] is not None else NULL for v in order), graph)), [])
+            self.add(Atom(self.prefix + ans(i), (*(NULL if (value := by_var[v]) is None else value for v in order), graph)), [])
 
     def _t_empty(self, p: A.Empty, graph: Term, i: int) -> None:
         self.require_ground_graph(graph, "an empty group {}")
@@ -454,7 +438,7 @@ def compatible_cases(
             yield left_vals, right_vals, []
             continue
         for v in equal:  # one rule per shared variable that is bound on both sides
-            guard = [] if (v in sure_l and v in sure_r) else [Comparison("!=", lars_var(v), NULL)]
+            guard: list[BodyElement] = [] if (v in sure_l and v in sure_r) else [Comparison("!=", lars_var(v), NULL)]
             yield left_vals, right_vals, guard
 
 
@@ -481,8 +465,8 @@ def _binds(pattern: A.Pattern, v: A.Var) -> bool:
     return False
 
 
-def substitute(atom: Atom, values: dict[A.Var, Term]) -> Atom:
-    by_name = {lars_var(v): t for v, t in values.items()}
+def substitute(atom: Atom, values: Mapping[A.Var, Term]) -> Atom:
+    by_name: dict[Term, Term] = {lars_var(v): t for v, t in values.items()}
     return Atom(atom.predicate, tuple(by_name.get(a, a) for a in atom.args))
 
 

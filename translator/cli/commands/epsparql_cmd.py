@@ -81,9 +81,9 @@ def run_epsparql(args: argparse.Namespace, query) -> int:
         if uses_policy(args):
             raise RsplarsError("--print-asp-at prints the LARS program of the unrestricted policy; "
                                "a selection or consumption policy is post-processing (docs/epsparql.md)")
-        from translator.cli.commands.run import _print_asp
+        from translator.cli.commands.print_asp import print_asp
 
-        return _print_asp(args, compiled, elements, ())
+        return print_asp(args, compiled, elements, ())
     if args.static or args.named:
         print("rsplars: note: EP-SPARQL patterns match events only; --static/--named data is not read",
               file=sys.stderr)

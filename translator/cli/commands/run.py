@@ -33,7 +33,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from lars.errors import EXIT_OK, RsplarsError
+from lars.errors import RsplarsError
 from spark_jobs.options import add_engine_options
 from translator.evaluate.writers import FORMATS, WRITERS, check_format
 from translator.cli.commands.epsparql_cmd import add_epsparql_options, run_epsparql
@@ -46,11 +46,11 @@ from translator.cli.commands.common import (
     apply_dialect_defaults,
     check_stream_iris,
     compile_variants,
-    output,
     parse_query,
     read_data,
 )
 from translator.cli.commands.operational_options import add_operational_options, operational_requested
+from translator.cli.commands.print_asp import print_asp
 
 HELP = "answer a query over RDF streams and static data with the clingo engine"
 
@@ -112,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
     if args.end is not None and args.end < 0:  # runs start at time 0 (translator.evaluate.run.data_stream)
         raise RsplarsError(f"--to {args.end} lies before the start 0 of the timeline")
     if args.print_asp_at is not None:
-        return _print_asp(args, compiled, elements, facts)
+        return print_asp(args, compiled, elements, facts)
     check_format(args.format, compiled.form)
     from translator.evaluate.memory import MemoryGuard, resolve_limit
 
@@ -224,20 +224,3 @@ class _LazyStream:
             self._stream = data_stream(self.elements)
         return getattr(self._stream, name)
 
-
-def _print_asp(args: argparse.Namespace, compiled, elements, facts) -> int:
-    """``--print-asp-at T``: the run's program, static facts and the externals true at T."""
-    from lars.model import Stream
-    from translator.translate.asp_export import program_text
-    from translator.evaluate.run import engine_input
-
-    t = args.print_asp_at
-    run = engine_input(compiled, elements, facts, start=args.start, end=args.end)
-    lo, hi = run.stream.timeline
-    if t < lo:
-        raise RsplarsError(f"--print-asp-at {t} lies before the start {lo} of the timeline")
-    stream = run.stream if t <= hi else Stream(run.stream.points, lo, t)
-    text = program_text(run.program, stream, t)
-    with output(args.output) as out:
-        out.write(text)
-    return EXIT_OK

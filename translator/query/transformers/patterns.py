@@ -67,7 +67,7 @@ class _Template:
 class QueryBody:
     """The result of a query-form rule, before the prologue and registration are attached."""
 
-    form: object
+    form: Select | Construct | Ask | Describe
     where: Group
     dataset: Dataset = Dataset()
     modifiers: Modifiers = Modifiers()
