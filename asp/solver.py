@@ -41,7 +41,8 @@ from asp.symbols import assign_externals, find_function_literals, handle_symbol,
 from asp.windows import StreamIndex, WindowState, interval_difference
 from lars.errors import RsplarsError, UnsupportedError
 from lars.model import Integer, Program, Stream, Term
-from lars.reference import comparison_holds
+from lars.evaluation import comparison_holds
+from lars.solver import Step
 from lars.streams import live_times  # noqa: F401  (also asp.solver.live_times)
 
 # Epoch sizing. clingo's solve costs about the size of the ground program, whatever changed, so
@@ -65,21 +66,6 @@ class AspError(RsplarsError):
     """clingo rejected the encoded program (e.g. an unsafe rule)."""
 
 
-@dataclass(frozen=True)
-class Step:
-    """The answer streams at reference time t: each a sorted tuple of the intensional atoms that
-    hold at t (as ``lars.printer.format_atom`` prints them). ``[]``: no answer stream; several
-    entries: several answer streams; ``more``: further answer streams exist beyond the listed ones."""
-
-    t: int
-    answers: list[tuple[str, ...]]
-    more: bool = False
-    #: ``(added, removed)``, each sorted: the atoms that became true at t and those that stopped
-    #: holding, relative to the previous step of the same run, when both have exactly one answer
-    #: stream (``None`` otherwise: the caller compares the answers itself). Not part of equality.
-    delta: "tuple[tuple[str, ...], tuple[str, ...]] | None" = field(default=None, compare=False, repr=False)
-
-
 @dataclass
 class _Epoch:
     """One grounded Control and the literals of its external atoms."""
@@ -93,8 +79,12 @@ class _Epoch:
 
 
 class StreamSolver:
-    """LARS engine: see the module docstring. ``functions`` supplies the grounding-time functions
-    of :class:`lars.model.Call` terms by name (they receive and return LARS terms)."""
+    """The clingo engine (a ``lars.solver.Solver``): see the module docstring. ``functions``
+    supplies the grounding-time functions of :class:`lars.model.Call` terms by name (they receive
+    and return LARS terms)."""
+
+    engine = "asp"
+    reads_rows = False  # it reads atoms (lars.model.Atom), not rows of term texts
 
     def __init__(
         self,
@@ -118,6 +108,7 @@ class StreamSolver:
         self.term_ids = term_ids  # stream terms as reused integer ids where exact (asp.termids)
         self.epochs = 0  # number of Controls built (for tests and the benchmark)
         self.solves = 0
+        self.encode_json = False  # Step.encoded is never filled: the caller encodes the answers
 
     # ------------------------------------------------------------------------------ public
     def encoding(self, stream: Stream | None = None) -> Encoding:

@@ -45,7 +45,7 @@ A ``Call`` term ``@name(…)`` is evaluated by the function of that name passed 
 from __future__ import annotations
 
 from collections import Counter
-from lars.records import dataclass
+from dataclasses import dataclass
 from functools import cached_property
 from itertools import count
 from typing import Callable, Iterable, Iterator, Mapping
@@ -222,7 +222,7 @@ def external_aggregate(function: str, firsts: Mapping[GroundTerm, int], function
     more tuples with the first term ``term``; fewer if negative, never below none) and ``value()``,
     which must be the function applied to the multiset the changes so far have made; it may also
     offer ``text()``, ``lars.printer.format_term(value())`` without building the term. The
-    incremental engine keeps one per group of a kept aggregate (``lars.incremental_aggregates``).
+    incremental engine keeps one per group of a kept aggregate (``lars.incremental.aggregates``).
     A function whose value on a non-empty multiset is always its first term least (or greatest)
     by a key of terms that is injective (distinct terms: distinct keys) may declare so: an attribute
     ``extreme = (min, key)`` (or ``(max, key)``); the incremental engine then picks that term among

@@ -1,4 +1,4 @@
-"""``rsplars run`` unfolds the τ translation's chain of joins (``lars.unfold``): on CityBench Q12
+"""``rsplars run`` unfolds the τ translation's chain of joins (``lars.incremental.unfold``): on CityBench Q12
 (a windowed ``count`` with GROUP BY, FILTER and HAVING over a chain of four joins) the engine keeps
 fewer relations than without unfolding, and its answers equal Oxigraph's and rdflib's at every
 evaluation time (the oracle and data generator of ``test_cli_citybench_differential``)."""

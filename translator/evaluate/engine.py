@@ -34,7 +34,7 @@ def make_solver(program: Program, engine: str = "auto", *, models: int = 1,
     query's program with external aggregates (``translator.translate.compile.Compiled.native``),
     which the incremental engine runs instead of ``program``; clingo runs ``program``.
     ``stream_predicates``: the only predicate names the stream carries (the incremental engine then
-    unfolds intermediate predicates into their one use, ``lars.unfold``)."""
+    unfolds intermediate predicates into their one use, ``lars.incremental.unfold``)."""
     if engine not in ENGINES:
         raise RsplarsError(f"unknown engine {engine!r} (expected one of {', '.join(ENGINES)})")
     if need_asp and engine == "incremental":
