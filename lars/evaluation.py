@@ -15,7 +15,7 @@ with it (``tests/lars/test_engine_imports.py`` checks the import rules).
 from __future__ import annotations
 
 from itertools import count
-from typing import Callable, Mapping
+from typing import Any, Callable, Mapping
 
 from lars.errors import UnsupportedError
 from lars.model import (
@@ -50,7 +50,7 @@ def time_window_bounds(window: TimeWindow, t: int, tmin: int, tmax: int | None =
     return lo, min(pivot + window.u, t if tmax is None else tmax)
 
 
-def clingo_order(term: GroundTerm) -> tuple:
+def clingo_order(term: Term) -> tuple:
     """clingo's total order on symbols: integers < constants < strings < compound terms
     (those by arity, then name, then arguments)."""
     if isinstance(term, Integer):
@@ -59,6 +59,7 @@ def clingo_order(term: GroundTerm) -> tuple:
         return (1, term.name)
     if isinstance(term, String):
         return (2, term.value)
+    assert isinstance(term, Function)
     return (3, len(term.args), term.name, tuple(clingo_order(a) for a in term.args))
 
 
@@ -71,7 +72,7 @@ def truncating_div(a: int, b: int) -> int:
     return q if (a >= 0) == (b >= 0) else -q
 
 
-Functions = Mapping[str, Callable[..., "GroundTerm"]]
+Functions = Mapping[str, Callable[..., Any]]  # each returns a ground term
 """Grounding-time functions for ``Call`` terms (clingo's ``@name(…)``), by name."""
 
 
@@ -164,9 +165,10 @@ def unify(
         if not isinstance(ground, Function) or ground.name != pattern.name or len(ground.args) != len(pattern.args):
             return None
         for p, g in zip(pattern.args, ground.args):
-            theta = unify(p, g, theta, wildcards=wildcards, functions=functions)  # type: ignore[assignment]
-            if theta is None:
+            got = unify(p, g, theta, wildcards=wildcards, functions=functions)  # type: ignore[arg-type]
+            if got is None:
                 return None
+            theta = got
         return theta
     if isinstance(pattern, (Arith, Call)):
         try:
@@ -217,7 +219,7 @@ def strata(program: Program) -> list[list[Rule]]:
     return [g for g in grouped if g]
 
 
-def strongly_connected(nodes: list, successors: Callable[[object], list]) -> list[list]:
+def strongly_connected(nodes: list, successors: Callable[[Any], list]) -> list[list]:
     """Tarjan's algorithm; components come out dependencies first (reverse topological order of
     the "depends on" edges), which is the evaluation order of strata."""
     index: dict = {}

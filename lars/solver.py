@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Iterator, Protocol
 
 from lars.model import Stream
+from lars.streams import LiveStream
 
 
 @dataclass(frozen=True)
@@ -54,6 +55,6 @@ class Solver(Protocol):
     #: ``Step.encoded`` where it can (an engine that cannot leaves it ``None``)
     encode_json: bool
 
-    def run(self, stream: Stream, times: Iterable[int] | None = None) -> Iterator[Step]:
+    def run(self, stream: Stream | LiveStream, times: Iterable[int] | None = None) -> Iterator[Step]:
         """The steps at ``times``."""
         ...

@@ -56,7 +56,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from operator import gt, itemgetter, lt
-from typing import Iterator
+from typing import Any, Iterator
 
 from lars.bounds import TERM_CACHE_SIZE
 from lars.model import AggregateAssignment, Atom, Call, Comparison, Constant, Integer, Literal, String, Variable
@@ -86,7 +86,7 @@ class AggregateBlock:
 
     head: tuple
     head_args: tuple
-    core: object  # a CompiledRule: the other literals and the comparisons they bind, no head
+    core: CompiledRule  # the other literals and the comparisons they bind, no head
     items: list  # the aggregates and the comparisons/negated literals left after the core, in order
     head_spec: "tuple | None" = None
     core_bound: frozenset = frozenset()  # the variables the core binds
@@ -94,7 +94,7 @@ class AggregateBlock:
     seeded: "tuple | None" = None  # the core binding the partition variable first, and its name
     input_pos: dict = field(default_factory=dict)  # as RecursiveBlock's
     steps: "list | None" = None  # the items compiled (``_compile_items``), built when first evaluated
-    direct: object = None  # ``_direct``'s evaluation of given partitions (False: none), built when first asked
+    direct: Any = None  # ``_direct``'s evaluation of given partitions (False: none), built when first asked
 
     @property
     def sigs(self) -> tuple:
@@ -169,7 +169,7 @@ def _direct(block: AggregateBlock):
         if lit.rel != ("#bind",):
             checks.append((lit.rel, len(lit.args)))
     bound = {var}
-    ops = []
+    ops: list[Any] = []  # (kind, …) per item, as evaluate reads them
     for kind, item in block.items:
         if kind == "agg":
             left = item.agg.left
@@ -214,7 +214,7 @@ def _direct(block: AggregateBlock):
         rels, blk = engine.rels, engine.blk
         tables = [(rels[rel].rows, arity) for rel, arity in checks]
         groups = {op[1]: blk.get(op[1]) or {} for op in ops if op[0] == "agg"}
-        order = _order_keys(engine) if any(op[0] in ("cmp", "test") for op in ops) else None
+        order: Any = _order_keys(engine) if any(op[0] in ("cmp", "test") for op in ops) else None
         rows = {}
         for k in keys:
             for table, arity in tables:
@@ -280,7 +280,8 @@ def _cmp_step(c: Comparison):
     needed = tuple(sorted(term_variables(c.left) | term_variables(c.right)))
     compare = COMPARE[c.op]
     plain = _plain(c.left) and _plain(c.right)
-    (lname, lorder), (rname, rorder) = (_side(c.left), _side(c.right)) if plain else ((None, None), (None, None))
+    sides: Any = (_side(c.left), _side(c.right)) if plain else ((None, None), (None, None))
+    (lname, lorder), (rname, rorder) = sides
 
     slot = object()  # engine.blk[slot]: for X = @f(Y, …) with plain arguments, the value's text by the arguments' texts
 
@@ -649,12 +650,12 @@ class RecursiveBlock:
             if keys is None:
                 instances = list(engine.instances(r, r.plans[None], 0, {}, None, None, None, ()))
             else:  # the partition variable bound first, to each key
-                seeded, var = self.seeded[id(r)]
-                instances = [th for k in keys for th in engine.instances(seeded, seeded.plans[0], 0, {var: k}, ("#bind",), (k,), 0, ())]
+                seeded_rule, var = self.seeded[id(r)]
+                instances = [th for k in keys for th in engine.instances(seeded_rule, seeded_rule.plans[0], 0, {var: k}, ("#bind",), (k,), 0, ())]
             for theta in instances:
-                row = _head_row(engine, r.head_args, r.head_spec, theta)
-                if row is not None:
-                    derive(r.head, row)
+                head_row = _head_row(engine, r.head_args, r.head_spec, theta)
+                if head_row is not None:
+                    derive(r.head, head_row)
         while delta:
             todo, delta[:] = list(delta), []
             for rel, row in todo:
@@ -775,7 +776,7 @@ def _spec(head_args: tuple) -> "tuple | None":
 # ============================================================================== compilation
 
 
-def split_blocks(rules: list, facts: list, intensional: set) -> tuple[list, set]:
+def split_blocks(rules: list, facts: list, intensional: "set | frozenset") -> tuple[list, set]:
     """Take the rules with aggregates and the rules of recursive components out of ``rules``
     (``lars.incremental.rules.CompiledRule``s, aggregates left out of their literals) into blocks. Returns the
     rules for the engine — the others, plus for each block *watch rules* (one per relation the
@@ -824,9 +825,9 @@ def split_blocks(rules: list, facts: list, intensional: set) -> tuple[list, set]
             copy = CompiledRule(r.rule, r.head, r.head_args, lits, list(r.cmps))
             plan_rule(copy)
             work.append(copy)
-        block = RecursiveBlock(key, tuple(sorted(members)), work, [f for f in facts if f.signature in members])
-        _partition(block)
-        blocks.append((block, comp_rules))
+        component = RecursiveBlock(key, tuple(sorted(members)), work, [f for f in facts if f.signature in members])
+        _partition(component)
+        blocks.append((component, comp_rules))
     for r in rules:
         if r.head in component_of:
             continue
@@ -918,7 +919,7 @@ def _block_lits(block) -> Iterator:
             yield from r.lits
 
 
-def _aggregate_block(r, aggs: list, intensional: set, fresh) -> AggregateBlock:
+def _aggregate_block(r, aggs: list, intensional: "set | frozenset", fresh) -> AggregateBlock:
     """Compile one rule with aggregates: its core, then aggregates and what needs their values, in
     an order where each item is ready (the reference's readiness, ``_Evaluation._ready``)."""
     rule = r.rule
@@ -1106,7 +1107,7 @@ def _count_key(a: _Aggregate) -> "tuple | None":
     (element,) = a.agg.elements
     if not all(isinstance(t, Variable) for t in element.terms):
         return None
-    return ("#count", a.globals_, frozenset(t.name for t in element.terms), element.condition)
+    return ("#count", a.globals_, frozenset(t.name for t in element.terms if isinstance(t, Variable)), element.condition)
 
 
 def _body_vars(b) -> set[str]:
@@ -1152,7 +1153,7 @@ def flush_block(engine, sig: tuple) -> None:
                 keys.update([row[p] for p in held])  # type: ignore[union-attr]
         if keys is not None:
             index = engine.blk[("#part", sig)]  # head -> partition key -> its rows
-            direct = block.direct if isinstance(block, AggregateBlock) else False
+            direct: Any = block.direct if isinstance(block, AggregateBlock) else False
             if direct is None:
                 direct = block.direct = _direct(block) or False
             if direct:  # one row per partition at most: compared key by key
@@ -1191,11 +1192,11 @@ def flush_block(engine, sig: tuple) -> None:
     if block.pos is not None:
         index = {}
         for head in block.sigs:
-            parts: dict = {}
+            by_key: dict = {}
             p = block.pos[head]
             for row in new.get(head, ()):
-                parts.setdefault(row[p], set()).add(row)
-            index[head] = parts
+                by_key.setdefault(row[p], set()).add(row)
+            index[head] = by_key
         engine.blk[("#part", sig)] = index
 
 

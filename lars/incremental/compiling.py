@@ -14,7 +14,8 @@ from typing import Iterator
 from lars.incremental.aggregates import split_blocks
 from lars.incremental.planning import plan_rule
 from lars.incremental.rules import ALL, FALSE, NEG, NOW, WIN, CompiledRule, Lit, NotInFragment, has_wildcard, rename_wildcards, term_variables
-from lars.model import AggregateAssignment, At, Atom, Box, Comparison, Diamond, Literal, Program, Rule, TimeWindow, Variable, WindowAt
+from lars.model import (AggregateAssignment, At, Atom, Box, Comparison, Diamond, Literal, PartitionWindow, Program, Rule, TimeWindow,
+                        TupleWindow, Variable, WindowAt)
 
 
 def _signatures(rule: Rule) -> Iterator[tuple[str, int]]:
@@ -30,7 +31,7 @@ def _signatures(rule: Rule) -> Iterator[tuple[str, int]]:
                         yield c.atom.signature  # type: ignore[union-attr]
 
 
-def compile_program(program: Program, stream_predicates: "set[str] | None" = None) -> tuple[list[CompiledRule], list[Atom], list[tuple]]:
+def compile_program(program: Program, stream_predicates: "set[str] | frozenset[str] | None" = None) -> tuple[list[CompiledRule], list[Atom], list[tuple]]:
     """The rules in the fragment's form, the ground facts and the predicates in topological
     order; raises :class:`NotInFragment` naming the first rule outside the fragment.
     ``stream_predicates``: the only predicate names the stream may carry (``None``: any), so that
@@ -67,6 +68,7 @@ def compile_program(program: Program, stream_predicates: "set[str] | None" = Non
                 continue
             assert isinstance(b, Literal)
             ext = b.atom
+            window: TimeWindow | TupleWindow | PartitionWindow | None
             if isinstance(ext, Atom):
                 atom, window, kind, time = ext, None, "now", None
             elif isinstance(ext, At):

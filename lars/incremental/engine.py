@@ -10,7 +10,7 @@ from collections import defaultdict
 from collections import deque as _consume
 from bisect import bisect_left, bisect_right
 from itertools import filterfalse
-from typing import Callable, Iterable, Iterator, Mapping
+from typing import Any, Callable, Collection, Iterable, Iterator, Mapping
 
 from lars.errors import RsplarsError, UnsupportedError
 from lars.evaluation import Undefined, comparison_holds, evaluate, time_window_bounds, unify
@@ -26,7 +26,7 @@ from lars.incremental.unfold import unfold_rules
 from lars.model import Atom, Comparison, Constant, Integer, Program, Stream, String, Term, TimeWindow, Variable
 from lars.printer import format_term
 from lars.solver import Step
-from lars.streams import live_times
+from lars.streams import LiveStream, live_times
 
 
 class IncrementalSolver:
@@ -61,18 +61,17 @@ class IncrementalSolver:
         self.filters = {} if names is None else stream_filters(self.rules, self.order, self.outputs)
         self.functions = {name: CachedFunction(fn) for name, fn in (functions or {}).items()}
         self.aggregate_functions = dict(functions or {})  # external aggregates (``#@name{…}``): not cached
-        needed = set()
+        needed: set[str] = set()
         for r in program.rules:
             called_functions(r, needed)
         missing = needed - self.functions.keys()
         if missing:
             raise UnsupportedError(f"grounding-time function(s) {', '.join(sorted(missing))}", "the incremental engine", "not supplied")
 
-    def run(self, stream: Stream, times: Iterable[int] | None = None) -> Iterator[Step]:
-        live = getattr(stream, "live", False)
+    def run(self, stream: Stream | LiveStream, times: Iterable[int] | None = None) -> Iterator[Step]:
         tmin, tmax = stream.timeline
         if times is None:
-            times = live_times(stream, tmin) if live else range(tmin, tmax + 1)
+            times = live_times(stream, tmin) if isinstance(stream, LiveStream) else range(tmin, tmax + 1)
         engine = Engine(self, stream, tmin)
         for t in times:
             if t < tmin:
@@ -107,13 +106,14 @@ class Engine:
     numbers, so nothing has to be reclaimed: a term lives as long as some row refers to it, and
     memory follows the windows. ``term_of`` caches the terms that built-ins need back."""
 
-    def __init__(self, solver: IncrementalSolver, stream: Stream, tmin: int) -> None:
+    def __init__(self, solver: IncrementalSolver, stream: Stream | LiveStream, tmin: int) -> None:
         self.solver = solver
         self.functions = solver.functions
-        self.text_tests: dict[tuple, Callable | bool] = {}  # (comparison, its variables) -> text_test or False
-        self.text_values: dict[tuple, Callable | bool] = {}  # (assigned term, its variables) -> on_texts or False
+        self.text_tests: dict[tuple, Any] = {}  # (comparison, its variables) -> text_test or False
+        self.text_values: dict[tuple, Any] = {}  # (assigned term, its variables) -> on_texts or False
         self.aggregate_functions = solver.aggregate_functions
         self.stream = stream
+        self.live_stream = stream if isinstance(stream, LiveStream) else None  # read as it is evaluated
         self.live = getattr(stream, "live", False)
         self.row_stream = getattr(stream, "rows", False)
         self.filters = solver.filters
@@ -196,7 +196,7 @@ class Engine:
         """Does ``c`` hold when its variables ``names`` have the terms whose texts are ``vals``?
         A comparison of a function call that reads texts (:func:`text_test`) is decided on the
         texts when the function can; otherwise on the terms (``comparison_holds``)."""
-        test = self.text_tests.get((c, names))
+        test: Any = self.text_tests.get((c, names))  # a test on texts, False (none) or None (not made yet)
         if test is None:
             test = self.text_tests[c, names] = text_test(c, names, self.functions) or False
         if test:
@@ -205,11 +205,11 @@ class Engine:
                 return got
         return comparison_holds(c, {n: self.term(v) for n, v in zip(names, vals)}, self.functions)
 
-    def assigned(self, term, names: tuple, vals: tuple) -> str:
+    def assigned(self, term, names: tuple, vals: tuple) -> object:
         """The text of ``term``'s value when its variables ``names`` have the terms whose texts are
         ``vals`` (``UNDEFINED``: undefined). A call of a function that reads texts
         (:func:`on_texts`) is computed on the texts when the function can."""
-        value = self.text_values.get((term, names))
+        value: Any = self.text_values.get((term, names))  # as text_tests
         if value is None:
             value = self.text_values[term, names] = on_texts(term, names, self.functions) or False
         if value:
@@ -261,15 +261,16 @@ class Engine:
 
     # ------------------------------------------------------------------------ the step
     def step(self, t: int) -> Step:
-        if self.live:
-            self.stream.read_past(t)
-            self.stream.take_arrived()
+        live = self.live_stream
+        if live is not None:
+            live.read_past(t)
+            live.take_arrived()
         self.out = []
         for w in self.windows.values():
             self._slide(w, t)
-        if self.live:
+        if live is not None:
             keep = min((w.lo for w in self.windows.values()), default=t)
-            self.stream.forget_before(min(keep, t - 1))
+            live.forget_before(min(keep, t - 1))
         self.t = t
         for sig in self.solver.order:
             self._flush(sig)
@@ -297,7 +298,7 @@ class Engine:
         if got is not None:
             return got
         if self.row_stream:  # the reader gave rows already (lars.streams.iter_stream_rows)
-            got = self.stream.points.get(u) if u >= self.tmin else None
+            got = self.stream.points.get(u) if u >= self.tmin else None  # type: ignore[assignment]
             if got is None:
                 return {}
             if self.declared is not None and not self.declared.issuperset(got):
@@ -336,7 +337,7 @@ class Engine:
         (``IncrementalSolver.stream_predicates``): its copy rule (D11) was left out, so it would be lost."""
         sig = sigs[0]
         raise RsplarsError(f"the stream has an atom of {sig[0]}/{sig[1]} at t={u}, a predicate outside the stream's "
-                           f"declared predicates ({', '.join(sorted(self.solver.stream_predicates))})")
+                           f"declared predicates ({', '.join(sorted(self.solver.stream_predicates or ()))})")
 
     def _filtered(self, rows: dict) -> dict:
         """``rows`` (sig -> rows) without the rows that matter to no output (``IncrementalSolver.filters``);
@@ -583,7 +584,7 @@ class Engine:
                 return True
         return False
 
-    def changes(self, sig: tuple) -> tuple[list, list]:
+    def changes(self, sig: tuple) -> tuple[Collection[tuple], Collection[tuple]]:
         """The rows of ``sig`` whose support became (plus) or stopped being (minus) non-zero since
         it was last flushed, not yet applied to its relation; its pending rows are cleared."""
         pending = self.pending[sig]
@@ -688,8 +689,8 @@ class Engine:
                 del counts[h]
         self.pending[sig].update(heads)
 
-    def value(self, term, theta: dict) -> int:
-        """The id of a term under theta (all its variables bound); raises Undefined."""
+    def value(self, term, theta: dict) -> str:
+        """The text of a term under theta (all its variables bound); raises Undefined."""
         if isinstance(term, Variable):
             return theta[term.name]
         got = self.const.get(term) if isinstance(term, (Constant, Integer, String)) else None

@@ -9,10 +9,10 @@ first access, :class:`CachedFunction` caches a grounding-time function per argum
 from __future__ import annotations
 
 import re
-from typing import Callable, Mapping
+from typing import Any, Callable, Mapping
 
 from lars.bounds import TERM_CACHE_SIZE
-from lars.evaluation import COMPARE, clingo_order
+from lars.evaluation import COMPARE, GroundTerm, clingo_order
 from lars.model import Call, Comparison, Constant, Integer, String, Term, Variable
 from lars.printer import format_term
 from lars.streams import parse_ground_atom, parse_string_text
@@ -56,7 +56,7 @@ def on_texts(call, names: tuple, functions: Mapping[str, Callable]) -> Callable[
     if on_texts is None:
         return None
     where = {n: i for i, n in enumerate(names)}
-    parts = []
+    parts: list[tuple[bool, Any]] = []  # (is a variable, its index in vals) or (False, a constant's text)
     for a in call.args:
         if isinstance(a, Variable) and a.name in where:
             parts.append((True, where[a.name]))
@@ -70,11 +70,11 @@ def on_texts(call, names: tuple, functions: Mapping[str, Callable]) -> Callable[
 class CachedFunction:
     """A grounding-time function with its results cached per argument tuple."""
 
-    def __init__(self, fn: Callable[..., Term]) -> None:
+    def __init__(self, fn: Callable[..., Any]) -> None:
         self.fn = fn
-        self.cache: dict[tuple, Term] = {}
+        self.cache: dict[tuple, GroundTerm] = {}
 
-    def __call__(self, *args: Term) -> Term:
+    def __call__(self, *args: Term) -> GroundTerm:
         got = self.cache.get(args)
         if got is None:
             if len(self.cache) >= CACHE_MAX:

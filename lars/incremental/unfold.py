@@ -155,7 +155,7 @@ def _keyed(r: CompiledRule, i: int, body: list[Lit]) -> bool:
     # literals (a star around one key, as a SPARQL subject), so that each is an index look-up on
     # it and nothing is built only to be thrown away (CityBench Q1's join on a property, p1, would
     # go through every observation of p1 of both streams where the kept relation held those of one)
-    return len(positive) < 2 or bool(shared & set.intersection(*positive))
+    return len(positive) < 2 or bool(shared.intersection(*positive))
 
 
 def _unfold_one(r: CompiledRule, i: int, d: CompiledRule, serial: int) -> CompiledRule | None:
