@@ -1,7 +1,7 @@
 """The LARS stream solver on clingo: one ground program, externals per reference time.
 
 ``StreamSolver(program).run(stream, times)`` yields, for every reference time t, the answer
-streams at t (seed 000 §2.4, Definition 3; D9–D11) restricted to the intensional atoms that hold
+streams at t (Dao-Tran, Beck, Eiter 2015, §2.4, Definition 3; decisions D9–D11) restricted to the intensional atoms that hold
 at t. How (``docs/asp-encoding.md``):
 
 1. ``asp.encode`` turns the program into one non-ground ASP program, emitted once.

@@ -42,7 +42,7 @@ Theta = Mapping[str, GroundTerm]
 
 
 def time_window_bounds(window: TimeWindow, t: int, tmin: int, tmax: int | None = None) -> tuple[int, int]:
-    """``⊞^{l,u,d}`` at t on the timeline [tmin, tmax] (seed 000 §2.3): ``t' = ⌊t/d⌋·d``,
+    """``⊞^{l,u,d}`` at t on the timeline [tmin, tmax] (Dao-Tran, Beck, Eiter 2015, §2.3): ``t' = ⌊t/d⌋·d``,
     ``[max(tmin, t'−l), min(t'+u, tmax)]``; ``l = None`` is ``⊞^∞``. The online semantics (D9)
     evaluates at t on the timeline [tmin, t], so ``tmax`` defaults to t (the window is cut at t)."""
     pivot = (t // window.d) * window.d

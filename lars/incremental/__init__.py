@@ -4,10 +4,11 @@ Ticker (Beck, Eiter, Folie, *Ticker: A system for incremental ASP-based stream r
 2017) has two engines: an incremental one for stratified programs, whose answer stream at every
 time point is unique, and a clingo one for the general case. This module is the incremental one
 of rsplars (``rsplars lars --engine incremental``; ``--engine auto`` picks it when the program is
-in its fragment, ``compiling.fragment_problem``); ``asp.solver`` is the general one. It computes what
-``lars.reference`` defines (seed 000 §2.4, Definition 3 of Beck et al. AAAI 2015, decisions
-D9–D11) — the intensional atoms that hold at t in the answer stream at t — and yields the same
-``lars.solver.Step`` records as ``asp.solver.StreamSolver`` (both are ``lars.solver.Solver``s).
+in its fragment, ``compiling.fragment_problem``); ``asp.solver`` is the general one. It computes
+what ``lars.reference`` defines (Dao-Tran, Beck, Eiter 2015, §2.4, Definition 3; Beck et al.
+2015; decisions D9–D11, docs/decisions.md) — the intensional atoms that hold at t in the answer
+stream at t — and yields the same ``lars.solver.Step`` records as ``asp.solver.StreamSolver``
+(both are ``lars.solver.Solver``s).
 
 How (Laser, Bazoobi et al. AAAI 2017 §4, keeps *annotated substitutions*: horizon times for ◇,
 consideration times for □; here the same information is kept per window and atom):
