@@ -104,7 +104,20 @@ class Engine:
     text per term and back, so equal texts are equal terms): rows are tuples of strings, whose
     hashes Python caches, and a row is its atom's output text once joined. Nothing maps terms to
     numbers, so nothing has to be reclaimed: a term lives as long as some row refers to it, and
-    memory follows the windows. ``term_of`` caches the terms that built-ins need back."""
+    memory follows the windows. ``term_of`` caches the terms that built-ins need back.
+
+    What the other modules of the engine use (the blocks of ``aggregates``, the batch joins of
+    ``joins``), and nothing else:
+
+    * state: ``rels`` (relation -> ``Relation``), ``pending`` (head -> rows whose support changed),
+      ``blk`` (a block's last result and caches), ``const_scans``, ``functions``,
+      ``aggregate_functions``;
+    * terms: ``term`` (text -> term), ``terms``, ``lazy_terms``, ``value`` (a term's text under a
+      binding), ``holds`` and ``assigned`` (a comparison, an assignment on texts);
+    * rule instances: ``bind`` (a literal against a row), ``instances`` (the instances along a
+      plan), ``instance_holds`` (a plan of checks only);
+    * counting: ``support`` (a head row's support changes), ``changes`` (a relation's net change
+      since its last flush), ``apply`` (a relation changes, and everything that reads it)."""
 
     def __init__(self, solver: IncrementalSolver, stream: Stream | LiveStream, tmin: int) -> None:
         self.solver = solver
