@@ -71,6 +71,18 @@ def test_no_engine_imports_the_reference() -> None:
     assert not bad
 
 
+def test_no_engine_reaches_the_reference_through_other_modules() -> None:
+    modules = _modules("lars", "asp")
+    graph = {name: {m for m, _ in _imports(path) if m in modules} for name, path in modules.items()}
+    reached, todo = set(), [m for m in modules if _within(m, ENGINE_PACKAGES)]
+    while todo:
+        m = todo.pop()
+        if m not in reached:
+            reached.add(m)
+            todo += graph[m]
+    assert "lars.streams" in reached and "lars.reference" not in reached
+
+
 def test_no_private_name_crosses_a_module_of_the_incremental_engine() -> None:
     modules = _modules("lars.incremental", *SHARED, "asp.solver")
     imported_private = {(name, m, n) for name, path in modules.items() for m, names in _imports(path)
