@@ -58,3 +58,8 @@ class Solver(Protocol):
     def run(self, stream: Stream | LiveStream, times: Iterable[int] | None = None) -> Iterator[Step]:
         """The steps at ``times``."""
         ...
+
+    def asp_text(self, stream: Stream, t: int | None = None) -> str:
+        """The engine's program as plain clingo input (with t: and the inputs true at t as facts),
+        for ``--print-asp``; an engine without an ASP encoding raises ``lars.errors.RsplarsError``."""
+        ...

@@ -68,6 +68,10 @@ class IncrementalSolver:
         if missing:
             raise UnsupportedError(f"grounding-time function(s) {', '.join(sorted(missing))}", "the incremental engine", "not supplied")
 
+    def asp_text(self, stream: Stream, t: int | None = None) -> str:
+        """No ASP encoding: the engine evaluates the rules itself (``lars.solver.Solver.asp_text``)."""
+        raise RsplarsError("the incremental engine has no ASP encoding to print: use --engine asp or auto")
+
     def run(self, stream: Stream | LiveStream, times: Iterable[int] | None = None) -> Iterator[Step]:
         tmin, tmax = stream.timeline
         if times is None:
