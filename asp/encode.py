@@ -30,7 +30,7 @@ outside the timeline ``[tmin, t]`` makes the rule a constraint (as in ``lars.ref
 nowhere else in the rule but in comparisons over T alone (the pull trigger of Dao-Tran, Beck, Eiter 2015, §4.1,
 ``trigger ← ⊞^0 @_T true, T mod U = 0``), the literal and those comparisons become one 0-ary
 external ``lars_clock(J)`` that the solver sets per reference time by evaluating the comparisons
-with T = t (``lars.reference.comparison_holds``), so no time point enters the ground program.
+with T = t (``lars.evaluation.comparison_holds``), so no time point enters the ground program.
 
 Each rule is emitted once; no rule is unrolled per tick of a window. Time points appear in the
 ground program only for programs that need them (@ with a time variable, ``@``-heads, windows over
@@ -42,6 +42,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from asp.symbols import asp_atom, asp_term, check_name
+from lars.evaluation import strata
 from lars.errors import UnsupportedError
 from lars.model import (
     ALL,
@@ -138,8 +139,6 @@ class _Needs:
 
 
 def _is_stratified(program: Program) -> bool:
-    from lars.reference import strata
-
     try:
         strata(program)
     except UnsupportedError:

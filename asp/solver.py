@@ -1,7 +1,7 @@
 """The LARS stream solver on clingo: one ground program, externals per reference time.
 
 ``StreamSolver(program).run(stream, times)`` yields, for every reference time t, the answer
-streams at t (seed 000 §2.4, Definition 3; D9–D11) restricted to the intensional atoms that hold
+streams at t (Dao-Tran, Beck, Eiter 2015, §2.4, Definition 3; decisions D9–D11) restricted to the intensional atoms that hold
 at t. How (``docs/asp-encoding.md``):
 
 1. ``asp.encode`` turns the program into one non-ground ASP program, emitted once.
@@ -41,8 +41,9 @@ from asp.symbols import assign_externals, find_function_literals, handle_symbol,
 from asp.windows import StreamIndex, WindowState, interval_difference
 from lars.errors import RsplarsError, UnsupportedError
 from lars.model import Integer, Program, Stream, Term
-from lars.reference import comparison_holds
-from lars.streams import live_times  # noqa: F401  (also asp.solver.live_times)
+from lars.evaluation import comparison_holds
+from lars.solver import Step
+from lars.streams import LiveStream, live_times  # noqa: F401  (also asp.solver.live_times)
 
 # Epoch sizing. clingo's solve costs about the size of the ground program, whatever changed, so
 # an epoch declares only what is likely to be needed soon: the windows' atoms, a look-ahead of
@@ -65,21 +66,6 @@ class AspError(RsplarsError):
     """clingo rejected the encoded program (e.g. an unsafe rule)."""
 
 
-@dataclass(frozen=True)
-class Step:
-    """The answer streams at reference time t: each a sorted tuple of the intensional atoms that
-    hold at t (as ``lars.printer.format_atom`` prints them). ``[]``: no answer stream; several
-    entries: several answer streams; ``more``: further answer streams exist beyond the listed ones."""
-
-    t: int
-    answers: list[tuple[str, ...]]
-    more: bool = False
-    #: ``(added, removed)``, each sorted: the atoms that became true at t and those that stopped
-    #: holding, relative to the previous step of the same run, when both have exactly one answer
-    #: stream (``None`` otherwise: the caller compares the answers itself). Not part of equality.
-    delta: "tuple[tuple[str, ...], tuple[str, ...]] | None" = field(default=None, compare=False, repr=False)
-
-
 @dataclass
 class _Epoch:
     """One grounded Control and the literals of its external atoms."""
@@ -93,8 +79,12 @@ class _Epoch:
 
 
 class StreamSolver:
-    """LARS engine: see the module docstring. ``functions`` supplies the grounding-time functions
-    of :class:`lars.model.Call` terms by name (they receive and return LARS terms)."""
+    """The clingo engine (a ``lars.solver.Solver``): see the module docstring. ``functions``
+    supplies the grounding-time functions of :class:`lars.model.Call` terms by name (they receive
+    and return LARS terms)."""
+
+    engine = "asp"
+    reads_rows = False  # it reads atoms (lars.model.Atom), not rows of term texts
 
     def __init__(
         self,
@@ -118,6 +108,7 @@ class StreamSolver:
         self.term_ids = term_ids  # stream terms as reused integer ids where exact (asp.termids)
         self.epochs = 0  # number of Controls built (for tests and the benchmark)
         self.solves = 0
+        self.encode_json = False  # Step.encoded is never filled: the caller encodes the answers
 
     # ------------------------------------------------------------------------------ public
     def encoding(self, stream: Stream | None = None) -> Encoding:
@@ -142,23 +133,22 @@ class StreamSolver:
         out += [f"{f}." for f in facts]
         return "\n".join(out) + "\n"
 
-    def run(self, stream: Stream, times: Iterable[int] | None = None) -> Iterator[Step]:
+    def run(self, stream: Stream | LiveStream, times: Iterable[int] | None = None) -> Iterator[Step]:
         """The steps at ``times`` (default: every time point from the stream's first to its last).
 
         ``stream`` may be a :class:`lars.streams.LiveStream`: it is then read while it is evaluated
         (each step waits only for the input it needs), every intensional predicate is treated as
         possibly also in the stream (the encoding cannot look ahead), and by default the steps go
         on until the stream ends."""
-        live = getattr(stream, "live", False)
-        enc = encode(self.program, None) if live else self.encoding(stream)
+        enc = encode(self.program, None) if isinstance(stream, LiveStream) else self.encoding(stream)
         missing = enc.functions - self.functions.keys()
         if missing:
             raise UnsupportedError(f"grounding-time function(s) {', '.join(sorted(missing))}", "asp engine", "not supplied")
         tmin, tmax = stream.timeline
-        run = _Run(self, enc, stream)
+        run = _Run(self, enc, stream)  # type: ignore[arg-type]  # a LiveStream offers what asp.windows reads
         self.last_term_ids = run.term_ids  # for tests and the benchmark: None unless ids are used
         if times is None:
-            times = live_times(stream, tmin) if live else range(tmin, tmax + 1)
+            times = live_times(stream, tmin) if isinstance(stream, LiveStream) else range(tmin, tmax + 1)
         for t in times:
             if t < tmin:
                 raise RsplarsError(f"reference time {t} lies before the start {tmin} of the stream")
@@ -238,6 +228,7 @@ def _lookup_literals(atoms, keys: list[tuple], idx: StreamIndex) -> dict[tuple, 
         return got
 
     for kind, group in groups.items():
+        argsets: list[tuple[Symbol, ...]]
         if kind == NOW:
             argsets = [(symbol(key[2]),) for key in group]
         elif kind in (DIA, BOX):
@@ -306,6 +297,7 @@ class _Run:
                 if kind == NOW:
                     self.now_sigs.add(sig)
                 else:
+                    assert k is not None  # every other route names its window
                     per_window[k].setdefault(sig, set()).add(kind)
         self.states = [
             WindowState(k, w, self.index, per_window[k], enc.flags.get(k, set())) for k, w in enumerate(enc.windows)
@@ -374,7 +366,7 @@ class _Run:
             idx.read_ahead(tb - t, tb)  # type: ignore[operator]
         else:
             idx.read_ahead(max(0, first + self.lookahead - len(idx.times)))
-        ahead = idx.range(t + 1, tb) if temporal else range(first, min(len(idx.times), first + self.lookahead))
+        ahead = idx.range(t + 1, tb) if tb is not None else range(first, min(len(idx.times), first + self.lookahead))
         ahead_ids: set[int] = set()
         budget = min(_AHEAD_ATOMS, max(_AHEAD_MIN, len(self.now_ids) + sum(len(st.dia) for st in self.states)))
         pairs = 0
@@ -422,12 +414,12 @@ class _Run:
                     if BOX in kinds:
                         declare((BOX, k, x), ("box", k), idx.symbol(x))
             if st.paired:
-                pairs = set(st.at)
+                at_pairs = set(st.at)
                 if temporal:
                     for i in ahead:
                         u = idx.times[i]
-                        pairs.update((x, u) for x in idx.unique(i) if idx.sigs[x] in st.paired)
-                for x, u in pairs:
+                        at_pairs.update((x, u) for x in idx.unique(i) if idx.sigs[x] in st.paired)
+                for x, u in at_pairs:
                     declare((AT, k, x, u), ("at", k), Tuple_([idx.symbol(x), Number(u)]))
             if IN in st.flags:
                 for u in range(min(st.earliest_needed(t), t), tb + 1):  # type: ignore[operator]
@@ -657,8 +649,8 @@ class _Run:
             live.update(x for x, _ in s.at)
             live.update(x for x, _ in s.pairs)
             if s.seq is not None:
-                for ids, _ in s.seq._entries.values():
-                    live.update(ids)
+                for seq_ids, _ in s.seq._entries.values():
+                    live.update(seq_ids)
         epoch = self.epoch
         if epoch is not None:
             for ids in epoch.ids.values():

@@ -3,7 +3,7 @@ stream).
 
 In a real stream nearly every observation is a new IRI and nearly every measurement a new value,
 so a cache keyed by terms, texts, rows or values of the stream grows with the stream unless it is
-bounded. The caches of the engine (``lars.incremental``, ``lars.incremental_aggregates``) and of
+bounded. The caches of the engine (``lars.incremental``, ``lars.incremental.aggregates``) and of
 the translator's readers, functions and writers hold at most ``TERM_CACHE_SIZE`` entries each: they
 are emptied (or evict, ``functools.lru_cache``) when full. That many entries cover what recurs —
 predicates, graphs, sensors, the terms and values of the windows being evaluated — and bound a

@@ -1,7 +1,12 @@
-"""Reference semantics of LARS: the oracle the clingo engine (``asp``) is tested against.
+"""Reference semantics of LARS: the oracle both engines (``asp``, ``lars.incremental``) are tested against.
+
+It imports neither engine nor what they share (``lars.evaluation``), and neither engine imports it:
+its small definitions (window bounds, built-ins, clingo's order of terms, unification, strata)
+are its own copies, so that a mistake in the engines' versions shows up as a disagreement
+(``tests/lars/test_engine_imports.py`` checks the import rules).
 
 A direct, readable implementation of the definitions of Beck, Dao-Tran, Eiter, Fink (AAAI 2015),
-as summarised in seed 000 §2.3–2.4 and ``shared/spec/000-core.md`` §2 with decisions D9–D11. It
+as summarised in Dao-Tran, Beck, Eiter 2015, §2.3–2.4, with decisions D9–D11 (docs/decisions.md). It
 favours clarity over speed: no incremental evaluation, no indexes beyond predicate signatures.
 
 Evaluation at reference time t (``answer_stream_at``):
@@ -100,7 +105,7 @@ class WindowSelection:
 
 
 def time_window_bounds(window: TimeWindow, t: int, tmin: int, tmax: int | None = None) -> tuple[int, int]:
-    """``⊞^{l,u,d}`` at t on the timeline [tmin, tmax] (seed 000 §2.3): ``t' = ⌊t/d⌋·d``,
+    """``⊞^{l,u,d}`` at t on the timeline [tmin, tmax] (Dao-Tran, Beck, Eiter 2015, §2.3): ``t' = ⌊t/d⌋·d``,
     ``[max(tmin, t'−l), min(t'+u, tmax)]``; ``l = None`` is ``⊞^∞``. The online semantics (D9)
     evaluates at t on the timeline [tmin, t], so ``tmax`` defaults to t (the window is cut at t)."""
     pivot = (t // window.d) * window.d
@@ -222,7 +227,7 @@ def external_aggregate(function: str, firsts: Mapping[GroundTerm, int], function
     more tuples with the first term ``term``; fewer if negative, never below none) and ``value()``,
     which must be the function applied to the multiset the changes so far have made; it may also
     offer ``text()``, ``lars.printer.format_term(value())`` without building the term. The
-    incremental engine keeps one per group of a kept aggregate (``lars.incremental_aggregates``).
+    incremental engine keeps one per group of a kept aggregate (``lars.incremental.aggregates``).
     A function whose value on a non-empty multiset is always its first term least (or greatest)
     by a key of terms that is injective (distinct terms: distinct keys) may declare so: an attribute
     ``extreme = (min, key)`` (or ``(max, key)``); the incremental engine then picks that term among

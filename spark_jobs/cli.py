@@ -201,20 +201,22 @@ def run_agreement_spark(
     pull: str = "tau1_pull",
     push: str = "tau2_push",
     parquet: str | None = None,
+    engine: str = "auto",
 ) -> SparkAgreement:
     """Solve every program of ``runs`` over the same blocks (one Spark job) and judge ``pull``
-    against ``push`` on every interval ``[i·U, (i+1)·U]`` of the range (Dao-Tran, Beck, Eiter 2015, §5)."""
+    against ``push`` on every interval ``[i·U, (i+1)·U]`` of the range (Dao-Tran, Beck, Eiter 2015, §5); ``engine``:
+    the LARS engine of every block (``--lars-engine``)."""
     from spark_jobs.solve_blocks import crashed_block
 
     plan: dict = {}
     with _progress_dir() as progress, user_errors(
             lambda: crashed_block(progress, plan["blocks"]) if "blocks" in plan else None):
         return _agreement_spark(runs, elements, static_facts, start, end, master, partitions, pull, push, parquet,
-                                progress, plan)
+                                progress, plan, engine)
 
 
 def _agreement_spark(runs, elements, static_facts, start, end, master, partitions, pull, push, parquet,
-                     progress=None, plan_out=None):
+                     progress=None, plan_out=None, engine="auto"):
     from translator.agreement import Solution
     from translator.agreement.verdicts import judged_intervals
 
@@ -230,7 +232,7 @@ def _agreement_spark(runs, elements, static_facts, start, end, master, partition
         raise RsplarsError(f"the {pull!r} run must be pull-based with a period")
     data = _start(master, elements)
     results, plan = solve_runs(data.frame, runs, static_facts, start=start, end=end,
-                               partitions=partitions, bounds=data.bounds, progress=progress)
+                               partitions=partitions, bounds=data.bounds, progress=progress, engine=engine)
     if plan_out is not None:
         plan_out["blocks"] = plan.blocks
     results = results.cache()

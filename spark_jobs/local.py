@@ -62,9 +62,10 @@ def can_run_locally(programs: Mapping[str, Compiled], elements: Sequence[StreamE
 
 
 def solve_local(programs: Mapping[str, Compiled], elements: Sequence[StreamElement], static: Sequence[Rule] = (),
-                *, start: int | None = None, end: int | None = None, jobs: int = 2) -> dict[str, dict[int, frozenset[Row]]]:
+                *, start: int | None = None, end: int | None = None, jobs: int = 2,
+                engine: str = "auto") -> dict[str, dict[int, frozenset[Row]]]:
     """``{label: {t: rstream rows}}`` of every program at every evaluation time, solved block by
-    block in ``jobs`` processes (module docstring)."""
+    block in ``jobs`` processes (module docstring) by the LARS engine ``engine``."""
     elements = elements if isinstance(elements, ElementList) else ElementList(elements)
     times = [e.t for e in elements]
     lo, hi = (min(times), max(times)) if times else (None, None)
@@ -83,7 +84,7 @@ def solve_local(programs: Mapping[str, Compiled], elements: Sequence[StreamEleme
     tasks.sort(key=lambda task: programs[task[0]].mode == "pull")
     _JOB.clear()
     _JOB.update(plan=plan, programs=dict(programs), static=tuple(static), parts=parts,
-                points=elements.lars_points())
+                points=elements.lars_points(), engine=engine)
     if parts is None:
         _JOB["sorted"] = sorted(_JOB["points"])
     out: dict[str, dict[int, frozenset[Row]]] = {label: {} for label in programs}
@@ -136,7 +137,7 @@ def _task(task: tuple[str, int]) -> tuple[str, dict[int, frozenset[Row]], str | 
         if not times:
             return label, answers, None
         previous: frozenset[Row] = frozenset()
-        for t, rows in block_steps(compiled, _JOB["static"], points, timeline, times):
+        for t, rows in block_steps(compiled, _JOB["static"], points, timeline, times, _JOB["engine"]):
             got = frozenset(rows)
             if got == previous:
                 got = previous  # one object for an answer that stays (smaller to send back)

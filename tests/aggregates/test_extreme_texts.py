@@ -1,4 +1,4 @@
-"""MIN/MAX read from a group's texts (``lars.incremental_aggregates._Group``: external aggregates
+"""MIN/MAX read from a group's texts (``lars.incremental.aggregates._Group``: external aggregates
 that declare ``extreme = (min | max, key)``, ``lars.reference.external_aggregate``).
 
 The group keeps the multiset of its values' texts and the extreme text with its key while it
@@ -23,8 +23,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from rdflib import Literal, URIRef
 from rdflib.namespace import XSD
 
-from lars import incremental_aggregates as ia
-from lars.incremental import _parse_term
+from lars.incremental import aggregates as ia
+from lars.incremental.texts import parse_term
 from lars.printer import format_term
 from translator.rdf.terms import to_lars
 from translator.translate.expressions import FUNCTIONS, sparql_max_of, sparql_min_of
@@ -50,8 +50,8 @@ class _Engine:
         self.aggregate_functions = FUNCTIONS
 
     @staticmethod
-    def _term(text: str):
-        return _parse_term(text)
+    def term(text: str):
+        return parse_term(text)
 
 
 def test_the_sparql_extremes_are_declared() -> None:
@@ -82,7 +82,7 @@ def test_group_extremes_equal_the_functions_on_the_multiset(ops: list) -> None:
             group = None
         if read or group is None:
             for name, function in functions.items():
-                expected = format_term(function({_parse_term(t): k for t, k in multiset.items() if k}))
+                expected = format_term(function({parse_term(t): k for t, k in multiset.items() if k}))
                 assert ia._Group.value(group, name, engine) == expected, (name, dict(+multiset))
     assert group is None or group.n == sum(multiset.values())
 

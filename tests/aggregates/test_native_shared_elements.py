@@ -56,7 +56,7 @@ def _heads(program) -> list[str]:
 
 
 def test_avg_and_count_keep_one_element_relation_and_answer_is_derived_in_place() -> None:
-    """COUNT(?obs) beside AVG(?value) counts the elements AVG holds (``lars.incremental_aggregates._count_key``),
+    """COUNT(?obs) beside AVG(?value) counts the elements AVG holds (``lars.incremental.aggregates._count_key``),
     and ``answer(X̄) :- grouped(X̄)`` is unfolded (``compile._answer_in_place``): the native program derives
     ``answer`` in the rule that aggregates, the portable one keeps τ's shape."""
     compiled = compile_query(parse(QUERIES[1]), base=TimeBase("s"))

@@ -2,7 +2,7 @@
 queries of ``test_benchmark_queries`` (whose answers, computed with the default engine, are
 checked there against pyoxigraph and rdflib on every window): the same data, byte-identical
 output. Every benchmark query translates into the incremental engine's fragment (those with
-aggregates since ``lars.incremental_aggregates``): a refusal (exit 2) fails the test."""
+aggregates since ``lars.incremental.aggregates``): a refusal (exit 2) fails the test."""
 
 from __future__ import annotations
 

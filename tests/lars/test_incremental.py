@@ -480,14 +480,14 @@ def test_incremental_on_repeated_points_equals_reference(program: Program, strea
 
 
 def test_sorted_answer_blocks_equal_sorted_set_and_json() -> None:
-    """The answer kept in blocks (``_SortedAnswer``) is the sorted set after any changes, and its
+    """The answer kept in blocks (``lars.incremental.answer.SortedAnswer``) is the sorted set after any changes, and its
     cached JSON is what ``json.dumps`` prints for the sorted list (escapes, non-ASCII included)."""
     import random
 
-    from lars import incremental
+    from lars.incremental import answer as answer_module
 
     rng = random.Random(14)
-    answer = incremental._SortedAnswer()
+    answer = answer_module.SortedAnswer()
     now: set[str] = set()
     tails = ["é", '\\"', "q", "\\\\"]  # escaped quote and backslash inside a string term
     pool = ["a(%d,\"x%s\")" % (rng.randrange(5000), rng.choice(tails)) for _ in range(3000)] + [f"b{i}" for i in range(3000)]
@@ -498,7 +498,7 @@ def test_sorted_answer_blocks_equal_sorted_set_and_json() -> None:
         now = (now - set(removed)) | set(added)
         assert answer.atoms() == tuple(sorted(now))
         assert "[" + answer.encoded() + "]" == json.dumps(sorted(now), ensure_ascii=False)
-        assert all(0 < len(b) <= 2 * incremental._BLOCK for b in answer.blocks)
+        assert all(0 < len(b) <= 2 * answer_module._BLOCK for b in answer.blocks)
 
 
 @pytest.mark.parametrize("name", ["w", "neg"])

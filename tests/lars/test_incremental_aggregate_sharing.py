@@ -1,5 +1,5 @@
 """Aggregates of the incremental engine that share one kept element relation
-(``lars.incremental_aggregates._maintain``): aggregates with the same elements and global
+(``lars.incremental.aggregates._maintain``): aggregates with the same elements and global
 variables have the same element tuples in every group, whatever their functions and rules, so the
 engine keeps them once and each group serves every function (counts, sums, #min/#max, external
 aggregates with and without an incremental state).

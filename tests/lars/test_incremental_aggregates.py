@@ -1,4 +1,4 @@
-"""Aggregates and positive recursion in the incremental engine (``lars.incremental_aggregates``)
+"""Aggregates and positive recursion in the incremental engine (``lars.incremental.aggregates``)
 against the reference semantics (``lars.reference``) and the clingo engine (``asp.solver``):
 random programs with ``#count``/``#sum``/``#min``/``#max`` assignments and comparisons (groups
 bound elsewhere in the body, a global variable only in a comparison of the condition, no group at
@@ -202,7 +202,7 @@ def test_outside_the_extended_fragment_is_named(text: str, why: str) -> None:
 def test_partitioned_components_recompute_only_changed_partitions() -> None:
     """The chain of the AVG encoding (limbs per value) is partitioned by its first argument: a
     step whose input changes name some partitions recomputes only those (and stays exact)."""
-    from lars import incremental_aggregates as agg
+    from lars.incremental import aggregates as agg
 
     program = parse_program("f(X,Y) :- e(X,Y) [3]. l(X,0) :- f(X,Y). l(X,J) :- l(X,I), J = I + 1, J < 4. n(X,N) :- r(X), N = #count{ J : l(X,J) }.")
     points = {t: (Atom("e", (Constant(f"v{t}"), Integer(t))), Atom("r", (Constant(f"v{t - 1}"),))) for t in range(20)}

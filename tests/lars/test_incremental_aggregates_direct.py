@@ -1,4 +1,4 @@
-"""The direct evaluation of partitioned aggregate blocks (``lars.incremental_aggregates._direct``):
+"""The direct evaluation of partitioned aggregate blocks (``lars.incremental.aggregates._direct``):
 a rule of the shape the SPARQL translation gives (``grouped(K, V…) :- group(K), V = #…{…}, …,
 trigger.``, its ``agglimit`` rule) is evaluated per changed group without the general machinery.
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 
-import lars.incremental_aggregates as ia
+import lars.incremental.aggregates as ia
 from lars.incremental import IncrementalSolver
 from lars.model import Stream
 from lars.syntax import parse_program

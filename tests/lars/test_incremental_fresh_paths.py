@@ -1,13 +1,13 @@
 """The fast paths of the incremental engine for streams of fresh atoms (``lars.incremental``):
 
 * a rule that copies one relation (``h(X,Y) :- p(X,Y) [w].``) records the changes of its head
-  exactly (``_Engine._exact``: rows that enter new and leave gone need no set operations at the
+  exactly (``Engine._exact``: rows that enter new and leave gone need no set operations at the
   flush), and falls back to the general path whenever another rule, a fact, the stream (D11) or a
   second copy rule touches the same head, or a row comes back while it is still supported;
-* window relations read only by such copies keep no rows (``_Engine.untracked``);
-* the answer's atom texts are built once per row and kept while it is shown (``_Engine.shown``);
+* window relations read only by such copies keep no rows (``Engine.untracked``);
+* the answer's atom texts are built once per row and kept while it is shown (``Engine.shown``);
 * the JSON of the answer's blocks is a join while no text has a character to escape
-  (``_SortedAnswer.plain``).
+  (``SortedAnswer.plain``).
 
 Each is checked against ``lars.reference`` at every time point (answers, deltas, and the JSON line
 ``rsplars lars`` prints: ``Step.encoded`` against ``json.dumps``), on random programs mixing copy
@@ -22,7 +22,8 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from lars import incremental
+from lars.incremental import answer as answer_module
+from lars.incremental import engine as engine_module
 from lars.incremental import IncrementalSolver, fragment_problem
 from lars.model import Atom, Constant, Program, Stream, String
 from lars.reference import expected_answers
@@ -47,7 +48,7 @@ HEAD_RULES = [
     "h(X,a) :- q(X,a) {v}.",
 ]
 #: readers of h and of the windows: joins, negation, a second copy, an aggregate, recursion (the
-#: blocks of ``lars.incremental_aggregates`` read the window relations' rows)
+#: blocks of ``lars.incremental.aggregates`` read the window relations' rows)
 READERS = [
     "k(X) :- h(X,Y), not p(Y,X) {v}.",
     "g(X,Y) :- q(X,Y) {w}, not h(X,Y).",
@@ -150,8 +151,8 @@ def test_copy_rule_paths_are_taken() -> None:
     solver = IncrementalSolver(program)
     seen_exact: list[bool] = []
     engines: list = []
-    engine_cls = incremental._Engine
-    original = engine_cls._changes
+    engine_cls = engine_module.Engine
+    original = engine_cls.changes
 
     def spy(self, sig):
         if sig == ("a", 2):
@@ -159,11 +160,11 @@ def test_copy_rule_paths_are_taken() -> None:
             engines.append(self)
         return original(self, sig)
 
-    engine_cls._changes = spy
+    engine_cls.changes = spy
     try:
         steps = list(solver.run(stream, range(8)))
     finally:
-        engine_cls._changes = original
+        engine_cls.changes = original
     assert [s.answers for s in steps] == [expected_answers(program, stream, t) for t in range(8)]
     assert all(seen_exact) and len(seen_exact) == 8
     engine = engines[-1]
@@ -172,14 +173,14 @@ def test_copy_rule_paths_are_taken() -> None:
 
 
 def test_plain_json_blocks_until_an_escape_arrives() -> None:
-    """``_SortedAnswer.encoded`` joins the texts while none has a character that JSON escapes,
+    """``SortedAnswer.encoded`` joins the texts while none has a character that JSON escapes,
     and is ``json.dumps`` throughout: before and after a quote, a backslash, a control character,
     non-ASCII and a lone surrogate arrive."""
     import random
 
     rng = random.Random(8)
     for odd in ['"', "\\", "\n", "\x1f", "\x7f", "é", "\u2028", "\ud800"]:
-        answer = incremental._SortedAnswer()
+        answer = answer_module.SortedAnswer()
         now: set[str] = set()
         for step in range(12):
             removed = sorted(rng.sample(sorted(now), rng.randrange(len(now) + 1)))
@@ -205,13 +206,13 @@ def test_a_row_leaving_one_copy_as_it_enters_another() -> None:
 
 def test_sorted_answer_takes_runs_of_consecutive_atoms() -> None:
     """Atoms that enter and leave as runs (one time point's fresh atoms: consecutive in the
-    order) are cut out and put in by slices (``_SortedAnswer.update``), others one by one; the
+    order) are cut out and put in by slices (``SortedAnswer.update``), others one by one; the
     blocks stay the sorted set and its JSON across splits, with runs that straddle blocks."""
     import random
 
     rng = random.Random(5)
     for width in (1, 3, 6):
-        answer = incremental._SortedAnswer()
+        answer = answer_module.SortedAnswer()
         now: set[str] = set()
         window: list[list[str]] = []
         for t in range(40):
@@ -229,4 +230,4 @@ def test_sorted_answer_takes_runs_of_consecutive_atoms() -> None:
             now = (now - set(removed)) | set(fresh)
             assert answer.atoms() == tuple(sorted(now)), (width, t)
             assert "[" + answer.encoded() + "]" == json.dumps(sorted(now), ensure_ascii=False)
-            assert all(0 < len(b) <= 2 * incremental._BLOCK for b in answer.blocks)
+            assert all(0 < len(b) <= 2 * answer_module._BLOCK for b in answer.blocks)

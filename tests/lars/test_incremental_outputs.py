@@ -21,7 +21,8 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lars.incremental import IncrementalSolver, _parse_term, stream_filters
+from lars.incremental import IncrementalSolver, stream_filters
+from lars.incremental.texts import parse_term
 from lars.model import Atom, Constant, Function, Integer, Program, Stream, String
 from lars.printer import format_term
 from lars.reference import expected_answers
@@ -164,4 +165,4 @@ def test_batches_equal_row_by_row() -> None:
     max_leaves=5))
 def test_term_texts_parse_back_as_the_lars_parser_does(term) -> None:
     text = format_term(term)
-    assert _parse_term(text) == parse_ground_atom(f"x({text})").args[0] == term
+    assert parse_term(text) == parse_ground_atom(f"x({text})").args[0] == term

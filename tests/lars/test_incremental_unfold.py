@@ -1,4 +1,4 @@
-"""Unfolding intermediate predicates in the incremental engine (``lars.unfold``): with ``outputs``
+"""Unfolding intermediate predicates in the incremental engine (``lars.incremental.unfold``): with ``outputs``
 and ``stream_predicates`` given (as ``rsplars run`` gives them), a predicate defined by one rule
 and read by one positive literal is replaced by its definition. Checked against the reference
 semantics (``lars.reference``, restricted to the outputs) and against the same engine without

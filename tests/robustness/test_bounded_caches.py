@@ -3,8 +3,8 @@ stream brings (issue 14, memory flat; the memory itself is measured in ``bench/f
 
 from __future__ import annotations
 
-import lars.incremental as incremental
-import lars.incremental_aggregates as incremental_aggregates
+import lars.incremental.aggregates as incremental_aggregates
+import lars.incremental.texts as incremental_texts
 import translator.evaluate.live as live
 import translator.evaluate.run as run
 import translator.rdf.sparql_terms as sparql_terms
@@ -37,7 +37,7 @@ def test_term_keyed_caches_are_bounded() -> None:
     assert len(memoised) >= 8
     for f in memoised:
         assert f.cache_info().maxsize is not None and f.cache_info().maxsize <= N, f
-    assert incremental._CACHE_MAX <= N and incremental_aggregates._KEYS_MAX <= N and expressions._FLOAT_TERMS_MAX <= N
+    assert incremental_texts.CACHE_MAX <= N and incremental_aggregates._KEYS_MAX <= N and expressions._FLOAT_TERMS_MAX <= N
 
 
 def test_answer_argument_texts_stay_bounded() -> None:

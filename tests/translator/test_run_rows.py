@@ -74,7 +74,7 @@ def test_rows_kept_from_the_deltas_equal_the_rows_read_again(run) -> None:
     without delta)."""
     from types import SimpleNamespace
 
-    from lars.incremental import Step
+    from lars.solver import Step
     from translator.evaluate.run import evaluations, step_rows
 
     steps, with_delta = run

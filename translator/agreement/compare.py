@@ -89,10 +89,12 @@ def pull_period(pull_query, period: str | None, unit: str) -> int:
     return value
 
 
-def collect_answers(compiled, elements, facts, *, end: int | None = None) -> dict[int, frozenset]:
+def collect_answers(compiled, elements, facts, *, end: int | None = None, engine: str = "auto") -> dict[int, frozenset]:
     """``{t: answer}`` at every evaluation time of ``compiled`` (pull: every multiple of U from 0,
-    empty answers included; push: every time point with input), as agreement solutions."""
-    return as_solutions(compiled.variables, ((ev.t, ev.rows) for ev in answers(compiled, elements, facts, end=end)))
+    empty answers included; push: every time point with input), as agreement solutions, solved by
+    the LARS engine ``engine`` (``translator.evaluate.engine.ENGINES``)."""
+    evaluations = answers(compiled, elements, facts, end=end, engine=engine)
+    return as_solutions(compiled.variables, ((ev.t, ev.rows) for ev in evaluations))
 
 
 def as_solutions(variables: Sequence[str], evaluations: Iterable[tuple[int, frozenset]]) -> dict[int, frozenset]:
@@ -120,9 +122,10 @@ def as_solutions(variables: Sequence[str], evaluations: Iterable[tuple[int, froz
     return out
 
 
-def solve_sequentially(programs: Mapping[str, object], elements, facts, end: int | None) -> dict[str, dict]:
-    """The default :data:`Solver`: one program after the other with the clingo engine."""
-    return {label: collect_answers(c, elements, facts, end=end) for label, c in programs.items()}
+def solve_sequentially(programs: Mapping[str, object], elements, facts, end: int | None, *,
+                       engine: str = "auto") -> dict[str, dict]:
+    """The default :data:`Solver`: one program after the other with the LARS engine ``engine``."""
+    return {label: collect_answers(c, elements, facts, end=end, engine=engine) for label, c in programs.items()}
 
 
 def programs_of(comparison: Comparison, settings: Settings, *, pull_only: bool = False) -> dict[str, object]:

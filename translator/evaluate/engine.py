@@ -6,15 +6,18 @@
 * ``asp``: ``asp.solver.StreamSolver`` (clingo; every program);
 * ``auto`` (the default): the incremental engine when the program is in its fragment, clingo
   otherwise. Both compute the answer stream of Beck et al. (AAAI 2015, Definition 3) as
-  ``lars.reference`` defines it, and both yield the same ``Step`` records.
+  ``lars.reference`` defines it, and both yield the same ``lars.solver.Step`` records.
 """
 
 from __future__ import annotations
 
-from typing import Callable, Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Mapping
 
 from lars.errors import RsplarsError
 from lars.model import Program, Term
+
+if TYPE_CHECKING:  # (the engines are imported when one is made)
+    from lars.solver import Solver
 
 ENGINES = ("auto", "asp", "incremental")
 
@@ -26,15 +29,16 @@ MAX_EVALUATION_TIMES = 10_000_000
 def make_solver(program: Program, engine: str = "auto", *, models: int = 1,
                 functions: Mapping[str, Callable[..., Term]] | None = None, need_asp: bool = False,
                 outputs: Iterable[str] | None = None, native: Program | None = None,
-                stream_predicates: Iterable[str] | None = None):
-    """The solver for ``engine``; ``need_asp``: the caller needs the ASP encoding (``--print-asp``).
+                stream_predicates: Iterable[str] | None = None) -> Solver:
+    """The solver for ``engine`` (a ``lars.solver.Solver``: callers ask it what it can do, never its
+    class); ``need_asp``: the caller needs the ASP encoding (``--print-asp``).
     ``outputs``: the only predicate names whose atoms the caller reads from ``Step.answers``; the
     incremental engine then gives those atoms only and drops stream atoms that cannot reach them
     (``lars.incremental.stream_filters``); clingo gives every atom as before. ``native``: the same
     query's program with external aggregates (``translator.translate.compile.Compiled.native``),
     which the incremental engine runs instead of ``program``; clingo runs ``program``.
     ``stream_predicates``: the only predicate names the stream carries (the incremental engine then
-    unfolds intermediate predicates into their one use, ``lars.unfold``)."""
+    unfolds intermediate predicates into their one use, ``lars.incremental.unfold``)."""
     if engine not in ENGINES:
         raise RsplarsError(f"unknown engine {engine!r} (expected one of {', '.join(ENGINES)})")
     if need_asp and engine == "incremental":

@@ -219,7 +219,7 @@ def live_answers(compiled: Compiled, elements: "Iterable[StreamElement] | Stream
 
     program, native = compiled.engine_programs(static)
     solver, limit = query_solver(compiled, program, native, engine)
-    rows = type(solver).__name__ == "IncrementalSolver"  # it reads rows of term texts, no atom objects
+    rows = solver.reads_rows  # it reads rows of term texts, no atom objects (lars.solver.Solver)
 
     if isinstance(elements, StreamFiles):
         source = elements.batches() if rows else elements.elements()

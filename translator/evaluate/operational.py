@@ -135,8 +135,9 @@ class Evaluator:
     candidate of ``rsplars check`` (the answer at t depends only on t and the contents)."""
 
     def __init__(self, query: M.Query, strategy: str, base: TimeBase, elements: Sequence[StreamElement],
-                 static: Sequence[Rule] = ()) -> None:
+                 static: Sequence[Rule] = (), *, engine: str = "auto") -> None:
         self.query = query
+        self.engine = engine  # the LARS engine (``--lars-engine``, ``translator.evaluate.engine.ENGINES``)
         self.strategy = strategy
         self.base = base
         self.elements = list(elements)
@@ -220,7 +221,7 @@ class Evaluator:
         compiled = self.compile_for(k)
         run = engine_input(compiled, elements, self.static, end=end if end is not None else times[-1])
         # the engine a sequential run takes (``auto``: the incremental one when the program is in its fragment)
-        solver = make_solver(run.program, "auto", functions=FUNCTIONS)
+        solver = make_solver(run.program, self.engine, functions=FUNCTIONS)
         self.solver_runs += 1
         for step in solver.run(run.stream, times):
             self.cache[(k, step.t, variant)] = frozenset(step_rows(compiled, the_answer(step)))
@@ -268,9 +269,10 @@ def apply_r2s(reports: Iterable[tuple[Report, frozenset[Row]]], r2s: str, empty:
 
 
 def operational_relations(compiled: Compiled, elements: Sequence[StreamElement], static: Sequence[Rule],
-                          op: Operational, base: TimeBase, *, start: int | None = None, end: int | None = None) -> list[Relation]:
-    """The answer stream of ``compiled.query`` (after cs/cq, with its τ strategy) under ``op``."""
-    ev = Evaluator(compiled.query, compiled.strategy, base, elements, static)
+                          op: Operational, base: TimeBase, *, start: int | None = None, end: int | None = None,
+                          engine: str = "auto") -> list[Relation]:
+    """The answer stream of ``compiled.query`` (after cs/cq, with its τ strategy) under ``op``, solved by ``engine``."""
+    ev = Evaluator(compiled.query, compiled.strategy, base, elements, static, engine=engine)
     return ev.relations(op, start, end)
 
 

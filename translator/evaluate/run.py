@@ -242,7 +242,7 @@ def evaluations(compiled: Compiled, steps: Iterable, r2s: str, on_note: Callable
         current = None
         change = None
         if known and delta is not None:
-            by_rows = getattr(step, "rows", None)  # the incremental engine's change as rows (lars.incremental.Step)
+            by_rows = step.rows  # the engine's change as rows (lars.solver.Step), or None
             if by_rows is not None:
                 got = by_rows.get(prefix)
                 plus = frozenset(map(_row_of_args, got[0])) if got else frozenset()
@@ -375,7 +375,7 @@ def _row_of(text: str) -> Row:
 
 
 def _row_of_args(args: tuple) -> Row:
-    """The row of one answer given by its arguments' LARS texts (``lars.incremental.Step.rows``):
+    """The row of one answer given by its arguments' LARS texts (``lars.solver.Step.rows``):
     as :func:`_row_of` of the atom they make, each argument converted once while it recurs."""
     return tuple(map(_ARG_NTS.__getitem__, args))
 

@@ -279,7 +279,7 @@ def native_rules(spec: AggregateSpec, suffix: str, group: Atom, head: Atom, z: T
 
     Every one of them has the elements ``Z, X̄`` (one tuple per solution: MIN/MAX do not depend
     on how many tuples have a value), so that the aggregates of one argument have the same
-    elements: the incremental engine keeps them as one relation (``lars.incremental_aggregates._maintain``).
+    elements: the incremental engine keeps them as one relation (``lars.incremental.aggregates._maintain``).
     The portable program's ``agglimit`` rule (a group with more values than SUM/AVG add exactly)
     is left out: the functions' states tell the run when it would hold
     (``expressions.functions_noting_limits``), without a rule evaluated for every changed group.

@@ -289,7 +289,7 @@ def compile_query(
 
 def _answer_in_place(rules: list[Rule], answer: Rule) -> list[Rule]:
     """``rules`` and ``answer`` with the copies at their end unfolded (Tamaki and Sato 1984, as
-    ``lars.unfold`` does inside the engine): a predicate p (``grouped``, ``having``, ``selected``)
+    ``lars.incremental.unfold`` does inside the engine): a predicate p (``grouped``, ``having``, ``selected``)
     defined by exactly one rule d and read by exactly one literal ``p(X̄)`` of one other rule u,
     with X̄ d's head arguments themselves (distinct variables) and d's other variables absent from
     u, and u has no aggregate (whose global variables d's body would change), is replaced in u by

@@ -65,6 +65,9 @@ def add_parser(subparsers) -> None:
                    help="run only the two headline runs: no cause analysis (faster)")
     p.add_argument("--unit", choices=UNITS, default="s", help="base time unit of the runs (D1; default: s)")
     add_engine_options(p)
+    p.add_argument("--lars-engine", choices=["auto", "asp", "incremental"], default="auto",
+                   help="the LARS engine of every run (sequential, --jobs and Spark blocks): auto (default: the incremental "
+                        "engine when the program is in its fragment, clingo otherwise), asp (clingo), incremental")
     p.add_argument("--jobs", type=int, metavar="N",
                    help="processes solving blocks of the timeline in parallel with the sequential engine "
                         "(identical answers; default: the CPUs, at most 4, for streams of 20,000 elements "
@@ -146,8 +149,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _solver(args: argparse.Namespace):
-    """Sequential clingo runs (in ``--jobs`` processes, block by block, when that pays off), or all
-    programs in one Spark job with ``--engine spark`` (same answers)."""
+    """Sequential runs (in ``--jobs`` processes, block by block, when that pays off), or all
+    programs in one Spark job with ``--engine spark`` (same answers); each run's LARS engine is
+    ``--lars-engine``."""
     from translator.agreement.compare import solve_sequentially
 
     if args.engine != "spark":
@@ -157,11 +161,11 @@ def _solver(args: argparse.Namespace):
 
         def solve_clingo(programs, elements, facts, end):
             if not can_run_locally(programs, elements, jobs):
-                return solve_sequentially(programs, elements, facts, end)
+                return solve_sequentially(programs, elements, facts, end, engine=args.lars_engine)
             from spark_jobs.local import solve_local
             from translator.agreement.compare import as_solutions
 
-            rows = solve_local(programs, elements, facts, end=end, jobs=jobs)
+            rows = solve_local(programs, elements, facts, end=end, jobs=jobs, engine=args.lars_engine)
             return {label: as_solutions(programs[label].variables, rows[label].items()) for label in programs}
 
         return solve_clingo
@@ -170,7 +174,7 @@ def _solver(args: argparse.Namespace):
         from spark_jobs.cli import run_agreement_spark
 
         return run_agreement_spark(programs, elements, facts, None, end, args.master, args.partitions,
-                                   parquet=args.parquet).answers
+                                   parquet=args.parquet, engine=args.lars_engine).answers
 
     return solve
 

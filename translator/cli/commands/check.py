@@ -50,6 +50,9 @@ def add_parser(subparsers) -> None:
                    help="compare as the CSRBench oracle does: the relations in order, timestamps ignored, as a "
                         "contiguous subsequence of the expected ones")
     p.add_argument("--max-candidates", type=int, default=2000, metavar="N", help="limit on t0 vectors (default 2000)")
+    p.add_argument("--lars-engine", choices=["auto", "asp", "incremental"], default="auto",
+                   help="the LARS engine of the expected outputs' runs: auto (default: the incremental engine when the "
+                        "program is in its fragment, clingo otherwise), asp (clingo), incremental")
     p.add_argument("--json", metavar="REPORT.json", help="write the JSON report")
     p.add_argument("--html", metavar="REPORT.html", help="write the HTML report (expected vs actual timeline)")
     from translator.cli.commands.longrun import add_robustness_options, stop_cleanly
@@ -84,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
     elements, facts = read_data(args, accounting)
     args.mode = "none"  # the report policy decides when to evaluate (no push/pull trigger, no period needed)
     ((_, compiled),) = compile_variants(args, query, elements)
-    evaluator = Evaluator(compiled.query, compiled.strategy, TimeBase(args.unit), elements, facts)
+    evaluator = Evaluator(compiled.query, compiled.strategy, TimeBase(args.unit), elements, facts, engine=args.lars_engine)
     if evaluator.form != "select":
         raise RsplarsError(f"check judges SELECT answers; this is a {evaluator.form.upper()} query")
     verdict = check(evaluator, actual, op, registration=args.registration, t0_fixed=args.t0 is not None,

@@ -46,7 +46,7 @@ def compile_for_run(args: argparse.Namespace, query):
 def evaluations(args: argparse.Namespace, compiled, elements, *, start=None, end=None, progress=None):
     from translator.evaluate.epsparql_run import event_answers, policy_answers
 
-    engine = getattr(args, "lars_engine", "auto")  # (agree has no --lars-engine: auto)
+    engine = args.lars_engine  # --lars-engine of run and agree
     if uses_policy(args):
         return policy_answers(compiled, elements, selection=args.selection, consumption=args.consumption,
                               reading=args.policy_reading, start=start, end=end, engine=engine)

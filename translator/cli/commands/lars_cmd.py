@@ -123,7 +123,7 @@ def _lines(steps, fmt: str, delta: bool = False) -> Iterator[str]:
             continue
         if fmt == "jsonl":
             if len(answers) == 1 and not step.more:
-                encoded = getattr(step, "encoded", None)  # the incremental engine's cached JSON of the atoms
+                encoded = step.encoded  # the engine's cached JSON of the atoms (lars.solver.Step), or None
                 if encoded is not None:
                     yield f'{{"t": {step.t}, "atoms": [{encoded}]}}'
                 else:
@@ -188,8 +188,7 @@ def run(args: argparse.Namespace) -> int:
     from translator.evaluate.engine import make_solver
 
     solver = make_solver(program, args.engine, models=args.models, need_asp=args.print_asp)
-    if hasattr(solver, "encode_json"):  # the incremental engine keeps the JSON of the sorted answer
-        solver.encode_json = args.format == "jsonl" and args.emit == "full"
+    solver.encode_json = args.format == "jsonl" and args.emit == "full"  # Step.encoded where the engine keeps it
     live = args.stream == "-" and not (args.print_asp or args.skip_bad_elements or args.resume_from is not None)
     startup.resume()  # the stream is read with the garbage collector on (translator.cli.startup)
     return _run_live(args, program, solver) if live else _run_counted(args, program, solver)
@@ -237,7 +236,7 @@ def _run_counted(args: argparse.Namespace, program, solver) -> int:
     if args.stream != "-" and args.stream_format != "jsonl" and not (args.skip_bad_elements or args.print_asp):
         from lars.streams import read_stream_counted
 
-        rows = type(solver).__name__ == "IncrementalSolver"  # it reads rows of term texts, no atom objects
+        rows = solver.reads_rows  # it reads rows of term texts, no atom objects (lars.solver.Solver)
         # read as evaluated, each line checked as it is read (--check-first: the whole file first)
         drop = frozenset()
         if rows:  # atoms read only by □ windows that occur at neither neighbouring time point cannot hold

@@ -145,7 +145,7 @@ def run_operational(args: argparse.Namespace, query) -> int:
     elements, facts = read_data(args, accounting)
     ((_, compiled),) = compile_variants(args, query, elements)
     check_format(args.format, compiled.form)
-    evaluator = Evaluator(compiled.query, compiled.strategy, TimeBase(args.unit), elements, facts)
+    evaluator = Evaluator(compiled.query, compiled.strategy, TimeBase(args.unit), elements, facts, engine=args.lars_engine)
     relations = evaluator.relations(op, args.start, args.end)
     resume = getattr(args, "resume_from", None)
     if resume is not None:  # the answers at t depend on the stream up to t only (translator.evaluate.resume)
@@ -236,7 +236,7 @@ def run_profile_agreement(args: argparse.Namespace) -> int:
     for path, op in zip(files, ops):
         query = queries[path]
         compiled = compile_query(query, mode="none", bounds=op.window_model, base=base)
-        evaluators.append(Evaluator(compiled.query, compiled.strategy, base, elements, facts))
+        evaluators.append(Evaluator(compiled.query, compiled.strategy, base, elements, facts, engine=args.lars_engine))
     result = compare_profiles(evaluators[0], ops[0], evaluators[1], ops[1], start=args.start, end=args.end)
     result = {"profiles": names, "queries": files, "parameters": [op.as_dict() for op in ops], **result}
     a, b = names

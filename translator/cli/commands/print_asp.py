@@ -15,6 +15,9 @@ def print_asp(args: argparse.Namespace, compiled, elements, facts) -> int:
     from translator.translate.asp_export import program_text
     from translator.evaluate.run import engine_input
 
+    if args.lars_engine == "incremental":
+        raise RsplarsError("--print-asp-at prints the clingo engine's encoding: the incremental engine has none "
+                           "(use --lars-engine asp or auto)")
     t = args.print_asp_at
     run = engine_input(compiled, elements, facts, start=args.start, end=args.end)
     lo, hi = run.stream.timeline

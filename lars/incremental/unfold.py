@@ -32,7 +32,7 @@ invariants):
   (:func:`_renaming`: the τ translation's window rule ``triple(S,P,O,stream) :- striple(S,P,O,s) [10]`` is one; each use
   then reads the window's relation where it read p's copy of it, and no join is made twice) —
   positive, in a rule that is not a block's
-  (aggregates and recursion, ``lars.incremental_aggregates``: their watch rules read whole
+  (aggregates and recursion, ``lars.incremental.aggregates``: their watch rules read whole
   relations), and not an output (the caller reads its atoms) nor a constraint's head;
 * its rule reads no block node (the heads of blocks);
 * the arguments of the literal and of p's head are variables or constants (no compound terms
@@ -46,14 +46,15 @@ invariants):
 
 from __future__ import annotations
 
-from lars.incremental import _BLOCK_NODES, _FALSE, NEG, _Lit, _Rule, _plan_all, _vars
+from lars.incremental.planning import plan_rule
+from lars.incremental.rules import BLOCK_NODES, FALSE, NEG, CompiledRule, Lit, term_variables
 from lars.model import Arith, Call, Comparison, Constant, Function, Integer, String, Term, Variable
 from lars.printer import format_term
 
 _GROUND = (Constant, Integer, String)
 
 
-def _base(lit: _Lit) -> tuple:
+def _base(lit: Lit) -> tuple:
     return lit.rel[1] if lit.rel[0] == NEG else lit.rel
 
 
@@ -69,22 +70,22 @@ def _subst(term: Term, sigma: dict) -> Term:
     return term
 
 
-def _lit(lit: _Lit, sigma: dict) -> _Lit:
-    return _Lit(lit.rel, tuple(_subst(a, sigma) for a in lit.args), lit.negated)
+def _lit(lit: Lit, sigma: dict) -> Lit:
+    return Lit(lit.rel, tuple(_subst(a, sigma) for a in lit.args), lit.negated)
 
 
 def _cmp(c: Comparison, sigma: dict) -> Comparison:
     return Comparison(c.op, _subst(c.left, sigma), _subst(c.right, sigma))
 
 
-def _rule_vars(r: _Rule) -> set[str]:
+def _rule_vars(r: CompiledRule) -> set[str]:
     out: set[str] = set()
     for a in r.head_args:
-        out |= _vars(a)
+        out |= term_variables(a)
     for lit in r.lits:
         out |= lit.variables
     for c in r.cmps:
-        out |= _vars(c.left) | _vars(c.right)
+        out |= term_variables(c.left) | term_variables(c.right)
     return out
 
 
@@ -136,7 +137,7 @@ def _unifier(left: tuple, right: tuple, keep: set[str]) -> dict | None:
     return sigma
 
 
-def _keyed(r: _Rule, i: int, body: list[_Lit]) -> bool:
+def _keyed(r: CompiledRule, i: int, body: list[Lit]) -> bool:
     """Is the join of literal i of r with r's other positive literals keyed into ``body`` (p's
     rule, renamed and unified): do the variables they share all occur in one positive literal of
     ``body``? (Or r has no other positive literal with arguments.)"""
@@ -154,10 +155,10 @@ def _keyed(r: _Rule, i: int, body: list[_Lit]) -> bool:
     # literals (a star around one key, as a SPARQL subject), so that each is an index look-up on
     # it and nothing is built only to be thrown away (CityBench Q1's join on a property, p1, would
     # go through every observation of p1 of both streams where the kept relation held those of one)
-    return len(positive) < 2 or bool(shared & set.intersection(*positive))
+    return len(positive) < 2 or bool(shared.intersection(*positive))
 
 
-def _unfold_one(r: _Rule, i: int, d: _Rule, serial: int) -> _Rule | None:
+def _unfold_one(r: CompiledRule, i: int, d: CompiledRule, serial: int) -> CompiledRule | None:
     """``r`` with its literal i (over d's head) replaced by d's body, or ``None`` if the
     arguments are not all variables and constants, or do not unify."""
     lit = r.lits[i]
@@ -169,9 +170,9 @@ def _unfold_one(r: _Rule, i: int, d: _Rule, serial: int) -> _Rule | None:
     if sigma is None:
         return None
     body = [_lit(_lit(x, rename), sigma) for x in d.lits]
-    if not _keyed(_Rule(r.rule, r.head, r.head_args, [_lit(x, sigma) for x in r.lits], []), i, body):
+    if not _keyed(CompiledRule(r.rule, r.head, r.head_args, [_lit(x, sigma) for x in r.lits], []), i, body):
         return None
-    lits: list[_Lit] = []
+    lits: list[Lit] = []
     seen: set = set()
     for x in (*[_lit(x, sigma) for x in r.lits[:i]], *body, *[_lit(x, sigma) for x in r.lits[i + 1:]]):
         key = (x.rel, x.args, x.negated)
@@ -182,7 +183,7 @@ def _unfold_one(r: _Rule, i: int, d: _Rule, serial: int) -> _Rule | None:
     for c in (*[_cmp(c, sigma) for c in r.cmps], *[_cmp(_cmp(c, rename), sigma) for c in d.cmps]):
         if c not in cmps:
             cmps.append(c)
-    return _Rule(r.rule, r.head, tuple(_subst(a, sigma) for a in r.head_args), lits, cmps)
+    return CompiledRule(r.rule, r.head, tuple(_subst(a, sigma) for a in r.head_args), lits, cmps)
 
 
 def _may_match(pattern: tuple, args: tuple) -> bool:
@@ -194,7 +195,7 @@ def _may_match(pattern: tuple, args: tuple) -> bool:
         for a, b in zip(pattern, args))
 
 
-def drop_dead_rules(rules: list[_Rule], facts) -> list[_Rule]:
+def drop_dead_rules(rules: list[CompiledRule], facts) -> list[CompiledRule]:
     """The rules without those that can never apply: a rule with a positive literal over an
     intensional predicate whose atoms no fact and no rule head can give (the τ translation reads
     every triple pattern from the default graph and from each stream, ``triple(…, default)`` and
@@ -212,32 +213,32 @@ def drop_dead_rules(rules: list[_Rule], facts) -> list[_Rule]:
         given = dict(heads)
         opaque: set[tuple] = set()  # given by a rule whose head arguments are not the atom's
         for r in rules:
-            if r.head == _FALSE:
+            if r.head == FALSE:
                 continue
             if r.head[0].startswith("#") or len(r.head_args) != r.head[1]:
                 opaque.add(r.head)
             given.setdefault(r.head, []).append(r.head_args)
 
-        def dead(lit: _Lit) -> bool:
+        def dead(lit: Lit) -> bool:
             rel = lit.rel
             if lit.negated or not (isinstance(rel[0], str) and not rel[0].startswith("#")) or rel in opaque:
                 return False
             return not any(_may_match(lit.args, args) for args in given.get(rel, ()))
 
-        kept = [r for r in rules if (r.head != _FALSE and r.head[0].startswith("#")) or not any(dead(x) for x in r.lits)]
+        kept = [r for r in rules if (r.head != FALSE and r.head[0].startswith("#")) or not any(dead(x) for x in r.lits)]
         if len(kept) == len(rules):
             return rules
         rules = kept
 
 
-def _one_positive(d: _Rule) -> bool:
+def _one_positive(d: CompiledRule) -> bool:
     """Does ``d``'s body have exactly one positive literal with arguments (besides 0-ary ones such
     as ``trigger``, negated literals and comparisons)? A change met through an index of d's
     relation then meets the same index of that literal's relation: the join is not made again."""
     return sum(1 for x in d.lits if x.args and not x.negated) == 1
 
 
-def _renaming(d: _Rule) -> bool:
+def _renaming(d: CompiledRule) -> bool:
     """Is ``d`` a rule whose body is one positive literal with arguments (and 0-ary positive
     literals such as ``trigger``, and comparisons)? Unfolding it into any number of uses makes no
     join: each use reads the body's relation, filtered by d's constants, where it read d's copy."""
@@ -246,27 +247,27 @@ def _renaming(d: _Rule) -> bool:
 
 
 
-def unfold_rules(rules: list[_Rule], order: list[tuple], outputs: set[tuple], facts) -> tuple[list[_Rule], list[tuple], set[tuple]]:
+def unfold_rules(rules: list[CompiledRule], order: list[tuple], outputs: set[tuple], facts) -> tuple[list[CompiledRule], list[tuple], set[tuple]]:
     """The rules (compiled, ``lars.incremental.compile_program``) without the rules that can
     never apply (:func:`drop_dead_rules`), and with every predicate unfolded that the module
     docstring allows, bottom-up in the topological ``order``; the order without those
-    predicates, and the set of them. The new rules are planned (``_plan_all``)."""
+    predicates, and the set of them. The new rules are planned (``plan_rule``)."""
     fact_sigs = {f.signature for f in facts}
     rules = drop_dead_rules(list(rules), facts)
     order = list(order)
     gone: set[tuple] = set()
     serial = 0
     for p in list(order):
-        if p == _FALSE or p in outputs or p in fact_sigs or p[0] in _BLOCK_NODES or p[0].startswith("#"):
+        if p == FALSE or p in outputs or p in fact_sigs or p[0] in BLOCK_NODES or p[0].startswith("#"):
             continue
         defs = [r for r in rules if r.head == p]
         uses = [(r, i) for r in rules for i, lit in enumerate(r.lits) if _base(lit) == p]
         if len(defs) != 1 or not uses or (len(uses) > 1 and not _renaming(defs[0])):
             continue
         (d,) = defs
-        if any(r is d or r.lits[i].negated or (r.head != _FALSE and r.head[0].startswith("#")) for r, i in uses):
+        if any(r is d or r.lits[i].negated or (r.head != FALSE and r.head[0].startswith("#")) for r, i in uses):
             continue
-        if any(_base(x)[0] in _BLOCK_NODES for x in d.lits) or any(_base(x)[0] in _BLOCK_NODES for r, _ in uses for x in r.lits):
+        if any(_base(x)[0] in BLOCK_NODES for x in d.lits) or any(_base(x)[0] in BLOCK_NODES for r, _ in uses for x in r.lits):
             continue
         done = _unfold_uses(rules, p, d, serial)
         serial += len(uses)
@@ -278,7 +279,7 @@ def unfold_rules(rules: list[_Rule], order: list[tuple], outputs: set[tuple], fa
     return rules, order, gone
 
 
-def _unfold_uses(rules: list[_Rule], p: tuple, d: _Rule, serial: int) -> list[_Rule] | None:
+def _unfold_uses(rules: list[CompiledRule], p: tuple, d: CompiledRule, serial: int) -> list[CompiledRule] | None:
     """``rules`` with every literal over p replaced by d's body, one at a time (a rule may read p
     twice), the new rules planned; ``None`` if one of them cannot be unfolded (then none is)."""
     while True:
@@ -290,5 +291,5 @@ def _unfold_uses(rules: list[_Rule], p: tuple, d: _Rule, serial: int) -> list[_R
         new = _unfold_one(r, i, d, serial)
         if new is None:
             return None
-        _plan_all(new)
+        plan_rule(new)
         rules = [new if x is r else x for x in rules]

@@ -56,29 +56,26 @@ from __future__ import annotations
 from collections import Counter
 from lars.records import dataclass, field
 from operator import gt, itemgetter, lt
-from typing import Iterator
+from typing import Any, Iterator
 
 from lars.bounds import TERM_CACHE_SIZE
 from lars.model import AggregateAssignment, Atom, Call, Comparison, Constant, Integer, Literal, String, Variable
 from lars.printer import format_term
-from lars.reference import _COMPARE, clingo_order, _strongly_connected, _Undefined, evaluate, external_aggregate
+from lars.evaluation import COMPARE, Undefined, clingo_order, comparison_holds, evaluate, external_aggregate, strongly_connected
+from lars.incremental.planning import plan, plan_rule
+from lars.incremental.relations import Relation
+from lars.incremental.rules import NEG, NOW, WIN, CompiledRule, Lit, NotInFragment, called_functions, rename_wildcards, term_variables
 
 
 #: ``a op b`` as ``b op' a``: the comparison with its sides swapped
-_SWAPPED = {op: (lambda f: lambda x, y: f(y, x))(f) for op, f in _COMPARE.items()}
-
-
-def _incremental():
-    from lars import incremental  # noqa: PLC0415  (lars.incremental imports this module lazily)
-
-    return incremental
+_SWAPPED = {op: (lambda f: lambda x, y: f(y, x))(f) for op, f in COMPARE.items()}
 
 
 @dataclass(eq=False)
 class _Aggregate:
     agg: AggregateAssignment
     globals_: tuple[str, ...]
-    conds: list  # one _Rule per element: a binding literal of the globals, the condition, the terms
+    conds: list  # one CompiledRule per element: a binding literal of the globals, the condition, the terms
     node: "tuple | None" = None  # the relation of its element tuples kept by the engine (``_maintain``)
     functions: list = field(default_factory=list)  # the node's owner: the functions of the aggregates that share it
 
@@ -89,7 +86,7 @@ class AggregateBlock:
 
     head: tuple
     head_args: tuple
-    core: object  # a _Rule: the other literals and the comparisons they bind, no head
+    core: CompiledRule  # the other literals and the comparisons they bind, no head
     items: list  # the aggregates and the comparisons/negated literals left after the core, in order
     head_spec: "tuple | None" = None
     core_bound: frozenset = frozenset()  # the variables the core binds
@@ -97,7 +94,7 @@ class AggregateBlock:
     seeded: "tuple | None" = None  # the core binding the partition variable first, and its name
     input_pos: dict = field(default_factory=dict)  # as RecursiveBlock's
     steps: "list | None" = None  # the items compiled (``_compile_items``), built when first evaluated
-    direct: object = None  # ``_direct``'s evaluation of given partitions (False: none), built when first asked
+    direct: Any = None  # ``_direct``'s evaluation of given partitions (False: none), built when first asked
 
     @property
     def sigs(self) -> tuple:
@@ -119,16 +116,16 @@ class AggregateBlock:
         if steps is None:
             steps = self.steps = _compile_items(self)
         if keys is None:
-            instances = engine._steps(core, core.plans[None], 0, {}, None, None, None, ())
+            instances = engine.instances(core, core.plans[None], 0, {}, None, None, None, ())
         else:
             seeded, var = self.seeded  # type: ignore[misc]
             plan = seeded.plans[0]
             if seeded.flat.get(0):  # the core only checks, once the partition variable is bound
-                checks = engine._checks
+                checks = engine.instance_holds
                 instances = (th for th in ({var: k} for k in keys) if checks(seeded, plan, th, ("#bind",), (th[var],), 0, ()))
                 copy = False  # fresh dicts, which the checks do not keep
             else:
-                instances = (th for k in keys for th in engine._steps(seeded, plan, 0, {var: k}, ("#bind",), (k,), 0, ()))
+                instances = (th for k in keys for th in engine.instances(seeded, plan, 0, {var: k}, ("#bind",), (k,), 0, ()))
         head_args, head_spec = self.head_args, self.head_spec
         for theta in instances:
             if copy:
@@ -172,7 +169,7 @@ def _direct(block: AggregateBlock):
         if lit.rel != ("#bind",):
             checks.append((lit.rel, len(lit.args)))
     bound = {var}
-    ops = []
+    ops: list[Any] = []  # (kind, …) per item, as evaluate reads them
     for kind, item in block.items:
         if kind == "agg":
             left = item.agg.left
@@ -184,13 +181,13 @@ def _direct(block: AggregateBlock):
             bound.add(left.name)
         elif kind == "cmp":
             c = item
-            if not (_vars(c.left) | _vars(c.right)) - bound:
+            if not (term_variables(c.left) | term_variables(c.right)) - bound:
                 if _plain(c.left) and _plain(c.right):
-                    ops.append(("cmp", _COMPARE[c.op], _side(c.left), _side(c.right)))
+                    ops.append(("cmp", COMPARE[c.op], _side(c.left), _side(c.right)))
                     continue
                 # a test ``@f(…) op t`` (HAVING's ``@sparql_test(…) = 1``): the call's text, cached
                 # per argument texts as an assignment's, compared with t in clingo's order
-                for call, other, compare in ((c.left, c.right, _COMPARE[c.op]), (c.right, c.left, _SWAPPED[c.op])):
+                for call, other, compare in ((c.left, c.right, COMPARE[c.op]), (c.right, c.left, _SWAPPED[c.op])):
                     if isinstance(call, Call) and all(map(_plain, call.args)) and _plain(other):
                         ops.append(("test", object(), call, compare, _side(other)))
                         break
@@ -199,7 +196,7 @@ def _direct(block: AggregateBlock):
                 continue
             var_, other = (c.left, c.right) if isinstance(c.left, Variable) and c.left.name not in bound else (c.right, c.left)
             if c.op != "=" or not isinstance(var_, Variable) or var_.name in bound or not isinstance(other, Call) \
-                    or not all(map(_plain, other.args)) or _vars(other) - bound:
+                    or not all(map(_plain, other.args)) or term_variables(other) - bound:
                 return None
             ops.append(("call", object(), other, var_.name))
             bound.add(var_.name)
@@ -217,7 +214,7 @@ def _direct(block: AggregateBlock):
         rels, blk = engine.rels, engine.blk
         tables = [(rels[rel].rows, arity) for rel, arity in checks]
         groups = {op[1]: blk.get(op[1]) or {} for op in ops if op[0] == "agg"}
-        order = _order_keys(engine) if any(op[0] in ("cmp", "test") for op in ops) else None
+        order: Any = _order_keys(engine) if any(op[0] in ("cmp", "test") for op in ops) else None
         rows = {}
         for k in keys:
             for table, arity in tables:
@@ -242,7 +239,7 @@ def _direct(block: AggregateBlock):
                         _, slot, call, compare, (rname, rorder) = op
                         try:
                             text = _call_text(engine, slot, call, theta)
-                        except _Undefined:
+                        except Undefined:
                             break
                         if not compare(order(text), rorder if rname is None else order(theta[rname])):
                             break
@@ -250,7 +247,7 @@ def _direct(block: AggregateBlock):
                         _, slot, call, name = op
                         try:
                             theta[name] = _call_text(engine, slot, call, theta)
-                        except _Undefined:
+                        except Undefined:
                             break
                 else:
                     rows[k] = row_of(theta) if row_of is not None else tuple([theta[v] if is_var else v for is_var, v in spec])
@@ -280,10 +277,11 @@ def _side(term):
 
 
 def _cmp_step(c: Comparison):
-    needed = tuple(sorted(_vars(c.left) | _vars(c.right)))
-    compare = _COMPARE[c.op]
+    needed = tuple(sorted(term_variables(c.left) | term_variables(c.right)))
+    compare = COMPARE[c.op]
     plain = _plain(c.left) and _plain(c.right)
-    (lname, lorder), (rname, rorder) = (_side(c.left), _side(c.right)) if plain else ((None, None), (None, None))
+    sides: Any = (_side(c.left), _side(c.right)) if plain else ((None, None), (None, None))
+    (lname, lorder), (rname, rorder) = sides
 
     slot = object()  # engine.blk[slot]: for X = @f(Y, …) with plain arguments, the value's text by the arguments' texts
 
@@ -294,12 +292,12 @@ def _cmp_step(c: Comparison):
             if isinstance(other, Call) and all(map(_plain, other.args)):
                 try:
                     theta[var.name] = _call_text(engine, slot, other, theta)  # type: ignore[union-attr]
-                except _Undefined:
+                except Undefined:
                     return False
                 return True
             try:
-                theta[var.name] = engine._value(other, theta)  # type: ignore[union-attr]
-            except _Undefined:
+                theta[var.name] = engine.value(other, theta)  # type: ignore[union-attr]
+            except Undefined:
                 return False
             return True
         if not plain:
@@ -312,15 +310,15 @@ def _cmp_step(c: Comparison):
 
 def _call_text(engine, slot: object, call: Call, theta: dict) -> str:
     """The text of ``call``'s value under θ (plain arguments), cached per argument texts in
-    ``engine.blk[slot]`` (the engine's functions are cached per argument tuple, ``_Cached``: so is
-    the text); raises ``_Undefined``."""
+    ``engine.blk[slot]`` (the engine's functions are cached per argument tuple, ``CachedFunction``: so is
+    the text); raises ``Undefined``."""
     calls = engine.blk.get(slot)
     if calls is None:
         calls = engine.blk[slot] = {}
     key = tuple([theta[a.name] if isinstance(a, Variable) else a for a in call.args])
     got = calls.get(key)
     if got is None:
-        got = engine._value(call, theta)
+        got = engine.value(call, theta)
         if len(calls) >= _KEYS_MAX:
             calls.clear()
         calls[key] = got
@@ -332,8 +330,8 @@ def _neg_step(lit):
 
     def step(engine, theta: dict, cache: dict) -> bool:
         try:
-            ground = tuple([engine._value(a, theta) for a in args])
-        except _Undefined:
+            ground = tuple([engine.value(a, theta) for a in args])
+        except Undefined:
             return True
         return ground not in engine.rels[lit.rel].rows
 
@@ -368,19 +366,17 @@ def _settle(engine, agg: AggregateAssignment, theta: dict, value: "str | None") 
         theta[left.name] = value
         return True
     try:
-        bound = engine._value(left, theta)
-    except _Undefined:
+        bound = engine.value(left, theta)
+    except Undefined:
         return False
     if value is None:  # #sup is above every term, #inf below
         return {"=": False, "!=": True}.get(agg.op, (agg.op in ("<", "<=")) == (agg.function == "min"))
     order = _order_keys(engine)
-    return _COMPARE[agg.op](order(bound), order(value))
+    return COMPARE[agg.op](order(bound), order(value))
 
 
 def _holds(engine, c: Comparison, theta: dict) -> bool:
-    from lars.reference import comparison_holds  # noqa: PLC0415
-
-    return comparison_holds(c, engine._terms(theta), engine.functions)
+    return comparison_holds(c, engine.terms(theta), engine.functions)
 
 
 def _aggregate_value(engine, a: _Aggregate, theta: dict, cache: dict) -> "str | None":
@@ -397,10 +393,10 @@ def _aggregate_value(engine, a: _Aggregate, theta: dict, cache: dict) -> "str | 
         start = {g: theta[g] for g in a.globals_}
         row = tuple([start[g] for g in a.globals_])
         for cond in a.conds:
-            for th in engine._steps(cond, cond.plans[0], 0, start, ("#bind",), row, 0, ()):
+            for th in engine.instances(cond, cond.plans[0], 0, start, ("#bind",), row, 0, ()):
                 try:
-                    tuples.add(tuple([engine._value(t, th) for t in cond.head_args]))
-                except (_Undefined, KeyError):
+                    tuples.add(tuple([engine.value(t, th) for t in cond.head_args]))
+                except (Undefined, KeyError):
                     continue
         firsts = [tup[0] for tup in tuples]
         if agg.function[0] == "@":
@@ -408,7 +404,7 @@ def _aggregate_value(engine, a: _Aggregate, theta: dict, cache: dict) -> "str | 
         elif agg.function == "count":
             value = str(len(tuples))
         elif agg.function == "sum":
-            value = str(sum(x.value for x in map(engine._term, firsts) if isinstance(x, Integer)))
+            value = str(sum(x.value for x in map(engine.term, firsts) if isinstance(x, Integer)))
         elif not firsts:
             value = None  # #sup for #min, #inf for #max: no term
         else:
@@ -424,13 +420,13 @@ _KEYS_MAX = TERM_CACHE_SIZE
 
 def _external(engine, function: str, firsts) -> str:
     """``#@name{…}`` over the multiset of first terms (texts -> number of tuples), as
-    ``lars.reference.external_aggregate``; the value as text."""
-    term = engine._term
+    ``lars.evaluation.external_aggregate``; the value as text."""
+    term = engine.term
     return format_term(external_aggregate(function, {term(t): k for t, k in firsts.items()}, engine.aggregate_functions))
 
 
 def _order_keys(engine):
-    """clingo's order of a term given by its text (``lars.reference.clingo_order``), cached per
+    """clingo's order of a term given by its text (``lars.evaluation.clingo_order``), cached per
     engine (cleared when large, as the engine's other caches)."""
     keys = engine.blk.get("#sortkeys")
     if keys is None or len(keys) > _KEYS_MAX:
@@ -439,7 +435,7 @@ def _order_keys(engine):
     def key(text: str) -> tuple:
         got = keys.get(text)
         if got is None:
-            got = keys[text] = clingo_order(engine._term(text))
+            got = keys[text] = clingo_order(engine.term(text))
         return got
 
     return key
@@ -450,11 +446,11 @@ class _Group:
     element relation, ``_maintain``): their number, and, when one of the functions needs them,
     the sum of their first terms that are integers (``#sum``) and the first terms' texts with
     their multiplicities (for #min/#max and external aggregates); for an external aggregate whose
-    function offers it, the function's incremental state (``lars.reference.external_aggregate``),
+    function offers it, the function's incremental state (``lars.evaluation.external_aggregate``),
     told every change. Values other than a count or a sum are cached per function until the
     group changes.
 
-    An external aggregate that declares itself an *extreme* (``lars.reference.external_aggregate``:
+    An external aggregate that declares itself an *extreme* (``lars.evaluation.external_aggregate``:
     its value on a non-empty multiset is the first term least or greatest by an injective key) is
     read from the texts: the term it picks is the one whose text the same pick over the texts gives
     (the key is injective, the texts canonical), and its text is that text. The extreme text is
@@ -480,13 +476,13 @@ class _Group:
         if self.best:
             self.best.clear()
         if self.states is not None:
-            term = engine._term(first)
+            term = engine.term(first)
             for state in self.states.values():
                 state.change(term, sign)
         if not self.full:
             return
         if self.sums:
-            term = engine._term(first)
+            term = engine.term(first)
             if isinstance(term, Integer):
                 self.total += sign * term.value
         got = self.firsts.get(first, 0) + sign
@@ -555,7 +551,7 @@ class _Group:
 
 def _extreme_of(engine, function: str):
     """``(pick, key, better)`` when the external aggregate ``function`` declares itself an extreme
-    (``extreme = (min or max, key of a term)``, ``lars.reference.external_aggregate``), with the
+    (``extreme = (min or max, key of a term)``, ``lars.evaluation.external_aggregate``), with the
     key read by the term's text and cached per engine and key (``_TextKeys``); ``None`` otherwise."""
     declared = getattr((engine.aggregate_functions or {}).get(function[1:]), "extreme", None)
     if declared is None:
@@ -565,7 +561,7 @@ def _extreme_of(engine, function: str):
         return None
     keys = engine.blk.get(("#textkeys", of_term))
     if keys is None:
-        keys = engine.blk[("#textkeys", of_term)] = _TextKeys(engine._term, of_term)
+        keys = engine.blk[("#textkeys", of_term)] = _TextKeys(engine.term, of_term)
     return pick, keys.__getitem__, lt if pick is min else gt
 
 
@@ -625,10 +621,9 @@ class RecursiveBlock:
     def evaluate(self, engine, keys: "set | None" = None) -> dict[tuple, set[tuple]]:
         """The least fixpoint; with ``keys``, only its partitions ``keys`` (the rows whose
         partition position holds one of them)."""
-        inc = _incremental()
         work = {sig: ("#w", self.key, sig) for sig in self.sigs}
         for rel in work.values():
-            engine.rels[rel] = inc._Rel()
+            engine.rels[rel] = Relation()
         users: dict[tuple, list] = {}
         for r in self.rules:
             for i, lit in enumerate(r.lits):
@@ -645,7 +640,7 @@ class RecursiveBlock:
         for fact in self.facts:
             try:
                 row = tuple([format_term(evaluate(a, {}, engine.functions)) for a in fact.args])
-            except _Undefined:
+            except Undefined:
                 continue
             if keys is None or row[self.pos[fact.signature]] in keys:  # type: ignore[index]
                 derive(fact.signature, row)
@@ -653,22 +648,22 @@ class RecursiveBlock:
             if any(lit.rel[0] == "#w" for lit in r.lits):
                 continue
             if keys is None:
-                instances = list(engine._steps(r, r.plans[None], 0, {}, None, None, None, ()))
+                instances = list(engine.instances(r, r.plans[None], 0, {}, None, None, None, ()))
             else:  # the partition variable bound first, to each key
-                seeded, var = self.seeded[id(r)]
-                instances = [th for k in keys for th in engine._steps(seeded, seeded.plans[0], 0, {var: k}, ("#bind",), (k,), 0, ())]
+                seeded_rule, var = self.seeded[id(r)]
+                instances = [th for k in keys for th in engine.instances(seeded_rule, seeded_rule.plans[0], 0, {var: k}, ("#bind",), (k,), 0, ())]
             for theta in instances:
-                row = _head_row(engine, r.head_args, r.head_spec, theta)
-                if row is not None:
-                    derive(r.head, row)
+                head_row = _head_row(engine, r.head_args, r.head_spec, theta)
+                if head_row is not None:
+                    derive(r.head, head_row)
         while delta:
             todo, delta[:] = list(delta), []
             for rel, row in todo:
                 for r, i in users.get(rel, ()):
-                    theta = engine._bind(r.lits[i], row)
+                    theta = engine.bind(r.lits[i], row)
                     if theta is None:
                         continue
-                    for th in list(engine._steps(r, r.plans[i], 0, theta, rel, row, i, (row,))):
+                    for th in list(engine.instances(r, r.plans[i], 0, theta, rel, row, i, (row,))):
                         got = _head_row(engine, r.head_args, r.head_spec, th)
                         if got is not None:
                             derive(r.head, got)
@@ -687,7 +682,6 @@ def _partition(block: RecursiveBlock) -> None:
     named there (an input literal without it touches all: ``input_pos`` None)."""
     from itertools import islice, product  # noqa: PLC0415
 
-    inc = _incremental()
     sigs = block.sigs
     for choice in islice(product(*(range(s[1]) for s in sigs)), 256):
         pos = dict(zip(sigs, choice))
@@ -710,7 +704,7 @@ def _partition(block: RecursiveBlock) -> None:
             for lit in r.lits:
                 if lit.rel[0] == "#w":
                     continue
-                rel = (inc.NEG, lit.rel[1]) if lit.rel[0] == inc.NEG else lit.rel
+                rel = (NEG, lit.rel[1]) if lit.rel[0] == NEG else lit.rel
                 held = tuple(p for p, a in enumerate(lit.args) if a == v)
                 if lit.negated or not held or inputs.get(rel, ()) is None:
                     inputs[rel] = None
@@ -721,8 +715,8 @@ def _partition(block: RecursiveBlock) -> None:
             if any(lit.rel[0] == "#w" for lit in r.lits):
                 continue
             v = var_of[id(r)]
-            seeded = inc._Rule(r.rule, r.head, r.head_args, [inc._Lit(("#bind",), (v,), False), *r.lits], list(r.cmps))
-            seeded.plans[0] = inc._plan(seeded, 0)
+            seeded = CompiledRule(r.rule, r.head, r.head_args, [Lit(("#bind",), (v,), False), *r.lits], list(r.cmps))
+            seeded.plans[0] = plan(seeded, 0)
             block.seeded[id(r)] = (seeded, v.name)
         return
 
@@ -733,7 +727,6 @@ def _partition_aggregate(block: AggregateBlock) -> None:
     a literal; the element tuples of an aggregate whose globals hold v) touches only the
     partitions they name, which are recomputed with v bound first. Inputs without v touch all.
     Chosen: the head variable held by the most inputs (none held: no partition)."""
-    inc = _incremental()
     best = None
     for p, a in enumerate(block.head_args):
         if not isinstance(a, Variable) or a.name not in block.core_bound or a.name.startswith("_"):
@@ -755,8 +748,8 @@ def _partition_aggregate(block: AggregateBlock) -> None:
         return
     _, p, var, inputs = best
     core = block.core
-    seeded = inc._Rule(core.rule, core.head, (), [inc._Lit(("#bind",), (var,), False), *core.lits], list(core.cmps))
-    seeded.plans[0] = inc._plan(seeded, 0)
+    seeded = CompiledRule(core.rule, core.head, (), [Lit(("#bind",), (var,), False), *core.lits], list(core.cmps))
+    seeded.plans[0] = plan(seeded, 0)
     seeded.flat[0] = all(step[0] in ("cmp", "neg", "seedcheck") or (step[0] == "lit" and not step[4]) for step in seeded.plans[0])
     block.pos, block.seeded, block.input_pos = {block.head: p}, (seeded, var.name), inputs
 
@@ -765,17 +758,13 @@ def _head_row(engine, head_args: tuple, spec, theta: dict) -> "tuple | None":
     if spec is not None:
         return tuple([theta[v] if is_var else v for is_var, v in spec])
     try:
-        return tuple([engine._value(a, theta) for a in head_args])
-    except _Undefined:
+        return tuple([engine.value(a, theta) for a in head_args])
+    except Undefined:
         return None
 
 
-def _vars(term: object) -> set[str]:
-    return _incremental()._vars(term)
-
-
 def _lit_vars(lit) -> set[str]:
-    return set().union(set(), *(_vars(a) for a in lit.args))
+    return set().union(set(), *(term_variables(a) for a in lit.args))
 
 
 def _spec(head_args: tuple) -> "tuple | None":
@@ -787,15 +776,13 @@ def _spec(head_args: tuple) -> "tuple | None":
 # ============================================================================== compilation
 
 
-def split_blocks(rules: list, facts: list, intensional: set) -> tuple[list, set]:
+def split_blocks(rules: list, facts: list, intensional: "set | frozenset") -> tuple[list, set]:
     """Take the rules with aggregates and the rules of recursive components out of ``rules``
-    (``lars.incremental._Rule``s, aggregates left out of their literals) into blocks. Returns the
+    (``lars.incremental.rules.CompiledRule``s, aggregates left out of their literals) into blocks. Returns the
     rules for the engine — the others, plus for each block *watch rules* (one per relation the
     block reads: a change of it marks the block's node, ``("#blk", k, block)``, pending) and
     *order rules* (each head of the block reads the node, so it comes after it in the
     topological order) — and the block nodes. Raises ``NotInFragment`` for what blocks cannot do."""
-    inc = _incremental()
-    NotInFragment = inc.NotInFragment
     fresh = iter(range(1 << 40, 1 << 62))  # names of wildcards in conditions (compile_program's count from 0)
     # the dependency graph of intensional predicates (aggregate conditions included)
     deps: dict[tuple, set[tuple]] = {s: set() for s in intensional}
@@ -804,7 +791,7 @@ def split_blocks(rules: list, facts: list, intensional: set) -> tuple[list, set]
         if r.head not in deps:
             continue
         for lit in r.lits:
-            base = lit.rel[1] if lit.rel[0] == inc.NEG else lit.rel
+            base = lit.rel[1] if lit.rel[0] == NEG else lit.rel
             if base in intensional:
                 deps[r.head].add(base)
                 if lit.negated:
@@ -814,7 +801,7 @@ def split_blocks(rules: list, facts: list, intensional: set) -> tuple[list, set]
                 if sig in intensional:
                     deps[r.head].add(sig)
                     negative[r.head].add(sig)
-    components = [c for c in _strongly_connected(sorted(deps), lambda s: sorted(deps[s]))
+    components = [c for c in strongly_connected(sorted(deps), lambda s: sorted(deps[s]))
                   if len(c) > 1 or c[0] in deps[c[0]]]
     component_of = {s: i for i, comp in enumerate(components) for s in comp}
     blocks: list = []
@@ -834,13 +821,13 @@ def split_blocks(rules: list, facts: list, intensional: set) -> tuple[list, set]
         key = len(blocks)
         work = []
         for r in comp_rules:
-            lits = [inc._Lit(("#w", key, lit.rel), lit.args, False) if lit.rel in members else lit for lit in r.lits]
-            copy = inc._Rule(r.rule, r.head, r.head_args, lits, list(r.cmps))
-            inc._plan_all(copy)
+            lits = [Lit(("#w", key, lit.rel), lit.args, False) if lit.rel in members else lit for lit in r.lits]
+            copy = CompiledRule(r.rule, r.head, r.head_args, lits, list(r.cmps))
+            plan_rule(copy)
             work.append(copy)
-        block = RecursiveBlock(key, tuple(sorted(members)), work, [f for f in facts if f.signature in members])
-        _partition(block)
-        blocks.append((block, comp_rules))
+        component = RecursiveBlock(key, tuple(sorted(members)), work, [f for f in facts if f.signature in members])
+        _partition(component)
+        blocks.append((component, comp_rules))
     for r in rules:
         if r.head in component_of:
             continue
@@ -865,13 +852,13 @@ def split_blocks(rules: list, facts: list, intensional: set) -> tuple[list, set]
     while grew:
         grew = False
         for r in kept:
-            if r.head not in downstream and any((lit.rel[1] if lit.rel[0] == inc.NEG else lit.rel) in downstream for lit in r.lits):
+            if r.head not in downstream and any((lit.rel[1] if lit.rel[0] == NEG else lit.rel) in downstream for lit in r.lits):
                 downstream.add(r.head)
                 grew = True
     for r in list(kept):
         names: set = set()
         if r.rule is not None:
-            inc._calls(r.rule, names)
+            called_functions(r.rule, names)
         if names and sum(1 for lit in r.lits if not lit.negated and lit.rel in downstream) >= 2:
             kept.remove(r)
             block = _aggregate_block(r, [], intensional, fresh)
@@ -892,14 +879,14 @@ def split_blocks(rules: list, facts: list, intensional: set) -> tuple[list, set]
                 # the changed rows themselves: they name the partitions to recompute (flush_aux)
                 change = ("#chg", k, j, node, rel)
                 nodes.add(change)
-                out.append(inc._Rule(None, change, args, [inc._Lit(rel, args, False)], []))
-                out.append(inc._Rule(None, node, (), [inc._Lit(change, (), False)], []))
+                out.append(CompiledRule(None, change, args, [Lit(rel, args, False)], []))
+                out.append(CompiledRule(None, node, (), [Lit(change, (), False)], []))
                 continue
-            watch = inc._Rule(None, node, (), [inc._Lit(rel, args, False)], [])
+            watch = CompiledRule(None, node, (), [Lit(rel, args, False)], [])
             out.append(watch)
         heads = {block.head} if isinstance(block, AggregateBlock) else set(block.sigs)
         for head in sorted(heads):
-            out.append(inc._Rule(None, head, (), [inc._Lit(node, (), False)], []))
+            out.append(CompiledRule(None, head, (), [Lit(node, (), False)], []))
     return out, nodes
 
 
@@ -921,7 +908,7 @@ def _block_lits(block) -> Iterator:
         yield from block.core.lits
         for kind, item in block.items:
             if kind == "agg" and item.node is not None:
-                yield _incremental()._Lit(item.node, tuple(Variable(f"_#e{j}") for j in range(len(item.conds[0].head_args) + len(item.globals_))), False)
+                yield Lit(item.node, tuple(Variable(f"_#e{j}") for j in range(len(item.conds[0].head_args) + len(item.globals_))), False)
             elif kind == "agg":
                 for cond in item.conds:
                     yield from cond.lits[1:]
@@ -932,11 +919,9 @@ def _block_lits(block) -> Iterator:
             yield from r.lits
 
 
-def _aggregate_block(r, aggs: list, intensional: set, fresh) -> AggregateBlock:
+def _aggregate_block(r, aggs: list, intensional: "set | frozenset", fresh) -> AggregateBlock:
     """Compile one rule with aggregates: its core, then aggregates and what needs their values, in
     an order where each item is ready (the reference's readiness, ``_Evaluation._ready``)."""
-    inc = _incremental()
-    NotInFragment = inc.NotInFragment
     rule = r.rule
     # the core: positive literals, then negated literals and comparisons once bound (as the planner)
     bound: set[str] = set()
@@ -949,11 +934,11 @@ def _aggregate_block(r, aggs: list, intensional: set, fresh) -> AggregateBlock:
     while progress:
         progress = False
         for c in list(pending):
-            unbound = (_vars(c.left) | _vars(c.right)) - bound
+            unbound = (term_variables(c.left) | term_variables(c.right)) - bound
             if not unbound:
                 core_cmps.append(c)
             elif c.op == "=" and len(unbound) == 1 and any(
-                isinstance(side, Variable) and side.name in unbound and not (_vars(other) - bound)
+                isinstance(side, Variable) and side.name in unbound and not (term_variables(other) - bound)
                 for side, other in ((c.left, c.right), (c.right, c.left))
             ):
                 core_cmps.append(c)
@@ -965,8 +950,8 @@ def _aggregate_block(r, aggs: list, intensional: set, fresh) -> AggregateBlock:
     core_bound = set(bound)
     core_lits = [lit for lit in r.lits if not lit.negated or not (_lit_vars(lit) - bound)]
     later_negs = [lit for lit in r.lits if lit.negated and (_lit_vars(lit) - bound)]
-    core = inc._Rule(rule, r.head, (), core_lits, core_cmps)
-    inc._plan_all(core)
+    core = CompiledRule(rule, r.head, (), core_lits, core_cmps)
+    plan_rule(core)
     # the global variables of each aggregate: its variables that occur elsewhere in the body
     outer_of = []
     for a in aggs:
@@ -974,27 +959,27 @@ def _aggregate_block(r, aggs: list, intensional: set, fresh) -> AggregateBlock:
         for b in rule.body:
             if b is a:
                 continue
-            outer |= _vars(b.left) if isinstance(b, AggregateAssignment) else _body_vars(b)
+            outer |= term_variables(b.left) if isinstance(b, AggregateAssignment) else _body_vars(b)
         outer_of.append(outer)
     compiled = []
     for a, outer in zip(aggs, outer_of):
         inner: set[str] = set()
         for e in a.elements:
             for t in e.terms:
-                inner |= _vars(t)
+                inner |= term_variables(t)
             for c in e.condition:
                 inner |= _body_vars(c)
         globals_ = tuple(sorted((inner & outer) - {"_"}))
         conds = []
         for e in a.elements:
-            lits = [inc._Lit(("#bind",), tuple(Variable(g) for g in globals_), False)]
+            lits = [Lit(("#bind",), tuple(Variable(g) for g in globals_), False)]
             cmps = []
             for c in e.condition:
                 if isinstance(c, Comparison):
                     cmps.append(c)
                     continue
                 atom = c.atom
-                if c.negated and any(v == "_" for a2 in atom.args for v in _vars(a2)):
+                if c.negated and any(v == "_" for a2 in atom.args for v in term_variables(a2)):
                     raise NotInFragment(rule, "`_` in a negated literal")
                 if atom.signature == ("true", 0):
                     if c.negated:
@@ -1002,11 +987,11 @@ def _aggregate_block(r, aggs: list, intensional: set, fresh) -> AggregateBlock:
                     continue
                 if atom.signature[0].startswith("#"):
                     raise NotInFragment(rule, "a reserved predicate")
-                args = inc._rename_wildcards(atom.args, fresh)
-                rel = atom.signature if atom.signature in intensional else (inc.WIN, "dia", inc.NOW, atom.signature)
-                lits.append(inc._Lit((inc.NEG, rel) if c.negated else rel, args, c.negated))
-            cond = inc._Rule(rule, ("#elem",), tuple(e.terms), lits, cmps)
-            cond.plans[0] = inc._plan(cond, 0)  # raises NotInFragment if a local variable is unsafe
+                args = rename_wildcards(atom.args, fresh)
+                rel = atom.signature if atom.signature in intensional else (WIN, "dia", NOW, atom.signature)
+                lits.append(Lit((NEG, rel) if c.negated else rel, args, c.negated))
+            cond = CompiledRule(rule, ("#elem",), tuple(e.terms), lits, cmps)
+            cond.plans[0] = plan(cond, 0)  # raises NotInFragment if a local variable is unsafe
             conds.append(cond)
         compiled.append(_Aggregate(a, globals_, conds))
     # the items after the core, each once ready
@@ -1016,15 +1001,15 @@ def _aggregate_block(r, aggs: list, intensional: set, fresh) -> AggregateBlock:
         for entry in todo:
             kind, item = entry
             if kind == "agg":
-                left = _vars(item.agg.left) - bound
+                left = term_variables(item.agg.left) - bound
                 ready = not (set(item.globals_) - bound) and (not left or (item.agg.op == "=" and isinstance(item.agg.left, Variable)))
                 gain = left
             elif kind == "neg":
                 ready, gain = not (_lit_vars(item) - bound), set()
             else:
-                unbound = (_vars(item.left) | _vars(item.right)) - bound
+                unbound = (term_variables(item.left) | term_variables(item.right)) - bound
                 ready = not unbound or (item.op == "=" and len(unbound) == 1 and any(
-                    isinstance(side, Variable) and side.name in unbound and not (_vars(other) - bound)
+                    isinstance(side, Variable) and side.name in unbound and not (term_variables(other) - bound)
                     for side, other in ((item.left, item.right), (item.right, item.left))))
                 gain = unbound
             if ready:
@@ -1034,7 +1019,7 @@ def _aggregate_block(r, aggs: list, intensional: set, fresh) -> AggregateBlock:
                 break
         else:
             raise NotInFragment(rule, "unsafe: an aggregate's global variable or a comparison's variable is bound by nothing")
-    head_vars = set().union(set(), *(_vars(a) for a in r.head_args))
+    head_vars = set().union(set(), *(term_variables(a) for a in r.head_args))
     if head_vars - bound:
         raise NotInFragment(rule, "unsafe: a head variable is bound by no positive body literal")
     return AggregateBlock(r.head, tuple(r.head_args), core, items, _spec(tuple(r.head_args)), frozenset(core_bound))
@@ -1053,15 +1038,14 @@ def _maintain(block: AggregateBlock, a: _Aggregate, rule, shared: "dict | None" 
     (``shared``, by their elements and globals; its first aggregate keeps the functions of all),
     whatever their functions (``#count`` and ``agglimit``'s count of a SPARQL group, ``#@sparql_min_of``
     and ``#@sparql_max_of`` of the same values)."""
-    inc = _incremental()
     gvars = tuple(Variable(g) for g in a.globals_)
     node = ("#e", id(a), a)
 
     def element_rules(guard: list) -> list:
         out = []
         for cond in a.conds:
-            e = inc._Rule(rule, node, gvars + tuple(cond.head_args), guard + list(cond.lits[1:]), list(cond.cmps))
-            inc._plan_all(e)
+            e = CompiledRule(rule, node, gvars + tuple(cond.head_args), guard + list(cond.lits[1:]), list(cond.cmps))
+            plan_rule(e)
             out.append(e)
         return out
 
@@ -1082,7 +1066,7 @@ def _maintain(block: AggregateBlock, a: _Aggregate, rule, shared: "dict | None" 
             if alike is not None:
                 shared.setdefault(alike, a)
             a.functions.append(a.agg.function)
-    except inc.NotInFragment:
+    except NotInFragment:
         if set(a.globals_) - block.core_bound:
             return [], set()
         outer = ("#o", id(a), a)
@@ -1095,13 +1079,13 @@ def _maintain(block: AggregateBlock, a: _Aggregate, rule, shared: "dict | None" 
             if need and not lit.negated and _lit_vars(lit) & need:
                 few.append(lit)
                 need -= _lit_vars(lit)
-        candidates = ([inc._Rule(rule, outer, gvars, few, [])] if not need else []) + [inc._Rule(rule, outer, gvars, list(core.lits), list(core.cmps))]
+        candidates = ([CompiledRule(rule, outer, gvars, few, [])] if not need else []) + [CompiledRule(rule, outer, gvars, list(core.lits), list(core.cmps))]
         for guard in candidates:
             try:
-                inc._plan_all(guard)
-                rules = [guard] + element_rules([inc._Lit(outer, gvars, False)])
+                plan_rule(guard)
+                rules = [guard] + element_rules([Lit(outer, gvars, False)])
                 break
-            except inc.NotInFragment:
+            except NotInFragment:
                 continue
         else:
             return [], set()
@@ -1123,18 +1107,18 @@ def _count_key(a: _Aggregate) -> "tuple | None":
     (element,) = a.agg.elements
     if not all(isinstance(t, Variable) for t in element.terms):
         return None
-    return ("#count", a.globals_, frozenset(t.name for t in element.terms), element.condition)
+    return ("#count", a.globals_, frozenset(t.name for t in element.terms if isinstance(t, Variable)), element.condition)
 
 
 def _body_vars(b) -> set[str]:
     if isinstance(b, Comparison):
-        return _vars(b.left) | _vars(b.right)
+        return term_variables(b.left) | term_variables(b.right)
     if isinstance(b, Literal):
         ext = b.atom
-        out = set().union(set(), *(_vars(a) for a in (ext.atom.args if not isinstance(ext, Atom) else ext.args)))
+        out = set().union(set(), *(term_variables(a) for a in (ext.atom.args if not isinstance(ext, Atom) else ext.args)))
         time = getattr(ext, "time", None)
         if time is not None:
-            out |= _vars(time)
+            out |= term_variables(time)
         return out
     return set()
 
@@ -1169,7 +1153,7 @@ def flush_block(engine, sig: tuple) -> None:
                 keys.update([row[p] for p in held])  # type: ignore[union-attr]
         if keys is not None:
             index = engine.blk[("#part", sig)]  # head -> partition key -> its rows
-            direct = block.direct if isinstance(block, AggregateBlock) else False
+            direct: Any = block.direct if isinstance(block, AggregateBlock) else False
             if direct is None:
                 direct = block.direct = _direct(block) or False
             if direct:  # one row per partition at most: compared key by key
@@ -1189,15 +1173,15 @@ def flush_block(engine, sig: tuple) -> None:
                     parts.setdefault(row[p], set()).add(row)
                 rows_now = old[head]
                 for row in now - before:
-                    engine._support(head, row, 1)
+                    engine.support(head, row, 1)
                     rows_now.add(row)
                 for row in before - now:
-                    engine._support(head, row, -1)
+                    engine.support(head, row, -1)
                     rows_now.discard(row)
             return
     new = sig[2].evaluate(engine)
     old = old or {}
-    support = engine._support
+    support = engine.support
     for head, rows in new.items():
         before = old.get(head, set())
         for row in rows - before:
@@ -1208,11 +1192,11 @@ def flush_block(engine, sig: tuple) -> None:
     if block.pos is not None:
         index = {}
         for head in block.sigs:
-            parts: dict = {}
+            by_key: dict = {}
             p = block.pos[head]
             for row in new.get(head, ()):
-                parts.setdefault(row[p], set()).add(row)
-            index[head] = parts
+                by_key.setdefault(row[p], set()).add(row)
+            index[head] = by_key
         engine.blk[("#part", sig)] = index
 
 
@@ -1220,7 +1204,7 @@ def _flush_direct(engine, head: tuple, new: dict, keys, parts: dict, rows_now: s
     """The partitions ``keys`` of a directly evaluated block (``_direct``: ``new`` their rows, one
     at most each) against the rows they had (``parts``): a row that stayed is left alone, one that
     went loses its support, one that came gains it."""
-    support = engine._support
+    support = engine.support
     get = new.get
     for k in keys:
         row = get(k)
@@ -1243,7 +1227,7 @@ def _flush_direct(engine, head: tuple, new: dict, keys, parts: dict, rows_now: s
 
 
 def flush_aux(engine, sig: tuple) -> None:
-    """An auxiliary relation of a kept aggregate (``_maintain``): as ``_Engine._flush`` (rows whose
+    """An auxiliary relation of a kept aggregate (``_maintain``): as ``Engine._flush`` (rows whose
     support became or stopped being 0 change the relation), not part of the answer; element
     tuples (``#e``) update their groups first."""
     pending = engine.pending[sig]
@@ -1254,7 +1238,7 @@ def flush_aux(engine, sig: tuple) -> None:
         pending.clear()
         engine.pending[sig[3]].add(())
         return
-    plus, minus = engine._changes(sig)
+    plus, minus = engine.changes(sig)
     if not plus and not minus:
         return
     if sig[0] == "#e":
@@ -1276,4 +1260,4 @@ def flush_aux(engine, sig: tuple) -> None:
                     group.n += sign
                 if not group.n:
                     del groups[key]
-    engine._apply(sig, plus, minus)
+    engine.apply(sig, plus, minus)

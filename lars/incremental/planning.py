@@ -1,0 +1,107 @@
+"""Join plans of the incremental engine: the order in which a rule's body is matched.
+
+For each literal of a rule that may change (the *seed*), :func:`plan` orders the rest of the body
+as a join would (filters as soon as their variables are bound, then the positive literal with the
+most bound positions); :func:`plan_rule` plans a rule for every seed and compiles the batch
+form of each plan (``lars.incremental.joins.BatchJoin``).
+"""
+
+from __future__ import annotations
+
+from lars.incremental.joins import BatchJoin
+from lars.incremental.rules import CompiledRule, NotInFragment, is_computed, term_variables
+from lars.model import Constant, Integer, String, Variable
+from lars.printer import format_term
+
+
+def plan(r: CompiledRule, seed: int | None) -> list[tuple]:
+    """The order in which the body is matched when literal ``seed`` is bound to a changed tuple:
+    filters (comparisons, negated literals) as soon as their variables are bound, then the
+    positive literal with the most bound argument positions."""
+    bound: set[str] = set()
+    steps: list[tuple] = []
+    pending_lits = [i for i, lit in enumerate(r.lits) if i != seed]
+    pending_cmps = list(r.cmps)
+    checks: list[int] = []
+    if seed is not None:
+        lit = r.lits[seed]
+        for a in lit.args:
+            if not is_computed(a):
+                bound |= term_variables(a)
+        checks = [k for k, a in enumerate(lit.args) if is_computed(a)]
+    while pending_lits or pending_cmps or checks:
+        progress = False
+        for k in list(checks):  # computed arguments of the seed, once their variables are bound
+            if not (term_variables(r.lits[seed].args[k]) - bound):  # type: ignore[index]
+                steps.append(("seedcheck", seed, [k]))
+                checks.remove(k)
+                progress = True
+        for c in list(pending_cmps):
+            unbound = (term_variables(c.left) | term_variables(c.right)) - bound
+            if not unbound:
+                steps.append(("cmp", c))
+            elif c.op == "=" and len(unbound) == 1 and any(
+                isinstance(side, Variable) and side.name in unbound and not (term_variables(other) - bound)
+                for side, other in ((c.left, c.right), (c.right, c.left))
+            ):
+                var, other = (c.left, c.right) if isinstance(c.left, Variable) and c.left.name in unbound else (c.right, c.left)
+                steps.append(("assign", var.name, other))  # type: ignore[union-attr]
+                bound.add(var.name)  # type: ignore[union-attr]
+            else:
+                continue
+            pending_cmps.remove(c)
+            progress = True
+        for i in list(pending_lits):
+            lit = r.lits[i]
+            if lit.negated and not (lit.variables - bound):
+                steps.append(("neg", i, tuple(lit.args)))
+                pending_lits.remove(i)
+                progress = True
+        best = None
+        for i in pending_lits:
+            lit = r.lits[i]
+            if lit.negated:
+                continue
+            if any(is_computed(a) and (term_variables(a) - bound) for a in lit.args):
+                continue  # arithmetic or a call over unbound variables: not yet
+            keys = tuple(k for k, a in enumerate(lit.args) if not (term_variables(a) - bound))
+            if best is None or len(keys) > len(best[1]):
+                best = (i, keys)
+        if best is not None and not progress:
+            i, keys = best
+            lit = r.lits[i]
+            rest = tuple(k for k in range(len(lit.args)) if k not in keys)
+            steps.append(("lit", i, keys, tuple(lit.args[k] for k in keys), rest))
+            bound |= lit.variables
+            pending_lits.remove(i)
+            progress = True
+        if not progress:
+            raise NotInFragment(r.rule, "unsafe: some variable is bound by no positive literal or assignment")
+    if head_variables(r) - bound:
+        raise NotInFragment(r.rule, "unsafe: a head variable is bound by no positive body literal")
+    return steps
+
+
+def head_variables(r: CompiledRule) -> set[str]:
+    return set().union(set(), *(term_variables(a) for a in r.head_args))
+
+
+def plan_rule(r: CompiledRule) -> None:
+    r.plans[None] = plan(r, None)
+    for i, lit in enumerate(r.lits):
+        r.plans[i] = plan(r, i)
+        r.flat[i] = all(step[0] in ("cmp", "neg", "seedcheck") or (step[0] == "lit" and not step[4]) for step in r.plans[i])
+    for i, lit in enumerate(r.lits):
+        r.self_join[i] = any(other.rel == lit.rel for other in r.lits[:i])
+    if all(isinstance(a, (Variable, Constant, Integer, String)) for a in r.head_args):
+        r.head_spec = tuple((True, a.name) if isinstance(a, Variable) else (False, format_term(a)) for a in r.head_args)
+    if len(r.lits) == 1 and not r.cmps and not r.lits[0].negated:
+        args = r.lits[0].args
+        names = [a.name for a in args if isinstance(a, Variable)]
+        if len(names) == len(args) and len(set(names)) == len(names) and all(isinstance(h, Variable) for h in r.head_args):
+            proj = tuple(names.index(h.name) for h in r.head_args)  # type: ignore[union-attr]
+            r.project = True if proj == tuple(range(len(args))) else proj
+    for i in range(len(r.lits)):
+        batch = BatchJoin.compile(r, i)
+        if batch is not None:
+            r.batch[i] = batch
