@@ -97,13 +97,13 @@ def _inputs(args: argparse.Namespace, spark):
 
 
 def run_command(args: argparse.Namespace) -> int:
-    from spark_jobs.cli import run_answers_spark, session
+    from spark_jobs.cli import run_answers_spark, start_spark
     from translator.cli.commands.common import compile_variants
     from translator.evaluate.writers import WRITERS
     from translator.evaluate.run import answers
 
     query = parse_query(args, args.query_file)
-    spark = session(args.master) if args.engine == "spark" else None
+    spark = start_spark(args.master) if args.engine == "spark" else None
     elements, facts = _inputs(args, spark)
     ((_, compiled),) = compile_variants(args, query, elements if isinstance(elements, list) else ())
     if spark is None:
@@ -119,7 +119,7 @@ def run_command(args: argparse.Namespace) -> int:
 
 
 def agree_command(args: argparse.Namespace) -> int:
-    from spark_jobs.cli import run_agreement_spark, session
+    from spark_jobs.cli import run_agreement_spark, start_spark
     from translator.agreement import QueryInput, ReportInputs, StreamInput, analyse
     from translator.agreement.report_json import write_json
     from translator.agreement.table import render_table
@@ -142,7 +142,7 @@ def agree_command(args: argparse.Namespace) -> int:
     }
     if args.diagnose:
         runs["tau2_pull"] = compile_query(push_q, strategy=args.strategy, mode="pull", period=pull.period, **options)
-    spark = session(args.master)
+    spark = start_spark(args.master)
     elements, facts = _inputs(args, spark)
     result = run_agreement_spark(runs, elements, facts, args.start, args.end, args.master, args.partitions,
                                  parquet=args.parquet)
