@@ -203,7 +203,8 @@ def run_agreement_spark(
     parquet: str | None = None,
 ) -> SparkAgreement:
     """Solve every program of ``runs`` over the same blocks (one Spark job) and judge ``pull``
-    against ``push`` on every interval ``[i·U, (i+1)·U]`` of the range (seed 000 §5)."""
+    against ``push`` on every interval ``[i·U, (i+1)·U]`` of the range (Dao-Tran, Beck, Eiter 2015,
+    §5)."""
     from spark_jobs.solve_blocks import crashed_block
 
     plan: dict = {}
