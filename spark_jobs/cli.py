@@ -34,13 +34,13 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from translator.agreement import Solution
 
-def session(master: str = DEFAULT_MASTER) -> "SparkSession":
-    """The SparkSession of a run (``spark_jobs.session`` settings). Under ``spark-submit`` the
-    master given to spark-submit wins (an existing session is reused)."""
-    from spark_jobs.session import build_session
+def start_spark(master: str = DEFAULT_MASTER) -> "SparkSession":
+    """The SparkSession of a run (the settings of :mod:`spark_jobs.context`). Under ``spark-submit``
+    the master given to spark-submit wins (a running SparkSession is reused)."""
+    from spark_jobs.context import build_spark
 
     try:
-        return build_session(master)
+        return build_spark(master)
     except Exception as exc:  # noqa: BLE001 - Java/py4j start-up failures carry no RsplarsError
         raise RsplarsError(f"cannot start Spark on {master}: {exc.__class__.__name__}: {str(exc).splitlines()[0]}") from None
 
@@ -103,10 +103,10 @@ def _start(master: str, elements: "Sequence[StreamElement] | DataFrame") -> _Inp
     from spark_jobs.partition import elements_table
 
     if isinstance(elements, DataFrame):
-        session(master)  # the settings of spark_jobs.session (an existing session is reused)
+        start_spark(master)  # the settings of spark_jobs.context (a running SparkSession is reused)
         return _Input(elements, None)
     with ThreadPoolExecutor(max_workers=1) as pool:
-        starting = pool.submit(session, master)
+        starting = pool.submit(start_spark, master)
         table = elements_table(elements)
         spark = starting.result()
     bounds = (None, None) if table.empty else (int(table["t"].min()), int(table["t"].max()))

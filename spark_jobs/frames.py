@@ -11,9 +11,10 @@ block and to the later blocks whose look-back reaches it, computed with window f
 * ``⊞^∞ ◇``: ``row_number() = 1`` per distinct (stream, triple) marks the first occurrence, which
   every later block gets (the prefix state).
 
-:func:`r2s` applies RStream/IStream/DStream (Dao-Tran, Beck, Eiter 2015, §4 step 4) relationally over all evaluation
-times (``lag`` gives the previous evaluation time); :func:`verdicts` judges every interval
-``[i·U, (i+1)·U]`` (Dao-Tran, Beck, Eiter 2015, §5) as ``translator.agreement.verdicts.judge`` does.
+:func:`r2s` applies RStream/IStream/DStream (Dao-Tran, Beck, Eiter 2015, §4 step 4) relationally
+over all evaluation times (``lag`` gives the previous evaluation time); :func:`verdicts` judges
+every interval ``[i·U, (i+1)·U]`` (Dao-Tran, Beck, Eiter 2015, §5) as
+``translator.agreement.verdicts.judge`` does.
 """
 
 from __future__ import annotations
@@ -192,8 +193,9 @@ def r2s(results: "DataFrame", label: str, operator: str) -> "DataFrame":
 
 def verdicts(results: "DataFrame", pull: str, push: str, period: int, intervals: list[tuple[int, int, int]]) -> "DataFrame":
     """One row per judged interval ``(i, i·U, (i+1)·U)``: the pull answer at ``(i+1)·U`` against
-    the union of the push answers on ``(i·U, (i+1)·U]`` (Dao-Tran, Beck, Eiter 2015, §5), with the counts of
-    answers, missing (pull − push) and extra (push − pull) solutions, and push evaluation times.
+    the union of the push answers on ``(i·U, (i+1)·U]`` (Dao-Tran, Beck, Eiter 2015, §5), with the
+    counts of answers, missing (pull − push) and extra (push − pull) solutions, and push evaluation
+    times.
 
     Two aggregations: per (interval, answer) whether the pull and the push run have it (and, on the
     push run's evaluation-time markers, how many there are), then per interval the counts."""

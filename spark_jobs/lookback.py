@@ -1,6 +1,6 @@
 """How far back the windows of a LARS program look: the input a block of evaluation times needs.
 
-The answer at reference time t depends only on the stream up to t (D9) and, through the
+The answer at reference time t depends only on the stream up to t (D9, docs/decisions.md) and, through the
 windows of the program, only on part of it (Dao-Tran, Beck, Eiter 2015, §2.3). A block of
 evaluation times ``t > b`` (``b`` = the block's left edge) is therefore solved exactly from
 

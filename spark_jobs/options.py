@@ -13,22 +13,21 @@ DEFAULT_MASTER = "local[*]"
 
 def add_engine_options(parser: argparse.ArgumentParser, *, state: bool = False) -> None:
     """``--engine``, ``--master``, ``--partitions``, ``--parquet`` (docs/spark.md); ``--spark-state``
-    with ``state`` (``rsplars run``, docs/robustness.md)."""
-    g = parser.add_argument_group("engine")
-    g.add_argument("--engine", choices=ENGINES, default="sequential",
-                   help="sequential: one clingo run over the whole stream (default); spark: the timeline cut "
-                        "into blocks of whole pull intervals, solved in parallel (identical answers)")
+    with ``state`` (``rsplars run``, docs/robustness.md). ``parser``: an argument group, or a parser,
+    which then gets a group of its own."""
+    g = parser.add_argument_group("engine") if isinstance(parser, argparse.ArgumentParser) else parser
+    g.add_argument("--engine", choices=ENGINES, default="sequential", metavar="ENGINE",
+                   help="sequential (default) or spark: blocks of the timeline solved in parallel")
     g.add_argument("--master", default=DEFAULT_MASTER, metavar="URL",
-                   help="Spark master for --engine spark: local[*] (default), local[N], spark://HOST:PORT, yarn")
+                   help="Spark master: local[*] (default), local[N], spark://HOST:PORT, yarn")
     g.add_argument("--partitions", type=_positive, metavar="N",
-                   help="number of blocks solved in parallel (default: four per core of the master)")
+                   help="blocks solved in parallel (default: four per core of the master)")
     g.add_argument("--parquet", metavar="DIR",
-                   help="with --engine spark: also write answers, evaluation times (and verdicts) as Parquet under DIR")
+                   help="--engine spark: also write the answers as Parquet under DIR")
     if not state:
         return
     g.add_argument("--spark-state", metavar="DIR",
-                   help="with rsplars run --engine spark: keep each solved block's answers in DIR; a later run of "
-                        "the same query over the same data reads them instead of solving them again (docs/robustness.md)")
+                   help="--engine spark: keep solved blocks in DIR for a rerun (docs/robustness.md)")
 
 
 def _positive(text: str) -> int:

@@ -11,7 +11,8 @@ the engine options of :func:`spark_jobs.cli.add_engine_options` (``--engine`` de
 here) and ``--elements PATH``: a Parquet or CSV dataset of ``time, stream, s, p, o`` (N-Triples
 terms) read by Spark itself, for streams too large for the driver. ``agree`` judges the pull run of
 the first query against the push run of the second on every interval ``[i·U, (i+1)·U]`` (Dao-Tran,
-Beck, Eiter 2015, §5) and prints the agreement table; ``--json`` writes the JSON report of ``docs/agreement-report.md``.
+Beck, Eiter 2015, §5) and prints the agreement table; ``--json`` writes the JSON report of
+``docs/agreement-report.md``.
 """
 
 from __future__ import annotations
@@ -57,7 +58,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_translation_options(agree, mode=False)
     agree.add_argument("--period", metavar="DUR", help="pull period (default: the pull query's COMPUTED EVERY / STEP)")
     agree.add_argument("--diagnose", action="store_true",
-                       help="also run the push query pull-based and tell the causes of disagreement (Dao-Tran, Beck, Eiter 2015, §5)")
+                       help="also run the push query pull-based and tell the causes of disagreement "
+                            "(Dao-Tran, Beck, Eiter 2015, §5)")
     agree.add_argument("--json", metavar="FILE", help="write the JSON agreement report to FILE")
     agree.set_defaults(func=agree_command)
     return parser
@@ -97,13 +99,13 @@ def _inputs(args: argparse.Namespace, spark):
 
 
 def run_command(args: argparse.Namespace) -> int:
-    from spark_jobs.cli import run_answers_spark, session
+    from spark_jobs.cli import run_answers_spark, start_spark
     from translator.cli.commands.common import compile_variants
     from translator.evaluate.writers import WRITERS
     from translator.evaluate.run import answers
 
     query = parse_query(args, args.query_file)
-    spark = session(args.master) if args.engine == "spark" else None
+    spark = start_spark(args.master) if args.engine == "spark" else None
     elements, facts = _inputs(args, spark)
     ((_, compiled),) = compile_variants(args, query, elements if isinstance(elements, list) else ())
     if spark is None:
@@ -119,7 +121,7 @@ def run_command(args: argparse.Namespace) -> int:
 
 
 def agree_command(args: argparse.Namespace) -> int:
-    from spark_jobs.cli import run_agreement_spark, session
+    from spark_jobs.cli import run_agreement_spark, start_spark
     from translator.agreement import QueryInput, ReportInputs, StreamInput, analyse
     from translator.agreement.report_json import write_json
     from translator.agreement.table import render_table
@@ -142,7 +144,7 @@ def agree_command(args: argparse.Namespace) -> int:
     }
     if args.diagnose:
         runs["tau2_pull"] = compile_query(push_q, strategy=args.strategy, mode="pull", period=pull.period, **options)
-    spark = session(args.master)
+    spark = start_spark(args.master)
     elements, facts = _inputs(args, spark)
     result = run_agreement_spark(runs, elements, facts, args.start, args.end, args.master, args.partitions,
                                  parquet=args.parquet)

@@ -38,8 +38,8 @@ def data_dir() -> Path:
 @pytest.fixture(scope="session")
 def spark():
     """One ``local[2]`` SparkSession for the whole run (STYLE.md §1.8). Needs Java: never skipped."""
-    from spark_jobs.session import build_session
+    from spark_jobs.context import build_spark
 
-    session = build_session("local[2]", app_name="rsplars-tests")
-    yield session
-    session.stop()
+    spark = build_spark("local[2]", app_name="rsplars-tests")
+    yield spark
+    spark.stop()

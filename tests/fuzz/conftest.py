@@ -6,7 +6,16 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).parent))  # harness, targets by name
+
+
+@pytest.fixture(autouse=True)
+def _cache_in_tmp(cache):
+    """The CLI targets call ``main``, which keeps parsed queries in the user's cache folder: a
+    folder of the test's own instead (``tests/conftest.py``), so fuzzed inputs never reach it."""
+    return cache
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config):

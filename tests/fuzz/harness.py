@@ -20,9 +20,11 @@ prints the table at the end of the run (``make fuzz``).
 
 from __future__ import annotations
 
+import os
 import re
 from collections import Counter
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Callable, Sequence
 
 from hypothesis import HealthCheck, given, settings
@@ -32,6 +34,20 @@ from lars.errors import SourceError
 
 #: target → Counter(accepted=…, rejected=…)
 COUNTS: dict[str, Counter] = {}
+
+#: generated inputs per reader, the one place that sets them: ``make test`` runs the ``test`` size
+#: (derandomized: the same inputs on every run), ``make fuzz`` the ``fuzz`` size (``-m slow``, fresh
+#: random seeds); ``RSPLARS_FUZZ_FAST`` and ``RSPLARS_FUZZ_FULL`` change them
+EXAMPLES = {"test": int(os.environ.get("RSPLARS_FUZZ_FAST", "200")),
+            "fuzz": int(os.environ.get("RSPLARS_FUZZ_FULL", "10000"))}
+
+#: a CLI target runs a whole command per input: it gets a reader's count divided by this
+CLI_DIVISOR = {"translate": 10, "lars": 10, "run": 40}
+
+
+def examples(size: str, cli: str | None = None) -> int:
+    """Inputs per target for ``size`` (``test`` or ``fuzz``); ``cli``: a CLI target's name."""
+    return max(EXAMPLES[size] // (CLI_DIVISOR[cli] if cli else 1), 5)
 
 LOCATED = re.compile(r"^[^\n]+:\d+:\d+: \S")
 
@@ -80,12 +96,24 @@ def lark_vocabulary(parser) -> tuple[list[str], list[str]]:
     return literals, regexes
 
 
-def _regex_strategy(regexes: Sequence[str]):
+#: the class "any character of the Basic Multilingual Plane from U+00C0 on" that Lark's SPARQL
+#: grammars use for PN_CHARS_BASE (SPARQL 1.1, §19.8): hypothesis builds the character set of such a
+#: class one character at a time (about 45 s per grammar, most of a fuzz run), so the generator draws
+#: from a sample of it instead (Latin-1 letters, Greek, CJK): every string drawn still matches the
+#: terminal; the odd characters of :data:`ODD` add further non-ASCII ones
+WIDE_CLASS = "(?![\x00-\u00bf])[^\U00010000-\U0010ffff]"
+WIDE_SAMPLE = "[\u00c0-\u00d6\u00d8-\u00f6\u0391-\u03c9\u4e00-\u4e0f]"
+
+
+@lru_cache(maxsize=None)
+def _regex_strategy(regexes: tuple[str, ...]):
+    """Strings matching one of ``regexes`` (built once per set of terminals: the four query
+    grammars share most of theirs)."""
     usable = []
     for rx in regexes:
         try:
             re.compile(rx)
-            strat = st.from_regex(rx, fullmatch=True)
+            strat = st.from_regex(rx.replace(WIDE_CLASS, WIDE_SAMPLE), fullmatch=True)
             usable.append(strat.filter(lambda s: len(s) < 40))
         except Exception:  # noqa: BLE001 - a Lark regex hypothesis cannot generate from
             continue
@@ -96,7 +124,7 @@ def mutated(target: Target):
     """Seeds of ``target`` with 1–4 grammar-aware mutations."""
     tokens = st.sampled_from(list(target.vocabulary) or ["x"])
     if target.regexes:
-        tokens = st.one_of(tokens, _regex_strategy(target.regexes))
+        tokens = st.one_of(tokens, _regex_strategy(tuple(target.regexes)))
     pieces = st.one_of(tokens, st.sampled_from(ODD), NUMBERS.map(str),
                        st.text(max_size=3))
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 import contextlib
 from collections import Counter
 import io
-import os
 import re
 import tempfile
 from pathlib import Path
@@ -17,14 +16,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from harness import COUNTS, mutated
+from harness import COUNTS, examples, mutated
 from targets import all_targets
 
 from translator.cli import main
 
 TARGETS = {t.name: t for t in all_targets()}
-FAST = int(os.environ.get("RSPLARS_FUZZ_CLI_FAST", "20"))
-FULL = int(os.environ.get("RSPLARS_FUZZ_CLI_FULL", "1000"))
 LOCATED = re.compile(r"^\S[^\n]*:\d+:\d+: \S", re.M)
 
 
@@ -96,21 +93,21 @@ def _fuzz_lars(examples: int, derandomize: bool) -> None:
 
 
 def test_fuzz_cli_translate():
-    _fuzz_translate(FAST, True)
+    _fuzz_translate(examples("test", "translate"), True)
 
 
 def test_fuzz_cli_lars():
-    _fuzz_lars(FAST, True)
+    _fuzz_lars(examples("test", "lars"), True)
 
 
 @pytest.mark.slow
 def test_fuzz_cli_translate_full():
-    _fuzz_translate(FULL, False)
+    _fuzz_translate(examples("fuzz", "translate"), False)
 
 
 @pytest.mark.slow
 def test_fuzz_cli_lars_full():
-    _fuzz_lars(FULL, False)
+    _fuzz_lars(examples("fuzz", "lars"), False)
 
 
 EX = Path(__file__).resolve().parents[2] / "examples" / "running_example"
@@ -135,9 +132,9 @@ def _fuzz_run(examples: int, derandomize: bool) -> None:
 
 
 def test_fuzz_cli_run():
-    _fuzz_run(max(FAST // 4, 5), True)
+    _fuzz_run(examples("test", "run"), True)
 
 
 @pytest.mark.slow
 def test_fuzz_cli_run_full():
-    _fuzz_run(FULL // 4, False)
+    _fuzz_run(examples("fuzz", "run"), False)

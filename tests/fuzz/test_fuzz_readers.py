@@ -1,19 +1,17 @@
 """Every reader under grammar-aware fuzzing (``harness``): accepted inputs round-trip, rejected ones
-get a located error, nothing else happens. A few hundred inputs per reader here; ``make fuzz`` runs
-the ``slow`` variant with 10,000 per reader and prints the counts."""
+get a located error, nothing else happens. ``harness.EXAMPLES`` sets how many inputs per reader:
+a few hundred here, 10,000 in the ``slow`` variant that ``make fuzz`` runs (it prints the counts)."""
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
-from harness import run
+from harness import examples, run
 from targets import all_targets
 
 TARGETS = {t.name: t for t in all_targets()}
-FAST = int(os.environ.get("RSPLARS_FUZZ_FAST", "200"))
-FULL = int(os.environ.get("RSPLARS_FUZZ_FULL", "10000"))
+FAST = examples("test")
+FULL = examples("fuzz")
 
 
 @pytest.mark.parametrize("name", list(TARGETS))

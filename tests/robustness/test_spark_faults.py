@@ -25,7 +25,7 @@ ARGV = ["run", str(EX / "q1.rq"), *DATA, "--period", "3m", "--to", "50"]
 
 
 def test_local_masters_retry_tasks():
-    from spark_jobs.session import TASK_ATTEMPTS, with_retries
+    from spark_jobs.context import TASK_ATTEMPTS, with_retries
 
     assert with_retries("local[2]") == f"local[2,{TASK_ATTEMPTS}]"
     assert with_retries("local[*]") == f"local[*,{TASK_ATTEMPTS}]"
@@ -79,7 +79,7 @@ def test_worker_crashing_at_every_attempt_names_the_blocks_time_range(spark, cap
                   rf"{min(b, blocks.last)} failed: its Python worker crashed \(ended without an error\) at every "
                   r"attempt \((\d+) started\)", err)
     assert m, err
-    assert int(m.group(1)) >= 4  # local[2,4]: four attempts per task (spark_jobs.session.TASK_ATTEMPTS)
+    assert int(m.group(1)) >= 4  # local[2,4]: four attempts per task (spark_jobs.context.TASK_ATTEMPTS)
 
 
 @pytest.mark.parametrize("r2s, after", [("rstream", 0), ("istream", 3)])

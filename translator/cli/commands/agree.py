@@ -1,4 +1,5 @@
-"""``rsplars agree``: do a pull-based and a push-based run agree, interval by interval? (seed 000 §5)
+"""``rsplars agree``: do a pull-based and a push-based run agree, interval by interval?
+(Dao-Tran, Beck, Eiter 2015, §5)
 
 Two forms::
 
@@ -26,7 +27,15 @@ import sys
 
 from lars.errors import EXIT_OK, RsplarsError
 from spark_jobs.options import add_engine_options
-from translator.cli.commands.common import UNITS, add_data_options, add_query_options, parse_query, read_data
+from translator.cli.commands.common import (
+    UNITS,
+    add_data_options,
+    add_query_options,
+    add_window_bounds,
+    option_groups,
+    parse_query,
+    read_data,
+)
 from translator.cli.commands.epsparql_cmd import add_epsparql_options
 from translator.cli.commands.operational_options import (
     add_profile_agreement_options,
@@ -36,53 +45,61 @@ from translator.cli.commands.operational_options import (
 )
 from translator.translate.tau import WINDOW_BOUNDS
 
-HELP = "compare a pull-based (C-SPARQL) and a push-based (CQELS) run interval by interval (seed 000 §5)"
+HELP = ("compare a pull-based (C-SPARQL) and a push-based (CQELS) run interval by interval (Dao-Tran, Beck, "
+        "Eiter 2015, §5)")
+USAGE = "rsplars agree (QUERY | --pull QUERY_A --push QUERY_B) --stream IRI=FILE … [options]"
 AS_CHOICES = ("cqels-brave", "cqels-cautious", "cqels-all")
 
 
 def add_parser(subparsers) -> None:
-    p = subparsers.add_parser("agree", help=HELP, description=HELP)
-    p.add_argument("query_file", nargs="?", metavar="QUERY",
-                   help="one query: compare cs(QUERY) pulled with its CQELS counterpart pushed (see --as)")
-    p.add_argument("--pull", metavar="QUERY_A", help="the query run pull-based with τ1 (C-SPARQL's dataset)")
-    p.add_argument("--push", metavar="QUERY_B", help="the query run push-based with τ2 (CQELS's stream patterns)")
-    add_query_options(p)
-    add_data_options(p, stream_required=True)
-    p.add_argument("--as", dest="as_", choices=AS_CHOICES,
-                   help="which member of cq(Q) is pushed: brave (default), cautious, or all of them (one report each)")
-    p.add_argument("--assign", action="append", default=[], metavar="I=IRI",
-                   help="for a C-SPARQL query pushed as cq(Q): triple pattern number I (from 1) feeds stream IRI "
-                        "(repeatable; default: read off the --stream data)")
-    p.add_argument("--period", metavar="U",
-                   help="pull period, e.g. 5m, or an integer in base units (default: the pull query's "
-                        "COMPUTED EVERY, else its window STEP)")
-    p.add_argument("--window-bounds", choices=list(WINDOW_BOUNDS), default="closed",
-                   help="window bounds convention of the runs (D2; default: closed)")
-    p.add_argument("--other-window-bounds", choices=[*WINDOW_BOUNDS, "none"],
-                   help="convention the headline runs are repeated under for the window-bounds factor "
-                        "(default: left-open for closed, else closed; none: skip)")
-    p.add_argument("--no-diagnosis", action="store_true",
-                   help="run only the two headline runs: no cause analysis (faster)")
-    p.add_argument("--unit", choices=UNITS, default="s", help="base time unit of the runs (D1; default: s)")
-    add_engine_options(p)
-    p.add_argument("--lars-engine", choices=["auto", "asp", "incremental"], default="auto",
-                   help="the LARS engine of every run (sequential, --jobs and Spark blocks): auto (default: the incremental "
-                        "engine when the program is in its fragment, clingo otherwise), asp (clingo), incremental")
-    p.add_argument("--jobs", type=int, metavar="N",
-                   help="processes solving blocks of the timeline in parallel with the sequential engine "
-                        "(identical answers; default: the CPUs, at most 4, for streams of 20,000 elements "
-                        "or more; 1: one process)")
-    add_epsparql_options(p)
-    p.add_argument("--from", dest="start", type=int, metavar="T", help="judge the intervals from T (default 0)")
-    p.add_argument("--to", dest="end", type=int, metavar="T", help="judge the intervals up to T (default: last pull time)")
-    p.add_argument("--report", metavar="FILE.json", help="write the JSON report (docs/agreement-report.md)")
-    p.add_argument("--html", metavar="FILE.html", help="write the HTML report with the agreement plot")
-    p.add_argument("--max-rows", type=int, default=40, metavar="N", help="rows of the stdout table (default: 40)")
-    p.add_argument("--fail-on-disagree", action="store_true", help="exit 1 if any judged interval disagrees")
-    add_profile_agreement_options(p)
+    p = subparsers.add_parser("agree", help=HELP, description=HELP, usage=USAGE)
+    g = option_groups(p, "input", "query", "semantics", "profile", "epsparql", "comparison", "output", "scale_out",
+                      "robustness")
+    g["input"].add_argument("query_file", nargs="?", metavar="QUERY",
+                            help="one query: cs(QUERY) pulled against its CQELS counterpart pushed (--as)")
+    g["input"].add_argument("--pull", metavar="QUERY_A", help="the query run pull-based with τ1 (C-SPARQL's dataset)")
+    g["input"].add_argument("--push", metavar="QUERY_B",
+                            help="the query run push-based with τ2 (CQELS's stream patterns)")
+    add_data_options(g["input"], stream_required=True)
+    add_query_options(g["query"], epsparql=g["epsparql"])
+    g["query"].add_argument("--as", dest="as_", choices=AS_CHOICES, metavar="VARIANT",
+                            help="%(choices)s: the member of cq(Q) pushed (default: brave; all: one report each)")
+    g["query"].add_argument("--assign", action="append", default=[], metavar="I=IRI",
+                            help="for a C-SPARQL query pushed as cq(Q): triple pattern I (from 1) reads stream IRI "
+                                 "(repeatable; default: read off the data)")
+    g["semantics"].add_argument("--period", metavar="U",
+                                help="pull period, e.g. 5m (default: the pull query's COMPUTED EVERY, else its "
+                                     "window STEP)")
+    add_window_bounds(g["semantics"])
+    g["semantics"].add_argument("--unit", choices=UNITS, default="s", help="base time unit (D1; default: s)")
+    add_profile_agreement_options(g["profile"])
+    add_epsparql_options(g["epsparql"])
+    g["comparison"].add_argument("--from", dest="start", type=int, metavar="T",
+                                 help="judge the intervals from T (default 0)")
+    g["comparison"].add_argument("--to", dest="end", type=int, metavar="T",
+                                 help="judge the intervals up to T (default: the last pull time)")
+    g["comparison"].add_argument("--other-window-bounds", choices=[*WINDOW_BOUNDS, "none"], metavar="B",
+                                 help="repeat the runs under these bounds to tell their effect (default: left-open "
+                                      "for closed, else closed; none: skip)")
+    g["comparison"].add_argument("--no-diagnosis", action="store_true",
+                                 help="only the two headline runs: no cause analysis (faster)")
+    g["comparison"].add_argument("--fail-on-disagree", action="store_true",
+                                 help="exit 1 if any judged interval disagrees")
+    g["output"].add_argument("--report", metavar="FILE.json", help="write the JSON report (docs/agreement-report.md)")
+    g["output"].add_argument("--html", metavar="FILE.html", help="write the HTML report with the agreement plot")
+    g["output"].add_argument("--max-rows", type=int, default=40, metavar="N",
+                             help="rows of the table on stdout (default: 40)")
+    add_engine_options(g["scale_out"])
+    g["scale_out"].add_argument("--lars-engine", choices=["auto", "asp", "incremental"], default="auto",
+                                metavar="ENGINE",
+                                help="%(choices)s: the LARS engine of every run, sequential, --jobs or Spark "
+                                     "(default auto: incremental for programs in its fragment, else clingo)")
+    g["scale_out"].add_argument("--jobs", type=int, metavar="N",
+                                help="processes solving blocks in parallel, sequential engine (default: up to 4 "
+                                     "for 20,000 elements or more; 1: one process)")
     from translator.cli.commands.longrun import add_robustness_options, stop_cleanly
 
-    add_robustness_options(p, resume=False, memory=False)
+    add_robustness_options(g["robustness"], resume=False, memory=False)
     p.set_defaults(func=stop_cleanly(run))  # SIGINT/SIGTERM: no incomplete report (docs/robustness.md)
 
 

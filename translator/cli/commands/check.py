@@ -1,5 +1,6 @@
 """``rsplars check QUERY --stream IRI=FILE … --answers FILE --profile NAME``: is an engine's recorded
-output correct? (seed 001 Defs 25–26, the CSRBench oracle; :mod:`translator.agreement.check`).
+output correct? (Dell'Aglio et al. 2014, Defs. 25–26; the CSRBench oracle of Dell'Aglio et al. 2013, §6;
+:mod:`translator.agreement.check`).
 
 Exit code 0 when the output is correct, 1 when it is not, 2 on bad input. ``--json`` writes the
 report (top-level ``"correct"``, the t0 values tried, the first mismatching relation with a
@@ -19,6 +20,7 @@ from translator.cli.commands.common import (
     add_translation_options,
     check_stream_iris,
     compile_variants,
+    option_groups,
     output,
     parse_query,
     read_data,
@@ -29,35 +31,46 @@ from translator.cli.commands.operational_options import add_operational_options,
 HELP = "judge a real engine's recorded output against the query's expected outputs under an engine profile"
 
 
+USAGE = "rsplars check QUERY --stream IRI=FILE … --answers FILE --profile NAME [options]"
+
+
 def add_parser(subparsers) -> None:
-    p = subparsers.add_parser("check", help=HELP, description=HELP + " (exit 0 correct, 1 incorrect, 2 bad input)")
-    p.add_argument("query_file", metavar="QUERY", help="query file (C-SPARQL, CQELS-QL), or - for stdin")
-    add_query_options(p)
-    add_data_options(p, stream_required=True)
-    add_translation_options(p, mode=False)
-    add_operational_options(p)
-    p.add_argument("--answers", required=True, metavar="FILE",
-                   help='the engine\'s output: CSRBench {"relations": [...]} JSON or rsplars run JSON lines')
-    p.add_argument("--answers-format", choices=["auto", "csrbench", "jsonl"], default="auto",
-                   help="format of --answers (default: auto)")
-    p.add_argument("--answers-time-unit", choices=UNITS, help="unit of the answers' timestamps (default: --unit)")
-    p.add_argument("--registration", type=int, default=0, metavar="A",
-                   help="query registration time a in base units: t0 candidates start there (Def 25; default 0)")
-    p.add_argument("--warm-up", type=int, metavar="T", help="compare from T on only (Def 26; default: everything)")
-    p.add_argument("--to", dest="end", type=int, metavar="T", help="horizon: compare up to T (default: every window "
-                   "holding data has closed)")
-    p.add_argument("--ignore-timestamps", action="store_true",
-                   help="compare as the CSRBench oracle does: the relations in order, timestamps ignored, as a "
-                        "contiguous subsequence of the expected ones")
-    p.add_argument("--max-candidates", type=int, default=2000, metavar="N", help="limit on t0 vectors (default 2000)")
-    p.add_argument("--lars-engine", choices=["auto", "asp", "incremental"], default="auto",
-                   help="the LARS engine of the expected outputs' runs: auto (default: the incremental engine when the "
-                        "program is in its fragment, clingo otherwise), asp (clingo), incremental")
-    p.add_argument("--json", metavar="REPORT.json", help="write the JSON report")
-    p.add_argument("--html", metavar="REPORT.html", help="write the HTML report (expected vs actual timeline)")
+    p = subparsers.add_parser("check", help=HELP, description=HELP + " (exit 0 correct, 1 incorrect, 2 bad input)",
+                              usage=USAGE)
+    g = option_groups(p, "input", "query", "semantics", "profile", "epsparql", "comparison", "output", "scale_out",
+                      "robustness")
+    g["input"].add_argument("query_file", metavar="QUERY", help="query file (C-SPARQL, CQELS-QL), or - for stdin")
+    add_data_options(g["input"], stream_required=True)
+    g["input"].add_argument("--answers", required=True, metavar="FILE",
+                            help='the engine\'s output: CSRBench {"relations": […]} JSON or rsplars run JSON lines')
+    g["input"].add_argument("--answers-format", choices=["auto", "csrbench", "jsonl"], default="auto", metavar="F",
+                            help="%(choices)s: format of --answers (default: auto)")
+    g["input"].add_argument("--answers-time-unit", choices=UNITS, metavar="U",
+                            help="unit of the answers' timestamps (default: --unit)")
+    add_query_options(g["query"], epsparql=g["epsparql"])
+    add_translation_options(g["semantics"], mode=False, query=g["query"])
+    add_operational_options(g["profile"])
+    g["comparison"].add_argument("--registration", type=int, default=0, metavar="A",
+                                 help="registration time of the query: t0 candidates start there (Dell'Aglio et "
+                                      "al. 2014, Def. 25; default 0)")
+    g["comparison"].add_argument("--warm-up", type=int, metavar="T",
+                                 help="compare from T on only (Dell'Aglio et al. 2014, Def. 26)")
+    g["comparison"].add_argument("--to", dest="end", type=int, metavar="T",
+                                 help="compare up to T (default: until every window holding data has closed)")
+    g["comparison"].add_argument("--ignore-timestamps", action="store_true",
+                                 help="as the CSRBench oracle: the relations in order, a contiguous part of the "
+                                      "expected ones, timestamps ignored")
+    g["comparison"].add_argument("--max-candidates", type=int, default=2000, metavar="N",
+                                 help="limit on t0 vectors (default 2000)")
+    g["output"].add_argument("--json", metavar="REPORT.json", help="write the JSON report")
+    g["output"].add_argument("--html", metavar="REPORT.html", help="write the HTML report (expected vs actual timeline)")
+    g["scale_out"].add_argument("--lars-engine", choices=["auto", "asp", "incremental"], default="auto",
+                                metavar="ENGINE",
+                                help="%(choices)s: the LARS engine of the expected outputs' runs (default auto: "
+                                     "incremental for programs in its fragment, else clingo)")
     from translator.cli.commands.longrun import add_robustness_options, stop_cleanly
 
-    add_robustness_options(p, resume=False, memory=False)
+    add_robustness_options(g["robustness"], resume=False, memory=False)
     p.set_defaults(func=stop_cleanly(run))  # SIGINT/SIGTERM: no incomplete report (docs/robustness.md)
 
 

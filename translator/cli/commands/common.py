@@ -26,51 +26,86 @@ def read_text(path: str, what: str = "query") -> tuple[str, str]:
         raise RsplarsError(f"cannot read {what} {path}: not UTF-8 text ({exc.reason})") from None
 
 
-def add_query_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--dialect", choices=["auto", "csparql", "cqels", "epsparql", "rspql"], default="auto",
-                   help="query dialect (default: auto, decided from the syntax and reported on stderr)")
+#: the option groups of ``translate``, ``run``, ``agree`` and ``check``: key → (title, description).
+#: :func:`option_groups` creates them in the order a command lists them; ``--help`` shows them so.
+OPTION_GROUPS: dict[str, tuple[str, str | None]] = {
+    "input": ("input", None),
+    "query": ("query", None),
+    "semantics": ("semantics", None),
+    "profile": ("engine profile (docs/check.md)",
+                "Any of these selects the report-policy semantics of a real engine. Without --profile: window "
+                "close, left-open windows, rstream, empty relations emitted."),
+    "epsparql": ("EP-SPARQL queries only (docs/epsparql.md)", None),
+    "comparison": ("comparison", None),
+    "output": ("output", None),
+    "scale_out": ("evaluation engine and scale-out (Spark, docs/spark.md)", None),
+    "robustness": ("robustness (docs/robustness.md)", None),
+}
+
+
+def option_groups(p: argparse.ArgumentParser, *keys: str) -> dict:
+    """The argument groups ``keys`` of :data:`OPTION_GROUPS` on ``p``, created in that order."""
+    return {key: p.add_argument_group(*OPTION_GROUPS[key]) for key in keys}
+
+
+def add_query_options(p, *, epsparql=None) -> None:
+    """``--dialect``, ``--lenient`` on ``p`` (a parser or an argument group); ``--bare-ns`` on
+    ``epsparql`` if given (an option of EP-SPARQL queries only), else on ``p``. Options with long
+    lists of choices name them in their help (``%(choices)s``), so that each fits a line or two."""
+    p.add_argument("--dialect", choices=["auto", "csparql", "cqels", "epsparql", "rspql"], default="auto", metavar="D",
+                   help="%(choices)s (default: auto, detected and reported)")
     p.add_argument("--lenient", action="store_true",
-                   help="accept the quirks of the papers' printed queries (undeclared prefixes, ?total-sensor, "
-                        "'^^' for &&, FROM before SELECT, commas in SELECT, '24 hours', REGISTER STREAM … SELECT)")
-    p.add_argument("--bare-ns", dest="bare_ns", metavar="IRI",
-                   help="EP-SPARQL: namespace of bare names such as hasStockPrice (and of the undeclared prefix ':'); "
-                        "default http://rsplars.invalid/bare# (docs/epsparql.md)")
+                   help="accept the quirks of the papers' printed queries (docs/model-json.md)")
+    (epsparql if epsparql is not None else p).add_argument(
+        "--bare-ns", dest="bare_ns", metavar="IRI",
+        help=("" if epsparql is not None else "EP-SPARQL: ") + "namespace of bare names (default "
+             "http://rsplars.invalid/bare#)")
 
 
-def add_translation_options(p: argparse.ArgumentParser, *, mode: bool = True) -> None:
+def add_translation_options(p, *, mode: bool = True, query=None) -> None:
+    """``--mode``, ``--period`` (with ``mode``), ``--strategy``, ``--window-bounds``, ``--unit`` on
+    ``p``; ``--as`` and ``--assign`` (which query is translated) on ``query`` if given, else on ``p``."""
     if mode:
-        p.add_argument("--mode", choices=["push", "pull", "none"],
-                       help="execution mode (seed 000 §4.1; default: pull for C-SPARQL, push for CQELS)")
+        p.add_argument("--mode", choices=["push", "pull", "none"], metavar="MODE",
+                       help="%(choices)s (Dao-Tran, Beck, Eiter 2015, §4.1; default: pull for C-SPARQL, push "
+                            "for CQELS)")
         p.add_argument("--period", metavar="DUR",
-                       help="pull period, e.g. 5m or 3000ms (default: COMPUTED EVERY, else the window STEP)")
-    p.add_argument("--strategy", choices=["tau1", "tau2"],
-                   help="τ1 (C-SPARQL: streams merged into the default graph) or τ2 (CQELS: STREAM patterns); "
-                        "default: the query's own")
-    p.add_argument("--as", dest="as_", choices=["csparql", "cqels-brave", "cqels-cautious", "cqels-all"],
-                   help="translate cs(Q) or a member of cq(Q) instead of the query as written (seed 000 §3)")
-    p.add_argument("--assign", action="append", default=[], metavar="I=IRI",
-                   help="for --as cqels-* on a C-SPARQL query: triple pattern number I (in written order, from 1) "
-                        "feeds stream IRI (repeatable; default: read off the --stream data)")
-    p.add_argument("--window-bounds", choices=list(WINDOW_BOUNDS), default="closed",
-                   help="window bounds convention (D2): closed = Table 1 [t-L, t]; left-open (t-L, t] as "
-                        "C-SPARQL/RSP-QL; right-open [t-L, t) as SECRET/CSRBench (default: closed)")
-    p.add_argument("--unit", choices=UNITS, default="s", help="base time unit of the run (D1; default: s)")
+                       help="pull period, e.g. 5m (default: COMPUTED EVERY, else the window STEP)")
+    p.add_argument("--strategy", choices=["tau1", "tau2"], metavar="TAU",
+                   help="tau1 (C-SPARQL: streams merged into the default graph) or tau2 (CQELS: STREAM "
+                        "patterns); default: the query's own")
+    q = query if query is not None else p
+    q.add_argument("--as", dest="as_", choices=["csparql", "cqels-brave", "cqels-cautious", "cqels-all"],
+                   metavar="VARIANT",
+                   help="%(choices)s: run cs(Q) or a member of cq(Q) instead (Dao-Tran, Beck, Eiter 2015, §3)")
+    q.add_argument("--assign", action="append", default=[], metavar="I=IRI",
+                   help="for --as cqels-*: triple pattern I (from 1) reads stream IRI (repeatable; default: "
+                        "read off the data)")
+    add_window_bounds(p)
+    p.add_argument("--unit", choices=UNITS, default="s", help="base time unit (D1; default: s)")
 
 
-def add_data_options(p: argparse.ArgumentParser, *, stream_required: bool) -> None:
+def add_window_bounds(p) -> None:
+    """``--window-bounds`` (D2, docs/decisions.md)."""
+    p.add_argument("--window-bounds", choices=list(WINDOW_BOUNDS), default="closed", metavar="B",
+                   help="closed [t-L, t] (default), left-open (t-L, t], right-open [t-L, t) (D2); with --profile "
+                        "or any operational option the profile decides")
+
+
+def add_data_options(p, *, stream_required: bool) -> None:
+    """``--stream``, ``--stream-time-unit``, ``--epoch``, ``--static``, ``--named``,
+    ``--static-during`` on ``p`` (a parser or an argument group; docs/rdf-io.md)."""
     p.add_argument("--stream", action="append", default=[], metavar="IRI=FILE", required=stream_required,
-                   help="an input stream (repeatable): timestamped N-Triples, TriG or the seeds' notation; "
-                        "FILE - is standard input (run: read as it arrives); a folder of Turtle files "
-                        "NAME<k>.ttl is the stream with file k at time k (CSRBench's data_k.ttl)")
-    p.add_argument("--stream-time-unit", choices=UNITS, help="unit of integer timestamps (default: --unit)")
+                   help="an input stream (repeatable): timestamped N-Triples, TriG, the papers' notation or a "
+                        "folder of NAME<k>.ttl; - is stdin (docs/rdf-io.md)")
+    p.add_argument("--stream-time-unit", choices=UNITS, metavar="U",
+                   help="unit of integer timestamps (default: --unit)")
     p.add_argument("--epoch", metavar="DATETIME", help="time 0 for xsd:dateTime timestamps (default: the first one)")
     p.add_argument("--static", action="append", default=[], metavar="FILE",
-                   help="static data for the default graph, any RDF syntax rdflib reads (repeatable)")
+                   help="static data for the default graph, any RDF syntax (repeatable)")
     p.add_argument("--named", action="append", default=[], metavar="IRI=FILE", help="a named static graph (repeatable)")
     p.add_argument("--static-during", action="append", default=[], metavar="FROM..TO=FILE",
-                   help="static data for the default graph that holds only from FROM to TO (base units, both "
-                        "included; either may be empty: unbounded), a piece of a time-varying graph (seed 001 "
-                        "Example 4; repeatable)")
+                   help="static data that holds only from FROM to TO (base units; repeatable)")
 
 
 def parse_query(args: argparse.Namespace, path: str):

@@ -1,8 +1,9 @@
 """``rsplars run`` on an EP-SPARQL query (docs/epsparql.md): all ``--stream`` inputs are one event
 stream, the query is push-evaluated, and every complex event is written once with its interval
-(``"@start"``, ``"@end"`` in base units). ``--selection`` / ``--consumption`` choose the policies of
-seed 003 (default: unrestricted, as ETALIS); ``--policy-reading`` how SEQ^c/SEQ^r read their
-quantifier (erratum 9 of spec/003-rsepql.md)."""
+(``"@start"``, ``"@end"`` in base units). ``--selection`` / ``--consumption`` choose the selection
+and consumption policies of RSEP-QL (Dell'Aglio et al. 2016, §4.3, §4.4; default: unrestricted, as
+ETALIS); ``--policy-reading`` how SEQ^c/SEQ^r read "the earliest/latest E2 match", which Eq. 11 and
+Example 10 of that paper read differently (docs/epsparql.md)."""
 
 from __future__ import annotations
 
@@ -13,16 +14,18 @@ from lars.errors import EXIT_OK, RsplarsError
 
 
 def add_epsparql_options(p: argparse.ArgumentParser) -> None:
+    """``--selection``, ``--consumption``, ``--policy-reading`` on ``p`` (a parser or an argument group)."""
     from translator.evaluate.epsparql_policies import CONSUMPTIONS, READINGS, SELECTIONS
 
-    p.add_argument("--selection", choices=SELECTIONS, default="unrestricted",
-                   help="EP-SPARQL: SEQ selection policy (seed 003 Eqs. 7, 10, 11; default unrestricted, as ETALIS)")
-    p.add_argument("--consumption", choices=CONSUMPTIONS, default="unrestricted",
-                   help="EP-SPARQL: consumption policy (seed 003 P^u, P^c, P^r: the events of a selected match are "
-                        "not used again; default unrestricted)")
+    p.add_argument("--selection", choices=SELECTIONS, default="unrestricted", metavar="POLICY",
+                   help="%(choices)s: SEQ selection policy (Dell'Aglio et al. 2016, §4.3; default: unrestricted, "
+                        "as ETALIS)")
+    p.add_argument("--consumption", choices=CONSUMPTIONS, default="unrestricted", metavar="POLICY",
+                   help="%(choices)s: consumption policy, the events of a selected match are not used again "
+                        "(§4.4 there)")
     p.add_argument("--policy-reading", dest="policy_reading", choices=READINGS, default="per-mapping",
-                   help="EP-SPARQL: reading of 'the earliest/latest E2 match' in SEQ^c/SEQ^r (spec 003 erratum 9; "
-                        "default per-mapping)")
+                   metavar="R",
+                   help="%(choices)s: how SEQ^c/SEQ^r read 'the earliest/latest E2 match' (docs/epsparql.md)")
 
 
 def uses_policy(args: argparse.Namespace) -> bool:

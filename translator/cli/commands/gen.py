@@ -1,6 +1,6 @@
-"""``rsplars gen coupons|generic|citybench|srbench``: seeded RDF stream generators for agreement studies (issue 5).
+"""``rsplars gen coupons|generic|citybench|srbench``: seeded RDF stream generators for agreement studies.
 
-* ``coupons`` — the running example of seed 000 (Ex. 1–8) at any scale and density: shops push
+* ``coupons`` — the running example of Dao-Tran, Beck, Eiter 2015 (Examples 1–8) at any scale and density: shops push
   coupons (``:shop :offers :c . :c :on "product" . :c :reduce 25``) on the offers stream
   ``<http://example.org/stream/offers>``, customers near shops are reported on the near stream
   ``<http://example.org/stream/near>``, the static data classifies products (``"p" :g_classify 0|1``).
@@ -33,7 +33,7 @@ HELP = "generate seeded RDF streams: the paper's coupon scenario or generic rand
 def add_parser(subparsers) -> None:
     p = subparsers.add_parser("gen", help=HELP, description=HELP)
     kinds = p.add_subparsers(dest="kind", metavar="KIND", required=True)
-    c = kinds.add_parser("coupons", help="the coupon scenario of seed 000 (offers and near streams, product data)")
+    c = kinds.add_parser("coupons", help="the paper's coupon scenario (offers and near streams, product data)")
     _common(c)
     c.add_argument("--near-rate", type=float, metavar="R",
                    help="visits of customers to shops per time unit (default: --rate)")

@@ -2,7 +2,7 @@
 engine of ``lars.incremental`` for programs in its fragment, clingo otherwise).
 
 For every reference time t (default: from the stream's first to its last time point) it prints the
-intensional atoms that hold at t in the answer stream at t (seed 000 §2.4; ``asp.solver``), as
+intensional atoms that hold at t in the answer stream at t (Dao-Tran, Beck, Eiter 2015, §2.4; ``asp.solver``), as
 soon as they are computed:
 
 * ``--format jsonl`` (default): ``{"t": t, "atoms": [sorted strings]}``. When the program has no

@@ -15,18 +15,17 @@ from translator.cli import startup
 
 
 def add_robustness_options(p: argparse.ArgumentParser, *, resume: bool = True, memory: bool = True) -> None:
-    g = p.add_argument_group("robustness (docs/robustness.md)")
+    """``--skip-bad-elements``, ``--max-memory`` (with ``memory``), ``--resume-from`` (with ``resume``)
+    on ``p``: an argument group, or a parser, which then gets a group of its own."""
+    g = p.add_argument_group("robustness (docs/robustness.md)") if isinstance(p, argparse.ArgumentParser) else p
     g.add_argument("--skip-bad-elements", action="store_true",
-                   help="skip malformed and out-of-order stream elements (each reported on stderr with file, line "
-                        "and reason, and counted) instead of stopping at the first one")
+                   help="skip (and report) malformed and out-of-order elements instead of stopping")
     if memory:
         g.add_argument("--max-memory", type=int, metavar="MB",
-                       help="stop cleanly, naming the window that grows, when the run's memory exceeds MB "
-                            "(default: 80%% of the machine's memory; 0: no limit)")
+                       help="stop cleanly over MB of memory (default: 80%% of the machine's; 0: no limit)")
     if resume:
         g.add_argument("--resume-from", type=int, metavar="T",
-                       help="continue a stopped run: evaluate only the times after T (with --output FILE, keep "
-                            "FILE's answers up to T and append)")
+                       help="continue a stopped run: evaluate only the times after T")
 
 
 def write_run(args: argparse.Namespace, prog: str, fmt: str, make_writer: Callable, evaluations: Iterable,

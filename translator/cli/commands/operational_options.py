@@ -6,6 +6,8 @@ from __future__ import annotations
 import argparse
 
 from lars.errors import RsplarsError
+from translator.cli.commands.common import OPTION_GROUPS
+
 
 class Default(str):
     """An option's default that the user did not give: a profile's parameter overrides it, an
@@ -16,8 +18,8 @@ def given(value) -> bool:
     return value is not None and not isinstance(value, Default)
 
 
-REPORT_HELP = ("report policy: a comma-separated combination of window-close, content-change, non-empty, periodic "
-               "(or WC, CC, NC, P), e.g. window-close,non-empty (seed 001 Def 23, seed 002 §2.4)")
+REPORT_HELP = ("window-close, content-change, non-empty, periodic (or WC, CC, NC, P), comma-separated "
+               "(Dell'Aglio et al. 2014, Def. 23)")
 
 
 #: the report-policy option: ``--report-policy`` everywhere; ``run``, ``check`` and ``translate`` also take the
@@ -27,46 +29,41 @@ REPORT_FLAGS = ("--report-policy", "--report")
 
 def add_operational_options(p: argparse.ArgumentParser, *, r2s: bool = True,
                             report_flags: tuple[str, ...] = REPORT_FLAGS, profiles: bool = False) -> None:
+    """The engine profile and its single parameters (docs/check.md) on ``p``: an argument group
+    (``translator.cli.commands.common.option_groups``), or a parser, which then gets a group of its
+    own. The defaults of ``--r2s`` and ``--window-bounds`` become :class:`Default`: a profile
+    overrides them, an explicit value overrides the profile."""
     from translator.evaluate.policy_names import CC_MODES, EMPTY_RELATIONS, PROFILE_NAMES as PROFILES, TICKS
 
-    g = p.add_argument_group(
-        "operational parameters",
-        "docs/check.md; any of them switches to the report-policy run, where --window-bounds and --r2s default to "
-        "the profile's (without a profile: window close, left-open windows (o, c], rstream, empty relations emitted)")
-    g.add_argument("--profile", choices=list(PROFILES),
-                   help="engine profile bundling the parameters below (`rsplars profiles`); explicit options override it")
+    g = p.add_argument_group(*OPTION_GROUPS["profile"]) if isinstance(p, argparse.ArgumentParser) else p
+    g.add_argument("--profile", choices=list(PROFILES), metavar="NAME",
+                   help="%(choices)s: an engine's parameters (`rsplars profiles`); the options below "
+                        "override them")
     if profiles:
         g.add_argument("--profiles", metavar="A,B",
-                       help=f"compare the answer streams of two engine profiles ({', '.join(PROFILES)}): QUERY (or "
-                            "QUERY_A) under A, QUERY (or QUERY_B) under B, each with its own report policy, R2S, "
-                            "empty relations and windows; the explicit options below override both")
-    g.add_argument("--t0", metavar="T[,T…]",
-                   help="first window start in base units, one for all windows or one per window (default 0)")
+                       help="compare the answer streams of two engine profiles: QUERY (or QUERY_A) under A, QUERY "
+                            "(or QUERY_B) under B")
+    g.add_argument("--t0", metavar="T[,T…]", help="first window start in base units, one or one per window (default 0)")
     g.add_argument(*report_flags, dest="report_policy", metavar="STRATEGIES",
                    help=REPORT_HELP + ("" if len(report_flags) == 1 else
-                                       f" ({' and '.join(report_flags)} are the same option)"))
-    g.add_argument("--cc-mode", choices=list(CC_MODES),
-                   help="content change: arrivals only (default) or strict (expiries count, seed 001 §1.15)")
+                                       f"; {' and '.join(report_flags)} are the same option"))
+    g.add_argument("--cc-mode", choices=list(CC_MODES), metavar="MODE",
+                   help="content change: arrivals only (default) or strict (expiries count too)")
     g.add_argument("--report-period", metavar="DUR", help="period of the periodic strategy (default: the window slide)")
-    g.add_argument("--report-window", metavar="N[,M…]",
-                   help="only these windows (1 = first in query order) report (seed 001 Example 9; default: all)")
-    g.add_argument("--tick", choices=list(TICKS),
-                   help="tick (seed 002 §2.4): tuple evaluates a content-change report once per arriving tuple; "
-                        "time/batch once per instant (docs/check.md)")
-    g.add_argument("--empty-relations", choices=list(EMPTY_RELATIONS),
-                   help="emit or skip relations that are empty after R2S (seed 002 §2.6)")
+    g.add_argument("--report-window", metavar="N,…",
+                   help="only these windows report, from 1 (Dell'Aglio et al. 2014, Example 9)")
+    g.add_argument("--tick", choices=list(TICKS), metavar="TICK",
+                   help="tuple: content change per arriving tuple; time, batch: per instant (Dell'Aglio et al. "
+                        "2013, §3)")
+    g.add_argument("--empty-relations", choices=list(EMPTY_RELATIONS), metavar="E",
+                   help="emit or skip relations empty after R2S (Dell'Aglio et al. 2013, §3)")
     if r2s:
-        g.add_argument("--r2s", choices=["rstream", "istream", "dstream"], default="rstream",
-                       help="relation-to-stream operator (default: the profile's, else rstream)")
+        g.add_argument("--r2s", choices=["rstream", "istream", "dstream"], default="rstream", metavar="R2S",
+                       help="%(choices)s: relation-to-stream operator (default: the profile's, else rstream)")
     for dest in ("r2s", "window_bounds"):
         value = p.get_default(dest)
         if isinstance(value, str):
             p.set_defaults(**{dest: Default(value)})
-    for action in p._actions:  # noqa: SLF001 - argparse has no public accessor for an option's help
-        if action.dest == "window_bounds" and action.help and "default: closed)" in action.help:
-            action.help = action.help.replace(
-                "default: closed)", "default: closed; with --profile or any operational option the profile "
-                "decides, without a profile left-open; an explicit value overrides the profile)")
 
 
 def _ints(text: str, what: str) -> tuple[int, ...]:

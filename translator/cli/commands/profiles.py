@@ -1,5 +1,5 @@
-"""``rsplars profiles``: the engine profiles with their parameters and the seed passages they come
-from (:mod:`translator.evaluate.profiles`)."""
+"""``rsplars profiles``: the engine profiles with their parameters and the passages of the papers
+they come from (:mod:`translator.evaluate.profiles`)."""
 
 from __future__ import annotations
 

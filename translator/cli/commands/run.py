@@ -1,8 +1,9 @@
 """``rsplars run QUERY --stream IRI=FILE …``: answer a query over RDF streams and static data.
 
 The query is translated (τ1 for C-SPARQL, τ2 for CQELS, or ``--as``), put in its execution mode
-(pull with its period for C-SPARQL, push for CQELS, D4) and solved by the clingo engine at every
-evaluation time (``translator.evaluate.run``). Output, one record per evaluation time, as it is computed:
+(pull with its period for C-SPARQL, push for CQELS, D4) and its LARS program evaluated at every
+evaluation time (``translator.evaluate.run``) by the incremental engine or clingo (``--lars-engine``),
+in one process or block by block on Spark (``--engine spark``). Output, one record per evaluation time, as it is computed:
 
 * ``jsonl`` (default): ``{"t": 18, "answers": [{"shop": "<http://…>", "percent": "\\"25\\"^^<…>"}]}``
   — terms in N-Triples form, unbound variables left out, answers sorted; ASK gives
@@ -14,7 +15,8 @@ CONSTRUCT queries give triples (the template instantiated per answer, ``translat
 construct_triples``): ``jsonl`` ``{"t": 400, "triples": ["<s> <p> <o> .", …]}`` (sorted
 N-Triples lines); ``csv`` a header ``t,subject,predicate,object``; ``ntriples`` the timestamped
 N-Triples of CSRBench, one ``<s> <p> <o> "t" .`` line per triple, stamped with the evaluation time
-(C-SPARQL ``REGISTER STREAM``: all triples of one evaluation share its time, seed 004 Sect. 2.5),
+(C-SPARQL ``REGISTER STREAM``: all triples of one evaluation share its time, Barbieri et al. 2010,
+§2.5),
 which ``--stream`` reads back. ``ntriples`` is for CONSTRUCT only, ``sparql-json`` for SELECT/ASK.
 
 ``--stream IRI=-`` reads a stream from standard input while it is evaluated (a pipe that may never
@@ -46,37 +48,45 @@ from translator.cli.commands.common import (
     apply_dialect_defaults,
     check_stream_iris,
     compile_variants,
+    option_groups,
     parse_query,
     read_data,
 )
 from translator.cli.commands.operational_options import add_operational_options, operational_requested
 from translator.cli.commands.print_asp import print_asp
 
-HELP = "answer a query over RDF streams and static data with the clingo engine"
+HELP = ("answer a query over RDF streams and static data: its LARS program evaluated by the incremental "
+        "engine or clingo, in one process or on Spark")
+USAGE = "rsplars run QUERY --stream IRI=FILE [--stream IRI=FILE …] [--static FILE …] [options]"
 
 
 def add_parser(subparsers) -> None:
-    p = subparsers.add_parser("run", help=HELP, description=HELP)
-    p.add_argument("query_file", metavar="QUERY", help="query file (C-SPARQL, CQELS-QL, EP-SPARQL, RSP-QL), or - for stdin")
-    add_query_options(p)
-    add_data_options(p, stream_required=True)
-    add_translation_options(p)
-    p.add_argument("--r2s", choices=["rstream", "istream", "dstream"], default="rstream",
-                   help="relation-to-stream operator (default: rstream, all current answers; with --profile the "
-                        "profile's, an explicit value overrides it)")
-    p.add_argument("--from", dest="start", type=int, metavar="T", help="first time point to evaluate (base units)")
-    p.add_argument("--to", dest="end", type=int, metavar="T", help="last time point to evaluate (base units)")
-    p.add_argument("--format", choices=FORMATS, default="jsonl", help="output format (default: jsonl)")
-    p.add_argument("--output", metavar="FILE", help="write to FILE (atomically) instead of stdout")
-    p.add_argument("--print-asp-at", dest="print_asp_at", type=int, metavar="T",
-                   help="print the ASP program plus the stream facts true at T (for plain clingo) instead of answers")
-    add_engine_options(p, state=True)
-    p.add_argument("--lars-engine", choices=["auto", "asp", "incremental"], default="auto",
-                   help="the LARS engine, of a sequential run and of every Spark block: auto (default: the incremental engine when the translated "
-                        "program is in its fragment, clingo otherwise), asp (clingo), incremental (docs/performance.md)")
-    add_epsparql_options(p)
-    add_operational_options(p, r2s=False)
-    add_robustness_options(p)
+    p = subparsers.add_parser("run", help=HELP, description=HELP, usage=USAGE)
+    g = option_groups(p, "input", "query", "semantics", "profile", "epsparql", "output", "scale_out", "robustness")
+    g["input"].add_argument("query_file", metavar="QUERY",
+                            help="query file (C-SPARQL, CQELS-QL, EP-SPARQL, RSP-QL), or - for stdin")
+    add_data_options(g["input"], stream_required=True)
+    add_query_options(g["query"], epsparql=g["epsparql"])
+    add_translation_options(g["semantics"], query=g["query"])
+    g["semantics"].add_argument("--r2s", choices=["rstream", "istream", "dstream"], default="rstream", metavar="R2S",
+                                help="%(choices)s (default: rstream; with --profile the profile's)")
+    g["semantics"].add_argument("--from", dest="start", type=int, metavar="T",
+                                help="first time point to evaluate (base units)")
+    g["semantics"].add_argument("--to", dest="end", type=int, metavar="T",
+                                help="last time point to evaluate (base units)")
+    add_operational_options(g["profile"], r2s=False)
+    add_epsparql_options(g["epsparql"])
+    g["output"].add_argument("--format", choices=FORMATS, default="jsonl", metavar="FORMAT",
+                             help="%(choices)s (default: jsonl)")
+    g["output"].add_argument("--output", metavar="FILE", help="write to FILE (atomically) instead of stdout")
+    g["output"].add_argument("--print-asp-at", dest="print_asp_at", type=int, metavar="T",
+                             help="print the ASP program and the facts true at T (for clingo), not answers")
+    g["scale_out"].add_argument("--lars-engine", choices=["auto", "asp", "incremental"], default="auto",
+                                metavar="ENGINE",
+                                help="auto (default: incremental for programs in its fragment, else clingo), asp "
+                                     "(clingo), incremental (docs/performance.md)")
+    add_engine_options(g["scale_out"], state=True)
+    add_robustness_options(g["robustness"])
     p.set_defaults(func=run)
 
 
@@ -89,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
     query = parse_query(args, args.query_file)
     if query.dialect == "epsparql" and operational_requested(args):
         raise RsplarsError("the operational options (--profile, --t0, --report, …) need windows; EP-SPARQL has none "
-                           "(seed 002 §3.2): use --selection/--consumption (docs/epsparql.md)")
+                           "(Dell'Aglio et al. 2013, §7): use --selection/--consumption (docs/epsparql.md)")
     if query.dialect == "epsparql":  # one event stream, push-evaluated (docs/epsparql.md)
         return run_epsparql(args, query)
     from translator.evaluate.accounting import count_elements, new_accounting

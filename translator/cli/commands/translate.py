@@ -2,7 +2,7 @@
 
 Targets dispatch through :data:`TARGETS` (one function per target): ``model`` (the query model as
 JSON, docs/model-json.md), ``query`` (the query text printed back in its dialect), ``lars`` (the
-LARS program of seed 000 §4: τ1/τ2, Table 1 windows, push/pull; text that
+LARS program of Dao-Tran, Beck, Eiter 2015, §4: τ1/τ2, Table 1 windows, push/pull; text that
 ``lars.syntax.parse_program`` reads back) and ``asp`` (its clingo encoding, docs/asp-encoding.md,
 with a ``#script (python)`` block for the SPARQL functions: ``translator.translate.asp_export``). ``--as``
 prints every counterpart of cs(Q)/cq(Q), each after a ``% label: …`` comment line.
@@ -17,7 +17,7 @@ import sys
 from typing import Callable
 
 from lars.errors import EXIT_OK
-from translator.cli.commands.common import add_query_options, add_translation_options
+from translator.cli.commands.common import add_query_options, add_translation_options, option_groups
 from translator.cli.commands.operational_options import add_operational_options
 
 HELP = "translate an RSP query (C-SPARQL, CQELS-QL, EP-SPARQL, RSP-QL)"
@@ -36,7 +36,7 @@ def target_query(query, args: argparse.Namespace) -> str:
 
 
 def target_lars(query, args: argparse.Namespace) -> str:
-    """The LARS program(s) (seed 000 §4): text the LARS parser reads back, or ``--unicode``."""
+    """The LARS program(s) (Dao-Tran, Beck, Eiter 2015, §4): text the LARS parser reads back, or ``--unicode``."""
     from lars.printer import format_program
     from translator.cli.commands.common import compile_variants
 
@@ -91,16 +91,18 @@ TARGETS: dict[str, Callable] = {
 
 def add_parser(subparsers) -> None:
     p = subparsers.add_parser("translate", help=HELP, description=HELP)
-    p.add_argument("query_file", metavar="QUERY_FILE", help="query file, or - for stdin")
-    p.add_argument("--to", choices=list(TARGETS), default="model", help="output (default: model)")
-    add_query_options(p)
-    add_translation_options(p)
-    p.add_argument("--unicode", action="store_true", help="--to lars: the paper's notation (⊞^30 ◇ a), for people")
-    p.add_argument("--aggregates", choices=("portable", "native"), default="portable",
-                   help="--to lars: SUM/AVG/MIN/MAX/SAMPLE in the exact encoding every engine runs, clingo included "
-                        "(portable, default), or as the external aggregates (#@sparql_avg_of{…}) that the incremental "
-                        "engine of `rsplars run` evaluates (native); docs/translation.md")
-    add_operational_options(p)  # --to lars: the program under a report policy (docs/check.md)
+    g = option_groups(p, "input", "query", "semantics", "profile", "epsparql", "output")
+    g["input"].add_argument("query_file", metavar="QUERY_FILE", help="query file, or - for stdin")
+    add_query_options(g["query"], epsparql=g["epsparql"])
+    add_translation_options(g["semantics"], query=g["query"])
+    add_operational_options(g["profile"])  # --to lars: the program under a report policy (docs/check.md)
+    g["output"].add_argument("--to", choices=list(TARGETS), default="model", help="output (default: model)")
+    g["output"].add_argument("--unicode", action="store_true",
+                             help="--to lars: the paper's notation (⊞^30 ◇ a), for people")
+    g["output"].add_argument("--aggregates", choices=("portable", "native"), default="portable",
+                             help="--to lars: SUM/AVG/MIN/MAX/SAMPLE in the encoding every engine runs (portable, "
+                                  "default) or as the incremental engine's external aggregates (native; "
+                                  "docs/translation.md)")
     p.set_defaults(func=run)
 
 

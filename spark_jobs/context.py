@@ -1,10 +1,10 @@
-"""One place that builds a SparkSession with settings safe on a small, offline machine.
+"""One place that starts Spark (a ``SparkSession``) with settings safe on a small, offline machine.
 
 Local mode with every core named explicitly, no UI, loopback binding (no dependence on the
-machine's interfaces), few shuffle partitions, UTC session time zone, and the Python workers on
-the driver's own interpreter (otherwise they may start a system python without pyarrow; see
-``shared/spec/STYLE.md`` §3, PySpark 4.x). Tests, notebooks and the CLI all go through
-:func:`build_session` so their settings match.
+machine's interfaces), few shuffle partitions, UTC as Spark SQL's time zone, and the Python
+workers on the driver's own interpreter (otherwise they may start a system python without
+pyarrow; docs/spark.md). Tests, notebooks and the CLI all go through :func:`build_spark` so their
+settings match.
 """
 
 from __future__ import annotations
@@ -46,11 +46,11 @@ def with_retries(master: str) -> str:
     return master
 
 
-def build_session(master: str = "local[2]", app_name: str = "rsplars", **overrides: Any) -> "SparkSession":
+def build_spark(master: str = "local[2]", app_name: str = "rsplars", **overrides: Any) -> "SparkSession":
     """Return a (possibly existing) SparkSession on ``master`` with :data:`DEFAULTS` and ``overrides``.
 
     Spark keys contain dots, so pass overrides as a mapping:
-    ``build_session(**{"spark.sql.shuffle.partitions": "8"})``.
+    ``build_spark(**{"spark.sql.shuffle.partitions": "8"})``.
     """
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
@@ -60,6 +60,6 @@ def build_session(master: str = "local[2]", app_name: str = "rsplars", **overrid
     builder = SparkSession.builder.master(with_retries(master)).appName(app_name)
     for key, value in {**DEFAULTS, **{k: str(v) for k, v in overrides.items()}}.items():
         builder = builder.config(key, value)
-    session = builder.getOrCreate()
-    session.sparkContext.setLogLevel("ERROR")
-    return session
+    spark = builder.getOrCreate()
+    spark.sparkContext.setLogLevel("ERROR")
+    return spark

@@ -1,4 +1,4 @@
-"""The Spark session of :mod:`spark_jobs.session` starts offline and runs a pandas UDF job."""
+"""The SparkSession of :mod:`spark_jobs.context` starts offline and runs a pandas UDF job."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ import pytest
 pytestmark = pytest.mark.spark
 
 
-def test_session_settings(spark) -> None:
+def test_spark_settings(spark) -> None:
     conf = spark.sparkContext.getConf()
-    from spark_jobs.session import TASK_ATTEMPTS
+    from spark_jobs.context import TASK_ATTEMPTS
 
     # local[2] retries a failed task (docs/robustness.md): Spark runs it as local[2,F]
     assert spark.sparkContext.master == f"local[2,{TASK_ATTEMPTS}]"
