@@ -76,10 +76,10 @@ def test_run_with_a_profile(capsys, built):
 
 
 def test_run_of_an_epsparql_query(capsys, built):
-    stream = f"http://example.org/S={EPSPARQL / 'seed003_figure1.stream'}"
-    out = _both(capsys, built, "run", str(EPSPARQL / "seed003_seq.rq"), "--stream", stream)
+    stream = f"http://example.org/S={EPSPARQL / 'rsepql_figure1.stream'}"
+    out = _both(capsys, built, "run", str(EPSPARQL / "rsepql_seq.rq"), "--stream", stream)
     assert out["asp"] == out["incremental"] and '"@start": 2' in out["asp"]
-    out = _both(capsys, built, "run", str(EPSPARQL / "seed003_seq.rq"), "--stream", stream, "--selection", "recent")
+    out = _both(capsys, built, "run", str(EPSPARQL / "rsepql_seq.rq"), "--stream", stream, "--selection", "recent")
     assert out["asp"] == out["incremental"]
 
 

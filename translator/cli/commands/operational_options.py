@@ -4,6 +4,7 @@ single parameters that override it. Not a subcommand; the commands add these opt
 from __future__ import annotations
 
 import argparse
+import sys
 
 from lars.errors import RsplarsError
 from translator.cli.commands.common import OPTION_GROUPS
@@ -254,3 +255,27 @@ def run_profile_agreement(args: argparse.Namespace) -> int:
     count_elements(accounting, elements, args.end if args.end is not None else max((e.t for e in elements), default=None))
     print_summary(accounting)  # nothing lost silently (docs/robustness.md)
     return EXIT_FAILURE if args.fail_on_disagree and not result["equal"] else EXIT_OK
+
+
+def apply_dialect_defaults(args: argparse.Namespace, query) -> None:
+    """A query whose dialect has its own profile (RSP-QL: ``rsp-ql``) runs under it, with the R2S
+    operator its registration names, unless the options name a profile, a mode or a period, or an
+    R2S operator (:func:`translator.evaluate.profiles.dialect_defaults`)."""
+    if query.dialect != "rspql":  # the one dialect with a profile of its own: other runs load no profiles
+        return
+    from translator.evaluate.profiles import dialect_defaults
+
+    registration = getattr(query, "registration", None)
+    profile, r2s = dialect_defaults(query.dialect, registration.kind if registration is not None else None)
+    if r2s is not None and hasattr(args, "r2s") and not given(args.r2s):
+        args.r2s = r2s
+    plain = getattr(args, "mode", None) or getattr(args, "period", None) or getattr(args, "as_", None)
+    if profile is None or getattr(args, "profile", "absent") is not None or plain:
+        return
+    other = sorted({w.window.kind for w in query.dataset.windows} - {"range", "tumbling"})
+    if other and not operational_requested(args):  # report policies need time-based sliding windows
+        print(f"rsplars: note: the {profile} profile reports on time-based sliding windows (Dell'Aglio et al. 2013, §2.3); "
+              f"a query with {' and '.join(other)} windows runs its plain translation (pulled at the windows' slide, "
+              "pushed when every window counts triples)", file=sys.stderr)
+        return
+    args.profile = profile

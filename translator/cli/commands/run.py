@@ -45,14 +45,17 @@ from translator.cli.commands.common import (
     add_data_options,
     add_query_options,
     add_translation_options,
-    apply_dialect_defaults,
     check_stream_iris,
     compile_variants,
     option_groups,
     parse_query,
     read_data,
 )
-from translator.cli.commands.operational_options import add_operational_options, operational_requested
+from translator.cli.commands.operational_options import (
+    add_operational_options,
+    apply_dialect_defaults,
+    operational_requested,
+)
 from translator.cli.commands.print_asp import print_asp
 
 HELP = ("answer a query over RDF streams and static data: its LARS program evaluated by the incremental "
