@@ -58,7 +58,7 @@ def add_parser(subparsers) -> None:
     p = subparsers.add_parser("run", help=HELP, description=HELP)
     p.add_argument("query_file", metavar="QUERY", help="query file (C-SPARQL, CQELS-QL, EP-SPARQL), or - for stdin")
     add_query_options(p)
-    add_data_options(p, stream_required=True)
+    add_data_options(p, stream_required=False)  # none: a query without streams, evaluated once
     add_translation_options(p)
     p.add_argument("--r2s", choices=["rstream", "istream", "dstream"], default="rstream",
                    help="relation-to-stream operator (default: rstream, all current answers; with --profile the "
@@ -86,6 +86,8 @@ def run(args: argparse.Namespace) -> int:
     if args.as_ == "cqels-all":
         raise RsplarsError("--as cqels-all gives several queries; run them one by one (cqels-brave, cqels-cautious)")
     query = parse_query(args, args.query_file)
+    if not args.stream:  # plain SPARQL over --static/--named, evaluated once (translator.evaluate.plain_sparql)
+        return _run_plain_sparql(args, query)
     if query.dialect == "epsparql" and operational_requested(args):
         raise RsplarsError("the operational options (--profile, --t0, --report, …) need windows; EP-SPARQL has none "
                            "(seed 002 §3.2): use --selection/--consumption (docs/epsparql.md)")
@@ -132,6 +134,43 @@ def run(args: argparse.Namespace) -> int:
                               resume_after=resume, on_time=guard.note_time, engine=args.lars_engine)
     return write_run(args, "rsplars", args.format, lambda out: WRITERS[args.format](out, compiled), evaluations,
                      accounting, guard=guard, count=lambda last: count_elements(accounting, elements, last))
+
+
+#: options that need a stream, refused without ``--stream`` (attribute, option, value when not given)
+_STREAM_ONLY = (("start", "--from", None), ("end", "--to", None), ("period", "--period", None), ("as_", "--as", None),
+                ("r2s", "--r2s", "rstream"), ("print_asp_at", "--print-asp-at", None), ("engine", "--engine", "sequential"),
+                ("resume_from", "--resume-from", None), ("static_during", "--static-during", []))
+
+
+def _run_plain_sparql(args: argparse.Namespace, query) -> int:
+    """``rsplars run Q --static D [--named IRI=FILE]`` without ``--stream``: a query without streams
+    is plain SPARQL (Dao-Tran, Beck, Eiter 2015, Proposition 2), solved once over the static data
+    and written in SPARQL's result formats (``translator.evaluate.plain_sparql``)."""
+    from translator.evaluate.plain_sparql import WRITERS as PLAIN_WRITERS, evaluate_once
+    from translator.query.model import stream_graph_patterns
+    from translator.cli.commands.common import static_data
+
+    streams = sorted({str(p.stream) for p in stream_graph_patterns(query)})
+    if query.dialect == "epsparql" or streams:
+        what = "an EP-SPARQL event stream" if query.dialect == "epsparql" else "the streams " + ", ".join(streams)
+        raise RsplarsError(f"the query reads {what}: give them with --stream IRI=FILE (without --stream a query "
+                           "with no stream is evaluated once, as plain SPARQL, over --static and --named)")
+    given = [option for attr, option, absent in _STREAM_ONLY if getattr(args, attr, absent) not in (absent, None)]
+    if args.mode not in (None, "none"):
+        given.append(f"--mode {args.mode}")
+    if operational_requested(args):
+        given.append("--profile/--report")
+    if given:
+        raise RsplarsError(f"{given[0]} needs --stream: without streams the query is evaluated once, as plain SPARQL")
+    args.mode = "none"
+    facts = static_data(args)
+    ((_, compiled),) = compile_variants(args, query)
+    check_format(args.format, compiled.form)
+    evaluation = evaluate_once(compiled, facts, engine=args.lars_engine,
+                               on_note=lambda text: print(f"rsplars: note: {text}", file=sys.stderr))
+    with output(args.output) as out:
+        PLAIN_WRITERS[args.format](out, compiled, evaluation)
+    return EXIT_OK
 
 
 def _solve_from(compiled, elements, facts, args: argparse.Namespace, resume: int | None) -> int | None:
