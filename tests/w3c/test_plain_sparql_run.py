@@ -132,3 +132,14 @@ def test_a_bad_query_is_located_and_not_read_as_epsparql(tmp_path: Path) -> None
     code, err = run_cli(["run", str(query)])
     assert code == 2
     assert f"{query}:3:1:" in err and "EP-SPARQL" not in err
+
+
+def test_a_bare_name_read_as_epsparql_is_explained(tmp_path: Path) -> None:
+    """A plain query with an unprefixed name is read as EP-SPARQL (ETALIS writes bare names): the
+    error says so and how plain SPARQL writes IRIs, instead of a confusing EP-SPARQL failure."""
+    query = tmp_path / "q.rq"
+    query.write_text("SELECT * WHERE { ?s knows ?o }", encoding="utf-8")
+    code, err = run_cli(["run", str(query)])
+    assert code == 2
+    assert "dialect: epsparql (bare name 'knows' at 1:21" in err
+    assert "read as EP-SPARQL" in err and "plain SPARQL query writes every IRI as <…> or prefix:name" in err

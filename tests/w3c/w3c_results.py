@@ -36,7 +36,7 @@ def nt_iri(value: str) -> str:
 
 
 def nt_literal(value: str, datatype: str | None = None, lang: str | None = None) -> str:
-    from rdflib import Literal, URIRef
+    from rdflib import Literal
 
     from translator.rdf.terms import to_nt
 

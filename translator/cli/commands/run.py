@@ -17,6 +17,10 @@ N-Triples of CSRBench, one ``<s> <p> <o> "t" .`` line per triple, stamped with t
 (C-SPARQL ``REGISTER STREAM``: all triples of one evaluation share its time, seed 004 Sect. 2.5),
 which ``--stream`` reads back. ``ntriples`` is for CONSTRUCT only, ``sparql-json`` for SELECT/ASK.
 
+Without ``--stream``, a query without streams is plain SPARQL (Dao-Tran, Beck, Eiter 2015,
+Proposition 2): it is evaluated once over ``--static``/``--named`` and written as one SPARQL
+result (``translator.evaluate.plain_sparql``; docs/translation.md).
+
 ``--stream IRI=-`` reads a stream from standard input while it is evaluated (a pipe that may never
 end): the answers at t are written and flushed as soon as the first element after t arrives, and
 memory follows the windows, not the stream (``translator.evaluate.live``). N-Triples stream files
@@ -147,14 +151,17 @@ def _run_plain_sparql(args: argparse.Namespace, query) -> int:
     is plain SPARQL (Dao-Tran, Beck, Eiter 2015, Proposition 2), solved once over the static data
     and written in SPARQL's result formats (``translator.evaluate.plain_sparql``)."""
     from translator.evaluate.plain_sparql import WRITERS as PLAIN_WRITERS, evaluate_once
-    from translator.query.model import stream_graph_patterns
+    from translator.query.model import IRI, stream_graph_patterns
     from translator.cli.commands.common import static_data
 
-    streams = sorted({str(p.stream) for p in stream_graph_patterns(query)})
-    if query.dialect == "epsparql" or streams:
-        what = "an EP-SPARQL event stream" if query.dialect == "epsparql" else "the streams " + ", ".join(streams)
-        raise RsplarsError(f"the query reads {what}: give them with --stream IRI=FILE (without --stream a query "
-                           "with no stream is evaluated once, as plain SPARQL, over --static and --named)")
+    streams = sorted({f"<{p.stream.value}>" if isinstance(p.stream, IRI) else f"?{p.stream.name}"
+                      for p in stream_graph_patterns(query)})
+    if query.dialect == "epsparql":
+        raise RsplarsError("the query was read as EP-SPARQL (see the dialect line), which reads an event stream: give "
+                           "it with --stream IRI=FILE; a plain SPARQL query writes every IRI as <…> or prefix:name")
+    if streams:
+        raise RsplarsError(f"the query reads the streams {', '.join(streams)}: give them with --stream IRI=FILE "
+                           "(without --stream, a query without streams is evaluated once, as plain SPARQL)")
     given = [option for attr, option, absent in _STREAM_ONLY if getattr(args, attr, absent) not in (absent, None)]
     if args.mode not in (None, "none"):
         given.append(f"--mode {args.mode}")
