@@ -21,7 +21,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from w3c_classification import DUPLICATES, FAILED, UNSUPPORTED, expected_status  # noqa: E402
+from w3c_classification import BY_VALUE, DUPLICATES, FAILED, UNSUPPORTED, expected_status  # noqa: E402
 from w3c_conformance import END, START, table  # noqa: E402
 from w3c_manifest import SUITE, W3CTest, all_tests  # noqa: E402
 from w3c_results import read_expected, same_solutions  # noqa: E402
@@ -38,6 +38,8 @@ def test_w3c_query_evaluation_test(test: W3CTest) -> None:
     assert outcome.status == expected_status(test.key), (test.key, outcome)
     if test.key in UNSUPPORTED:  # refused by name, never answered
         assert UNSUPPORTED[test.key][1] in outcome.detail, outcome.detail
+    if outcome.status == "passed":  # equal lexical forms too, but where the classification says
+        assert outcome.lexical == (test.key not in BY_VALUE), (test.key, outcome)
     if test.key in DUPLICATES:  # only the duplicates differ: the answers are the expected bag's set
         assert outcome.duplicates and outcome.as_set, outcome
 
@@ -45,7 +47,8 @@ def test_w3c_query_evaluation_test(test: W3CTest) -> None:
 def test_classification_names_tests_of_the_suite_once() -> None:
     listed = [*UNSUPPORTED, *DUPLICATES, *FAILED]
     assert len(listed) == len(set(listed))
-    assert set(listed) <= set(BY_KEY)
+    assert set(listed) | BY_VALUE <= set(BY_KEY)
+    assert not BY_VALUE & set(listed)
 
 
 def test_readme_conformance_table_is_the_classification() -> None:

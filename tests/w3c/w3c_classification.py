@@ -8,6 +8,10 @@ Every test not listed here must pass (``test_sparql11_suite.py`` measures each o
 * :data:`DUPLICATES`: the expected result holds a solution twice. rsplars' answers are sets (D5,
   docs/decisions.md), so no answer equals it; the test asserts that the answers equal the expected
   result read as a set (nothing else differs);
+* :data:`BY_VALUE`: tests that pass with numbers compared by value but not by their lexical forms
+  (the expected results write computed numbers in forms SPARQL does not fix: ``2.0E-1`` for
+  ``2E-1``, ``1050`` for a double rsplars writes ``1.05E3``, ``2`` for ``2.0``; and some rewrite the
+  data's own numbers, which rsplars keeps as written: ``1.0`` for the data's ``1E0``); measured too;
 * :data:`FAILED`: tests in a supported category that rsplars does not pass (a parser gap or a wrong
   answer), each with what goes wrong; the test asserts that they still fail as described, so that a
   fix shows up here.
@@ -101,6 +105,12 @@ DUPLICATES: dict[str, str] = {
     "functions/concat02": "CONCAT over pairs of equal strings: 49 solutions, 37 distinct",
     "functions/plus-1-corrected": "two solutions with ?x and ?y unbound and the same ?sum",
     "functions/plus-2-corrected": "two solutions with ?x and ?y unbound and the same ?sum",
+}
+
+BY_VALUE: set[str] = {
+    "aggregates/agg-min-02", "aggregates/agg-avg-distinct", "aggregates/agg-sum-distinct", "cast/cast-float",
+    "cast/cast-double", "cast/cast-decimal", "functions/ceil01", "functions/floor01", "functions/round01",
+    "functions/seconds",
 }
 
 FAILED: dict[str, tuple[str, str]] = {

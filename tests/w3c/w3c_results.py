@@ -150,11 +150,12 @@ def _term_key(text: str | None):
     return ("number", *number) if number is not None else text
 
 
-def same_solutions(got: list[Row], expected: list[Row]) -> bool:
-    """Whether two sets of rows are equal up to a renaming of blank nodes and the lexical forms of
-    equal numbers (module docstring)."""
-    got_set = {tuple(map(_term_key, r)) for r in got}
-    want_set = {tuple(map(_term_key, r)) for r in expected}
+def same_solutions(got: list[Row], expected: list[Row], *, by_value: bool = True) -> bool:
+    """Whether two sets of rows are equal up to a renaming of blank nodes and (``by_value``) the
+    lexical forms of equal numbers (module docstring)."""
+    key = _term_key if by_value else (lambda text: text)
+    got_set = {tuple(map(key, r)) for r in got}
+    want_set = {tuple(map(key, r)) for r in expected}
     if len(got_set) != len(want_set):
         return False
     if not any(isinstance(x, str) and x.startswith("_:") for r in want_set | got_set for x in r):
