@@ -101,6 +101,7 @@ UNSUPPORTED: dict[str, tuple[str, str]] = {
 }
 
 DUPLICATES: dict[str, str] = {
+    "bind/bind07": "?o is out of scope in the UNION's groups, so both branches leave ?z unbound: each of 4 solutions twice",
     # test -> the duplicate solutions of its expected result
     "functions/concat02": "CONCAT over pairs of equal strings: 49 solutions, 37 distinct",
     "functions/plus-1-corrected": "two solutions with ?x and ?y unbound and the same ?sum",
@@ -115,13 +116,6 @@ BY_VALUE: set[str] = {
 
 FAILED: dict[str, tuple[str, str]] = {
     # test -> (measured status: "error" = refused with another message, "wrong" = other answers; what goes wrong)
-    "bind/bind01": ("error", "`?o+10`: a signed number right after an operand (SPARQL's AdditiveExpression) is a syntax error"),
-    "bind/bind02": ("error", "`?o+10`: a signed number right after an operand is a syntax error"),
-    "bind/bind03": ("error", "`?o+1`: a signed number right after an operand is a syntax error"),
-    "bind/bind05": ("error", "`?o+1`: a signed number right after an operand is a syntax error"),
-    "bind/bind06": ("error", "`?o+10`: a signed number right after an operand is a syntax error"),
-    "bind/bind07": ("error", "`?o+1`: a signed number right after an operand is a syntax error"),
-    "bind/bind08": ("error", "`?o+1`: a signed number right after an operand is a syntax error"),
     "bindings/values1": ("error", "a VALUES clause after the WHERE clause (SPARQL's ValuesClause) is a syntax error"),
     "bindings/values2": ("error", "a VALUES clause after the WHERE clause is a syntax error"),
     "bindings/values3": ("error", "a VALUES clause after the WHERE clause is a syntax error"),
