@@ -108,8 +108,9 @@ class PatternRules(ContextMixin):
         form = next(x for x in items if isinstance(x, Select))
         return self._body(form, items)
 
-    def sub_select(self, select: Select, where: Group, modifiers: Modifiers) -> SubSelect:
-        return SubSelect(select, where, modifiers)
+    def sub_select(self, select: Select, where: Group, modifiers: Modifiers, values: Values | None = None) -> SubSelect:
+        """A sub-query; its trailing VALUES (W3C SubSelect's ValuesClause) joined with its WHERE."""
+        return SubSelect(select, where if values is None else Group((where, values)), modifiers)
 
     def select_clause(self, *items) -> Select:
         modifier = next((x for x in items if isinstance(x, str) and not isinstance(x, Token)), None)
