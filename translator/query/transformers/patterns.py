@@ -126,6 +126,13 @@ class PatternRules(ContextMixin):
     def construct_query(self, template: _Template, *items) -> QueryBody:
         return self._body(Construct(template.triples), items)
 
+    def construct_where(self, *items) -> QueryBody:
+        """``CONSTRUCT WHERE { triples }`` (SPARQL 1.1 §16.2.4): the triples are both the template
+        and the WHERE clause's basic graph pattern."""
+        template = next((x for x in items if isinstance(x, _Template)), _Template(()))
+        where = Group((BGP(template.triples),) if template.triples else ())
+        return self._body(Construct(template.triples), (*(x for x in items if not isinstance(x, _Template)), where))
+
     def construct_template(self, triples: _Template | None = None) -> _Template:
         return triples if triples is not None else _Template(())
 
