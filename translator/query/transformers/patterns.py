@@ -11,6 +11,7 @@ from ..model import (
     BGP,
     EVENT_OPERATORS,
     IRI,
+    RDF_TYPE,
     Ask,
     BlankNode,
     Bind,
@@ -310,6 +311,16 @@ class PatternRules(ContextMixin):
 
     def path_inverse(self, elt):
         return Path("inv", (elt,))
+
+    def path_inverse_type(self, _tok: Token) -> Path:
+        return Path("inv", (IRI(RDF_TYPE),))
+
+    def path_one_set(self, *members) -> tuple:
+        return tuple(m for m in members if not isinstance(m, Token))
+
+    def path_negated(self, members) -> Path:
+        """``!iri``, ``!(iri|^iri|…)`` (§9.1 NegatedPropertySet): its members, plain or inverse."""
+        return Path("!", members if isinstance(members, tuple) else (members,))
 
     def path_mod(self, tok: Token) -> str:
         return str(tok)
