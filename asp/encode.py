@@ -19,7 +19,7 @@ external                    true at reference time t iff
 ``lars_clock(J)``           clock condition J holds for T = t (see below)
 ==========================  ===========================================================
 
-Intensional atoms (seed 000 §2.3: defined by a rule head; facts included) are plain ASP atoms
+Intensional atoms (Dao-Tran, Beck, Eiter 2015, §2.3: defined by a rule head; facts included) are plain ASP atoms
 ``p(X)`` meaning "p(X) holds at t". D10: windows and @ over intensional atoms see the atoms the
 evaluation at t puts at t, at T via @-heads (``lars_hat(A,T)``), the program's facts at every
 point (``lars_fact(A)``), and stream atoms when the predicate also occurs in the stream
@@ -27,7 +27,7 @@ point (``lars_fact(A)``), and stream atoms when the predicate also occurs in the
 outside the timeline ``[tmin, t]`` makes the rule a constraint (as in ``lars.reference``).
 
 *Clock conditions.* A body literal ``⊞^0 @_T true`` binds T to the reference time t. When T occurs
-nowhere else in the rule but in comparisons over T alone (the pull trigger of seed 000 §4.1,
+nowhere else in the rule but in comparisons over T alone (the pull trigger of Dao-Tran, Beck, Eiter 2015, §4.1,
 ``trigger ← ⊞^0 @_T true, T mod U = 0``), the literal and those comparisons become one 0-ary
 external ``lars_clock(J)`` that the solver sets per reference time by evaluating the comparisons
 with T = t (``lars.reference.comparison_holds``), so no time point enters the ground program.

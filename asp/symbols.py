@@ -1,6 +1,6 @@
 """LARS terms and atoms as clingo symbols and as ASP text (the one ASP printer of ``asp``).
 
-Ground LARS terms map one to one onto clingo symbols (spec D7): a constant ``a`` is the symbol
+Ground LARS terms map one to one onto clingo symbols (D7): a constant ``a`` is the symbol
 ``a``, a string ``"s"`` the string symbol, an integer the number, ``f(t1,…)`` the function. The
 text printed here is clingo's input syntax, so ``str(atom_symbol(a)) == format_atom(a)`` for the
 ground atoms of a stream (what answers are printed as).

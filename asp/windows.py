@@ -1,6 +1,6 @@
 """Window contents kept incrementally in Python (``docs/asp-encoding.md`` §Windows).
 
-For each window of the program, :class:`WindowState` follows the window function of seed 000
+For each window of the program, :class:`WindowState` follows the window function of Dao-Tran, Beck, Eiter 2015
 §2.3 / ``lars.reference.window_view`` from one reference time to the next and reports which
 stream-fed external atoms of ``asp.encode`` change truth value:
 
@@ -34,7 +34,7 @@ from lars.model import Atom, Function, PartitionWindow, Stream, TimeWindow, Tupl
 
 
 def time_window_bounds(window: TimeWindow, t: int, tmin: int) -> tuple[int, int]:
-    """``⊞^{l,u,d}`` at t (seed 000 §2.3, D9): ``t' = ⌊t/d⌋·d``, ``[max(tmin, t'−l), min(t'+u, t)]``
+    """``⊞^{l,u,d}`` at t (Dao-Tran, Beck, Eiter 2015, §2.3, D9): ``t' = ⌊t/d⌋·d``, ``[max(tmin, t'−l), min(t'+u, t)]``
     (``l = None``: from tmin; ``u = −1``: right-open, ends at t'−1). Empty when lo > hi."""
     pivot = (t // window.d) * window.d
     lo = tmin if window.l is None else max(tmin, pivot - window.l)

@@ -4,7 +4,8 @@ observation IRIs (not a test).
 
     python bench/aggregate_window_bench.py [--seconds 300] [--per 30] [--asp] [--dir DIR] [--output FILE]
 
-Results (wall and CPU seconds, peak RSS, ratios, the load average): ``bench/results/aggregate_window_bench.json``.
+Results (wall and CPU seconds, peak RSS, ratios, the load average, the commit measured):
+``bench/results/aggregate_window_bench.json``.
 
 Queries (``[RANGE 10s STEP 1s]``, ``GROUP BY ?sensor``): AVG and COUNT; MIN, MAX and SUM;
 COUNT, MIN, MAX with HAVING. Answers are compared at every time point as values: oxigraph
@@ -28,6 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 from rdf_window_baseline import E, write_srbench  # noqa: E402
+from recording import results_path, revision  # noqa: E402
 
 WHERE = f"""FROM STREAM <{E}stream> [RANGE 10s STEP 1s]
 WHERE {{ ?obs <{E}procedure> ?sensor .
@@ -108,7 +110,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--per", type=int, default=30, help="observations per second")
     parser.add_argument("--asp", action="store_true", help="also time --lars-engine asp (clingo)")
     parser.add_argument("--dir", help="keep the files here (default: a temporary directory)")
-    parser.add_argument("--output", default=str(ROOT / "bench" / "results" / "aggregate_window_bench.json"))
+    parser.add_argument("--output", help="default: bench/results/aggregate_window_bench[.NNNs][.PERper][.asp].json "
+                        "(the parts for options other than the defaults)")
     parser.add_argument("--repeat", type=int, default=1, metavar="N", help="runs per command, medians reported (default 1)")
     args = parser.parse_args(argv)
     global REPEAT
@@ -145,10 +148,13 @@ def main(argv: list[str] | None = None) -> int:
                      f"output {'byte-identical' if same else 'DIFFERENT'}")
             row["clingo"] = {"wall_s": asp[0], "cpu_s": asp[1], "peak_mib": asp[2], "byte_identical": same}
         print(line, flush=True)
-    Path(args.output).write_text(json.dumps({"machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0]},
+    out = Path(args.output) if args.output else results_path(
+        "aggregate_window_bench", f"{args.seconds}s" if args.seconds != 300 else "",
+        f"{args.per}per" if args.per != 30 else "", "asp" if args.asp else "")
+    out.write_text(json.dumps({**revision(), "machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0]},
                                              "load_before": load_before, "load_after": os.getloadavg(),
                                              "seconds": args.seconds, "per": args.per, "repeat": REPEAT, "cases": results}, indent=2) + "\n")
-    print(f"written {args.output}")
+    print(f"written {out}")
     return 0
 
 

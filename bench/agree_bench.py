@@ -21,7 +21,8 @@ with ``--jobs 1`` (one process: the savings outside the engine alone) and with t
 ``--jobs`` (blocks solved in parallel processes). Each side's wall time, CPU time (its own and
 its worker processes') and peak RSS are recorded and the JSON reports compared byte for byte.
 The machine is shared (2 vCPUs, other engineers' jobs): the load average is recorded with every
-case, read ratios with it. Results: ``bench/results/agree_bench.json``.
+case, read ratios with it. Results: ``bench/results/agree_bench.json`` (``agree_bench.quick.json``,
+``agree_bench.agree.json`` … for ``--quick`` and ``--only``), with the commit measured.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ BEFORE = "cf39fda"  # main when issue 14's agree/run work began
 EX = "http://example.org/"
 PERIOD = "500"
 sys.path.insert(0, str(ROOT / "bench"))
+from recording import results_path, revision  # noqa: E402
 
 PULL_QUERY = f"""PREFIX : <{EX}>
 SELECT ?shop ?product ?user
@@ -184,14 +186,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--before", default=BEFORE, help=f"the commit measured as 'before' (default {BEFORE})")
     parser.add_argument("--only", choices=["agree", "reader", "memory"], action="append")
     parser.add_argument("--diagnosis", action="store_true", help="also the full agree (five runs)")
-    parser.add_argument("--output", default=str(ROOT / "bench" / "results" / "agree_bench.json"))
+    parser.add_argument("--output", help="default: bench/results/agree_bench[.quick][.GROUPS].json, GROUPS the --only "
+                        "groups when not all three (e.g. agree_bench.agree.json)")
     args = parser.parse_args(argv)
     groups = set(args.only or ["agree", "reader", "memory"])
-    result: dict = {"mode": "quick" if args.quick else "full", "before": args.before,
+    result: dict = {**revision(), "mode": "quick" if args.quick else "full", "groups": sorted(groups),
+                    "before": args.before,
                     "machine": {"python": platform.python_version(), "cpus": os.cpu_count(),
                                 "note": "2 vCPUs shared with other engineers' jobs during the run"},
                     "load_before": os.getloadavg()}
-    out = Path(args.output)
+    variant = "" if groups == {"agree", "reader", "memory"} else "-".join(sorted(groups))
+    out = Path(args.output) if args.output else results_path("agree_bench", "quick" if args.quick else "", variant)
     out.parent.mkdir(parents=True, exist_ok=True)
 
     def save() -> None:  # after every group: a run stopped early keeps what it measured

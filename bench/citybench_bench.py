@@ -20,7 +20,8 @@ and the static repository types each property (``ses:Property-… a ct:Congestio
 stream behind Q12 (``AarhusTrafficData186979``) carries the observations of several services, so
 that its GROUP BY has several groups.
 
-Results (wall and CPU seconds, peak RSS, ratios, the load average): ``bench/results/citybench_bench.json``.
+Results (wall and CPU seconds, peak RSS, ratios, the load average, the commit measured):
+``bench/results/citybench_bench.json``.
 Answers are compared at every time point as values (Q3's average is an xsd:decimal, whose lexical
 form oxigraph writes differently: ``6`` where rsplars writes ``6.0``) and as sets: rsplars' answers
 are sets (D5, docs/translation.md "Set semantics"), oxigraph's SELECT a multiset (Q12 gives one
@@ -42,6 +43,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 import aggregate_window_bench  # noqa: E402
 from aggregate_window_bench import same_values, timed, values  # noqa: E402
+from recording import results_path, revision  # noqa: E402
 
 SES = "http://www.insight-centre.org/dataset/SampleEventService#"
 SSN = "http://purl.oclc.org/NET/ssnx/ssn#"
@@ -99,7 +101,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--per", type=int, default=3, help="events per second and service (4 observations each)")
     parser.add_argument("--queries", default=",".join(QUERIES))
     parser.add_argument("--dir", help="keep the files here (default: a temporary directory)")
-    parser.add_argument("--output", default=str(ROOT / "bench" / "results" / "citybench_bench.json"))
+    parser.add_argument("--output", help="default: bench/results/citybench_bench[.QUERIES-NNNs].json (the part when "
+                        "--queries or --seconds is not the default, e.g. citybench_bench.q12-20s.json)")
     parser.add_argument("--repeat", type=int, default=1, metavar="N", help="runs per command, medians reported (default 1)")
     args = parser.parse_args(argv)
     aggregate_window_bench.REPEAT = max(1, args.repeat)
@@ -142,10 +145,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {name:4} {len(files)} stream(s) {triples:7} triples | rsplars {mine[0]:6.2f} s ({mine[1]:5.2f} s CPU, {mine[2]:5.1f} MiB) | "
               f"pyoxigraph {base[0]:6.2f} s ({base[1]:5.2f} s CPU) | ratio {ratio:5.2f}x wall, {base[1] / mine[1]:5.2f}x CPU | "
               f"answers {'equal as values' if ok else 'DIFFER'} at every time point ({rows} rows)", flush=True)
-    Path(args.output).write_text(json.dumps({"machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0]},
+    default = args.queries == ",".join(QUERIES) and args.seconds == 600 and args.per == 3
+    variant = "" if default else "-".join([*args.queries.lower().split(","), f"{args.seconds}s", *([f"{args.per}per"] if args.per != 3 else [])])
+    out = Path(args.output) if args.output else results_path("citybench_bench", variant)
+    out.write_text(json.dumps({**revision(), "machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0]},
                                              "load_before": load_before, "load_after": os.getloadavg(),
                                              "seconds": args.seconds, "per": args.per, "repeat": args.repeat, "cases": results}, indent=2) + "\n")
-    print(f"written {args.output}")
+    print(f"written {out}")
     return 0 if all(r["equal_values"] for r in results) else 1
 
 

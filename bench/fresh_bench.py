@@ -15,7 +15,8 @@ cases of one comparison run one after the other in the same run, so their *ratio
 a shared machine even when the absolute figures are not; the load average before and after is
 recorded with the results.
 
-Cases (results in ``bench/results/fresh_bench.json``):
+Cases (results in ``bench/results/fresh_bench.json``, or ``fresh_bench.<groups>.json`` for ``--only``,
+with the commit measured: ``bench/recording.py``):
 
 * ``rsplars lars`` against ``bench/pylaser_baseline.py`` in two variants: *annotated* (PyLaser's
   algorithm: substitution tables annotated with horizon / consideration times) and *naive* (the
@@ -47,6 +48,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+from recording import results_path, revision  # noqa: E402
+
 PY = sys.executable
 ENGINE = "auto"  # --engine of rsplars lars / --lars-engine of rsplars run (set by main)
 REPEAT = 1  # --repeat: runs per command (median reported)
@@ -168,7 +172,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="run every command N times and report the median wall time (default 1; "
                              "on a shared machine 3 or 5 tell noise from change)")
     parser.add_argument("--only", choices=["lars", "memory", "run"], action="append", help="run only these groups")
-    parser.add_argument("--output", default=str(ROOT / "bench" / "results" / "fresh_bench.json"))
+    parser.add_argument("--output", help="default: bench/results/fresh_bench[.quick][.GROUPS].json, GROUPS the --only "
+                        "groups when not all three (e.g. fresh_bench.memory.json)")
     parser.add_argument("--engine", choices=["auto", "asp", "incremental"], default="auto",
                         help="the rsplars engine measured (default: auto, what a user gets)")
     parser.add_argument("--program-cache", choices=["user", "cold"], default="user",
@@ -186,7 +191,9 @@ def main(argv: list[str] | None = None) -> int:
     rows: list[dict] = []
     targets: list[tuple[str, bool, float]] = []
     result: dict = {
+        **revision(),
         "mode": "quick" if args.quick else "full",
+        "groups": sorted(groups),
         "machine": {"python": platform.python_version(), "cpus": os.cpu_count(), "platform": platform.platform(),
                     "note": "2 vCPUs shared with other engineers' jobs during the run"},
         "load_before": load_before,
@@ -268,7 +275,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"targets (load average before {load_before[0]:.2f}, after {result['load_after'][0]:.2f}):")
     for n, ok, v in targets:
         print(f"  {'PASS' if ok else 'FAIL'}  {n}  ({v:.2f})")
-    out = Path(args.output)
+    variant = "" if groups == {"lars", "memory", "run"} else "-".join(sorted(groups))
+    out = Path(args.output) if args.output else results_path("fresh_bench", "quick" if args.quick else "", variant)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(result, indent=2) + "\n")
     print(f"written {out}")

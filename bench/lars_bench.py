@@ -12,7 +12,7 @@ Peak memory is the process's peak resident set size (``resource.getrusage(RUSAGE
 minus the resident set size measured after the stream was built, i.e. what the engine adds on top
 of its input (``/proc/self/statm``); it covers Python and clingo alike.
 
-Streams (after PyLaser's ``stream_1k_1k_*``, seed data in ``shared/peer/perf-anchors``): 1,000
+Streams (after PyLaser's ``stream_1k_1k_*`` micro-benchmark data): 1,000
 time points × 1,000 facts. ``steady``: the same 1,000 atoms ``p(i, j)`` at every time point (as
 PyLaser's data: every □ holds); ``churn``: 10 % of the atoms change value at every time point, from a
 bounded pool of 2,000 distinct atoms. Targets (issue 3): ≥ 120k facts/s on ◇ w32, ≥ 65k on □ w32,
@@ -38,6 +38,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from lars.model import Atom, Integer, Stream  # noqa: E402
+
+sys.path.insert(0, str(ROOT / "bench"))
+from recording import results_path, revision  # noqa: E402
 
 PROGRAMS = {
     "atom": "q(X,Y) :- p(X,Y).",
@@ -167,7 +170,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="smoke run on small streams")
     parser.add_argument("--case", nargs=6, metavar=("PROGRAM", "KIND", "LENGTH", "FACTS", "MATERIALIZE", "REUSE"), help=argparse.SUPPRESS)
     parser.add_argument("--floor", nargs=3, metavar=("KIND", "LENGTH", "FACTS"), help=argparse.SUPPRESS)
-    parser.add_argument("--output", default=str(ROOT / "bench" / "results" / "lars_bench.json"))
+    parser.add_argument("--output", help="default: bench/results/lars_bench[.quick].json")
     args = parser.parse_args(argv)
     if args.case:
         p, kind, length, facts, mat, reuse = args.case
@@ -232,13 +235,14 @@ def main(argv: list[str] | None = None) -> int:
     for name, ok in targets:
         print(f"  {'PASS' if ok else 'FAIL'}  {name}")
     result = {
+        **revision(),
         "mode": "quick" if args.quick else "full",
         "machine": {"python": platform.python_version(), "cpus": os.cpu_count(), "platform": platform.platform()},
         "floors": floors,
         "cases": rows,
         "targets": {name: ok for name, ok in targets},
     }
-    out = Path(args.output)
+    out = Path(args.output) if args.output else results_path("lars_bench", "quick" if args.quick else "")
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(result, indent=2) + "\n")
     print(f"written {out}")

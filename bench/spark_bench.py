@@ -3,7 +3,7 @@
     .venv/bin/python bench/spark_bench.py            # full run: 1,000,000 triples over 100,000 time points
     .venv/bin/python bench/spark_bench.py --quick    # smoke run (20,000 time points)
 
-The workload is the agreement of seed 000 §5 on the running example's coupon scenario
+The workload is the agreement of Dao-Tran, Beck, Eiter 2015, §5 on the running example's coupon scenario
 (``translator.rdf.generators.coupon_scenario``: coupons of three triples on the *offers* stream,
 customers' ``isNear`` reports on the *near* stream): the C-SPARQL query (τ1, pull, period U) and
 the CQELS query (τ2, push) of Example 4 without the FILTER and the static data, with windows of
@@ -12,7 +12,7 @@ the CQELS query (τ2, push) of Example 4 without the FILTER and the static data,
 
 * ``sequential``: ``translator.evaluate.run.answers`` for both programs, then ``translator.agreement.judge``;
 * ``spark``: ``spark_jobs.cli.run_agreement_spark`` on ``local[2]`` (both programs in one job,
-  verdicts by Spark), including building the session and shipping the elements to Spark;
+  verdicts by Spark), including starting Spark and shipping the elements to Spark;
 * ``spark-2x``: the same on a stream twice as long (same density).
 
 Stream generation is excluded from the wall times. Printed: wall times, the ratio sequential /
@@ -35,6 +35,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+from recording import results_path, revision  # noqa: E402
 
 EX = "http://example.org/"
 PERIOD = 500  # pull period U in seconds (base unit s): 200 intervals on 100,000 time points
@@ -188,9 +190,9 @@ def main() -> None:
     print(f"speed-up sequential/spark local[2]: {speedup:.2f}x (target >= 1.6); "
           f"intervals/s: spark {summary['intervals_per_s_spark']}, sequential {summary['intervals_per_s_sequential']}; "
           f"2x stream: {growth:.2f}x the time (target <= 2.2); verdicts identical: {summary['verdicts_identical']}")
-    out = ROOT / "bench" / "results" / "spark_bench.json"
+    out = results_path("spark_bench", f"{n}tp" if args.time_points else "quick" if args.quick else "")
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps({"machine": {"python": platform.python_version(), "cpus": os.cpu_count(),
+    out.write_text(json.dumps({**revision(), "machine": {"python": platform.python_version(), "cpus": os.cpu_count(),
                                            "load_avg_at_end": os.getloadavg()},
                                "cases": results, "summary": summary}, indent=2) + "\n")
 
@@ -198,10 +200,11 @@ def main() -> None:
 def sweep(n: int, partitions: list[int]) -> None:
     """Wall time against the number of blocks, measured in one run next to a sequential run of the same
     stream; merged into ``bench/results/spark_bench.json`` (other cases kept)."""
-    out = ROOT / "bench" / "results" / "spark_bench.json"
+    out = results_path("spark_bench")
     data = json.loads(out.read_text()) if out.exists() else {"cases": {}}
     seq = run_case("sequential", n, None)
     data["cases"][f"sequential-{n}"] = seq
+    data.update(revision())
     print(f"sequential: {seq['wall_s']:8.1f} s on {n:,} time points", flush=True)
     for k in partitions:
         r = {**run_case("spark", n, k), "partitions": k}

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# `make demo`: the running example of seed 000 (Dao-Tran, Beck, Eiter, "Towards Comparing RDF Stream
+# `make demo`: the running example of Dao-Tran, Beck, Eiter 2015 (Dao-Tran, Beck, Eiter, "Towards Comparing RDF Stream
 # Processing Semantics", Ex. 1-8) end to end: Q1 (C-SPARQL) and Q2 (CQELS) translated into LARS,
-# run by the clingo engine, and compared interval by interval (seed 000 §5). Reports go to
+# run by the clingo engine, and compared interval by interval (Dao-Tran, Beck, Eiter 2015, §5). Reports go to
 # examples/out/ (git-ignored). Time unit: minutes; timeline [0, 50] as in the paper's Ex. 5.
 set -euo pipefail
 cd "$(dirname "$0")/.."

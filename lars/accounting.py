@@ -5,7 +5,7 @@ Every reader of stream elements (``lars.streams``, ``translator.rdf.streams``,
 malformed or out-of-order element either stops the run (the reader raises its located
 :class:`~lars.errors.SourceError`) or, with ``skip_bad`` (``--skip-bad-elements``), is recorded
 with its file, line and reason and skipped. Duplicates (the same element twice at one time point
-of one stream, kept once since ``υ(t)`` is a set, seed 000 §2.3) and the elements the engine used
+of one stream, kept once since ``υ(t)`` is a set, Dao-Tran, Beck, Eiter 2015, §2.3) and the elements the engine used
 are counted by the run; ``translator.evaluate.accounting`` prints the summary.
 """
 

@@ -1,7 +1,7 @@
 """LARS programs as frozen dataclasses.
 
 The fragment of LARS (Beck, Dao-Tran, Eiter, Fink, AAAI 2015) used by the RSP translations of
-seed 000 §2.3–2.4 (see ``shared/spec/000-core.md`` §2):
+Dao-Tran, Beck, Eiter 2015, §2.3–2.4 (``docs/lars.md``):
 
 * terms: constants, strings, integers, variables and arithmetic over them;
 * atoms ``p(t1, …, tn)``; the predicate ``true/0`` is reserved and holds at every time point of the
@@ -77,7 +77,7 @@ class Function:
 class Call:
     """A term computed at grounding time by a named function, clingo's ``@name(t1, …, tn)``.
 
-    This is how exact SPARQL expression semantics enter LARS (spec D6): e.g.
+    This is how exact SPARQL expression semantics enter LARS (D6): e.g.
     ``@sparql_test("?p >= 20", P) = 1``. The function receives the ground argument terms and
     returns a ground term; engines and the reference semantics get the functions by name.
     """
@@ -112,7 +112,7 @@ TRUE = Atom("true")
 
 @dataclass(frozen=True)
 class TimeWindow:
-    """Time-based window ``⊞^{l,u,d}`` (seed 000 §2.3): at reference time t, with ``t' = ⌊t/d⌋·d``,
+    """Time-based window ``⊞^{l,u,d}`` (Dao-Tran, Beck, Eiter 2015, §2.3): at reference time t, with ``t' = ⌊t/d⌋·d``,
     the window is ``[max(tmin, t'−l), min(t'+u, tmax)]``.
 
     ``l = None`` means unbounded (``⊞^∞``, from the start of the timeline); ``⊞^L`` is
@@ -120,7 +120,7 @@ class TimeWindow:
     program was written in (``None``: base ticks); l, u, d are always in base ticks.
 
     ``u = −1`` (an extension of LARS, where u ≥ 0) ends the window one tick before t': the
-    right-open window ``[t'−l, t')`` of the CSRBench/SECRET convention (spec D2).
+    right-open window ``[t'−l, t')`` of the CSRBench/SECRET convention (D2).
     """
 
     l: int | None
@@ -144,7 +144,7 @@ ALL = TimeWindow(None, 0, 1)
 @dataclass(frozen=True)
 class TupleWindow:
     """Tuple-based window ``⊞^{#n}``: the last n stream atoms up to t, ties at the cut broken by
-    arrival order (spec D11: stream atoms only)."""
+    arrival order (D11: stream atoms only)."""
 
     n: int
 
@@ -155,7 +155,7 @@ class PartitionWindow:
 
     The partition is the set of stream atoms that match ``key`` (an atom pattern whose variables and
     ``_`` are wildcards and whose constants must be equal), e.g. ``striple(_,_,_,s1)`` is the
-    partition of stream ``s1``: CQELS ``[TRIPLES n]`` on one stream (spec §2).
+    partition of stream ``s1``: CQELS ``[TRIPLES n]`` on one stream (Beck, Dao-Tran, Eiter 2018).
     """
 
     n: int
@@ -320,7 +320,7 @@ class Program:
 
 @dataclass(frozen=True)
 class Stream:
-    """A LARS data stream ``S = (T, υ)`` with arrival order kept (spec §1).
+    """A LARS data stream ``S = (T, υ)`` with arrival order kept (Dao-Tran, Beck, Eiter 2015, Definition 1; D1).
 
     ``points`` maps a time point to its ground atoms in arrival order. The timeline is
     ``[start, end]``; by default it spans the first to the last time point with data.

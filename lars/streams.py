@@ -1,4 +1,4 @@
-"""Reading LARS data streams (spec §1; LARS streams S = (T, υ), seed 000 §2.3).
+"""Reading LARS data streams (D1; LARS streams S = (T, υ), Dao-Tran, Beck, Eiter 2015, §2.3).
 
 Two text formats, both keeping the **arrival order** of atoms (it decides tuple windows, D11):
 

@@ -1,7 +1,7 @@
 """Text syntax of LARS programs: ``parse_program`` and ``parse_atom`` (grammar: ``grammars/lars.lark``).
 
 The syntax is a superset of Ticker's (github.com/hbeck/ticker); see ``docs/lars.md`` for the full
-table. Extended atoms (Beck et al., AAAI 2015, §2; seed 000 §2.3):
+table. Extended atoms (Beck et al., AAAI 2015, §2; Dao-Tran, Beck, Eiter 2015, §2.3):
 
 ===============================  ================================================
 text                             LARS
@@ -276,7 +276,7 @@ class _ToModel(Transformer):
         if ms % self.base_ms:
             raise _Invalid(
                 f"{value} {unit} is not a whole number of base ticks "
-                f"({self.base_ms} ms each; spec D1)",
+                f"({self.base_ms} ms each; D1)",
                 meta,
             )
         return (ms // self.base_ms, str(unit), meta)

@@ -1,4 +1,4 @@
-"""Units of window durations (``lars.syntax``, ``lars.printer``; spec D1), in a module of their
+"""Units of window durations (``lars.syntax``, ``lars.printer``; D1), in a module of their
 own so that the printer and the engine do not import the parser (Lark) to know them."""
 
 from __future__ import annotations
@@ -16,4 +16,4 @@ UNIT_MS: dict[str, int] = {
 """Length of each unit of a window duration in milliseconds."""
 
 DEFAULT_BASE_UNIT = "s"
-"""The base tick of time points when a run does not choose one (spec D1: seconds)."""
+"""The base tick of time points when a run does not choose one (D1: seconds)."""

@@ -1,13 +1,13 @@
 """Evaluation times and blocks: which block solves which evaluation time, and which input it needs.
 
 The sequential run (``translator.evaluate.run.answers``) evaluates a program at the times of its mode
-(seed 000 §4.1, D4): pull — the multiples of the period U in ``[from, to]``; push — the time points
+(Dao-Tran, Beck, Eiter 2015, §4.1, D4): pull — the multiples of the period U in ``[from, to]``; push — the time points
 with input; none — every time point. :class:`Timeline` restates that computation (and the stream
 end the sequential run uses) from a few numbers, so that every block can find its own evaluation
 times without seeing the whole stream.
 
 A *block* is the half-open range of evaluation times ``(b·W, (b+1)·W]``; W is a multiple of every
-pull period, so a block holds whole agreement intervals ``[i·U, (i+1)·U]`` (seed 000 §5: the pull
+pull period, so a block holds whole agreement intervals ``[i·U, (i+1)·U]`` (Dao-Tran, Beck, Eiter 2015, §5: the pull
 answer at ``(i+1)·U`` and the push answers on ``(i·U, (i+1)·U]``). Time 0 (a pull time, D4) falls in
 block −1, the range ``(−W, 0]``. A block needs its own stream elements plus the look-back of
 :mod:`spark_jobs.lookback`; :func:`blocks_of_element` says which blocks need one element and is the

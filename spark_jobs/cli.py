@@ -83,7 +83,7 @@ def _progress_dir() -> Iterator[str]:
 
 @dataclass(frozen=True)
 class _Input:
-    """The elements frame of a run (on its session); ``bounds``: the first and last element times
+    """The elements frame of a run (on its SparkSession); ``bounds``: the first and last element times
     when known without a Spark job (in-memory elements)."""
 
     frame: "DataFrame"
@@ -203,7 +203,7 @@ def run_agreement_spark(
     parquet: str | None = None,
 ) -> SparkAgreement:
     """Solve every program of ``runs`` over the same blocks (one Spark job) and judge ``pull``
-    against ``push`` on every interval ``[i·U, (i+1)·U]`` of the range (seed 000 §5)."""
+    against ``push`` on every interval ``[i·U, (i+1)·U]`` of the range (Dao-Tran, Beck, Eiter 2015, §5)."""
     from spark_jobs.solve_blocks import crashed_block
 
     plan: dict = {}

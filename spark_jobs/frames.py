@@ -11,9 +11,9 @@ block and to the later blocks whose look-back reaches it, computed with window f
 * ``⊞^∞ ◇``: ``row_number() = 1`` per distinct (stream, triple) marks the first occurrence, which
   every later block gets (the prefix state).
 
-:func:`r2s` applies RStream/IStream/DStream (seed 000 §4 step 4) relationally over all evaluation
+:func:`r2s` applies RStream/IStream/DStream (Dao-Tran, Beck, Eiter 2015, §4 step 4) relationally over all evaluation
 times (``lag`` gives the previous evaluation time); :func:`verdicts` judges every interval
-``[i·U, (i+1)·U]`` (seed 000 §5) as ``translator.agreement.verdicts.judge`` does.
+``[i·U, (i+1)·U]`` (Dao-Tran, Beck, Eiter 2015, §5) as ``translator.agreement.verdicts.judge`` does.
 """
 
 from __future__ import annotations
@@ -146,7 +146,7 @@ def solve(blocked: "DataFrame", job: BlockJob) -> "DataFrame":
     The blocks are few and expensive, so each should be a task of its own: a range partitioning
     on the block id with one partition per block (hash partitioning would put several blocks in
     one task and leave others empty), which the grouping reuses without a second shuffle; the
-    session's ``spark.sql.shuffle.partitions`` is left alone."""
+    SparkSession's ``spark.sql.shuffle.partitions`` is left alone."""
     first = job.blocks.first_block if job.from_block is None else max(job.blocks.first_block, job.from_block)
     blocks = job.blocks.last_block - first + 1
     if job.from_block is not None:  # --resume-from: the blocks before are done
@@ -192,7 +192,7 @@ def r2s(results: "DataFrame", label: str, operator: str) -> "DataFrame":
 
 def verdicts(results: "DataFrame", pull: str, push: str, period: int, intervals: list[tuple[int, int, int]]) -> "DataFrame":
     """One row per judged interval ``(i, i·U, (i+1)·U)``: the pull answer at ``(i+1)·U`` against
-    the union of the push answers on ``(i·U, (i+1)·U]`` (seed 000 §5), with the counts of
+    the union of the push answers on ``(i·U, (i+1)·U]`` (Dao-Tran, Beck, Eiter 2015, §5), with the counts of
     answers, missing (pull − push) and extra (push − pull) solutions, and push evaluation times.
 
     Two aggregations: per (interval, answer) whether the pull and the push run have it (and, on the

@@ -3,8 +3,8 @@ local processes (``rsplars agree --jobs N``, docs/performance.md).
 
 The plan is the Spark run's (:func:`spark_jobs.pipeline.make_plan`): blocks of whole pull intervals,
 each solved from its own elements and its look-back (:mod:`spark_jobs.lookback`), which the
-partitioned-run tests show to give the sequential answers at every evaluation time (seed 000 §4,
-spec D9: the answer at t depends only on the stream up to t, and through the windows only on a
+partitioned-run tests show to give the sequential answers at every evaluation time (Dao-Tran, Beck, Eiter 2015, §4,
+D9: the answer at t depends only on the stream up to t, and through the windows only on a
 bounded part of it). What differs is only where the blocks run: every (program, block) pair is one
 task of a ``fork`` pool, and the workers read the data stream the parent built once (inherited, not
 shipped). A time-window look-back slices the data stream by time directly; tuple windows and

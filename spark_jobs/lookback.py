@@ -1,7 +1,7 @@
 """How far back the windows of a LARS program look: the input a block of evaluation times needs.
 
-The answer at reference time t depends only on the stream up to t (spec D9) and, through the
-windows of the program, only on part of it (seed 000 §2.3; spec 000-core.md §2). A block of
+The answer at reference time t depends only on the stream up to t (D9) and, through the
+windows of the program, only on part of it (Dao-Tran, Beck, Eiter 2015, §2.3). A block of
 evaluation times ``t > b`` (``b`` = the block's left edge) is therefore solved exactly from
 
 * **time windows** ``⊞^{l,u,d}``: the window at t is ``[max(tmin, t'−l), min(t'+u, t)]`` with

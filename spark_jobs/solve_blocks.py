@@ -6,7 +6,7 @@ LARS data stream of the block — its own elements and the look-back (:mod:`spar
 exactly as ``translator.evaluate.run.data_stream`` does (``striple(s, p, o, stream)`` atoms, arrival order
 kept, the same atom twice at one time point is one atom), on the timeline of the whole stream, and
 runs the engine of a sequential run (:func:`block_steps`) at the block's own evaluation times for every
-program of the job (seed 000 §4: the pull and the push program, and the diagnosis runs).
+program of the job (Dao-Tran, Beck, Eiter 2015, §4: the pull and the push program, and the diagnosis runs).
 
 Output rows: ``run`` (the program's label), ``t``, ``row`` — one answer (the JSON list of its
 N-Triples terms, ``null`` for unbound) or ``None`` for an evaluation time, so that evaluation times

@@ -6,8 +6,8 @@ written by the worker that solved it to ``DIR/block-B.parquet``, atomically (a t
 renamed into place), as soon as the block is done. ``DIR/job.json`` holds the run's fingerprint:
 a digest of the programs, the static facts, the block plan (width, range, every program's
 timeline) and the stream elements. A later run with the same fingerprint reads the finished
-blocks from DIR and solves only the others; blocks are pure functions of their input (seed 000
-§4: the answers at t depend on the stream up to t), so the answers are the same. A DIR holding
+blocks from DIR and solves only the others; blocks are pure functions of their input (Dao-Tran,
+Beck, Eiter 2015, §4; D9: the answers at t depend on the stream up to t), so the answers are the same. A DIR holding
 another run's blocks is an error (it is never cleared silently). The workers must see DIR: a
 local master, or a directory every executor shares.
 """

@@ -10,8 +10,8 @@ default). The options are those of ``rsplars run`` (built by ``translator.cli.co
 the engine options of :func:`spark_jobs.cli.add_engine_options` (``--engine`` defaults to ``spark``
 here) and ``--elements PATH``: a Parquet or CSV dataset of ``time, stream, s, p, o`` (N-Triples
 terms) read by Spark itself, for streams too large for the driver. ``agree`` judges the pull run of
-the first query against the push run of the second on every interval ``[i·U, (i+1)·U]`` (seed 000
-§5) and prints the agreement table; ``--json`` writes the JSON report of ``docs/agreement-report.md``.
+the first query against the push run of the second on every interval ``[i·U, (i+1)·U]`` (Dao-Tran,
+Beck, Eiter 2015, §5) and prints the agreement table; ``--json`` writes the JSON report of ``docs/agreement-report.md``.
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_translation_options(agree, mode=False)
     agree.add_argument("--period", metavar="DUR", help="pull period (default: the pull query's COMPUTED EVERY / STEP)")
     agree.add_argument("--diagnose", action="store_true",
-                       help="also run the push query pull-based and tell the causes of disagreement (seed 000 §5)")
+                       help="also run the push query pull-based and tell the causes of disagreement (Dao-Tran, Beck, Eiter 2015, §5)")
     agree.add_argument("--json", metavar="FILE", help="write the JSON agreement report to FILE")
     agree.set_defaults(func=agree_command)
     return parser

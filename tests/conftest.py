@@ -1,4 +1,4 @@
-"""Shared fixtures. The Spark session is built once per test run and only when a test asks for it."""
+"""Shared fixtures. The SparkSession is built once per test run and only when a test asks for it."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ sys.path.insert(0, str(Path(__file__).parent))  # shared test helpers (window_or
 
 # Property tests: under CI (``CI`` set, as CI machines set it) every run draws the same examples
 # (seeded by each test), so that a red CI is a change's and can be reproduced; elsewhere every run
-# draws new ones and keeps the failures it finds in .hypothesis/ (how the session-9 cases of
+# draws new ones and keeps the failures it finds in .hypothesis/ (how some cases of
 # tests/translator/test_propositions.py were found).
 settings.register_profile("ci", derandomize=True, print_blob=True)
 if os.environ.get("CI"):

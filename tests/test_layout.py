@@ -41,7 +41,7 @@ def test_one_query_from_text_to_verdict_through_the_stages_in_order():
     facts = static_facts(load_dataset([RUNNING / "static.ttl"]))
     compiled = compile_query(q2, base=TimeBase("m"))
     at_18 = [ev for ev in answers(compiled, elements, facts) if ev.t == 18]
-    assert len(at_18) == 1 and len(at_18[0].rows) == 1  # seed 000 Ex. 8: shop b, rayban, 25
+    assert len(at_18) == 1 and len(at_18[0].rows) == 1  # Dao-Tran, Beck, Eiter 2015, Ex. 8: shop b, rayban, 25
 
     report = compare(Comparison("Q1 vs Q2", q1, q2, str(Q1), str(Q2), "two-queries"), elements, facts,
                      Settings(period=6, unit="m", time_to=18, diagnosis=False))

@@ -1,5 +1,5 @@
 """The test oracle for RSP time windows: ``[RANGE length STEP step]`` at t computed directly from
-seed 000 Table 1 (``⊞^{L,0,D}``) under the window-bounds conventions of D2, cut at t (D9), on
+Dao-Tran, Beck, Eiter 2015, Table 1 (``⊞^{L,0,D}``) under the window-bounds conventions of D2, cut at t (D9), on
 integer time. Shared by the differential tests against rdflib (imported by name: tests/conftest.py
 puts this folder on sys.path)."""
 

@@ -1,4 +1,4 @@
-"""RSP query texts (C-SPARQL, CQELS-QL, EP-SPARQL) → one query model → LARS programs.
+"""RSP query texts (C-SPARQL, CQELS-QL, EP-SPARQL, RSP-QL) → one query model → LARS programs.
 
 ``parse(text, dialect="auto")`` reads a query into :class:`translator.query.model.Query`.
 """

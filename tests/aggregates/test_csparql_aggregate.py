@@ -1,6 +1,6 @@
-"""C-SPARQL AGGREGATE clauses (seed 004 §2.2, §3.1): non-reducing aggregation, checked on the
-worked examples D1, D2, D5, D6, D9, D10 of ``spec/004-csparql.md`` §8.2 (expected values computed
-there from the paper's definitions), through ``rsplars run`` and ``translator.evaluate.run.answers``, with
+"""C-SPARQL AGGREGATE clauses (Barbieri et al. 2010, §2.2, §3.1): non-reducing aggregation, checked on
+worked examples whose expected values are computed by hand from the paper's definitions
+(§3.1, rule 5), through ``rsplars run`` and ``translator.evaluate.run.answers``, with
 the clingo engine cross-checked against the reference semantics of LARS.
 """
 

@@ -1,4 +1,4 @@
-"""Exact aggregate values (spec D6): clingo aggregates compute on 32-bit integers and wrap around
+"""Exact aggregate values (D6): clingo aggregates compute on 32-bit integers and wrap around
 on overflow, so the translation splits numbers into 16-bit limbs under part keys and order keys
 (``translator.translate.expressions``) and folds the few part sums exactly in Python.
 

@@ -344,7 +344,7 @@ def test_decimal_results_are_exact_where_oxigraph_overflows() -> None:
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(obs=observations(numbers))
 def test_csparql_aggregate_clause_over_every_numeric_type_equals_oxigraph(obs) -> None:
-    """C-SPARQL ``AGGREGATE { (?avg, AVG(?v), {?sensor}) }`` (seed 004 §2.2) is non-reducing: every
+    """C-SPARQL ``AGGREGATE { (?avg, AVG(?v), {?sensor}) }`` (Barbieri et al. 2010, §2.2) is non-reducing: every
     solution is extended with its group's value — in SPARQL, the solutions joined with the grouped
     subquery, which is the oracle query."""
     text = (f"{PREFIXES}SELECT ?obs ?sensor ?avg ?mx FROM STREAM <{STREAM}> [RANGE 10s STEP 5s] WHERE {{ {WHERE} }} "

@@ -1,4 +1,4 @@
-"""CONSTRUCT and ASK through ``rsplars run`` (SPARQL 1.1 §16.2, §16.3; seed 004 Sect. 2.5 for the
+"""CONSTRUCT and ASK through ``rsplars run`` (SPARQL 1.1 §16.2, §16.3; Barbieri et al. 2010, §2.5 for the
 timestamped CONSTRUCT stream): the template instantiated per answer and evaluation time, blank
 nodes fresh per answer with stable labels, the output formats, and ASK's boolean per time point.
 """

@@ -1,4 +1,4 @@
-"""Independent oracles for the agreement tests: the definition of seed 000 §5 written naively, and a
+"""Independent oracles for the agreement tests: the definition of Dao-Tran, Beck, Eiter 2015, §5 written naively, and a
 tiny JSON Schema validator for the subset of draft 2020-12 used by ``report.schema.json``.
 
 Deliberately written without looking at the implementation's structure: loops over every time point.

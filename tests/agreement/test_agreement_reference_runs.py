@@ -1,8 +1,8 @@
 """Agreement on answers computed by the LARS reference semantics (``lars.reference``), not by hand.
 
-The running example of seed 000 (Ex. 1–7) written as τ1-style (C-SPARQL: stream triples merged into
+The running example of Dao-Tran, Beck, Eiter 2015 (Ex. 1–7) written as τ1-style (C-SPARQL: stream triples merged into
 the default graph) and τ2-style (CQELS: stream graph patterns read the stream) LARS programs, run
-in push and pull mode (``translator.translate.modes``, seed 000 §4.1) at every time point of [0, 30]. The
+in push and pull mode (``translator.translate.modes``, Dao-Tran, Beck, Eiter 2015, §4.1) at every time point of [0, 30]. The
 verdicts must equal the definition computed naively on these answers, and the hand-computed
 expectations; the diagnosis must find the cause each scenario was built to exhibit.
 """
@@ -46,7 +46,7 @@ B = Solution.from_mapping({"shop": "b", "product": "rayban", "percent": "25"})
 
 
 def right_open(program: Program) -> Program:
-    """Every ``⊞^L`` (L > 0) becomes ``[t−L, t)`` (spec D2 ``right-open``; TimeWindow u = −1)."""
+    """Every ``⊞^L`` (L > 0) becomes ``[t−L, t)`` (D2 ``right-open``; TimeWindow u = −1)."""
 
     def window(lit):
         if isinstance(lit, Literal) and isinstance(lit.atom, Diamond) and isinstance(lit.atom.window, TimeWindow):

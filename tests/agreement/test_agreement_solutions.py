@@ -1,4 +1,4 @@
-"""Solutions: hashable, sorted (var, term) pairs; unbound variables absent (seed 000 §5, D5)."""
+"""Solutions: hashable, sorted (var, term) pairs; unbound variables absent (Dao-Tran, Beck, Eiter 2015, §5, D5)."""
 
 from __future__ import annotations
 

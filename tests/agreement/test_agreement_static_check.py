@@ -1,4 +1,4 @@
-"""Static check of condition (ii) (seed 000 §5): shared patterns between static and stream data."""
+"""Static check of condition (ii) (Dao-Tran, Beck, Eiter 2015, §5): shared patterns between static and stream data."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ def iri(name: str) -> str:
     return f"<{EX}{name}>"
 
 
-# the running example of seed 000 (Ex. 2, 4): offers and isNear on streams, g_classify static
+# the running example of Dao-Tran, Beck, Eiter 2015 (Ex. 2, 4): offers and isNear on streams, g_classify static
 STREAM_PATTERNS = {
     OFFERS: [("?shop", iri("offers"), "?coupon"), ("?coupon", iri("reduce"), "?percent"), ("?coupon", iri("on"), "?product")],
     NEAR: [("?user", iri("isNear"), "?shop")],

@@ -1,4 +1,4 @@
-"""Interval verdicts (seed 000 §5): hand-computed cases and a property test against a naive oracle."""
+"""Interval verdicts (Dao-Tran, Beck, Eiter 2015, §5): hand-computed cases and a property test against a naive oracle."""
 
 from __future__ import annotations
 
@@ -81,7 +81,7 @@ def test_push_at_the_right_edge_is_not_seen_by_the_next_interval():
     assert result.summary.first_disagreement.index == 0
 
 
-# --- the running example of seed 000 (Ex. 1, 5, 7), answers hand-computed -------------------------
+# --- the running example of Dao-Tran, Beck, Eiter 2015 (Ex. 1, 5, 7), answers hand-computed -------------------------
 # Stream: offer(a, mbt, 30) at 10, offer(b, rayban, 25) at 15, isNear(a), isNear(b) at 18.
 # ans(Sh,Pr,Pe) <- ⊞30◇offer(Sh,Pr,Pe), ⊞5◇isNear(Sh), g_classify(Pr,Ge), Pe >= 20, Ge != 1,
 # g_classify(mbt, 1), g_classify(rayban, 0). isNear is in the 5-window only for t in [18, 23], and

@@ -60,7 +60,7 @@ def test_reserved_prefix(text: str) -> None:
 
 
 def test_pull_trigger_is_a_clock_condition_and_keeps_time_out_of_the_ground_program() -> None:
-    """``trigger :- true at T [now], T \\ U = 0`` (seed 000 §4.1): T = t, so the condition is decided
+    """``trigger :- true at T [now], T \\ U = 0`` (Dao-Tran, Beck, Eiter 2015, §4.1): T = t, so the condition is decided
     per reference time in Python; the program stays time-free (one Control for the whole run)."""
     enc = encode(parse_program("trigger :- true at T [now], T \\ 5 = 0.  q(X) :- p(X) [3], trigger."), frozenset())
     assert lines(enc.text)[0] == "trigger :- lars_clock(0)."

@@ -61,7 +61,7 @@ def test_tram_example() -> None:
 
 
 def test_offer_example_of_seed_000() -> None:
-    """Seed 000 Ex. 5–7: Claire (near a and b from 18) gets only shop b's offer; it lasts while
+    """Dao-Tran, Beck, Eiter 2015, Ex. 5–7: Claire (near a and b from 18) gets only shop b's offer; it lasts while
     isNear is in the 5-minute window, 18..23."""
     program = """
     ans(Sh,Pr,Pe) :- offer(Sh,Pr,Pe) [30], isNear(Sh) [5], g_classify(Pr,Ge), Pe >= 20, Ge != 1.

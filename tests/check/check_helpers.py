@@ -1,4 +1,4 @@
-"""Helpers of the operational-profile and ``rsplars check`` tests: the seeds' fixtures as an
+"""Helpers of the operational-profile and ``rsplars check`` tests: the papers' fixtures as an
 :class:`translator.evaluate.operational.Evaluator`, relations as plain Python values."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The CSRBench input stream (spec 002 §5.5), rebuilt from the LSD observation table the benchmark's
+"""The CSRBench input stream (Dell'Aglio et al. 2013, §6.3), rebuilt from the LSD observation table the benchmark's
 authors ship (``tests/data/csrbench_recorded/obs3h.csv``, see the README there).
 
 The oracle reads 34 Turtle files ``data_k.ttl`` (hurricane Charley, 2004-08-08 06:05 + 5 min·k), each

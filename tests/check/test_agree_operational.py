@@ -3,7 +3,7 @@ parameters of ``run``/``check`` (``--t0``, ``--report-policy``, ``--tick``, ``--
 ``--empty-relations``, ``--window-bounds``), which override the profiles (docs/check.md §3).
 
 Every expected stream is the one ``rsplars run`` gives with the same options (an independent path
-through the CLI), and the G3 streams of spec 002 §6 where they apply."""
+through the CLI), and the streams of Dell'Aglio et al. 2013, Fig. 2 where they apply."""
 
 from __future__ import annotations
 
@@ -49,9 +49,9 @@ def sides(data: dict) -> tuple[dict, dict]:
 
 
 @pytest.mark.parametrize("options, side_a, side_b", [
-    # G3 (spec 002 §6): C-SPARQL (10,{r1}), (20,{r2}); CQELS (3,{r1}), (15,{r2})
+    # Dell'Aglio et al. 2013, Fig. 2: C-SPARQL (10,{r1}), (20,{r2}); CQELS (3,{r1}), (15,{r2})
     ([], ["--profile", "csparql"], ["--profile", "cqels"]),
-    # --t0 overrides both profiles; G3 variant: C-SPARQL (12, EMPTY), (22, {r2})
+    # --t0 overrides both profiles; Fig. 2 with t0 = 2: C-SPARQL (12, EMPTY), (22, {r2})
     (["--t0", "2"], ["--profile", "csparql", "--t0", "2"], ["--profile", "cqels", "--t0", "2"]),
     # --empty-relations overrides both: C-SPARQL's empty relation at 12 disappears
     (["--t0", "2", "--empty-relations", "skip"], ["--profile", "csparql", "--t0", "2", "--empty-relations", "skip"],

@@ -1,5 +1,5 @@
 """``translator.agreement.check``: outputs judged by Def 25 (some t0) and the oracle's comparison,
-hand-made wrong outputs judged incorrect with the right diagnosis (seed 002 §3.3, Table 2)."""
+hand-made wrong outputs judged incorrect with the right diagnosis (Dell'Aglio et al. 2013, §7, Table 2)."""
 
 from __future__ import annotations
 
@@ -70,7 +70,7 @@ def test_wrong_binding():
 
 
 def test_missing_empty_relation():
-    """C-SPARQL emits the empty relation of a non-empty window without matches (seed 002 §2.6)."""
+    """C-SPARQL emits the empty relation of a non-empty window without matches (Dell'Aglio et al. 2013, §3)."""
     ev = listing1()
     v = judge(ev, csrbench((22000, [R2])), unit=(1, 1000))
     assert not v.correct

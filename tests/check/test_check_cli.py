@@ -34,7 +34,7 @@ def test_profiles_lists_parameters_and_sources(cli):
     assert code == 0
     for name in ("csparql", "cqels", "sparqlstream", "rsp-ql"):
         assert name in out
-    assert "seed 002 Table 1" in out and "seed 001" in out
+    assert "Dell'Aglio et al. 2013, Table 1" in out and "Dell'Aglio et al. 2014" in out
     code, out, _ = cli("profiles", "--json")
     data = json.loads(out)
     assert data["cqels"]["parameters"]["report"] == "content-change,non-empty"
@@ -202,7 +202,7 @@ def test_check_a_query_without_step(cli, tmp_path):
 
 
 def test_run_refuses_operational_options_on_an_event_query(cli):
-    """EP-SPARQL has no windows (seed 002 §3.2): a profile would be silently ignored otherwise."""
+    """EP-SPARQL has no windows (Dell'Aglio et al. 2013, §4): a profile would be silently ignored otherwise."""
     example = DATA.parents[2] / "examples" / "epsparql"
     code, out, err = cli("run", example / "rise.rq", "--stream", f"http://example.org/stock={example / 'stock.stream'}",
                          "--profile", "cqels")

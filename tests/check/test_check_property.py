@@ -1,7 +1,7 @@
 """Property tests of the operational runs and of ``check`` against a small direct implementation
-of the seeds' definitions written here (windows by enumeration, seed 001 Def 13 / seed 002 §2.3;
-ET by testing every instant, seed 001 Def 23; the BGP evaluated over the window's triples; R2S and
-empty relations, seed 001 Defs 20–22 / seed 002 §2.5–2.6):
+of the papers' definitions written here (windows by enumeration, Dell'Aglio et al. 2014, Definition 13 / Dell'Aglio et al. 2013, §3;
+ET by testing every instant, Dell'Aglio et al. 2014, Definition 23; the BGP evaluated over the window's triples; R2S and
+empty relations, Dell'Aglio et al. 2014, Definitions 20–22 / Dell'Aglio et al. 2013, §3):
 
 * ``run --profile X`` (``Evaluator.relations``) equals the direct implementation (with the
   profiles' tuple tick: one evaluation per arrival under content change);

@@ -1,7 +1,7 @@
 """The issue's "done when": real RSP engines' recorded answers on a public benchmark (CSRBench,
 Dell'Aglio et al., ISWC 2013), judged by ``rsplars check`` on the command line with their engine's
 profile and R2S, get the verdicts the benchmark's authors published (the paper's Table 2, rebuilt in
-spec 002 §5.6), and the report explains a failure.
+Dell'Aglio et al. 2013, Table 2), and the report explains a failure.
 
 Data (``tests/data/csrbench_recorded/``, README there): the benchmark's input stream rebuilt from the
 authors' LSD observation table (checked here against the totals of the oracle's Turtle files), the
@@ -10,7 +10,7 @@ recorded answers from the authors' oracle repository.
 
 Choices (docs/check.md §4, "CSRBench's recorded answers"): ``--ignore-timestamps`` (the engines stamp
 relations with their own wall clock, e.g. CQELS 13949, 16331, … ms; the oracle ignores timestamps and
-asks for a contiguous subsequence, spec 002 §5.7); ``--tick time`` for CQELS (the oracle's
+asks for a contiguous subsequence, Dell'Aglio et al. 2013, §6.1); ``--tick time`` for CQELS (the oracle's
 content-change windower reports once per timestamp, it does not model the tuple tick); the stream in
 ms, the run in s (the oracle's time unit is 1000 ms).
 """
@@ -66,7 +66,7 @@ def check(stream, profile: str, query: str, answers: str, capsys, tmp_path, *,
 
 
 def test_the_rebuilt_stream_has_the_oracle_data_shape():
-    """Spec 002 §5.5 computed from the oracle's 34 Turtle files: 15,188 triples, 957 AirTemperature
+    """Dell'Aglio et al. 2013, §6.3 computed from the oracle's 34 Turtle files: 15,188 triples, 957 AirTemperature
     and 933 RelativeHumidity observations, 50 triples at t = 4000 ms, 1,282 at t = 29000 ms."""
     lines = stream_lines()
     assert len(lines) == 15188
@@ -111,7 +111,7 @@ def expected_q4_csparql(t0: int) -> list[Fraction]:
 
 
 def test_g5_expected_output_of_q4_against_a_direct_evaluation(capsys):
-    """Spec 002 G5 (the expected outputs on the CSRBench data, replayed in Python): ``rsplars run
+    """The expected outputs on the CSRBench data, replayed in Python: ``rsplars run
     --profile csparql`` gives for Q4 the averages of a direct evaluation of the table."""
     import tempfile
     from pathlib import Path
@@ -145,7 +145,7 @@ def test_recorded_answers_get_the_published_verdict(stream, capsys, tmp_path, pr
 
 
 def test_csparql_q5_fails_for_its_transient_phase(stream, capsys, tmp_path):
-    """Published cause (seed 002 §3.3 item 7): before the first window of the sliding window
+    """Published cause (Dell'Aglio et al. 2013, §7, C-SPARQL on Q5): before the first window of the sliding window
     [RANGE 5s STEP 1s] closes, C-SPARQL reports windows that are still open. This recorded output
     carries application times (1000, 2000, … ms, one relation per second), so it can be judged with
     timestamps too: the first mismatch is the relation at 1 s, where no window closes (the first

@@ -1,6 +1,5 @@
-"""Spec 002 G6 (cited in spec 002 §3.3 item 9, R11 and §9 "Expiry regression tests", not printed
-there): CQELS' window-expiry bug — the engine "does not correctly remove the RDF statements from the
-active window" — is *hidden* by IStream on filter-only queries (every answer comes from triples of
+"""CQELS' window-expiry bug (Dell'Aglio et al. 2013, §7; this regression test is ours, the paper
+prints none) — the engine "does not correctly remove the RDF statements from the active window" — is *hidden* by IStream on filter-only queries (every answer comes from triples of
 one timestamp, and a stale triple already gave its answers earlier) and *revealed* by aggregates and
 joins across timestamps (CSRBench Q4, Q6, Q7).
 

@@ -1,10 +1,12 @@
-"""The seeds' worked examples reproduced with the operational parameters and profiles: seed 001
-(RSP-QL semantics) T1–T13 of spec 001 §3, seed 002 (CSRBench) G1–G4 and G7 of spec 002 §6.
+"""The papers' worked examples reproduced with the operational parameters and profiles: the
+examples of Dell'Aglio et al. 2014 (RSP-QL semantics: Examples 2, 6, 7, 8–13, and cases derived
+from their definitions) and of Dell'Aglio et al. 2013 (CSRBench: Figs. 1, 2, 4, the oracle's
+windower unit tests, an R2S case).
 
-Expected values are the numbers printed in the specs (derived there from the papers), not outputs
-of this code. Spec 001 T14 (the time-varying G_shops, ``--static-during``) is in
-test_t14_time_varying.py; spec 002 G5 (the expected outputs on the CSRBench data) in
-test_csrbench_recorded.py, G6 (the expiry bug hidden by IStream) in test_g6_expiry.py.
+Expected values are the numbers printed in the papers or computed by hand from their definitions,
+not outputs of this code. The time-varying G_shops (Dell'Aglio et al. 2014, Example 4,
+``--static-during``) is in test_t14_time_varying.py; the expected outputs on the CSRBench data in
+test_csrbench_recorded.py; the expiry bug hidden by IStream in test_g6_expiry.py.
 """
 
 from __future__ import annotations
@@ -28,11 +30,11 @@ def rsp(report=WCNC, **kw) -> Operational:
     return with_overrides(PROFILES["rsp-ql"].params, report=report, **kw)
 
 
-# ------------------------------------------------------------------------- seed 001 (RSP-QL)
+# ------------------------------------------------ Dell'Aglio et al. 2014 (RSP-QL semantics)
 
 
 def test_t1_one_time_sparql_answer_under_a_policy():
-    """T1: ?person :owns :a over g_shops is :alice (the UNION branch over the window is empty)."""
+    """Dell'Aglio et al. 2014, Example 2: ?person :owns :a over g_shops is :alice (the UNION branch over the window is empty)."""
     ev = rspql("t1_owns.rq")
     rels = ev.relations(rsp(frozenset({"periodic"}), t0=(0,), period=20), 0, 20)
     assert plain(rels) == [(0, [("alice",)]), (20, [("alice",)])]  # at t0 = 0 the window (0, 0] is empty
@@ -40,7 +42,7 @@ def test_t1_one_time_sparql_answer_under_a_policy():
 
 @pytest.mark.parametrize("t0, alpha, expected", [(4, 4, [5, 7]), (5, 3, [7])])
 def test_t2_time_based_window_left_open(t0, alpha, expected):
-    """T2: the window (4, 8] holds carl@5 and eve@7; (5, 8] only eve@7 (left end open)."""
+    """Dell'Aglio et al. 2014, Example 6: the window (4, 8] holds carl@5 and eve@7; (5, 8] only eve@7 (left end open)."""
     g = Grid(NEARBY, alpha, alpha, t0)
     lo, hi = g.scope(8, "left-open", True)
     times = Contents(NEARBY_TIMES).times[NEARBY]
@@ -48,8 +50,8 @@ def test_t2_time_based_window_left_open(t0, alpha, expected):
 
 
 def test_t3_present_window_at_9_is_w3():
-    """T3: WW1 = (5, 2, 1) gives W1 = (1,6], W2 = (3,8], W3 = (5,10]; at t = 9 the present window is
-    W3 and holds eve@7 only (earliest_open, seed 001 §1.8)."""
+    """Dell'Aglio et al. 2014, Example 7: WW1 = (5, 2, 1) gives W1 = (1,6], W2 = (3,8], W3 = (5,10]; at t = 9 the present window is
+    W3 and holds eve@7 only (earliest_open, Dell'Aglio et al. 2014, Definition 13)."""
     g = Grid(NEARBY, 5, 2, 1)
     assert [(g.opening(i), g.opening(i) + 5) for i in range(3)] == [(1, 6), (3, 8), (5, 10)]
     assert g.scope(9, "left-open", False) == (6, 9)
@@ -75,7 +77,7 @@ def test_t4_ww2_undefined_before_t0_and_contents():
 
 
 def test_t5_qex_rstream_at_8_and_16():
-    """T5: P = WC[WW2] ∧ NC[WW2], WW1 = (5,2,1), WW2 = (2,2,0), RStream: ET = {8, 16}."""
+    """Dell'Aglio et al. 2014, Examples 8–10: P = WC[WW2] ∧ NC[WW2], WW1 = (5,2,1), WW2 = (2,2,0), RStream: ET = {8, 16}."""
     rels = rspql().relations(rsp(t0=(1, 0), report_windows=(1,)))
     assert plain(rels) == [(8, sorted([CARL, EVE])), (16, [DIANA])]
 
@@ -97,7 +99,7 @@ FIG4 = """<http://example.org/s1> <http://example.org/p> <http://example.org/o> 
 
 @pytest.mark.parametrize("t0, first", [(0, ["s1", "s2"]), (1, ["s1", "s2", "s3"]), (2, ["s3"])])
 def test_t7_t0_decides_the_first_window(tmp_path, t0, first):
-    """T7 (Example 11, figure stream s1@2, s2@2, s3@6; α = 5, β = 2): the first window's content
+    """Dell'Aglio et al. 2014, Example 11 (figure stream s1@2, s2@2, s3@6; α = 5, β = 2): the first window's content
     depends on t0 — reported at its close t0 + 5 under window close."""
     from check_helpers import DATA
 
@@ -111,7 +113,7 @@ def test_t7_t0_decides_the_first_window(tmp_path, t0, first):
 
 
 def test_t8_merged_default_graph_gives_the_named_windows_bindings():
-    """T8: Q^ex with its windows merged into the default graph (C-SPARQL) gives the same bindings
+    """Dell'Aglio et al. 2014, Example 12: Q^ex with its windows merged into the default graph (C-SPARQL) gives the same bindings
     at every instant as the named-window version (CQELS); only ET is the engine's."""
     for op in (rsp(t0=(1, 0), report_windows=(1,)), rsp(CC, t0=(1, 0)), rsp(frozenset({"periodic"}), t0=(1, 0), period=1)):
         assert plain(rspql("qex_csparql.rq").relations(op)) == plain(rspql().relations(op))
@@ -128,7 +130,7 @@ def test_t9_evaluation_times_of_the_engines(policy, expected):
 
 
 def test_t9_contents_at_the_reports_with_the_engine():
-    """T9's contents: the R2R answers of WW1 at the C-SPARQL and CQELS report times."""
+    """Dell'Aglio et al. 2014, Example 13, the contents: the R2R answers of WW1 at the C-SPARQL and CQELS report times."""
     ev = rspql("nearby_only.rq")
     cs = plain(ev.relations(rsp(t0=(1,))))
     assert [(t, [f"{a}-{b}" for a, b in rows]) for t, rows in cs] == [
@@ -139,7 +141,7 @@ def test_t9_contents_at_the_reports_with_the_engine():
 
 
 def test_t10_theorem_1_fails_before_t_7():
-    """T10: WW' = (5,2,1) and WW'' = (5,2,3) differ at t = 3..6 and agree from 7 on."""
+    """Derived from Definition 13 and Theorem 1: WW' = (5,2,1) and WW'' = (5,2,3) differ at t = 3..6 and agree from 7 on."""
     g1, g2 = Grid(NEARBY, 5, 2, 1), Grid(NEARBY, 5, 2, 3)
     c = Contents(NEARBY_TIMES)
     differ = [t for t in range(3, 30) if c.span(NEARBY, *g1.scope(t, "left-open", False))
@@ -154,13 +156,13 @@ def test_t10_theorem_1_fails_before_t_7():
     ((1, 1), [(9, [EVE]), (15, [DIANA])]),
 ])
 def test_t11_candidate_answers_for_the_t0_vectors(t0, expected):
-    """T11: the four members of rspqlQueries(Q^ex) (a = 0, β = 2 for both windows)."""
+    """Derived from Definition 25: the four members of rspqlQueries(Q^ex) (a = 0, β = 2 for both windows)."""
     rels = rspql().relations(rsp(t0=t0, report_windows=(1,), empty_relations="skip"))
     assert plain(rels) == expected
 
 
 def test_t12_cqels_like_run_reports_diana_at_15():
-    """T12: CC (arrivals) over both windows, IStream: carl/eve at 8, diana at 15 (not 16)."""
+    """Derived: CC (arrivals) over both windows, IStream: carl/eve at 8, diana at 15 (not 16)."""
     op = rsp(CC, t0=(1, 0), r2s="istream", empty_relations="skip")
     ev = rspql()
     assert [r.t for r in ev.plan(op)] == [2, 5, 7, 8, 12, 15]
@@ -168,8 +170,8 @@ def test_t12_cqels_like_run_reports_diana_at_15():
 
 
 def test_t13_or_across_windows_changes_dstream():
-    """T13: WC ∧ NC on each window, OR across WW1 and WW2: ET = {6, 8, …, 16}; RStream and IStream
-    as in T5, DStream emits carl and eve at 10 (not at 16 as in T6)."""
+    """Derived: WC ∧ NC on each window, OR across WW1 and WW2: ET = {6, 8, …, 16}; RStream and IStream
+    as for Examples 8–10, DStream emits carl and eve at 10 (not at 16 as with WW2 alone)."""
     op = rsp(t0=(1, 0), empty_relations="skip")
     ev = rspql()
     assert [r.t for r in ev.plan(op)] == [6, 8, 10, 12, 14, 16]
@@ -178,13 +180,13 @@ def test_t13_or_across_windows_changes_dstream():
     assert plain(ev.relations(with_overrides(op, r2s="dstream"))) == [(10, sorted([CARL, EVE]))]
 
 
-# ------------------------------------------------------------------------ seed 002 (CSRBench)
+# ------------------------------------------------------- Dell'Aglio et al. 2013 (CSRBench)
 
 R1, R2 = ("r1",), ("r2",)
 
 
 def test_g1_open_closed_and_active_windows():
-    """G1 (Fig. 4): ω = 3, β = 2, t0 = 1; Scope(6) = [3,6), Scope(4) = [1,4), Scope(5) = [3,6), Scope(7) = [5,8)."""
+    """Dell'Aglio et al. 2013, Fig. 4: ω = 3, β = 2, t0 = 1; Scope(6) = [3,6), Scope(4) = [1,4), Scope(5) = [3,6), Scope(7) = [5,8)."""
     g = Grid("s", 3, 2, 1)
     assert {t: g.opening(g.earliest_open(t)) for t in (4, 5, 6, 7)} == {4: 1, 5: 3, 6: 3, 7: 5}
     assert g.scope(6, "right-open", True) == (3, 5)  # the window [3, 6) at its close
@@ -198,7 +200,7 @@ def test_g1_open_closed_and_active_windows():
     (4, [(14, []), (24, [])]),
 ])
 def test_g2_listing1_depends_on_t0(t0, expected):
-    """G2: Listing 1 (RANGE 10s STEP 10s) over the oracle's stream, window-close reports of the
+    """Dell'Aglio et al. 2013, Listing 1 (RANGE 10s STEP 10s) over the oracle's stream, window-close reports of the
     non-empty windows, R2R results per t0."""
     rels = listing1().relations(with_overrides(PROFILES["csparql"].params, t0=(t0,)))
     assert plain(rels) == expected
@@ -217,7 +219,7 @@ def test_g3_report_policies_of_the_three_engines(profile, t0, expected):
 
 
 def test_g3_cqels_reports_and_their_contents():
-    """G3's CQELS row: reports at 1, 3, 12, 15 (arrivals); the strict reading adds the expiry at 10."""
+    """Dell'Aglio et al. 2013, Fig. 2, the CQELS row: reports at 1, 3, 12, 15 (arrivals); the strict reading adds the expiry at 10."""
     ev = listing1()
     op = with_overrides(PROFILES["cqels"].params, report=CC, empty_relations="emit", r2s="rstream")
     assert plain(ev.relations(op)) == [(1, []), (3, [R1]), (12, []), (15, [R2])]
@@ -232,7 +234,7 @@ def test_g3_cqels_reports_and_their_contents():
     (1000, 1000, 2000, [(2000, 3000), (3000, 4000), (4000, 5000), (5000, 6000), (6000, 7000)]),
 ])
 def test_g4_window_close_scopes(alpha, beta, t0, scopes):
-    """G4, WindowerWindowCloseTest (ms): successive scopes [o, c) of the window-close reports."""
+    """The CSRBench oracle's WindowerWindowCloseTest (ms): successive scopes [o, c) of the window-close reports."""
     g = Grid("s", alpha, beta, t0)
     closes = list(g.closing_times(0, scopes[-1][1]))
     assert [(lo, hi + 1) for lo, hi in (g.scope(c, "right-open", True) for c in closes)] == scopes
@@ -245,7 +247,7 @@ def test_g4_window_close_scopes(alpha, beta, t0, scopes):
     (1, 1, 5, [(12, 13), (15, 16)]),
 ])
 def test_g4_content_change_scopes(alpha, beta, t0, scopes):
-    """G4, WindowerContentChangeTest (data at 1, 3, 12, 15 s; u = 1 s): the scope of each report is
+    """The CSRBench oracle's WindowerContentChangeTest (data at 1, 3, 12, 15 s; u = 1 s): the scope of each report is
     [o, τ + u), the window holding τ cut at the current instant; data before t0 is ignored."""
     reports = report_times([Grid("s", alpha, beta, t0)], Contents({"s": [1, 3, 12, 15]}), Policy(CC),
                            "right-open", 0, 30)
@@ -263,14 +265,14 @@ def _rel(t, rows):
     ("dstream", "emit", [(20, [R1]), (30, [])]),
 ])
 def test_g7_r2s_worked_example(r2s, empty, expected):
-    """G7: R_10 = {r1}, R_20 = {r2}, R_30 = {r2}; DStream emits nothing at the first step."""
+    """R2S by hand: R_10 = {r1}, R_20 = {r2}, R_30 = {r2}; DStream emits nothing at the first step."""
     reports = [_rel(10, [R1]), _rel(20, [R2]), _rel(30, [R2])]
     out: list[Relation] = apply_r2s(reports, r2s, empty)
     assert [(r.t, sorted(r.rows)) for r in out] == expected
 
 
 def test_t9_a_tuple_driven_engine_evaluates_twice_at_2():
-    """T9 [A]: diana-a and eve-b both arrive at 2; with a tuple tick the CC engine evaluates after
+    """Dell'Aglio et al. 2014, Example 13, for a tuple-driven engine: diana-a and eve-b both arrive at 2; with a tuple tick the CC engine evaluates after
     each (in arrival order), without it once."""
     ev = rspql("nearby_only.rq")
     tuple_tick = plain(ev.relations(rsp(CC, t0=(1,), tick="tuple")))
@@ -282,7 +284,7 @@ def test_t9_a_tuple_driven_engine_evaluates_twice_at_2():
 
 
 def test_a_window_that_has_not_started_is_empty(tmp_path):
-    """G_WW is undefined before t0 (seed 001 §1.8): with WW1 starting at 9, the nearby window is
+    """G_WW is undefined before t0 (Dell'Aglio et al. 2014, Definition 13): with WW1 starting at 9, the nearby window is
     empty at WW2's close 8, although zed arrives at 8; with WW1 starting at 7 it holds zed@8."""
     from check_helpers import DATA
 

@@ -1,4 +1,4 @@
-"""Spec 001 T14 (seed 001 Example 4, Def 10): the time-varying graph G_shops — empty before 2,
+"""Dell'Aglio et al. 2014, Example 4 and Definition 10: the time-varying graph G_shops — empty before 2,
 g_shops on [2, 13] (both ends included), g'_shops (Alice has left) after 13 — given to ``rsplars run``
 as ``--static-during 2..13=shops.ttl --static-during 14..=shops_after13.ttl``: each piece is LARS
 rules ``triple(S,P,O,default) ← ⊞^0 @_T true, T ≥ from, T ≤ to`` (translator.rdf.static).
@@ -22,7 +22,7 @@ NEARBY = ["--stream", f"{EX}nearby={DATA / 'nearby.stream'}"]
 
 
 def g_shops(t: int) -> set[tuple[str, str]]:
-    """Spec 001 T14: G_shops(t)."""
+    """G_shops(t) of Dell'Aglio et al. 2014, Example 4."""
     return set() if t < 2 else G_SHOPS if t <= 13 else G_SHOPS_AFTER
 
 

@@ -1,6 +1,6 @@
 """The report policy as LARS rules (``translator.evaluate.operational.trigger_rules``, shown by
 ``translate --to lars --profile``): solved by the LARS engine, ``trigger`` holds exactly at the
-evaluation times the report planner computes from the seeds' definitions (seed 001 Def 23)."""
+evaluation times the report planner computes from the papers' definitions (Dell'Aglio et al. 2014, Definition 23)."""
 
 from __future__ import annotations
 

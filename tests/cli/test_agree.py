@@ -1,6 +1,6 @@
 """``rsplars agree`` through ``main([...])``: hand-computed verdicts on small streams for each cause
 (dataset (ii), execution mode (iii), window bounds; agreeing and disagreeing), the verdicts against
-the definition of seed 000 §5 applied by a naive loop to two ``rsplars run`` outputs (the running
+the definition of Dao-Tran, Beck, Eiter 2015, §5 applied by a naive loop to two ``rsplars run`` outputs (the running
 example and generated streams that are not in the repository), reports and exit codes.
 """
 
@@ -50,7 +50,7 @@ def run_jsonl(capsys, tmp_path: Path, name: str, *argv: str) -> dict[int, set[fr
 
 
 def naive_verdicts(pull: dict, push: dict, period: int, end: int) -> list[tuple[int, bool, set, set]]:
-    """Seed 000 §5 by the letter: [i·U, (i+1)·U] agrees iff the union of the push answers at every
+    """Dao-Tran, Beck, Eiter 2015, §5 by the letter: [i·U, (i+1)·U] agrees iff the union of the push answers at every
     t in (i·U, (i+1)·U] equals the pull answer at (i+1)·U. → [(i, agrees, missing, extra)]."""
     out = []
     i = 0
@@ -189,7 +189,7 @@ SELECT ?x WHERE { STREAM <http://ex/s> [RANGE 3s] { ?x :p :o } ?x :q ?z }
     assert causes(report) == {0: ["dataset"]}
 
 
-# ------------------------------------- the running example of seed 000: hand-computed and by run
+# ------------------------------------- the running example of Dao-Tran, Beck, Eiter 2015: hand-computed and by run
 
 
 @pytest.mark.parametrize("period, disagreeing", [(5, []), (10, []), (3, [6])])

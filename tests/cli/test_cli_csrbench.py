@@ -1,6 +1,6 @@
-"""CSRBench Listing 1 (seed 002, RANGE 10s STEP 10s) over the CSRBench oracle's own test stream
+"""CSRBench Listing 1 (Dell'Aglio et al. 2013, RANGE 10s STEP 10s) over the CSRBench oracle's own test stream
 (m1, m2 detected at r1 at 1 s and 3 s, at r2 at 12 s and 15 s; ``tests/data/rdf/csrbench``), with
-the results that seed 002 / spec 002 §6 G2 give for windows starting at 0: {r1} at 10, {r2} at 20
+the results that Dell'Aglio et al. 2013, Fig. 1 gives for windows starting at 0: {r1} at 10, {r2} at 20
 (C-SPARQL model: window close, Rstream)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Golden LARS and ASP texts of the seed queries (``tests/data/golden``, written by
+"""Golden LARS and ASP texts of the papers' queries (``tests/data/golden``, written by
 ``tests/data/golden/regenerate.py``): the CLI's output is compared exactly, and every ``.lars``
 file parses back (``lars.syntax.parse_program``) to the very programs the translator built."""
 
@@ -75,7 +75,8 @@ def test_golden_lars_parses_back_to_the_translated_programs(case):
 
 
 def test_the_seed_queries_are_all_covered():
-    """Every seed query (seed 000 Q1/Q2, seed 002 Listing 1, seed 004 Q1–Q8 and static) has a case."""
+    """Every query printed in the papers (Dao-Tran, Beck, Eiter 2015, Q1/Q2; Dell'Aglio et al. 2013,
+    Listing 1; Barbieri et al. 2010, its eight queries and the static one) has a case."""
     seeds = {p.name for p in (DATA / "queries" / "seeds").glob("*.rq")}
     assert seeds == {Path(c.query).name for c in CASES if c.query.startswith("seeds/")}
 

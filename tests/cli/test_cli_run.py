@@ -1,7 +1,7 @@
 """``rsplars run``: R2S, evaluation ranges, output formats, time options, ``--output`` atomicity and
 the user errors (exit 2, ``FILE:LINE:COLUMN`` for bad stream data, nothing left behind).
 
-Expectations are computed by hand from the running example (seed 000 Ex. 1–8): the only answer is
+Expectations are computed by hand from the running example (Dao-Tran, Beck, Eiter 2015, Ex. 1–8): the only answer is
 shop b / "rayban" / 25, present while Claire's isNear (at 18) is in the 5-minute window, i.e. at
 18..23 under the closed convention (Table 1)."""
 
@@ -74,7 +74,7 @@ def test_from_to_push_keeps_input_times_in_range(run_cli):
 
 
 def test_mode_option_on_run(run_cli):
-    """A CQELS query run in pull mode evaluates at multiples of the period (seed 000 §4.1)."""
+    """A CQELS query run in pull mode evaluates at multiples of the period (Dao-Tran, Beck, Eiter 2015, §4.1)."""
     code, out, _ = run_cli("run", Q2, *running_example_data("stream"), "--mode", "pull", "--period", "6m")
     assert code == 0 and jsonl(out) == {0: [], 6: [], 12: [], 18: [SHOP_B_RAYBAN_25]}
 

@@ -1,6 +1,6 @@
-"""Seed 000 Ex. 1–8 end to end through the CLI, from the query texts: offers at 10 and 15, Claire
+"""Dao-Tran, Beck, Eiter 2015, Ex. 1–8 end to end through the CLI, from the query texts: offers at 10 and 15, Claire
 near shops a and b at 18; at 18 the answer of Q1 (C-SPARQL, pull) and of Q2 (CQELS, push) is
-shop b, "rayban", 25 (Ex. 8) — with the streams in the seeds' notation, in timestamped N-Triples
+shop b, "rayban", 25 (Ex. 8) — with the streams in the papers' notation, in timestamped N-Triples
 and in TriG. The expected answers are the paper's; the other time points are computed by hand
 from the window definitions (Table 1, D2) and written next to each assertion."""
 

@@ -1,4 +1,4 @@
-"""``rsplars translate QUERY --to lars|asp``: every option changes the program as seed 000 §3–4
+"""``rsplars translate QUERY --to lars|asp``: every option changes the program as Dao-Tran, Beck, Eiter 2015, §3–4
 and decisions D1–D4 say, and user errors are named (exit 2, no traceback, nothing on stdout)."""
 
 from __future__ import annotations
@@ -110,7 +110,7 @@ def test_unicode_notation(run_cli):
 
 
 def test_strategy_tau1_on_a_cqels_query_merges_streams(run_cli):
-    """τ1 (seed 000 §4.3): import rules triple(S,P,O,stream) ← ⊞ ◇ striple(S,P,O,s) per stream."""
+    """τ1 (Dao-Tran, Beck, Eiter 2015, §4.3): import rules triple(S,P,O,stream) ← ⊞ ◇ striple(S,P,O,s) per stream."""
     text = lars(run_cli, Q2, "--unit", "m", "--strategy", "tau1")
     imports = [line for line in text.splitlines() if line.startswith("triple(S,P,O,stream) :-")]
     assert imports == [f'triple(S,P,O,stream) :- striple(S,P,O,"<{S1}>") [30], trigger.',
@@ -131,7 +131,7 @@ ASSIGN = ("--assign", f"1={S1}", "--assign", f"2={S1}", "--assign", f"3={S1}", "
 
 @pytest.mark.parametrize("as_, count", [("csparql", 1), ("cqels-brave", 1), ("cqels-cautious", 1), ("cqels-all", 4)])
 def test_as_counterparts_of_a_csparql_query(run_cli, as_, count):
-    """seed 000 §3: cs(Q) is one query; cq(Q) has 2^|S| = 4 members for Q1's two streams."""
+    """Dao-Tran, Beck, Eiter 2015, §3: cs(Q) is one query; cq(Q) has 2^|S| = 4 members for Q1's two streams."""
     text = lars(run_cli, Q1, "--unit", "m", "--mode", "push", "--as", as_, *ASSIGN)
     assert len(headers(text)) == count
     for section in re.split(r"(?m)^(?=% .*: strategy )", text):

@@ -1,4 +1,4 @@
-"""Start-up of ``rsplars run`` and ``rsplars lars`` (docs/performance.md, session 8), guarded
+"""Start-up of ``rsplars run`` and ``rsplars lars`` (docs/performance.md, "Start-up"), guarded
 without timing: what a plain run imports, what its command line offers, and the garbage
 collector's pause (``translator.cli.startup``).
 
@@ -35,17 +35,17 @@ NOT_ON_THE_RUN_PATH = (
     "pyspark",
     "translator.agreement",
     "translator.rdf.static",  # static data only (--static/--named/--static-during; rdflib's parsers)
-    # no RDF term is built (docs/performance.md, session 11): numbers and query constants are read
+    # no RDF term is built (docs/performance.md, "Start-up"): numbers and query constants are read
     # and printed from their N-Triples text, the operators over rdflib terms are not needed
     "rdflib",
     "translator.rdf.sparql_terms",
     "logging",  # imported by rdflib (the filter of rdflib's tracebacks is set at its import)
     "hashlib",  # CONSTRUCT's blank node labels only
-    # dataclasses imported by lars.records without inspect (docs/performance.md, session 11 round 2)
+    # dataclasses imported by lars.records without inspect (docs/performance.md, "Start-up")
     *("inspect", "ast", "dis", "tokenize", "copy"),
     "shutil",  # argparse's help width from translator.cli.main.terminal_columns
     "pickle",  # cached entries are read with pickle's C part (lars.program_cache); written by a cold run only
-    # docs/performance.md, session 11 round 3
+    # docs/performance.md, "Start-up"
     "csv",  # --format csv only (translator.evaluate.writers._csv)
     "fractions",  # the exact sums of the clingo program only (translator.translate.expressions)
     "datetime",  # datetime's C classes come from _datetime (translator.rdf.timeunits)

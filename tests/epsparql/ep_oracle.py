@@ -1,5 +1,5 @@
 """An independent EP-SPARQL evaluator for the tests, written straight from the definitions of
-spec 005-epsparql.md (Anicic et al., WWW 2011): nested loops over event intervals, no LARS, no
+Anicic et al. 2011 (docs/epsparql.md): nested loops over event intervals, no LARS, no
 clingo, no code of ``translator.translate`` or ``translator.evaluate``.
 
 Events are ``(s, p, o, t)`` with rdflib terms; a result is ``(μ, start, end)`` with μ a frozenset of

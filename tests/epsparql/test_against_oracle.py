@@ -1,5 +1,5 @@
 """EP-SPARQL runs (LARS program on the clingo and on the incremental engine) against the
-independent evaluator of ``ep_oracle.py`` (nested loops over event intervals, straight from spec 005-epsparql.md).
+independent evaluator of ``ep_oracle.py`` (nested loops over event intervals, straight from Anicic et al. 2011).
 
 * the five queries of the ETALIS user manual (``tests/data/queries/epsparql/ep1.rq`` … ``ep5.rq``,
   taken as ETALIS takes them) on generated stock-price and rating streams, time unit one day (their
@@ -96,7 +96,7 @@ def test_manual_query_1_seq_seq_filter_duration(seed, engine):
 @pytest.mark.parametrize("seed", [3, 4])
 @pytest.mark.parametrize("engine", ["asp", "incremental"])
 def test_manual_query_2_optionalseq(seed, engine):
-    """(2): a downrating OPTIONALSEQ a price drop by half (left-outer, spec 005; the FILTER needs the
+    """(2): a downrating OPTIONALSEQ a price drop by half (left-outer, Anicic et al. 2011; the FILTER needs the
     prices, so only extended results pass it)."""
     rnd = random.Random(seed)
     events = stock_events(seed, n=10)

@@ -133,9 +133,9 @@ def test_run_construct_gives_triples_and_csv_has_the_interval(tmp_path, capsys):
         ["2", f"<{NS}company1>", f'"2"^^<{INT}>', "2", "2"]]
 
 
-def test_run_with_policies_on_seed_003(capsys):
-    stream = f"http://example.org/S={DATA / 'epsparql' / 'seed003_figure1.stream'}"
-    q = DATA / "epsparql" / "seed003_seq.rq"
+def test_run_with_rsepql_policies(capsys):
+    stream = f"http://example.org/S={DATA / 'epsparql' / 'rsepql_figure1.stream'}"
+    q = DATA / "epsparql" / "rsepql_seq.rq"
 
     def intervals(*opts):
         code, out, err = cli(capsys, "run", q, "--stream", stream, *opts)
@@ -148,11 +148,11 @@ def test_run_with_policies_on_seed_003(capsys):
     assert intervals("--selection", "recent") == {2: [], 4: [], 6: [(2, 6), (4, 6)], 8: [(4, 8)], 10: [(2, 10)]}
 
 
-def test_policy_on_a_pattern_seed_003_does_not_define_is_named(tmp_path, capsys):
+def test_policy_on_a_pattern_rsepql_does_not_define_is_named(tmp_path, capsys):
     q = write(tmp_path, "o.rq", "SELECT * WHERE { ?x p ?y } OPTIONALSEQ { ?y q ?z }")
     s = write(tmp_path, "s.stream", STOCK)
     code, out, err = cli(capsys, "run", q, "--stream", f"http://e/s={s}", "--selection", "recent")
-    assert code == 2 and out == "" and "unsupported" in err and "seed 003" in err
+    assert code == 2 and out == "" and "unsupported" in err and "Dell'Aglio et al. 2016" in err
 
 
 def test_agree_epsparql_with_csparql(tmp_path, capsys):

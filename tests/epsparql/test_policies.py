@@ -1,11 +1,12 @@
-"""Seed 003's golden cases (spec/003-rsepql.md §8.3) for EP-SPARQL's SEQ under every selection and
-consumption policy and every reading of the SEQ^c/SEQ^r quantifier (erratum 9).
+"""The running example of Dell'Aglio et al. 2016 (Figure 1, Examples 8–10) for EP-SPARQL's SEQ under every
+selection and consumption policy and every reading of the SEQ^c/SEQ^r quantifier (Eq. 11 as
+printed disagrees with Example 10).
 
-Stream: Figure 1 as reconstructed in §8.1 (``tests/data/epsparql/seed003_figure1.stream``); query
+Stream: Figure 1, with the timestamps its examples give (``tests/data/epsparql/rsepql_figure1.stream``); query
 ``E1 SEQ E2`` with ``E1 = ?x p ?y``, ``E2 = ?y q ?z`` (EP-SPARQL's landmark window = the whole
-stream up to t, Table 1 of seed 003). Named results (§8.1):
+stream up to t, Table 1 of Dell'Aglio et al. 2016). Named results:
 A = (a1,b1,c1; 2,6), B = (a2,b2,c2; 4,6), C = (a2,b2,c2; 4,8), D = (a1,b1,c1; 2,10).
-The expected sets below are the seed's (GT-…), written out by hand; the runs go through the LARS
+The expected sets below are the paper's, or computed by hand from its equations; the runs go through the LARS
 operand program and the policy post-processing (translator.evaluate.epsparql_run).
 """
 
@@ -30,9 +31,9 @@ D = ("a1", "b1", "c1", 2, 10)
 
 @pytest.fixture(scope="module")
 def setting():
-    query = parse((DATA / "seed003_seq.rq").read_text(), source="seed003_seq.rq")
+    query = parse((DATA / "rsepql_seq.rq").read_text(), source="rsepql_seq.rq")
     assert query.dialect == "epsparql"
-    elements = read_stream(DATA / "seed003_figure1.stream", "http://example.org/S")
+    elements = read_stream(DATA / "rsepql_figure1.stream", "http://example.org/S")
     return query, elements
 
 
@@ -52,26 +53,26 @@ READINGS = ["per-mapping", "per-key", "greedy", "literal"]
 
 
 def test_gt_s1_u1_unrestricted(setting):
-    """GT-S1 (Ex. 8 corrected) and GT-U1: SEQ + P^u at ET = {8, 10}."""
+    """Example 8 (its result corrected to (a2,b2,c2; 4,6)), unrestricted: SEQ + P^u at ET = {8, 10}."""
     assert full(setting, [8, 10]) == {8: {A, B, C}, 10: {A, B, C, D}}
 
 
 @pytest.mark.parametrize("reading", READINGS)
 def test_gt_c1_chronological_selection(setting, reading):
-    """GT-C1 (Ex. 10): SEQ^c at 8 is {A, B} under every reading (NOT EXISTS, erratum 7)."""
+    """Example 10: SEQ^c at 8 is {A, B} under every reading (Eq. 10 read with NOT EXISTS)."""
     assert full(setting, [8], "chronological", reading=reading) == {8: {A, B}}
 
 
 @pytest.mark.parametrize("reading,expected", [("per-mapping", {A, C}), ("per-key", {A, C}), ("greedy", {A, C}),
                                               ("literal", {C})])
 def test_gt_r1_recent_selection(setting, reading, expected):
-    """GT-R1 (Ex. 10): the paper prints {A, C}; Eq. 11 read literally gives {C} (erratum 9)."""
+    """Example 10: the paper prints {A, C}; Eq. 11 read literally gives {C}."""
     assert full(setting, [8], "recent", reading=reading) == {8: expected}
 
 
 @pytest.mark.parametrize("reading", READINGS)
 def test_gt_c2_chronological_consumption(setting, reading):
-    """GT-C2 (Ex. 11): SEQ^c + P^c at ET = {8, 10}: {A, B}, then nothing (G1–G3 consumed)."""
+    """Example 11: SEQ^c + P^c at ET = {8, 10}: {A, B}, then nothing (G1–G3 consumed)."""
     assert full(setting, [8, 10], "chronological", "chronological", reading) == {8: {A, B}, 10: set()}
 
 
@@ -80,18 +81,18 @@ def test_gt_c2_chronological_consumption(setting, reading):
                                               ("greedy", {8: {A, C}, 10: set()}),
                                               ("literal", {8: {C}, 10: {D}})])
 def test_gt_r2_recent_consumption(setting, reading, expected):
-    """GT-R2 (Sec. 2): SEQ^r + P^r at ET = {8, 10}; the literal Eq. 11 contradicts the paper twice."""
+    """§2 of the paper: SEQ^r + P^r at ET = {8, 10}; the literal Eq. 11 contradicts the paper twice."""
     assert full(setting, [8, 10], "recent", "recent", reading) == expected
 
 
 def test_gt_d1_unrestricted_push(setting):
-    """GT-D1: content-change evaluation (every event), unrestricted."""
+    """By hand: content-change evaluation (every event), unrestricted."""
     assert full(setting, None) == {2: set(), 4: set(), 6: {A, B}, 8: {A, B, C}, 10: {A, B, C, D}}
 
 
 @pytest.mark.parametrize("reading", READINGS)
 def test_gt_d2_d3_chronological_and_recent_push(setting, reading):
-    """GT-D2 / GT-D3: pushed, chronological and recent coincide: {A, B} at 6, nothing after."""
+    """By hand: pushed, chronological and recent coincide: {A, B} at 6, nothing after."""
     for policy in ("chronological", "recent"):
         assert full(setting, None, policy, policy, reading) == {2: set(), 4: set(), 6: {A, B}, 8: set(), 10: set()}
 
@@ -131,7 +132,7 @@ from translator.rdf.streams import StreamElement  # noqa: E402
 
 def equations(events, times, selection, consumption, reading):
     """Eqs. 7, 10 (NOT EXISTS), 11 and P^c/P^r for E1 = ?x p ?y, E2 = ?y q ?z over point events,
-    written directly from spec/003-rsepql.md §6.5–6.8 (reading per-mapping: the quantifier over E2
+    written directly from Dell'Aglio et al. 2016, §4.2–4.4 (reading per-mapping: the quantifier over E2
     matches with the same mapping; literal: over all of them). Returns {t: {(x, y, z, t1, t3)}}."""
     consumed: set = set()
     out = {}

@@ -1,5 +1,5 @@
 """lars.reference on cases computed by hand: window functions (LARS paper), the offer example of
-seed 000 (Ex. 5–7), a tram example after Beck et al. (AAAI 2015), all window kinds, D9–D11, no
+Dao-Tran, Beck, Eiter 2015 (Ex. 5–7), a tram example after Beck et al. (AAAI 2015), all window kinds, D9–D11, no
 answer stream, stratification, clingo built-ins, and the Ticker programs."""
 
 from __future__ import annotations
@@ -86,7 +86,7 @@ def parse_atom_(text: str) -> Atom:
 
 
 def test_offer_example_of_seed_000() -> None:
-    """Seed 000 Ex. 5–7: Claire gets only shop b's offer, while isNear is in the 5-minute window."""
+    """Dao-Tran, Beck, Eiter 2015, Ex. 5–7: Claire gets only shop b's offer, while isNear is in the 5-minute window."""
     program = """
     ans(Sh,Pr,Pe) :- offer(Sh,Pr,Pe) [30], isNear(Sh) [5], g_classify(Pr,Ge), Pe >= 20, Ge != 1.
     g_classify("mbt",1). g_classify("rayban",0).
@@ -290,7 +290,7 @@ def test_reference_time_before_the_stream() -> None:
 
 
 def test_right_open_windows_and_calls() -> None:
-    """u = −1 (lars.model's right-open extension, spec D2): [t−L, t) ends one tick before t."""
+    """u = −1 (lars.model's right-open extension, D2): [t−L, t) ends one tick before t."""
     assert time_window_bounds(TimeWindow(3, -1, 1), 10, 0) == (7, 9)
     assert time_window_bounds(TimeWindow(None, -1, 1), 10, 0) == (0, 9)
     assert answers("h :- p [2, -1, 1].", "0: p\n1:\n2:\n3:\n", range(4)) == {0: [], 1: ["h"], 2: ["h"], 3: []}

@@ -1,5 +1,5 @@
 """``lars.records.dataclass``: the standard library's frozen dataclasses, with the generated methods'
-code read from the user's cache folder (docs/performance.md, session 10).
+code read from the user's cache folder (docs/performance.md, "Start-up").
 
 The oracle is :func:`dataclasses.dataclass` itself: a class made through the table must have the
 same methods (the same code, byte for byte) and behave the same under every dataclass operation
@@ -172,7 +172,7 @@ def test_a_kept_pattern_that_sre_refuses_is_compiled_again(table) -> None:
 def test_a_class_without_docstring_gets_the_standard_librarys_text(table, slots: bool) -> None:
     """dataclasses gives a class without a docstring ``Name(field: type, …)`` (inspect.signature);
     through the table the same text comes when ``__doc__`` is first read (inspect is not imported at
-    start-up, docs/performance.md session 11 round 2)."""
+    start-up, docs/performance.md, "Start-up")."""
 
     def make(decorator):
         @decorator(frozen=True, slots=slots)

@@ -1,4 +1,4 @@
-"""SPARQL 1.1 expression semantics (spec D6): the spec's own examples, then a differential test
+"""SPARQL 1.1 expression semantics (D6): the spec's own examples, then a differential test
 against rdflib's SPARQL engine, then the places where rdflib deviates from the spec (where we
 assert the spec's answer; the list is in docs/rdf-io.md)."""
 
@@ -244,7 +244,7 @@ def test_nt_adapters_for_grounding_time_calls():
     assert call_nt("COALESCE", [None, i]) == i
     assert call_nt("BOUND", ["null"]) == to_nt(F)
     assert holds_nt(to_nt(T)) and not holds_nt(None) and not holds_nt(to_nt(lit("")))
-    # the seed 000 Ex. 4 FILTER (?percent >= 20 && ?gender != 1) for shop b
+    # the Dao-Tran, Beck, Eiter 2015, Ex. 4 FILTER (?percent >= 20 && ?gender != 1) for shop b
     ge = call_nt(">=", [i, to_nt(I(20))])
     ne = call_nt("!=", [to_nt(I(0)), to_nt(I(1))])
     assert holds_nt(call_nt("&&", [ge, ne]))

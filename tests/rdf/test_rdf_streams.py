@@ -40,7 +40,7 @@ def simple(elements):
 
 
 def test_running_example_reads_back_exactly():
-    """Seed 000 Ex. 5: υ_D(10) = offer(a, "mbt", 30), υ_D(15) = offer(b, "rayban", 25), υ_D(18) = isNear(a), isNear(b)."""
+    """Dao-Tran, Beck, Eiter 2015, Ex. 5: υ_D(10) = offer(a, "mbt", 30), υ_D(15) = offer(b, "rayban", 25), υ_D(18) = isNear(a), isNear(b)."""
     offers = read_stream(DATA / "running_example" / "offers.stream", "http://ex.org/offers")
     integer = lambda n: Literal(str(n), datatype=XSD.integer)  # noqa: E731
     assert simple(offers) == [
@@ -286,7 +286,7 @@ def test_stream_spec_and_missing_file():
 
 
 def test_lars_view_of_the_running_example():
-    """Seed 000 §4.3: striple(S, P, O, s) ∈ υ(t), arrival order kept; the names match translator.translate.tau."""
+    """Dao-Tran, Beck, Eiter 2015, §4.3: striple(S, P, O, s) ∈ υ(t), arrival order kept; the names match translator.translate.tau."""
     from lars.model import Atom, String
     from translator.translate import tau
     from translator.rdf.streams import STRIPLE, to_lars_stream

@@ -1,4 +1,4 @@
-"""The RDF ↔ LARS term mapping (spec D5, D7) round-trips, and agrees with rdflib's N-Triples parser."""
+"""The RDF ↔ LARS term mapping (D5, D7) round-trips, and agrees with rdflib's N-Triples parser."""
 
 from __future__ import annotations
 

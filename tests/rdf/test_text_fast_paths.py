@@ -1,5 +1,5 @@
 """The run path's readings and printings from text agree with rdflib's (docs/performance.md,
-session 11): a run that builds no rdflib term gives the same texts and numbers as one that does.
+"Start-up"): a run that builds no rdflib term gives the same texts and numbers as one that does.
 
 * :func:`translator.rdf.terms.iri_nt` / :func:`~translator.rdf.terms.literal_nt` print a query
   constant as ``to_nt`` prints the rdflib term built from it, and take the text path only where

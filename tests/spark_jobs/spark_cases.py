@@ -20,7 +20,7 @@ EX = "http://example.org/"
 S1 = URIRef(EX + "s1")
 S2 = URIRef(EX + "s2")
 
-#: windows of Table 1 (seed 000 §4.2): time, step (SLIDE), tuple, unbounded, now
+#: windows of Table 1 (Dao-Tran, Beck, Eiter 2015, §4.2): time, step (SLIDE), tuple, unbounded, now
 WINDOWS = ("RANGE 3s", "RANGE 4s SLIDE 2s", "TRIPLES 2", "RANGE UNBOUNDED", "NOW")
 
 

@@ -1,4 +1,4 @@
-"""The partitioned run on Spark (``local[2]``, session fixture): the blocks Spark's window functions
+"""The partitioned run on Spark (``local[2]``, the shared SparkSession fixture): the blocks Spark's window functions
 build equal the plain-Python partition, and answers, R2S, verdicts, Parquet output and the
 spark-submit entry point equal the sequential run (the oracle). Few jobs, each covering much."""
 

@@ -146,7 +146,7 @@ def test_epsparql_bare_names_are_iris_in_the_bare_namespace():
 
 
 SEEDS = QUERIES / "seeds"
-#: seed 004 §8.1 P3: which printed queries parse strictly; all parse leniently
+#: Barbieri et al. 2010, §8.1 P3: which printed queries parse strictly; all parse leniently
 STRICT_OK = {"s004_q2", "s004_static", "s000_ex4_q1", "s000_ex4_q2", "s002_listing1"}
 
 

@@ -1,4 +1,4 @@
-"""Proposition 1 of seed 000 (§4.1) as a property, through the reference semantics
+"""Proposition 1 of Dao-Tran, Beck, Eiter 2015 (§4.1) as a property, through the reference semantics
 (``lars.reference``) and through the clingo engine (``asp.solver``).
 
 For a LARS program P and a stream S (random stratified programs with every window kind, from the
@@ -114,7 +114,7 @@ def test_push_trigger_ignores_static_data() -> None:
 # expressions that may fail: the variable stays unbound), VALUES with UNDEF (unbound variables
 # joined), OPTIONAL with a FILTER inside (the filter sees the optional side's bindings). Without
 # streams τ1 and τ2 must equal the SPARQL answers of Oxigraph, and of rdflib where rdflib is right
-# on the shape (tests/oracles.py; seed 000 Proposition 2).
+# on the shape (tests/oracles.py; Dao-Tran, Beck, Eiter 2015, Proposition 2).
 
 from rdflib import Dataset, Literal as RDFLiteral, Namespace  # noqa: E402
 

@@ -27,7 +27,7 @@ def test_fixture_round_trip(path):
     q = parse(path.read_text(), lenient=True)
     text = print_query(q)
     # the printed text declares no assumed prefix (they print as full IRIs), so only the
-    # hyphenated variable of seed 004 Q1 and Q6's REGISTER STREAM … SELECT still need lenient mode
+    # hyphenated variable of Barbieri et al. 2010's §2.2 query and its §2.7 REGISTER STREAM … SELECT still need lenient mode
     again = parse(text, q.dialect, lenient=path.stem in ("s004_q1", "s004_q6"))
     assert again == q
 

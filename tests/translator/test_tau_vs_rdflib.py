@@ -1,5 +1,5 @@
 """τ, τ1 and τ2 against two independent SPARQL engines (Oxigraph and rdflib, ``tests/oracles.py``),
-seed 000 §4.3 and Proposition 2.
+Dao-Tran, Beck, Eiter 2015, §4.3 and Proposition 2.
 
 Random queries built from triple patterns, AND, UNION, OPTIONAL, MINUS and FILTER are evaluated
 
@@ -82,7 +82,7 @@ def patterns(leaf):
 
 
 static_pattern = patterns(triple)
-#: g of ``STREAM s ω g`` is a basic graph pattern (seed 000 §3): one to four triple patterns, drawn
+#: g of ``STREAM s ω g`` is a basic graph pattern (Dao-Tran, Beck, Eiter 2015, §3): one to four triple patterns, drawn
 #: directly (filtering them out of ``static_pattern`` discarded so many inputs that hypothesis's
 #: health check failed on some seeds)
 basic_pattern = st.lists(triple, min_size=1, max_size=4).map(" ".join)
@@ -204,7 +204,7 @@ def test_tau1_equals_sparql_on_merged_default_graph(where, data, elements, w, co
 
 
 def test_running_example_through_reference() -> None:
-    """Seed 000 Ex. 1–8 as CQELS Q2: at 18 the answer is shop b, "rayban", 25 (Ex. 8)."""
+    """Dao-Tran, Beck, Eiter 2015, Ex. 1–8 as CQELS Q2: at 18 the answer is shop b, "rayban", 25 (Ex. 8)."""
     q2 = """PREFIX : <http://example.org/>
 SELECT ?shop ?product ?percent
 WHERE {
@@ -243,7 +243,7 @@ WHERE {
 
 
 # ------------------------------------------- any graph pattern inside a stream pattern (τ2 extension)
-#: g of ``STREAM s ω g`` beyond seed 000 §3's BGPs (docs/translation.md, "τ2 extension"): OPTIONAL,
+#: g of ``STREAM s ω g`` beyond Dao-Tran, Beck, Eiter 2015, §3's BGPs (docs/translation.md, "τ2 extension"): OPTIONAL,
 #: UNION, MINUS, FILTER, BIND, VALUES and nested groups. A BIND or VALUES leaf sits in its own group
 #: so that two of them never bind the same variable in one group.
 bind_leaf = st.tuples(triple, st.sampled_from(["?x", "isIRI(?y)", "(?x + 1)", "STR(?z)", "IF(bound(?y), ?y, 2)"])).map(

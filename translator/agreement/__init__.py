@@ -1,4 +1,4 @@
-"""Agreement between a pull-based and a push-based run (seed 000 §5, spec 000-core.md §5).
+"""Agreement between a pull-based and a push-based run (Dao-Tran, Beck, Eiter 2015, §5).
 
 A pure analysis of answers: given the per-time-point answers of the runs, decide interval by
 interval whether the engines agree (:mod:`.verdicts`), attribute each disagreement to its cause

@@ -29,7 +29,7 @@ def analyse(
 ) -> AgreementReport:
     """Judge ``pull`` (the τ1 pull run) against ``push`` (the τ2 push run) over ``inputs``' range.
 
-    With ``tau2_pull`` (the push query run pull-based) the disagreements are diagnosed (seed 000 §5
+    With ``tau2_pull`` (the push query run pull-based) the disagreements are diagnosed (Dao-Tran, Beck, Eiter 2015, §5
     causes (ii) and (iii)); ``other`` adds the window-bounds factor. ``other`` needs ``tau2_pull``.
     """
     start, end = inputs.time_from, inputs.time_to

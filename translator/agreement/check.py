@@ -1,27 +1,28 @@
-"""Is an engine's recorded output correct? (seed 001 Defs 25–26; the CSRBench oracle, seed 002 §6,
-spec 002 §5.7). ``rsplars check`` is argument parsing around :func:`check`.
+"""Is an engine's recorded output correct? (Dell'Aglio et al. 2014, Definitions 25–26; the CSRBench oracle,
+Dell'Aglio et al. 2013, §6). ``rsplars check`` is argument parsing around :func:`check`.
 
 An engine's output ``Ans_C(q)`` is **correct** iff it equals ``Ans(Q_z)`` for *some* vector z of
 window starts t0 (Def 25): ``Q_z`` is q under the engine's profile (report policy, R2S, empty
 relations, window model) with window k starting at ``z_k``. The candidates for ``z_k`` are
 ``{a, …, a + max(β_k − 1, α_k)}`` (a = ``registration``): Def 25's bounded set ``{a, …, a+β_k−1}``
-(Theorem 1) together with the oracle's ``{a, …, a+α_k}`` (spec 002 §5.7), so that an output
+(Theorem 1) together with the oracle's ``{a, …, a+α_k}`` (Dell'Aglio et al. 2013, §6.1), so that an output
 correct under either is correct here. ``t0`` given explicitly fixes the candidates.
 
 Choices (docs/check.md lists them with their reasons):
 
-* relations are **sets** of bindings (seed 001 §1.6 A2, the oracle's HashSet); relations that an
+* relations are **sets** of bindings (Dell'Aglio et al. 2014 assume no duplicates; the oracle keeps a HashSet); relations that an
   engine emits at the same timestamp are merged (a tuple-driven engine may report several times
-  per instant, seed 002 §2.4);
+  per instant, Dell'Aglio et al. 2013, §3);
 * terms: IRIs by value, literals by lexical form and datatype/language, except **numeric literals,
   compared by value as doubles** (the oracle's ``doubleValue()``: ``"83"^^xsd:integer`` =
   ``"83.0e0"^^xsd:double``); blank nodes match any blank node (labels are the engine's own);
 * ``timed`` comparison (default, Def 25): the sequence of (timestamp, relation) must be equal on
   ``[warm_up, horizon]`` (Def 26's cut-off is ``warm_up``, default: none, so that early reports of
-  the transient phase are seen, as the oracle sees them — spec 002 §3.3 item 7); the answers'
+  the transient phase are seen, as the oracle sees them: C-SPARQL's transient phase of
+  Dell'Aglio et al. 2013, §7); the answers'
   timestamps are converted from ``answers_unit`` to the base unit (rounded down);
   ``oracle`` comparison (``--ignore-timestamps``): the output's relations, in order and timestamps
-  ignored, must be a contiguous subsequence of the expected ones (spec 002 §5.7 ``contains``); an
+  ignored, must be a contiguous subsequence of the expected ones (Dell'Aglio et al. 2013, §6.2, ``contains``); an
   empty output then matches, as in the oracle, and the report says so.
 """
 
@@ -448,32 +449,32 @@ def _mismatch(evaluator: Evaluator, op: Operational, z, exp, actual, first, igno
 
 def diagnose(evaluator: Evaluator, op: Operational, z, grids, t, e_rel, e_rep, a_rel, exp, actual,
              ignore_timestamps: bool, window_report: Report | None = None) -> list[str]:
-    """Known causes (seed 002 §3.3, Table 2) that fit the first mismatch, in words. ``window_report``
+    """Known causes (Dell'Aglio et al. 2013, §7, Table 2) that fit the first mismatch, in words. ``window_report``
     is the report of the windows at t when the expected stream has no relation there (an IStream
     step with nothing new): stale elements can still explain an unexpected relation."""
     causes: list[str] = []
     if e_rel is None and a_rel is not None:
         if "window-close" in op.report and t is not None and not any(g.closes(t) for g in grids):
             causes.append(f"early report of an open window: the output has a relation at {t}, where no window "
-                          "closes; a window-close engine reports only when the window closes (seed 002 §3.3 item 7, "
-                          "R12; C-SPARQL's Q5 transient)")
+                          "closes; a window-close engine reports only when the window closes (C-SPARQL's transient "
+                          "phase on sliding windows, Q5 of Dell'Aglio et al. 2013, §7)")
         elif not a_rel and op.empty_relations == "skip":
-            causes.append("unexpected empty relation: the profile emits no empty relations (seed 002 §2.6)")
+            causes.append("unexpected empty relation: the profile emits no empty relations (Dell'Aglio et al. 2013, §3)")
         elif "non-empty" in op.report and t is not None and all(
                 evaluator.contents.span(g.stream, *(g.scope(t, op.window_model, "window-close" in op.report) or (1, 0)))
                 == (0, 0) for g in grids):
             causes.append(f"report of an empty window at {t}: the non-empty-content guard suppresses it "
-                          "(seed 002 §2.4)")
+                          "(Dell'Aglio et al. 2013, §3)")
         elif a_rel and window_report is not None and _expired(evaluator, op, window_report, z, a_rel):
             causes.append(f"window expiry: the unexpected binding(s) at {t} come from elements that left the window "
-                          "before it; they were not removed from the active window (seed 002 §3.3 item 9, R11; CQELS's "
-                          "Q4/Q6/Q7)")
+                          "before it; they were not removed from the active window (CQELS's "
+                          "Q4/Q6/Q7 of Dell'Aglio et al. 2013, §7)")
         else:
             causes.append(f"unexpected relation at {t}: no report is due then under {op.as_dict()['report']}")
     elif e_rel is not None and a_rel is None:
         if not e_rel:
             causes.append(f"missing empty relation at {t}: the window reported and the result is empty; the profile "
-                          "emits empty relations (seed 002 §2.6, C-SPARQL)")
+                          "emits empty relations (Dell'Aglio et al. 2013, §3, C-SPARQL)")
         else:
             causes.append(f"dropped relation: no output at {t}, where the window reports {len(e_rel)} binding(s)")
     elif e_rel is not None and a_rel is not None:
@@ -481,11 +482,11 @@ def diagnose(evaluator: Evaluator, op: Operational, z, grids, t, e_rel, e_rep, a
         nulls = _null_instead_of_zero(missing, extra)
         if nulls:
             causes.append(f"null instead of 0: {nulls} is unbound or null where SPARQL 1.1 gives 0 for an empty "
-                          "group (seed 002 §3.3 item 8, R10; SPARQLstream's Q4)")
+                          "group (SPARQLstream's Q4 of Dell'Aglio et al. 2013, §7)")
         if extra and e_rep is not None and _expired(evaluator, op, e_rep, z, extra):
             causes.append(f"window expiry: the unexpected binding(s) at {t} come from elements that left the window "
-                          "before it; they were not removed from the active window (seed 002 §3.3 item 9, R11; CQELS's "
-                          "Q4/Q6/Q7)")
+                          "before it; they were not removed from the active window (CQELS's "
+                          "Q4/Q6/Q7 of Dell'Aglio et al. 2013, §7)")
         if not causes:
             causes.append(f"wrong bindings at {t}: {len(missing)} missing, {len(extra)} unexpected")
     causes += _wrong_r2s(evaluator, op, z, exp, actual, ignore_timestamps)
@@ -510,7 +511,7 @@ def _wrong_r2s(evaluator: Evaluator, op: Operational, z, exp, actual, ignore_tim
     for other in R2S:
         if other != op.r2s and (matches(other, "emit") or matches(other, "skip")):
             return [f"wrong R2S: the output is the {other.upper()} of the answers, the profile's operator is "
-                    f"{op.r2s.upper()} (seed 001 Defs 20–22, seed 002 §2.5)"]
+                    f"{op.r2s.upper()} (Dell'Aglio et al. 2014, Definitions 20–22, Dell'Aglio et al. 2013, §3)"]
     return []
 
 
@@ -574,7 +575,7 @@ def compare_profiles(ev_a: Evaluator, op_a: Operational, ev_b: Evaluator, op_b: 
     The streams are compared per timestamp (relations merged, terms as in :func:`check`); each
     output is also judged under the other profile (is A's output a correct output of B for some
     t0?), which separates a difference of t0 from one of report policy, R2S or empty relations
-    (seed 002 §9: raw outputs of different engines are not expected to be equal)."""
+    (raw outputs of different engines are not expected to be equal: Dell'Aglio et al. 2013, §2)."""
     rel_a, rel_b = ev_a.relations(op_a, start, end), ev_b.relations(op_b, start, end)
     out_a, out_b = as_actual(rel_a, ev_a.variables), as_actual(rel_b, ev_b.variables)
     ka, kb = _timed(out_a), _timed(out_b)

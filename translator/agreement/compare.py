@@ -1,4 +1,4 @@
-"""Running an agreement analysis end to end (seed 000 §5): compile, solve, judge, diagnose.
+"""Running an agreement analysis end to end (Dao-Tran, Beck, Eiter 2015, §5): compile, solve, judge, diagnose.
 
 ``rsplars agree`` is argument parsing around :func:`compare`; a notebook calls the same function::
 
@@ -50,7 +50,7 @@ class Comparison:
 
 @dataclass(frozen=True)
 class Settings:
-    """The run parameters of an analysis (seed 000 §5 and D1, D2, D4)."""
+    """The run parameters of an analysis (Dao-Tran, Beck, Eiter 2015, §5 and D1, D2, D4)."""
 
     period: int
     unit: str = "s"

@@ -1,4 +1,4 @@
-"""Why does an interval disagree? Decomposition into the causes of seed 000 §5 (issue 5, item 2).
+"""Why does an interval disagree? Decomposition into the causes of Dao-Tran, Beck, Eiter 2015, §5 (issue 5, item 2).
 
 The headline comparison is C-SPARQL against CQELS: ``(τ1, pull)`` against ``(τ2, push)``. It differs
 from its mirror in two factors, and one more run isolates each of them:
@@ -8,7 +8,7 @@ from its mirror in two factors, and one more run isolates each of them:
   holds on ``[i·U, (i+1)·U]`` iff the two pull answers differ at ``(i+1)·U``.
 * ``(τ2, pull)`` vs ``(τ2, push)`` — same translation, different execution mode: cause **(iii)**
   holds iff these two runs disagree on the interval (the agreement definition, :func:`judge`).
-* the window-bounds convention (spec D2) as a third factor: given the headline runs under another
+* the window-bounds convention (D2) as a third factor: given the headline runs under another
   convention, **window bounds** is a cause iff the headline verdict on the interval changes.
 
 Several causes can hold at once. Since equality is transitive, a disagreement of the headline pair

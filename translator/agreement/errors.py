@@ -6,4 +6,4 @@ from lars.errors import RsplarsError
 
 
 class AgreementError(RsplarsError):
-    """The answers or options given to the agreement analysis do not fit its definition (seed 000 §5)."""
+    """The answers or options given to the agreement analysis do not fit its definition (Dao-Tran, Beck, Eiter 2015, §5)."""

@@ -1,4 +1,4 @@
-"""The two sides of condition (ii) read off a query (seed 000 §5; input of :mod:`.static_check`).
+"""The two sides of condition (ii) read off a query (Dao-Tran, Beck, Eiter 2015, §5; input of :mod:`.static_check`).
 
 For a query with stream graph patterns ``(STREAM s ω g)`` (a CQELS query, or a member of ``cq(Q)``):
 

@@ -15,7 +15,7 @@ from translator.agreement.verdicts import AgreementResult
 
 #: how the two runs were obtained (``mode`` in the JSON report)
 MODES = ("two-queries", "cqels-brave", "cqels-cautious", "cqels-all")
-#: window-bounds conventions of spec D2
+#: window-bounds conventions of D2
 WINDOW_BOUNDS = ("closed", "left-open", "right-open")
 
 

@@ -1,4 +1,4 @@
-"""Solutions and answers as the agreement analysis sees them (seed 000 §5; spec D5, D7).
+"""Solutions and answers as the agreement analysis sees them (Dao-Tran, Beck, Eiter 2015, §5; D5, D7).
 
 An *answer* is a set of solutions (Datalog semantics: duplicates collapse, D5). A *solution* maps
 result variables to RDF terms written in N-Triples form (``<http://ex/a>``, ``"25"^^<…#integer>``,

@@ -1,8 +1,8 @@
-"""Static check of condition (ii) of seed 000 §5, before any run.
+"""Static check of condition (ii) of Dao-Tran, Beck, Eiter 2015, §5, before any run.
 
 τ1 (C-SPARQL) merges stream triples into the default graph; τ2 (CQELS) reads them only through
 stream graph patterns. The two build the same dataset only if "the static dataset and the input
-streams do not share patterns" (seed 000 §5). Concretely, condition (ii) is violated by
+streams do not share patterns" (Dao-Tran, Beck, Eiter 2015, §5). Concretely, condition (ii) is violated by
 
 * a **stream triple pattern** (inside a stream graph pattern ``(s, ω, g)``) that matches a triple of
   the static data: τ1 answers from the static triple even when the stream is silent, τ2 does not;

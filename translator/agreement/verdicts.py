@@ -1,6 +1,6 @@
-"""Interval verdicts: do the pull-based and the push-based run agree? (seed 000 §5, spec §5, D4)
+"""Interval verdicts: do the pull-based and the push-based run agree? (Dao-Tran, Beck, Eiter 2015, §5; D4)
 
-Definition (seed 000 §5). The engines *agree on* ``[t1, t2]`` iff the union of the push answers at
+Definition (Dao-Tran, Beck, Eiter 2015, §5). The engines *agree on* ``[t1, t2]`` iff the union of the push answers at
 every ``t ∈ (t1, t2]`` equals the pull answer at ``t2``. With pull period ``U`` they agree on a
 timeline iff they agree on every ``[i·U, (i+1)·U]``, ``i ≥ 0``.
 
@@ -116,7 +116,7 @@ def judged_intervals(period: int, start: int, end: int) -> list[tuple[int, int, 
 
 
 def agree_on(pull: Answers, push: Answers, t1: int, t2: int) -> bool:
-    """The definition itself for one interval: ``⋃_{t ∈ (t1, t2]} push(t) == pull(t2)`` (seed 000 §5)."""
+    """The definition itself for one interval: ``⋃_{t ∈ (t1, t2]} push(t) == pull(t2)`` (Dao-Tran, Beck, Eiter 2015, §5)."""
     union: set[Solution] = set()
     for t, answer in push.items():
         if t1 < t <= t2:

@@ -64,7 +64,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The argument parser; ``only``: build just that subcommand (start-up time of ``rsplars lars``)."""
     parser = ArgumentParser(
         prog="rsplars",
-        description="Translate RDF stream queries (C-SPARQL, CQELS-QL, EP-SPARQL) into LARS, "
+        description="Translate RDF stream queries (C-SPARQL, CQELS-QL, EP-SPARQL, RSP-QL) into LARS, "
         "solve them with clingo, and compare engines.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)

@@ -3,7 +3,7 @@
 The readers count what they read and reject (:class:`lars.accounting.Accounting`); this module
 adds what only the run knows — how many distinct elements the engine used (those at or before the
 last evaluation time) and how many were duplicates (the same triple on the same stream at the same
-time point: ``υ(t)`` is a set, seed 000 §2.3, so the engine sees it once) — and prints the summary
+time point: ``υ(t)`` is a set, Dao-Tran, Beck, Eiter 2015, §2.3, so the engine sees it once) — and prints the summary
 and every skipped element on stderr.
 """
 

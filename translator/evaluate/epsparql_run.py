@@ -7,13 +7,13 @@ the incremental engine when the program is in its fragment, else clingo) on the 
 :func:`translator.translate.epsparql.compile_epsparql`, and each complex event is reported once, at
 the time point its interval ends, with that interval (:func:`event_answers`).
 
-Selection and consumption policies (seed 003 §4.3–4.4, spec 003-rsepql.md §6.7–6.8) cannot be
+Selection and consumption policies (Dell'Aglio et al. 2016, §4.3–4.4) cannot be
 written in LARS: a policy compares matches with each other (the earliest, the latest) and
 consumption is state carried from one evaluation to the next. They are a post-processing step of
 the answer stream of the operand program (:func:`translator.translate.epsparql.compile_policy_operands`):
 :func:`policy_evaluations` takes the operand matches the engine derives at each evaluation time,
 keeps those whose events are not consumed, evaluates the SEQ tree with the chosen selection
-(Eqs. 7, 10, 11 of seed 003, errata applied, with the reading of the quantifier chosen), applies
+(Eqs. 7, 10, 11 of Dell'Aglio et al. 2016, §4.3, with its typos corrected, with the reading of the quantifier chosen), applies
 the pattern's FILTER and WITHIN, and consumes the events of the selected matches. With policies
 each complex event is reported once, at the first evaluation that selects it.
 """
@@ -105,7 +105,7 @@ Leaf = tuple[str, str, str, int]
 
 @dataclass(frozen=True)
 class Match:
-    """An event mapping ``(μ, t1, t2)`` of seed 003 with its justification (the events it is made of)."""
+    """An event mapping ``(μ, t1, t2)`` of Dell'Aglio et al. 2016 with its justification (the events it is made of)."""
 
     mu: frozenset[tuple[str, str]]
     start: int
@@ -121,12 +121,12 @@ def compatible(a: dict[str, str], b: dict[str, str]) -> bool:
 
 
 def _before(a: Match, b: Match) -> bool:
-    """The order on intervals (spec 003-rsepql.md §6.2, erratum 10; reading (a)): a ends before b starts."""
+    """The order on intervals (Dell'Aglio et al. 2016, §4.2 leave it open; chosen here): a ends before b starts."""
     return a.end < b.start
 
 
 def seq(left: list[Match], right: list[Match], selection: str, reading: str) -> list[Match]:
-    """``E1 SEQ E2`` (Eq. 7), ``E1 SEQ^c E2`` (Eq. 10 with NOT EXISTS, erratum 7) or
+    """``E1 SEQ E2`` (Eq. 7), ``E1 SEQ^c E2`` (Eq. 10, whose EXISTS is read as NOT EXISTS as its prose says) or
     ``E1 SEQ^r E2`` (Eq. 11) over the matches of the operands; ``reading`` scopes the quantifier
     over the other E2 matches (:data:`READINGS`)."""
     pairs: dict[Match, list[Match]] = {}
@@ -234,7 +234,7 @@ def policy_evaluations(
     engine: str = "auto",
 ) -> Iterator[tuple[int, frozenset[Match]]]:
     """At every evaluation time (default: every event time), the matches selected by the policy
-    (the model's full answer at t, seed 003: ``MATCH`` under ``SEQ``/``SEQ^c``/``SEQ^r`` and
+    (the model's full answer at t, Dell'Aglio et al. 2016, §4: ``MATCH`` under ``SEQ``/``SEQ^c``/``SEQ^r`` and
     ``P^u``/``P^c``/``P^r``), after FILTER and WITHIN. The events of the selected matches (their
     justification, Appendix A; before FILTER, as ``just(MATCH E)``) are consumed for the next
     evaluations unless the consumption is ``unrestricted``."""

@@ -2,7 +2,7 @@
 may never end) and, by default, long N-Triples stream files (docs/performance.md).
 
 The elements come lazily from :func:`translator.rdf.streams.iter_streams`; each time point becomes
-``υ(t)`` of the LARS data stream (seed 000 §4.3, as :func:`translator.rdf.streams.to_lars_stream`:
+``υ(t)`` of the LARS data stream (Dao-Tran, Beck, Eiter 2015, §4.3, as :func:`translator.rdf.streams.to_lars_stream`:
 ``striple(s, p, o, stream)`` atoms, arrival order kept, a repeated atom kept once) and is handed to
 the engine through :class:`lars.streams.LiveStream`, which the engine empties as its windows move on:
 memory follows the windows, not the length of the stream. A time point is complete once an element

@@ -4,7 +4,7 @@ After every evaluation time the run compares its resident memory (``/proc/self/s
 peak from ``getrusage``) with the limit. Over it, the run stops like an interrupted one — the
 answers written so far are kept and complete up to the previous evaluation time — with a message
 that names the windows of the program by their content at that time (the stream atoms each holds,
-seed 000 §2.3: ``⊞^∞`` holds the whole stream so far and grows with it; a time window of width L
+Dao-Tran, Beck, Eiter 2015, §2.3: ``⊞^∞`` holds the whole stream so far and grows with it; a time window of width L
 holds about L ticks of input). The default limit is 80 % of the machine's memory
 (``/proc/meminfo``; no limit where that cannot be read); ``--max-memory 0`` turns the check off.
 
@@ -147,7 +147,7 @@ def window_use(program: Program, stream: Stream, t: int) -> list[WindowUse]:
 @dataclass(frozen=True)
 class RuleGrowth:
     """A rule joining several windows: the stream atoms of each (of the atom's predicate) at t;
-    ``instances``, their product, bounds the ground instances of the join (seed 000 §2.3: a
+    ``instances``, their product, bounds the ground instances of the join (Dao-Tran, Beck, Eiter 2015, §2.3: a
     window atom ranges over the atoms its window holds)."""
 
     rule: int

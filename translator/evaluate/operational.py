@@ -1,5 +1,5 @@
 """Running a query the way a real engine does: t0, report policy, R2S, empty relations
-(seed 001 §1.8, §1.13–1.16; seed 002 §2.4–2.7, R19).
+(Dell'Aglio et al. 2014, Definitions 13 and 20–24; Dell'Aglio et al. 2013, §3, §6.1).
 
 The pipeline, for the operational parameters ``op`` (:class:`translator.evaluate.profiles.Operational`):
 
@@ -15,12 +15,12 @@ The pipeline, for the operational parameters ``op`` (:class:`translator.evaluate
    run; under window close every report has the widths α, so one program
    (:func:`report_program`, shown by ``translate --to lars --profile``) with the report policy as
    its ``trigger`` rules is the whole run;
-4. R2S at the root over consecutive reports (seed 001 Defs 20–22: IStream/DStream compare with the
+4. R2S at the root over consecutive reports (Dell'Aglio et al. 2014, Definitions 20–22: IStream/DStream compare with the
    previous *evaluation*, the state before the first is empty; DStream emits nothing at the first
-   evaluation, as the CSRBench oracle, spec 002 §2.5);
-5. empty relations: ``emit`` keeps a report whose R2S output is empty, ``skip`` drops it (seed 002
-   §2.6, R7: an output policy, separate from the NC report guard). Steps 4–5 post-process the
-   answer stream (seed 002 R19: "applied last").
+   evaluation, as the CSRBench oracle, Dell'Aglio et al. 2013, §3);
+5. empty relations: ``emit`` keeps a report whose R2S output is empty, ``skip`` drops it (Dell'Aglio
+   et al. 2013, §3: an output policy, separate from the NC report guard). Steps 4–5 post-process the
+   answer stream (applied last, as the CSRBench oracle does, Dell'Aglio et al. 2013, §6.1).
 """
 
 from __future__ import annotations
@@ -82,7 +82,7 @@ class Relation:
 
 def time_windows(query: M.Query, base: TimeBase) -> list[TimeWindowInfo]:
     """The query's windows in query order (C-SPARQL stream sources, then CQELS STREAM patterns);
-    the seeds' report policies are defined for time-based windows only (seed 002 §2.3, R13)."""
+    the papers' report policies are defined for time-based windows only (Dell'Aglio et al. 2013, §3; the oracle takes one time-based window, §6.2)."""
     out = []
     for p in M.stream_graph_patterns(query):
         if not isinstance(p.stream, M.IRI):
@@ -90,7 +90,7 @@ def time_windows(query: M.Query, base: TimeBase) -> list[TimeWindowInfo]:
         spec = window_spec(p.window, base)
         if spec.kind != "range" or spec.range is None:
             raise UnsupportedError(f"a {spec.kind} window", STAGE,
-                                   "report policies are defined for time-based sliding windows (seed 002 §2.3)")
+                                   "report policies are defined for time-based sliding windows (Dell'Aglio et al. 2013, §3)")
         out.append(TimeWindowInfo(p.stream.value, spec.range, spec.step))
     if not out:
         raise UnsupportedError("a query without windows", STAGE, "a report policy needs a time-based window")
@@ -107,7 +107,7 @@ def policy_of(op: Operational) -> Policy:
 
 def horizon(elements: Sequence[StreamElement], windows: Sequence[TimeWindowInfo], t0s: Iterable[int] = (0,)) -> int:
     """The last time point worth evaluating: every window holding an element has closed by then
-    (last element + max α + max β, seed 001 §1.18 'bounded horizon')."""
+    (last element + max α + max β, Dell'Aglio et al. 2014, Definitions 25–26 'bounded horizon')."""
     last = max([e.t for e in elements], default=0)
     return max(last, *t0s) + max(w.alpha for w in windows) + max(w.beta for w in windows)
 
@@ -278,16 +278,15 @@ def operational_relations(compiled: Compiled, elements: Sequence[StreamElement],
 
 
 def trigger_rules(windows: Sequence[TimeWindowInfo], op: Operational) -> tuple[Rule, ...]:
-    """The report policy as LARS rules deriving ``trigger`` exactly at ET (seed 001 Def 23,
-    spec 001 §7.2–7.3): one rule per reporting window (two where NC's partial window needs the
-    ``max(0, …)`` of seed 001 §1.8 split), the strategies as body conjuncts.
+    """The report policy as LARS rules deriving ``trigger`` exactly at ET (Dell'Aglio et al. 2014, Definition 23): one rule per reporting window (two where NC's partial window needs the
+    ``max(0, …)`` of Dell'Aglio et al. 2014, Definition 13 split), the strategies as body conjuncts.
 
     * WC: ``⊞^0 @_T true, T ≥ t0+α, (T − (t0+α)) \\ β = 0``;
     * P: ``⊞^0 @_T true, T ≥ t0, (T − t0) \\ p = 0``;
     * CC (arrivals): ``⊞^0 ◇ striple(X1,X2,X3,s)`` and T inside the first window's domain;
     * NC under WC: ``⊞^w ◇ striple(Y1,Y2,Y3,s)`` with the window that ends at the close instant;
       NC otherwise: ``⊞^α @_U striple(Y1,Y2,Y3,s), U ≥ lo(T)`` with lo(T) the start of the
-      present window (seed 001 §1.8, the oracle's CC windower).
+      present window (Dell'Aglio et al. 2014, Definition 13, the oracle's CC windower).
 
     Strict content change compares the contents at T and T − 1 and is not given as rules; it and
     windows with gaps (α < β) under CC are computed by :func:`translator.evaluate.report_policy.report_times`
@@ -353,7 +352,7 @@ def _iri(value: str):
 
 def report_program(query: M.Query, strategy: str, base: TimeBase, op: Operational) -> tuple[Program, list[str]]:
     """The LARS program of a run under ``op`` (``translate --to lars --profile``): ``trigger(P)``
-    of seed 000 §4.1 over the query's program with the windows a report sees — at a window-close
+    of Dao-Tran, Beck, Eiter 2015, §4.1 over the query's program with the windows a report sees — at a window-close
     report the full window ``α`` (left-open ``⊞^{α−1}``, right-open ``⊞^{α,−1}``, closed ``⊞^α``)
     — and :func:`trigger_rules` instead of the push/pull trigger. Returns the program and notes
     on what the rules leave to the report planner."""
@@ -367,11 +366,11 @@ def report_program(query: M.Query, strategy: str, base: TimeBase, op: Operationa
     else:
         kind, widths = "closed", tuple(w.alpha for w in windows)
     if not closing and any(w.beta > 1 for w in windows):
-        notes.append("between window closes a report sees the present window cut at t (seed 001 §1.8), "
+        notes.append("between window closes a report sees the present window cut at t (Dell'Aglio et al. 2014, Definition 13), "
                      "narrower than α: `run` evaluates each such report with the window that selects exactly "
                      "that part; the program below shows the R2R rules with full windows")
     compiled = compile_query(with_windows(query, widths, base.unit), strategy=strategy, mode="none", bounds=kind, base=base)
     rules = (*with_trigger(compiled.program), *trigger_rules(windows, op))
     notes.append(f"R2S {op.r2s.upper()} and empty relations '{op.empty_relations}' are applied to the answer "
-                 "stream after solving (seed 002 R19)")
+                 "stream after solving (as the CSRBench oracle, Dell'Aglio et al. 2013, §6.1)")
     return Program(rules), notes

@@ -1,16 +1,16 @@
 """The names of the operational parameters, without the code that uses them: what the command
 line needs to build its options (``--profile``, ``--cc-mode``, ``--tick``, ``--empty-relations``)
 without loading :mod:`translator.evaluate.profiles` and :mod:`translator.evaluate.report_policy`
-at every start-up (docs/performance.md, session 8). Those two modules take their names from here;
+at every start-up (docs/performance.md, "Start-up"). Those two modules take their names from here;
 ``tests/cli/test_startup.py`` checks that ``PROFILE_NAMES`` lists the profiles of
 :data:`translator.evaluate.profiles.PROFILES` in their order.
 """
 
-#: the engine profiles (seed 002 §2.7, Table 1), in the order ``rsplars profiles`` lists them
+#: the engine profiles (Dell'Aglio et al. 2013, §3, Table 1), in the order ``rsplars profiles`` lists them
 PROFILE_NAMES = ("csparql", "cqels", "sparqlstream", "rsp-ql")
-#: the readings of a content change (seed 001 §1.15)
+#: the readings of a content change (Dell'Aglio et al. 2014, Definition 23)
 CC_MODES = ("arrivals", "strict")
-#: the ticks (seed 002 §2.4)
+#: the ticks (Dell'Aglio et al. 2013, §3)
 TICKS = ("tuple", "time", "batch")
-#: empty-relation notification (seed 002 §2.6)
+#: empty-relation notification (Dell'Aglio et al. 2013, §3)
 EMPTY_RELATIONS = ("emit", "skip")

@@ -1,6 +1,6 @@
-"""Operational profiles of real RSP engines: the hidden parameters of seed 001 §2.1 and of the
-engine model ``M = (Report, Tick, R2S, Empty-relation notification, Time unit)`` of seed 002 §2.7,
-Table 1 (as rebuilt in spec 002 §3.1), as data (seed 002 R8: "engine profiles must be data").
+"""Operational profiles of real RSP engines: the hidden parameters of Dell'Aglio et al. 2014, §5 (explaining heterogeneity) and of the
+engine model ``M = (Report, Tick, R2S, Empty-relation notification, Time unit)`` of Dell'Aglio et al. 2013, §3 and
+Table 1, as data.
 
 ``rsplars profiles`` lists them with their sources; ``--profile NAME`` on ``run``/``check``/
 ``translate`` takes them, and explicit options (``--t0``, ``--report``, ``--tick``, ``--r2s``,
@@ -85,66 +85,84 @@ class Profile:
     notes: tuple[str, ...] = ()
 
 
-_T0 = ("hidden in every engine (seed 001 §2.1, seed 002 §5.1 'usually not configurable'); a run uses the "
-       "registration time 0 of the seeds' examples (seed 002 G3, spec 000 §5), `check` enumerates it")
-_BOUNDS_002 = "seed 002 §2.3, §5.7: SECRET/CSRBench windows [o, c) (spec D2 right-open)"
-_TICK_002 = "seed 002 Table 1: tuple-driven (content-change reports once per arriving tuple, docs/check.md)"
+_T0 = ("hidden in every engine (Dell'Aglio et al. 2014, §5 (explaining heterogeneity); Dell'Aglio et al. 2013, §5.1 'usually not configurable'); a run uses the "
+       "registration time 0 of the papers' examples (Dell'Aglio et al. 2013, Fig. 2), `check` enumerates it")
+_BOUNDS_002 = "Dell'Aglio et al. 2013, §3, §6.1: SECRET/CSRBench windows [o, c) (D2 right-open)"
+_TICK_002 = "Dell'Aglio et al. 2013, Table 1: tuple-driven (content-change reports once per arriving tuple, docs/check.md)"
 
 PROFILES: dict[str, Profile] = {
     "csparql": Profile(
         "csparql", "C-SPARQL 0.9",
         Operational(frozenset({"window-close", "non-empty"}), tick="tuple", r2s="rstream", empty_relations="emit",
                     window_model="right-open"),
-        {"report": "seed 002 Table 1 (Window close + Non-empty content), oracle config windowclose=true, "
-                   "nonemptycontent=true; seed 001 §2.1",
+        {"report": "Dell'Aglio et al. 2013, Table 1 (Window close + Non-empty content), oracle config windowclose=true, "
+                   "nonemptycontent=true; Dell'Aglio et al. 2014, §5 (explaining heterogeneity)",
          "tick": _TICK_002,
-         "r2s": "seed 002 Table 1 Rstream; seed 001 §2.1 'RStream only'",
-         "empty_relations": "seed 002 Table 1 'Yes', oracle config emptyrelation=true",
+         "r2s": "Dell'Aglio et al. 2013, Table 1 Rstream; Dell'Aglio et al. 2014, §5 (explaining heterogeneity): 'RStream only'",
+         "empty_relations": "Dell'Aglio et al. 2013, Table 1 'Yes', oracle config emptyrelation=true",
          "window_bounds": _BOUNDS_002,
          "t0": _T0},
-        ("time unit about 1 s (seed 002 Table 1)",
-         "dataset: window contents merged into the default graph (τ1, seed 001 §2.1)"),
+        ("time unit about 1 s (Dell'Aglio et al. 2013, Table 1)",
+         "dataset: window contents merged into the default graph (τ1, Dell'Aglio et al. 2014, §5 (explaining heterogeneity))"),
     ),
     "cqels": Profile(
         "cqels", "CQELS (Aug 2011)",
         Operational(frozenset({"content-change", "non-empty"}), tick="tuple", r2s="istream", empty_relations="skip",
                     window_model="right-open"),
-        {"report": "seed 002 Table 1 (Content change); the oracle's CQELS config also sets nonemptycontent=true "
-                   "(spec 002 §3.1); arrivals reading: seed 001 §2.1 'every time new statements enter the window' "
-                   "and the oracle's CC windower (spec 002 §5.7)",
+        {"report": "Dell'Aglio et al. 2013, Table 1 (Content change); the oracle's CQELS config also sets nonemptycontent=true "
+                   "(the oracle's configuration); arrivals reading: Dell'Aglio et al. 2014, §5 (explaining heterogeneity) 'every time new statements enter the window' "
+                   "and the oracle's CC windower (Dell'Aglio et al. 2013, §6.1)",
          "tick": _TICK_002,
-         "r2s": "seed 002 Table 1 Istream; seed 001 §2.1",
-         "empty_relations": "seed 002 Table 1 'No', oracle config emptyrelation=false",
+         "r2s": "Dell'Aglio et al. 2013, Table 1 Istream; Dell'Aglio et al. 2014, §5 (explaining heterogeneity)",
+         "empty_relations": "Dell'Aglio et al. 2013, Table 1 'No', oracle config emptyrelation=false",
          "window_bounds": _BOUNDS_002,
          "t0": _T0},
-        ("time unit hundreds of ms (seed 002 Table 1)",
-         "dataset: named window graphs via STREAM (τ2, seed 001 §2.1)"),
+        ("time unit hundreds of ms (Dell'Aglio et al. 2013, Table 1)",
+         "dataset: named window graphs via STREAM (τ2, Dell'Aglio et al. 2014, §5 (explaining heterogeneity))"),
     ),
     "sparqlstream": Profile(
         "sparqlstream", "SPARQLstream 1.0.5 (morph-streams)",
         Operational(frozenset({"window-close", "non-empty"}), tick="tuple", r2s="rstream", empty_relations="skip",
                     window_model="right-open"),
-        {"report": "seed 002 Table 1 (Window close + Non-empty content); seed 001 §2.1",
+        {"report": "Dell'Aglio et al. 2013, Table 1 (Window close + Non-empty content); Dell'Aglio et al. 2014, §5 (explaining heterogeneity)",
          "tick": _TICK_002,
-         "r2s": "seed 002 Table 1 allows Rstream, Istream and Dstream; tested with Rstream (spec 002 §3.1)",
-         "empty_relations": "seed 002 Table 1 'No'",
+         "r2s": "Dell'Aglio et al. 2013, Table 1 allows Rstream, Istream and Dstream; tested with Rstream (Dell'Aglio et al. 2013, §6.3)",
+         "empty_relations": "Dell'Aglio et al. 2013, Table 1 'No'",
          "window_bounds": _BOUNDS_002,
          "t0": _T0},
-        ("its parameters depend on the underlying stream engine (seed 002 §3.2)",),
+        ("its parameters depend on the underlying stream engine (Dell'Aglio et al. 2013, §4)",),
     ),
     "rsp-ql": Profile(
         "rsp-ql", "RSP-QL reference semantics",
         Operational(frozenset({"window-close", "non-empty"}), tick="time", r2s="rstream", empty_relations="emit",
                     window_model="left-open"),
-        {"report": "seed 001 Example 9: P = WC ∧ NC (the C-SPARQL/SPARQLstream policy of §2.1)",
-         "tick": "seed 001 §1.20: RSP-QL is instant-based (time-driven)",
-         "r2s": "seed 001 Example 10: Rstream",
-         "empty_relations": "seed 001 Def 24: one answer per evaluation time, empty ones included",
-         "window_bounds": "seed 001 Def 12–13: windows (o, c], earliest-open present window (§1.8)",
-         "t0": "seed 001 Def 13: a window parameter; Def 25 enumerates it from the registration time"},
-        (),
+        {"report": "Dell'Aglio et al. 2014, Example 9: P = WC ∧ NC (the C-SPARQL/SPARQLstream policy of §5)",
+         "tick": "Dell'Aglio et al. 2014 define no tick; RSP-QL is instant-based (time-driven, Dell'Aglio et al. 2013, §3)",
+         "r2s": "Dell'Aglio et al. 2014, Example 10: Rstream",
+         "empty_relations": "Dell'Aglio et al. 2014, Definition 24: one answer per evaluation time, empty ones included",
+         "window_bounds": "Dell'Aglio et al. 2014, Definitions 12–13: windows (o, c], the earliest open window is the present one",
+         "t0": "Dell'Aglio et al. 2014, Definition 13: a window parameter; Def 25 enumerates it from the registration time"},
+        ("the profile of RSP-QL queries (--dialect rspql): `rsplars run` takes it unless --profile, --mode or "
+         "--period is given; the R2S operator is the query's REGISTER RSTREAM|ISTREAM|DSTREAM unless --r2s is given",),
     ),
 }
+
+#: the profile a query of a dialect runs under when the command line names none: RSP-QL queries
+#: have the RSP-QL reference semantics (Dell'Aglio et al. 2014) as their own engine model
+DIALECT_PROFILES: dict[str, str] = {"rspql": "rsp-ql"}
+
+
+def dialect_defaults(dialect: str, registration_kind: str | None) -> tuple[str | None, str | None]:
+    """(profile, R2S operator) a query of ``dialect`` runs under unless options say otherwise: the
+    dialect's profile (:data:`DIALECT_PROFILES`) and, for RSP-QL, the R2S operator its registration
+    names (``REGISTER ISTREAM <s> AS`` → ``istream``, Dell'Aglio et al. 2014, Defs 20–22; RSTREAM
+    without a registration)."""
+    profile = DIALECT_PROFILES.get(dialect)
+    r2s = None
+    if dialect == "rspql":
+        kind = (registration_kind or "RSTREAM").lower()
+        r2s = kind if kind in R2S else None
+    return profile, r2s
 
 
 def get_profile(name: str) -> Profile:

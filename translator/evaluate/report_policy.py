@@ -1,45 +1,45 @@
 """When a real engine evaluates a continuous query: windows that start at t0, report policies, ticks
-(seed 001 §1.8, §1.15, §1.20; seed 002 §2.3–2.4, §2.7).
+(Dell'Aglio et al. 2014, Definitions 13 and 23; Dell'Aglio et al. 2013, §3–4).
 
-A time-based sliding window ``WW(α, β, t0)`` (seed 001 Def 13, seed 002 §2.3) over one stream opens
+A time-based sliding window ``WW(α, β, t0)`` (Dell'Aglio et al. 2014, Definition 13, Dell'Aglio et al. 2013, §3) over one stream opens
 its windows at ``o_i = t0 + i·β`` (i ≥ 0) and closes them at ``c_i = o_i + α``. Three window
-models (the window-bounds conventions of spec D2):
+models (the window-bounds conventions of D2):
 
-* ``left-open`` — RSP-QL (seed 001 Def 12–13): windows ``(o_i, c_i]``; the *present* window at t
-  is the earliest one not yet closed (``c_i ≥ t``, seed 001 §1.8's ``earliest_open`` rule, which
-  reproduces Examples 7 and 10); the content at t is ``(o_p, t]``.
-* ``right-open`` — SECRET / the CSRBench oracle (seed 002 §2.3–2.4, §5.7): windows ``[o_i, c_i)``;
+* ``left-open`` — RSP-QL (Dell'Aglio et al. 2014, Definitions 12–13): windows ``(o_i, c_i]``; the *present* window at t
+  is the earliest one not yet closed (``c_i ≥ t``, the reading of Dell'Aglio et al. 2014, Definition 13 that
+  reproduces its Examples 7 and 10); the content at t is ``(o_p, t]``.
+* ``right-open`` — SECRET / the CSRBench oracle (Dell'Aglio et al. 2013, §3, §6.1): windows ``[o_i, c_i)``;
   a window-close report at ``c_i`` sees ``[o_i, c_i)`` (Content holds the elements *before* now);
   any other report at t sees the earliest window that holds t, cut at t: ``[o_i, t]`` (the
-  oracle's content-change windower, spec 002 §5.7).
-* ``closed`` — Table 1 of seed 000 literally: windows ``[o_i, c_i]``, present window as for
+  oracle's content-change windower, Dell'Aglio et al. 2013, §6.1).
+* ``closed`` — Table 1 of Dao-Tran, Beck, Eiter 2015 literally: windows ``[o_i, c_i]``, present window as for
   ``left-open``, content ``[o_p, t]``.
 
 Every content is therefore a closed interval ``[lo, hi]`` of time points with ``hi = t`` or (for a
 right-open window-close report) ``hi = t − 1``: exactly the LARS window ``⊞^{t−lo}`` resp.
 ``⊞^{t−lo,−1}`` at t (``translator.translate.tau.lars_window``).
 
-Report strategies (SECRET, seed 001 Def 23 and the predicates of §1.15, seed 002 §2.4):
+Report strategies (SECRET, Dell'Aglio et al. 2014, Definition 23, Dell'Aglio et al. 2013, §3):
 
 * ``window-close`` (WC): t is a closing instant ``c_i``;
 * ``content-change`` (CC): ``arrivals`` — an element of the window's stream arrives at t and
-  enters the window (seed 001 §2.1, CQELS "evaluates every time new statements enter the window";
+  enters the window (Dell'Aglio et al. 2014, §5 (explaining heterogeneity), CQELS "evaluates every time new statements enter the window";
   the oracle's CC windower); ``strict`` — the content at t differs from the content at t − 1
-  (expiries count too; seed 001 T9, seed 002 §2.4);
+  (expiries count too; Dell'Aglio et al. 2014, Example 13, Dell'Aglio et al. 2013, §3);
 * ``non-empty`` (NC): a guard, the content at t is not empty;
-* ``periodic`` (P): ``t = t0 + k·p``, k ≥ 0 (seed 002 §2.4; seed 001 leaves p open: default β).
+* ``periodic`` (P): ``t = t0 + k·p``, k ≥ 0 (Dell'Aglio et al. 2013, §3; Dell'Aglio et al. 2014 leave p open: default β).
 
-A policy is the conjunction of its strategies for one window (``WC ∧ NC``, seed 001 Example 9); a
-time is reported when some reporting window satisfies it (the disjunction over the windows, seed
-001 T13 — the seeds leave the combination open, [A] 11); ``Policy.windows`` restricts the
-reporting windows (seed 001 Example 9: only ``WW2`` reports).
+A policy is the conjunction of its strategies for one window (``WC ∧ NC``, Dell'Aglio et al. 2014, Example 9); a
+time is reported when some reporting window satisfies it (the disjunction over the windows; the
+papers leave the combination open); ``Policy.windows`` restricts the
+reporting windows (Dell'Aglio et al. 2014, Example 9: only ``WW2`` reports).
 
-Ticks (seed 002 §2.4, seed 001 §1.20): RSP-QL evaluates once per instant with everything stamped
+Ticks (Dell'Aglio et al. 2013, §3–4): RSP-QL evaluates once per instant with everything stamped
 ≤ t, which is time-driven and batch-driven behaviour (a batch = the elements of one timestamp,
 the stream model has no batch ids). Tuple-driven: every arriving tuple is added to the window and
 triggers processing, so under content change an instant with k arrivals is evaluated k times, the
-j-th time with the first j of them (seed 001 T9 [A]: "a tuple-driven CQELS might evaluate twice at
-t = 2"); window-close and periodic reports see whole instants, so the tick does not change them
+j-th time with the first j of them (Dell'Aglio et al. 2014, Example 13, read for a tuple-driven engine: CQELS might evaluate twice at
+t = 2); window-close and periodic reports see whole instants, so the tick does not change them
 (:meth:`translator.evaluate.operational.Evaluator.plan`).
 """
 
@@ -82,7 +82,7 @@ def parse_report(text: str) -> frozenset[str]:
 def check_strategies(strategies: frozenset[str]) -> None:
     if not strategies & set(TRIGGERS):
         raise PolicyError("a report policy needs window-close, content-change or periodic (non-empty is a guard: "
-                          "seed 002 §2.6, it only suppresses reports)")
+                          "Dell'Aglio et al. 2013, §3, it only suppresses reports)")
 
 
 def format_report(strategies: Iterable[str]) -> str:
@@ -103,7 +103,7 @@ class Grid:
             raise PolicyError(f"a window needs a positive width and slide, got α={self.alpha}, β={self.beta}")
 
     def closes(self, t: int) -> bool:
-        """WC: t is a closing instant ``c_i`` (seed 001 §1.15)."""
+        """WC: t is a closing instant ``c_i`` (Dell'Aglio et al. 2014, Definition 23)."""
         d = t - self.t0 - self.alpha
         return d >= 0 and d % self.beta == 0
 
@@ -114,7 +114,7 @@ class Grid:
         return range(first, hi + 1, self.beta)
 
     def earliest_open(self, t: int) -> int:
-        """Index of the earliest window not yet closed at t (``c_i ≥ t``; seed 001 §1.8, seed 002 Scope)."""
+        """Index of the earliest window not yet closed at t (``c_i ≥ t``; Dell'Aglio et al. 2014, Definition 13; Scope in Dell'Aglio et al. 2013, §3)."""
         return max(0, -(-(t - self.t0 - self.alpha) // self.beta))
 
     def holding(self, t: int) -> int:
@@ -126,7 +126,7 @@ class Grid:
 
     def scope(self, t: int, model: str, closing: bool) -> tuple[int, int] | None:
         """The content interval ``[lo, hi]`` (closed, time points) of this window at report time t
-        (module docstring); ``None`` before t0, where the window is undefined (seed 001 §1.8)."""
+        (module docstring); ``None`` before t0, where the window is undefined (Dell'Aglio et al. 2014, Definition 13)."""
         if t < self.t0:
             return None
         if model == "right-open":
@@ -160,7 +160,7 @@ class Policy:
         return "window-close" in self.strategies
 
     def describe(self) -> str:
-        """SECRET notation, e.g. ``WC ∧ NC`` (seed 001 Example 9)."""
+        """SECRET notation, e.g. ``WC ∧ NC`` (Dell'Aglio et al. 2014, Example 9)."""
         parts = [CODES[s] + ("(strict)" if s == "content-change" and self.cc_mode == "strict" else "")
                  for s in STRATEGIES if s in self.strategies]
         return " ∧ ".join(parts)
@@ -200,7 +200,7 @@ class Contents:
 
 def report_times(grids: Sequence[Grid], contents: Contents, policy: Policy, model: str,
                  start: int, end: int) -> list[Report]:
-    """ET of the policy on ``[start, end]`` (seed 001 Def 23: ``t ∈ ET_P iff P holds at t``), with
+    """ET of the policy on ``[start, end]`` (Dell'Aglio et al. 2014, Definition 23: ``t ∈ ET_P iff P holds at t``), with
     the content interval of every window at each t."""
     if model not in WINDOW_MODELS:
         raise PolicyError(f"unknown window model {model!r} (expected {', '.join(WINDOW_MODELS)})")

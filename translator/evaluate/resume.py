@@ -1,6 +1,6 @@
 """``--resume-from T``: continue a run that stopped after evaluation time T (docs/robustness.md).
 
-The answers at an evaluation time depend only on the stream up to it (seed 000 §4: the engine
+The answers at an evaluation time depend only on the stream up to it (Dao-Tran, Beck, Eiter 2015, §4: the engine
 evaluates the program on the window contents at t), so the evaluation times after T can be solved
 on their own. IStream and DStream also need the answers at the previous evaluation time: that one
 is solved again, silently (:func:`translator.evaluate.run.answers`, ``resume_after``). With

@@ -1,13 +1,13 @@
-"""Running a translated query over RDF streams and static data (seed 000 §4, step 4 = R2S).
+"""Running a translated query over RDF streams and static data (Dao-Tran, Beck, Eiter 2015, §4, step 4 = R2S).
 
 The data side of ``rsplars run``: stream elements (``translator.rdf.streams``) become the LARS
-data stream of ``striple(S, P, O, s)`` atoms in arrival order (seed 000 §4.3 (i)), the static
+data stream of ``striple(S, P, O, s)`` atoms in arrival order (Dao-Tran, Beck, Eiter 2015, §4.3 (i)), the static
 dataset becomes ``triple(S, P, O, G)`` facts, the program of :func:`translator.translate.compile.compile_query`
 is solved at every evaluation time (``--lars-engine``: the incremental engine of ``lars.incremental`` when
 the program is in its fragment, else clingo, ``asp.solver``; ``translator.evaluate.engine``), and the atoms of the
 answer predicate are read back as solutions (variable → N-Triples term; unbound left out, D5).
 
-Evaluation times (seed 000 §4.1, §5, D4): pull — the multiples of the period U in [from, to];
+Evaluation times (Dao-Tran, Beck, Eiter 2015, §4.1, §5, D4): pull — the multiples of the period U in [from, to];
 push — the time points with input in [from, to]; none — every time point in [from, to]. The
 timeline starts at 0 (both engines start at time 0, §5) or at the first element if earlier; by
 default ``to`` is the last element's time, rounded up to a multiple of U in pull mode so that the

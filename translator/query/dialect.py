@@ -5,7 +5,9 @@ Evidence, in the order it is looked for (first occurrence wins within a dialect)
 * C-SPARQL: ``REGISTER QUERY|STREAM``, ``FROM [NAMED] STREAM``, ``AGGREGATE {``, ``timestamp(``;
 * CQELS-QL: ``STREAM`` not preceded by ``FROM``/``NAMED``/``REGISTER`` (a stream graph pattern);
 * EP-SPARQL: ``SEQ``, ``EQUALS``, ``OPTIONALSEQ``, ``EQUALSOPTIONAL``, ``getDURATION(``,
-  ``getSTARTTIME(``, ``getENDTIME(``, ``WITHIN``.
+  ``getSTARTTIME(``, ``getENDTIME(``, ``WITHIN``;
+* RSP-QL (W3C RSP community group syntax): ``REGISTER RSTREAM|ISTREAM|DSTREAM``,
+  ``FROM NAMED WINDOW``, ``WINDOW <w> {`` / ``WINDOW ?w {`` (a window graph pattern).
 
 Comments, strings, IRIs, variables and numbers are skipped. A query with none of them but with a
 *bare name* — a word without a prefix where SPARQL expects an IRI (``?c hasStockPrice ?p``), as
@@ -24,12 +26,14 @@ from dataclasses import dataclass
 from .errors import DialectMismatchError
 from .model import DIALECTS, Position
 
-NAMES = {"csparql": "C-SPARQL", "cqels": "CQELS-QL", "epsparql": "EP-SPARQL"}
+NAMES = {"csparql": "C-SPARQL", "cqels": "CQELS-QL", "epsparql": "EP-SPARQL", "rspql": "RSP-QL"}
 #: how each dialect declares streams / events, for mismatch explanations
 HOW = {
     "csparql": "C-SPARQL declares streams with FROM STREAM <s> [RANGE …] before WHERE",
     "cqels": "CQELS-QL writes STREAM <s> [RANGE …] { … } inside WHERE",
     "epsparql": "EP-SPARQL joins groups with SEQ/EQUALS/OPTIONALSEQ/EQUALSOPTIONAL and has no windows",
+    "rspql": ("RSP-QL declares windows with FROM NAMED WINDOW <w> ON <s> [RANGE …] and reads them with "
+              "WINDOW <w> { … }"),
 }
 
 _TOKEN = re.compile(
@@ -46,6 +50,7 @@ _TOKEN = re.compile(
 )
 _EP_OPERATORS = {"SEQ", "EQUALS", "OPTIONALSEQ", "EQUALSOPTIONAL"}
 _EP_FUNCTIONS = {"GETDURATION", "GETSTARTTIME", "GETENDTIME"}
+_R2S = {"RSTREAM", "ISTREAM", "DSTREAM"}
 #: words that are keywords (any case) of SPARQL 1.1 or of a dialect, never bare names
 _KEYWORDS = {
     "SELECT", "CONSTRUCT", "ASK", "DESCRIBE", "WHERE", "FROM", "NAMED", "PREFIX", "BASE", "DISTINCT",
@@ -53,7 +58,7 @@ _KEYWORDS = {
     "SILENT", "EXISTS", "NOT", "IN", "UNDEF", "GROUP", "BY", "ORDER", "HAVING", "LIMIT", "OFFSET", "ASC",
     "DESC", "SEPARATOR", "TRUE", "FALSE", "A", "STREAM", "RANGE", "STEP", "SLIDE", "TUMBLING", "TRIPLES",
     "ROWS", "NOW", "ALL", "UNBOUNDED", "REGISTER", "QUERY", "COMPUTED", "EVERY", "AGGREGATE", "WITHIN",
-    *_EP_OPERATORS,
+    "WINDOW", "ELEMENTS", *_EP_OPERATORS, *_R2S,
 }
 
 
@@ -108,8 +113,15 @@ def find_evidence(text: str) -> tuple[Evidence, ...]:
         up = word.upper()
         prev = items[i - 1][0].upper() if i else ""
         nxt = items[i + 1][0] if i + 1 < len(items) else ""
+        after = items[i + 2][0] if i + 2 < len(items) else ""
         if up == "REGISTER" and nxt.upper() in ("QUERY", "STREAM"):
             add("csparql", f"REGISTER {nxt.upper()}", pos)
+        elif up == "REGISTER" and nxt.upper() in _R2S:
+            add("rspql", f"REGISTER {nxt.upper()}", pos)
+        elif up == "WINDOW" and prev == "NAMED" and i >= 2 and items[i - 2][0].upper() == "FROM":
+            add("rspql", "FROM NAMED WINDOW", items[i - 2][1])
+        elif up == "WINDOW" and nxt in ("\0iri", "\0var", "\0pname") and after == "{":
+            add("rspql", "WINDOW graph pattern", pos)
         elif up == "STREAM" and prev in ("FROM", "NAMED"):
             add("csparql", "FROM STREAM", items[i - 1][1] if prev == "FROM" else items[i - 2][1])
         elif up == "STREAM" and prev != "REGISTER":
@@ -205,7 +217,7 @@ def detect_dialect(text: str, source: str = "<input>") -> Detection:
             line=second.position.line,
             column=second.position.column,
             text=text,
-            expected="one dialect; choose it with --dialect csparql|cqels|epsparql",
+            expected="one dialect; choose it with --dialect csparql|cqels|epsparql|rspql",
         )
     first = next(e for e in evidence if e.dialect == dialects[0])
     return Detection(dialects[0], str(first), evidence)

@@ -1,4 +1,4 @@
-"""The RSP query model shared by C-SPARQL, CQELS-QL and EP-SPARQL (seed 000 §3).
+"""The RSP query model shared by C-SPARQL, CQELS-QL, EP-SPARQL and RSP-QL (Dao-Tran, Beck, Eiter 2015, §3).
 
 A query is ``Q = (V, P, D, S)``: result form V (:class:`Select`, :class:`Construct`, :class:`Ask`,
 :class:`Describe`), graph pattern P (:class:`Group` and the SPARQL 1.1 algebra nodes), dataset D
@@ -9,9 +9,12 @@ graph patterns ``(s, ω, g)`` — computed by :func:`stream_graph_patterns`:
   empty (``cs(Q)`` in 000-core §3: stream triples are merged into the default graph).
 * CQELS ``STREAM <s> [ω] {g}`` inside WHERE is a :class:`StreamPattern` node of P *and* an element
   of S.
+* RSP-QL ``FROM NAMED WINDOW <w> ON <s> [ω]`` is a :class:`NamedWindow` of the dataset (Dell'Aglio
+  et al. 2014, Def 14: the named window graphs of the RSP-QL dataset), an element of S with the
+  window's IRI; ``WINDOW <w> { g }`` / ``WINDOW ?w { g }`` inside WHERE is a :class:`WindowPattern`.
 
 The model also carries what the dialects add: C-SPARQL registration and AGGREGATE clauses
-(seed 004 Sect. 2.2–2.5), EP-SPARQL event operators (:class:`EventPattern`). Every node is a frozen
+(Barbieri et al. 2010, §2.2–2.5), EP-SPARQL event operators (:class:`EventPattern`). Every node is a frozen
 dataclass; IRIs are stored fully expanded (the prologue is kept so that printers can abbreviate).
 Source positions never take part in equality (``compare=False``), so printing and re-parsing a
 query gives an equal model.
@@ -167,7 +170,7 @@ DIALECT_BUILTINS: dict[str, str] = {
 }
 
 # ---------------------------------------------------------------------------------------------
-# windows (seed 000 Table 1; seed 004 Sect. 2.3; CQELS)
+# windows (Dao-Tran, Beck, Eiter 2015, Table 1; Barbieri et al. 2010, §2.3; CQELS)
 
 _UNIT_MS: dict[str, int] = {"ms": 1, "s": 1000, "m": 60_000, "h": 3_600_000, "d": 86_400_000}
 
@@ -220,21 +223,52 @@ class Duration:
                 ms += Decimal(amount) * unit_ms
         return cls(ms, "xsd:duration", lexical)
 
+    @classmethod
+    def from_iso8601(cls, lexical: str) -> "Duration":
+        """An ISO 8601 duration as RSP-QL writes it without quotes (``PT15S``, ``PT1.5S``, ``PT5M``,
+        ``P1D``, ``PT1H30M``; W3C RSP community group syntax); a decimal fraction may stand on any
+        component. Raises ValueError for years or months (no fixed length in milliseconds) and for
+        a text that is not such a duration."""
+        m = _iso_duration().match(lexical.upper())
+        if not m or lexical.upper() in ("P", "PT") or lexical.upper().endswith("T"):
+            raise ValueError(f"{lexical!r} is not an ISO 8601 duration (e.g. PT15S, PT5M, P1D)")
+        years, months, weeks, days, hours, minutes, seconds = m.groups()
+        if years or months:
+            raise ValueError(f"{lexical!r} has years or months, which have no fixed length")
+        ms = Decimal(0)
+        for amount, unit_ms in ((weeks, 7 * 86_400_000), (days, 86_400_000), (hours, 3_600_000),
+                                (minutes, 60_000), (seconds, 1000)):
+            if amount:
+                ms += Decimal(amount.replace(",", ".")) * unit_ms
+        if ms <= 0:
+            raise ValueError(f"{lexical!r} is not a positive duration")
+        return cls(ms, "xsd:duration", lexical)
 
-WINDOW_KINDS = ("range", "tumbling", "now", "all", "triples", "rows")
+
+@lru_cache(maxsize=None)
+def _iso_duration() -> re.Pattern:
+    number = r"(\d+(?:[.,]\d+)?)"
+    return re.compile(rf"^P(?:{number}Y)?(?:{number}M)?(?:{number}W)?(?:{number}D)?"
+                      rf"(?:T(?:{number}H)?(?:{number}M)?(?:{number}S)?)?$")
+
+
+WINDOW_KINDS = ("range", "tumbling", "now", "all", "triples", "rows", "interval")
 
 
 @dataclass(frozen=True)
 class Window:
     """A window expression ω. ``kind``: ``range`` (sliding, ``step`` = STEP/SLIDE or None when not
     written), ``tumbling`` (RANGE d TUMBLING), ``now`` ([NOW]), ``all`` ([ALL], [RANGE UNBOUNDED]),
-    ``triples`` ([TRIPLES n], C-SPARQL [RANGE TRIPLES n]) or ``rows`` ([ROWS n])."""
+    ``triples`` ([TRIPLES n], C-SPARQL [RANGE TRIPLES n]), ``rows`` ([ROWS n], RSP-QL [ELEMENTS n])
+    or ``interval`` (RSP-QL ``[FROM NOW-a TO NOW-b STEP d]``: ``range`` is a, ``until`` is b, the
+    content from a before now to b before now)."""
 
     kind: str
     range: Duration | None = None
     step: Duration | None = None
     rows: int | None = None
     position: Position | None = field(default=None, compare=False)
+    until: Duration | None = None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -305,10 +339,22 @@ class Values:
 
 @dataclass(frozen=True)
 class StreamPattern:
-    """CQELS stream graph pattern ``STREAM s [ω] { g }`` (seed 000 §2.2 (B2), §4.3 (T2))."""
+    """CQELS stream graph pattern ``STREAM s [ω] { g }`` (Dao-Tran, Beck, Eiter 2015, §2.2 (B2), §4.3 (T2))."""
 
     stream: Union[IRI, Var]
     window: Window
+    pattern: Group
+    position: Position | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True)
+class WindowPattern:
+    """RSP-QL ``WINDOW <w> { g }`` or ``WINDOW ?w { g }`` (W3C RSP community group syntax): g
+    matched in the content of the named window w (Dell'Aglio et al. 2014, Def 14 and §5, a named
+    window graph of the RSP-QL dataset); with a variable, in each named window with ?w bound to
+    its IRI (as ``GRAPH ?g`` ranges over the named graphs)."""
+
+    name: Union[IRI, Var]
     pattern: Group
     position: Position | None = field(default=None, compare=False)
 
@@ -348,7 +394,7 @@ class SubSelect:
 
 Pattern = Union[
     BGP, Group, Union_, Optional_, Minus, Filter, GraphPattern, Bind, Values, StreamPattern,
-    EventPattern, SubSelect, Within,
+    EventPattern, SubSelect, Within, WindowPattern,
 ]
 
 # ---------------------------------------------------------------------------------------------
@@ -393,7 +439,7 @@ Form = Union[Select, Construct, Ask, Describe]
 
 @dataclass(frozen=True)
 class StreamSource:
-    """C-SPARQL ``FROM [NAMED] STREAM <iri> [ω]`` (seed 004 Sect. 2.3)."""
+    """C-SPARQL ``FROM [NAMED] STREAM <iri> [ω]`` (Barbieri et al. 2010, §2.3)."""
 
     iri: IRI
     window: Window
@@ -402,10 +448,22 @@ class StreamSource:
 
 
 @dataclass(frozen=True)
+class NamedWindow:
+    """RSP-QL ``FROM NAMED WINDOW <name> ON <stream> [ω]``: a window operator over a stream whose
+    content is the named graph ``name`` of the dataset (Dell'Aglio et al. 2014, Def 14)."""
+
+    name: IRI
+    stream: IRI
+    window: Window
+    position: Position | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True)
 class Dataset:
     default: tuple[IRI, ...] = ()
     named: tuple[IRI, ...] = ()
     streams: tuple[StreamSource, ...] = ()
+    windows: tuple[NamedWindow, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -432,9 +490,11 @@ class Modifiers:
 
 @dataclass(frozen=True)
 class Registration:
-    """C-SPARQL ``REGISTER QUERY|STREAM name [COMPUTED EVERY d] AS`` (seed 004 Sect. 2.4, 2.5)."""
+    """C-SPARQL ``REGISTER QUERY|STREAM name [COMPUTED EVERY d] AS`` (Barbieri et al. 2010, §2.4, 2.5), or
+    RSP-QL ``REGISTER RSTREAM|ISTREAM|DSTREAM <name> AS`` (the R2S operator, Dell'Aglio et al.
+    2014, Defs 20–22; ``name`` is then the IRI of the output stream)."""
 
-    kind: str  # QUERY | STREAM
+    kind: str  # QUERY | STREAM | RSTREAM | ISTREAM | DSTREAM
     name: str
     computed_every: Duration | None = None
     position: Position | None = field(default=None, compare=False)
@@ -442,7 +502,7 @@ class Registration:
 
 @dataclass(frozen=True)
 class AggregateClause:
-    """C-SPARQL ``AGGREGATE { (?v, FUNC[(?x)], {groups}) [FILTER] }`` (seed 004 Sect. 2.2)."""
+    """C-SPARQL ``AGGREGATE { (?v, FUNC[(?x)], {groups}) [FILTER] }`` (Barbieri et al. 2010, §2.2)."""
 
     var: Var
     function: str  # COUNT SUM AVG MIN MAX
@@ -458,12 +518,14 @@ class Prologue:
     prefixes: tuple[tuple[str, str], ...] = ()  # (prefix without ':', namespace IRI)
 
 
-DIALECTS = ("csparql", "cqels", "epsparql")
+DIALECTS = ("csparql", "cqels", "epsparql", "rspql")
+#: the R2S operators an RSP-QL registration names
+R2S_KINDS = ("RSTREAM", "ISTREAM", "DSTREAM")
 
 
 @dataclass(frozen=True)
 class Query:
-    """``Q = (V, P, D, S)`` of seed 000 §3 plus the dialect additions."""
+    """``Q = (V, P, D, S)`` of Dao-Tran, Beck, Eiter 2015, §3 plus the dialect additions."""
 
     dialect: str
     form: Form
@@ -483,7 +545,7 @@ class Query:
 
 @dataclass(frozen=True)
 class StreamGraphPattern:
-    """An element ``(s, ω, g)`` of S; ``pattern`` is None for C-SPARQL (g = ∅, seed 000 §3)."""
+    """An element ``(s, ω, g)`` of S; ``pattern`` is None for C-SPARQL (g = ∅, Dao-Tran, Beck, Eiter 2015, §3)."""
 
     stream: Union[IRI, Var]
     window: Window
@@ -500,7 +562,7 @@ def child_patterns(node: Pattern) -> Iterator[Pattern]:
         case Union_(left, right) | EventPattern(_, left, right):
             yield left
             yield right
-        case Optional_(p) | Minus(p) | GraphPattern(_, p) | StreamPattern(_, _, p):
+        case Optional_(p) | Minus(p) | GraphPattern(_, p) | StreamPattern(_, _, p) | WindowPattern(_, p):
             yield p
         case SubSelect(_, where, _):
             yield where
@@ -516,9 +578,11 @@ def walk_patterns(node: Pattern) -> Iterator[Pattern]:
 
 
 def stream_graph_patterns(query: Query) -> tuple[StreamGraphPattern, ...]:
-    """S of ``Q = (V, P, D, S)``: C-SPARQL stream sources first, then CQELS stream patterns in
-    written order."""
+    """S of ``Q = (V, P, D, S)``: C-SPARQL stream sources first, then RSP-QL named windows (their
+    stream and window; ``named``, the pattern left to the WINDOW patterns), then CQELS stream
+    patterns in written order."""
     out = [StreamGraphPattern(s.iri, s.window, None, s.named, s.position) for s in query.dataset.streams]
+    out += [StreamGraphPattern(w.stream, w.window, None, True, w.position) for w in query.dataset.windows]
     out += [
         StreamGraphPattern(n.stream, n.window, n.pattern, False, n.position)
         for n in walk_patterns(query.where)
@@ -595,7 +659,7 @@ def pattern_variables(node: Pattern) -> tuple[Var, ...]:
                     yield var
                 case Values(vs, _):
                     yield from vs
-                case GraphPattern(Var() as v, _) | StreamPattern(Var() as v, _, _):
+                case GraphPattern(Var() as v, _) | StreamPattern(Var() as v, _, _) | WindowPattern(Var() as v, _):
                     yield v
                 case SubSelect(select, _, _):
                     yield from (p if isinstance(p, Var) else p.var for p in select.projection)

@@ -52,6 +52,7 @@ from .model import (
     Values,
     Var,
     Window,
+    WindowPattern,
     result_variables,
     stream_graph_patterns,
 )
@@ -70,6 +71,7 @@ NODE_TYPES: dict[type, str] = {
     Bind: "bind",
     Values: "values",
     StreamPattern: "stream",
+    WindowPattern: "window",
     EventPattern: "event",
     Within: "within",
     SubSelect: "subselect",
@@ -118,10 +120,11 @@ def duration_json(d: Duration | None) -> dict | None:
 
 
 def window_json(w: Window) -> dict:
-    """``kind``, ``range``/``step`` as written (value and ``unit``/``step_unit``), ``rows``, and
-    ``range_ms``/``step_ms``."""
+    """``kind``, ``range``/``step`` as written (value and ``unit``/``step_unit``), ``rows``,
+    ``range_ms``/``step_ms``, and for RSP-QL's ``[FROM NOW-a TO NOW-b]`` (kind ``interval``) ``until``
+    / ``until_ms`` (b; ``range`` is a)."""
     rng, step = w.range, w.step
-    return {
+    out = {
         "kind": w.kind,
         "range": None if rng is None else (rng.lexical if rng.unit == "xsd:duration" else number(rng.value)),
         "unit": None if rng is None else rng.unit,
@@ -131,6 +134,11 @@ def window_json(w: Window) -> dict:
         "range_ms": None if rng is None else number(rng.ms),
         "step_ms": None if step is None else number(step.ms),
     }
+    if w.kind == "interval":
+        until = w.until
+        out["until"] = None if until is None else (until.lexical if until.unit == "xsd:duration" else number(until.value))
+        out["until_ms"] = 0 if until is None else number(until.ms)
+    return out
 
 
 def position_json(p: Position | None) -> dict | None:
@@ -177,7 +185,9 @@ def query_json(query: Query) -> dict:
     """The documented JSON object of a query (docs/model-json.md)."""
     form = query.form
     streams = []
+    window_names = {(w.stream, w.window, w.position): w.name.value for w in query.dataset.windows}
     for s in stream_graph_patterns(query):
+        name = window_names.get((s.stream, s.window, s.position)) if s.pattern is None and s.named else None
         streams.append({
             "iri": s.stream.value if isinstance(s.stream, IRI) else None,
             "variable": s.stream.name if isinstance(s.stream, Var) else None,
@@ -185,6 +195,7 @@ def query_json(query: Query) -> dict:
             "window": window_json(s.window),
             "pattern": node_json(s.pattern),
             "position": position_json(s.position or s.window.position),
+            **({"window_name": name} if query.dialect == "rspql" else {}),
         })
     reg = query.registration
     m = query.modifiers
@@ -205,6 +216,10 @@ def query_json(query: Query) -> dict:
         "dataset": {
             "default": [i.value for i in query.dataset.default],
             "named": [i.value for i in query.dataset.named],
+            **({"windows": [
+                {"name": w.name.value, "stream": w.stream.value, "window": window_json(w.window),
+                 "position": position_json(w.position or w.window.position)}
+                for w in query.dataset.windows]} if query.dialect == "rspql" else {}),
         },
         "registration": None if reg is None else {
             "kind": reg.kind,

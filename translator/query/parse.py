@@ -25,7 +25,7 @@ __all__ = ["parse", "grammar", "DIALECTS"]
 
 @lru_cache(maxsize=None)
 def grammar(name: str) -> Lark:
-    """The LALR parser of ``grammars/<name>.lark`` (csparql, csparql_lenient, cqels, epsparql)."""
+    """The LALR parser of ``grammars/<name>.lark`` (csparql, csparql_lenient, cqels, epsparql, rspql)."""
     from lark import Lark
 
     return Lark.open_from_package(
@@ -55,7 +55,7 @@ def parse(
 ) -> Query:
     """Parse ``text`` written in ``dialect`` (``auto``: :func:`translator.query.dialect.detect_dialect`).
 
-    ``lenient`` accepts the quirks of the papers' printed queries (spec/004-csparql.md §8.1 P3):
+    ``lenient`` accepts the quirks of the papers' printed queries (Barbieri et al. 2010):
     undeclared prefixes (well-known namespaces, else a placeholder namespace), hyphenated
     variables, ``^^`` for ``&&``, FROM before SELECT, commas in projections, long unit names,
     REGISTER STREAM with SELECT. ``prefixes`` are declared before the text (like rdflib's initNs).
@@ -125,6 +125,8 @@ _GROUPS: list[tuple[str, set[str]]] = [
     ("'()'", {"NIL"}),
     ("a blank node", {"BLANK_NODE_LABEL", "ANON"}),
     ("a function call", {"BUILTIN_NAME"}),
+    ("an ISO 8601 duration (PT15S)", {"ISO_DURATION"}),
+    ("RSTREAM, ISTREAM or DSTREAM", {"R2S_KIND"}),
     ("an aggregate", {"AGGREGATE_NAME", "GROUP_CONCAT"}),
     ("a duration such as 10m or 3000ms", {"DURATION"}),
     ("a query name", {"REGISTRATION_NAME"}),
@@ -238,6 +240,8 @@ def _hint(dialect: str, text: str, rest: str, expected: set[str], err: Unexpecte
     word = re.match(r"[A-Za-z_]\w*", rest)
     word_up = word.group().upper() if word else ""
     at_end = isinstance(err, UnexpectedEOF) or (isinstance(err, UnexpectedToken) and err.token.type == "$END")
+    if "ISO_DURATION" in expected and not re.match(r"[0-9]", rest) and not rest.startswith("]"):
+        return "a window duration in ISO 8601 is written PT15S, PT1H30M or P1D (or 15s, 90m)", 0
     if "DURATION" in expected:
         m = re.match(r"([0-9]+(?:\.[0-9]+)?)([ \t]*)([A-Za-z]*)", rest)
         if m and (not m.group(3) or m.group(3).upper() in ("STEP", "SLIDE", "TUMBLING")):
@@ -251,6 +255,8 @@ def _hint(dialect: str, text: str, rest: str, expected: set[str], err: Unexpecte
         return "CQELS-QL windows slide with SLIDE, not STEP (e.g. [RANGE 30m SLIDE 1m])", 0
     if word_up == "SLIDE" and dialect == "csparql":
         return "C-SPARQL windows slide with STEP, not SLIDE (e.g. [RANGE 30m STEP 1m])", 0
+    if word_up == "SLIDE" and dialect == "rspql":
+        return "RSP-QL windows slide with STEP, not SLIDE (e.g. [RANGE PT30M STEP PT1M])", 0
     if rest.startswith("-") and re.match(r"-[A-Za-z_]", rest) and re.search(r"[?$]\w+$", text[: len(text) - len(rest)]):
         return ("a variable name cannot contain '-' (the C-SPARQL paper writes ?total-sensor; "
                 "accepted with --lenient)"), 0
@@ -269,11 +275,14 @@ def _hint(dialect: str, text: str, rest: str, expected: set[str], err: Unexpecte
         return "unexpected term after a complete triple pattern: is a '.' missing before it?", 0
     if "RSQB" in expected and word_up in ("STEP", "SLIDE", "TUMBLING"):
         return f"'{word.group()}' is not allowed here in a {NAMES[dialect]} window", 0
-    if expected == {"RSQB"} or (expected and expected <= {"RSQB", "STEP", "SLIDE", "TUMBLING", "AS"}):
+    if expected == {"RSQB"} or (expected and expected <= {"RSQB", "STEP", "SLIDE", "TUMBLING", "AS", "TO"}):
         return f"unexpected {_describe_token(err, text)}: the window is not closed with ']'", 0
-    if word_up in ("WIN", "MATCH", "EVENT", "WINDOW"):
-        return (f"'{word.group()}' is RSP-QL/RSEP-QL syntax, which rsplars does not read "
-                "(dialects: C-SPARQL, CQELS-QL, EP-SPARQL)"), 0
+    if word_up in ("WINDOW", "RSTREAM", "ISTREAM", "DSTREAM") and dialect != "rspql":
+        return f"'{word.group()}' is RSP-QL syntax: read the query with --dialect rspql (or --dialect auto)", 0
+    if word_up in ("WIN", "MATCH", "EVENT"):
+        return (f"'{word.group()}' is RSEP-QL syntax, which rsplars does not read "
+                "(dialects: C-SPARQL, CQELS-QL, EP-SPARQL, RSP-QL)"), 0
+
     if dialect == "epsparql" and word_up == "STREAM":
         return "EP-SPARQL has no STREAM clauses; use --dialect cqels or csparql", 0
     return None

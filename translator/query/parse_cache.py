@@ -2,7 +2,7 @@
 the query grammars (the LARS counterpart is :mod:`lars.program_cache`, same folder, same rules).
 
 Parsing a query needs Lark, one LALR grammar per dialect and the contextual lexer's scanners: about
-a third of the start-up of ``rsplars run`` on a small stream (docs/performance.md, session 6). The
+a third of the start-up of ``rsplars run`` on a small stream (docs/performance.md, "Start-up"). The
 FILTER and BIND expressions of a translated program are handed to the engine by the translator
 that printed them (``translator.translate.expressions.remember_expression``); an expression text
 from elsewhere is parsed once more (``parse_expression``, with the CQELS grammar) and cached too.
@@ -24,7 +24,7 @@ folder that cannot be written fall back silently to parsing.
 The dialect of a query read with ``--dialect auto`` (:func:`detect`) is kept the same way, per
 query text: a query run again loads neither the grammars nor the dialect detector
 (:mod:`translator.query.dialect`, whose tokenizer regex alone takes milliseconds to compile;
-docs/performance.md, session 8).
+docs/performance.md, "Start-up").
 
 Lark's own cache of the grammars' parse tables (:func:`lark_cache`, used by
 :func:`translator.query.parse.grammar` everywhere, not only in the command line) lives in the same

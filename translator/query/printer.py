@@ -47,6 +47,7 @@ from .model import (
     Values,
     Var,
     Window,
+    WindowPattern,
 )
 
 _LOCAL = re.compile(r"^[A-Za-z_][A-Za-z0-9_\-]*$")
@@ -177,6 +178,8 @@ class CorePrinter:
                 return self.values(p)
             case StreamPattern():
                 return self.stream_pattern(p, depth)
+            case WindowPattern():
+                return self.window_pattern(p, depth)
             case Within(d):
                 return f"WITHIN {self.duration(d)}"
             case SubSelect(select, where, modifiers):
@@ -207,6 +210,9 @@ class CorePrinter:
 
     def stream_pattern(self, p: StreamPattern, depth: int) -> str:
         raise TypeError(f"a STREAM graph pattern cannot be written in {self.dialect}")
+
+    def window_pattern(self, p: WindowPattern, depth: int) -> str:
+        raise TypeError(f"a WINDOW graph pattern cannot be written in {self.dialect}")
 
     def triple(self, t: TriplePattern) -> str:
         return f"{self.term(t.subject)} {self.predicate(t.predicate)} {self.term(t.object, in_triple=True)}"
@@ -325,7 +331,7 @@ class CorePrinter:
 
 
 class CsparqlPrinter(CorePrinter):
-    """C-SPARQL (seed 004 Sect. 2): REGISTER, FROM [NAMED] STREAM, AGGREGATE."""
+    """C-SPARQL (Barbieri et al. 2010, §2): REGISTER, FROM [NAMED] STREAM, AGGREGATE."""
 
     dialect = "csparql"
     step_keyword = "STEP"
@@ -387,10 +393,46 @@ class EpsparqlPrinter(CorePrinter):
     dialect = "epsparql"
 
 
+class RspqlPrinter(CorePrinter):
+    """RSP-QL (W3C RSP community group syntax): REGISTER RSTREAM|ISTREAM|DSTREAM <name> AS,
+    FROM NAMED WINDOW <w> ON <s> [ω] with ISO 8601 durations, WINDOW <w>|?w { g }."""
+
+    dialect = "rspql"
+    step_keyword = "STEP"
+
+    def registration_lines(self) -> list[str]:
+        r = self.query.registration
+        # written in full: the prologue, and so the prefixes, come after the registration
+        return [] if r is None else [f"REGISTER {r.kind} <{r.name}> AS"]
+
+    def dataset_lines(self) -> list[str]:
+        lines = super().dataset_lines()
+        for w in self.query.dataset.windows:
+            lines.append(f"FROM NAMED WINDOW {self.iri(w.name)} ON {self.iri(w.stream)} {self.window(w.window)}")
+        return lines
+
+    def duration(self, d: Duration) -> str:
+        return d.lexical if d.unit == "xsd:duration" and d.lexical else super().duration(d)
+
+    def window_pattern(self, p: WindowPattern, depth: int) -> str:
+        return f"WINDOW {self.term(p.name)} " + self.group(p.pattern, depth)
+
+    def other_window(self, w: Window) -> str:
+        match w.kind:
+            case "rows":
+                return f"[ROWS {w.rows}]"
+            case "interval":
+                until = f"-{self.duration(w.until)}" if w.until is not None else ""
+                step = f" STEP {self.duration(w.step)}" if w.step is not None else ""
+                return f"[FROM NOW-{self.duration(w.range)} TO NOW{until}{step}]"
+        return super().other_window(w)
+
+
 PRINTERS: dict[str, type[CorePrinter]] = {
     "csparql": CsparqlPrinter,
     "cqels": CqelsPrinter,
     "epsparql": EpsparqlPrinter,
+    "rspql": RspqlPrinter,
 }
 
 

@@ -1,6 +1,6 @@
 """Seeded, deterministic RDF stream generators for agreement studies (issue 5).
 
-* :func:`coupon_scenario` — the running example of seed 000 (Examples 1–8, after Dell'Aglio et
+* :func:`coupon_scenario` — the running example of Dao-Tran, Beck, Eiter 2015 (Examples 1–8, after Dell'Aglio et
   al.): shops push discount coupons (``:shop :offers :c . :c :on "product" . :c :reduce 25``) on an
   *offers* stream, customers' phones report ``:customer :isNear :shop`` on a *near* stream, and the
   static data classifies products by gender (``"product" :g_classify 0|1``). The vocabulary is the
@@ -9,7 +9,7 @@
 
 Arrivals follow a Poisson process with the given rate (events per time unit): exponential gaps,
 each event at the integer time point ``⌊arrival time⌋``, so a high rate gives several triples at
-one time point (the *dense input* of seed 000 §5). Everything is drawn from ``random.Random(seed)``:
+one time point (the *dense input* of Dao-Tran, Beck, Eiter 2015, §5). Everything is drawn from ``random.Random(seed)``:
 the same arguments give the same stream. Write a stream with
 :func:`translator.rdf.streams.write_ntriples`.
 """
@@ -30,7 +30,7 @@ EX = "http://example.org/"
 OFFERS_STREAM = URIRef(EX + "stream/offers")
 NEAR_STREAM = URIRef(EX + "stream/near")
 
-#: the vocabulary of seed 000 Examples 2–7
+#: the vocabulary of Dao-Tran, Beck, Eiter 2015, Examples 2–7
 OFFERS = URIRef(EX + "offers")
 ON = URIRef(EX + "on")
 REDUCE = URIRef(EX + "reduce")
@@ -111,7 +111,7 @@ def coupon_scenario(
     offers_stream: URIRef = OFFERS_STREAM,
     near_stream: URIRef = NEAR_STREAM,
 ) -> CouponScenario:
-    """The coupon scenario of seed 000 Ex. 1–8 over ``[0, duration)``.
+    """The coupon scenario of Dao-Tran, Beck, Eiter 2015, Ex. 1–8 over ``[0, duration)``.
 
     ``offer_rate``: coupons per time unit (each coupon is three triples at one time point, in the
     order offers, on, reduce). ``near_rate``: visits per time unit; a visit of a random customer to

@@ -1,8 +1,8 @@
-"""SPARQL 1.1 numbers, exactly (spec D6), and the operators of :mod:`translator.rdf.sparql_terms`.
+"""SPARQL 1.1 numbers, exactly (D6), and the operators of :mod:`translator.rdf.sparql_terms`.
 
 The numeric core of the FILTER/BIND/aggregate evaluation, on values and texts, without RDF terms
 (so without rdflib, whose import is about 0.34 G instructions of a start-up; docs/performance.md,
-sessions 10-11):
+"Start-up"):
 
 * :class:`ExprError`, the error value of SPARQL expressions (§17.2);
 * the numeric kinds ``INTEGER < DECIMAL < FLOAT < DOUBLE`` (XPath F&O §1.2 type promotion) with

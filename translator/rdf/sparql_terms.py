@@ -1,12 +1,12 @@
-"""SPARQL 1.1 operators and functions over rdflib terms, exactly (spec D6).
+"""SPARQL 1.1 operators and functions over rdflib terms, exactly (D6).
 
 Its names are also :mod:`translator.rdf.sparql_ops`'s (the same objects), where the numbers
 (:class:`Number`, :func:`numeric_lexical`, :func:`arith_value`, :func:`number_lexical` …) are
 defined without rdflib.
 
-The FILTER and BIND translations (seed 000 Fig. 1, ``LT(…)`` of the FILTER case) evaluate SPARQL
+The FILTER and BIND translations (Dao-Tran, Beck, Eiter 2015, Fig. 1, ``LT(…)`` of the FILTER case) evaluate SPARQL
 expressions at grounding time in Python, because clingo's integer arithmetic cannot express SPARQL's
-value semantics (spec D6). This module is that evaluator, one function per operator of
+value semantics (D6). This module is that evaluator, one function per operator of
 `SPARQL 1.1 Query §17 <https://www.w3.org/TR/sparql11-query/#expressions>`_:
 
 * values are rdflib terms; ``None`` is an unbound variable; :class:`ExprError` is the error value

@@ -1,9 +1,9 @@
-"""Static (background) data: the dataset ``D`` of a query (seed 000 §3, spec 000 §1).
+"""Static (background) data: the dataset ``D`` of a query (Dao-Tran, Beck, Eiter 2015, §3).
 
 ``--static FILE`` (repeatable) is read into the default graph, ``--named IRI=FILE`` into the named
 graph ``IRI``; any syntax rdflib reads (Turtle, N-Triples, N3, RDF/XML, JSON-LD, TriG, N-Quads …,
 guessed from the extension). In the LARS view a triple ``(s, p, o)`` of graph ``g`` is the fact
-``triple(s, p, o, g)`` (seed 000 §4.3), see :func:`dataset_quads` and :func:`load_static_facts`.
+``triple(s, p, o, g)`` (Dao-Tran, Beck, Eiter 2015, §4.3), see :func:`dataset_quads` and :func:`load_static_facts`.
 
 N-Triples files (``.nt``) are read without rdflib when every line is one that rdflib's N-Triples
 parser reads into the same terms and says nothing about (:func:`ntriples_quads`): the facts are
@@ -35,7 +35,7 @@ from translator.rdf.terms import (
     to_nt,
     unescape,
 )
-from translator.rdf.predicates import DEFAULT_GRAPH, TRIPLE  # the names of seed 000 §4.3 (i)
+from translator.rdf.predicates import DEFAULT_GRAPH, TRIPLE  # the names of Dao-Tran, Beck, Eiter 2015, §4.3 (i)
 
 if TYPE_CHECKING:  # rdflib is imported where a file is parsed by it (not for plain N-Triples)
     from rdflib import Dataset, Graph, URIRef
@@ -154,7 +154,7 @@ def dataset_quads(ds: Dataset) -> Iterator[tuple[RDFTerm, RDFTerm, RDFTerm, URIR
 
 def static_facts(ds: Dataset, *, predicate: str = TRIPLE,
                  default_graph: Constant = DEFAULT_GRAPH) -> tuple[Rule, ...]:
-    """The static dataset as LARS facts ``triple(S, P, O, G)`` (seed 000 §4.3 (i)): ``G`` is
+    """The static dataset as LARS facts ``triple(S, P, O, G)`` (Dao-Tran, Beck, Eiter 2015, §4.3 (i)): ``G`` is
     ``default`` for the default graph, else the graph IRI's term (:func:`to_lars`). Facts hold at
     every time point (D11)."""
     rows = ((to_nt(s), to_nt(p), to_nt(o), None if g is None else to_nt(g)) for s, p, o, g in dataset_quads(ds))
@@ -183,8 +183,7 @@ def load_static_facts(static: Sequence[str | Path] = (), named: Mapping[str, str
 def time_varying_facts(ds: Dataset, start: int | None, end: int | None, *, predicate: str = TRIPLE,
                        default_graph: Constant = DEFAULT_GRAPH) -> tuple[Rule, ...]:
     """A static dataset that holds only from ``start`` to ``end`` (base units, both included;
-    ``None``: unbounded) — one piece of a time-varying graph G(t) (seed 001 Def 10, Example 4,
-    spec 001 T14): :func:`hold_during` of its :func:`static_facts`."""
+    ``None``: unbounded) — one piece of a time-varying graph G(t) (Dell'Aglio et al. 2014, Definition 10, Example 4): :func:`hold_during` of its :func:`static_facts`."""
     return hold_during(static_facts(ds, predicate=predicate, default_graph=default_graph), start, end)
 
 

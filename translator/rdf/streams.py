@@ -1,9 +1,9 @@
 """RDF stream readers: files of timestamped triples → stream elements in arrival order.
 
-An RDF stream is a sequence of timestamped triples ``(d, t)`` with non-decreasing ``t`` (seed 000
-§2.2; RSP-QL Def. 9; spec 000 §1); elements with equal time keep their arrival (file) order, which
+An RDF stream is a sequence of timestamped triples ``(d, t)`` with non-decreasing ``t`` (Dao-Tran,
+Beck, Eiter 2015, §2.2; Dell'Aglio et al. 2014, Definition 9; D1); elements with equal time keep their arrival (file) order, which
 decides tuple windows. In the LARS view a triple arriving on stream ``s`` at ``t`` is the atom
-``striple(S, P, O, s)`` in ``υ(t)`` (seed 000 §4.3).
+``striple(S, P, O, s)`` in ``υ(t)`` (Dao-Tran, Beck, Eiter 2015, §4.3).
 
 Three formats are read, each into a list of :class:`StreamElement`:
 
@@ -13,13 +13,13 @@ Three formats are read, each into a list of :class:`StreamElement`:
 * ``trig`` — TriG where every named graph is one stream element (all its triples share its time)
   and some graph states the time with ``<g> <http://www.streamreasoning.org/schema/benchmark#hasTimestamp> "t"``
   (the CSRBench oracle's metadata graph) or ``<g> prov:generatedAtTime "…"^^xsd:dateTime``;
-* ``notation`` — the seeds' readable Turtle-like notation ``:diana :isNearby :a [2] .`` (grammar
+* ``notation`` — the papers' readable Turtle-like notation ``:diana :isNearby :a [2] .`` (grammar
   ``grammars/stream_notation.lark``);
 * a folder of Turtle files ``NAME<k>.ttl``, file k holding the triples at time k (the CSRBench
   oracle's ``data/data_0.ttl`` … ``data_33.ttl``, loaded at k·1000 ms: ``--stream-time-unit s``).
 
 Times become integer time points in the base unit by :class:`~translator.rdf.timeunits.TimeSpec`
-(spec D1). A malformed element raises :class:`lars.errors.SourceError` (file, line, column, what
+(D1). A malformed element raises :class:`lars.errors.SourceError` (file, line, column, what
 was expected); a timestamp smaller than the previous one is an error, never reordered.
 """
 
@@ -44,7 +44,7 @@ from lars.bounds import TERM_CACHE_SIZE
 from lars.accounting import MALFORMED, OUT_OF_ORDER, Accounting, reject_or_raise
 from lars.errors import RsplarsError, SourceError
 from lars.model import Atom, Stream
-from translator.rdf.predicates import STRIPLE  # the stream predicate of seed 000 §4.3
+from translator.rdf.predicates import STRIPLE  # the stream predicate of Dao-Tran, Beck, Eiter 2015, §4.3
 from translator.rdf.terms import (
     BLANK_NODE_LABEL,
     IRIREF,
@@ -71,7 +71,7 @@ from translator.rdf.timeunits import (  # noqa: F401 - re-exported: the time API
 
 Triple = tuple[RDFTerm, RDFTerm, RDFTerm]
 
-#: CSRBench oracle vocabulary for a graph's timestamp (spec 002 §5.7), as text: the module's
+#: CSRBench oracle vocabulary for a graph's timestamp (Dell'Aglio et al. 2013, §6.1), as text: the module's
 #: ``HAS_TIMESTAMP``, ``GENERATED_AT_TIME`` and ``TIME_PREDICATES`` are these IRIs as rdflib terms,
 #: built on first use (rdflib is imported where terms are built: the TriG, directory and notation
 #: readers, elements; the N-Triples batches of a run read texts only)
@@ -95,7 +95,7 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-#: namespace of the empty prefix ``:`` when a notation file does not declare it (the seeds write
+#: namespace of the empty prefix ``:`` when a notation file does not declare it (the papers write
 #: ``:diana`` without a declaration)
 DEFAULT_NAMESPACE = "http://example.org/"
 #: prefixes known in the readable notation without a declaration
@@ -561,10 +561,10 @@ def _expected(tokens: Iterable[str]) -> str:
 
 
 def _read_notation(text: str, source: str, accounting: Accounting | None = None) -> list[_Raw]:
-    """The seeds' notation ``:diana :isNearby :a [2] .`` (prefixes optional for ``:``).
+    """The papers' notation ``:diana :isNearby :a [2] .`` (prefixes optional for ``:``).
 
     With ``--skip-bad-elements`` a file with a syntax error is read again one line at a time (one
-    statement per line, as the seeds write them), so that only the bad lines are skipped."""
+    statement per line, as the papers write them), so that only the bad lines are skipped."""
     from lark.exceptions import UnexpectedInput
 
     try:
@@ -867,7 +867,7 @@ def read_stream(path: str | Path, stream_iri: str | URIRef, fmt: str = "auto",
 def read_streams(files: Mapping[str, str | Path], fmt: str = "auto",
                  time: TimeSpec = TimeSpec(), accounting: Accounting | None = None) -> dict[URIRef, list[StreamElement]]:
     """Read several streams (IRI → file); dateTimes share one epoch: ``time.epoch`` or else the
-    earliest timestamp of the run (spec D1). ``accounting``: as for :func:`parse_stream`."""
+    earliest timestamp of the run (D1). ``accounting``: as for :func:`parse_stream`."""
     loaded = {}
     for iri, path in files.items():
         loaded[iri] = (path, *_load_raws(path, fmt, accounting))
@@ -925,7 +925,7 @@ def write_ntriples(elements: Iterable[StreamElement], out: TextIO) -> int:
 
 def to_lars_stream(elements: Iterable[StreamElement], *, predicate: str = STRIPLE,
                    start: int | None = None, end: int | None = None) -> Stream:
-    """Stream elements as the LARS data stream of seed 000 §4.3: ``striple(S, P, O, s) ∈ υ(t)``
+    """Stream elements as the LARS data stream of Dao-Tran, Beck, Eiter 2015, §4.3: ``striple(S, P, O, s) ∈ υ(t)``
     for a triple ``(S, P, O)`` arriving on stream ``s`` at ``t``; arrival order is kept within a
     time point (it decides tuple windows). ``υ(t)`` is a set: the same triple arriving twice on one
     stream at one time point is one atom (its first arrival counts). Give ``elements`` merged
@@ -958,7 +958,7 @@ class ElementList(list):
         return self._points
 
     def nt_triples(self) -> dict[str, list[tuple[str, str, str]]]:
-        """The triples of each stream as N-Triples texts (condition (ii) of seed 000 §5), computed
+        """The triples of each stream as N-Triples texts (condition (ii) of Dao-Tran, Beck, Eiter 2015, §5), computed
         once (terms converted once each)."""
         got = getattr(self, "_nt", None)
         if got is None:

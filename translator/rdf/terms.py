@@ -1,6 +1,6 @@
-"""RDF terms ↔ LARS terms, losslessly, through their N-Triples form (spec D5, D7).
+"""RDF terms ↔ LARS terms, losslessly, through their N-Triples form (D5, D7).
 
-Seed 000 §2.3 reads an RDF triple ``(s, p, o)`` as the atom ``triple(s, p, o, g)`` (static data) or
+Dao-Tran, Beck, Eiter 2015, §2.3 reads an RDF triple ``(s, p, o)`` as the atom ``triple(s, p, o, g)`` (static data) or
 ``striple(s, p, o, stream)`` (stream data): the RDF terms become LARS (and so clingo) constants.
 Spec D7 asks that this mapping loses nothing (IRIs, literals with datatype or language tag, blank
 nodes), and D5 reserves one constant for an unbound variable.
@@ -41,13 +41,13 @@ else:
     RDFTerm = "rdflib.term.Identifier"  # URIRef | BNode | Literal (rdflib is imported on first use)
 
 NULL = Constant("null")
-"""The reserved LARS constant for an unbound variable (spec D5)."""
+"""The reserved LARS constant for an unbound variable (D5)."""
 
 XSD_STRING_IRI = "http://www.w3.org/2001/XMLSchema#string"
 
 # rdflib's term classes, bound by _load() on the first call that needs them: a run whose terms are
 # all texts (N-Triples streams read as LARS texts, query constants printed from text) never
-# imports rdflib, about 0.34 G instructions of a start-up (docs/performance.md, session 10)
+# imports rdflib, about 0.34 G instructions of a start-up (docs/performance.md, "Start-up")
 URIRef = BNode = Literal = XSD_STRING = XSD_INTEGER = None
 
 

@@ -1,4 +1,4 @@
-"""Durations, time units and the base unit of a run (spec D1).
+"""Durations, time units and the base unit of a run (D1).
 
 Time points are integers in a **base unit** chosen per run (default seconds). A query duration
 (``30m``, ``3000ms``, ``PT30M``) or an integer stream timestamp in another unit is converted to base
@@ -11,7 +11,7 @@ import re
 from lars.records import dataclass
 try:  # datetime's C classes themselves (datetime.datetime is _datetime.datetime), without the
     # pure-Python definitions datetime.py makes before it replaces them (≈ 5 M instructions of every
-    # start-up, docs/performance.md session 11 round 3); translator.rdf.streams and
+    # start-up, docs/performance.md, "Start-up"); translator.rdf.streams and
     # translator.translate.expressions take them from here
     from _datetime import datetime, timedelta, timezone
 except ImportError:  # an interpreter without the C module
@@ -39,7 +39,7 @@ UNIT_WORDS = {
 
 
 class TimeUnitError(RsplarsError):
-    """A duration or timestamp that cannot be expressed in the base unit (spec D1)."""
+    """A duration or timestamp that cannot be expressed in the base unit (D1)."""
 
 
 def unit_ms(unit: str) -> int:
@@ -106,7 +106,7 @@ def duration_in_base_units(text: str, unit: str = "s") -> int:
 
 @dataclass(frozen=True)
 class TimeSpec:
-    """How stream timestamps become time points (spec D1).
+    """How stream timestamps become time points (D1).
 
     ``unit``: the base unit of the run (``--unit``, default ``s``). ``stream_unit``: the unit of
     integer timestamps in stream files (``--stream-time-unit``; ``None``: the base unit). ``epoch``:

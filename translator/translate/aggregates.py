@@ -1,4 +1,4 @@
-"""Aggregates as clingo aggregates in the LARS program — beyond seed 000, whose τ (§4.3, Fig. 1)
+"""Aggregates as clingo aggregates in the LARS program — beyond Dao-Tran, Beck, Eiter 2015, whose τ (§4.3, Fig. 1)
 covers graph patterns only.
 
 Two kinds of aggregation read the solutions of the WHERE pattern, the atoms ``ans1(X̄, default)``
@@ -8,7 +8,7 @@ of τ/τ1/τ2 (one per *distinct* solution, D5):
   values of the group keys (an unbound key is a value of its own; without GROUP BY there is one
   group, even when there are no solutions); each group becomes *one* solution binding the keys
   and the aggregates; HAVING filters these, then the SELECT expressions are evaluated on them.
-* **C-SPARQL AGGREGATE clauses** (seed 004 §2.2, §3.1 rule 5): the same groups per clause, but
+* **C-SPARQL AGGREGATE clauses** (Barbieri et al. 2010, §2.2, §3.1 rule 5): the same groups per clause, but
   aggregation is *non-reducing*: every solution is extended with the value of its group for every
   clause (``[[P AGG A]] = [[P]] ⋈ [[A]]``), then all the clauses' FILTERs apply.
 
@@ -18,7 +18,7 @@ Rules (``K̄`` the group keys, ``X̄`` the solution's variables, ``Z`` the aggre
     agg_k(K̄, V) :- group_k(K̄), N = #count{ X̄ : ans1(X̄, default), Z != null }, V = @sparql_integer(N).
     (SUM/AVG: :func:`_sum_rules`; GROUP_CONCAT: :func:`_concat_rules`; MIN/MAX/SAMPLE: :func:`aggregate_rules`)
 
-Exactness (spec D6). Values are N-Triples strings; clingo aggregates compute on 32-bit integers
+Exactness (D6). Values are N-Triples strings; clingo aggregates compute on 32-bit integers
 and wrap around on overflow, so numbers enter them only in pieces that cannot overflow
 (docs/translation.md "Exact values" has the table and the canonical result forms):
 
@@ -84,7 +84,7 @@ CSPARQL_FUNCTIONS = ("COUNT", "SUM", "AVG", "MIN", "MAX")
 
 
 class AggregationError(RsplarsError):
-    """A query whose aggregation is not well-formed (SPARQL 1.1 §11.4, seed 004 §2.2)."""
+    """A query whose aggregation is not well-formed (SPARQL 1.1 §11.4, Barbieri et al. 2010, §2.2)."""
 
 
 @dataclass(frozen=True)
@@ -428,7 +428,7 @@ def aggregation(query: M.Query, pattern: A.Pattern) -> Aggregation:
 
 
 def _csparql(query: M.Query, pattern: A.Pattern) -> Aggregation:
-    """Seed 004 §2.2/§3.1: every clause ``(?v, F[(?x)], {?g…}) [FILTER]`` groups the WHERE
+    """Barbieri et al. 2010, §2.2/§3.1: every clause ``(?v, F[(?x)], {?g…}) [FILTER]`` groups the WHERE
     solutions by its own variables; every solution is extended with all clauses' values."""
     where = A.variables(pattern)
     groupings = []
@@ -437,16 +437,16 @@ def _csparql(query: M.Query, pattern: A.Pattern) -> Aggregation:
     for clause in query.aggregates:
         var = A.Var(clause.var.name)
         if var in where or var in seen:
-            raise AggregationError(f"AGGREGATE variable ?{var.name} must be new (not in WHERE or another clause; seed 004 §2.2)")
+            raise AggregationError(f"AGGREGATE variable ?{var.name} must be new (not in WHERE or another clause; Barbieri et al. 2010, §2.2)")
         seen.add(var)
         if clause.function not in CSPARQL_FUNCTIONS:
             raise UnsupportedError(f"the C-SPARQL aggregate {clause.function}", STAGE)
         argument = A.Var(clause.argument.name) if clause.argument is not None else None
         if argument is None and clause.function != "COUNT":
-            raise AggregationError(f"{clause.function} needs an argument (seed 004 §2.2)")
+            raise AggregationError(f"{clause.function} needs an argument (Barbieri et al. 2010, §2.2)")
         for v in (*([argument] if argument else []), *(A.Var(g.name) for g in clause.group)):
             if v not in where:
-                raise AggregationError(f"?{v.name} in AGGREGATE ({clause.var.name}) is not a WHERE variable (seed 004 §2.2)")
+                raise AggregationError(f"?{v.name} in AGGREGATE ({clause.var.name}) is not a WHERE variable (Barbieri et al. 2010, §2.2)")
         keys = tuple(A.Var(g.name) for g in clause.group)
         groupings.append(Grouping(keys, (AggregateSpec(var, clause.function, argument),)))
         if clause.filter is not None:

@@ -1,6 +1,6 @@
 """Whether a query aggregates, apart from the aggregation itself (:mod:`translator.translate.aggregates`)
 so that translating a query without aggregates does not load it (start-up, docs/performance.md,
-session 8)."""
+"Start-up")."""
 
 from __future__ import annotations
 

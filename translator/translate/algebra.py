@@ -1,13 +1,13 @@
-"""The graph-pattern algebra that the RSP → LARS translations work on (seed 000 §3, §4.3).
+"""The graph-pattern algebra that the RSP → LARS translations work on (Dao-Tran, Beck, Eiter 2015, §3, §4.3).
 
 A normalised view of the pattern ``P`` and the stream graph patterns ``S`` of an RSP query
 ``Q = (V, P, D, S)``: binary AND / UNION / MINUS / OPT as in Polleres (WWW 2007) and Fig. 1 of
-seed 000, FILTER, GRAPH, BIND, VALUES, and the CQELS stream graph pattern ``(STREAM s ω g)``.
+Dao-Tran, Beck, Eiter 2015, FILTER, GRAPH, BIND, VALUES, and the CQELS stream graph pattern ``(STREAM s ω g)``.
 
 Constants are already LARS ground terms (an RDF term is a :class:`lars.model.String` holding its
-N-Triples form, spec D7), so the translation never has to know about rdflib. Filter and bind
+N-Triples form, D7), so the translation never has to know about rdflib. Filter and bind
 expressions are kept opaque here (:class:`Expression`: SPARQL text plus the variables it reads);
-they are evaluated exactly at grounding time (spec D6).
+they are evaluated exactly at grounding time (D6).
 """
 
 from __future__ import annotations
@@ -135,20 +135,22 @@ class WindowSpec:
     """A window expression ω in base ticks (D1), before a bounds convention is applied.
 
     ``kind``: ``range`` (``range`` ticks, ``step`` ticks; TUMBLING has ``step == range``), ``now``,
-    ``all`` (RANGE UNBOUNDED / CQELS ALL) or ``triples`` (``rows`` triples of one stream).
+    ``all`` (RANGE UNBOUNDED / CQELS ALL), ``triples`` (``rows`` triples of one stream) or
+    ``interval`` (RSP-QL ``[FROM NOW-a TO NOW-b STEP d]``: ``range`` a, ``until`` b, ``step`` d).
     """
 
     kind: str
     range: int | None = None
     step: int = 1
     rows: int | None = None
+    until: int = 0
 
 
 @dataclass(frozen=True)
 class Stream:
-    """The CQELS stream graph pattern ``(STREAM s ω g)`` of seed 000 §4.3 (τ2).
+    """The CQELS stream graph pattern ``(STREAM s ω g)`` of Dao-Tran, Beck, Eiter 2015, §4.3 (τ2).
 
-    Seed 000 §3 restricts g to a basic graph pattern; rsplars takes any graph pattern (the τ2
+    Dao-Tran, Beck, Eiter 2015, §3 restricts g to a basic graph pattern; rsplars takes any graph pattern (the τ2
     extension of ``docs/translation.md``): the window ω applies to every triple pattern of g.
     """
 
@@ -159,7 +161,7 @@ class Stream:
     @property
     def triples(self) -> tuple[Triple, ...] | None:
         """g's triple patterns when g is a basic graph pattern (a join of triple patterns, or
-        ``{}``), the case of seed 000 §3; ``None`` otherwise."""
+        ``{}``), the case of Dao-Tran, Beck, Eiter 2015, §3; ``None`` otherwise."""
         return bgp_triples(self.pattern)
 
 
@@ -338,5 +340,5 @@ def _condition_variables(cond) -> frozenset[Var]:
 
 
 def ordered(vs: frozenset[Var] | set[Var]) -> tuple[Var, ...]:
-    """``V̄``: the variables ordered lexicographically (seed 000 §3)."""
+    """``V̄``: the variables ordered lexicographically (Dao-Tran, Beck, Eiter 2015, §3)."""
     return tuple(sorted(vs))

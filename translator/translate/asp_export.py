@@ -7,8 +7,8 @@ external atom (``lars_dia(K, striple(…))``, ``lars_in(K, T)``, …) whose trut
 from the window contents. With a reference time T the externals true at T follow as facts, so that
 clingo alone computes the answer at T (one-shot), the same as the engine.
 
-FILTER and BIND are ``@sparql_test("expr", X…)`` / ``@sparql_value("expr", X…)`` terms (seed 000
-§4.3 with the exact SPARQL semantics of spec D6): clingo evaluates them at grounding time through
+FILTER and BIND are ``@sparql_test("expr", X…)`` / ``@sparql_value("expr", X…)`` terms (Dao-Tran,
+Beck, Eiter 2015, §4.3 with the exact SPARQL semantics of D6): clingo evaluates them at grounding time through
 the ``#script (python)`` block of :func:`script_block`, which imports
 :data:`translator.translate.expressions.FUNCTIONS` and converts clingo symbols with ``asp.symbols``. The pip
 clingo runs such text with ``python -m clingo --enable-python FILE`` (the ``rsplars`` package must
@@ -24,7 +24,7 @@ from lars.model import Program, Rule, Stream
 from translator.translate.expressions import FUNCTIONS
 
 SCRIPT_HEADER = """#script (python)
-# rsplars: the grounding-time SPARQL functions (translator.translate.expressions, spec D6).
+# rsplars: the grounding-time SPARQL functions (translator.translate.expressions, D6).
 # Run with: python -m clingo --enable-python FILE  (rsplars importable by that Python)
 from asp.symbols import make_context
 from translator.translate.expressions import FUNCTIONS

@@ -1,4 +1,4 @@
-"""From a parsed RSP query to the LARS program an engine runs (seed 000 §3–4).
+"""From a parsed RSP query to the LARS program an engine runs (Dao-Tran, Beck, Eiter 2015, §3–4).
 
 ``compile_query`` chains the stages: the dialect's view of the query (``cs(Q)`` / ``cq(Q)``, §3),
 the pattern algebra (:mod:`translator.translate.normalize`), τ1 or τ2 (:mod:`translator.translate.tau`, §4.3), the
@@ -30,6 +30,7 @@ from translator.translate.aggregating import needs_aggregation
 from translator.translate.expressions import check_supported
 from translator.translate.normalize import TimeBase, construct_variables, expression, pattern_algebra, stream_sources
 from translator.translate.normalize import term as normalize_term
+from translator.translate.rspql import lower_windows
 from translator.translate.tau import DEFAULT_GRAPH, NULL, Tau, lars_var
 
 ANSWER = "answer"
@@ -92,7 +93,7 @@ def rewrite_patterns(p: M.Pattern, visit) -> M.Pattern:
 
 
 def cs(query: M.Query) -> M.Query:
-    """``cs(Q)`` (seed 000 §3): every stream graph pattern ``(STREAM s ω g)`` of a CQELS query
+    """``cs(Q)`` (Dao-Tran, Beck, Eiter 2015, §3): every stream graph pattern ``(STREAM s ω g)`` of a CQELS query
     becomes a C-SPARQL ``FROM STREAM s [ω]``, and g stays in the pattern where it was, matched
     against the default graph into which C-SPARQL merges the window contents."""
     sources: list[M.StreamSource] = list(query.dataset.streams)
@@ -114,7 +115,7 @@ def cs(query: M.Query) -> M.Query:
 
 
 def cq(query: M.Query, assignment: dict[int, str], cautious: Iterable[str] = ()) -> M.Query:
-    """A member of ``cq(Q)`` (seed 000 §3) for a C-SPARQL query: the triple patterns of the
+    """A member of ``cq(Q)`` (Dao-Tran, Beck, Eiter 2015, §3) for a C-SPARQL query: the triple patterns of the
     default graph are assigned to streams (``assignment``: index of the triple in pattern order →
     stream IRI; unassigned ones stay static), each stream's patterns become ``(STREAM s ω g_s)``
     — brave — or ``((STREAM s ω g_s) UNION g_s)`` for the streams in ``cautious``.
@@ -181,12 +182,19 @@ def default_strategy(query: M.Query) -> str:
 
 
 def default_mode(query: M.Query) -> str:
-    """Pull for C-SPARQL (time-driven), push for CQELS (data-driven) (seed 000 §2.2, §5)."""
+    """Pull for C-SPARQL (time-driven), push for CQELS (data-driven) (Dao-Tran, Beck, Eiter 2015, §2.2, §5); pull at
+    the windows' slide for RSP-QL, whose evaluation is instant-based (Dell'Aglio et al. 2014,
+    Def 23: the window-close reports of its reference policy) — unless all its windows count
+    triples (``[ROWS n]``), which have no slide: those are pushed, as CQELS ``[TRIPLES n]``."""
+    if query.dialect == "rspql":
+        kinds = {s.window.kind for s in M.stream_graph_patterns(query)}
+        return "push" if kinds and kinds <= {"rows", "triples"} else "pull"
     return "pull" if query.dialect == "csparql" else "push"
 
 
 def default_period(query: M.Query, base: TimeBase) -> int | None:
-    """D4: C-SPARQL ``COMPUTED EVERY``, else the windows' common STEP (TUMBLING: its range)."""
+    """D4: C-SPARQL ``COMPUTED EVERY``, else the windows' common STEP (TUMBLING: its range; an
+    RSP-QL ``[RANGE d]`` without STEP slides every tick)."""
     reg = query.registration
     if reg is not None and reg.computed_every is not None:
         return base.ticks(reg.computed_every, "COMPUTED EVERY period")
@@ -195,8 +203,12 @@ def default_period(query: M.Query, base: TimeBase) -> int | None:
         w = s.window
         if w.kind == "range" and w.step is not None:
             steps.add(base.ticks(w.step, "window step"))
+        elif w.kind == "range" and query.dialect == "rspql":  # [RANGE d]: slides every tick
+            steps.add(1)
         elif w.kind == "tumbling" and w.range is not None:
             steps.add(base.ticks(w.range, "window range"))
+        elif w.kind == "interval" and w.step is not None:
+            steps.add(base.ticks(w.step, "window step"))
     if len(steps) > 1:
         raise TranslationError(
             f"the windows have different steps ({', '.join(map(str, sorted(steps)))} {base.unit}): "
@@ -222,6 +234,7 @@ def compile_query(
     if mode not in MODES:
         raise TranslationError(f"unknown mode {mode!r} (expected push, pull or none)")
     _reject_unsupported(query)
+    query = lower_windows(query)  # RSP-QL WINDOW patterns as stream graph patterns (translator.translate.rspql)
     if strategy == "tau1" and query.dialect != "csparql":
         query = cs(query)
     if strategy == "tau2" and query.dataset.streams:
@@ -391,7 +404,7 @@ def pattern_key(t: M.TriplePattern) -> tuple[str, str, str]:
 def assign_by_data(query: M.Query, stream_triples: dict[str, set[tuple[str, str, str]]]) -> dict[int, str]:
     """The assignment :func:`cq` needs, read off data: a default-graph triple pattern belongs to
     the stream whose triples it matches; one that matches no stream triple stays static. A pattern
-    matching the triples of several streams is ambiguous (seed 000 §3 leaves the choice to whoever
+    matching the triples of several streams is ambiguous (Dao-Tran, Beck, Eiter 2015, §3 leaves the choice to whoever
     writes the CQELS query) and raises an error asking for ``--assign``."""
     from translator.rdf.triple_match import matches
 
@@ -410,7 +423,7 @@ def assign_by_data(query: M.Query, stream_triples: dict[str, set[tuple[str, str,
 
 def cautious(query: M.Query, streams: Iterable[str]) -> M.Query:
     """For a CQELS query: ``(STREAM s ω g)`` becomes ``((STREAM s ω g) UNION g)`` for the streams
-    named (seed 000 §3, the cautious reading)."""
+    named (Dao-Tran, Beck, Eiter 2015, §3, the cautious reading)."""
     chosen = set(streams)
 
     def rewrite(p: M.Pattern) -> M.Pattern | None:
@@ -428,6 +441,7 @@ def counterparts(query: M.Query, as_: str, assignment: dict[int, str] | None = N
     ``cq(Q)``: the brave one, the cautious one, or all ``2^|S|`` (one per set of cautious streams)."""
     if as_ not in AS_CHOICES:
         raise TranslationError(f"--as must be one of {', '.join(AS_CHOICES)}")
+    query = lower_windows(query)
     if as_ == "csparql":
         return [("cs(Q)", query if query.dialect == "csparql" else cs(query))]
     if query.dialect == "csparql":

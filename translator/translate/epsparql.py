@@ -1,8 +1,8 @@
-"""EP-SPARQL → LARS: event patterns over intervals (Anicic et al., WWW 2011; spec 005-epsparql.md;
+"""EP-SPARQL → LARS: event patterns over intervals (Anicic et al. 2011;
 docs/epsparql.md).
 
 The meaning of an EP-SPARQL graph pattern ``P`` on an event stream is a set of pairs ``(μ, ⟨s, e⟩)``
-(spec 005, "Evaluation"): a stream triple on time point t is the atomic event ``⟨t, t⟩``; a join
+(Anicic et al. 2011): a stream triple on time point t is the atomic event ``⟨t, t⟩``; a join
 ``P1 . P2`` holds on ``⟨min(s1, s2), max(e1, e2)⟩``; ``P1 SEQ P2`` needs ``e1 < s2`` and holds on
 ``⟨s1, e2⟩``; ``P1 EQUALS P2`` needs the same interval; ``P1 OPTIONALSEQ P2`` /
 ``P1 EQUALSOPTIONAL P2`` add every result of P1 that no result of P2 extends under SEQ's / EQUALS's
@@ -12,7 +12,7 @@ time t are the results over the stream up to t (D9) whose interval ends at t: ev
 is reported once, when it is detected, with its interval.
 
 The LARS program (:func:`compile_epsparql`), one predicate ``ev<i>(X̄, S, E)`` per sub-pattern i
-(children ``2i`` and ``2i+1`` as in τ, seed 000 §4.3), X̄ the pattern's variables in lexicographic
+(children ``2i`` and ``2i+1`` as in τ, Dao-Tran, Beck, Eiter 2015, §4.3), X̄ the pattern's variables in lexicographic
 order (``null`` when unbound, D5), S and E the interval's ends as time points:
 
 * triple pattern (s, p, o):  ``ev_i(X̄, T, T) ← ⊞^w @_T striple(s, p, o, G)`` — every stream is one
@@ -33,9 +33,9 @@ t lies in ``[t − d, t]``, and so do the events an OPTIONAL form looks for (the
 answer's start and t), so the window changes nothing but the state kept. Without a bound the
 windows are ``⊞^∞`` (exact, but the state grows with the stream): :attr:`EventCompiled.warnings`.
 
-The program runs push-based (seed 000 §4.1): it is evaluated whenever an event arrives.
+The program runs push-based (Dao-Tran, Beck, Eiter 2015, §4.1): it is evaluated whenever an event arrives.
 
-Selection and consumption policies (seed 003 §4.3–4.4) are not LARS: :func:`compile_policy_operands`
+Selection and consumption policies (Dell'Aglio et al. 2016, §4.3–4.4) are not LARS: :func:`compile_policy_operands`
 gives the program of the SEQ operands, and ``translator.evaluate.epsparql_run`` applies the policy
 to its answer stream (docs/epsparql.md, "Policies").
 """
@@ -606,9 +606,9 @@ class PolicyCompiled:
 
 
 def compile_policy_operands(query: M.Query, *, base: TimeBase = TimeBase()) -> PolicyCompiled:
-    """The operand program of a run under a selection or consumption policy (seed 003 §4.3–4.4).
+    """The operand program of a run under a selection or consumption policy (Dell'Aglio et al. 2016, §4.3–4.4).
 
-    Seed 003 defines the policies for SEQ over basic event patterns; so the pattern must be a tree
+    Dell'Aglio et al. 2016 define the policies for SEQ over basic event patterns; so the pattern must be a tree
     of SEQ whose operands are conjunctions of triple patterns (each triple an event), with FILTER
     and WITHIN only on the whole pattern. Anything else is a named unsupported error.
     """
@@ -640,7 +640,7 @@ def compile_policy_operands(query: M.Query, *, base: TimeBase = TimeBase()) -> P
         triples = conj(p)
         if triples is None:
             raise UnsupportedError("a selection or consumption policy on this pattern", STAGE,
-                                   "seed 003 defines the policies for SEQ over triple patterns: write the "
+                                   "Dell'Aglio et al. 2016 define the policies for SEQ over triple patterns: write the "
                                    "pattern as {…} SEQ {…} SEQ … with triple patterns in the groups, FILTER and "
                                    "WITHIN at the end")
         k = next(counter)
@@ -656,7 +656,7 @@ def compile_policy_operands(query: M.Query, *, base: TimeBase = TimeBase()) -> P
     root = tree(pattern)
     if not isinstance(root, PolicySeq):
         raise UnsupportedError("a selection or consumption policy on a pattern without SEQ", STAGE,
-                               "the policies of seed 003 select among SEQ matches")
+                               "the policies of Dell'Aglio et al. 2016 select among SEQ matches")
     scope = variables(pattern)
     form = query.form
     projections: list[tuple[str, M.Expr]] = []

@@ -1,4 +1,4 @@
-"""Exact SPARQL expression evaluation at grounding time (spec D6).
+"""Exact SPARQL expression evaluation at grounding time (D6).
 
 The translations (``translator.translate.tau``) keep FILTER and BIND expressions as canonical SPARQL text
 inside the external terms ``@sparql_test("expr", X1, …)`` and ``@sparql_value("expr", X1, …)``.
@@ -137,7 +137,7 @@ def _parsed_expression(text: str) -> tuple[M.Expr, tuple[str, ...]]:
     source = f"SELECT * WHERE {{ FILTER({text}) }}"
     try:
         query = parse(source, "cqels", source="<expression>")
-    except SourceError:  # names only the lenient grammar reads (seed 004's ?total-sensor)
+    except SourceError:  # names only the lenient grammar reads (the ?total-sensor of Barbieri et al. 2010, §2.2)
         query = parse(source, "csparql", source="<expression>", lenient=True)
     (part,) = query.where.parts
     assert isinstance(part, M.Filter)
@@ -241,7 +241,7 @@ sparql_value.on_texts = _sparql_value_on_texts  # type: ignore[attr-defined]
 #
 # clingo aggregates compute on 32-bit integers and wrap around silently on overflow, so SPARQL
 # values enter them only in pieces whose sums cannot overflow, and leave them through these
-# functions as exact RDF terms (spec D6; docs/translation.md "Aggregates and result forms").
+# functions as exact RDF terms (D6; docs/translation.md "Aggregates and result forms").
 #
 # SUM/AVG: every numeric value is written exactly as  Σ_i L_i · 2^(16·(B+i)) · 10^(-S)  with
 # signed 16-bit limbs L_i (an integer: S = 0, B = 0; a decimal: S its scale, B = 0; a float or

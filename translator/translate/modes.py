@@ -1,4 +1,4 @@
-"""Push- and pull-based execution modes as LARS programs (seed 000 §4.1, spec D3, D4).
+"""Push- and pull-based execution modes as LARS programs (Dao-Tran, Beck, Eiter 2015, §4.1, D3, D4).
 
 ``trigger(P)`` adds the body atom ``trigger`` to every rule of P with a non-empty body; then
 

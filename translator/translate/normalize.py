@@ -1,4 +1,4 @@
-"""Query model → translation algebra (SPARQL 1.1 §18.2.2, seed 000 §3).
+"""Query model → translation algebra (SPARQL 1.1 §18.2.2, Dao-Tran, Beck, Eiter 2015, §3).
 
 :func:`pattern_algebra` turns the WHERE group of a parsed query into the binary algebra of
 :mod:`translator.translate.algebra` the way SPARQL 1.1 translates group graph patterns
@@ -141,6 +141,14 @@ def window(w: M.Window, base: TimeBase) -> A.WindowSpec:
             if step < 1:
                 raise TimeUnitError(f"a window step must be at least one {base.unit}")
             return A.WindowSpec("range", range=length, step=step)
+        case "interval":  # RSP-QL [FROM NOW-a TO NOW-b STEP d]
+            assert w.range is not None
+            start = base.ticks(w.range, "window start")
+            until = base.ticks(w.until, "window end") if w.until is not None else 0
+            step = base.ticks(w.step, "window step") if w.step is not None else 1
+            if step < 1:
+                raise TimeUnitError(f"a window step must be at least one {base.unit}")
+            return A.WindowSpec("interval", range=start, step=step, until=until)
     raise UnsupportedError(f"the window kind {w.kind}", STAGE)
 
 
@@ -207,14 +215,14 @@ def _element(p: M.Pattern, base: TimeBase) -> A.Pattern:
             return A.Stream(term(stream), window(w, base), _stream_body(inner, base))
         case M.EventPattern(op, _, _):
             raise UnsupportedError(f"the EP-SPARQL event operator {op}", STAGE,
-                                   "event processing has no LARS translation in seed 000")
+                                   "event processing has no LARS translation in Dao-Tran, Beck, Eiter 2015")
         case M.SubSelect():
             raise UnsupportedError("a sub-query (nested SELECT)", STAGE)
     raise UnsupportedError(f"the pattern {type(p).__name__}", STAGE)
 
 
 def _stream_body(g: M.Group, base: TimeBase) -> A.Pattern:
-    """The graph pattern g of ``(STREAM s ω g)``. Seed 000 §3 makes g a basic graph pattern;
+    """The graph pattern g of ``(STREAM s ω g)``. Dao-Tran, Beck, Eiter 2015, §3 makes g a basic graph pattern;
     rsplars takes any group (OPTIONAL, UNION, MINUS, FILTER, BIND, VALUES, nested groups: the τ2
     extension of ``docs/translation.md``) except another STREAM or a GRAPH inside it, which would
     change the graph the window's triples are matched in."""

@@ -1,4 +1,4 @@
-"""FILTER tests over numbers without RDF terms: the fast path of ``@sparql_test`` (spec D6).
+"""FILTER tests over numbers without RDF terms: the fast path of ``@sparql_test`` (D6).
 
 A FILTER condition built only from comparisons (``=``, ``!=``, ``<``, ``<=``, ``>``, ``>=``) between
 variables and numeric constants, joined by ``&&``, ``||`` and ``!`` (``?value > 30.5``,

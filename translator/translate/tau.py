@@ -1,4 +1,4 @@
-"""RSP → LARS: the translations τ, τ1 and τ2 of seed 000 §4.3 (Fig. 1) and the windows of Table 1.
+"""RSP → LARS: the translations τ, τ1 and τ2 of Dao-Tran, Beck, Eiter 2015, §4.3 (Fig. 1) and the windows of Table 1.
 
 ``τ(V, P, D, S, i)`` (Polleres, WWW 2007, extended with input streams) turns a graph pattern into
 rules over predicates ``ans_i`` indexed by the position of the sub-pattern in the pattern tree
@@ -7,8 +7,8 @@ values of ``V̄ = vars(P)`` in lexicographic order, ``null`` for unbound, D5) ma
 in graph D. The stream parameter S of the paper is constant for a query, so it is left out of
 ``ans_i`` (which makes ``chop`` the identity).
 
-Differences from Fig. 1, all needed for SPARQL's exact semantics (seed 000 says τ is taken from
-[17] without restating these cases; tested against rdflib):
+Differences from Fig. 1, all needed for SPARQL's exact semantics (Dao-Tran, Beck, Eiter 2015 take τ
+from Polleres 2007 without restating these cases; tested against rdflib):
 
 * AND joins *compatible* solutions: a variable that may be unbound on one side joins with any
   value of the other (three cases per such variable; variables bound in every solution, see
@@ -88,13 +88,17 @@ def lars_term(t: A.PatternTerm) -> Term:
 
 
 def lars_window(spec: A.WindowSpec, stream: Term, bounds: str = "closed") -> Window:
-    """τ(ω) of Table 1 (seed 000 §4.2) under a window-bounds convention (D2).
+    """τ(ω) of Table 1 (Dao-Tran, Beck, Eiter 2015, §4.2) under a window-bounds convention (D2).
 
     ``closed`` is Table 1 literally: ``[RANGE L STEP D]`` ↦ ``⊞^{L,0,D}``, the window
     ``[t'−L, t']``. ``left-open`` ``(t'−L, t']`` is ``⊞^{L−1,0,D}`` in integer time.
     ``right-open`` ``[t'−L, t')`` is ``⊞^{L,−1,D}`` (the window ends one tick before t').
     NOW is ``⊞^0`` and UNBOUNDED/ALL is ``⊞^∞`` whatever the convention (right-open: ``[tmin, t)``).
     ``[TRIPLES n]`` is a partition-based tuple window on the stream's own triples.
+    RSP-QL's ``[FROM NOW-a TO NOW-b STEP d]`` (kind ``interval``) is ``⊞^{a,−b,d}``, the window
+    ``[t'−a, t'−b]`` (left-open ``⊞^{a−1,−b,d}``, right-open ``⊞^{a,−b−1,d}``); LARS time windows
+    end at most one tick before t' (``lars.model.TimeWindow``, u ≥ −1), so b is at most one tick
+    (closed and left-open) or zero (right-open), else a named error.
     """
     if bounds not in WINDOW_BOUNDS:
         raise ValueError(f"window bounds must be one of {WINDOW_BOUNDS}, not {bounds!r}")
@@ -118,6 +122,19 @@ def lars_window(spec: A.WindowSpec, stream: Term, bounds: str = "closed") -> Win
                                        "(t−0, t] is empty")
             return TimeWindow(length - 1, 0, spec.step)
         return TimeWindow(length, -1, spec.step)
+    if spec.kind == "interval":
+        start, end = spec.range or 0, -spec.until
+        if bounds == "left-open":
+            start -= 1
+        elif bounds == "right-open":
+            end -= 1
+        if end < -1:
+            raise UnsupportedError(f"a window ending {spec.until} ticks before now ([FROM NOW-… TO NOW-…], "
+                                   f"{bounds} bounds)", "translation to LARS",
+                                   "LARS time windows ⊞^{l,u,d} end at most one tick before now (u ≥ −1)")
+        if start < -end:
+            raise UnsupportedError("an empty [FROM NOW-a TO NOW-b] window", "translation to LARS")
+        return TimeWindow(start, end, spec.step)
     raise UnsupportedError(f"window kind {spec.kind!r}", "translation to LARS")
 
 
@@ -364,7 +381,7 @@ class Tau:
 
     def _t_stream(self, p: A.Stream, graph: Term, i: int) -> None:
         """τ2: ``ans_i(V̄, D) ← τ(ω)(⋀_{(S,P,O)∈g} ◇ striple(S,P,O,s))`` when g is a basic graph
-        pattern (seed 000 §4.3); ``⊞(◇a ∧ ◇b)`` is written as ``⊞◇a ∧ ⊞◇b`` (same window, spec §2).
+        pattern (Dao-Tran, Beck, Eiter 2015, §4.3); ``⊞(◇a ∧ ◇b)`` is written as ``⊞◇a ∧ ⊞◇b`` (same window).
 
         The τ2 extension (``docs/translation.md``): any other g is translated by τ like the body
         of a GRAPH pattern whose graph is the window — every triple pattern ``(S,P,O)`` of g
@@ -471,7 +488,7 @@ def substitute(atom: Atom, values: dict[A.Var, Term]) -> Atom:
 
 def translate(pattern: A.Pattern, strategy: str = "tau", *, stream_sources: Sequence[A.StreamSource] = (),
               bounds: str = "closed") -> Program:
-    """``τ(Q)``, ``τ1(Q)`` or ``τ2(Q)`` for the pattern of a query (seed 000 §4.3)."""
+    """``τ(Q)``, ``τ1(Q)`` or ``τ2(Q)`` for the pattern of a query (Dao-Tran, Beck, Eiter 2015, §4.3)."""
     return Tau(strategy, stream_sources, bounds).program(pattern)
 
 

@@ -1,4 +1,4 @@
-"""Golden LARS and ASP texts of the seed queries (``rsplars translate --to lars|asp``).
+"""Golden LARS and ASP texts of the papers' queries (``rsplars translate --to lars|asp``).
 
 Run from the repository root after an intended change of the translation or of a printer:
 
@@ -43,7 +43,7 @@ class Case:
 
 
 CASES: tuple[Case, ...] = (
-    # seed 000 Ex. 4: Q1 (C-SPARQL, pull: no STEP, so a period is given) and Q2 (CQELS, push)
+    # Dao-Tran, Beck, Eiter 2015, Ex. 4: Q1 (C-SPARQL, pull: no STEP, so a period is given) and Q2 (CQELS, push)
     Case("s000_q1_csparql_pull", "seeds/s000_ex4_q1.rq", ("--unit", "m", "--period", "1m")),
     Case("s000_q2_cqels_push", "seeds/s000_ex4_q2.rq", ("--unit", "m")),
     Case("s000_q2_cqels_right_open", "seeds/s000_ex4_q2.rq", ("--unit", "m", "--window-bounds", "right-open")),
@@ -52,9 +52,9 @@ CASES: tuple[Case, ...] = (
          ("--unit", "m", "--as", "cqels-all", "--mode", "push",
           "--assign", f"1={RTGM_S1}", "--assign", f"2={RTGM_S1}", "--assign", f"3={RTGM_S1}",
           "--assign", f"4={RTGM_S2}")),
-    # CSRBench Listing 1 (seed 002): RANGE 10s STEP 10s, pull every 10 s
+    # CSRBench Listing 1 (Dell'Aglio et al. 2013): RANGE 10s STEP 10s, pull every 10 s
     Case("s002_listing1", "seeds/s002_listing1.rq", ("--unit", "s")),
-    # seed 004 (C-SPARQL, Barbieri et al.) Q1–Q8 and the static sub-query
+    # the queries of Barbieri et al. 2010 (C-SPARQL) and the static sub-query
     # (Q1 reads static data only, "clearly not continuous": evaluated without a mode)
     Case("s004_q1", "seeds/s004_q1.rq", ("--unit", "m", "--lenient", "--mode", "none")),
     *(Case(f"s004_q{i}", f"seeds/s004_q{i}.rq", ("--unit", "m", "--lenient")) for i in range(2, 9)),

@@ -27,7 +27,7 @@ def read_text(path: str, what: str = "query") -> tuple[str, str]:
 
 
 def add_query_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--dialect", choices=["auto", "csparql", "cqels", "epsparql"], default="auto",
+    p.add_argument("--dialect", choices=["auto", "csparql", "cqels", "epsparql", "rspql"], default="auto",
                    help="query dialect (default: auto, decided from the syntax and reported on stderr)")
     p.add_argument("--lenient", action="store_true",
                    help="accept the quirks of the papers' printed queries (undeclared prefixes, ?total-sensor, "
@@ -86,6 +86,33 @@ def parse_query(args: argparse.Namespace, path: str):
     for note in query.notes:
         print(f"rsplars: {note}", file=sys.stderr)
     return query
+
+
+def apply_dialect_defaults(args: argparse.Namespace, query) -> None:
+    """A query whose dialect has its own profile (RSP-QL: ``rsp-ql``) runs under it, with the R2S
+    operator its registration names, unless the options name a profile, a mode or a period, or an
+    R2S operator (:func:`translator.evaluate.profiles.dialect_defaults`)."""
+    if query.dialect != "rspql":  # the one dialect with a profile of its own: other runs load no profiles
+        return
+    from translator.cli.commands.operational_options import given
+    from translator.evaluate.profiles import dialect_defaults
+
+    registration = getattr(query, "registration", None)
+    profile, r2s = dialect_defaults(query.dialect, registration.kind if registration is not None else None)
+    if r2s is not None and hasattr(args, "r2s") and not given(args.r2s):
+        args.r2s = r2s
+    plain = getattr(args, "mode", None) or getattr(args, "period", None) or getattr(args, "as_", None)
+    if profile is None or getattr(args, "profile", "absent") is not None or plain:
+        return
+    from translator.cli.commands.operational_options import operational_requested
+
+    other = sorted({w.window.kind for w in query.dataset.windows} - {"range", "tumbling"})
+    if other and not operational_requested(args):  # report policies need time-based sliding windows
+        print(f"rsplars: note: the {profile} profile reports on time-based sliding windows (Dell'Aglio et al. 2013, §2.3); "
+              f"a query with {' and '.join(other)} windows runs its plain translation (pulled at the windows' slide, "
+              "pushed when every window counts triples)", file=sys.stderr)
+        return
+    args.profile = profile
 
 
 def time_spec(args: argparse.Namespace):

@@ -47,6 +47,7 @@ from translator.cli.commands.common import (
     add_data_options,
     add_query_options,
     add_translation_options,
+    apply_dialect_defaults,
     check_stream_iris,
     compile_variants,
     output,
@@ -60,7 +61,7 @@ HELP = "answer a query over RDF streams and static data with the clingo engine"
 
 def add_parser(subparsers) -> None:
     p = subparsers.add_parser("run", help=HELP, description=HELP)
-    p.add_argument("query_file", metavar="QUERY", help="query file (C-SPARQL, CQELS-QL, EP-SPARQL), or - for stdin")
+    p.add_argument("query_file", metavar="QUERY", help="query file (C-SPARQL, CQELS-QL, EP-SPARQL, RSP-QL), or - for stdin")
     add_query_options(p)
     add_data_options(p, stream_required=False)  # none: a query without streams, evaluated once
     add_translation_options(p)
@@ -100,6 +101,7 @@ def run(args: argparse.Namespace) -> int:
     from translator.evaluate.accounting import count_elements, new_accounting
 
     check_stream_iris(query, [parse_stream_spec(spec)[0] for spec in args.stream])
+    apply_dialect_defaults(args, query)  # RSP-QL: the rsp-ql profile and the registration's R2S
     if operational_requested(args):  # --profile, --t0, --report, …: the report-policy run (docs/check.md)
         from translator.cli.commands.operational_options import run_operational
 

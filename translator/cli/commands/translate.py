@@ -20,7 +20,7 @@ from lars.errors import EXIT_OK
 from translator.cli.commands.common import add_query_options, add_translation_options
 from translator.cli.commands.operational_options import add_operational_options
 
-HELP = "translate an RSP query (C-SPARQL, CQELS-QL, EP-SPARQL)"
+HELP = "translate an RSP query (C-SPARQL, CQELS-QL, EP-SPARQL, RSP-QL)"
 
 
 def target_model(query, args: argparse.Namespace) -> str:

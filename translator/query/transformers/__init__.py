@@ -3,14 +3,15 @@
 The classes are assembled from mixins split by concern: :mod:`.terms` (RDF terms, prefixes,
 expressions), :mod:`.patterns` (triples, graph patterns, query forms, modifiers) and
 :mod:`.streams` (durations, windows, C-SPARQL registration/aggregates, CQELS stream patterns,
-EP-SPARQL event operators). A transformer instance holds the prologue seen so far, so it is
-created per parse (see :func:`translator.query.parse.parse`).
+EP-SPARQL event operators) and :mod:`.rspql` (RSP-QL named windows). A transformer instance
+holds the prologue seen so far, so it is created per parse (see :func:`translator.query.parse.parse`).
 """
 
 from __future__ import annotations
 
 from .context import ParseContext
 from .patterns import PatternRules
+from .rspql import RspqlRules
 from .streams import CqelsRules, CsparqlRules, EpsparqlRules
 from .terms import TermRules
 
@@ -27,10 +28,16 @@ class EpsparqlTransformer(EpsparqlRules, PatternRules, TermRules):
     dialect = "epsparql"
 
 
+class RspqlTransformer(RspqlRules, PatternRules, TermRules):
+    dialect = "rspql"
+
+
 TRANSFORMERS = {
     "csparql": CsparqlTransformer,
     "cqels": CqelsTransformer,
     "epsparql": EpsparqlTransformer,
+    "rspql": RspqlTransformer,
 }
 
-__all__ = ["ParseContext", "TRANSFORMERS", "CsparqlTransformer", "CqelsTransformer", "EpsparqlTransformer"]
+__all__ = ["ParseContext", "TRANSFORMERS", "CsparqlTransformer", "CqelsTransformer", "EpsparqlTransformer",
+           "RspqlTransformer"]

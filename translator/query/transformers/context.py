@@ -10,7 +10,7 @@ from ..errors import QuerySemanticError
 from ..model import DEFAULT_BARE_NAMESPACE, Position
 
 #: namespaces assumed for undeclared prefixes in lenient mode: the usual W3C ones and the two
-#: prefixes that the C-SPARQL paper omits "for brevity" (spec/004-csparql.md §2.4)
+#: prefixes that the C-SPARQL paper omits "for brevity" (Barbieri et al. 2010, §2.4)
 WELL_KNOWN_PREFIXES: dict[str, str] = {
     "rdf": "http://www.w3.org/1999/02/22-rdf-syntax-ns#",
     "rdfs": "http://www.w3.org/2000/01/rdf-schema#",

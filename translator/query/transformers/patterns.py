@@ -1,5 +1,5 @@
 """Triples, graph patterns, query forms and solution modifiers (SPARQL 1.1 §5–§16, W3C grammar
-[2]–[83]). Builds the parts of ``Q = (V, P, D, S)`` (seed 000 §3) that all dialects share."""
+[2]–[83]). Builds the parts of ``Q = (V, P, D, S)`` (Dao-Tran, Beck, Eiter 2015, §3) that all dialects share."""
 
 from __future__ import annotations
 
@@ -25,6 +25,7 @@ from ..model import (
     GroupCondition,
     Minus,
     Modifiers,
+    NamedWindow,
     Optional_,
     OrderCondition,
     Path,
@@ -86,6 +87,7 @@ def build_dataset(items) -> Dataset:
         default=tuple(x.iri for x in items if isinstance(x, _DefaultGraph)),
         named=tuple(x.iri for x in items if isinstance(x, _NamedGraph)),
         streams=tuple(x for x in items if isinstance(x, StreamSource)),
+        windows=tuple(x for x in items if isinstance(x, NamedWindow)),
     )
 
 

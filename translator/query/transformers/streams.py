@@ -1,6 +1,6 @@
-"""Stream extensions of the dialects: durations and windows (seed 000 Table 1), C-SPARQL
-registration, FROM STREAM and AGGREGATE (seed 004 Sect. 2.2–2.5), CQELS stream graph patterns
-(seed 000 §2.2 (B2)), EP-SPARQL event operators and projections (Anicic et al. WWW 2011)."""
+"""Stream extensions of the dialects: durations and windows (Dao-Tran, Beck, Eiter 2015, Table 1), C-SPARQL
+registration, FROM STREAM and AGGREGATE (Barbieri et al. 2010, §2.2–2.5), CQELS stream graph patterns
+(Dao-Tran, Beck, Eiter 2015, §2.2 (B2)), EP-SPARQL event operators and projections (Anicic et al. WWW 2011)."""
 
 from __future__ import annotations
 
@@ -106,7 +106,7 @@ class StreamRules(ContextMixin):
             from ..model import Describe
 
             if not isinstance(body.form, Describe):
-                msg = "REGISTER STREAM needs a CONSTRUCT (or DESCRIBE) query (seed 004 Sect. 2.5)"
+                msg = "REGISTER STREAM needs a CONSTRUCT (or DESCRIBE) query (Barbieri et al. 2010, §2.5)"
                 if not self.ctx.lenient:
                     raise self.error(msg, registration.position, expected="REGISTER QUERY, or a CONSTRUCT query")
                 self.note(f"lenient: {msg}; accepted as in the paper's Sect. 2.7 example", registration.position)
@@ -143,7 +143,7 @@ def _has_aggregate(node: object) -> bool:
 
 @v_args(inline=True)
 class CsparqlRules(StreamRules):
-    """C-SPARQL additions (seed 004 Sect. 2.2–2.5; spec/004-csparql.md §9.1)."""
+    """C-SPARQL additions (Barbieri et al. 2010, §2.2–2.5)."""
 
     @v_args(meta=True, inline=True)
     def registration(self, meta, kind: str, name: Token, every: Duration | None = None) -> Registration:
@@ -166,7 +166,7 @@ class CsparqlRules(StreamRules):
         name, argument = function
         if argument is None and name != "COUNT":
             raise self.error(
-                f"{name} needs an argument in an AGGREGATE clause (seed 004 Sect. 2.2)", meta,
+                f"{name} needs an argument in an AGGREGATE clause (Barbieri et al. 2010, §2.2)", meta,
                 expected=f"{name}(?variable)",
             )
         variables, braced = group

