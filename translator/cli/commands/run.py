@@ -14,7 +14,7 @@ CONSTRUCT queries give triples (the template instantiated per answer, ``translat
 construct_triples``): ``jsonl`` ``{"t": 400, "triples": ["<s> <p> <o> .", …]}`` (sorted
 N-Triples lines); ``csv`` a header ``t,subject,predicate,object``; ``ntriples`` the timestamped
 N-Triples of CSRBench, one ``<s> <p> <o> "t" .`` line per triple, stamped with the evaluation time
-(C-SPARQL ``REGISTER STREAM``: all triples of one evaluation share its time, seed 004 Sect. 2.5),
+(C-SPARQL ``REGISTER STREAM``: all triples of one evaluation share its time, Barbieri et al. 2010, §2.5),
 which ``--stream`` reads back. ``ntriples`` is for CONSTRUCT only, ``sparql-json`` for SELECT/ASK.
 
 Without ``--stream``, a query without streams is plain SPARQL (Dao-Tran, Beck, Eiter 2015,
@@ -95,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
         return _run_plain_sparql(args, query)
     if query.dialect == "epsparql" and operational_requested(args):
         raise RsplarsError("the operational options (--profile, --t0, --report, …) need windows; EP-SPARQL has none "
-                           "(seed 002 §3.2): use --selection/--consumption (docs/epsparql.md)")
+                           "(Dell'Aglio et al. 2013, §3.2): use --selection/--consumption (docs/epsparql.md)")
     if query.dialect == "epsparql":  # one event stream, push-evaluated (docs/epsparql.md)
         return run_epsparql(args, query)
     from translator.evaluate.accounting import count_elements, new_accounting
