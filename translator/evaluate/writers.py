@@ -162,7 +162,7 @@ def _csv(out: TextIO, compiled):
     def write(ev) -> None:
         if compiled.form == "construct":
             for line in construct_triples(compiled, ev.rows, ev.t):
-                writer.writerow([ev.t, *_split_triple(line)])
+                writer.writerow([ev.t, *split_triple(line)])
             return
         if compiled.form == "ask":
             writer.writerow([ev.t, "true" if ev.rows else "false"])
@@ -174,24 +174,7 @@ def _csv(out: TextIO, compiled):
 
 
 def _sparql_json(out: TextIO, compiled):
-    from translator.rdf.terms import from_nt
     from translator.evaluate.run import solution_dicts
-
-    def term_json(text: str) -> dict:
-        from rdflib import BNode, Literal, URIRef
-
-        term = from_nt(text)
-        if isinstance(term, URIRef):
-            return {"type": "uri", "value": str(term)}
-        if isinstance(term, BNode):
-            return {"type": "bnode", "value": str(term)}
-        assert isinstance(term, Literal)
-        d = {"type": "literal", "value": str(term)}
-        if term.language:
-            d["xml:lang"] = term.language
-        elif term.datatype is not None:
-            d["datatype"] = str(term.datatype)
-        return d
 
     def write(ev) -> None:
         if compiled.form == "ask":
@@ -204,7 +187,27 @@ def _sparql_json(out: TextIO, compiled):
     return write
 
 
-def _split_triple(line: str) -> tuple[str, str, str]:
+def term_json(text: str) -> dict[str, str]:
+    """An N-Triples term as an RDF term of SPARQL 1.1 Query Results JSON (W3C 2013, §3.2.2)."""
+    from rdflib import BNode, Literal, URIRef
+
+    from translator.rdf.terms import from_nt
+
+    term = from_nt(text)
+    if isinstance(term, URIRef):
+        return {"type": "uri", "value": str(term)}
+    if isinstance(term, BNode):
+        return {"type": "bnode", "value": str(term)}
+    assert isinstance(term, Literal)
+    d = {"type": "literal", "value": str(term)}
+    if term.language:
+        d["xml:lang"] = term.language
+    elif term.datatype is not None:
+        d["datatype"] = str(term.datatype)
+    return d
+
+
+def split_triple(line: str) -> tuple[str, str, str]:
     """``<s> <p> <o> .`` → its three N-Triples terms (subject and predicate hold no space)."""
     s, p, rest = line.split(" ", 2)
     return s, p, rest[: -len(" .")]

@@ -76,7 +76,8 @@ Term = Union[IRI, Literal, BlankNode, Var]
 
 @dataclass(frozen=True)
 class Path:
-    """A SPARQL 1.1 property path (§9): ``op`` is ``seq``, ``alt``, ``inv``, ``?``, ``*`` or ``+``.
+    """A SPARQL 1.1 property path (§9): ``op`` is ``seq``, ``alt``, ``inv``, ``?``, ``*``, ``+`` or
+    ``!`` (a negated property set of IRIs and inverse IRIs).
 
     Paths parse, but later stages reject them with an UnsupportedError naming the path.
     """

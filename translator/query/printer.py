@@ -231,6 +231,9 @@ class CorePrinter:
             return self.path_primary(p.args[0]) + p.op
         if p.op == "inv":
             return "^" + self.path_primary(p.args[0])
+        if p.op == "!":  # a negated property set: its members are IRIs or inverse IRIs
+            members = "|".join(self.path(a, False) for a in p.args)
+            return "!" + (members if len(p.args) == 1 else f"({members})")
         sep = "/" if p.op == "seq" else "|"
         text = sep.join(self.path_primary(a) if isinstance(a, Path) and a.op in ("seq", "alt") else self.path(a, False) for a in p.args)
         return text

@@ -19,6 +19,10 @@ N-Triples of CSRBench, one ``<s> <p> <o> "t" .`` line per triple, stamped with t
 §2.5),
 which ``--stream`` reads back. ``ntriples`` is for CONSTRUCT only, ``sparql-json`` for SELECT/ASK.
 
+Without ``--stream``, a query without streams is plain SPARQL (Dao-Tran, Beck, Eiter 2015,
+Proposition 2): it is evaluated once over ``--static``/``--named`` and written as one SPARQL
+result (``translator.evaluate.plain_sparql``; docs/translation.md).
+
 ``--stream IRI=-`` reads a stream from standard input while it is evaluated (a pipe that may never
 end): the answers at t are written and flushed as soon as the first element after t arrives, and
 memory follows the windows, not the stream (``translator.evaluate.live``). N-Triples stream files
@@ -60,7 +64,7 @@ from translator.cli.commands.print_asp import print_asp
 
 HELP = ("answer a query over RDF streams and static data: its LARS program evaluated by the incremental "
         "engine or clingo, in one process or on Spark")
-USAGE = "rsplars run QUERY --stream IRI=FILE [--stream IRI=FILE …] [--static FILE …] [options]"
+USAGE = "rsplars run QUERY [--stream IRI=FILE …] [--static FILE …] [--named IRI=FILE …] [options]"
 
 
 def add_parser(subparsers) -> None:
@@ -68,7 +72,7 @@ def add_parser(subparsers) -> None:
     g = option_groups(p, "input", "query", "semantics", "profile", "epsparql", "output", "scale_out", "robustness")
     g["input"].add_argument("query_file", metavar="QUERY",
                             help="query file (C-SPARQL, CQELS-QL, EP-SPARQL, RSP-QL), or - for stdin")
-    add_data_options(g["input"], stream_required=True)
+    add_data_options(g["input"], stream_required=False)  # none: a query without streams, evaluated once
     add_query_options(g["query"], epsparql=g["epsparql"])
     add_translation_options(g["semantics"], query=g["query"])
     g["semantics"].add_argument("--r2s", choices=["rstream", "istream", "dstream"], default="rstream", metavar="R2S",
@@ -100,6 +104,8 @@ def run(args: argparse.Namespace) -> int:
     if args.as_ == "cqels-all":
         raise RsplarsError("--as cqels-all gives several queries; run them one by one (cqels-brave, cqels-cautious)")
     query = parse_query(args, args.query_file)
+    if not args.stream:  # plain SPARQL over --static/--named, evaluated once (translator.evaluate.plain_sparql)
+        return _run_plain_sparql(args, query)
     if query.dialect == "epsparql" and operational_requested(args):
         raise RsplarsError("the operational options (--profile, --t0, --report, …) need windows; EP-SPARQL has none "
                            "(Dell'Aglio et al. 2013, §7): use --selection/--consumption (docs/epsparql.md)")
@@ -147,6 +153,46 @@ def run(args: argparse.Namespace) -> int:
                               resume_after=resume, on_time=guard.note_time, engine=args.lars_engine)
     return write_run(args, "rsplars", args.format, lambda out: WRITERS[args.format](out, compiled), evaluations,
                      accounting, guard=guard, count=lambda last: count_elements(accounting, elements, last))
+
+
+#: options that need a stream, refused without ``--stream`` (attribute, option, value when not given)
+_STREAM_ONLY = (("start", "--from", None), ("end", "--to", None), ("period", "--period", None), ("as_", "--as", None),
+                ("r2s", "--r2s", "rstream"), ("print_asp_at", "--print-asp-at", None), ("engine", "--engine", "sequential"),
+                ("resume_from", "--resume-from", None), ("static_during", "--static-during", []))
+
+
+def _run_plain_sparql(args: argparse.Namespace, query) -> int:
+    """``rsplars run Q --static D [--named IRI=FILE]`` without ``--stream``: a query without streams
+    is plain SPARQL (Dao-Tran, Beck, Eiter 2015, Proposition 2), solved once over the static data
+    and written in SPARQL's result formats (``translator.evaluate.plain_sparql``)."""
+    from translator.evaluate.plain_sparql import WRITERS as PLAIN_WRITERS, evaluate_once
+    from translator.query.model import IRI, stream_graph_patterns
+    from translator.cli.commands.common import static_data
+
+    streams = sorted({f"<{p.stream.value}>" if isinstance(p.stream, IRI) else f"?{p.stream.name}"
+                      for p in stream_graph_patterns(query)})
+    if query.dialect == "epsparql":
+        raise RsplarsError("the query was read as EP-SPARQL (see the dialect line), which reads an event stream: give "
+                           "it with --stream IRI=FILE; a plain SPARQL query writes every IRI as <…> or prefix:name")
+    if streams:
+        raise RsplarsError(f"the query reads the streams {', '.join(streams)}: give them with --stream IRI=FILE "
+                           "(without --stream, a query without streams is evaluated once, as plain SPARQL)")
+    given = [option for attr, option, absent in _STREAM_ONLY if getattr(args, attr, absent) not in (absent, None)]
+    if args.mode not in (None, "none"):
+        given.append(f"--mode {args.mode}")
+    if operational_requested(args):
+        given.append("--profile/--report")
+    if given:
+        raise RsplarsError(f"{given[0]} needs --stream: without streams the query is evaluated once, as plain SPARQL")
+    args.mode = "none"
+    facts = static_data(args)
+    ((_, compiled),) = compile_variants(args, query)
+    check_format(args.format, compiled.form)
+    evaluation = evaluate_once(compiled, facts, engine=args.lars_engine,
+                               on_note=lambda text: print(f"rsplars: note: {text}", file=sys.stderr))
+    with output(args.output) as out:
+        PLAIN_WRITERS[args.format](out, compiled, evaluation)
+    return EXIT_OK
 
 
 def _solve_from(compiled, elements, facts, args: argparse.Namespace, resume: int | None) -> int | None:

@@ -11,6 +11,7 @@ from ..model import (
     BGP,
     EVENT_OPERATORS,
     IRI,
+    RDF_TYPE,
     Ask,
     BlankNode,
     Bind,
@@ -110,8 +111,9 @@ class PatternRules(ContextMixin):
         form = next(x for x in items if isinstance(x, Select))
         return self._body(form, items)
 
-    def sub_select(self, select: Select, where: Group, modifiers: Modifiers) -> SubSelect:
-        return SubSelect(select, where, modifiers)
+    def sub_select(self, select: Select, where: Group, modifiers: Modifiers, values: Values | None = None) -> SubSelect:
+        """A sub-query; its trailing VALUES (W3C SubSelect's ValuesClause) joined with its WHERE."""
+        return SubSelect(select, where if values is None else Group((where, values)), modifiers)
 
     def select_clause(self, *items) -> Select:
         modifier = next((x for x in items if isinstance(x, str) and not isinstance(x, Token)), None)
@@ -126,6 +128,13 @@ class PatternRules(ContextMixin):
 
     def construct_query(self, template: _Template, *items) -> QueryBody:
         return self._body(Construct(template.triples), items)
+
+    def construct_where(self, *items) -> QueryBody:
+        """``CONSTRUCT WHERE { triples }`` (SPARQL 1.1 §16.2.4): the triples are both the template
+        and the WHERE clause's basic graph pattern."""
+        template = next((x for x in items if isinstance(x, _Template)), _Template(()))
+        where = Group((BGP(template.triples),) if template.triples else ())
+        return self._body(Construct(template.triples), (*(x for x in items if not isinstance(x, _Template)), where))
 
     def construct_template(self, triples: _Template | None = None) -> _Template:
         return triples if triples is not None else _Template(())
@@ -304,6 +313,16 @@ class PatternRules(ContextMixin):
 
     def path_inverse(self, elt):
         return Path("inv", (elt,))
+
+    def path_inverse_type(self, _tok: Token) -> Path:
+        return Path("inv", (IRI(RDF_TYPE),))
+
+    def path_one_set(self, *members) -> tuple:
+        return tuple(m for m in members if not isinstance(m, Token))
+
+    def path_negated(self, members) -> Path:
+        """``!iri``, ``!(iri|^iri|…)`` (§9.1 NegatedPropertySet): its members, plain or inverse."""
+        return Path("!", members if isinstance(members, tuple) else (members,))
 
     def path_mod(self, tok: Token) -> str:
         return str(tok)

@@ -13,6 +13,7 @@ from lark import Token, v_args
 from ..model import (
     IRI,
     XSD,
+    Aggregate,
     AggregateClause,
     Construct,
     Duration,
@@ -24,6 +25,7 @@ from ..model import (
     Registration,
     StreamPattern,
     StreamSource,
+    Values,
     Var,
     Window,
     Within,
@@ -108,10 +110,17 @@ class StreamRules(ContextMixin):
                 if not self.ctx.lenient:
                     raise self.error(msg, registration.position, expected="REGISTER QUERY, or a CONSTRUCT query")
                 self.note(f"lenient: {msg}; accepted as in the paper's Sect. 2.7 example", registration.position)
+        where = body.where
+        trailing = next((x for x in items if isinstance(x, Values)), None)
+        if trailing is not None:  # ValuesClause: joined with the solutions of WHERE (SPARQL 1.1 §18.2.4.3)
+            if body.aggregates or body.modifiers.group_by or body.modifiers.having or _has_aggregate(body.form):
+                raise self.error("unsupported: a VALUES clause after a query that aggregates (SPARQL joins it with "
+                                 "the groups' solutions)", "VALUES", expected="VALUES inside the WHERE clause")
+            where = Group((where, trailing))
         return Query(
             dialect=self.dialect,
             form=body.form,
-            where=body.where,
+            where=where,
             prologue=Prologue(self.base, tuple(self.prefixes.items())),
             dataset=body.dataset,
             modifiers=body.modifiers,
@@ -119,6 +128,17 @@ class StreamRules(ContextMixin):
             aggregates=body.aggregates,
             notes=tuple(self.notes),
         )
+
+
+def _has_aggregate(node: object) -> bool:
+    """Does a query form (its SELECT expressions) hold an aggregate anywhere?"""
+    if isinstance(node, Aggregate):
+        return True
+    if isinstance(node, tuple):
+        return any(map(_has_aggregate, node))
+    if dataclasses.is_dataclass(node) and not isinstance(node, type):
+        return any(_has_aggregate(getattr(node, f.name)) for f in dataclasses.fields(node))
+    return False
 
 
 @v_args(inline=True)
