@@ -27,7 +27,7 @@ def read_text(path: str, what: str = "query") -> tuple[str, str]:
 
 
 def add_query_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--dialect", choices=["auto", "csparql", "cqels", "epsparql", "rspql"], default="auto",
+    p.add_argument("--dialect", choices=["auto", "csparql", "cqels", "epsparql", "rspql", "rsepql"], default="auto",
                    help="query dialect (default: auto, decided from the syntax and reported on stderr)")
     p.add_argument("--lenient", action="store_true",
                    help="accept the quirks of the papers' printed queries (undeclared prefixes, ?total-sensor, "
