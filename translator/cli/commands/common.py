@@ -229,6 +229,10 @@ def compile_variants(args: argparse.Namespace, query, elements=()) -> list[tuple
     period = duration_in_base_units(args.period, args.unit) if getattr(args, "period", None) else None
     if period is not None and period < 1:
         raise RsplarsError(f"--period {args.period}: the pull period must be positive")
+    if query.dialect == "rsepql":  # basic event patterns on windows: translator.translate.rsepql
+        from translator.translate.rsepql import compile_rsepql
+
+        return [("Q", compile_rsepql(query, base=base))]
     if query.dialect == "epsparql":  # event patterns: translator.translate.epsparql (docs/epsparql.md)
         from translator.translate.epsparql import compile_epsparql
 

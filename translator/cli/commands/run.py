@@ -37,6 +37,7 @@ from lars.errors import EXIT_OK, RsplarsError
 from spark_jobs.options import add_engine_options
 from translator.evaluate.writers import FORMATS, WRITERS, check_format
 from translator.cli.commands.epsparql_cmd import add_epsparql_options, run_epsparql
+from translator.cli.commands.rsepql_cmd import add_rsepql_options, run_rsepql
 from translator.cli.commands.longrun import add_robustness_options, write_run
 from translator.cli.commands.common import (
     Progress,
@@ -57,7 +58,7 @@ HELP = "answer a query over RDF streams and static data with the clingo engine"
 
 def add_parser(subparsers) -> None:
     p = subparsers.add_parser("run", help=HELP, description=HELP)
-    p.add_argument("query_file", metavar="QUERY", help="query file (C-SPARQL, CQELS-QL, EP-SPARQL, RSP-QL), or - for stdin")
+    p.add_argument("query_file", metavar="QUERY", help="query file (C-SPARQL, CQELS-QL, EP-SPARQL, RSP-QL, RSEP-QL), or - for stdin")
     add_query_options(p)
     add_data_options(p, stream_required=True)
     add_translation_options(p)
@@ -75,6 +76,7 @@ def add_parser(subparsers) -> None:
                    help="the LARS engine, of a sequential run and of every Spark block: auto (default: the incremental engine when the translated "
                         "program is in its fragment, clingo otherwise), asp (clingo), incremental (docs/performance.md)")
     add_epsparql_options(p)
+    add_rsepql_options(p)
     add_operational_options(p, r2s=False)
     add_robustness_options(p)
     p.set_defaults(func=run)
@@ -92,6 +94,11 @@ def run(args: argparse.Namespace) -> int:
                            "(seed 002 §3.2): use --selection/--consumption (docs/epsparql.md)")
     if query.dialect == "epsparql":  # one event stream, push-evaluated (docs/epsparql.md)
         return run_epsparql(args, query)
+    if query.dialect == "rsepql":  # MATCH over basic event patterns on windows (docs/epsparql.md, "RSEP-QL")
+        if operational_requested(args):
+            raise RsplarsError("the operational options (--profile, --t0, --report, …) do not apply to RSEP-QL: "
+                               "give its evaluation times with --at (docs/epsparql.md)")
+        return run_rsepql(args, query)
     from translator.evaluate.accounting import count_elements, new_accounting
 
     check_stream_iris(query, [parse_stream_spec(spec)[0] for spec in args.stream])
