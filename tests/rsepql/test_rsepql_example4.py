@@ -1,6 +1,6 @@
 """RSEP-QL (Dell'Aglio, Dao-Tran, Calbimonte, Le Phuoc, Della Valle 2016): its Example 4 read and
 run through the CLI on the running example's stream (Figure 1, rebuilt from the timestamps of
-Examples 7–11: ``tests/data/rsepql/figure1.stream``), at the evaluation times ET = {8, 10} of its
+Examples 7–11: ``tests/data/epsparql/rsepql_figure1.stream``), at the evaluation times ET = {8, 10} of its
 §2, under every selection and consumption policy the paper prints results for.
 
 Example 4 prints ``[LND 9]`` where Example 3 — whose windows Example 4 says it uses — has the
@@ -27,7 +27,7 @@ from translator.query.parse import parse
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "rsepql"
 NS = "http://rsplars.invalid/bare#"
-STREAM = f"{NS}S={DATA / 'figure1.stream'}"
+STREAM = f"{NS}S={DATA.parent / 'epsparql' / 'rsepql_figure1.stream'}"
 A = ("a1", "c1", 2, 6)
 B = ("a2", "c2", 4, 6)
 C = ("a2", "c2", 4, 8)

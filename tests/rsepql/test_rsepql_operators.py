@@ -18,7 +18,7 @@ from translator.rdf.streams import read_stream
 from translator.translate.rsepql import compile_rsepql
 
 NS = "http://example.org/"
-FIGURE1 = Path(__file__).resolve().parents[1] / "data" / "rsepql" / "figure1.stream"
+FIGURE1 = Path(__file__).resolve().parents[1] / "data" / "epsparql" / "rsepql_figure1.stream"
 
 WINDOWS = {"lnd1": ("[LND 1]", ("lnd", 1)), "lnd5": ("[LND 5]", ("lnd", 5)),
            "tau5": ("[RANGE 5]", ("tau", 5, 1)), "tau7": ("[RANGE 7]", ("tau", 7, 1)),
