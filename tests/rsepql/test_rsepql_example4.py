@@ -19,7 +19,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
 
 from translator.cli import main
 from translator.query import model as M
@@ -119,3 +118,9 @@ def test_translate_to_lars_gives_the_windows(capsys):
     w2 = [b.atom.window for b in by_head["bep2"].body if hasattr(b, "atom") and isinstance(b.atom, WindowAt)]
     assert w1 == [ALL] and w2 == [TimeWindow(4, 0, 1)]
     assert any(isinstance(b, Comparison) and b.op == ">=" for b in by_head["bep1"].body)
+
+
+def test_clingo_engine_gives_the_same_answers(capsys):
+    """The LARS program of the basic event patterns run by clingo (``--lars-engine asp``)."""
+    result = run(capsys, DATA / "example4_landmark1.rq", "--at", "8,10", "--lars-engine", "asp")
+    assert result == {8: {A, B, C}, 10: {A, B, C, D}}

@@ -38,7 +38,6 @@ from translator.evaluate.epsparql_run import (
     EventEvaluation,
     Leaf,
     Match,
-    combine,
     compatible,
     event_times,
     extreme,

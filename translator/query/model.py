@@ -1,4 +1,4 @@
-"""The RSP query model shared by C-SPARQL, CQELS-QL, EP-SPARQL and RSP-QL (Dao-Tran, Beck, Eiter 2015, §3).
+"""The RSP query model shared by C-SPARQL, CQELS-QL, EP-SPARQL, RSP-QL and RSEP-QL (Dao-Tran, Beck, Eiter 2015, §3).
 
 A query is ``Q = (V, P, D, S)``: result form V (:class:`Select`, :class:`Construct`, :class:`Ask`,
 :class:`Describe`), graph pattern P (:class:`Group` and the SPARQL 1.1 algebra nodes), dataset D
@@ -14,7 +14,8 @@ graph patterns ``(s, ω, g)`` — computed by :func:`stream_graph_patterns`:
   window's IRI; ``WINDOW <w> { g }`` / ``WINDOW ?w { g }`` inside WHERE is a :class:`WindowPattern`.
 
 The model also carries what the dialects add: C-SPARQL registration and AGGREGATE clauses
-(Barbieri et al. 2010, §2.2–2.5), EP-SPARQL event operators (:class:`EventPattern`). Every node is a frozen
+(Barbieri et al. 2010, §2.2–2.5), EP-SPARQL event operators (:class:`EventPattern`), RSEP-QL event
+windows, basic event patterns and MATCH (:class:`EventDataset`, :class:`MatchPattern`). Every node is a frozen
 dataclass; IRIs are stored fully expanded (the prologue is kept so that printers can abbreviate).
 Source positions never take part in equality (``compare=False``), so printing and re-parsing a
 query gives an equal model.
