@@ -124,3 +124,9 @@ def test_clingo_engine_gives_the_same_answers(capsys):
     """The LARS program of the basic event patterns run by clingo (``--lars-engine asp``)."""
     result = run(capsys, DATA / "example4_landmark1.rq", "--at", "8,10", "--lars-engine", "asp")
     assert result == {8: {A, B, C}, 10: {A, B, C, D}}
+
+
+def test_after_the_last_item_example_5(capsys):
+    """At 12 w2 = W^tau[(5,1)] holds the items at 8 and 10 (Example 5): the E2 matches at 6 are out,
+    so A and B are gone and C, D remain."""
+    assert run(capsys, DATA / "example4_landmark1.rq", "--at", "12") == {12: {C, D}}
