@@ -135,19 +135,25 @@ def seq(left: list[Match], right: list[Match], selection: str, reading: str) -> 
         earlier = [m1 for m1 in left if m1.end < m2.start and compatible(m1.binding(), b2)]
         if earlier:
             pairs[m2] = earlier
-    if selection == "unrestricted":
-        return [_combine(m1, m2) for m2, ms in pairs.items() for m1 in ms]
-    chrono = selection == "chronological"
     shared = {k for m in left for k, _ in m.mu} & {k for m in right for k, _ in m.mu}
+    return select_pairs(pairs, shared, selection, reading)
+
+
+def select_pairs(pairs: dict[Match, list[Match]], shared: set[str], selection: str, reading: str) -> list[Match]:
+    """The selection over the E2 matches that have compatible earlier E1 matches (``pairs``: each
+    E2 match with those E1 matches; ``shared``: the variables of E1 and E2, for ``per-key``)."""
+    if selection == "unrestricted":
+        return [combine(m1, m2) for m2, ms in pairs.items() for m1 in ms]
+    chrono = selection == "chronological"
     out: list[Match] = []
     if reading == "greedy":
         used: set[Match] = set()
         order = sorted(pairs, key=lambda m: (m.start, m.end), reverse=not chrono)
         for m2 in order:
             free = [m1 for m1 in pairs[m2] if m1 not in used]
-            chosen = _extreme(free, first=chrono)
+            chosen = extreme(free, first=chrono)
             used.update(chosen)
-            out += [_combine(m1, m2) for m1 in chosen]
+            out += [combine(m1, m2) for m1 in chosen]
         return out
     for m2, earlier in pairs.items():
         rivals = list(pairs)
@@ -160,18 +166,18 @@ def seq(left: list[Match], right: list[Match], selection: str, reading: str) -> 
             continue
         if not chrono and any(_before(m2, r) for r in rivals):
             continue
-        out += [_combine(m1, m2) for m1 in _extreme(earlier, first=chrono)]
+        out += [combine(m1, m2) for m1 in extreme(earlier, first=chrono)]
     return out
 
 
-def _extreme(matches: list[Match], first: bool) -> list[Match]:
+def extreme(matches: list[Match], first: bool) -> list[Match]:
     """FIRST (Eq. 5) or LAST (Eq. 6): the matches with no strictly earlier (later) one; ties all kept."""
     if first:
         return [m for m in matches if not any(_before(o, m) for o in matches)]
     return [m for m in matches if not any(_before(m, o) for o in matches)]
 
 
-def _combine(m1: Match, m2: Match) -> Match:
+def combine(m1: Match, m2: Match) -> Match:
     return Match(m1.mu | m2.mu, m1.start, m2.end, m1.just | m2.just)
 
 

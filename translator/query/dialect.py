@@ -7,7 +7,10 @@ Evidence, in the order it is looked for (first occurrence wins within a dialect)
 * EP-SPARQL: ``SEQ``, ``EQUALS``, ``OPTIONALSEQ``, ``EQUALSOPTIONAL``, ``getDURATION(``,
   ``getSTARTTIME(``, ``getENDTIME(``, ``WITHIN``;
 * RSP-QL (W3C RSP community group syntax): ``REGISTER RSTREAM|ISTREAM|DSTREAM``,
-  ``FROM NAMED WINDOW``, ``WINDOW <w> {`` / ``WINDOW ?w {`` (a window graph pattern).
+  ``FROM NAMED WINDOW``, ``WINDOW <w> {`` / ``WINDOW ?w {`` (a window graph pattern);
+* RSEP-QL (Dell'Aglio et al. 2016, Example 4): ``WIN [`` (``FROM NAMED <s> WIN [LND t0] AS <w>``),
+  ``EVENT ON``, ``MATCH {``. ``SEQ`` is EP-SPARQL's keyword too: in a query with RSEP-QL evidence it
+  is RSEP-QL's.
 
 Comments, strings, IRIs, variables and numbers are skipped. A query with none of them but with a
 *bare name* — a word without a prefix where SPARQL expects an IRI (``?c hasStockPrice ?p``), as
@@ -26,7 +29,7 @@ from dataclasses import dataclass
 from .errors import DialectMismatchError
 from .model import DIALECTS, Position
 
-NAMES = {"csparql": "C-SPARQL", "cqels": "CQELS-QL", "epsparql": "EP-SPARQL", "rspql": "RSP-QL"}
+NAMES = {"csparql": "C-SPARQL", "cqels": "CQELS-QL", "epsparql": "EP-SPARQL", "rspql": "RSP-QL", "rsepql": "RSEP-QL"}
 #: how each dialect declares streams / events, for mismatch explanations
 HOW = {
     "csparql": "C-SPARQL declares streams with FROM STREAM <s> [RANGE …] before WHERE",
@@ -34,6 +37,8 @@ HOW = {
     "epsparql": "EP-SPARQL joins groups with SEQ/EQUALS/OPTIONALSEQ/EQUALSOPTIONAL and has no windows",
     "rspql": ("RSP-QL declares windows with FROM NAMED WINDOW <w> ON <s> [RANGE …] and reads them with "
               "WINDOW <w> { … }"),
+    "rsepql": ("RSEP-QL declares windows with FROM NAMED <s> WIN [LND t0|RANGE a] AS <w>, events with "
+               "EVENT ON <w> { … } AS E, and matches them with MATCH { E1 SEQ E2 }"),
 }
 
 _TOKEN = re.compile(
@@ -136,6 +141,15 @@ def find_evidence(text: str) -> tuple[Evidence, ...]:
             add("epsparql", f"{word}()", pos)
         elif up == "WITHIN":
             add("epsparql", "WITHIN", pos)
+        elif up == "WIN" and nxt == "[":
+            add("rsepql", "WIN [", pos)
+        elif up == "EVENT" and nxt.upper() == "ON":
+            add("rsepql", "EVENT ON", pos)
+        elif up == "MATCH" and nxt == "{":
+            add("rsepql", "MATCH {", pos)
+    if any(d == "rsepql" for d, _ in found):  # SEQ of a MATCH pattern (RSEP-QL), not EP-SPARQL's
+        for key in [k for k in found if k == ("epsparql", "SEQ")]:
+            found[("rsepql", "SEQ")] = Evidence("rsepql", "SEQ", found.pop(key).position)
     return tuple(sorted(found.values(), key=lambda e: (e.position.line, e.position.column)))
 
 
@@ -217,7 +231,7 @@ def detect_dialect(text: str, source: str = "<input>") -> Detection:
             line=second.position.line,
             column=second.position.column,
             text=text,
-            expected="one dialect; choose it with --dialect csparql|cqels|epsparql|rspql",
+            expected="one dialect; choose it with --dialect csparql|cqels|epsparql|rspql|rsepql",
         )
     first = next(e for e in evidence if e.dialect == dialects[0])
     return Detection(dialects[0], str(first), evidence)

@@ -1,4 +1,4 @@
-"""The RSP query model shared by C-SPARQL, CQELS-QL, EP-SPARQL and RSP-QL (Dao-Tran, Beck, Eiter 2015, §3).
+"""The RSP query model shared by C-SPARQL, CQELS-QL, EP-SPARQL, RSP-QL and RSEP-QL (Dao-Tran, Beck, Eiter 2015, §3).
 
 A query is ``Q = (V, P, D, S)``: result form V (:class:`Select`, :class:`Construct`, :class:`Ask`,
 :class:`Describe`), graph pattern P (:class:`Group` and the SPARQL 1.1 algebra nodes), dataset D
@@ -14,7 +14,8 @@ graph patterns ``(s, ω, g)`` — computed by :func:`stream_graph_patterns`:
   window's IRI; ``WINDOW <w> { g }`` / ``WINDOW ?w { g }`` inside WHERE is a :class:`WindowPattern`.
 
 The model also carries what the dialects add: C-SPARQL registration and AGGREGATE clauses
-(Barbieri et al. 2010, §2.2–2.5), EP-SPARQL event operators (:class:`EventPattern`). Every node is a frozen
+(Barbieri et al. 2010, §2.2–2.5), EP-SPARQL event operators (:class:`EventPattern`), RSEP-QL event
+windows, basic event patterns and MATCH (:class:`EventDataset`, :class:`MatchPattern`). Every node is a frozen
 dataclass; IRIs are stored fully expanded (the prologue is kept so that printers can abbreviate).
 Source positions never take part in equality (``compare=False``), so printing and re-parsing a
 query gives an equal model.
@@ -381,6 +382,74 @@ class Within:
     position: Position | None = field(default=None, compare=False)
 
 
+# RSEP-QL (Dell'Aglio, Dao-Tran, Calbimonte, Le Phuoc, Della Valle 2016, §3.2–3.4): windows declared
+# over streams, basic event patterns declared on windows, and MATCH over event patterns.
+
+RSEP_WINDOW_KINDS = ("landmark", "range")
+
+
+@dataclass(frozen=True)
+class EventWindow:
+    """RSEP-QL ``FROM NAMED <s> WIN [LND t0] AS <w>`` (the landmark window ``W^lnd[(t0)]``: the items
+    with ``t0 ≤ t_i ≤ t``) or ``FROM NAMED <s> WIN [RANGE a] AS <w>`` / ``[RANGE a STEP b]`` (the
+    time-based window ``W^tau[(a, b)]``: the items with ``t' − a < t_i ≤ t'``, ``t' = ⌊t/b⌋·b``, b = 1
+    when not written), Dell'Aglio et al. 2016, §3.2, Def 3. The parameters are time points of the
+    paper's integer timeline, in the base unit of the run."""
+
+    name: IRI
+    stream: IRI
+    kind: str  # landmark | range
+    start: int | None = None  # landmark: t0
+    width: int | None = None  # range: a
+    slide: int = 1  # range: b
+    position: Position | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True)
+class EventDeclaration:
+    """RSEP-QL ``EVENT ON <w> { BGP } AS E``: the basic event pattern ``(EVENT w P)`` named E
+    (Dell'Aglio et al. 2016, §3.3, Eq. 4: P matched in each stream item of the window)."""
+
+    name: str
+    window: IRI
+    pattern: BGP
+    position: Position | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True)
+class EventRef:
+    """A declared basic event pattern used in MATCH (``E1``)."""
+
+    name: str
+    position: Position | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True)
+class EventSelect:
+    """RSEP-QL ``FIRST E`` / ``LAST E`` (Dell'Aglio et al. 2016, §4.2, Eqs. 5, 6)."""
+
+    kind: str  # FIRST | LAST
+    pattern: Union["EventRef", "EventSelect", "EventPattern"]
+
+
+@dataclass(frozen=True)
+class MatchPattern:
+    """RSEP-QL ``MATCH { E }``: the event graph pattern (Dell'Aglio et al. 2016, §3.3, Eq. 8); E is
+    built from :class:`EventRef`, :class:`EventSelect` and ``EventPattern("SEQ", …)``."""
+
+    pattern: Union[EventRef, EventSelect, "EventPattern"]
+    position: Position | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True)
+class EventDataset:
+    """The RSEP-QL part of the dataset (Dell'Aglio et al. 2016, Def 4): its named windows and the
+    basic event patterns declared on them."""
+
+    windows: tuple[EventWindow, ...] = ()
+    events: tuple[EventDeclaration, ...] = ()
+
+
 #: the default namespace of EP-SPARQL bare names (``hasStockPrice``), changed with ``--bare-ns``
 DEFAULT_BARE_NAMESPACE = "http://rsplars.invalid/bare#"
 
@@ -394,7 +463,7 @@ class SubSelect:
 
 Pattern = Union[
     BGP, Group, Union_, Optional_, Minus, Filter, GraphPattern, Bind, Values, StreamPattern,
-    EventPattern, SubSelect, Within, WindowPattern,
+    EventPattern, SubSelect, Within, WindowPattern, MatchPattern,
 ]
 
 # ---------------------------------------------------------------------------------------------
@@ -518,7 +587,7 @@ class Prologue:
     prefixes: tuple[tuple[str, str], ...] = ()  # (prefix without ':', namespace IRI)
 
 
-DIALECTS = ("csparql", "cqels", "epsparql", "rspql")
+DIALECTS = ("csparql", "cqels", "epsparql", "rspql", "rsepql")
 #: the R2S operators an RSP-QL registration names
 R2S_KINDS = ("RSTREAM", "ISTREAM", "DSTREAM")
 
@@ -537,6 +606,8 @@ class Query:
     aggregates: tuple[AggregateClause, ...] = ()
     #: lenient-mode remarks (assumed prefixes, accepted paper quirks); not part of the query
     notes: tuple[str, ...] = field(default=(), compare=False)
+    #: RSEP-QL: the event windows and basic event patterns (None for the other dialects)
+    events: EventDataset | None = None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -566,6 +637,8 @@ def child_patterns(node: Pattern) -> Iterator[Pattern]:
             yield p
         case SubSelect(_, where, _):
             yield where
+        case MatchPattern(p) | EventSelect(_, p):
+            yield p
         case _:
             return
 

@@ -25,6 +25,9 @@ from .model import (
     Describe,
     Duration,
     EventPattern,
+    EventRef,
+    EventSelect,
+    MatchPattern,
     Within,
     Exists,
     Filter,
@@ -73,6 +76,9 @@ NODE_TYPES: dict[type, str] = {
     StreamPattern: "stream",
     WindowPattern: "window",
     EventPattern: "event",
+    MatchPattern: "match",
+    EventRef: "event_ref",
+    EventSelect: "event_select",
     Within: "within",
     SubSelect: "subselect",
     TriplePattern: "triple",
@@ -238,4 +244,17 @@ def query_json(query: Query) -> dict:
             "offset": m.offset,
         },
         "notes": list(query.notes),
+        **({"events": events_json(query)} if query.dialect == "rsepql" else {}),
+    }
+
+
+def events_json(query: Query) -> dict:
+    """RSEP-QL: the event windows and the basic event patterns declared on them."""
+    assert query.events is not None
+    return {
+        "windows": [{"name": w.name.value, "stream": w.stream.value, "kind": w.kind, "start": w.start,
+                     "width": w.width, "slide": w.slide, "position": position_json(w.position)}
+                    for w in query.events.windows],
+        "events": [{"name": e.name, "window": e.window.value, "pattern": node_json(e.pattern),
+                    "position": position_json(e.position)} for e in query.events.events],
     }

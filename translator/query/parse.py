@@ -25,7 +25,7 @@ __all__ = ["parse", "grammar", "DIALECTS"]
 
 @lru_cache(maxsize=None)
 def grammar(name: str) -> Lark:
-    """The LALR parser of ``grammars/<name>.lark`` (csparql, csparql_lenient, cqels, epsparql, rspql)."""
+    """The LALR parser of ``grammars/<name>.lark`` (csparql, csparql_lenient, cqels, epsparql, rspql, rsepql)."""
     from lark import Lark
 
     return Lark.open_from_package(
@@ -279,9 +279,8 @@ def _hint(dialect: str, text: str, rest: str, expected: set[str], err: Unexpecte
         return f"unexpected {_describe_token(err, text)}: the window is not closed with ']'", 0
     if word and word_up in ("WINDOW", "RSTREAM", "ISTREAM", "DSTREAM") and dialect != "rspql":
         return f"'{word.group()}' is RSP-QL syntax: read the query with --dialect rspql (or --dialect auto)", 0
-    if word and word_up in ("WIN", "MATCH", "EVENT"):
-        return (f"'{word.group()}' is RSEP-QL syntax, which rsplars does not read "
-                "(dialects: C-SPARQL, CQELS-QL, EP-SPARQL, RSP-QL)"), 0
+    if word_up in ("WIN", "MATCH", "EVENT") and dialect != "rsepql":
+        return f"'{word.group()}' is RSEP-QL syntax: read the query with --dialect rsepql (or --dialect auto)", 0
 
     if dialect == "epsparql" and word_up == "STREAM":
         return "EP-SPARQL has no STREAM clauses; use --dialect cqels or csparql", 0

@@ -35,7 +35,7 @@ OPTION_GROUPS: dict[str, tuple[str, str | None]] = {
     "profile": ("engine profile (docs/check.md)",
                 "Any of these selects the report-policy semantics of a real engine. Without --profile: window "
                 "close, left-open windows, rstream, empty relations emitted."),
-    "epsparql": ("EP-SPARQL queries only (docs/epsparql.md)", None),
+    "epsparql": ("EP-SPARQL and RSEP-QL queries only (docs/epsparql.md)", None),
     "comparison": ("comparison", None),
     "output": ("output", None),
     "scale_out": ("evaluation engine and scale-out (Spark, docs/spark.md)", None),
@@ -52,7 +52,8 @@ def add_query_options(p, *, epsparql=None) -> None:
     """``--dialect``, ``--lenient`` on ``p`` (a parser or an argument group); ``--bare-ns`` on
     ``epsparql`` if given (an option of EP-SPARQL queries only), else on ``p``. Options with long
     lists of choices name them in their help (``%(choices)s``), so that each fits a line or two."""
-    p.add_argument("--dialect", choices=["auto", "csparql", "cqels", "epsparql", "rspql"], default="auto", metavar="D",
+    p.add_argument("--dialect", choices=["auto", "csparql", "cqels", "epsparql", "rspql", "rsepql"],
+                   default="auto", metavar="D",
                    help="%(choices)s (default: auto, detected and reported)")
     p.add_argument("--lenient", action="store_true",
                    help="accept the quirks of the papers' printed queries (docs/model-json.md)")
@@ -237,6 +238,10 @@ def compile_variants(args: argparse.Namespace, query, elements=()) -> list[tuple
     period = duration_in_base_units(args.period, args.unit) if getattr(args, "period", None) else None
     if period is not None and period < 1:
         raise RsplarsError(f"--period {args.period}: the pull period must be positive")
+    if query.dialect == "rsepql":  # basic event patterns on windows: translator.translate.rsepql
+        from translator.translate.rsepql import compile_rsepql
+
+        return [("Q", compile_rsepql(query, base=base))]
     if query.dialect == "epsparql":  # event patterns: translator.translate.epsparql (docs/epsparql.md)
         from translator.translate.epsparql import compile_epsparql
 

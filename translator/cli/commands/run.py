@@ -39,10 +39,11 @@ from __future__ import annotations
 import argparse
 import sys
 
-from lars.errors import RsplarsError
+from lars.errors import EXIT_OK, RsplarsError
 from spark_jobs.options import add_engine_options
 from translator.evaluate.writers import FORMATS, WRITERS, check_format
 from translator.cli.commands.epsparql_cmd import add_epsparql_options, run_epsparql
+from translator.cli.commands.rsepql_cmd import add_rsepql_options, run_rsepql
 from translator.cli.commands.longrun import add_robustness_options, write_run
 from translator.cli.commands.common import (
     Progress,
@@ -52,6 +53,7 @@ from translator.cli.commands.common import (
     check_stream_iris,
     compile_variants,
     option_groups,
+    output,
     parse_query,
     read_data,
 )
@@ -71,7 +73,7 @@ def add_parser(subparsers) -> None:
     p = subparsers.add_parser("run", help=HELP, description=HELP, usage=USAGE)
     g = option_groups(p, "input", "query", "semantics", "profile", "epsparql", "output", "scale_out", "robustness")
     g["input"].add_argument("query_file", metavar="QUERY",
-                            help="query file (C-SPARQL, CQELS-QL, EP-SPARQL, RSP-QL), or - for stdin")
+                            help="query file (C-SPARQL, CQELS-QL, EP-SPARQL, RSP-QL, RSEP-QL), or - for stdin")
     add_data_options(g["input"], stream_required=False)  # none: a query without streams, evaluated once
     add_query_options(g["query"], epsparql=g["epsparql"])
     add_translation_options(g["semantics"], query=g["query"])
@@ -83,6 +85,7 @@ def add_parser(subparsers) -> None:
                                 help="last time point to evaluate (base units)")
     add_operational_options(g["profile"], r2s=False)
     add_epsparql_options(g["epsparql"])
+    add_rsepql_options(g["epsparql"])
     g["output"].add_argument("--format", choices=FORMATS, default="jsonl", metavar="FORMAT",
                              help="%(choices)s (default: jsonl)")
     g["output"].add_argument("--output", metavar="FILE", help="write to FILE (atomically) instead of stdout")
@@ -111,6 +114,11 @@ def run(args: argparse.Namespace) -> int:
                            "(Dell'Aglio et al. 2013, §7): use --selection/--consumption (docs/epsparql.md)")
     if query.dialect == "epsparql":  # one event stream, push-evaluated (docs/epsparql.md)
         return run_epsparql(args, query)
+    if query.dialect == "rsepql":  # MATCH over basic event patterns on windows (docs/epsparql.md, "RSEP-QL")
+        if operational_requested(args):
+            raise RsplarsError("the operational options (--profile, --t0, --report, …) do not apply to RSEP-QL: "
+                               "give its evaluation times with --at (docs/epsparql.md)")
+        return run_rsepql(args, query)
     from translator.evaluate.accounting import count_elements, new_accounting
 
     check_stream_iris(query, [parse_stream_spec(spec)[0] for spec in args.stream])

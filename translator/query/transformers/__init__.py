@@ -3,7 +3,7 @@
 The classes are assembled from mixins split by concern: :mod:`.terms` (RDF terms, prefixes,
 expressions), :mod:`.patterns` (triples, graph patterns, query forms, modifiers) and
 :mod:`.streams` (durations, windows, C-SPARQL registration/aggregates, CQELS stream patterns,
-EP-SPARQL event operators) and :mod:`.rspql` (RSP-QL named windows). A transformer instance
+EP-SPARQL event operators) and :mod:`.rspql` (RSP-QL named windows) and :mod:`.rsepql` (RSEP-QL event windows, events, MATCH). A transformer instance
 holds the prologue seen so far, so it is created per parse (see :func:`translator.query.parse.parse`).
 """
 
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from .context import ParseContext
 from .patterns import PatternRules
+from .rsepql import RsepqlRules
 from .rspql import RspqlRules
 from .streams import CqelsRules, CsparqlRules, EpsparqlRules
 from .terms import TermRules
@@ -32,12 +33,17 @@ class RspqlTransformer(RspqlRules, PatternRules, TermRules):
     dialect = "rspql"
 
 
+class RsepqlTransformer(RsepqlRules, PatternRules, TermRules):
+    dialect = "rsepql"
+
+
 TRANSFORMERS = {
     "csparql": CsparqlTransformer,
     "cqels": CqelsTransformer,
     "epsparql": EpsparqlTransformer,
     "rspql": RspqlTransformer,
+    "rsepql": RsepqlTransformer,
 }
 
 __all__ = ["ParseContext", "TRANSFORMERS", "CsparqlTransformer", "CqelsTransformer", "EpsparqlTransformer",
-           "RspqlTransformer"]
+           "RspqlTransformer", "RsepqlTransformer"]
