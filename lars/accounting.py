@@ -11,7 +11,7 @@ are counted by the run; ``translator.evaluate.accounting`` prints the summary.
 
 from __future__ import annotations
 
-from lars.records import dataclass, field
+from dataclasses import dataclass, field
 from typing import Callable
 
 from lars.errors import SourceError

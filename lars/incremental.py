@@ -61,7 +61,7 @@ from collections import deque as _consume
 from itertools import compress, filterfalse
 from operator import itemgetter
 from json import dumps as _dumps
-from lars.records import dataclass, field
+from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator, Mapping
 
 from lars.bounds import TERM_CACHE_SIZE

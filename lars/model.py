@@ -19,7 +19,7 @@ Everything here is plain data: no parsing, printing or evaluation (see ``lars.sy
 from __future__ import annotations
 
 import re
-from lars.records import dataclass, field
+from dataclasses import dataclass, field
 from typing import Iterable, Iterator, Literal as TypingLiteral, Mapping, Union
 
 # --------------------------------------------------------------------------------------------- terms

@@ -45,7 +45,7 @@ A ``Call`` term ``@name(…)`` is evaluated by the function of that name passed 
 from __future__ import annotations
 
 from collections import Counter
-from lars.records import dataclass
+from dataclasses import dataclass
 from functools import cached_property
 from itertools import count
 from typing import Callable, Iterable, Iterator, Mapping

@@ -20,7 +20,7 @@ query gives an equal model.
 from __future__ import annotations
 
 import re
-from lars.records import dataclass, field
+from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import lru_cache
 from typing import Iterator, Union

@@ -29,7 +29,7 @@ import re
 import struct
 from decimal import Context, Decimal, InvalidOperation
 
-from lars.records import dataclass
+from dataclasses import dataclass
 
 # ------------------------------------------------------------------------------------ error value
 

@@ -30,7 +30,7 @@ import heapq
 import itertools
 import re
 from bisect import bisect_right
-from lars.records import dataclass
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Iterator, Mapping, NamedTuple, Sequence, TextIO

@@ -8,14 +8,8 @@ units; if it is not a whole multiple of the base unit that is an error, never a 
 from __future__ import annotations
 
 import re
-from lars.records import dataclass
-try:  # datetime's C classes themselves (datetime.datetime is _datetime.datetime), without the
-    # pure-Python definitions datetime.py makes before it replaces them (≈ 5 M instructions of every
-    # start-up, docs/performance.md session 11 round 3); translator.rdf.streams and
-    # translator.translate.expressions take them from here
-    from _datetime import datetime, timedelta, timezone
-except ImportError:  # an interpreter without the C module
-    from datetime import datetime, timedelta, timezone
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
 from functools import lru_cache
 
 from lars.errors import RsplarsError

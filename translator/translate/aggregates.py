@@ -48,7 +48,7 @@ inside an aggregate aggregates distinct argument terms instead.
 from __future__ import annotations
 
 import itertools
-from lars.records import dataclass, field
+from dataclasses import dataclass, field
 from typing import Iterator
 
 from lars.errors import RsplarsError, UnsupportedError

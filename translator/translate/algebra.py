@@ -12,7 +12,7 @@ they are evaluated exactly at grounding time (spec D6).
 
 from __future__ import annotations
 
-from lars.records import dataclass
+from dataclasses import dataclass
 from functools import singledispatch
 from typing import Union
 

@@ -22,7 +22,7 @@ from typing import Iterable, Iterator, Sequence
 
 from lars.errors import RsplarsError, UnsupportedError
 from lars.model import AggregateAssignment, Atom, Literal, Program, Rule, Variable
-from lars.records import dataclass
+from dataclasses import dataclass
 from translator.translate import algebra as A
 from translator.query import model as M
 from translator.translate import modes

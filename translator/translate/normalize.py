@@ -15,7 +15,7 @@ nested inside a STREAM pattern.
 
 from __future__ import annotations
 
-from lars.records import dataclass
+from dataclasses import dataclass
 from functools import reduce
 from typing import Iterable
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from lars.records import dataclass, field
+from dataclasses import dataclass, field
 from typing import Iterable, Iterator, Sequence, Union
 
 from lars.errors import UnsupportedError
