@@ -7,9 +7,10 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
 # `make test-fast`: the suite without what needs Spark (tests/spark_jobs, the tests marked spark
-# and the Spark fault tests) and without the notebooks; what is left covers every Python-level change
+# and the Spark fault tests), the notebooks and the fuzz runs (tests/fuzz: thousands of generated
+# inputs, more than half the suite's time); CI runs them with `make test` on the default Python
 FAST_SKIP := --ignore=tests/spark_jobs --ignore=tests/robustness/test_spark_faults.py \
-             --ignore=tests/test_notebooks.py -m "not spark"
+             --ignore=tests/test_notebooks.py --ignore=tests/fuzz -m "not spark"
 
 .PHONY: install demo lint java test test-fast fuzz bench clean
 
