@@ -1,10 +1,18 @@
 # rsplars: `make demo` and `make test` do all set-up on a fresh machine.
+# PYTHON picks the interpreter; each one gets its own virtual environment: .venv for the default
+# python3 (README: .venv/bin/rsplars), .venv-python3.12 for PYTHON=python3.12, and so on.
 PYTHON ?= python3
-VENV   := .venv
+VENV   := $(if $(filter python3,$(PYTHON)),.venv,.venv-$(notdir $(PYTHON)))
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: install demo lint test fuzz bench clean
+# `make test-fast`: the suite without what needs Spark (tests/spark_jobs, the tests marked spark
+# and the Spark fault tests), the notebooks and the fuzz runs (tests/fuzz: thousands of generated
+# inputs, more than half the suite's time); CI runs them with `make test` on the default Python
+FAST_SKIP := --ignore=tests/spark_jobs --ignore=tests/robustness/test_spark_faults.py \
+             --ignore=tests/test_notebooks.py --ignore=tests/fuzz -m "not spark"
+
+.PHONY: install demo lint java test test-fast fuzz bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -22,10 +30,15 @@ lint: $(STAMP)
 	$(BIN)/lint-imports
 	$(BIN)/mypy lars asp translator/query translator/translate
 
-test: $(STAMP) lint
+java:
 	@command -v java >/dev/null 2>&1 || { echo "java missing: installing OpenJDK 17"; \
 	  (apt-get update -qq && apt-get install -y -qq openjdk-17-jre-headless) >/dev/null; }
+
+test: $(STAMP) lint java
 	$(BIN)/python -m pytest -q
+
+test-fast: $(STAMP) lint
+	$(BIN)/python -m pytest -q $(FAST_SKIP)
 
 # >= 10,000 generated inputs per reader (tests/fuzz, docs/robustness.md); prints the counts at the end
 fuzz: $(STAMP)
@@ -40,4 +53,4 @@ bench: $(STAMP)
 	$(BIN)/python bench/spark_bench.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache
+	rm -rf .venv .venv-* build *.egg-info .pytest_cache

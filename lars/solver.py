@@ -11,7 +11,7 @@ its class. This module imports neither engine (``lars`` never imports clingo).
 
 from __future__ import annotations
 
-from lars.records import dataclass, field
+from dataclasses import dataclass, field
 from typing import Iterable, Iterator, Protocol
 
 from lars.model import Stream

@@ -36,6 +36,7 @@ from typing import Any, Iterable
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
+from lars.cache import lark_parser
 from lars.errors import RsplarsError, SourceError
 from lars.model import (
     AggregateAssignment,
@@ -108,14 +109,8 @@ _TERMINAL_WORDS: dict[str, str] = {
 @lru_cache(maxsize=None)
 def _parser() -> Lark:
     """The LALR parser of ``grammars/lars.lark``, built once."""
-    return Lark.open_from_package(
-        __package__,
-        "grammars/lars.lark",
-        parser="lalr",
-        propagate_positions=True,
-        start=["start", "atom_text"],
-        cache=True,  # the parse tables are pickled in the temp directory: start-up of ``rsplars lars``
-    )
+    # the parse tables come from the user's cache folder when the command line uses it (lars.cache)
+    return lark_parser(__package__, "grammars/lars.lark", propagate_positions=True, start=["start", "atom_text"])
 
 
 class _Invalid(Exception):

@@ -54,7 +54,7 @@ of one input with the old value of the other), where a built-in may fail.
 from __future__ import annotations
 
 from collections import Counter
-from lars.records import dataclass, field
+from dataclasses import dataclass, field
 from operator import gt, itemgetter, lt
 from typing import Any, Iterator
 

@@ -9,7 +9,7 @@ negated literal reads the shadow relation ``(NEG, relation)``; constraints have 
 
 from __future__ import annotations
 
-from lars.records import dataclass, field
+from dataclasses import dataclass, field
 from typing import Iterator
 
 from lars.errors import UnsupportedError

@@ -4,8 +4,7 @@ file parses back (``lars.syntax.parse_program``) to the very programs the transl
 
 from __future__ import annotations
 
-import importlib.util
-import sys
+import runpy
 from pathlib import Path
 
 import pytest
@@ -17,17 +16,9 @@ from lars.syntax import parse_program
 GOLDEN = DATA / "golden"
 
 
-def _regenerate():
-    spec = importlib.util.spec_from_file_location("golden_regenerate", GOLDEN / "regenerate.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look the module up
-    spec.loader.exec_module(module)
-    return module
-
-
-REGENERATE = _regenerate()
-CASES = REGENERATE.CASES
+#: the globals of tests/data/golden/regenerate.py (its cases and their renderer), run as a script file
+REGENERATE = runpy.run_path(str(GOLDEN / "regenerate.py"), run_name="golden_regenerate")
+CASES = REGENERATE["CASES"]
 
 
 def test_every_golden_file_belongs_to_a_case():
@@ -38,7 +29,7 @@ def test_every_golden_file_belongs_to_a_case():
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
 def test_cli_output_equals_golden(case):
-    texts = REGENERATE.render(case)
+    texts = REGENERATE["render"](case)
     for suffix, text in texts.items():
         path = GOLDEN / (case.name + suffix)
         assert path.exists(), f"{path.name} missing: run tests/data/golden/regenerate.py"

@@ -1,15 +1,13 @@
-"""Start-up of ``rsplars run`` and ``rsplars lars`` (docs/performance.md, "Start-up"), guarded
-without timing: what a plain run imports, what its command line offers, and the garbage
-collector's pause (``translator.cli.startup``).
+"""Start-up of ``rsplars run`` and ``rsplars lars``, guarded without timing: what a plain run imports
+and what its command line offers (bench/startup_bench.py measures the time).
 
-A plain run (N-Triples stream, query or program already in the user's cache) must not import the
-modules that only other commands or options need; each of them once was on the run's path and
-took milliseconds of every start-up. The runs are real processes (``main()`` reading
-``sys.argv``, as the ``rsplars`` script does), so the list is what a user's run loads."""
+A plain run (N-Triples stream, query or program already in the user's cache, ``lars.cache``) does
+not import the big modules that only other commands or options need: each is imported by a plain
+``import`` inside the function that needs it. The runs are real processes (``python -m
+translator``), so the list is what a user's run loads."""
 
 from __future__ import annotations
 
-import gc
 import json
 import os
 import subprocess
@@ -18,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from translator.cli import build_parser, main, startup
+from translator.cli import build_parser, main
 from translator.cli.main import SUBCOMMANDS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,31 +27,19 @@ NOT_ON_THE_RUN_PATH = (
     "translator.evaluate.profiles",  # --profile and the other operational options (policy_names has the names)
     "translator.evaluate.report_policy",
     "translator.evaluate.operational",
-    "translator.query.dialect",  # the dialect of a cached query comes from the cache (parse_cache.detect)
-    "lark",  # the query itself comes from the cache (translator.query.parse_cache)
+    "translator.query.dialect",  # the dialect of a cached query comes from the cache
+    "lark",  # the query itself comes from the cache (lars.cache)
     "spark_jobs.cli",  # --engine spark (the options are in spark_jobs.options)
     "pyspark",
     "translator.agreement",
     "translator.rdf.static",  # static data only (--static/--named/--static-during; rdflib's parsers)
-    # no RDF term is built (docs/performance.md, "Start-up"): numbers and query constants are read
-    # and printed from their N-Triples text, the operators over rdflib terms are not needed
+    # numbers and query constants are read and printed from their N-Triples text: no rdflib term
     "rdflib",
     "translator.rdf.sparql_terms",
-    "logging",  # imported by rdflib (the filter of rdflib's tracebacks is set at its import)
-    "hashlib",  # CONSTRUCT's blank node labels only
-    # dataclasses imported by lars.records without inspect (docs/performance.md, "Start-up")
-    *("inspect", "ast", "dis", "tokenize", "copy"),
-    "shutil",  # argparse's help width from translator.cli.main.terminal_columns
-    "pickle",  # cached entries are read with pickle's C part (lars.program_cache); written by a cold run only
-    # docs/performance.md, "Start-up"
-    "csv",  # --format csv only (translator.evaluate.writers._csv)
-    "fractions",  # the exact sums of the clingo program only (translator.translate.expressions)
-    "datetime",  # datetime's C classes come from _datetime (translator.rdf.timeunits)
 )
 #: modules a plain `rsplars lars` does not load
-NOT_ON_THE_LARS_PATH = ("rdflib", "lark", "translator.query", "translator.rdf", "translator.translate",
-                        "translator.evaluate.profiles", "spark_jobs", "inspect", "ast", "dis", "tokenize", "copy",
-                        "shutil", "pickle", "csv", "fractions", "datetime")
+NOT_ON_THE_LARS_PATH = ("rdflib", "lark", "lars.syntax", "translator.query", "translator.rdf", "translator.translate",
+                        "translator.evaluate.profiles", "spark_jobs.cli", "pyspark")
 
 QUERIES = {
     "group_by": f"""REGISTER QUERY a AS
@@ -75,27 +61,14 @@ STREAM = "".join(
     for t in range(4)
 )
 
-#: run the command line of the process (``main()`` reads ``sys.argv``), then report on stderr the
-#: modules loaded and the collector's state; ``drive`` (the evaluation loop of every run) notes
-#: whether the collector is on while the answers are computed
+#: run the command line of the process (as the ``rsplars`` script does), then report on stderr the
+#: modules loaded and the filters of rdflib's term logger
 _PROBE = """
-import gc, json, sys
-from translator.cli import main  # as the `rsplars` script: then main() imports lars.records, the first to import dataclasses
-import lars.records
-import translator.evaluate.interrupts as interrupts
-seen = []
-real_drive = interrupts.drive
-def drive(*args, **kwargs):
-    seen.append(gc.isenabled())
-    return real_drive(*args, **kwargs)
-interrupts.drive = drive
+import json, logging, sys
+from translator.cli import main
 sys.argv = ["rsplars", *sys.argv[1:]]
 code = main()
-from lars import records
-print("PROBE " + json.dumps({"modules": sorted(sys.modules), "gc_in_drive": seen, "gc_after": gc.isenabled(),
-                             "frozen": gc.get_freeze_count(), "records_compiled": sorted(records._added),
-                             "records_table": sum(map(len, records._tables.values())),
-                             "rdflib_filter": "logging" in sys.modules and len(sys.modules["logging"].getLogger("rdflib.term").filters)}),
+print("PROBE " + json.dumps({"modules": sorted(sys.modules), "rdflib_filters": len(logging.getLogger("rdflib.term").filters)}),
       file=sys.stderr)
 sys.exit(code)
 """
@@ -128,21 +101,18 @@ def test_a_plain_run_loads_only_what_it_needs(tmp_path: Path, capsys, kind: str)
     # the modules the run does need are loaded (so the check above can fail on a broken probe)
     assert {"translator.rdf.sparql_ops", "translator.translate.compile", "lars.incremental"} <= set(probe["modules"])
     assert (aggregates in probe["modules"]) == (kind == "group_by")
-    # the answers and messages are the run's with the collector untouched (in-process main([...]))
+    # the answers and messages are those of the same run in this process (main([...]))
     code = main(list(argv))
     out, err = capsys.readouterr()
     assert code == 0 and warm.stdout == cold.stdout == out and out.count('"t":') == 4
     assert [line for line in warm.stderr.splitlines() if not line.startswith("PROBE ")] == err.splitlines()
-    # the start-up ran without the collector; the evaluations with it (translator.cli.startup)
-    assert probe["gc_in_drive"] == [True] and probe["gc_after"] is True and probe["frozen"] > 0
-    # the dataclasses' generated methods came from the user's cache folder, none compiled (lars.records)
-    assert probe["records_compiled"] == [] and probe["records_table"] > 100
 
 
 @pytest.mark.parametrize("kind", sorted(QUERIES))
 def test_a_run_with_static_data_loads_rdflib(tmp_path: Path, kind: str) -> None:
     """With ``--static`` the data is parsed by rdflib (``translator.rdf.static``): the same answers
-    (the static triple matches no pattern), rdflib and its traceback filter loaded at its import."""
+    (the static triple matches no pattern), and rdflib's warnings come without tracebacks
+    (``translator.cli.main._no_library_tracebacks``: one filter on its term logger)."""
     query, stream, static = tmp_path / "q.rq", tmp_path / "s.nt", tmp_path / "d.ttl"
     query.write_text(QUERIES[kind])
     stream.write_text(STREAM)
@@ -150,8 +120,7 @@ def test_a_run_with_static_data_loads_rdflib(tmp_path: Path, kind: str) -> None:
     argv = ("run", str(query), "--stream", f"{EX}stream={stream}", "--unit", "s")
     plain, _ = _process(tmp_path, *argv)
     done, probe = _process(tmp_path, *argv, "--static", str(static))
-    assert {"rdflib", "translator.rdf.static", "logging"} <= set(probe["modules"])
-    assert probe["rdflib_filter"] == 1  # translator.cli.main._no_library_tracebacks, set at rdflib's import
+    assert {"rdflib", "translator.rdf.static"} <= set(probe["modules"]) and probe["rdflib_filters"] == 1
     assert done.stdout == plain.stdout and done.stdout.count('"t":') == 4
 
 
@@ -159,7 +128,7 @@ def test_a_run_with_static_data_loads_rdflib(tmp_path: Path, kind: str) -> None:
 def test_a_run_with_ntriples_static_data_loads_no_rdflib(tmp_path: Path, kind: str) -> None:
     """``--static FILE.nt`` is read without rdflib (``translator.rdf.static.ntriples_quads``): the
     answers, which the static triples change, are those of the same triples read by rdflib from
-    Turtle, and neither rdflib nor ``logging`` is loaded."""
+    Turtle, and rdflib is not loaded."""
     query, stream, nt, ttl = tmp_path / "q.rq", tmp_path / "s.nt", tmp_path / "d.nt", tmp_path / "d.ttl"
     query.write_text(QUERIES[kind])
     stream.write_text(STREAM)
@@ -189,40 +158,6 @@ def test_a_plain_lars_run_loads_only_what_it_needs(tmp_path: Path, capsys) -> No
     code = main(list(argv))
     out, _ = capsys.readouterr()
     assert code == 0 and warm.stdout == cold.stdout == out and len(out.splitlines()) == 4
-    assert probe["gc_in_drive"] == [True] and probe["gc_after"] is True and probe["frozen"] > 0
-    assert probe["records_compiled"] == [] and probe["records_table"] > 50
-
-
-def test_the_collector_pause() -> None:
-    """``paused`` stops the collector for ``run`` and ``lars`` only; ``resume`` freezes what start-up
-    made and switches it on again; it is on again after the block in any case, also on an error."""
-    assert gc.isenabled()
-    threshold = gc.get_threshold()
-    try:
-        with startup.paused("translate"):
-            assert gc.isenabled()
-        with pytest.raises(ValueError):
-            with startup.paused("run"):
-                assert not gc.isenabled()
-                raise ValueError
-        assert gc.isenabled()
-        with startup.paused("lars"):
-            assert not gc.isenabled()
-            startup.resume()
-            assert gc.isenabled() and gc.get_freeze_count() > 0
-            assert gc.get_threshold() == (startup.EVALUATION_THRESHOLD, *threshold[1:])  # evaluation: fewer collections
-            startup.resume()  # a second call changes nothing
-            assert gc.isenabled()
-        assert gc.isenabled()
-        gc.disable()  # a caller that switched the collector off keeps it off
-        with startup.paused("run"):
-            startup.resume()
-            assert not gc.isenabled()
-        assert not gc.isenabled()
-    finally:
-        gc.enable()
-        gc.unfreeze()
-        gc.set_threshold(*threshold)
 
 
 def _subparser(parser, name: str):
@@ -280,19 +215,3 @@ def test_the_help_width_is_shutils(monkeypatch, columns: str | None) -> None:
         p.formatter_class = argparse.HelpFormatter
     assert parser.format_help() == expected.format_help()
     assert _sub_help(parser, "run") == _sub_help(expected, "run")
-
-
-def test_the_datetime_classes_are_datetimes() -> None:
-    """``translator.rdf.timeunits`` takes datetime's C classes from ``_datetime`` (no ``datetime.py`` on
-    a run): the very classes of :mod:`datetime`, so values, pickles and ``isinstance`` are unchanged."""
-    import datetime
-    import pickle
-
-    from translator.rdf import streams, timeunits
-    from translator.translate import expressions
-
-    assert (timeunits.datetime, timeunits.timedelta, timeunits.timezone) == (
-        datetime.datetime, datetime.timedelta, datetime.timezone)
-    assert streams.datetime is datetime.datetime and expressions.timezone is datetime.timezone
-    value = timeunits.parse_datetime("2020-01-02T03:04:05Z")
-    assert type(value) is datetime.datetime and pickle.loads(pickle.dumps(value)) == value

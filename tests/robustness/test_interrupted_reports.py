@@ -45,7 +45,7 @@ def _interrupt(argv: list[str], signum: int) -> tuple[int, str]:
     while not _handler_installed(proc.pid, signal.SIGTERM):  # SIGTERM is caught only inside the command
         assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
         time.sleep(0.02)
-    time.sleep(1.0)
+    time.sleep(0.2)
     assert proc.poll() is None, "the command ended before the signal: make its input larger"
     proc.send_signal(signum)
     _, err = proc.communicate(timeout=120)

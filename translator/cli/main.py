@@ -13,8 +13,8 @@ import os
 import sys
 from typing import Sequence
 
+from lars import cache
 from lars.errors import EXIT_USAGE, RsplarsError, SourceError
-from translator.cli import startup
 
 #: subcommand name -> module in translator.cli.commands that defines it (argparse lists them in this order)
 SUBCOMMANDS: dict[str, str] = {
@@ -71,6 +71,10 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     for module in ([SUBCOMMANDS[only]] if only in SUBCOMMANDS else SUBCOMMANDS.values()):
         # command modules import their heavy dependencies (clingo, pyspark) inside run()
         importlib.import_module(f"translator.cli.commands.{module}").add_parser(sub)
+    for command in sub.choices.values():
+        command.add_argument("--no-cache", action="store_true",
+                             help="neither read nor write the user's cache of parsed queries and programs "
+                                  "(also RSPLARS_CACHE_DIR= set empty; lars.cache)")
     return parser
 
 
@@ -98,48 +102,14 @@ def _no_library_tracebacks() -> None:
         logger.addFilter(_strip_traceback)
 
 
-class _WhenRdflibIsImported:
-    """A finder of ``sys.meta_path`` that finds nothing: at the first import of rdflib it sets
-    :func:`_no_library_tracebacks` and leaves. A run that never imports rdflib (docs/performance.md,
-    session 11) then never imports :mod:`logging` either (≈ 30 M instructions)."""
-
-    def find_spec(self, name: str, path=None, target=None) -> None:
-        if name == "rdflib":
-            if self in sys.meta_path:
-                sys.meta_path.remove(self)
-            _no_library_tracebacks()
-        return None
-
-
-def _no_library_tracebacks_once_imported() -> None:
-    """:func:`_no_library_tracebacks` now if rdflib is imported, else at its import."""
-    if "rdflib" in sys.modules:
-        _no_library_tracebacks()
-    elif not any(isinstance(finder, _WhenRdflibIsImported) for finder in sys.meta_path):
-        sys.meta_path.insert(0, _WhenRdflibIsImported())
-
-
 def main(argv: Sequence[str] | None = None) -> int:
-    if argv is not None:  # a program or test calling main([...]): its garbage collector is its own
-        return _main(list(argv))
-    argv = sys.argv[1:]
-    from lars import records
-
-    records.use_code_cache()  # the models' generated dataclass methods compiled once per user, not per run
-    with startup.paused(argv[0] if argv else None):  # no garbage collection until the first evaluation
-        return _main(argv)
-
-
-def _main(argv: list[str]) -> int:
-    if argv[:1] != ["lars"]:  # `rsplars lars` never loads rdflib: no logging import at its start-up
-        _no_library_tracebacks_once_imported()
+    """Run the command line ``argv`` (default: the process's own, ``sys.argv[1:]``)."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    _no_library_tracebacks()
     args = build_parser(argv[0] if argv else None).parse_args(argv)
     try:
-        if args.command == "lars":  # reads no query
-            return int(args.func(args))
-        from translator.query import parse_cache
-
-        with parse_cache.enabled():  # a query parsed before is read from the user's cache folder
+        # parsed queries, programs and parse tables kept in the user's cache folder (lars.cache)
+        with cache.enabled(not args.no_cache):
             return int(args.func(args))
     except RsplarsError as err:
         return report_error(err)

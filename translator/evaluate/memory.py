@@ -24,7 +24,7 @@ from __future__ import annotations
 import os
 import sys
 import threading
-from lars.records import dataclass
+from dataclasses import dataclass
 from typing import Callable, Iterable
 
 from lars.errors import RsplarsError

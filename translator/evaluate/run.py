@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from lars.records import dataclass, field
+from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import repeat
 from typing import Callable, Iterable, Iterator, Sequence

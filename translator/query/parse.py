@@ -12,11 +12,12 @@ import re
 from functools import lru_cache
 from typing import TYPE_CHECKING, Iterable, Mapping
 
-from . import parse_cache
+from lars import cache
+
 from .errors import QuerySyntaxError, RsplarsError
 from .model import DIALECTS, Query
 
-if TYPE_CHECKING:  # Lark is imported when a query is parsed, not from the cache (translator.query.parse_cache)
+if TYPE_CHECKING:  # Lark is imported when a query is parsed, not when it comes from the cache (lars.cache)
     from lark import Lark
     from lark.exceptions import UnexpectedInput
 
@@ -26,18 +27,8 @@ __all__ = ["parse", "grammar", "DIALECTS"]
 @lru_cache(maxsize=None)
 def grammar(name: str) -> Lark:
     """The LALR parser of ``grammars/<name>.lark`` (csparql, csparql_lenient, cqels, epsparql, rspql, rsepql)."""
-    from lark import Lark
-
-    return Lark.open_from_package(
-        __package__,
-        f"grammars/{name}.lark",
-        parser="lalr",
-        propagate_positions=True,
-        maybe_placeholders=False,
-        # the parse tables are pickled (start-up of every query command), in the user's cache folder
-        # when it can be used, else in the temp directory (translator.query.parse_cache.lark_cache)
-        cache=parse_cache.lark_cache(name),
-    )
+    # the parse tables come from the user's cache folder when the command line uses it (lars.cache)
+    return cache.lark_parser(__package__, f"grammars/{name}.lark", propagate_positions=True, maybe_placeholders=False)
 
 
 def grammar_name(dialect: str, lenient: bool) -> str:
@@ -71,14 +62,33 @@ def parse(
         dialect = detect_dialect(text, source).dialect
     if dialect not in DIALECTS:
         raise RsplarsError(f"unknown dialect {dialect!r}; choose one of auto, {', '.join(DIALECTS)}")
-    if not parse_cache.active():
-        return _parse(text, dialect, forced, source, lenient, prefixes, bare_ns)
-    key = parse_cache.key(text, dialect, lenient, prefixes, bare_ns, source)
-    query = parse_cache.lookup(key)
-    if query is None:
-        query = _parse(text, dialect, forced, source, lenient, prefixes, bare_ns)
-        parse_cache.store(key, query)
+    options = (dialect, bool(lenient), tuple(sorted((prefixes or {}).items())), bare_ns)
+    # the user's cache (lars.cache, the command line only): a query without notes is the same whatever
+    # file it was read from (the source name appears only in notes and errors), one with notes is kept
+    # per source name; an error is never kept (its located message comes from the parser every time)
+    for source_key, usable in ((None, lambda q: isinstance(q, Query) and not q.notes),
+                               (source, lambda q: isinstance(q, Query))):
+        query = cache.load("query", (text, *options, source_key))
+        if query is not cache.MISS and usable(query):
+            return query
+    query = _parse(text, dialect, forced, source, lenient, prefixes, bare_ns)
+    cache.store("query", (text, *options, source if query.notes else None), query)
     return query
+
+
+def detect(text: str, source: str) -> tuple[str, str]:
+    """``(dialect, reason)`` of :func:`translator.query.dialect.detect_dialect`, kept per query text in
+    the user's cache (``lars.cache``; the reason names no file). A text whose detection fails (a mix
+    of dialects: a located error) is never kept."""
+
+    def detected() -> tuple[str, str]:
+        from .dialect import detect_dialect
+
+        detection = detect_dialect(text, source)
+        return detection.dialect, detection.reason
+
+    return cache.cached("dialect", (text,), detected,
+                        valid=lambda v: isinstance(v, tuple) and len(v) == 2 and all(isinstance(x, str) for x in v))
 
 
 def _parse(text: str, dialect: str, forced: bool, source: str, lenient: bool, prefixes: Mapping[str, str] | None,

@@ -7,7 +7,6 @@ import argparse
 import sys
 
 from lars.errors import RsplarsError
-from translator.cli import startup
 from translator.translate.tau import WINDOW_BOUNDS
 
 UNITS = ("ms", "s", "m", "h", "d")
@@ -110,13 +109,12 @@ def add_data_options(p, *, stream_required: bool) -> None:
 
 
 def parse_query(args: argparse.Namespace, path: str):
-    from translator.query import parse_cache
-    from translator.query.parse import parse
+    from translator.query.parse import detect, parse
 
     text, source = read_text(path)
     dialect = args.dialect
     if dialect == "auto":  # translator.query.dialect.detect_dialect, remembered for a query run again
-        dialect, reason = parse_cache.detect(text, source)
+        dialect, reason = detect(text, source)
         print(f"rsplars: dialect: {dialect} ({reason})", file=sys.stderr)
     query = parse(text, dialect, source=source, lenient=args.lenient, bare_ns=getattr(args, "bare_ns", None))
     for note in query.notes:
@@ -149,8 +147,6 @@ def static_data(args: argparse.Namespace) -> tuple:
     from translator.rdf.streams import parse_stream_spec
 
     named = dict(parse_stream_spec(s) for s in args.named)
-    if args.static or named or getattr(args, "static_during", None):
-        startup.resume()  # data is read with the garbage collector on (translator.cli.startup)
     facts: tuple = ()
     if args.static or named:  # translator.rdf.static only for static data (rdflib's parsers but for N-Triples)
         from translator.rdf.static import load_static_facts
@@ -167,7 +163,6 @@ def read_data(args: argparse.Namespace, accounting=None):
     from translator.rdf.streams import merge_streams, read_streams
 
     files = stream_files(args)
-    startup.resume()  # data is read with the garbage collector on (translator.cli.startup)
     elements = merge_streams(read_streams(files, time=time_spec(args), accounting=accounting)) if files else []
     return elements, static_data(args)
 

@@ -28,7 +28,7 @@ temporary file); on stdout the answers of the time points before the bad line st
 says up to which time point they are complete. ``--check-first`` checks the whole file before the
 first answer instead (one more pass over the file: no answer printed before an error anywhere).
 Other files (JSON lines, ``--skip-bad-elements``) are read whole. The parsed program is kept in
-the user's cache folder for the next run of the same program (``lars.program_cache``). Its elements are counted (stderr: read, used, rejected, duplicates), and
+the user's cache folder for the next run of the same program (``lars.cache``). Its elements are counted (stderr: read, used, rejected, duplicates), and
 SIGINT/SIGTERM, ``--resume-from`` and ``--max-memory`` apply (docs/robustness.md); so they do for
 ``--stream -`` with ``--skip-bad-elements`` or ``--resume-from``, read whole. A live stream is
 counted as it arrives (the summary at the end) and stops cleanly on SIGINT/SIGTERM and
@@ -52,7 +52,6 @@ import sys
 from typing import Iterator, TextIO
 
 from lars.errors import EXIT_OK, RsplarsError
-from translator.cli import startup
 
 HELP = "run a LARS program over a stream (incremental engine or clingo)"
 
@@ -180,9 +179,7 @@ def _write(out: TextIO, lines: Iterator[str]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from lars.program_cache import load_program
-
-    program = load_program(_read(args.program), source=args.program)  # the parsed program kept for the next run
+    program = _load_program(_read(args.program), args.program)
     if args.models < 0:
         raise RsplarsError(f"--models must be >= 0, got {args.models}")
     from translator.evaluate.engine import make_solver
@@ -190,8 +187,23 @@ def run(args: argparse.Namespace) -> int:
     solver = make_solver(program, args.engine, models=args.models, need_asp=args.print_asp)
     solver.encode_json = args.format == "jsonl" and args.emit == "full"  # Step.encoded where the engine keeps it
     live = args.stream == "-" and not (args.print_asp or args.skip_bad_elements or args.resume_from is not None)
-    startup.resume()  # the stream is read with the garbage collector on (translator.cli.startup)
     return _run_live(args, program, solver) if live else _run_counted(args, program, solver)
+
+
+def _load_program(text: str, source: str):
+    """The program ``text`` parsed (``source`` names it in error messages), from the user's cache
+    (``lars.cache``) when the same text was parsed before: a run again loads no parser. The file
+    name is not part of the key (it appears in errors only, and errors are never kept)."""
+    from lars import cache
+    from lars.model import Program
+    from lars.units import DEFAULT_BASE_UNIT
+
+    def parsed() -> Program:
+        from lars.syntax import parse_program
+
+        return parse_program(text, source=source, base_unit=DEFAULT_BASE_UNIT)
+
+    return cache.cached("program", (text, DEFAULT_BASE_UNIT), parsed, valid=lambda p: isinstance(p, Program))
 
 
 def _run_live(args: argparse.Namespace, program, solver) -> int:

@@ -11,7 +11,6 @@ import threading
 from typing import Callable, Iterable
 
 from lars.accounting import Accounting
-from translator.cli import startup
 
 
 def add_robustness_options(p: argparse.ArgumentParser, *, resume: bool = True, memory: bool = True) -> None:
@@ -77,7 +76,6 @@ def write_run(args: argparse.Namespace, prog: str, fmt: str, make_writer: Callab
                                        stop_now, exit_code=EXIT_USAGE) if guard is not None else None)
             if watchdog is not None:
                 watchdog.__enter__()
-            startup.resume()  # start-up is over: the evaluations run with the garbage collector (translator.cli.startup)
             try:
                 drive(evaluations, write, buffer, out, flag, check=guard.check if guard is not None else None,
                       lock=lock, outcome=outcome)
