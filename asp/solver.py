@@ -436,9 +436,9 @@ class _Run:
         for st in self.states:
             for flag, name in ((NONEMPTY, "lars_nonempty"), (HAS_NOW, "lars_has_now")):
                 if flag in st.flags:
-                    lits[(flag, st.k)] = atoms[SymFunction(name, [Number(st.k)])].literal  # type: ignore[index,union-attr]
+                    lits[(flag, st.k)] = atoms[SymFunction(name, [Number(st.k)])].literal  # type: ignore[union-attr]
         for j in range(len(enc.clocks)):
-            lits[(CLOCK, j)] = atoms[SymFunction("lars_clock", [Number(j)])].literal  # type: ignore[index,union-attr]
+            lits[(CLOCK, j)] = atoms[SymFunction("lars_clock", [Number(j)])].literal  # type: ignore[union-attr]
         solver.epochs += 1
         epoch = _Epoch(ctl, lits, declared, t, tb)
         self._assign_all(epoch, t)
@@ -618,7 +618,7 @@ class _Run:
         if epoch is None or changed is None:
             for s in self.states:
                 if hasattr(s, "_in_assigned"):
-                    del s._in_assigned  # type: ignore[attr-defined]
+                    del s._in_assigned
             self.t = None
             epoch = self.epoch = self._build_epoch(t)
             self._flag_changes(epoch, t)  # records the IN ranges; values were set by _assign_all

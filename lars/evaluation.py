@@ -215,7 +215,7 @@ def strata(program: Program) -> list[list[Rule]]:
     grouped: list[list[Rule]] = [[] for _ in components]
     for r in rules:
         head = head_signature(r)
-        grouped[component_of[head]].append(r)  # type: ignore[index]
+        grouped[component_of[head]].append(r)
     return [g for g in grouped if g]
 
 

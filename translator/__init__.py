@@ -6,11 +6,9 @@
 __all__ = ["parse"]
 
 
-def __getattr__(name: str):
-    # imported on first use: ``rsplars lars`` (and ``python -m translator``) must not pay for the
-    # query grammars at start-up
-    if name == "parse":
-        from translator.query.parse import parse
+def parse(text: str, dialect: str = "auto", **options):
+    """:func:`translator.query.parse.parse`, imported on first call: ``rsplars lars`` (and
+    ``python -m translator``) do not load the query grammars at start-up."""
+    from translator.query.parse import parse as parse_query
 
-        return parse
-    raise AttributeError(name)
+    return parse_query(text, dialect, **options)

@@ -411,7 +411,7 @@ def _aggregate_value(engine, a: _Aggregate, theta: dict, cache: dict) -> "str | 
             pick = min if agg.function == "min" else max
             value = pick(firsts, key=_order_keys(engine))
         cache[key] = value
-    return value  # type: ignore[return-value]
+    return value
 
 
 _MISSING = object()
@@ -539,14 +539,14 @@ class _Group:
                 else:
                     got = _external(engine, function, group.firsts)
                 group.best[function] = got
-            return got  # type: ignore[return-value]
+            return got
         if group is None or not group.n:
             return None
         got = group.best.get(function, _MISSING)
         if got is _MISSING:
             pick = min if function == "min" else max
             got = group.best[function] = pick(group.firsts, key=_order_keys(engine))
-        return got  # type: ignore[return-value]
+        return got
 
 
 def _extreme_of(engine, function: str):

@@ -515,8 +515,8 @@ class Engine:
                     continue
                 get = counts.get
                 proj = r.project
-                heads_plus = plus if proj is True else [tuple([row[k] for k in proj]) for row in plus]  # type: ignore[union-attr]
-                heads_minus = minus if proj is True else [tuple([row[k] for k in proj]) for row in minus]  # type: ignore[union-attr]
+                heads_plus = plus if proj is True else [tuple([row[k] for k in proj]) for row in plus]
+                heads_minus = minus if proj is True else [tuple([row[k] for k in proj]) for row in minus]
                 if proj is True and heads_plus and (not counts or counts.keys().isdisjoint(heads_plus)):
                     counts.update(dict.fromkeys(heads_plus, 1))  # new heads (distinct rows): in bulk
                 else:

@@ -415,7 +415,7 @@ def _literal_operation(r: CompiledRule, seed: int, step: tuple, slots: dict[str,
     other = r.lits[j]
     if other.funcs or any(not isinstance(other.args[p], Variable) for p in rest):
         return None
-    names = [other.args[p].name for p in rest]  # type: ignore[union-attr]
+    names = [other.args[p].name for p in rest]
     if len(set(names)) != len(names) or any(n in slots for n in names):
         return None
     spec = [_slot_spec(a, slots) for a in key_terms]

@@ -109,7 +109,7 @@ def _unifier(left: tuple, right: tuple, keep: set[str]) -> dict | None:
             continue
         if isinstance(a, _GROUND):
             a, b = b, a
-        ra = find(a.name)  # type: ignore[union-attr]
+        ra = find(a.name)
         if isinstance(b, _GROUND):
             text = format_term(b)
             if const.get(ra, text) != text:
@@ -117,7 +117,7 @@ def _unifier(left: tuple, right: tuple, keep: set[str]) -> dict | None:
             const[ra] = text
             term_of[text] = b
             continue
-        rb = find(b.name)  # type: ignore[union-attr]
+        rb = find(b.name)
         if ra == rb:
             continue
         if rb in keep and ra not in keep:

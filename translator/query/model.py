@@ -463,7 +463,7 @@ class SubSelect:
 
 Pattern = Union[
     BGP, Group, Union_, Optional_, Minus, Filter, GraphPattern, Bind, Values, StreamPattern,
-    EventPattern, SubSelect, Within, WindowPattern, MatchPattern,
+    EventPattern, SubSelect, Within, WindowPattern, MatchPattern, EventRef, EventSelect,
 ]
 
 # ---------------------------------------------------------------------------------------------

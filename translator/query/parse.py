@@ -289,7 +289,7 @@ def _hint(dialect: str, text: str, rest: str, expected: set[str], err: Unexpecte
         return f"unexpected {_describe_token(err, text)}: the window is not closed with ']'", 0
     if word and word_up in ("WINDOW", "RSTREAM", "ISTREAM", "DSTREAM") and dialect != "rspql":
         return f"'{word.group()}' is RSP-QL syntax: read the query with --dialect rspql (or --dialect auto)", 0
-    if word_up in ("WIN", "MATCH", "EVENT") and dialect != "rsepql":
+    if word and word_up in ("WIN", "MATCH", "EVENT") and dialect != "rsepql":
         return f"'{word.group()}' is RSEP-QL syntax: read the query with --dialect rsepql (or --dialect auto)", 0
 
     if dialect == "epsparql" and word_up == "STREAM":

@@ -8,27 +8,7 @@
 * :mod:`translator.rdf.sparql_ops` — SPARQL 1.1 operators and functions, exactly (D6);
 * :mod:`translator.rdf.generators` — seeded stream generators (coupon scenario, random).
 
+Import the submodule that defines a name (``from translator.rdf.streams import read_stream``):
+the package itself imports none of them, so that the run path does not load ``static`` (rdflib).
 See ``docs/rdf-io.md``.
 """
-
-import importlib
-
-#: the names this package offers, by the module that defines them; each module is imported on first
-#: use of one of its names, so that importing one submodule (the run path imports ``streams``,
-#: ``terms`` and ``predicates``) does not load the others (``static`` parses with rdflib)
-_EXPORTS = {
-    "load_dataset": "static", "load_static": "static", "static_facts": "static",
-    "StreamElement": "streams", "merge_streams": "streams", "parse_stream": "streams", "read_stream": "streams",
-    "read_streams": "streams", "to_lars_stream": "streams",
-    "NULL": "terms", "from_lars": "terms", "from_nt": "terms", "to_lars": "terms", "to_nt": "terms",
-    "TimeSpec": "timeunits", "parse_duration": "timeunits", "to_base_units": "timeunits",
-}
-
-__all__ = sorted(_EXPORTS)
-
-
-def __getattr__(name: str):
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(f"{__name__}.{module}"), name)

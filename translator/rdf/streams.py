@@ -72,7 +72,7 @@ from translator.rdf.timeunits import (  # noqa: F401 - re-exported: the time API
 Triple = tuple[RDFTerm, RDFTerm, RDFTerm]
 
 #: CSRBench oracle vocabulary for a graph's timestamp (Dell'Aglio et al. 2013, §6.1), as text: the module's
-#: ``HAS_TIMESTAMP``, ``GENERATED_AT_TIME`` and ``TIME_PREDICATES`` are these IRIs as rdflib terms,
+#: :func:`_time_predicates` gives these IRIs as rdflib terms (and ``TIME_PREDICATES``, both),
 #: built on first use (rdflib is imported where terms are built: the TriG, directory and notation
 #: readers, elements; the N-Triples batches of a run read texts only)
 _TIME_PREDICATE_IRIS = {
@@ -87,12 +87,6 @@ def _time_predicates() -> dict[str, object]:
 
     terms = {name: URIRef(iri) for name, iri in _TIME_PREDICATE_IRIS.items()}
     return {**terms, "TIME_PREDICATES": (terms["HAS_TIMESTAMP"], terms["GENERATED_AT_TIME"])}
-
-
-def __getattr__(name: str):
-    if name in ("HAS_TIMESTAMP", "GENERATED_AT_TIME", "TIME_PREDICATES"):
-        return _time_predicates()[name]
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 #: namespace of the empty prefix ``:`` when a notation file does not declare it (the papers write

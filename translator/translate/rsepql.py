@@ -26,7 +26,20 @@ from dataclasses import dataclass
 from functools import reduce
 
 from lars.errors import UnsupportedError
-from lars.model import ALL, Atom, Comparison, Integer, Literal, Program, Rule, TimeWindow, Variable, WindowAt
+from lars.model import (
+    ALL,
+    Atom,
+    Comparison,
+    Constant,
+    Integer,
+    Literal,
+    Program,
+    Rule,
+    String,
+    TimeWindow,
+    Variable,
+    WindowAt,
+)
 from translator.query import model as M
 from translator.translate import algebra as A
 from translator.translate.epsparql import reject_unsupported
@@ -74,12 +87,17 @@ class RsepCompiled:
     native: None = None
 
 
-def lars_event_window(w: M.EventWindow) -> tuple[object, list]:
+def lars_event_window(w: M.EventWindow) -> tuple[TimeWindow, list]:
     """The LARS window of an RSEP-QL window and the extra body comparisons (module docstring)."""
     if w.kind == "landmark":
         return ALL, [Comparison(">=", T, Integer(w.start or 0))]
     assert w.width is not None
     return TimeWindow(w.width - 1, 0, w.slide), []
+
+
+def lars_term(x: A.PatternTerm) -> Variable | Constant | String | Integer:
+    """A triple pattern's position as a LARS argument: its variable, or its constant as it is."""
+    return lars_var(x) if isinstance(x, A.Var) else x
 
 
 def match_of(query: M.Query) -> tuple[object, tuple[M.Expr, ...]]:
@@ -121,9 +139,8 @@ def compile_rsepql(query: M.Query, *, base: TimeBase = TimeBase()) -> RsepCompil
         lars_window, extra = lars_event_window(window)
         triples = tuple(triple(t) for t in decl.pattern.triples)
         names = tuple(v.name for v in A.ordered(reduce(frozenset.union, (A.variables(t) for t in triples))))
-        stream = term(window.stream)
-        body = [Literal(WindowAt(lars_window, Atom(STRIPLE, (*(lars_var(x) if isinstance(x, A.Var) else x
-                                                              for x in (t.s, t.p, t.o)), stream)), T))
+        stream = lars_term(term(window.stream))
+        body = [Literal(WindowAt(lars_window, Atom(STRIPLE, (*(lars_term(x) for x in (t.s, t.p, t.o)), stream)), T))
                 for t in triples]
         rules.append(Rule(Atom(f"bep{k}", (*(lars_var(A.Var(n)) for n in names), T)), (*body, *extra)))
         events[name] = BasicEvent(k, name, names, triples)

@@ -47,7 +47,7 @@ class RsepqlRules(StreamRules):
                 self.assumed_prefixes[""] = self.ctx.bare_ns
                 self.note(f"undeclared prefix ':' read as <{self.ctx.bare_ns}> (set with --bare-ns)", tok)
             return self.ctx.bare_ns
-        return super().namespace(prefix, tok, bare)
+        return super().namespace(prefix, tok, bare)  # type: ignore[misc]  # TermRules.namespace, next in the MRO
 
     # ---- dataset --------------------------------------------------------------------------
     def landmark_window(self, start: Token) -> tuple:
