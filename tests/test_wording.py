@@ -72,7 +72,7 @@ def history_words(text: str) -> list[tuple[int, str, str]]:
 @pytest.mark.parametrize("text, expected", [
     ("see seed 002 §3.3", ["a paper named by its seed number"]),
     ("(Seed 000, Ex. 4)", ["a paper named by its seed number"]),
-    ("rsepql_figure1.stream", ["a paper named by its seed number"]),
+    ("seed003_figure1.stream", ["a paper named by its seed number"]),
     ("the extract, spec 001 T9", ["an extract named by its spec number"]),
     ("`spec/004-csparql.md` §8.2", ["an extract named by its spec number"]),
     ("../shared/spec/000-core.md", ["an extract named by its spec number", "a path users do not have"]),

@@ -192,26 +192,3 @@ def test_the_option_names_are_those_of_the_profiles_and_policies() -> None:
         assert choices["tick"] == list(report_policy.TICKS)
         assert choices["cc_mode"] == list(report_policy.CC_MODES)
         assert choices["empty_relations"] == list(report_policy.EMPTY_RELATIONS)
-
-
-@pytest.mark.parametrize("columns", [None, "", "abc", "0", "-3", "1", "57", "200"])
-def test_the_help_width_is_shutils(monkeypatch, columns: str | None) -> None:
-    """``terminal_columns`` is ``shutil.get_terminal_size().columns`` (argparse's width), and the help
-    formatted with it is argparse's own (``HelpFormatter`` only passes that width)."""
-    import argparse
-    import shutil
-
-    from translator.cli.main import HelpFormatter, terminal_columns
-
-    if columns is None:
-        monkeypatch.delenv("COLUMNS", raising=False)
-    else:
-        monkeypatch.setenv("COLUMNS", columns)
-    assert terminal_columns() == shutil.get_terminal_size().columns
-    parser = build_parser("run")
-    assert parser.formatter_class is HelpFormatter and _subparser(parser, "run").formatter_class is HelpFormatter
-    expected = build_parser("run")
-    for p in (expected, _subparser(expected, "run")):
-        p.formatter_class = argparse.HelpFormatter
-    assert parser.format_help() == expected.format_help()
-    assert _sub_help(parser, "run") == _sub_help(expected, "run")

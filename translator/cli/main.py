@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import os
 import sys
 from typing import Sequence
 
@@ -28,41 +27,9 @@ SUBCOMMANDS: dict[str, str] = {
 }
 
 
-def terminal_columns() -> int:
-    """``shutil.get_terminal_size().columns`` (what argparse formats its help to), without importing
-    :mod:`shutil` (≈ 7 M instructions of every start-up, docs/performance.md session 11 round 2):
-    ``$COLUMNS`` if a positive number, else the width of the terminal on standard output, else 80."""
-    try:
-        columns = int(os.environ["COLUMNS"])
-    except (KeyError, ValueError):
-        columns = 0
-    if columns > 0:
-        return columns
-    try:
-        columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
-    except (AttributeError, ValueError, OSError):
-        return 80
-    return columns or 80
-
-
-class HelpFormatter(argparse.HelpFormatter):
-    """argparse's formatter with the width argparse takes (:func:`terminal_columns` − 2)."""
-
-    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24, width: int | None = None):
-        super().__init__(prog, indent_increment, max_help_position, terminal_columns() - 2 if width is None else width)
-
-
-class ArgumentParser(argparse.ArgumentParser):
-    """argparse's parser formatting with :class:`HelpFormatter` by default (its subcommands' parsers
-    too: they are made by the parser's own class)."""
-
-    def __init__(self, *args, formatter_class: type = HelpFormatter, **kwargs):
-        super().__init__(*args, formatter_class=formatter_class, **kwargs)
-
-
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The argument parser; ``only``: build just that subcommand (start-up time of ``rsplars lars``)."""
-    parser = ArgumentParser(
+    parser = argparse.ArgumentParser(
         prog="rsplars",
         description="Translate RDF stream queries (C-SPARQL, CQELS-QL, EP-SPARQL, RSP-QL) into LARS, "
         "solve them with clingo, and compare engines.",
@@ -72,9 +39,10 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         # command modules import their heavy dependencies (clingo, pyspark) inside run()
         importlib.import_module(f"translator.cli.commands.{module}").add_parser(sub)
     for command in sub.choices.values():
-        command.add_argument("--no-cache", action="store_true",
-                             help="neither read nor write the user's cache of parsed queries and programs "
-                                  "(also RSPLARS_CACHE_DIR= set empty; lars.cache)")
+        command.add_argument_group("cache").add_argument(
+            "--no-cache", action="store_true",
+            help="neither read nor write the user's cache of parsed queries and programs (also RSPLARS_CACHE_DIR= "
+                 "set empty; lars.cache)")
     return parser
 
 
