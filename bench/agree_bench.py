@@ -1,4 +1,4 @@
-"""``rsplars agree`` on the 1M-triple coupon stream, before and after issue 14's work outside the
+"""``rsplars agree`` on the 1M-triple coupon stream, against commit cf39fda's tree, for the work outside the
 engine, whole process, side by side in one run (not a test); also the N-Triples reader's speed
 and the peak memory of ``rsplars run`` on 150 s vs 600 s of the SRBench-style stream.
 
@@ -41,7 +41,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
-BEFORE = "cf39fda"  # main when issue 14's agree/run work began
+BEFORE = "cf39fda"  # the tree before the incremental agree/run engine
 EX = "http://example.org/"
 PERIOD = "500"
 sys.path.insert(0, str(ROOT / "bench"))

@@ -1,4 +1,4 @@
-"""Agreement against input rate and pull period (issue 5; Dao-Tran, Beck, Eiter 2015, §5's "rather unlikely" claim).
+"""Agreement against input rate and pull period (Dao-Tran, Beck, Eiter 2015, §5's "rather unlikely" claim).
 
 Dao-Tran, Beck, Eiter 2015, §5 argues that under dense input C-SPARQL (pull, period U) and CQELS (push) will rarely
 agree, because "the snapshots taken at time points near the beginning of an interval will have high

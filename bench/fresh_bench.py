@@ -1,4 +1,4 @@
-"""Fresh-term streams at speed and in bounded memory (issue 14): whole-process benchmark, side by side.
+"""Fresh-term streams at speed and in bounded memory: whole-process benchmark, side by side.
 
     .venv/bin/python bench/fresh_bench.py            # full run (several minutes on 2 shared cores)
     .venv/bin/python bench/fresh_bench.py --quick    # smoke run (small streams)
@@ -30,7 +30,7 @@ with the commit measured: ``bench/recording.py``):
   500 against 2,000 time points (target: peak RSS of the longer run at most 1.2× the shorter);
 * ``rsplars run`` (see ``bench/rdf_window_baseline.py``) against a pyoxigraph window baseline.
 
-Targets (issue 14): ◇ w32 fresh ≥ 1× the baseline, □ w32 fresh ≥ 2×, repeating stream ≥ 3×,
+Targets: ◇ w32 fresh ≥ 1× the baseline, □ w32 fresh ≥ 2×, repeating stream ≥ 3×,
 memory ratio ≤ 1.2.
 """
 

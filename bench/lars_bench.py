@@ -15,7 +15,7 @@ of its input (``/proc/self/statm``); it covers Python and clingo alike.
 Streams (after PyLaser's ``stream_1k_1k_*`` micro-benchmark data): 1,000
 time points × 1,000 facts. ``steady``: the same 1,000 atoms ``p(i, j)`` at every time point (as
 PyLaser's data: every □ holds); ``churn``: 10 % of the atoms change value at every time point, from a
-bounded pool of 2,000 distinct atoms. Targets (issue 3): ≥ 120k facts/s on ◇ w32, ≥ 65k on □ w32,
+bounded pool of 2,000 distinct atoms. Targets: ≥ 120k facts/s on ◇ w32, ≥ 65k on □ w32,
 ≤ 5 ms per time point at window 200 with one item per time point, flat peak memory when a stream
 with a bounded set of distinct atoms gets 10× longer. Results go to ``bench/results/lars_bench.json``.
 """

@@ -51,7 +51,7 @@ WHERE {{ ?obs <{E}procedure> ?sensor .
 """
 
 
-# Variants of the query on the same stream (not issue 14's target, which is QUERY): other window
+# Variants of the query on the same stream (besides the main target, QUERY): other window
 # sizes and steps, more triple patterns, OPTIONAL, UNION, a FILTER that keeps most observations.
 # (name: RANGE, STEP, SELECT variables, WHERE body)
 _PAIR = f"?obs <{E}procedure> ?sensor . ?obs <{E}floatValue> ?value ."

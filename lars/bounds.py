@@ -1,4 +1,4 @@
-"""The bound of every cache keyed by terms or their texts (issue 14: memory flat however long the
+"""The bound of every cache keyed by terms or their texts (memory flat however long the
 stream).
 
 In a real stream nearly every observation is a new IRI and nearly every measurement a new value,

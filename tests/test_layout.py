@@ -1,4 +1,4 @@
-"""Issue 11: the folders are the pipeline's stages and imports flow one way.
+"""The folders are the pipeline's stages and imports flow one way.
 
 One query is followed from its text to an agreement verdict through the public library functions,
 and each step lives in the stage folder the README's layout names, in pipeline order. The import

@@ -1,4 +1,4 @@
-"""The research notebooks run top to bottom (issue 7): every cell executes without error.
+"""The research notebooks run top to bottom: every cell executes without error.
 
 Each notebook under ``notebooks/`` is executed with nbclient in a fresh kernel whose working
 directory is ``notebooks/`` (as when a reader opens it); the executed copy goes to a temporary

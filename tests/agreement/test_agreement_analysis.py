@@ -1,4 +1,4 @@
-"""``analyse`` and ``exit_code``: the layer ``rsplars agree`` calls (issue 5 item 1 exit codes)."""
+"""``analyse`` and ``exit_code``: the layer ``rsplars agree`` calls (exit codes)."""
 
 from __future__ import annotations
 

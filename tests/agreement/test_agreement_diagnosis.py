@@ -1,4 +1,4 @@
-"""Diagnosis by decomposition (issue 5 item 2; Dao-Tran, Beck, Eiter 2015, §5 causes (ii) and (iii), D2 bounds)."""
+"""Diagnosis by decomposition (Dao-Tran, Beck, Eiter 2015, §5 causes (ii) and (iii), D2 bounds)."""
 
 from __future__ import annotations
 

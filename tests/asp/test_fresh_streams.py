@@ -1,4 +1,4 @@
-"""Streams of fresh terms (issue 14): every observation a new constant, some terms leaving every
+"""Streams of fresh terms: every observation a new constant, some terms leaving every
 window and coming back later. The engine, reading the stream whole or live (``LiveStream``: read
 while evaluated, atoms forgotten once nothing refers to them) and forgetting atoms after every
 step, gives the reference answer (``lars.reference``) at every time point; its deltas

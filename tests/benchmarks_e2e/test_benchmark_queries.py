@@ -1,4 +1,4 @@
-"""The benchmark queries end to end (issue 12, item 3): every CityBench query (C-SPARQL and CQELS,
+"""The benchmark queries end to end: every CityBench query (C-SPARQL and CQELS,
 ``tests/data/queries/csparql|cqels``) and the SRBench / CSRBench queries of the test data
 (``tests/data/queries/extra``) run by ``rsplars run`` on generated streams in the benchmarks' own
 vocabularies (:func:`translator.rdf.generators.citybench`, :func:`~translator.rdf.generators.

@@ -1,5 +1,5 @@
 """Caches keyed by terms stay within ``lars.bounds.TERM_CACHE_SIZE`` however many fresh terms a
-stream brings (issue 14, memory flat; the memory itself is measured in ``bench/fresh_bench.py``)."""
+stream brings (memory flat; the memory itself is measured in ``bench/fresh_bench.py``)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""SPARQL 1.1 built-ins added for issue 12 (STRDT, STRLANG, ENCODE_FOR_URI, MD5, SHA1, SHA256,
+"""SPARQL 1.1 built-ins (STRDT, STRLANG, ENCODE_FOR_URI, MD5, SHA1, SHA256,
 SHA384, SHA512, TZ, TIMEZONE and the casts of §17.5) and the ones the benchmark queries use (IF,
 COALESCE, IN, arithmetic over xsd:double / xsd:float), translated and evaluated by rsplars, against
 pyoxigraph on the same inputs (numbers compared by datatype and value: the engines print the

@@ -316,7 +316,7 @@ def test_tau1_any_pattern_inside_graph_of_named_stream_equals_sparql(stream_part
 
 
 def test_optional_inside_stream_pattern_of_the_issue() -> None:
-    """Issue 12's CQELS shape: ``?result om-owl:floatValue ?value OPTIONAL { ?result om-owl:uom ?uom }``
+    """The CQELS shape of the benchmark queries: ``?result om-owl:floatValue ?value OPTIONAL { ?result om-owl:uom ?uom }``
     inside a STREAM pattern, [RANGE 2s]: the unit arriving at 1 has left the window [2, 4] when the
     value arrives at 4, the unit arriving at 3 is in it until 5."""
     om = Namespace("http://knoesis.wright.edu/ssw/ont/sensor-observation.owl#")

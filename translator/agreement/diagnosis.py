@@ -1,4 +1,4 @@
-"""Why does an interval disagree? Decomposition into the causes of Dao-Tran, Beck, Eiter 2015, §5 (issue 5, item 2).
+"""Why does an interval disagree? Decomposition into the causes of Dao-Tran, Beck, Eiter 2015, §5.
 
 The headline comparison is C-SPARQL against CQELS: ``(τ1, pull)`` against ``(τ2, push)``. It differs
 from its mirror in two factors, and one more run isolates each of them:

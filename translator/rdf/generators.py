@@ -1,4 +1,4 @@
-"""Seeded, deterministic RDF stream generators for agreement studies (issue 5).
+"""Seeded, deterministic RDF stream generators for agreement studies.
 
 * :func:`coupon_scenario` — the running example of Dao-Tran, Beck, Eiter 2015 (Examples 1–8, after Dell'Aglio et
   al.): shops push discount coupons (``:shop :offers :c . :c :on "product" . :c :reduce 25``) on an
@@ -170,7 +170,7 @@ def random_stream(
     return out
 
 
-# ------------------------------------------------------------------ benchmark vocabularies (issue 12)
+# ------------------------------------------------------------------ benchmark vocabularies
 
 SSN = "http://purl.oclc.org/NET/ssnx/ssn#"
 SAO = "http://purl.oclc.org/NET/sao/"

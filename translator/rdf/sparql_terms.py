@@ -807,7 +807,7 @@ def fn_seconds(a: Value) -> Value:
     return number_literal(DECIMAL, Decimal(m.group(1)))  # type: ignore[union-attr]
 
 
-# --------------------------------------------- more functions of §17.4 (issue 12): RDF terms, hashes, time zones
+# --------------------------------------------- more functions of §17.4: RDF terms, hashes, time zones
 
 
 @_strict
