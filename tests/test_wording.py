@@ -10,7 +10,8 @@ lists (binary files skipped):
   ``spark.sql.session…`` settings and pytest's ``scope="session"`` are allowed);
 * ``seed 000`` … ``seed 009`` (also ``seed000``, ``seeds 001``) and ``spec 000`` … ``spec 009``
   (also ``spec/001-…``): the internal names of the papers and of their extracts;
-* the paths ``shared/spec`` and ``shared/seeds``.
+* the paths ``shared/spec`` and ``shared/seeds``;
+* ``issue 14``, ``Issue 5``: the project's tracker (history lives in git).
 
 A random seed (``--seed 1``, ``seeds 1–3``) is not a document name and is allowed.
 """
@@ -30,6 +31,7 @@ HISTORY_WORDS = {
     "a paper named by its seed number": re.compile(r"\bseeds? ?00[0-9]", re.IGNORECASE),
     "an extract named by its spec number": re.compile(r"\bspecs? ?00[0-9]\b|\bspec/00[0-9]", re.IGNORECASE),
     "a path users do not have": re.compile(r"shared/spec|shared/seeds", re.IGNORECASE),
+    "an issue of the project's tracker": re.compile(r"(?<![/#])\bissues? [0-9]+", re.IGNORECASE),
 }
 
 #: API names that contain the word: Spark's configuration keys and pytest's fixture scope
@@ -77,6 +79,8 @@ def history_words(text: str) -> list[tuple[int, str, str]]:
     ("`spec/004-csparql.md` §8.2", ["an extract named by its spec number"]),
     ("../shared/spec/000-core.md", ["an extract named by its spec number", "a path users do not have"]),
     ("# measured in session 11", ["the word session"]),
+    ("Streams of fresh terms (issue 14)", ["an issue of the project's tracker"]),
+    ("github.com/CityBench/Benchmark/issues/3", []),
     ("Sessions 7 and 8", ["the word session"]),
     ("from spark_jobs.session import build_session", ["the word session"]),
     ("rsplars gen coupons --seed 1; seeds 1–3 pooled; random.Random(seed)", []),
