@@ -17,6 +17,7 @@ from translator.cli.commands.common import (
     add_data_options,
     add_query_options,
     add_translation_options,
+    apply_dialect_defaults,
     check_stream_iris,
     compile_variants,
     output,
@@ -69,6 +70,7 @@ def run(args: argparse.Namespace) -> int:
         raise RsplarsError("--as cqels-all gives several queries; check them one by one (cqels-brave, cqels-cautious)")
     query = parse_query(args, args.query_file)
     check_stream_iris(query, [parse_stream_spec(spec)[0] for spec in args.stream])
+    apply_dialect_defaults(args, query)  # RSP-QL: the rsp-ql profile and the registration's R2S, as `run`
     if args.profile is None and args.report_policy is None:
         raise RsplarsError("check needs the engine's profile (--profile NAME, see `rsplars profiles`) or at least "
                            "its report policy (--report …)")

@@ -3,7 +3,8 @@
 Targets dispatch through :data:`TARGETS` (one function per target): ``model`` (the query model as
 JSON, docs/model-json.md), ``query`` (the query text printed back in its dialect), ``lars`` (the
 LARS program of seed 000 §4: τ1/τ2, Table 1 windows, push/pull; text that
-``lars.syntax.parse_program`` reads back) and ``asp`` (its clingo encoding, docs/asp-encoding.md,
+``lars.syntax.parse_program`` reads back), ``rspql``/``csparql``/``cqels`` (the query in another
+dialect with the same answers, :mod:`translator.query.dialect_print`) and ``asp`` (its clingo encoding, docs/asp-encoding.md,
 with a ``#script (python)`` block for the SPARQL functions: ``translator.translate.asp_export``). ``--as``
 prints every counterpart of cs(Q)/cq(Q), each after a ``% label: …`` comment line.
 The assumed dialect and lenient-mode notes go to stderr; the result goes to stdout.
@@ -80,19 +81,39 @@ def _header(label: str, compiled, unit: str) -> str:
             f"time unit {unit}; answers: {answer}\n")
 
 
+def target_dialect(dialect: str) -> Callable:
+    """``--to rspql|csparql|cqels``: the query written in that dialect with the same answers, or a
+    named error at the construct it cannot write (:mod:`translator.query.dialect_print`)."""
+
+    def target(query, args: argparse.Namespace) -> str:
+        from translator.query.dialect_print import print_in_dialect
+
+        text, notes = print_in_dialect(query, dialect, source=getattr(args, "query_source", "<input>"),
+                                       text=getattr(args, "query_text", None))
+        for note in notes:
+            print(f"rsplars: note: {note}", file=sys.stderr)
+        return text
+
+    return target
+
+
 #: --to value → function(query, args) -> text
 TARGETS: dict[str, Callable] = {
     "model": target_model,
     "query": target_query,
     "lars": target_lars,
     "asp": target_asp,
+    "rspql": target_dialect("rspql"),
+    "csparql": target_dialect("csparql"),
+    "cqels": target_dialect("cqels"),
 }
 
 
 def add_parser(subparsers) -> None:
     p = subparsers.add_parser("translate", help=HELP, description=HELP)
     p.add_argument("query_file", metavar="QUERY_FILE", help="query file, or - for stdin")
-    p.add_argument("--to", choices=list(TARGETS), default="model", help="output (default: model)")
+    p.add_argument("--to", choices=list(TARGETS), default="model",
+                   help="output (default: model); rspql, csparql, cqels: the query in that dialect, same answers")
     add_query_options(p)
     add_translation_options(p)
     p.add_argument("--unicode", action="store_true", help="--to lars: the paper's notation (⊞^30 ◇ a), for people")
@@ -105,9 +126,11 @@ def add_parser(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from translator.cli.commands.common import parse_query
+    from translator.cli.commands.common import apply_dialect_defaults, parse_query
 
     query = parse_query(args, args.query_file)
+    if args.to == "lars":  # RSP-QL: the rsp-ql profile and the registration's R2S, as `run` has them
+        apply_dialect_defaults(args, query)
     text = TARGETS[args.to](query, args)  # computed in full before anything is written
     sys.stdout.write(text)
     return EXIT_OK
