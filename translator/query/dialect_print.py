@@ -110,14 +110,15 @@ def to_dialect(query: M.Query, target: str, *, source: str = "<input>", text: st
                           expected="a query with windows; RSEP-QL (Dell'Aglio et al. 2016) is EP-SPARQL's "
                                    "counterpart with windows")
     _check_common(query, target, where)
-    hub, notes = _to_rspql(query, where)
+    hub = _to_rspql(query, where, target)
     if target == "rspql":
-        return Printed(hub, notes)
+        return Printed(hub)
+    hub = _window_variables_as_unions(hub)
     if target == "cqels":
-        out, more = _rspql_to_cqels(hub, where)
+        out, notes = _rspql_to_cqels(hub, where)
     else:
-        out, more = _rspql_to_csparql(hub, where)
-    return Printed(out, notes + more)
+        out, notes = _rspql_to_csparql(hub, where)
+    return Printed(_unit_durations(out), notes)
 
 
 # ---- checks every source shares ------------------------------------------------------------------
@@ -157,22 +158,23 @@ def _function_names(query: M.Query):
 
 # ---- any dialect → RSP-QL (the hub) -------------------------------------------------------------
 
-def _to_rspql(query: M.Query, where: _Where) -> tuple[M.Query, tuple[str, ...]]:
+def _to_rspql(query: M.Query, where: _Where, target: str) -> M.Query:
+    """The query in RSP-QL; errors name ``target``, the dialect finally asked for."""
     if query.dialect == "rspql":
-        return query, ()
+        return query
     if query.dialect == "cqels":
-        return _cqels_to_rspql(query, where), ()
-    return _csparql_to_rspql(query, where), ()
+        return _cqels_to_rspql(query, where, target)
+    return _csparql_to_rspql(query, where, target)
 
 
-def _cqels_to_rspql(query: M.Query, where: _Where) -> M.Query:
+def _cqels_to_rspql(query: M.Query, where: _Where, target: str) -> M.Query:
     names: dict[tuple[str, M.Window], M.IRI] = {}
     per_stream: dict[str, int] = {}
     declared: list[M.NamedWindow] = []
 
     def window_name(p: M.StreamPattern) -> M.IRI:
         if not isinstance(p.stream, M.IRI):
-            raise where.error(f"STREAM ?{p.stream.name} (a variable stream)", "rspql", p.position,
+            raise where.error(f"STREAM ?{p.stream.name} (a variable stream)", target, p.position,
                               expected="STREAM <iri>; RSP-QL's WINDOW ?w ranges over window names, not streams")
         key = (p.stream.value, p.window)
         if key not in names:
@@ -193,17 +195,17 @@ def _cqels_to_rspql(query: M.Query, where: _Where) -> M.Query:
     return replace(query, dialect="rspql", where=where_, form=form, modifiers=modifiers, dataset=dataset)
 
 
-def _csparql_to_rspql(query: M.Query, where: _Where) -> M.Query:
+def _csparql_to_rspql(query: M.Query, where: _Where, target: str) -> M.Query:
     streams = query.dataset.streams
     seen: dict[str, M.StreamSource] = {}
     for s in streams:
         if s.iri.value in seen:
-            raise where.error(f"the stream <{s.iri.value}> read twice", "rspql", s.position,
+            raise where.error(f"the stream <{s.iri.value}> read twice", target, s.position,
                               expected="one FROM [NAMED] STREAM per stream")
         seen[s.iri.value] = s
     merged = [M.IRI(s.iri.value) for s in streams if not s.named]
     named = {s.iri.value for s in streams if s.named}
-    registration = _csparql_registration(query, where)
+    registration = _csparql_registration(query, where, target)
 
     def tp_union(t: M.TriplePattern) -> M.Pattern:
         branches = [M.Group((M.WindowPattern(w, M.Group((M.BGP((t,)),))),)) for w in merged]
@@ -212,13 +214,16 @@ def _csparql_to_rspql(query: M.Query, where: _Where) -> M.Query:
 
     def check_triple(t: M.TriplePattern) -> None:
         if isinstance(t.predicate, M.Path):
-            raise where.error("a property path over the default graph that merges stream and static data", "rspql",
-                              find=r"[/|^*+]\s*[<?\w]|[>\w)][*+?]\s",
+            from .printer import PRINTERS
+
+            text = PRINTERS["csparql"](query).path(t.predicate)
+            raise where.error(f"a property path ({text}) over the default graph that merges stream and static data",
+                              target, find=re.escape(text) if where.text and text in where.text else r"\bWHERE\b",
                               expected="plain predicates, or GRAPH <s> { … } with FROM NAMED STREAM <s>")
         for term in (t.subject, t.object):
             if isinstance(term, M.BlankNode):
                 raise where.error("a blank node in a pattern over the default graph that merges stream and "
-                                  "static data", "rspql", find=rf"_:{re.escape(term.label)}|\[",
+                                  "static data", target, find=rf"_:{re.escape(term.label)}|\[",
                                   expected="a variable in place of the blank node")
 
     def rewrite_default(node):
@@ -238,7 +243,7 @@ def _csparql_to_rspql(query: M.Query, where: _Where) -> M.Query:
         if isinstance(node, M.GraphPattern):
             if isinstance(node.name, M.Var):
                 if named:
-                    raise where.error(f"GRAPH ?{node.name.name} over named streams", "rspql",
+                    raise where.error(f"GRAPH ?{node.name.name} over named streams", target,
                                       find=rf"GRAPH\s+\?{node.name.name}\b",
                                       expected="GRAPH <g> or FROM STREAM (merged) streams")
                 return node
@@ -256,7 +261,7 @@ def _csparql_to_rspql(query: M.Query, where: _Where) -> M.Query:
                    registration=registration, aggregates=())
 
 
-def _csparql_registration(query: M.Query, where: _Where) -> M.Registration | None:
+def _csparql_registration(query: M.Query, where: _Where, target: str) -> M.Registration | None:
     r = query.registration
     if r is None:
         return None
@@ -264,12 +269,54 @@ def _csparql_registration(query: M.Query, where: _Where) -> M.Registration | Non
     if every is not None:
         steps = {s.window.step.ms if s.window.step is not None else None for s in query.dataset.streams}
         if steps != {every.ms}:
-            raise where.error("COMPUTED EVERY other than the windows' STEP", "rspql", r.position,
+            raise where.error("COMPUTED EVERY other than the windows' STEP", target, r.position,
                               expected="COMPUTED EVERY equal to every window's STEP, or run with --period")
     return M.Registration("RSTREAM", QUERY_NAMESPACE + r.name, None, r.position)
 
 
 # ---- RSP-QL → CQELS-QL, C-SPARQL ----------------------------------------------------------------
+
+def _window_variables_as_unions(query: M.Query) -> M.Query:
+    """``WINDOW ?w { P }`` as the union over the declared windows wi of ``{ WINDOW <wi> { P }
+    VALUES ?w { <wi> } }``, the reading of :func:`translator.translate.rspql.lower_windows`
+    (``GRAPH ?g`` of SPARQL 1.1 §18.6 over the window graphs)."""
+    windows = query.dataset.windows
+
+    def rewrite(node):
+        if isinstance(node, M.WindowPattern) and isinstance(node.name, M.Var) and windows:
+            body = rewrite(node.pattern)
+            branches = [M.Group((M.WindowPattern(w.name, body, node.position), M.Values((node.name,), ((w.name,),))))
+                        for w in windows]
+            return reduce(M.Union_, branches) if len(branches) > 1 else branches[0]
+        return _map_children(node, rewrite)
+
+    return replace(query, where=rewrite(query.where), form=rewrite(query.form), modifiers=rewrite(query.modifiers))
+
+
+def _unit_durations(query: M.Query) -> M.Query:
+    """ISO 8601 durations (RSP-QL's ``PT3S``) with a unit (``3s``, ``1500ms``), as C-SPARQL and
+    CQELS-QL write them; a duration of a fraction of a millisecond stays an xsd:duration literal."""
+
+    def unit(d: M.Duration | None) -> M.Duration | None:
+        if d is None or d.unit != "xsd:duration" or d.ms != d.ms.to_integral_value():
+            return d
+        for name in ("d", "h", "m", "s", "ms"):
+            size = M.Duration.unit_ms(name)
+            if d.ms % size == 0:
+                return M.Duration(d.ms / size, name)
+        return d
+
+    def window(w: M.Window) -> M.Window:
+        return replace(w, range=unit(w.range), step=unit(w.step), until=unit(w.until))
+
+    def rewrite(node):
+        if isinstance(node, M.StreamPattern):
+            return replace(node, window=window(node.window), pattern=rewrite(node.pattern))
+        return _map_children(node, rewrite)
+
+    streams = tuple(replace(s, window=window(s.window)) for s in query.dataset.streams)
+    return replace(query, where=rewrite(query.where), dataset=replace(query.dataset, streams=streams))
+
 
 def _rspql_registration_kind(query: M.Query, target: str, where: _Where) -> M.Registration | None:
     r = query.registration
@@ -331,7 +378,7 @@ def _rspql_to_csparql(query: M.Query, where: _Where) -> tuple[M.Query, tuple[str
                                   expected="GRAPH <g> (in C-SPARQL, GRAPH ?g would also range over the streams)")
             if node.name.value in streams:
                 raise where.error(f"GRAPH <{node.name.value}> named like a stream", "csparql",
-                                  find=rf"GRAPH\s+\S*")
+                                  find=r"GRAPH\s+\S*")
 
     def rewrite(node):
         if isinstance(node, M.WindowPattern):
