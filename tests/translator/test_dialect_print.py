@@ -32,7 +32,7 @@ TARGETS = ("rspql", "csparql", "cqels")
 
 # ---- random queries of the shared fragment -------------------------------------------------------
 
-terms = st.sampled_from(["?x", "?y", "?z", ":a", ":b"])
+terms = st.sampled_from(["?x", "?y", "?z", ":a", ":b", "_:n"])
 predicates = st.sampled_from([":p", ":q"])
 triples = st.lists(st.tuples(terms, predicates, terms), min_size=1, max_size=2)
 #: a block: its triple patterns and where they are read (None: the static default graph, i: window i,
@@ -133,7 +133,7 @@ def run_text(folder: Path, name: str, text: str, dialect: str, options: list[str
     return out.getvalue()
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(query=queries, streams=streams_data, static=static_data, mode=st.sampled_from(["pull", "push"]))
 def test_printed_query_gives_the_same_answers_and_prints_to_a_fixpoint(query, streams, static, mode):
     text = render(query)
@@ -152,7 +152,12 @@ def test_printed_query_gives_the_same_answers_and_prints_to_a_fixpoint(query, st
         for target in TARGETS:
             if target == query["dialect"]:
                 continue
-            printed, _ = print_in_dialect(original, target)
+            try:
+                printed, _ = print_in_dialect(original, target)
+            except NotExpressible as exc:  # a blank node of C-SPARQL's merged graph would be projected by *
+                assert "blank node" in exc.message and query["select"] == "*", exc.message
+                event("blank node under SELECT *: a named error")
+                return
             again, _ = print_in_dialect(parse(printed, target), target)
             assert again == printed, "printing is a fixpoint after one round trip"
             prints[target] = printed
@@ -252,6 +257,11 @@ SELECT ?x
 FROM STREAM <http://example.org/s> [RANGE 10s STEP 2s]
 WHERE { ?x :p/:q ?y }
 """, "rspql", "a property path (:p/:q) over the default graph", 4, 12),
+    ("csparql", """PREFIX : <http://example.org/>
+SELECT *
+FROM STREAM <http://example.org/s> [RANGE 10s STEP 2s]
+WHERE { ?x :p [ :q ?y ] }
+""", "cqels", "a blank node in a pattern over the default graph", 4, 15),
     ("csparql", """REGISTER QUERY q COMPUTED EVERY 5s AS
 PREFIX : <http://example.org/>
 SELECT ?x

@@ -12,8 +12,10 @@ Def 14), the one form all three dialects map to exactly:
   graph matches the union of the windows and the static data. Printed as RSP-QL, each such triple
   pattern ``tp`` becomes ``{ WINDOW <s1> { tp } } UNION … UNION { tp }``. Since answers are sets
   (D5 (docs/decisions.md)), a triple in both a window and the static data gives one solution, as
-  in the merged graph. Property paths and blank nodes over the merged graph cannot be split per
-  triple pattern: they are named errors.
+  in the merged graph. A blank node of such a pattern becomes a variable ``?bnode_<label>`` that
+  is not projected (the reading of translator.translate.normalize); under ``SELECT *`` it would be
+  projected, a named error, as are property paths over the merged graph (a path cannot be split
+  per triple pattern).
 * C-SPARQL ``FROM NAMED STREAM <s> [ω]`` puts the window content into the named graph ``s`` (τ1):
   ``GRAPH <s> { P }`` reads exactly the window, which is ``WINDOW <s> { P }``. This is also how a
   WINDOW (or STREAM) pattern is printed in C-SPARQL, one window per stream.
@@ -76,21 +78,29 @@ class _Where:
     text: str | None
 
     def error(self, construct: str, target: str, position: M.Position | None = None,
-              find: str | None = None, expected: str | None = None) -> NotExpressible:
+              find: str | None = None, expected: str | None = None, in_where: bool = False) -> NotExpressible:
         if position is None and find is not None and self.text is not None:
-            position = _locate(self.text, find)
+            position = _locate(self.text, find, r"\bWHERE\b|\{" if in_where else None)
         line, column = (position.line, position.column) if position is not None else (None, None)
         return NotExpressible(f"{construct} cannot be written in {DIALECT_NAMES[target]}", source=self.source,
                               line=line, column=column, text=self.text, expected=expected)
 
 
-def _locate(text: str, pattern: str) -> M.Position | None:
-    """The position of the first match of ``pattern`` (case-insensitive) outside comments."""
+def _locate(text: str, pattern: str, after: str | None = None) -> M.Position | None:
+    """The position of the first match of ``pattern`` (case-insensitive) outside comments, from
+    the first match of ``after`` on if given."""
+    started = after is None
     for number, line in enumerate(text.splitlines(), 1):
         code = re.sub(r"#.*$", "", line) if "<" not in line else line
-        m = re.search(pattern, code, re.I)
+        offset = 0
+        if not started:
+            m = re.search(after, code, re.I)
+            if not m:
+                continue
+            started, offset = True, m.end()
+        m = re.search(pattern, code[offset:], re.I)
         if m:
-            return M.Position(number, m.start() + 1)
+            return M.Position(number, offset + m.start() + 1)
     return None
 
 
@@ -220,11 +230,24 @@ def _csparql_to_rspql(query: M.Query, where: _Where, target: str) -> M.Query:
             raise where.error(f"a property path ({text}) over the default graph that merges stream and static data",
                               target, find=re.escape(text) if where.text and text in where.text else r"\bWHERE\b",
                               expected="plain predicates, or GRAPH <s> { … } with FROM NAMED STREAM <s>")
-        for term in (t.subject, t.object):
-            if isinstance(term, M.BlankNode):
-                raise where.error("a blank node in a pattern over the default graph that merges stream and "
-                                  "static data", target, find=rf"_:{re.escape(term.label)}|\[",
-                                  expected="a variable in place of the blank node")
+
+
+    star = any(isinstance(n, M.SubSelect) and n.select.star for n in _all_patterns(query)) or (
+        isinstance(query.form, (M.Select, M.Describe)) and not _projects(query.form))
+    taken = {v.name for v in M.pattern_variables(query.where)}
+
+    def blank_as_variable(term):
+        """A blank node of a pattern is a variable that is not projected (SPARQL 1.1 §18.2.1;
+        translator.translate.normalize reads it so): split over several groups, it must be one."""
+        if not isinstance(term, M.BlankNode):
+            return term
+        name = f"bnode_{term.label}"
+        if star or name in taken:
+            raise where.error("a blank node in a pattern over the default graph that merges stream and static "
+                              "data" + (" (in a query that projects *)" if star else ""), target,
+                              find=rf"_:{re.escape(term.label)}|\[", in_where=True,
+                              expected="a variable in place of the blank node")
+        return M.Var(name)
 
     def rewrite_default(node):
         """Patterns read from the default graph (merged with the FROM STREAM windows)."""
@@ -239,7 +262,9 @@ def _csparql_to_rspql(query: M.Query, where: _Where, target: str) -> M.Query:
                 return node
             for t in node.triples:
                 check_triple(t)
-            return M.Group(tuple(tp_union(t) for t in node.triples))
+            triples = [M.TriplePattern(blank_as_variable(t.subject), t.predicate, blank_as_variable(t.object))
+                       for t in node.triples]
+            return M.Group(tuple(tp_union(t) for t in triples))
         if isinstance(node, M.GraphPattern):
             if isinstance(node.name, M.Var):
                 if named:
@@ -259,6 +284,11 @@ def _csparql_to_rspql(query: M.Query, where: _Where, target: str) -> M.Query:
     dataset = replace(query.dataset, streams=(), windows=windows)
     return replace(query, dialect="rspql", where=where_, form=form, modifiers=modifiers, dataset=dataset,
                    registration=registration, aggregates=())
+
+
+def _projects(form) -> bool:
+    """Whether a SELECT or DESCRIBE names what it returns (not ``*``)."""
+    return bool(form.projection) if isinstance(form, M.Select) else bool(form.terms)
 
 
 def _csparql_registration(query: M.Query, where: _Where, target: str) -> M.Registration | None:
