@@ -1,6 +1,8 @@
 """``rsplars translate Q --to rspql|csparql|cqels`` on the CityBench queries (C-SPARQL and CQELS-QL
 in ``tests/data/queries/``, RSP-QL in ``tests/data/rspql/citybench/``): the printed query, run on
-generated CityBench streams with the same options as the original, gives byte-identical output.
+generated CityBench streams with the same options as the original, gives byte-identical output;
+likewise the running example of Dao-Tran, Beck, Eiter 2015, Example 4 (Q1 in C-SPARQL, Q2 in
+CQELS-QL) on its own streams and static data.
 
 The C-SPARQL originals merge their windows into the default graph (τ1), so their RSP-QL and
 CQELS-QL prints match every default-graph triple pattern in each window and in the static data;
@@ -16,7 +18,7 @@ import zlib
 
 import pytest
 
-from cli_helpers import DATA, cli
+from cli_helpers import DATA, Q1, Q2, cli, running_example_data
 from translator.query import model as M
 from translator.query.parse import parse
 from translator.rdf.generators import citybench
@@ -97,3 +99,21 @@ def test_rspql_print_runs_like_the_original_under_the_rspql_profile(name, capsys
         file = tmp_path / f"{name}.{target}"
         file.write_text(printed)
         assert run_out(capsys, file, target, args) == expected, target
+
+
+@pytest.mark.parametrize("query,dialect", [(Q1, "csparql"), (Q2, "cqels")], ids=["Q1-csparql", "Q2-cqels"])
+@pytest.mark.parametrize("mode", [["--mode", "pull", "--period", "3m"], ["--mode", "push"]], ids=["pull", "push"])
+def test_running_example_prints_run_like_the_original(query, dialect, mode, capsys, tmp_path):
+    """Dao-Tran, Beck, Eiter 2015, Example 4: Q1 merges the coupon and proximity windows with the
+    static shop data into one default graph (τ1); Q2 reads each stream in its STREAM pattern (τ2)."""
+    args = running_example_data() + mode + ["--to", "60"]
+    expected = run_out(capsys, query, dialect, args)
+    assert "rayban" in expected
+    for target in ("rspql", "csparql", "cqels"):
+        if target == dialect:
+            continue
+        code, printed, err = cli(capsys, "translate", query, "--to", target)
+        assert code == 0, err
+        file = tmp_path / f"q.{target}"
+        file.write_text(printed)
+        assert run_out(capsys, file, target, args) == expected, (target, printed)
