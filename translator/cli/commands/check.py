@@ -1,5 +1,5 @@
 """``rsplars check QUERY --stream IRI=FILE … --answers FILE --profile NAME``: is an engine's recorded
-output correct? (seed 001 Defs 25–26, the CSRBench oracle; :mod:`translator.agreement.check`).
+output correct? (Dell'Aglio et al. 2014, Defs 25–26, the CSRBench oracle; :mod:`translator.agreement.check`).
 
 Exit code 0 when the output is correct, 1 when it is not, 2 on bad input. ``--json`` writes the
 report (top-level ``"correct"``, the t0 values tried, the first mismatching relation with a

@@ -2,10 +2,11 @@
 
 Targets dispatch through :data:`TARGETS` (one function per target): ``model`` (the query model as
 JSON, docs/model-json.md), ``query`` (the query text printed back in its dialect), ``lars`` (the
-LARS program of seed 000 §4: τ1/τ2, Table 1 windows, push/pull; text that
-``lars.syntax.parse_program`` reads back), ``rspql``/``csparql``/``cqels`` (the query in another
-dialect with the same answers, :mod:`translator.query.dialect_print`) and ``asp`` (its clingo encoding, docs/asp-encoding.md,
-with a ``#script (python)`` block for the SPARQL functions: ``translator.translate.asp_export``). ``--as``
+LARS program of Dao-Tran, Beck, Eiter 2015, §4: τ1/τ2, Table 1 windows, push/pull; text that
+``lars.syntax.parse_program`` reads back), ``asp`` (its clingo encoding, docs/asp-encoding.md,
+with a ``#script (python)`` block for the SPARQL functions: ``translator.translate.asp_export``)
+and ``rspql``/``csparql``/``cqels`` (the query in another dialect with the same answers,
+:mod:`translator.query.dialect_print`). ``--as``
 prints every counterpart of cs(Q)/cq(Q), each after a ``% label: …`` comment line.
 The assumed dialect and lenient-mode notes go to stderr; the result goes to stdout.
 """
@@ -37,7 +38,7 @@ def target_query(query, args: argparse.Namespace) -> str:
 
 
 def target_lars(query, args: argparse.Namespace) -> str:
-    """The LARS program(s) (seed 000 §4): text the LARS parser reads back, or ``--unicode``."""
+    """The LARS program(s) (Dao-Tran, Beck, Eiter 2015, §4): text the LARS parser reads back, or ``--unicode``."""
     from lars.printer import format_program
     from translator.cli.commands.common import compile_variants
 
