@@ -4,7 +4,7 @@ rspql|csparql|cqels``).
 * Property: random queries of the fragment the dialects share (BGPs, FILTER, OPTIONAL, UNION, one
   or two windows, static triple patterns), written in each dialect, on random small streams and
   static data: ``rsplars run`` of the print gives byte-identical output to the original's under the
-  same options, and printing is a fixpoint after one round trip.
+  same options (pulled, pushed, or under the ``rsp-ql`` profile), and printing is a fixpoint after one round trip.
 * Every fixture query prints to every dialect it can, and reads back to the same print.
 * Every construct a dialect cannot write is a named error at its position, exit code 2.
 """
@@ -134,13 +134,14 @@ def run_text(folder: Path, name: str, text: str, dialect: str, options: list[str
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(query=queries, streams=streams_data, static=static_data, mode=st.sampled_from(["pull", "push"]))
+@given(query=queries, streams=streams_data, static=static_data, mode=st.sampled_from(["pull", "push", "profile"]))
 def test_printed_query_gives_the_same_answers_and_prints_to_a_fixpoint(query, streams, static, mode):
     text = render(query)
     original = parse(text, query["dialect"])
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        options = ["--unit", "s", "--mode", mode, "--to", "6"] + (["--period", "1s"] if mode == "pull" else [])
+        options = ["--unit", "s", "--to", "6"] + {"pull": ["--mode", "pull", "--period", "1s"], "push": ["--mode", "push"],
+                                                  "profile": ["--profile", "rsp-ql"]}[mode]
         files.clear()
         for i, elements in enumerate(streams):
             lines = "".join(f'{s} {p} {o} "{t}" .\n' for t, (s, p, o) in sorted(elements))
@@ -329,4 +330,27 @@ WHERE {{ WINDOW ?w {{ ?x :p ?y }} }}
     for target in ("csparql", "cqels"):
         printed, _ = print_in_dialect(query, target)
         assert "VALUES (?w)" in printed
+        assert run_text(tmp_path, f"printed.{target}", printed, target, options) == expected, printed
+
+
+def test_blank_node_label_shared_with_a_named_stream_graph_is_one_variable(tmp_path):
+    """C-SPARQL reads one label ``_:n`` as one variable, in ``GRAPH <s1>`` (a named stream) and in
+    the merged default graph alike; the RSP-QL and CQELS-QL prints name it ``?bnode_n`` in both."""
+    text = f"""PREFIX : <{EX}>
+SELECT ?x
+FROM NAMED STREAM <{STREAMS[0]}> [RANGE 2s STEP 1s]
+FROM STREAM <{STREAMS[1]}> [RANGE 2s STEP 1s]
+WHERE {{ GRAPH <{STREAMS[0]}> {{ ?x :q _:n }} ?x :p _:n }}
+"""
+    files.clear()
+    (tmp_path / "s0.nt").write_text(f'<{EX}a> <{EX}q> <{EX}b> "0" .\n<{EX}c> <{EX}q> <{EX}d> "0" .\n')
+    (tmp_path / "s1.nt").write_text(f'<{EX}a> <{EX}p> <{EX}b> "0" .\n<{EX}c> <{EX}p> <{EX}b> "0" .\n')
+    options = ["--unit", "s", "--mode", "pull", "--period", "1s", "--to", "2",
+               "--stream", f"{STREAMS[0]}={tmp_path / 's0.nt'}", "--stream", f"{STREAMS[1]}={tmp_path / 's1.nt'}"]
+    expected = run_text(tmp_path, "original.rq", text, "csparql", options)
+    assert f'"x": "<{EX}a>"' in expected and f"<{EX}c>" not in expected
+    query = parse(text, "csparql")
+    for target in ("rspql", "cqels"):
+        printed, _ = print_in_dialect(query, target)
+        assert "_:n" not in printed and printed.count("?bnode_n") >= 3
         assert run_text(tmp_path, f"printed.{target}", printed, target, options) == expected, printed

@@ -235,6 +235,7 @@ def _csparql_to_rspql(query: M.Query, where: _Where, target: str) -> M.Query:
     star = any(isinstance(n, M.SubSelect) and n.select.star for n in _all_patterns(query)) or (
         isinstance(query.form, (M.Select, M.Describe)) and not _projects(query.form))
     taken = {v.name for v in M.pattern_variables(query.where)}
+    renamed: set[str] = set()
 
     def blank_as_variable(term):
         """A blank node of a pattern is a variable that is not projected (SPARQL 1.1 §18.2.1;
@@ -247,6 +248,7 @@ def _csparql_to_rspql(query: M.Query, where: _Where, target: str) -> M.Query:
                               "data" + (" (in a query that projects *)" if star else ""), target,
                               find=rf"_:{re.escape(term.label)}|\[", in_where=True,
                               expected="a variable in place of the blank node")
+        renamed.add(term.label)
         return M.Var(name)
 
     def rewrite_default(node):
@@ -278,12 +280,24 @@ def _csparql_to_rspql(query: M.Query, where: _Where, target: str) -> M.Query:
         return _map_children(node, rewrite_default)
 
     where_ = rewrite_default(query.where)
+    if renamed:  # the same label elsewhere (in a GRAPH of a named stream) is the same variable
+        where_ = _blank_nodes_renamed(where_, renamed)
     form = rewrite_default(query.form)
     modifiers = rewrite_default(query.modifiers)
     windows = tuple(M.NamedWindow(M.IRI(s.iri.value), s.iri, s.window, s.position) for s in streams)
     dataset = replace(query.dataset, streams=(), windows=windows)
     return replace(query, dialect="rspql", where=where_, form=form, modifiers=modifiers, dataset=dataset,
                    registration=registration, aggregates=())
+
+
+def _blank_nodes_renamed(node, labels: set[str]):
+    """``node`` with the blank nodes of ``labels`` as the variables ``?bnode_<label>``."""
+    if isinstance(node, M.BlankNode):
+        return M.Var(f"bnode_{node.label}") if node.label in labels else node
+    if isinstance(node, M.TriplePattern):
+        return M.TriplePattern(_blank_nodes_renamed(node.subject, labels), node.predicate,
+                               _blank_nodes_renamed(node.object, labels))
+    return _map_children(node, lambda child: _blank_nodes_renamed(child, labels))
 
 
 def _projects(form) -> bool:
