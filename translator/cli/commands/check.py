@@ -26,7 +26,12 @@ from translator.cli.commands.common import (
     read_data,
     read_text,
 )
-from translator.cli.commands.operational_options import add_operational_options, given, resolve_operational
+from translator.cli.commands.operational_options import (
+    add_operational_options,
+    apply_dialect_defaults,
+    given,
+    resolve_operational,
+)
 
 HELP = "judge a real engine's recorded output against the query's expected outputs under an engine profile"
 
@@ -85,6 +90,7 @@ def run(args: argparse.Namespace) -> int:
         raise RsplarsError("--as cqels-all gives several queries; check them one by one (cqels-brave, cqels-cautious)")
     query = parse_query(args, args.query_file)
     check_stream_iris(query, [parse_stream_spec(spec)[0] for spec in args.stream])
+    apply_dialect_defaults(args, query)  # RSP-QL: the rsp-ql profile and the registration's R2S, as `run`
     if args.profile is None and args.report_policy is None:
         raise RsplarsError("check needs the engine's profile (--profile NAME, see `rsplars profiles`) or at least "
                            "its report policy (--report …)")

@@ -117,6 +117,7 @@ def parse_query(args: argparse.Namespace, path: str):
         dialect, reason = detect(text, source)
         print(f"rsplars: dialect: {dialect} ({reason})", file=sys.stderr)
     query = parse(text, dialect, source=source, lenient=args.lenient, bare_ns=getattr(args, "bare_ns", None))
+    args.query_text, args.query_source = text, source  # for errors that point into the text later
     for note in query.notes:
         print(f"rsplars: {note}", file=sys.stderr)
     return query

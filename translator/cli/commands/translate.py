@@ -3,8 +3,10 @@
 Targets dispatch through :data:`TARGETS` (one function per target): ``model`` (the query model as
 JSON, docs/model-json.md), ``query`` (the query text printed back in its dialect), ``lars`` (the
 LARS program of Dao-Tran, Beck, Eiter 2015, §4: τ1/τ2, Table 1 windows, push/pull; text that
-``lars.syntax.parse_program`` reads back) and ``asp`` (its clingo encoding, docs/asp-encoding.md,
-with a ``#script (python)`` block for the SPARQL functions: ``translator.translate.asp_export``). ``--as``
+``lars.syntax.parse_program`` reads back), ``asp`` (its clingo encoding, docs/asp-encoding.md,
+with a ``#script (python)`` block for the SPARQL functions: ``translator.translate.asp_export``)
+and ``rspql``/``csparql``/``cqels`` (the query in another dialect with the same answers,
+:mod:`translator.query.dialect_print`). ``--as``
 prints every counterpart of cs(Q)/cq(Q), each after a ``% label: …`` comment line.
 The assumed dialect and lenient-mode notes go to stderr; the result goes to stdout.
 """
@@ -18,7 +20,7 @@ from typing import Callable
 
 from lars.errors import EXIT_OK
 from translator.cli.commands.common import add_query_options, add_translation_options, option_groups
-from translator.cli.commands.operational_options import add_operational_options
+from translator.cli.commands.operational_options import add_operational_options, apply_dialect_defaults
 
 HELP = "translate an RSP query (C-SPARQL, CQELS-QL, EP-SPARQL, RSP-QL)"
 
@@ -80,12 +82,31 @@ def _header(label: str, compiled, unit: str) -> str:
             f"time unit {unit}; answers: {answer}\n")
 
 
+def target_dialect(dialect: str) -> Callable:
+    """``--to rspql|csparql|cqels``: the query written in that dialect with the same answers, or a
+    named error at the construct it cannot write (:mod:`translator.query.dialect_print`)."""
+
+    def target(query, args: argparse.Namespace) -> str:
+        from translator.query.dialect_print import print_in_dialect
+
+        text, notes = print_in_dialect(query, dialect, source=getattr(args, "query_source", "<input>"),
+                                       text=getattr(args, "query_text", None))
+        for note in notes:
+            print(f"rsplars: note: {note}", file=sys.stderr)
+        return text
+
+    return target
+
+
 #: --to value → function(query, args) -> text
 TARGETS: dict[str, Callable] = {
     "model": target_model,
     "query": target_query,
     "lars": target_lars,
     "asp": target_asp,
+    "rspql": target_dialect("rspql"),
+    "csparql": target_dialect("csparql"),
+    "cqels": target_dialect("cqels"),
 }
 
 
@@ -96,7 +117,9 @@ def add_parser(subparsers) -> None:
     add_query_options(g["query"], epsparql=g["epsparql"])
     add_translation_options(g["semantics"], query=g["query"])
     add_operational_options(g["profile"])  # --to lars: the program under a report policy (docs/check.md)
-    g["output"].add_argument("--to", choices=list(TARGETS), default="model", help="output (default: model)")
+    g["output"].add_argument("--to", choices=list(TARGETS), default="model", metavar="TARGET",
+                             help="%(choices)s (default: model); rspql, csparql, cqels: the query in that dialect, "
+                                  "same answers")
     g["output"].add_argument("--unicode", action="store_true",
                              help="--to lars: the paper's notation (⊞^30 ◇ a), for people")
     g["output"].add_argument("--aggregates", choices=("portable", "native"), default="portable",
@@ -110,6 +133,8 @@ def run(args: argparse.Namespace) -> int:
     from translator.cli.commands.common import parse_query
 
     query = parse_query(args, args.query_file)
+    if args.to == "lars":  # RSP-QL: the rsp-ql profile and the registration's R2S, as `run` has them
+        apply_dialect_defaults(args, query)
     text = TARGETS[args.to](query, args)  # computed in full before anything is written
     sys.stdout.write(text)
     return EXIT_OK
