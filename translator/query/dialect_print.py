@@ -94,6 +94,7 @@ def _locate(text: str, pattern: str, after: str | None = None) -> M.Position | N
         code = re.sub(r"#.*$", "", line) if "<" not in line else line
         offset = 0
         if not started:
+            assert after is not None  # not started: there is a pattern to start after
             m = re.search(after, code, re.I)
             if not m:
                 continue
@@ -218,9 +219,9 @@ def _csparql_to_rspql(query: M.Query, where: _Where, target: str) -> M.Query:
     registration = _csparql_registration(query, where, target)
 
     def tp_union(t: M.TriplePattern) -> M.Pattern:
-        branches = [M.Group((M.WindowPattern(w, M.Group((M.BGP((t,)),))),)) for w in merged]
+        branches: list[M.Pattern] = [M.Group((M.WindowPattern(w, M.Group((M.BGP((t,)),))),)) for w in merged]
         branches.append(M.Group((M.BGP((t,)),)))
-        return reduce(M.Union_, branches)
+        return reduce(union, branches)
 
     def check_triple(t: M.TriplePattern) -> None:
         if isinstance(t.predicate, M.Path):
@@ -254,7 +255,7 @@ def _csparql_to_rspql(query: M.Query, where: _Where, target: str) -> M.Query:
     def rewrite_default(node):
         """Patterns read from the default graph (merged with the FROM STREAM windows)."""
         if isinstance(node, M.Group) and merged:  # the unions stand in the group in the BGP's place
-            parts = []
+            parts: list[M.Pattern] = []
             for part in node.parts:
                 new = rewrite_default(part)
                 parts += new.parts if isinstance(part, M.BGP) else (new,)
@@ -329,9 +330,11 @@ def _window_variables_as_unions(query: M.Query) -> M.Query:
     def rewrite(node):
         if isinstance(node, M.WindowPattern) and isinstance(node.name, M.Var) and windows:
             body = rewrite(node.pattern)
-            branches = [M.Group((M.WindowPattern(w.name, body, node.position), M.Values((node.name,), ((w.name,),))))
-                        for w in windows]
-            return reduce(M.Union_, branches) if len(branches) > 1 else branches[0]
+            branches: list[M.Pattern] = [
+                M.Group((M.WindowPattern(w.name, body, node.position), M.Values((node.name,), ((w.name,),))))
+                for w in windows
+            ]
+            return reduce(union, branches) if len(branches) > 1 else branches[0]
         return _map_children(node, rewrite)
 
     return replace(query, where=rewrite(query.where), form=rewrite(query.form), modifiers=rewrite(query.modifiers))
@@ -370,6 +373,17 @@ def _rspql_registration_kind(query: M.Query, target: str, where: _Where) -> M.Re
     return r
 
 
+def union(left: M.Pattern, right: M.Pattern) -> M.Pattern:
+    """``{ left } UNION { right }``: the two-argument form :func:`functools.reduce` folds with."""
+    return M.Union_(left, right)
+
+
+def window_iri(node: M.WindowPattern) -> M.IRI:
+    """The IRI of ``WINDOW <w> { … }`` (:func:`_window_patterns_named` refused ``WINDOW ?w`` before)."""
+    assert isinstance(node.name, M.IRI)
+    return node.name
+
+
 def _window_patterns_named(query: M.Query, target: str, where: _Where) -> dict[str, M.NamedWindow]:
     windows = {w.name.value: w for w in query.dataset.windows}
     for node in _all_patterns(query):
@@ -385,11 +399,11 @@ def _rspql_to_cqels(query: M.Query, where: _Where) -> tuple[M.Query, tuple[str, 
 
     def rewrite(node):
         if isinstance(node, M.WindowPattern):
-            w = windows[node.name.value]
+            w = windows[window_iri(node).value]
             return M.StreamPattern(w.stream, w.window, rewrite(node.pattern), node.position)
         return _map_children(node, rewrite)
 
-    notes = ()
+    notes: tuple[str, ...] = ()
     if r is not None:
         notes = (f"CQELS-QL has no registration: REGISTER RSTREAM <{r.name}> is left out "
                  "(the answers stay the same under the same --mode/--period or --profile)",)
@@ -426,7 +440,7 @@ def _rspql_to_csparql(query: M.Query, where: _Where) -> tuple[M.Query, tuple[str
 
     def rewrite(node):
         if isinstance(node, M.WindowPattern):
-            w = windows[node.name.value]
+            w = windows[window_iri(node).value]
             return M.GraphPattern(w.stream, rewrite(node.pattern))
         return _map_children(node, rewrite)
 
