@@ -179,8 +179,10 @@ def _epsparql_to_rsepql(query: M.Query, where: _Where) -> Printed:
             return M.EventPattern("SEQ", event(node.left), event(node.right))
         if isinstance(node, M.Group) and len(node.parts) == 1 and not isinstance(node.parts[0], M.BGP):
             return event(node.parts[0])
-        if isinstance(node, M.Group) and len(node.parts) == 1:
-            triples = node.parts[0].triples
+        if isinstance(node, M.Group) and len(node.parts) == 1 and isinstance(node.parts[0], M.BGP):
+            node = node.parts[0]
+        if isinstance(node, M.BGP):
+            triples = node.triples
             if len(triples) != 1:
                 local = re.split(r"[/#:]", _term_text(triples[1].predicate))[-1]
                 raise where.error(f"a group of {len(triples)} triple patterns (a join of events at any times; an "
@@ -197,7 +199,7 @@ def _epsparql_to_rsepql(query: M.Query, where: _Where) -> Printed:
     parts = query.where.parts
     operands = [p for p in parts if not isinstance(p, M.Filter)]
     if len(operands) != 1:
-        odd = [p for p in operands if not isinstance(p, (M.EventPattern, M.Group))]
+        odd = [p for p in operands if not isinstance(p, (M.EventPattern, M.Group, M.BGP))]
         raise _unexpressible((odd or operands[1:] or [query.where])[0], where)
     expr = event(operands[0])
     filters = tuple(p for p in parts if isinstance(p, M.Filter))
