@@ -96,6 +96,24 @@ def test_printed_rsepql_gives_the_epsparql_answers(capsys, tmp_path, name, polic
             assert rs[t] == {a for u in ep if u <= t for a in ep[u]}, t
 
 
+def test_printed_construct_gives_the_epsparql_triples(capsys, tmp_path):
+    """CONSTRUCT prints triples without intervals: the RSEP-QL triples at t are those of every
+    EP-SPARQL answer up to t."""
+    (tmp_path / "s.stream").write_text(STOCK)
+    rsep = tmp_path / "rsep.rq"
+    rsep.write_text(printed(capsys, tmp_path, "CONSTRUCT ?c fell ?p2 WHERE { ?c hasStockPrice ?p1 } "
+                                              "SEQ { ?c hasStockPrice ?p2 } FILTER (?p2 < ?p1)"))
+    runs = []
+    for query, stream in ((tmp_path / "ep.rq", "http://example.org/any"), (rsep, EVENT_STREAM)):
+        code, out, err = cli(capsys, "run", query, "--stream", f"{stream}={tmp_path / 's.stream'}")
+        assert code == 0, err
+        runs.append({ev["t"]: set(ev["triples"]) for ev in map(json.loads, out.splitlines())})
+    ep, rs = runs
+    assert set(ep) == set(rs) and any(ep.values())
+    for t in ep:
+        assert rs[t] == {x for u in ep if u <= t for x in ep[u]}, t
+
+
 def test_the_window_is_landmark_from_zero(capsys, tmp_path):
     """EP-SPARQL has no window: the printed query reads every event from time 0 on."""
     query = parse(printed(capsys, tmp_path, EXPRESSIBLE["figure1_seq"][0]))
@@ -119,6 +137,8 @@ NOT_EXPRESSIBLE = [
      "a group of 2 triple patterns", "3:5"),
     ("SELECT ?c\nWHERE { ?c hasStockPrice ?p1 FILTER (?p1 > 2) }\n SEQ { ?c hasStockPrice ?p2 }",
      "a FILTER inside an event operand", "2:30"),
+    ("SELECT ?c\nWHERE { ?c hasStockPrice ?p1 }\n SEQ { ?c hasStock/price ?p2 }",
+     "a property path (a join of events at any times)", "3:11"),
     ((DATA / "queries" / "epsparql" / "ep1.rq").read_text(), "the EP-SPARQL function getDURATION()", "8:10"),
     ((DATA / "queries" / "epsparql" / "ep2.rq").read_text(), "the EP-SPARQL event operator OPTIONALSEQ", "4:1"),
     ((DATA / "queries" / "epsparql" / "ep4.rq").read_text(), "a group of 3 triple patterns", "4:10"),

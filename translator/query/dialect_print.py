@@ -189,6 +189,11 @@ def _epsparql_to_rsepql(query: M.Query, where: _Where) -> Printed:
                                   "RSEP-QL basic event pattern matches one time point)", target,
                                   find=rf"\b{re.escape(local)}\b" if local else r"\{", in_where=True,
                                   expected="one triple pattern per group, groups joined by SEQ")
+            if isinstance(triples[0].predicate, M.Path):
+                local = re.split(r"[/#:]", _term_text(_first_iri(triples[0].predicate)))[-1]
+                raise where.error("a property path (a join of events at any times)", target,
+                                  find=rf"\b{re.escape(local)}\b" if local else r"\{", in_where=True,
+                                  expected="a plain predicate: an RSEP-QL basic event pattern matches one time point")
             name = f"E{len(declared) + 1}"
             declared.append(M.EventDeclaration(name, window, M.BGP(triples)))
             return M.EventRef(name)
@@ -208,6 +213,13 @@ def _epsparql_to_rsepql(query: M.Query, where: _Where) -> Printed:
     note = (f"EP-SPARQL reads every --stream as one event stream; the RSEP-QL query reads it as "
             f"--stream {EVENT_STREAM}=FILE")
     return Printed(out, (note,))
+
+
+def _first_iri(path):
+    """The first IRI of a property path (where the error points)."""
+    while isinstance(path, M.Path) and path.args:
+        path = path.args[0]
+    return path
 
 
 def _term_text(term) -> str:
