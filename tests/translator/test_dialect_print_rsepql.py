@@ -144,7 +144,7 @@ NOT_EXPRESSIBLE = [
     ((DATA / "queries" / "epsparql" / "ep4.rq").read_text(), "a group of 3 triple patterns", "4:10"),
     ((DATA / "queries" / "epsparql" / "ep5.rq").read_text(), "the EP-SPARQL function getDURATION()", "14:10"),
     ("REGISTER RSTREAM <http://e/o> AS SELECT ?x FROM NAMED WINDOW <http://e/w> ON <http://e/s> [RANGE PT5S] "
-     "WHERE { WINDOW <http://e/w> { ?x <http://e/p> ?y } }", "a RSP-QL query", "1:1"),
+     "WHERE { WINDOW <http://e/w> { ?x <http://e/p> ?y } }", "an RSP-QL query", "1:1"),
     ("SELECT ?x WHERE { STREAM <http://e/s> [RANGE 5s] { ?x <http://e/p> ?y } }", "a CQELS-QL query", "1:1"),
 ]
 

@@ -31,8 +31,8 @@ query gives the original's answers under the same ``--mode``/``--period`` or ``-
 EP-SPARQL → RSEP-QL (``--to rsepql``, Dell'Aglio et al. 2016, §3.3–4.2): a ``SEQ`` tree whose leaves
 are groups of one triple pattern is ``MATCH { E1 SEQ E2 … }`` with each leaf an event ``EVENT ON
 <w> { tp } AS Ek``, all on one landmark window ``WIN [LND 0]`` over the event stream
-:data:`EVENT_STREAM` (EP-SPARQL has no window: every event from time 0 on, the stream up to the
-reference time). EP-SPARQL's ``e1 < s2`` (Anicic et al. 2011) is Eq. 7's ``W^int[0, t3−1]``. A
+:data:`EVENT_STREAM` (EP-SPARQL has no window: every event from time 0 on — streams have no earlier time points —
+up to the reference time). EP-SPARQL's ``e1 < s2`` (Anicic et al. 2011) is Eq. 7's ``W^int[0, t3−1]``. A
 group of several triple patterns is a join of events at any times in EP-SPARQL, but a basic event
 pattern matches one stream item, so it is refused, as are EQUALS, OPTIONALSEQ, EQUALSOPTIONAL,
 UNION, WITHIN and the time functions (getDURATION(), …). FILTERs over the variables stand beside
@@ -130,9 +130,10 @@ def to_dialect(query: M.Query, target: str, *, source: str = "<input>", text: st
         return Printed(query)
     if target == "rsepql":
         if query.dialect != "epsparql":
-            raise where.error(f"a {DIALECT_NAMES[query.dialect]} query", target, find=r"\S",
-                              expected="an EP-SPARQL query (RSEP-QL events are read from one event stream; "
-                                       "windowed graph patterns have no RSEP-QL counterpart here)")
+            name = DIALECT_NAMES[query.dialect]
+            raise where.error(f"{'an' if name.startswith('R') else 'a'} {name} query", target, find=r"\S",
+                              expected="an EP-SPARQL query (rsplars reads RSEP-QL's event patterns, not its "
+                                       "WINDOW graph patterns: docs/epsparql.md §8)")
         return _epsparql_to_rsepql(query, where)
     if query.dialect == "rsepql":
         raise where.error("an RSEP-QL query (event patterns over windows)", target, find=r"\S",
