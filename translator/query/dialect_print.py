@@ -28,6 +28,17 @@ DSTREAM cannot be written in C-SPARQL or CQELS-QL. The execution mode is not par
 (pull for C-SPARQL, push for CQELS, the ``rsp-ql`` profile for RSP-QL, decision D4): the printed
 query gives the original's answers under the same ``--mode``/``--period`` or ``--profile``.
 
+EP-SPARQL → RSEP-QL (``--to rsepql``, Dell'Aglio et al. 2016, §3.3–4.2): a ``SEQ`` tree whose leaves
+are groups of one triple pattern is ``MATCH { E1 SEQ E2 … }`` with each leaf an event ``EVENT ON
+<w> { tp } AS Ek``, all on one landmark window ``WIN [LND 0]`` over the event stream
+:data:`EVENT_STREAM` (EP-SPARQL has no window: every event from time 0 on — streams have no earlier time points —
+up to the reference time). EP-SPARQL's ``e1 < s2`` (Anicic et al. 2011) is Eq. 7's ``W^int[0, t3−1]``. A
+group of several triple patterns is a join of events at any times in EP-SPARQL, but a basic event
+pattern matches one stream item, so it is refused, as are EQUALS, OPTIONALSEQ, EQUALSOPTIONAL,
+UNION, WITHIN and the time functions (getDURATION(), …). FILTERs over the variables stand beside
+MATCH. The selection and consumption policies are run options of both dialects (docs/epsparql.md
+§4): the printed query gives the original's answers under the same ``--selection``/``--consumption``.
+
 Everything else that one dialect cannot say is a :class:`NotExpressible` error at the construct's
 position: ``FILE:LINE:COLUMN: <construct> cannot be written in <dialect>``.
 """
@@ -43,8 +54,13 @@ from lars.errors import SourceError
 
 from . import model as M
 
-TARGETS = ("rspql", "csparql", "cqels")
-DIALECT_NAMES = {"csparql": "C-SPARQL", "cqels": "CQELS-QL", "epsparql": "EP-SPARQL", "rspql": "RSP-QL"}
+TARGETS = ("rspql", "csparql", "cqels", "rsepql")
+DIALECT_NAMES = {"csparql": "C-SPARQL", "cqels": "CQELS-QL", "epsparql": "EP-SPARQL", "rspql": "RSP-QL",
+                 "rsepql": "RSEP-QL"}
+#: the stream an EP-SPARQL query printed as RSEP-QL reads (EP-SPARQL reads every --stream as one
+#: event stream) and the name of its landmark window
+EVENT_STREAM = "http://rsplars.invalid/stream/events"
+EVENT_WINDOW = "http://rsplars.invalid/window/events"
 #: the window kinds each dialect can write (translator/query/grammars/*.lark)
 WINDOW_KINDS = {
     "csparql": ("range", "tumbling", "triples"),
@@ -112,6 +128,16 @@ def to_dialect(query: M.Query, target: str, *, source: str = "<input>", text: st
     where = _Where(source, text)
     if query.dialect == target:
         return Printed(query)
+    if target == "rsepql":
+        if query.dialect != "epsparql":
+            name = DIALECT_NAMES[query.dialect]
+            raise where.error(f"{'an' if name.startswith('R') else 'a'} {name} query", target, find=r"\S",
+                              expected="an EP-SPARQL query (rsplars reads RSEP-QL's event patterns, not its "
+                                       "WINDOW graph patterns: docs/epsparql.md §8)")
+        return _epsparql_to_rsepql(query, where)
+    if query.dialect == "rsepql":
+        raise where.error("an RSEP-QL query (event patterns over windows)", target, find=r"\S",
+                          expected="a query without EVENT and MATCH")
     if query.dialect == "epsparql":
         op = next((n for n in M.walk_patterns(query.where) if isinstance(n, (M.EventPattern, M.Within))), None)
         what = f"the EP-SPARQL event operator {op.op}" if isinstance(op, M.EventPattern) else (
@@ -130,6 +156,85 @@ def to_dialect(query: M.Query, target: str, *, source: str = "<input>", text: st
     else:
         out, notes = _rspql_to_csparql(hub, where)
     return Printed(_unit_durations(out), notes)
+
+
+# ---- EP-SPARQL → RSEP-QL ------------------------------------------------------------------------
+
+def _epsparql_to_rsepql(query: M.Query, where: _Where) -> Printed:
+    """The module docstring's EP-SPARQL → RSEP-QL rewrite; :class:`NotExpressible` at the first
+    construct without an RSEP-QL counterpart."""
+    target = "rsepql"
+    for name in _function_names(query):
+        if M.DIALECT_BUILTINS.get(name) == "epsparql":
+            raise where.error(f"the EP-SPARQL function {name}() (the times of a complex event)", target,
+                              find=rf"\b{name}\s*\(", expected="FILTERs over the variables of the events only")
+    window = M.IRI(EVENT_WINDOW)
+    declared: list[M.EventDeclaration] = []
+
+    def event(node):
+        """The RSEP-QL event expression of an EP-SPARQL operand."""
+        if isinstance(node, M.EventPattern):
+            if node.op != "SEQ":
+                raise where.error(f"the EP-SPARQL event operator {node.op}", target, find=rf"\b{node.op}\b",
+                                  expected="SEQ, the one event operator RSEP-QL has (Dell'Aglio et al. 2016, §4.2)")
+            return M.EventPattern("SEQ", event(node.left), event(node.right))
+        if isinstance(node, M.Group) and len(node.parts) == 1 and not isinstance(node.parts[0], M.BGP):
+            return event(node.parts[0])
+        if isinstance(node, M.Group) and len(node.parts) == 1 and isinstance(node.parts[0], M.BGP):
+            node = node.parts[0]
+        if isinstance(node, M.BGP):
+            triples = node.triples
+            if len(triples) != 1:
+                local = re.split(r"[/#:]", _term_text(triples[1].predicate))[-1]
+                raise where.error(f"a group of {len(triples)} triple patterns (a join of events at any times; an "
+                                  "RSEP-QL basic event pattern matches one time point)", target,
+                                  find=rf"\b{re.escape(local)}\b" if local else r"\{", in_where=True,
+                                  expected="one triple pattern per group, groups joined by SEQ")
+            if isinstance(triples[0].predicate, M.Path):
+                local = re.split(r"[/#:]", _term_text(_first_iri(triples[0].predicate)))[-1]
+                raise where.error("a property path (a join of events at any times)", target,
+                                  find=rf"\b{re.escape(local)}\b" if local else r"\{", in_where=True,
+                                  expected="a plain predicate: an RSEP-QL basic event pattern matches one time point")
+            name = f"E{len(declared) + 1}"
+            declared.append(M.EventDeclaration(name, window, M.BGP(triples)))
+            return M.EventRef(name)
+        if isinstance(node, M.Group) and node.parts:  # several parts: name the first that is no BGP
+            raise _unexpressible(next((p for p in node.parts if not isinstance(p, M.BGP)), node.parts[0]), where)
+        raise _unexpressible(node, where)
+
+    parts = query.where.parts
+    operands = [p for p in parts if not isinstance(p, M.Filter)]
+    if len(operands) != 1:
+        odd = [p for p in operands if not isinstance(p, (M.EventPattern, M.Group, M.BGP))]
+        raise _unexpressible((odd or operands[1:] or [query.where])[0], where)
+    expr = event(operands[0])
+    filters = tuple(p for p in parts if isinstance(p, M.Filter))
+    events = M.EventDataset((M.EventWindow(window, M.IRI(EVENT_STREAM), "landmark", 0),), tuple(declared))
+    out = replace(query, dialect="rsepql", where=M.Group((M.MatchPattern(expr),) + filters), events=events)
+    note = (f"EP-SPARQL reads every --stream as one event stream; the RSEP-QL query reads it as "
+            f"--stream {EVENT_STREAM}=FILE")
+    return Printed(out, (note,))
+
+
+def _first_iri(path):
+    """The first IRI of a property path (where the error points)."""
+    while isinstance(path, M.Path) and path.args:
+        path = path.args[0]
+    return path
+
+
+def _term_text(term) -> str:
+    return term.value if isinstance(term, M.IRI) else ""
+
+
+def _unexpressible(node, where: _Where) -> NotExpressible:
+    """The error for an EP-SPARQL pattern that is neither SEQ nor a group of one triple pattern."""
+    named = {M.Within: ("EP-SPARQL's WITHIN", r"\bWITHIN\b"), M.Union_: ("UNION of event patterns", r"\bUNION\b"),
+             M.SubSelect: ("a sub-query", r"\{\s*SELECT\b"), M.Filter: ("a FILTER inside an event operand", r"\bFILTER\b"),
+             M.Group: ("an empty group", r"\{\s*\}"), M.BGP: ("a join of events", r"\{")}
+    what, find = named.get(type(node), (f"the pattern {type(node).__name__.rstrip('_')}", r"\{"))
+    return where.error(what, "rsepql", find=find, in_where=True,
+                       expected="groups of one triple pattern joined by SEQ, FILTERs over their variables")
 
 
 # ---- checks every source shares ------------------------------------------------------------------

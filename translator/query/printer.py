@@ -23,7 +23,12 @@ from .model import (
     Construct,
     Describe,
     Duration,
+    EventDeclaration,
     EventPattern,
+    EventRef,
+    EventSelect,
+    EventWindow,
+    MatchPattern,
     Within,
     Exists,
     Filter,
@@ -428,11 +433,59 @@ class RspqlPrinter(CorePrinter):
         return super().other_window(w)
 
 
+class RsepqlPrinter(CorePrinter):
+    """RSEP-QL in the syntax of Dell'Aglio et al. 2016, Example 4 (translator/query/grammars/rsepql.lark):
+    ``FROM NAMED <s> WIN [LND t0] AS <w>`` / ``WIN [RANGE a (STEP b)] AS <w>`` (§3.2), ``EVENT ON <w>
+    { BGP } AS E`` (§3.3) and ``MATCH { E }`` with ``SEQ``, ``FIRST``, ``LAST`` (§4.2)."""
+
+    dialect = "rsepql"
+
+    def dataset_lines(self) -> list[str]:
+        lines = super().dataset_lines()
+        events = self.query.events
+        if events is None:
+            return lines
+        lines += [f"FROM NAMED {self.iri(w.stream)} WIN {self.event_window(w)} AS {self.iri(w.name)}"
+                  for w in events.windows]
+        lines += [self.event_declaration(e) for e in events.events]
+        return lines
+
+    def event_window(self, w: EventWindow) -> str:
+        if w.kind == "landmark":
+            return f"[LND {w.start}]"
+        step = f" STEP {w.slide}" if w.slide != 1 else ""
+        return f"[RANGE {w.width}{step}]"
+
+    def event_declaration(self, e: EventDeclaration) -> str:
+        body = " . ".join(self.triple(t) for t in e.pattern.triples)
+        return f"EVENT ON {self.iri(e.window)} {{ {body} . }} AS {e.name}"
+
+    def part(self, p, depth: int) -> str:
+        if isinstance(p, MatchPattern):
+            return f"MATCH {{ {self.event_expr(p.pattern)} }}"
+        return super().part(p, depth)
+
+    def event_expr(self, e) -> str:
+        """SEQ is left-associative and FIRST/LAST bind tighter: a SEQ on the right or under
+        FIRST/LAST is bracketed."""
+        match e:
+            case EventRef(name):
+                return name
+            case EventSelect(kind, inner):
+                text = self.event_expr(inner)
+                return f"{kind} " + (f"({text})" if isinstance(inner, EventPattern) else text)
+            case EventPattern(op, left, right):
+                rhs = self.event_expr(right)
+                return f"{self.event_expr(left)} {op} " + (f"({rhs})" if isinstance(right, EventPattern) else rhs)
+        raise TypeError(e)
+
+
 PRINTERS: dict[str, type[CorePrinter]] = {
     "csparql": CsparqlPrinter,
     "cqels": CqelsPrinter,
     "epsparql": EpsparqlPrinter,
     "rspql": RspqlPrinter,
+    "rsepql": RsepqlPrinter,
 }
 
 

@@ -5,7 +5,7 @@ JSON, docs/model-json.md), ``query`` (the query text printed back in its dialect
 LARS program of Dao-Tran, Beck, Eiter 2015, §4: τ1/τ2, Table 1 windows, push/pull; text that
 ``lars.syntax.parse_program`` reads back), ``asp`` (its clingo encoding, docs/asp-encoding.md,
 with a ``#script (python)`` block for the SPARQL functions: ``translator.translate.asp_export``)
-and ``rspql``/``csparql``/``cqels`` (the query in another dialect with the same answers,
+and ``rspql``/``csparql``/``cqels``/``rsepql`` (the query in another dialect with the same answers,
 :mod:`translator.query.dialect_print`). ``--as``
 prints every counterpart of cs(Q)/cq(Q), each after a ``% label: …`` comment line.
 The assumed dialect and lenient-mode notes go to stderr; the result goes to stdout.
@@ -83,7 +83,7 @@ def _header(label: str, compiled, unit: str) -> str:
 
 
 def target_dialect(dialect: str) -> Callable:
-    """``--to rspql|csparql|cqels``: the query written in that dialect with the same answers, or a
+    """``--to rspql|csparql|cqels|rsepql``: the query written in that dialect with the same answers, or a
     named error at the construct it cannot write (:mod:`translator.query.dialect_print`)."""
 
     def target(query, args: argparse.Namespace) -> str:
@@ -107,6 +107,7 @@ TARGETS: dict[str, Callable] = {
     "rspql": target_dialect("rspql"),
     "csparql": target_dialect("csparql"),
     "cqels": target_dialect("cqels"),
+    "rsepql": target_dialect("rsepql"),
 }
 
 
@@ -118,8 +119,8 @@ def add_parser(subparsers) -> None:
     add_translation_options(g["semantics"], query=g["query"])
     add_operational_options(g["profile"])  # --to lars: the program under a report policy (docs/check.md)
     g["output"].add_argument("--to", choices=list(TARGETS), default="model", metavar="TARGET",
-                             help="%(choices)s (default: model); rspql, csparql, cqels: the query in that dialect, "
-                                  "same answers")
+                             help="%(choices)s (default: model); rspql, csparql, cqels, rsepql: the query in that "
+                                  "dialect, same answers")
     g["output"].add_argument("--unicode", action="store_true",
                              help="--to lars: the paper's notation (⊞^30 ◇ a), for people")
     g["output"].add_argument("--aggregates", choices=("portable", "native"), default="portable",
