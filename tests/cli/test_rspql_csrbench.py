@@ -21,6 +21,7 @@ takes minutes, so Q6 reads the stream's first 8 instants (its window at 50 s hol
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -43,6 +44,9 @@ INSTANTS = {"q6": 8}
 #: queries whose filters no window of the rebuilt stream satisfies: Q7 compares with the station
 #: C1190, whose LSD code the rebuilt stream does not know (tests/data/csrbench_recorded/README.md)
 NO_ANSWERS = {"q7"}
+ROOT = Path(__file__).resolve().parents[2]
+#: ``rsplars`` in a process of its own, importing this checkout's packages
+COMMAND = [sys.executable, "-c", "import sys; from translator.cli import main; sys.exit(main(sys.argv[1:]))"]
 
 
 def csparql_text(name: str) -> Path:
@@ -115,13 +119,13 @@ def test_rspql_text_prints_the_csparql_texts_output_pulled(name, bounds, streams
 
 
 def test_rspql_and_csparql_texts_through_the_command(streams):
-    """``python -m translator.cli.main run`` in a process of its own, Q1 and Q5: the same bytes."""
+    """``rsplars run`` in a process of its own, Q1 and Q5: the same bytes."""
     for name in ("q1", "q5"):
         outputs = []
         for query in (RSPQL / f"{name}.rq", csparql_text(name)):
-            done = subprocess.run([sys.executable, "-m", "translator.cli.main", "run", str(query),
-                                   *stream_args(name, streams), "--mode", "pull"],
-                                  capture_output=True, text=True, timeout=120)
+            done = subprocess.run([*COMMAND, "run", str(query), *stream_args(name, streams), "--mode", "pull"],
+                                  capture_output=True, text=True, timeout=120, cwd=ROOT,
+                                  env={**os.environ, "PYTHONPATH": str(ROOT)})
             assert done.returncode == 0, done.stderr
             outputs.append(done.stdout)
         assert outputs[0] == outputs[1] and outputs[0].count("\n") > 1, name
