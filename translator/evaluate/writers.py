@@ -48,7 +48,7 @@ def _jsonl(out: TextIO, compiled):
     from translator.evaluate.run import construct_quads, construct_triples
 
     answers = AnswerTexts(compiled.variables)
-    quads = has_graph_templates(compiled)
+    quads = compiled.form == "construct" and has_graph_templates(compiled)
 
     def write(ev) -> None:
         if compiled.form == "construct":

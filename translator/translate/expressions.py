@@ -97,7 +97,7 @@ def check_supported(e: M.Expr) -> None:
                 check_supported(sub)
         case M.FunctionCall(name, args) if name.upper() == "NOW":
             if len(args) != 3:  # NOW() not bound to a run's clock (translator.translate.now.bind_now)
-                raise UnsupportedError("the SPARQL function NOW() outside a stream run", "translation to LARS",
+                raise UnsupportedError("the SPARQL function NOW outside a stream run", "translation to LARS",
                                        "NOW() is the evaluation time of a stream run with --epoch")
         case M.FunctionCall(name, args):
             from translator.rdf import sparql_terms
