@@ -111,6 +111,19 @@ def test_now_in_a_filter_compares_as_a_datetime(tmp_path, capsys, stream):
     assert max(got) >= 13
 
 
+def test_now_in_an_aggregate_projection_and_having(tmp_path, capsys, stream):
+    """NOW() has one value per evaluation, so it may stand beside aggregates (SPARQL 1.1 §11.4)."""
+    query = (f"{PREFIX}REGISTER RSTREAM <o> AS SELECT (COUNT(?s) AS ?n) (NOW() AS ?now)\n{WINDOW}"
+             "WHERE { WINDOW <w> { ?s :temp ?v } }\n"
+             f'HAVING (NOW() > "2018-01-01T01:00:11Z"^^<{XSD.dateTime}>)')
+    code, out, err = run(capsys, tmp_path, query, stream, "--epoch", "2018-01-01T01:00:00Z")
+    assert code == 0, err
+    got = {r["t"]: r["answers"] for r in map(json.loads, out.splitlines()) if r["answers"]}
+    expected = {t: [{"n": f'"{len(window_readings(1000 * t))}"^^<{XSD.integer}>', "now": now_literal(t, 1000)}]
+                for t in range(12, 23)}  # from 23 on the window (t − 10 s, t] is empty: not reported (rsp-ql profile)
+    assert got == expected
+
+
 def test_now_needs_an_epoch_and_names_its_position(tmp_path, capsys, stream):
     query = (f"{PREFIX}REGISTER RSTREAM <o> AS SELECT ?s ?now\n{WINDOW}"
              "WHERE { WINDOW <w> { ?s :temp ?v }\n  BIND(NOW() AS ?now) }")

@@ -77,7 +77,7 @@ from translator.rdf.terms import literal_nt
 from translator.translate.expressions import MAX_SUM_ROWS, check_supported
 from translator.translate.normalize import condition, construct_variables, expression
 from translator.translate.algebra import AllOf, Condition
-from translator.translate.now import with_evaluation_time
+from translator.translate.now import NOW_TIME, with_evaluation_time
 from translator.translate.tau import NULL, dnf, lars_var, test_literal, value_literal
 
 STAGE = "translation to LARS"
@@ -548,6 +548,8 @@ def _sparql(query: M.Query, pattern: A.Pattern) -> Aggregation:
 
 
 def _check_grouped(v: A.Var, scope: set[A.Var]) -> None:
+    if v.name == NOW_TIME.name:  # NOW()'s evaluation time: one value for every group (translator.translate.now)
+        return
     if v not in scope:
         raise AggregationError(f"?{v.name} is neither a GROUP BY key nor inside an aggregate (SPARQL 1.1 §11.4)")
 
