@@ -179,8 +179,6 @@ def located(text: str, error=QuerySyntaxError, dialect: str = "rspql"):
          "years or months"),
         ("SELECT ?x FROM NAMED WINDOW :w ON :s [FROM NOW-PT5M TO NOW-PT15M]\nWHERE { WINDOW :w { ?x :p ?y } }",
          2, 39, "no later than it starts"),
-        ("CONSTRUCT { ?x :q ?y .\n  GRAPH _:b { ?x :q ?y } } FROM NAMED WINDOW :w ON :s [RANGE PT1S]\n"
-         "WHERE { WINDOW :w { ?x :p ?y } }", 3, 3, "a GRAPH block in a CONSTRUCT template"),
     ],
 )
 def test_semantic_errors_are_located(body, line, column, fragment):

@@ -87,5 +87,6 @@ def _ntriples(out: TextIO, compiled: Compiled, evaluation: Evaluation) -> None:
 
 WRITERS: dict[str, Callable[[TextIO, Compiled, Evaluation], None]] = {
     "jsonl": _jsonl, "csv": _csv, "sparql-json": _sparql_json, "ntriples": _ntriples,
+    "nquads": _ntriples,  # a plain SPARQL template has no GRAPH block: its N-Triples are N-Quads
 }
 """``WRITERS[fmt](out, compiled, evaluation)`` writes the one result of a query without streams."""

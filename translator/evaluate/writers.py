@@ -5,7 +5,9 @@
   CONSTRUCT ``{"t": 400, "triples": ["<s> <p> <o> .", …]}``;
 * ``csv``: a header ``t,var1,…`` then one row per answer (N-Triples terms, empty = unbound);
 * ``sparql-json``: one SPARQL 1.1 Query Results JSON object per line, with an extra member ``t``;
-* ``ntriples`` (CONSTRUCT): the timestamped N-Triples of CSRBench, ``<s> <p> <o> "t" .``.
+* ``ntriples`` (CONSTRUCT): the timestamped N-Triples of CSRBench, ``<s> <p> <o> "t" .``;
+* ``nquads`` (CONSTRUCT, also with RSP-QL ``GRAPH`` blocks in the template): N-Quads per
+  evaluation time after a comment line ``# t=<t>``.
 
 ``WRITERS[fmt](out, compiled)`` returns a function that writes one :class:`Evaluation` to ``out``.
 """
@@ -20,25 +22,39 @@ from typing import TextIO
 from lars.bounds import TERM_CACHE_SIZE
 from lars.errors import RsplarsError
 
-FORMATS = ("jsonl", "csv", "sparql-json", "ntriples")
+FORMATS = ("jsonl", "csv", "sparql-json", "ntriples", "nquads")
 
 
 def check_format(fmt: str, form: str) -> None:
-    if fmt == "ntriples" and form != "construct":
-        raise RsplarsError(f"--format ntriples writes the triples of a CONSTRUCT query; this is a {form.upper()} query")
+    if fmt in ("ntriples", "nquads") and form != "construct":
+        raise RsplarsError(f"--format {fmt} writes the triples of a CONSTRUCT query; this is a {form.upper()} query")
     if fmt == "sparql-json" and form == "construct":
         raise RsplarsError("--format sparql-json is for SELECT and ASK; a CONSTRUCT query gives triples: "
                            "use --format jsonl, csv or ntriples")
 
 
+def has_graph_templates(compiled) -> bool:
+    """True iff the query is an RSP-QL CONSTRUCT whose template has ``GRAPH g { … }`` blocks."""
+    return bool(getattr(compiled.query.form, "graphs", ()))
+
+
+def refuse_graph_templates(compiled, fmt: str) -> None:
+    if has_graph_templates(compiled):
+        raise RsplarsError(f"--format {fmt} writes triples, but the CONSTRUCT template has GRAPH blocks (quads): "
+                           "use --format nquads or jsonl")
+
+
 def _jsonl(out: TextIO, compiled):
-    from translator.evaluate.run import construct_triples
+    from translator.evaluate.run import construct_quads, construct_triples
 
     answers = AnswerTexts(compiled.variables)
+    quads = compiled.form == "construct" and has_graph_templates(compiled)
 
     def write(ev) -> None:
         if compiled.form == "construct":
-            record = {"t": ev.t, "triples": construct_triples(compiled, ev.rows, ev.t)}
+            record: dict = {"t": ev.t, "triples": construct_triples(compiled, ev.rows, ev.t)}
+            if quads:  # the GRAPH blocks' N-Quads lines (only then: triples-only output is unchanged)
+                record["quads"] = construct_quads(compiled, ev.rows, ev.t)
         elif compiled.form == "ask":
             record = {"t": ev.t, "answer": bool(ev.rows)}
         else:  # json.dumps of {"t": t, "answers": solution_dicts(…)}, each answer encoded once while it recurs
@@ -155,6 +171,7 @@ def _csv(out: TextIO, compiled):
 
     from translator.evaluate.run import construct_triples
 
+    refuse_graph_templates(compiled, "csv")
     writer = csv.writer(out, lineterminator="\n")
     header = {"ask": ["t", "answer"], "construct": ["t", "subject", "predicate", "object"]}
     writer.writerow(header.get(compiled.form, ["t", *compiled.variables]))
@@ -216,6 +233,8 @@ def split_triple(line: str) -> tuple[str, str, str]:
 def _ntriples(out: TextIO, compiled):
     from translator.evaluate.run import construct_triples
 
+    refuse_graph_templates(compiled, "ntriples")
+
     def write(ev) -> None:
         for line in construct_triples(compiled, ev.rows, ev.t):
             out.write(f'{line[: -len(" .")]} "{ev.t}" .\n')
@@ -223,4 +242,19 @@ def _ntriples(out: TextIO, compiled):
     return write
 
 
-WRITERS = {"jsonl": _jsonl, "csv": _csv, "sparql-json": _sparql_json, "ntriples": _ntriples}
+def _nquads(out: TextIO, compiled):
+    """N-Quads (W3C 2014): per evaluation time t with a non-empty answer, a comment line ``# t=<t>``,
+    then the default graph's triples ``<s> <p> <o> .`` and the GRAPH blocks' quads
+    ``<s> <p> <o> <g> .``. The timestamp cannot take the fourth position as in ``ntriples``
+    (there it is the graph name), so it is the comment; an N-Quads parser reads the lines."""
+    from translator.evaluate.run import construct_quads, construct_triples
+
+    def write(ev) -> None:
+        lines = [*construct_triples(compiled, ev.rows, ev.t), *construct_quads(compiled, ev.rows, ev.t)]
+        if lines:
+            out.write(f"# t={ev.t}\n" + "".join(line + "\n" for line in lines))
+
+    return write
+
+
+WRITERS = {"jsonl": _jsonl, "csv": _csv, "sparql-json": _sparql_json, "ntriples": _ntriples, "nquads": _nquads}

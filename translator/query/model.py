@@ -489,8 +489,20 @@ class Select:
 
 
 @dataclass(frozen=True)
+class GraphTemplate:
+    """``GRAPH g { triples }`` in an RSP-QL CONSTRUCT template (RSP4J's quad output): the triples
+    instantiated into the named graph g, an IRI, a variable or a blank node (fresh per solution,
+    as the template's other blank nodes; SPARQL 1.1 §16.2)."""
+
+    graph: Term
+    triples: tuple[TriplePattern, ...]
+
+
+@dataclass(frozen=True)
 class Construct:
     template: tuple[TriplePattern, ...]
+    graphs: tuple[GraphTemplate, ...] = ()
+    """The template's ``GRAPH g { … }`` blocks (RSP-QL only); empty: a triples-only template."""
 
 
 @dataclass(frozen=True)
@@ -673,7 +685,9 @@ def result_variables(query: Query) -> tuple[Var, ...]:
             return pattern_variables(query.where)
         return tuple(p if isinstance(p, Var) else p.var for p in form.projection)
     if isinstance(form, Construct):
-        return _unique(v for t in form.template for v in _triple_vars(t))
+        quads = [v for g in form.graphs for v in ((g.graph,) if isinstance(g.graph, Var) else ())
+                 + tuple(x for t in g.triples for x in _triple_vars(t))]
+        return _unique([*(v for t in form.template for v in _triple_vars(t)), *quads])
     if isinstance(form, Describe):
         return tuple(t for t in form.terms if isinstance(t, Var))
     return ()

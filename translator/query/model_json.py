@@ -219,6 +219,8 @@ def query_json(query: Query) -> dict:
         ),
         "modifier": form.modifier if isinstance(form, Select) else None,
         "template": node_json(form.template) if isinstance(form, Construct) else None,
+        **({"graphs": [{"graph": node_json(g.graph), "template": node_json(g.triples)} for g in form.graphs]}
+           if isinstance(form, Construct) and form.graphs else {}),
         "prologue": {"base": query.prologue.base, "prefixes": dict(query.prologue.prefixes)},
         "dataset": {
             "default": [i.value for i in query.dataset.default],

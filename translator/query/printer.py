@@ -106,8 +106,11 @@ class CorePrinter:
         match form:
             case Select():
                 return self.select(form)
-            case Construct(template):
-                return "CONSTRUCT { " + " . ".join(self.triple(t) for t in template) + " }"
+            case Construct(template, graphs):
+                parts = [self.triple(t) for t in template]
+                parts += [f"GRAPH {self.term(g.graph)} {{ " + " . ".join(self.triple(t) for t in g.triples) + " }"
+                          for g in graphs]
+                return "CONSTRUCT { " + " . ".join(parts) + " }"
             case Ask():
                 return "ASK"
             case Describe(terms):

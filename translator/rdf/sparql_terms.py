@@ -36,8 +36,9 @@ Semantics implemented (with the spec section):
   CONTAINS, STRBEFORE, STRAFTER, CONCAT, REGEX, REPLACE, ABS, ROUND, CEIL, FLOOR, YEAR, MONTH, DAY,
   HOURS, MINUTES, SECONDS, STRDT, STRLANG, ENCODE_FOR_URI, MD5, SHA1, SHA256, SHA384, SHA512, TZ,
   TIMEZONE, and the casts ``xsd:string|boolean|integer|decimal|float|double|dateTime(…)`` (§17.5,
-  :func:`cast`). Not here, by design: RAND, NOW, UUID, STRUUID, BNODE (their value is not a function
-  of the solution; rejected at translation, ``docs/coverage.md``).
+  :func:`cast`); NOW (§17.4.5.1) on a stream as :func:`evaluation_datetime`, the evaluation time
+  (``translator.translate.now``). Not here, by design: RAND, UUID, STRUUID, BNODE (their value is
+  not a function of the solution; rejected at translation, ``docs/coverage.md``).
 
 Results are typed literals in canonical lexical form (XSD 1.1 §3.3: ``1.5``/``3.0`` for decimals,
 ``1.5E1``/``INF``/``NaN`` for doubles and floats). Where rdflib's own SPARQL engine deviates from
@@ -124,6 +125,26 @@ def boolean_value(term: Value) -> bool | None:
     if isinstance(term, Literal) and term.datatype == XSD.boolean:
         return _BOOLEAN_LEX.get(str(term).strip())
     return None
+
+
+def evaluation_datetime(epoch: Value, unit_ms: Value, t: Value) -> Value:
+    """NOW() (§17.4.5.1) at evaluation time t of a run whose time 0 is ``epoch`` (a UTC
+    ``xsd:dateTime``) and whose base unit lasts ``unit_ms`` milliseconds: epoch + t · unit as a
+    UTC ``xsd:dateTime`` (decision D1, docs/decisions.md), seconds with their fraction only when
+    it is not zero (canonical form, XSD 1.1 §3.3.7)."""
+    from datetime import timedelta
+
+    start = datetime_value(epoch)
+    if start is None or not isinstance(unit_ms, Literal) or not isinstance(t, Literal):
+        return ExprError("NOW needs the run's epoch, its unit and the evaluation time")
+    try:
+        when = start + timedelta(milliseconds=int(str(unit_ms)) * int(str(t)))
+    except (ValueError, OverflowError):
+        return ExprError("the evaluation time lies outside the dateTimes")
+    lexical = when.strftime("%Y-%m-%dT%H:%M:%S")
+    if when.microsecond:
+        lexical += f".{when.microsecond:06d}".rstrip("0")
+    return Literal(lexical + "Z", datatype=XSD.dateTime, normalize=False)
 
 
 def datetime_value(term: Value) -> datetime | None:

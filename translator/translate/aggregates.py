@@ -77,6 +77,7 @@ from translator.rdf.terms import literal_nt
 from translator.translate.expressions import MAX_SUM_ROWS, check_supported
 from translator.translate.normalize import condition, construct_variables, expression
 from translator.translate.algebra import AllOf, Condition
+from translator.translate.now import NOW_TIME, with_evaluation_time
 from translator.translate.tau import NULL, dnf, lars_var, test_literal, value_literal
 
 STAGE = "translation to LARS"
@@ -154,7 +155,7 @@ class Aggregation:
         if self.condition is not None:  # HAVING (SPARQL) or the AGGREGATE FILTERs (C-SPARQL)
             filtered = Atom("filtered" if self.per_row else "having", current.args)
             for conj in dnf(self.condition):
-                self.out.append(Rule(filtered, (Literal(current), *(test_literal(e, scope) for e in conj))))
+                self.out.append(Rule(filtered, with_evaluation_time((Literal(current), *(test_literal(e, scope) for e in conj)))))
             current = filtered
         if self.projections:
             values: list[BodyElement] = []
@@ -183,7 +184,7 @@ class Aggregation:
 
     def _add(self, name: str, variables: tuple[A.Var, ...], body: list[BodyElement]) -> Atom:
         head = Atom(name, tuple(lars_var(v) for v in variables))
-        self.out.append(Rule(head, tuple(body)))
+        self.out.append(Rule(head, with_evaluation_time(body)))
         return head
 
     def _grouping(self, k: int, g: Grouping, solutions: Atom, where: tuple[A.Var, ...], native: bool) -> None:
@@ -547,6 +548,8 @@ def _sparql(query: M.Query, pattern: A.Pattern) -> Aggregation:
 
 
 def _check_grouped(v: A.Var, scope: set[A.Var]) -> None:
+    if v.name == NOW_TIME.name:  # NOW()'s evaluation time: one value for every group (translator.translate.now)
+        return
     if v not in scope:
         raise AggregationError(f"?{v.name} is neither a GROUP BY key nor inside an aggregate (SPARQL 1.1 §11.4)")
 

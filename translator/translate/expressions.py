@@ -57,6 +57,8 @@ def evaluate(e: M.Expr, bindings: Bindings) -> Value:
             return sparql_terms.call(op, [evaluate(operand, bindings)])
         case M.In(expr, values, negated):
             return _in(evaluate(expr, bindings), [evaluate(v, bindings) for v in values], negated)
+        case M.FunctionCall(name, args) if name.upper() == "NOW" and len(args) == 3:  # translator.translate.now
+            return sparql_terms.evaluation_datetime(*(evaluate(a, bindings) for a in args))
         case M.FunctionCall(name, args):
             return sparql_terms.call(name, [evaluate(a, bindings) for a in args])
         case M.IRICall(iri, args, _) if URIRef(iri.value) in sparql_terms.CAST_TYPES and len(args) == 1:
@@ -93,6 +95,10 @@ def check_supported(e: M.Expr) -> None:
         case M.In(expr, values, _):
             for sub in (expr, *values):
                 check_supported(sub)
+        case M.FunctionCall(name, args) if name.upper() == "NOW":
+            if len(args) != 3:  # NOW() not bound to a run's clock (translator.translate.now.bind_now)
+                raise UnsupportedError("the SPARQL function NOW outside a stream run", "translation to LARS",
+                                       "NOW() is the evaluation time of a stream run with --epoch")
         case M.FunctionCall(name, args):
             from translator.rdf import sparql_terms
 

@@ -57,6 +57,7 @@ from lars.model import (
 )
 from translator.translate import algebra as A
 from translator.translate.algebra import AllOf, AnyOf, Condition
+from translator.translate.now import NOW_TIME, with_evaluation_time
 
 from translator.rdf.predicates import DEFAULT_GRAPH, NAMED_GRAPH, STRIPLE, TRIPLE  # noqa: F401 (re-exported)
 from translator.rdf.terms import NULL  # noqa: F401 (re-exported: the reserved constant for unbound, D5)
@@ -153,8 +154,9 @@ def dnf(cond: Condition) -> list[list[A.Expression | A.ExistsTest]]:
 
 
 def expression_call(function: str, expr: A.Expression, scope: frozenset[A.Var]) -> Call:
-    """``@function("expr", X1, …, Xn)``; a variable out of scope is passed as ``null`` (unbound)."""
-    args = (lars_var(v) if v in scope else NULL for v in expr.variables)
+    """``@function("expr", X1, …, Xn)``; a variable out of scope is passed as ``null`` (unbound),
+    the evaluation time of a bound ``NOW`` as itself (``translator.translate.now``)."""
+    args = (lars_var(v) if v in scope or v.name == NOW_TIME.name else NULL for v in expr.variables)
     return Call(function, (String(expr.text), *args))
 
 
@@ -232,7 +234,7 @@ class Tau:
         return Literal(self.head(i, pattern, graph, values))
 
     def add(self, head: Atom, body: Iterable[BodyElement]) -> None:
-        self.rules.append(Rule(head, tuple(body)))
+        self.rules.append(Rule(head, with_evaluation_time(body)))
 
     def _t_triple(self, p: A.Triple, graph: Term, i: int) -> None:
         terms = (lars_term(p.s), lars_term(p.p), lars_term(p.o))

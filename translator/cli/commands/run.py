@@ -109,6 +109,8 @@ def run(args: argparse.Namespace) -> int:
     query = parse_query(args, args.query_file)
     if not args.stream:  # plain SPARQL over --static/--named, evaluated once (translator.evaluate.plain_sparql)
         return _run_plain_sparql(args, query)
+    if query.dialect not in ("epsparql", "rsepql"):  # NOW() = epoch + t (translator.translate.now)
+        query = _bind_now(args, query)
     if query.dialect == "epsparql" and operational_requested(args):
         raise RsplarsError("the operational options (--profile, --t0, --report, …) need windows; EP-SPARQL has none "
                            "(Dell'Aglio et al. 2013, §7): use --selection/--consumption (docs/epsparql.md)")
@@ -161,6 +163,15 @@ def run(args: argparse.Namespace) -> int:
                               resume_after=resume, on_time=guard.note_time, engine=args.lars_engine)
     return write_run(args, "rsplars", args.format, lambda out: WRITERS[args.format](out, compiled), evaluations,
                      accounting, guard=guard, count=lambda last: count_elements(accounting, elements, last))
+
+
+def _bind_now(args: argparse.Namespace, query):
+    from translator.cli.commands.common import time_spec
+    from translator.rdf.timeunits import unit_ms
+    from translator.translate.now import bind_now
+
+    spec = time_spec(args)
+    return bind_now(query, spec.epoch, unit_ms(spec.unit), args.query_text, args.query_source)
 
 
 #: options that need a stream, refused without ``--stream`` (attribute, option, value when not given)

@@ -21,6 +21,7 @@ from ..model import (
     EventPattern,
     Filter,
     GraphPattern,
+    GraphTemplate,
     Group,
     GroupCondition,
     Minus,
@@ -60,8 +61,11 @@ class _Node:
 
 
 @dataclass(frozen=True)
-class _Template:
+class ConstructTemplate:
+    """A CONSTRUCT template while it is parsed: its triples and (RSP-QL) its GRAPH blocks."""
+
     triples: tuple[TriplePattern, ...]
+    graphs: tuple[GraphTemplate, ...] = ()
 
 
 @dataclass
@@ -126,27 +130,27 @@ class PatternRules(ContextMixin):
     def projection_as(self, expr, var: Var) -> Projection:
         return Projection(expr, var)
 
-    def construct_query(self, template: _Template, *items) -> QueryBody:
-        return self._body(Construct(template.triples), items)
+    def construct_query(self, template: ConstructTemplate, *items) -> QueryBody:
+        return self._body(Construct(template.triples, template.graphs), items)
 
     def construct_where(self, *items) -> QueryBody:
         """``CONSTRUCT WHERE { triples }`` (SPARQL 1.1 §16.2.4): the triples are both the template
         and the WHERE clause's basic graph pattern."""
-        template = next((x for x in items if isinstance(x, _Template)), _Template(()))
+        template = next((x for x in items if isinstance(x, ConstructTemplate)), ConstructTemplate(()))
         where = Group((BGP(template.triples),) if template.triples else ())
-        return self._body(Construct(template.triples), (*(x for x in items if not isinstance(x, _Template)), where))
+        return self._body(Construct(template.triples), (*(x for x in items if not isinstance(x, ConstructTemplate)), where))
 
-    def construct_template(self, triples: _Template | None = None) -> _Template:
-        return triples if triples is not None else _Template(())
+    def construct_template(self, triples: ConstructTemplate | None = None) -> ConstructTemplate:
+        return triples if triples is not None else ConstructTemplate(())
 
-    def construct_triples(self, *groups) -> _Template:
+    def construct_triples(self, *groups) -> ConstructTemplate:
         triples: list[TriplePattern] = []
         for g in groups:
             triples.extend(g)
         for t in triples:
             if isinstance(t.predicate, Path):
                 raise self.error("a property path is not allowed in a CONSTRUCT template", "CONSTRUCT")
-        return _Template(tuple(triples))
+        return ConstructTemplate(tuple(triples))
 
     def describe_query(self, *items) -> QueryBody:
         terms = tuple(x for x in items if isinstance(x, (IRI, Var)))

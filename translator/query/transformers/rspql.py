@@ -15,6 +15,7 @@ from ..model import (
     Duration,
     Exists,
     Filter,
+    GraphTemplate,
     NamedWindow,
     Query,
     Registration,
@@ -24,6 +25,7 @@ from ..model import (
     walk_patterns,
 )
 from .context import position_of
+from .patterns import ConstructTemplate
 from .streams import StreamRules
 
 
@@ -71,11 +73,17 @@ class RspqlRules(StreamRules):
     def window_graph_pattern(self, meta, name, group) -> WindowPattern:
         return WindowPattern(name, group, position_of(meta))
 
-    @v_args(meta=True, inline=True)
-    def template_graph(self, meta, *_items):
-        raise self.error("unsupported: a GRAPH block in a CONSTRUCT template (RSP4J's quad output); rsplars "
-                         "constructs triples", meta,
-                         expected="the template's triples without the GRAPH block")
+    @v_args(inline=True)
+    def template_graph(self, graph, triples=None) -> GraphTemplate:
+        """``GRAPH g { triples }`` in a CONSTRUCT template: RSP4J's quad output (RSP4J's
+        documented example queries construct their answers so)."""
+        return GraphTemplate(graph, triples.triples if triples is not None else ())
+
+    def construct_template(self, *items) -> ConstructTemplate:
+        """The template's triples, then its ``GRAPH`` blocks in order of appearance."""
+        triples = tuple(t for x in items if isinstance(x, ConstructTemplate) for t in x.triples)
+        graphs = tuple(x for x in items if isinstance(x, GraphTemplate))
+        return ConstructTemplate(triples, graphs)
 
     def start(self, *items) -> Query:
         query = super().start(*items)
