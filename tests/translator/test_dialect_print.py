@@ -354,3 +354,24 @@ WHERE {{ GRAPH <{STREAMS[0]}> {{ ?x :q _:n }} ?x :p _:n }}
         printed, _ = print_in_dialect(query, target)
         assert "_:n" not in printed and printed.count("?bnode_n") >= 3
         assert run_text(tmp_path, f"printed.{target}", printed, target, options) == expected, printed
+
+
+def test_rspql_prints_durations_in_iso_8601():
+    """RSP-QL engines (RSP4J, the W3C RSP community group syntax) read ISO 8601 durations: a
+    C-SPARQL ``[RANGE 30m STEP 90s]`` is printed ``[RANGE PT30M STEP PT1M30S]``, and back in C-SPARQL
+    with units again."""
+    query = parse("SELECT ?s FROM STREAM <http://ex.org/s> [RANGE 30m STEP 90s] WHERE { ?s ?p ?o }", "csparql")
+    printed, _ = print_in_dialect(query, "rspql")
+    assert "[RANGE PT30M STEP PT1M30S]" in printed
+    back, _ = print_in_dialect(parse(printed, "rspql"), "csparql")
+    assert "[RANGE 30m STEP 90s]" in back
+
+
+@given(st.integers(min_value=1, max_value=10**12))
+def test_iso_8601_text_reads_back_as_the_same_milliseconds(ms):
+    from decimal import Decimal
+
+    from translator.query.dialect_print import iso_8601
+    from translator.query.model import Duration
+
+    assert Duration.from_iso8601(iso_8601(Decimal(ms))).ms == ms

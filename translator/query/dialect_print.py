@@ -45,6 +45,8 @@ position: ``FILE:LINE:COLUMN: <construct> cannot be written in <dialect>``.
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import dataclasses
 import re
 from dataclasses import dataclass, replace
@@ -149,7 +151,7 @@ def to_dialect(query: M.Query, target: str, *, source: str = "<input>", text: st
     _check_common(query, target, where)
     hub = _to_rspql(query, where, target)
     if target == "rspql":
-        return Printed(hub)
+        return Printed(_iso_durations(hub))
     hub = _window_variables_as_unions(hub)
     if target == "cqels":
         out, notes = _rspql_to_cqels(hub, where)
@@ -468,6 +470,34 @@ def _unit_durations(query: M.Query) -> M.Query:
 
     streams = tuple(replace(s, window=window(s.window)) for s in query.dataset.streams)
     return replace(query, where=rewrite(query.where), dataset=replace(query.dataset, streams=streams))
+
+
+def iso_8601(ms: Decimal) -> str:
+    """The ISO 8601 text of a positive duration of ``ms`` milliseconds, in days, hours, minutes and
+    (decimal) seconds: ``PT3S``, ``PT1.5S``, ``PT30M``, ``PT1H30M``, ``P1D``."""
+    days, rest = divmod(ms, 86_400_000)
+    hours, rest = divmod(rest, 3_600_000)
+    minutes, rest = divmod(rest, 60_000)
+    seconds = rest / 1000
+    time = "".join(f"{int(n)}{u}" for n, u in ((hours, "H"), (minutes, "M")) if n)
+    if seconds:
+        time += (str(int(seconds)) if seconds == seconds.to_integral_value() else str(seconds.normalize())) + "S"
+    return "P" + (f"{int(days)}D" if days else "") + (f"T{time}" if time else "")
+
+
+def _iso_durations(query: M.Query) -> M.Query:
+    """Durations with a unit (``3s``, ``3000ms``) as ISO 8601 (``PT3S``), as RSP-QL engines read them
+    (W3C RSP community group syntax); the inverse of :func:`_unit_durations`."""
+
+    def iso(d: M.Duration | None) -> M.Duration | None:
+        if d is None or d.unit == "xsd:duration":
+            return d
+        return M.Duration.from_iso8601(iso_8601(d.ms))
+
+    windows = tuple(replace(w, window=replace(w.window, range=iso(w.window.range), step=iso(w.window.step),
+                                              until=iso(w.window.until)))
+                    for w in query.dataset.windows)
+    return replace(query, dataset=replace(query.dataset, windows=windows))
 
 
 def _rspql_registration_kind(query: M.Query, target: str, where: _Where) -> M.Registration | None:
