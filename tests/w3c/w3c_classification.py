@@ -123,7 +123,6 @@ BY_VALUE: set[str] = {
 
 FAILED: dict[str, tuple[str, str]] = {
     # test -> (measured status: "error" = refused with another message, "wrong" = other answers; what goes wrong)
-    "construct/constructlist": ("error", "an RDF collection ( … ) in a CONSTRUCT template is refused (a located error)"),
 }
 
 
