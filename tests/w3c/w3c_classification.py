@@ -123,14 +123,6 @@ BY_VALUE: set[str] = {
 
 FAILED: dict[str, tuple[str, str]] = {
     # test -> (measured status: "error" = refused with another message, "wrong" = other answers; what goes wrong)
-    "construct/constructwhere04": ("wrong", "`FROM <data.ttl>` takes the default graph from the named graphs the test "
-                                             "gives (qt:graphData); rsplars reads the default graph from --static only and "
-                                             "does not load FROM's IRI (README coverage, FROM <g>): an empty graph"),
-    "construct/constructlist": ("error", "an RDF collection ( … ) in a CONSTRUCT template is refused (a located error)"),
-    "exists/exists03": ("wrong", "the relative IRI <exists02.ttl> of `GRAPH <exists02.ttl>` is not resolved against the "
-                                 "query file's IRI (SPARQL's base when the query has no BASE): no answer instead of one"),
-    "functions/iri01": ("wrong", "IRI(\"iri\") and URI(\"uri\") ignore the query's BASE: <iri> instead of "
-                                 "<http://example.org/iri> (SPARQL 1.1 §17.4.2.8)"),
 }
 
 

@@ -118,10 +118,13 @@ class In:
 @dataclass(frozen=True)
 class FunctionCall:
     """A built-in call by canonical name (``BOUND``, ``REGEX``, C-SPARQL ``timestamp``,
-    EP-SPARQL ``getDURATION`` …, see :data:`BUILTINS`)."""
+    EP-SPARQL ``getDURATION`` …, see :data:`BUILTINS`). ``base`` is the base IRI in force where
+    ``IRI``/``URI`` is written: IRI(str) resolves a relative IRI against it (SPARQL 1.1 §17.4.2.8);
+    it is not printed (the prologue's BASE gives it back when the query is read again)."""
 
     name: str
     args: tuple[Expr, ...]
+    base: str | None = None
 
 
 @dataclass(frozen=True)

@@ -43,6 +43,7 @@ def parse(
     lenient: bool = False,
     prefixes: Mapping[str, str] | None = None,
     bare_ns: str | None = None,
+    base: str | None = None,
 ) -> Query:
     """Parse ``text`` written in ``dialect`` (``auto``: :func:`translator.query.dialect.detect_dialect`).
 
@@ -52,6 +53,8 @@ def parse(
     REGISTER STREAM with SELECT. ``prefixes`` are declared before the text (like rdflib's initNs).
     ``bare_ns``: the namespace of EP-SPARQL bare names (default
     :data:`translator.query.model.DEFAULT_BARE_NAMESPACE`, docs/epsparql.md).
+    ``base``: the base IRI of the text before any BASE (SPARQL 1.1 §4.1.1: the IRI the query was
+    retrieved from, e.g. its file's ``file:`` IRI); relative IRIs are resolved against it.
     Raises :class:`~translator.query.errors.QuerySyntaxError`, ``QuerySemanticError`` or
     ``DialectMismatchError`` (all :class:`lars.errors.SourceError`).
     """
@@ -62,7 +65,7 @@ def parse(
         dialect = detect_dialect(text, source).dialect
     if dialect not in DIALECTS:
         raise RsplarsError(f"unknown dialect {dialect!r}; choose one of auto, {', '.join(DIALECTS)}")
-    options = (dialect, bool(lenient), tuple(sorted((prefixes or {}).items())), bare_ns)
+    options = (dialect, bool(lenient), tuple(sorted((prefixes or {}).items())), bare_ns, base)
     # the user's cache (lars.cache, the command line only): a query without notes is the same whatever
     # file it was read from (the source name appears only in notes and errors), one with notes is kept
     # per source name; an error is never kept (its located message comes from the parser every time)
@@ -71,7 +74,7 @@ def parse(
         query = cache.load("query", (text, *options, source_key))
         if query is not cache.MISS and usable(query):
             return query
-    query = _parse(text, dialect, forced, source, lenient, prefixes, bare_ns)
+    query = _parse(text, dialect, forced, source, lenient, prefixes, bare_ns, base)
     cache.store("query", (text, *options, source if query.notes else None), query)
     return query
 
@@ -92,7 +95,7 @@ def detect(text: str, source: str) -> tuple[str, str]:
 
 
 def _parse(text: str, dialect: str, forced: bool, source: str, lenient: bool, prefixes: Mapping[str, str] | None,
-           bare_ns: str | None) -> Query:
+           bare_ns: str | None, base: str | None = None) -> Query:
     from lark.exceptions import UnexpectedInput, VisitError
 
     from .transformers import TRANSFORMERS, ParseContext
@@ -112,7 +115,7 @@ def _parse(text: str, dialect: str, forced: bool, source: str, lenient: bool, pr
 
         mismatch = check_forced(text, dialect, source) if forced else None
         raise (mismatch or syntax_error) from None
-    ctx = ParseContext(text, source, dialect, lenient, dict(prefixes or {}))
+    ctx = ParseContext(text, source, dialect, lenient, dict(prefixes or {}), base=base)
     if bare_ns is not None:
         ctx.bare_ns = bare_ns
     try:

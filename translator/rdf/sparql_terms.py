@@ -53,6 +53,7 @@ from datetime import datetime
 from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_UP, Decimal
 from functools import lru_cache
 from types import EllipsisType
+from urllib.parse import urljoin
 from typing import Callable, Sequence
 
 from rdflib import BNode, Literal, URIRef
@@ -495,12 +496,21 @@ def fn_datatype(a: Value) -> Value:
 
 @_strict
 def fn_iri(a: Value) -> Value:
-    """IRI / URI (§17.4.2.8) of an IRI or a simple literal (no base IRI is applied)."""
+    """IRI / URI (§17.4.2.8) of an IRI or a simple literal; the base IRI is applied by
+    :func:`resolve_iri` where the query has one."""
     if isinstance(a, URIRef):
         return a
     if is_string(a):
         return URIRef(str(a))
     return ExprError("IRI of a non-string")
+
+
+def resolve_iri(value: Value, base: str) -> Value:
+    """The result of IRI/URI resolved against the query's base IRI (SPARQL 1.1 §17.4.2.8: "the IRI
+    is resolved against the base IRI"; RFC 3986 §5.2); absolute IRIs and errors pass unchanged."""
+    if isinstance(value, URIRef) and not re.match(r"^[A-Za-z][A-Za-z0-9+.\-]*:", str(value)):
+        return URIRef(urljoin(base, str(value)))
+    return value
 
 
 # ---------------------------------------------------------------------- string functions §17.4.3

@@ -47,6 +47,7 @@ inside an aggregate aggregates distinct argument terms instead.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from dataclasses import dataclass, field
 from typing import Iterator
@@ -504,8 +505,8 @@ def _sparql(query: M.Query, pattern: A.Pattern) -> Aggregation:
                 return M.UnaryOp(op, replace_aggregates(operand))
             case M.In(inner, values, negated):
                 return M.In(replace_aggregates(inner), tuple(replace_aggregates(v) for v in values), negated)
-            case M.FunctionCall(fname, args):
-                return M.FunctionCall(fname, tuple(replace_aggregates(a) for a in args))
+            case M.FunctionCall(_, args):
+                return dataclasses.replace(e, args=tuple(replace_aggregates(a) for a in args))
         return e
 
     form = query.form

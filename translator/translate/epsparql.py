@@ -42,6 +42,7 @@ to its answer stream (docs/epsparql.md, "Policies").
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -253,8 +254,8 @@ def rewrite_time(e: M.Expr, base: TimeBase) -> M.Expr:
             return M.UnaryOp(op, rewrite_time(operand, base))
         case M.In(expr, values, negated):
             return M.In(rewrite_time(expr, base), tuple(rewrite_time(v, base) for v in values), negated)
-        case M.FunctionCall(name, args):
-            return M.FunctionCall(name, tuple(rewrite_time(a, base) for a in args))
+        case M.FunctionCall(_, args):
+            return dataclasses.replace(e, args=tuple(rewrite_time(a, base) for a in args))
     return e
 
 

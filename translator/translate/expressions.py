@@ -59,6 +59,8 @@ def evaluate(e: M.Expr, bindings: Bindings) -> Value:
             return _in(evaluate(expr, bindings), [evaluate(v, bindings) for v in values], negated)
         case M.FunctionCall(name, args) if name.upper() == "NOW" and len(args) == 3:  # translator.translate.now
             return sparql_terms.evaluation_datetime(*(evaluate(a, bindings) for a in args))
+        case M.FunctionCall(name, args, base) if base is not None and name in ("IRI", "URI"):
+            return sparql_terms.resolve_iri(sparql_terms.call(name, [evaluate(a, bindings) for a in args]), base)
         case M.FunctionCall(name, args):
             return sparql_terms.call(name, [evaluate(a, bindings) for a in args])
         case M.IRICall(iri, args, _) if URIRef(iri.value) in sparql_terms.CAST_TYPES and len(args) == 1:

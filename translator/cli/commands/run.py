@@ -187,6 +187,8 @@ def _run_plain_sparql(args: argparse.Namespace, query) -> int:
     from translator.evaluate.plain_sparql import WRITERS as PLAIN_WRITERS, evaluate_once
     from translator.query.model import IRI, stream_graph_patterns
     from translator.cli.commands.common import static_data
+    from translator.cli.commands.plain_dataset import from_graph_files, query_base
+    from translator.query.parse import parse
 
     streams = sorted({f"<{p.stream.value}>" if isinstance(p.stream, IRI) else f"?{p.stream.name}"
                       for p in stream_graph_patterns(query)})
@@ -204,6 +206,11 @@ def _run_plain_sparql(args: argparse.Namespace, query) -> int:
     if given:
         raise RsplarsError(f"{given[0]} needs --stream: without streams the query is evaluated once, as plain SPARQL")
     args.mode = "none"
+    base = query_base(args.query_file)
+    if base is not None and query.prologue.base is None:  # relative IRIs name files beside the query (plain_dataset)
+        query = parse(args.query_text, query.dialect, source=args.query_source, lenient=args.lenient,
+                      bare_ns=getattr(args, "bare_ns", None), base=base)
+    args.static = [*args.static, *from_graph_files(query, args)]
     facts = static_data(args)
     ((_, compiled),) = compile_variants(args, query)
     check_format(args.format, compiled.form)

@@ -35,6 +35,8 @@ class ParseContext:
     predeclared: dict[str, str] = field(default_factory=dict)
     #: EP-SPARQL: the namespace of bare names (``hasStockPrice``) and of the undeclared prefix ``:``
     bare_ns: str = DEFAULT_BARE_NAMESPACE
+    #: the base IRI before any BASE declaration (SPARQL 1.1 §4.1.1; None: relative IRIs stay relative)
+    base: str | None = None
 
 
 def position_of(item: object) -> Position | None:
@@ -54,7 +56,7 @@ class ContextMixin(Transformer):
     def __init__(self, ctx: ParseContext) -> None:
         super().__init__(visit_tokens=True)
         self.ctx = ctx
-        self.base: str | None = None
+        self.base: str | None = ctx.base
         self.prefixes: dict[str, str] = {}
         self.notes: list[str] = []
         #: lenient mode: undeclared prefixes and the namespaces assumed for them

@@ -233,7 +233,8 @@ class TermRules(ContextMixin):
                 name,
                 expected=f"--dialect {owner} (or remove {canonical}())",
             )
-        return FunctionCall(canonical, tuple(args))
+        base = self.base if canonical in ("IRI", "URI") else None
+        return FunctionCall(canonical, tuple(args), base)
 
     def function_call(self, iri: IRI, args: Args) -> IRICall:
         return IRICall(iri, tuple(args), args.distinct)
