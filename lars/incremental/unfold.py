@@ -44,8 +44,8 @@ invariants):
   would go through p's whole body where the relation of p held its rows ready. Except when p's
   rule is itself a cross product (:func:`_cross_product`: its literals fall apart into groups
   sharing no variable, as CSRBench Q6's τ translation gives): its relation then holds the product
-  of the groups' rows, the worst thing to keep, and unfolded, the groups meet through the use's
-  literals, in the order the plan picks.
+  of the groups' rows, the worst thing to keep, and unfolded into a use whose literals join the
+  groups (the unfolded rule is no cross product), they meet there, in the order the plan picks.
 """
 
 from __future__ import annotations
@@ -169,7 +169,11 @@ def _cross_product(d: CompiledRule) -> bool:
     observation's value meets its observation only one join later). Unfolded into its one use, the
     groups join there through the variables the use shares with each, in the order the plan picks
     (``lars.incremental.planning``), and no cross product is kept (``_keyed``'s cost condition,
-    meant for joins that are keyed already, does not apply)."""
+    meant for joins that are keyed already, does not apply) — when the use does join them, i.e.
+    the unfolded rule is no cross product itself. Otherwise (CityBench Q3: the product of two
+    patterns over the static data, joined with one stream's observations on one of its variables
+    only) the product is kept: it changes rarely, and unfolded it would be joined again at every
+    change of the other literals."""
     groups: list[set[str]] = []
     for lit in d.lits:
         names = set(lit.variables)
@@ -195,7 +199,8 @@ def _unfold_one(r: CompiledRule, i: int, d: CompiledRule, serial: int) -> Compil
     if sigma is None:
         return None
     body = [_lit(_lit(x, rename), sigma) for x in d.lits]
-    if not _cross_product(d) and not _keyed(CompiledRule(r.rule, r.head, r.head_args, [_lit(x, sigma) for x in r.lits], []), i, body):
+    keyed = _keyed(CompiledRule(r.rule, r.head, r.head_args, [_lit(x, sigma) for x in r.lits], []), i, body)
+    if not keyed and not _cross_product(d):
         return None
     lits: list[Lit] = []
     seen: set = set()
@@ -208,7 +213,10 @@ def _unfold_one(r: CompiledRule, i: int, d: CompiledRule, serial: int) -> Compil
     for c in (*[_cmp(c, sigma) for c in r.cmps], *[_cmp(_cmp(c, rename), sigma) for c in d.cmps]):
         if c not in cmps:
             cmps.append(c)
-    return CompiledRule(r.rule, r.head, tuple(_subst(a, sigma) for a in r.head_args), lits, cmps)
+    new = CompiledRule(r.rule, r.head, tuple(_subst(a, sigma) for a in r.head_args), lits, cmps)
+    if not keyed and _cross_product(new):  # the use does not join the product's groups: kept
+        return None
+    return new
 
 
 def _may_match(pattern: tuple, args: tuple) -> bool:
