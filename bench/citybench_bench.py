@@ -1,6 +1,7 @@
 """CityBench queries as written (C-SPARQL), on CityBench-style streams of fresh observation IRIs and
-a static sensor repository: ``rsplars run`` against the pyoxigraph window baseline
-(``bench/rdf_window_baseline.py``), whole process, side by side (not a test).
+a static sensor repository: ``rsplars run`` against the faster of the two pyoxigraph window
+baselines (``bench/rdf_window_baseline.py``: the window kept in one store, or a fresh store per
+evaluation, ``--fresh-store``), whole process, side by side (not a test).
 
     python bench/citybench_bench.py [--seconds 600] [--per 3] [--queries Q1,Q3,Q12] [--dir DIR] [--output FILE]
 
@@ -134,17 +135,25 @@ def main(argv: list[str] | None = None) -> int:
         run = [py, "-m", "translator", "run", str(query), "--unit", "s", "--static", str(static),
                *(a for stream, path in files for a in ("--stream", f"{SES}{stream}={path}"))]
         mine = timed(run, d / f"{name}.rsplars.jsonl")
-        base = timed([py, str(ROOT / "bench" / "rdf_window_baseline.py"), ",".join(str(p) for _, p in files),
-                      str(RANGE_S), str(STEP_S), str(query), "--static", str(static)], d / f"{name}.oxigraph.jsonl")
-        ok, rows = same_values(distinct(values(d / f"{name}.rsplars.jsonl")), distinct(values(d / f"{name}.oxigraph.jsonl")))
+        base_cmd = [py, str(ROOT / "bench" / "rdf_window_baseline.py"), ",".join(str(p) for _, p in files),
+                    str(RANGE_S), str(STEP_S), str(query), "--static", str(static)]
+        kept = timed(base_cmd, d / f"{name}.oxigraph.jsonl")
+        fresh = timed([*base_cmd, "--fresh-store"], d / f"{name}.oxigraph-fresh.jsonl")
+        got = distinct(values(d / f"{name}.rsplars.jsonl"))
+        ok, rows = same_values(got, distinct(values(d / f"{name}.oxigraph.jsonl")))
+        ok_fresh, _ = same_values(got, distinct(values(d / f"{name}.oxigraph-fresh.jsonl")))
+        base = min(kept, fresh)  # the faster baseline (by wall time)
         ratio = base[0] / mine[0]
         results.append({"query": name, "streams": len(files), "triples": triples,
                         "rsplars": {"wall_s": mine[0], "cpu_s": mine[1], "peak_mib": mine[2]},
-                        "pyoxigraph": {"wall_s": base[0], "cpu_s": base[1], "peak_mib": base[2]},
-                        "ratio_wall": ratio, "ratio_cpu": base[1] / mine[1], "equal_values": ok, "rows": rows})
+                        "pyoxigraph": {"wall_s": kept[0], "cpu_s": kept[1], "peak_mib": kept[2]},
+                        "pyoxigraph_fresh_store": {"wall_s": fresh[0], "cpu_s": fresh[1], "peak_mib": fresh[2]},
+                        "faster_baseline": "kept store" if base is kept else "fresh store",
+                        "ratio_wall": ratio, "ratio_cpu": base[1] / mine[1], "equal_values": ok and ok_fresh, "rows": rows})
         print(f"  {name:4} {len(files)} stream(s) {triples:7} triples | rsplars {mine[0]:6.2f} s ({mine[1]:5.2f} s CPU, {mine[2]:5.1f} MiB) | "
-              f"pyoxigraph {base[0]:6.2f} s ({base[1]:5.2f} s CPU) | ratio {ratio:5.2f}x wall, {base[1] / mine[1]:5.2f}x CPU | "
-              f"answers {'equal as values' if ok else 'DIFFER'} at every time point ({rows} rows)", flush=True)
+              f"pyoxigraph kept store {kept[0]:6.2f} s, fresh store {fresh[0]:6.2f} s | ratio to the faster {ratio:5.2f}x wall, "
+              f"{base[1] / mine[1]:5.2f}x CPU | answers {'equal as values' if ok and ok_fresh else 'DIFFER'} at every time point "
+              f"({rows} rows)", flush=True)
     default = args.queries == ",".join(QUERIES) and args.seconds == 600 and args.per == 3
     variant = "" if default else "-".join([*args.queries.lower().split(","), f"{args.seconds}s", *([f"{args.per}per"] if args.per != 3 else [])])
     out = Path(args.output) if args.output else results_path("citybench_bench", variant)

@@ -28,7 +28,9 @@ with the commit measured: ``bench/recording.py``):
     atoms ``p(I,J)``, the same two programs;
 * memory: ``rsplars lars`` ``a(X,Y) :- p(X,Y) [4].`` on a fresh stream of 200 atoms per time point,
   500 against 2,000 time points (target: peak RSS of the longer run at most 1.2× the shorter);
-* ``rsplars run`` (see ``bench/rdf_window_baseline.py``) against a pyoxigraph window baseline.
+* ``rsplars run`` (see ``bench/rdf_window_baseline.py``) against the faster of two pyoxigraph
+  window baselines (the window kept in one store, or a fresh store per evaluation), and with
+  ``--run-seconds`` on SRBench-style streams of 720,000 and 7,200,000 triples (target ≥ 3×).
 
 Targets: ◇ w32 fresh ≥ 1× the baseline, □ w32 fresh ≥ 2×, repeating stream ≥ 3×,
 memory ratio ≤ 1.2.
@@ -180,6 +182,11 @@ def main(argv: list[str] | None = None) -> int:
                         help="user (default, what a user gets): rsplars lars keeps parsed programs in the user's cache "
                              "folder (lars.cache), so only the first run of a program parses it; cold: every "
                              "run parses its program (RSPLARS_CACHE_DIR empty)")
+    parser.add_argument("--run-seconds", default="", metavar="N[,N…]",
+                        help="run group: also the main query on SRBench-style streams of N seconds (30 observations, "
+                             "120 triples per second: 6000 = 720,000 triples, 60000 = 7,200,000), each against the "
+                             "faster pyoxigraph baseline, target >= 3x (the result file's name gets -run-N…)")
+    parser.add_argument("--no-run-variants", action="store_true", help="run group: leave out the query variants")
     args = parser.parse_args(argv)
     global ENGINE, REPEAT
     ENGINE = args.engine
@@ -267,7 +274,9 @@ def main(argv: list[str] | None = None) -> int:
             sys.path.insert(0, str(ROOT / "bench"))
             import rdf_window_baseline as rdfb  # noqa: PLC0415
 
-            result["run"] = rdfb.bench(d, quick=args.quick, measure=measure, engine=args.engine)
+            lengths = tuple(int(x) for x in args.run_seconds.split(",") if x)
+            result["run"] = rdfb.bench(d, quick=args.quick, measure=measure, engine=args.engine, lengths=lengths,
+                                       variants=not args.no_run_variants)
             targets += result["run"]["targets"]
     result["cases"] = rows
     result["load_after"] = os.getloadavg()
@@ -276,6 +285,8 @@ def main(argv: list[str] | None = None) -> int:
     for n, ok, v in targets:
         print(f"  {'PASS' if ok else 'FAIL'}  {n}  ({v:.2f})")
     variant = "" if groups == {"lars", "memory", "run"} else "-".join(sorted(groups))
+    if args.run_seconds and "run" in groups:
+        variant = "-".join(x for x in (variant, "run" + "-".join(args.run_seconds.split(",")), "novariants" * args.no_run_variants) if x)
     out = Path(args.output) if args.output else results_path("fresh_bench", "quick" if args.quick else "", variant)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(result, indent=2) + "\n")

@@ -1,8 +1,12 @@
 """Join plans of the incremental engine: the order in which a rule's body is matched.
 
 For each literal of a rule that may change (the *seed*), :func:`plan` orders the rest of the body
-as a join would (filters as soon as their variables are bound, then the positive literal with the
-most bound positions); :func:`plan_rule` plans a rule for every seed and compiles the batch
+as a join would: filters as soon as their variables are bound, then a positive literal that shares
+a variable with those bound so far (one with the most bound positions among them), and a literal
+bound by constants only, or not at all, only when no literal shares a bound variable — a literal
+whose bound positions are all constants would otherwise be joined as a cross product with every
+binding so far (CSRBench Q6, Dell'Aglio et al. 2013, §6.3: two observation stars whose patterns
+are written one star after the other). :func:`plan_rule` plans a rule for every seed and compiles the batch
 form of each plan (``lars.incremental.joins.BatchJoin``).
 """
 
@@ -17,7 +21,8 @@ from lars.printer import format_term
 def plan(r: CompiledRule, seed: int | None) -> list[tuple]:
     """The order in which the body is matched when literal ``seed`` is bound to a changed tuple:
     filters (comparisons, negated literals) as soon as their variables are bound, then the
-    positive literal with the most bound argument positions."""
+    positive literal that shares a bound variable and has the most bound argument positions
+    (constants count), a literal sharing none only when no other is left (module docstring)."""
     bound: set[str] = set()
     steps: list[tuple] = []
     pending_lits = [i for i, lit in enumerate(r.lits) if i != seed]
@@ -65,10 +70,11 @@ def plan(r: CompiledRule, seed: int | None) -> list[tuple]:
             if any(is_computed(a) and (term_variables(a) - bound) for a in lit.args):
                 continue  # arithmetic or a call over unbound variables: not yet
             keys = tuple(k for k, a in enumerate(lit.args) if not (term_variables(a) - bound))
-            if best is None or len(keys) > len(best[1]):
-                best = (i, keys)
+            rank = (bool(lit.variables & bound), len(keys))
+            if best is None or rank > best[2]:
+                best = (i, keys, rank)
         if best is not None and not progress:
-            i, keys = best
+            i, keys, _ = best
             lit = r.lits[i]
             rest = tuple(k for k in range(len(lit.args)) if k not in keys)
             steps.append(("lit", i, keys, tuple(lit.args[k] for k in keys), rest))

@@ -41,7 +41,11 @@ invariants):
   positive literals of its rule (there must be some, if there are such literals) occur together in
   one positive literal of p's rule. A change of another literal then meets p's body through an
   index on that key, as it met p's relation before; without a shared variable, each such change
-  would go through p's whole body where the relation of p held its rows ready.
+  would go through p's whole body where the relation of p held its rows ready. Except when p's
+  rule is itself a cross product (:func:`_cross_product`: its literals fall apart into groups
+  sharing no variable, as CSRBench Q6's τ translation gives): its relation then holds the product
+  of the groups' rows, the worst thing to keep, and unfolded into a use whose literals join the
+  groups (the unfolded rule is no cross product), they meet there, in the order the plan picks.
 """
 
 from __future__ import annotations
@@ -158,6 +162,31 @@ def _keyed(r: CompiledRule, i: int, body: list[Lit]) -> bool:
     return len(positive) < 2 or bool(shared.intersection(*positive))
 
 
+def _cross_product(d: CompiledRule) -> bool:
+    """Do the positive literals (with arguments) of ``d``'s body fall apart into groups that share
+    no variable? Its relation is then a cross product of theirs, kept row by row (|A| × |B| rows:
+    CSRBench Q6, whose τ translation joins its patterns in written order, so that the pattern of one
+    observation's value meets its observation only one join later). Unfolded into its one use, the
+    groups join there through the variables the use shares with each, in the order the plan picks
+    (``lars.incremental.planning``), and no cross product is kept (``_keyed``'s cost condition,
+    meant for joins that are keyed already, does not apply) — when the use does join them, i.e.
+    the unfolded rule is no cross product itself. Otherwise (CityBench Q3: the product of two
+    patterns over the static data, joined with one stream's observations on one of its variables
+    only) the product is kept: it changes rarely, and unfolded it would be joined again at every
+    change of the other literals."""
+    groups: list[set[str]] = []
+    for lit in d.lits:
+        names = set(lit.variables)
+        if lit.negated or not names:  # a ground literal is a condition, not a factor
+            continue
+        joined = [g for g in groups if g & names]
+        for g in joined:
+            names |= g
+            groups.remove(g)
+        groups.append(names)
+    return len(groups) > 1
+
+
 def _unfold_one(r: CompiledRule, i: int, d: CompiledRule, serial: int) -> CompiledRule | None:
     """``r`` with its literal i (over d's head) replaced by d's body, or ``None`` if the
     arguments are not all variables and constants, or do not unify."""
@@ -170,7 +199,8 @@ def _unfold_one(r: CompiledRule, i: int, d: CompiledRule, serial: int) -> Compil
     if sigma is None:
         return None
     body = [_lit(_lit(x, rename), sigma) for x in d.lits]
-    if not _keyed(CompiledRule(r.rule, r.head, r.head_args, [_lit(x, sigma) for x in r.lits], []), i, body):
+    keyed = _keyed(CompiledRule(r.rule, r.head, r.head_args, [_lit(x, sigma) for x in r.lits], []), i, body)
+    if not keyed and not _cross_product(d):
         return None
     lits: list[Lit] = []
     seen: set = set()
@@ -183,7 +213,10 @@ def _unfold_one(r: CompiledRule, i: int, d: CompiledRule, serial: int) -> Compil
     for c in (*[_cmp(c, sigma) for c in r.cmps], *[_cmp(_cmp(c, rename), sigma) for c in d.cmps]):
         if c not in cmps:
             cmps.append(c)
-    return CompiledRule(r.rule, r.head, tuple(_subst(a, sigma) for a in r.head_args), lits, cmps)
+    new = CompiledRule(r.rule, r.head, tuple(_subst(a, sigma) for a in r.head_args), lits, cmps)
+    if not keyed and _cross_product(new):  # the use does not join the product's groups: kept
+        return None
+    return new
 
 
 def _may_match(pattern: tuple, args: tuple) -> bool:
