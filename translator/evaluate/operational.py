@@ -47,7 +47,8 @@ from lars.model import (
 )
 from translator.evaluate.profiles import Operational
 from translator.evaluate.report_policy import Contents, Grid, Policy, PolicyError, Report, report_times
-from translator.evaluate.run import Row, engine_input, r2s_rows, step_rows, the_answer
+from translator.evaluate.run import Row, engine_input, query_solver, r2s_rows, step_rows, the_answer
+from translator.evaluate.window_contents import CHAIN_WIDTH, ContentIndex, chain_stream, chains, content_only
 from translator.query import model as M
 from translator.rdf.streams import StreamElement
 from translator.translate.compile import Compiled, compile_query, rewrite_patterns
@@ -58,6 +59,11 @@ from translator.translate.tau import STRIPLE
 from translator.rdf.terms import to_lars
 
 STAGE = "operational profile"
+
+
+def chain_key(n: int) -> tuple[str, tuple[int, ...]]:
+    """The compile key of the program a content chain runs (every window ``⊞^{CHAIN_WIDTH}``)."""
+    return ("closed", (CHAIN_WIDTH,) * n)
 
 
 @dataclass(frozen=True)
@@ -149,6 +155,20 @@ class Evaluator:
         self.solver_runs = 0
         self.variables: tuple[str, ...] = self.compile_for(("closed", tuple(w.alpha for w in self.windows))).variables
         self.form = self.compile_for(("closed", tuple(w.alpha for w in self.windows))).form
+        self.contents_index = self._content_index()
+        """Set when R2R depends on the windows' contents only (``translator.evaluate.window_contents``):
+        the cache is then keyed by content and growing contents share one solver run."""
+
+    def _content_index(self) -> ContentIndex | None:
+        streams = [w.stream for w in self.windows]
+        if len(set(streams)) != len(streams):
+            return None  # two windows on one stream: their contents cannot share one run's stream
+        compiled = self.compile_for(chain_key(len(streams)))
+        if not content_only(compiled.program, self.static):
+            return None
+        if compiled.native is not None and not content_only(compiled.native, ()):
+            return None
+        return ContentIndex(self.elements, streams)
 
     def _times_by_stream(self) -> dict[str, list[int]]:
         out: dict[str, list[int]] = {w.stream: [] for w in self.windows}
@@ -191,8 +211,12 @@ class Evaluator:
         return (report.prefix, empty or None)
 
     def evaluate(self, reports: Iterable[Report]) -> None:
-        """Solve every (contents, t) not yet in the cache: one solver run per window-width vector
-        (and one per partial instant: tuple tick, windows that have not started)."""
+        """Solve every (contents, t) not yet in the cache: with a content index, one solver run per
+        chain of growing contents (``translator.evaluate.window_contents``); otherwise one per
+        window-width vector (and one per partial instant: tuple tick, windows that have not started)."""
+        if self.contents_index is not None:
+            self._evaluate_contents(reports)
+            return
         todo: dict[tuple, set[int]] = {}
         partial: set[tuple] = set()
         for r in reports:
@@ -227,7 +251,24 @@ class Evaluator:
             self.cache[(k, step.t, variant)] = frozenset(step_rows(compiled, the_answer(step)))
 
     def rows(self, report: Report) -> frozenset[Row]:
+        if self.contents_index is not None:
+            return self.cache[("content", self.contents_index.key(report))]
         return self.cache[(self.key(report), report.t, self._variant(report))]
+
+    def _evaluate_contents(self, reports: Iterable[Report]) -> None:
+        index = self.contents_index
+        assert index is not None
+        todo = {k for k in map(index.key, reports) if ("content", k) not in self.cache}
+        if not todo:
+            return
+
+        compiled = self.compile_for(chain_key(len(self.windows)))
+        program, native = compiled.engine_programs(self.static)
+        for chain in chains(todo):
+            solver, _ = query_solver(compiled, program, native, self.engine)
+            self.solver_runs += 1
+            for k, step in zip(chain, solver.run(chain_stream(index, chain), range(1, len(chain) + 1))):
+                self.cache[("content", k)] = frozenset(step_rows(compiled, the_answer(step)))
 
     def plan(self, op: Operational, start: int | None = None, end: int | None = None) -> list[Report]:
         """ET on ``[start, end]``; by default from 0 (or the first element, if earlier) to the horizon."""
