@@ -291,12 +291,15 @@ def check(evaluator: Evaluator, actual: Sequence[ActualRelation], op: Operationa
                            f"{max_candidates}; fix t0 with --t0, or choose a coarser --unit")
     last_answer = max([a.t for a in actual if a.t is not None], default=0)
     h = end if end is not None else max(horizon(evaluator.elements, evaluator.windows, zs[-1]), 0)
-    # solve every candidate's reports at once: one solver run per window-width vector
-    plans = {z: evaluator.plan(replace(op, t0=z), None, h) for z in zs}
-    evaluator.evaluate(r for p in plans.values() for r in p)
+    plans = _Plans(evaluator, op, h)
+    if evaluator.contents_index is None:  # solve every candidate's reports at once: one solver run per width vector
+        evaluator.evaluate(r for z in zs for r in plans[z])
     found = None
     scored = []
     for z in zs:
+        # keyed by content, a candidate is solved when it is tried (its contents shared with those
+        # tried before it), and the first match ends the search
+        evaluator.evaluate(plans[z])
         rels = apply_r2s(((r, evaluator.rows(r)) for r in plans[z]), op.r2s, op.empty_relations)
         exp = [(r.t, _key_rows(evaluator, r.rows), r) for r in rels]
         if ignore_timestamps:
@@ -350,6 +353,18 @@ def check(evaluator: Evaluator, actual: Sequence[ActualRelation], op: Operationa
     if last_answer > h and not ignore_timestamps:
         report["note"] = f"the answers go on after the horizon {h} (every window holding data has closed)"
     return Verdict(False, report)
+
+
+class _Plans(dict):
+    """The reports of each t0 candidate, planned when first asked for."""
+
+    def __init__(self, evaluator: Evaluator, op: Operational, end: int) -> None:
+        super().__init__()
+        self.evaluator, self.op, self.end = evaluator, op, end
+
+    def __missing__(self, z: tuple[int, ...]) -> list[Report]:
+        got = self[z] = self.evaluator.plan(replace(self.op, t0=z), None, self.end)
+        return got
 
 
 def _other_profiles(evaluator: Evaluator, actual, op: Operational, **kw) -> dict[str, list[int]]:

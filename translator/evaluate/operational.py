@@ -48,7 +48,7 @@ from lars.model import (
 from translator.evaluate.profiles import Operational
 from translator.evaluate.report_policy import Contents, Grid, Policy, PolicyError, Report, report_times
 from translator.evaluate.run import Row, engine_input, query_solver, r2s_rows, step_rows, the_answer
-from translator.evaluate.window_contents import CHAIN_WIDTH, ContentIndex, chain_stream, chains, content_only
+from translator.evaluate.window_contents import CHAIN_WIDTH, ContentIndex, chain_run, chains, content_only, relevance
 from translator.query import model as M
 from translator.rdf.streams import StreamElement
 from translator.translate.compile import Compiled, compile_query, rewrite_patterns
@@ -155,6 +155,8 @@ class Evaluator:
         self.solver_runs = 0
         self.variables: tuple[str, ...] = self.compile_for(("closed", tuple(w.alpha for w in self.windows))).variables
         self.form = self.compile_for(("closed", tuple(w.alpha for w in self.windows))).form
+        self._arrivals: dict[int, list[str]] | None = None  # the streams of each instant's arrivals, in order
+        self._keys: dict[Report, tuple] = {}
         self.contents_index = self._content_index()
         """Set when R2R depends on the windows' contents only (``translator.evaluate.window_contents``):
         the cache is then keyed by content and growing contents share one solver run."""
@@ -252,13 +254,20 @@ class Evaluator:
 
     def rows(self, report: Report) -> frozenset[Row]:
         if self.contents_index is not None:
-            return self.cache[("content", self.contents_index.key(report))]
+            return self.cache[("content", self._content_key(report))]
         return self.cache[(self.key(report), report.t, self._variant(report))]
+
+    def _content_key(self, report: Report) -> tuple:
+        got = self._keys.get(report)
+        if got is None:
+            assert self.contents_index is not None
+            got = self._keys[report] = self.contents_index.key(report)
+        return got
 
     def _evaluate_contents(self, reports: Iterable[Report]) -> None:
         index = self.contents_index
         assert index is not None
-        todo = {k for k in map(index.key, reports) if ("content", k) not in self.cache}
+        todo = {k for k in map(self._content_key, reports) if ("content", k) not in self.cache}
         if not todo:
             return
 
@@ -266,9 +275,14 @@ class Evaluator:
         program, native = compiled.engine_programs(self.static)
         for chain in chains(todo):
             solver, _ = query_solver(compiled, program, native, self.engine)
+            if index.relevant == {} and getattr(solver, "filters", None):
+                index.set_relevance(relevance(solver.filters))
             self.solver_runs += 1
-            for k, step in zip(chain, solver.run(chain_stream(index, chain), range(1, len(chain) + 1))):
-                self.cache[("content", k)] = frozenset(step_rows(compiled, the_answer(step)))
+            stream, at = chain_run(index, chain)
+            rows = [frozenset(step_rows(compiled, the_answer(step)))
+                    for step in solver.run(stream, range(1, stream.end + 1))]
+            for k, i in zip(chain, at):
+                self.cache[("content", k)] = rows[i - 1]
 
     def plan(self, op: Operational, start: int | None = None, end: int | None = None) -> list[Report]:
         """ET on ``[start, end]``; by default from 0 (or the first element, if earlier) to the horizon."""
@@ -279,12 +293,16 @@ class Evaluator:
         if op.tick != "tuple" or "content-change" not in op.report:
             return reports
         reporting = {grids[k].stream for k in (range(len(grids)) if op.report_windows is None else op.report_windows)}
+        if self._arrivals is None:
+            self._arrivals = {}
+            for e in self.elements:
+                self._arrivals.setdefault(e.t, []).append(str(e.stream_iri))
         out = []
         for r in reports:  # tuple tick: each arrival at r.t that a reporting window sees triggers an evaluation
-            arrivals = [e for e in self.elements if e.t == r.t]
-            for j, e in enumerate(arrivals[:-1], start=1):
-                if str(e.stream_iri) in reporting:
-                    out.append(replace(r, prefix=j))
+            arrivals = self._arrivals.get(r.t, ())
+            for j, stream in enumerate(arrivals[:-1], start=1):
+                if stream in reporting:
+                    out.append(Report(r.t, r.scopes, r.closing, r.why, j))
             out.append(r)
         return out
 

@@ -21,7 +21,7 @@ The incremental engine then adds each arrival to the previous answer instead of 
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from typing import Iterable, Mapping, Sequence
+from typing import Callable, Iterable, Mapping, Sequence
 
 from lars.model import (
     Atom,
@@ -98,15 +98,25 @@ class ContentIndex:
             self.atoms[s] = [Atom(STRIPLE, (term(e.triple[0]), term(e.triple[1]), term(e.triple[2]), term(e.stream_iri)))
                              for e in es]
         self._arrivals_at = at
-        self._prefix: dict[tuple[str, int, int], int] = {}
+        self.relevant: dict[str, list[bool]] = {}
+        """Per stream, whether each element can matter to the answer (all, when absent)."""
+        self._prefix: dict[tuple[str, int], list[int]] = {}
+
+    def set_relevance(self, matters: Callable[[Atom], bool]) -> None:
+        """Mark the elements that can matter to the answer (the incremental engine's stream filters,
+        ``lars.incremental.demand.stream_filters``: a triple no pattern of the query can match)."""
+        self.relevant = {s: [matters(a) for a in atoms] for s, atoms in self.atoms.items()}
 
     def _before_prefix(self, stream: str, t: int, prefix: int) -> int:
         """Elements of ``stream`` among the first ``prefix`` arrivals stamped t."""
-        k = (stream, t, prefix)
-        got = self._prefix.get(k)
-        if got is None:
-            got = self._prefix[k] = self._arrivals_at.get(t, [])[:prefix].count(stream)
-        return got
+        counts = self._prefix.get((stream, t))
+        if counts is None:
+            counts, n = [0], 0
+            for s in self._arrivals_at.get(t, ()):
+                n += s == stream
+                counts.append(n)
+            self._prefix[(stream, t)] = counts
+        return counts[min(prefix, len(counts) - 1)]
 
     def key(self, report: Report) -> Key:
         """The content key of a report (module docstring): per window, the span of its stream's
@@ -148,22 +158,47 @@ def chains(keys: Iterable[Key]) -> list[list[Key]]:
     return out
 
 
-def chain_stream(index: ContentIndex, chain: Sequence[Key]) -> Stream:
-    """The run's stream of a chain: the elements of ``K_i \\ K_{i−1}`` at time point i (1-based)."""
+def chain_run(index: ContentIndex, chain: Sequence[Key]) -> tuple[Stream, list[int]]:
+    """The run of a chain: its stream, with the relevant elements of ``K_i \\ K_{i−1}`` at one time
+    point after the previous one's, and for each key the time point that answers it. A key whose
+    new elements are all irrelevant (:meth:`ContentIndex.set_relevance`) has the previous key's
+    answer and no time point of its own."""
     points: dict[int, tuple[Atom, ...]] = {}
     previous: Key = tuple(None for _ in index.streams)
-    for i, k in enumerate(chain, start=1):
+    step = 0
+    at: list[int] = []
+    for k in chain:
         atoms: list[Atom] = []
         for stream, span, before in zip(index.streams, k, previous):
             if span is None:
                 continue
             start = span[0] if before is None else before[1]
-            atoms += index.atoms[stream][start:span[1]]
-        if atoms:
-            points[i] = tuple(dict.fromkeys(atoms))
+            relevant = index.relevant.get(stream)
+            got = index.atoms[stream][start:span[1]]
+            atoms += got if relevant is None else [a for a, r in zip(got, relevant[start:span[1]]) if r]
+        if atoms or step == 0:
+            step += 1
+            if atoms:
+                points[step] = tuple(dict.fromkeys(atoms))
+        at.append(step)
         previous = k
-    return Stream(points, 0, len(chain))
+    return Stream(points, 0, step), at
 
 
-def key_times(chain: Sequence[Key]) -> Mapping[Key, int]:
-    return {k: i for i, k in enumerate(chain, start=1)}
+def relevance(filters: Mapping[tuple, list]) -> Callable[[Atom], bool]:
+    """Whether a stream atom passes the incremental engine's stream filters (``filters`` of an
+    ``IncrementalSolver``: signature → alternatives of needed texts per argument position)."""
+    from lars.incremental.demand import row_filter
+    from lars.incremental.texts import text_of
+    from lars.model import Constant
+
+    admit = {sig: row_filter(alts) for sig, alts in filters.items()}
+
+    def matters(atom: Atom) -> bool:
+        check = admit.get((atom.predicate, len(atom.args)))
+        if check is None:
+            return True
+        row = tuple(x.name if type(x) is Constant else text_of(x) for x in atom.args)
+        return bool(check({row: None}))
+
+    return matters
