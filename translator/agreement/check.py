@@ -49,6 +49,10 @@ NUMERIC = {
 }
 
 Term = tuple
+
+#: the lexical space of xsd:double (and of the decimals and integers in it), as Java's
+#: ``Double.parseDouble`` reads it in Sesame's ``XMLDatatypeUtil.parseDouble``
+_DOUBLE_LEXICAL = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|[+-]?INF|NaN")
 Binding = frozenset  # of (variable, Term)
 
 
@@ -69,6 +73,11 @@ def term_key(kind: str, value: str, datatype: str | None = None, lang: str | Non
         except ValueError:
             return ("lit", value, datatype)
     if datatype in (None, "http://www.w3.org/2001/XMLSchema#string"):
+        if _DOUBLE_LEXICAL.fullmatch(value.strip()):
+            # the oracle compares every literal whose label parses as a double by that double
+            # (Sesame's ``Literal.doubleValue()`` reads the label whatever the datatype): SPARQLstream
+            # writes its values as strings, ``"43.0"^^xsd:string`` (docs/check.md §7)
+            return ("num", float(value))
         return ("lit", value, None)
     return ("lit", value, datatype)
 
