@@ -157,6 +157,8 @@ class Evaluator:
         self.form = self.compile_for(("closed", tuple(w.alpha for w in self.windows))).form
         self._arrivals: dict[int, list[str]] | None = None  # the streams of each instant's arrivals, in order
         self._keys: dict[Report, tuple] = {}
+        self.judged_rows: dict[frozenset, frozenset] = {}
+        """Rows as ``rsplars check`` compares them, kept for every candidate and policy it tries."""
         self.contents_index = self._content_index()
         """Set when R2R depends on the windows' contents only (``translator.evaluate.window_contents``):
         the cache is then keyed by content and growing contents share one solver run."""
