@@ -31,21 +31,21 @@ CELLS = [
     ("csparql", "Q3", "q3", "csparql-answer-3.json", True, True),
     ("csparql", "Q4", "q4", "csparql-answer-4.json", True, True),
     ("csparql", "Q5", "q5", "csparql-answer-5.json", False, True),
-    ("csparql", "Q6", "q6", "csparql-answer-6.json", True, False),      # test_csparql_q6_misses_two_bindings
+    ("csparql", "Q6", "q6-5s", "csparql-answer-6.json", True, False),      # test_csparql_q6_misses_two_bindings
     ("csparql", "Q7", "q7-value", "csparql-answer-7.json", True, False),  # test_csparql_q7_has_more_relations…
     ("cqels", "Q1", "q1", "cqels-answer-1.json", True, True),
     ("cqels", "Q2", "q2", "cqels-answer-2.json", True, True),
     ("cqels", "Q3", "q3", "cqels-answer-3.json", True, False),          # test_cqels_q3_order_within_an_instant
     ("cqels", "Q4", "q4", "cqels-answer-4.json", False, True),
     ("cqels", "Q5", "q5", "cqels-answer-5.json", True, True),
-    ("cqels", "Q6", "q6-obs", None, False, None),
+    ("cqels", "Q6", "q6-5s-obs", None, False, None),
     ("cqels", "Q7", "q7", None, False, None),
     ("sparqlstream", "Q1", "q1", "sparqlstream-answer-1.json", True, True),
     ("sparqlstream", "Q2", "q2", "100sparqlstream-answer-2.json", True, True),
     ("sparqlstream", "Q3", "q3", "sparqlstream-answer-3.json", True, True),
     ("sparqlstream", "Q4", "q4", "sparqlstream-answer-4.json", False, True),
     ("sparqlstream", "Q5", "q5", None, True, None),
-    ("sparqlstream", "Q6", "q6", "sparqlstream-answer-6.json", True, False),  # test_sparqlstream_q6_windows…
+    ("sparqlstream", "Q6", "q6-5s", "sparqlstream-answer-6.json", True, False),  # test_sparqlstream_q6_windows…
     ("sparqlstream", "Q7", "q7", None, True, None),
 ]
 
