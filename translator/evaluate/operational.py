@@ -11,7 +11,9 @@ The pipeline, for the operational parameters ``op`` (:class:`translator.evaluate
    replaced by the LARS window that selects exactly ``[lo, hi]`` at t — ``⊞^{t−lo}`` (closed) or
    ``⊞^{t−lo,−1}`` (right-open window-close report, ``hi = t−1``) — solved at the times of ET by
    the engine a sequential run takes (``translator.evaluate.engine``, ``auto``: the incremental
-   engine for programs in its fragment, clingo otherwise). Reports whose windows have the same widths share one program and one solver
+   engine for programs in its fragment, clingo otherwise). When the answer depends on the windows'
+   contents only, it is keyed by content and growing contents share one incremental run
+   (:mod:`translator.evaluate.window_contents`); otherwise reports whose windows have the same widths share one program and one solver
    run; under window close every report has the widths α, so one program
    (:func:`report_program`, shown by ``translate --to lars --profile``) with the report policy as
    its ``trigger`` rules is the whole run;
