@@ -11,7 +11,9 @@ The pipeline, for the operational parameters ``op`` (:class:`translator.evaluate
    replaced by the LARS window that selects exactly ``[lo, hi]`` at t — ``⊞^{t−lo}`` (closed) or
    ``⊞^{t−lo,−1}`` (right-open window-close report, ``hi = t−1``) — solved at the times of ET by
    the engine a sequential run takes (``translator.evaluate.engine``, ``auto``: the incremental
-   engine for programs in its fragment, clingo otherwise). Reports whose windows have the same widths share one program and one solver
+   engine for programs in its fragment, clingo otherwise). When the answer depends on the windows'
+   contents only, it is keyed by content and growing contents share one incremental run
+   (:mod:`translator.evaluate.window_contents`); otherwise reports whose windows have the same widths share one program and one solver
    run; under window close every report has the widths α, so one program
    (:func:`report_program`, shown by ``translate --to lars --profile``) with the report policy as
    its ``trigger`` rules is the whole run;
@@ -47,7 +49,8 @@ from lars.model import (
 )
 from translator.evaluate.profiles import Operational
 from translator.evaluate.report_policy import Contents, Grid, Policy, PolicyError, Report, report_times
-from translator.evaluate.run import Row, engine_input, r2s_rows, step_rows, the_answer
+from translator.evaluate.run import Row, engine_input, query_solver, r2s_rows, step_rows, the_answer
+from translator.evaluate.window_contents import CHAIN_WIDTH, ContentIndex, chain_run, chains, content_only, relevance
 from translator.query import model as M
 from translator.rdf.streams import StreamElement
 from translator.translate.compile import Compiled, compile_query, rewrite_patterns
@@ -58,6 +61,11 @@ from translator.translate.tau import STRIPLE
 from translator.rdf.terms import to_lars
 
 STAGE = "operational profile"
+
+
+def chain_key(n: int) -> tuple[str, tuple[int, ...]]:
+    """The compile key of the program a content chain runs (every window ``⊞^{CHAIN_WIDTH}``)."""
+    return ("closed", (CHAIN_WIDTH,) * n)
 
 
 @dataclass(frozen=True)
@@ -149,6 +157,24 @@ class Evaluator:
         self.solver_runs = 0
         self.variables: tuple[str, ...] = self.compile_for(("closed", tuple(w.alpha for w in self.windows))).variables
         self.form = self.compile_for(("closed", tuple(w.alpha for w in self.windows))).form
+        self._arrivals: dict[int, list[str]] | None = None  # the streams of each instant's arrivals, in order
+        self._keys: dict[Report, tuple] = {}
+        self.judged_rows: dict[frozenset, frozenset] = {}
+        """Rows as ``rsplars check`` compares them, kept for every candidate and policy it tries."""
+        self.contents_index = self._content_index()
+        """Set when R2R depends on the windows' contents only (``translator.evaluate.window_contents``):
+        the cache is then keyed by content and growing contents share one solver run."""
+
+    def _content_index(self) -> ContentIndex | None:
+        streams = [w.stream for w in self.windows]
+        if len(set(streams)) != len(streams):
+            return None  # two windows on one stream: their contents cannot share one run's stream
+        compiled = self.compile_for(chain_key(len(streams)))
+        if not content_only(compiled.program, self.static):
+            return None
+        if compiled.native is not None and not content_only(compiled.native, ()):
+            return None
+        return ContentIndex(self.elements, streams)
 
     def _times_by_stream(self) -> dict[str, list[int]]:
         out: dict[str, list[int]] = {w.stream: [] for w in self.windows}
@@ -191,8 +217,12 @@ class Evaluator:
         return (report.prefix, empty or None)
 
     def evaluate(self, reports: Iterable[Report]) -> None:
-        """Solve every (contents, t) not yet in the cache: one solver run per window-width vector
-        (and one per partial instant: tuple tick, windows that have not started)."""
+        """Solve every (contents, t) not yet in the cache: with a content index, one solver run per
+        chain of growing contents (``translator.evaluate.window_contents``); otherwise one per
+        window-width vector (and one per partial instant: tuple tick, windows that have not started)."""
+        if self.contents_index is not None:
+            self._evaluate_contents(reports)
+            return
         todo: dict[tuple, set[int]] = {}
         partial: set[tuple] = set()
         for r in reports:
@@ -227,7 +257,36 @@ class Evaluator:
             self.cache[(k, step.t, variant)] = frozenset(step_rows(compiled, the_answer(step)))
 
     def rows(self, report: Report) -> frozenset[Row]:
+        if self.contents_index is not None:
+            return self.cache[("content", self._content_key(report))]
         return self.cache[(self.key(report), report.t, self._variant(report))]
+
+    def _content_key(self, report: Report) -> tuple:
+        got = self._keys.get(report)
+        if got is None:
+            assert self.contents_index is not None
+            got = self._keys[report] = self.contents_index.key(report)
+        return got
+
+    def _evaluate_contents(self, reports: Iterable[Report]) -> None:
+        index = self.contents_index
+        assert index is not None
+        todo = {k for k in map(self._content_key, reports) if ("content", k) not in self.cache}
+        if not todo:
+            return
+
+        compiled = self.compile_for(chain_key(len(self.windows)))
+        program, native = compiled.engine_programs(self.static)
+        for chain in chains(todo):
+            solver, _ = query_solver(compiled, program, native, self.engine)
+            if index.relevant == {} and getattr(solver, "filters", None):
+                index.set_relevance(relevance(solver.filters))
+            self.solver_runs += 1
+            stream, at = chain_run(index, chain)
+            rows = [frozenset(step_rows(compiled, the_answer(step)))
+                    for step in solver.run(stream, range(1, stream.end + 1))]
+            for k, i in zip(chain, at):
+                self.cache[("content", k)] = rows[i - 1]
 
     def plan(self, op: Operational, start: int | None = None, end: int | None = None) -> list[Report]:
         """ET on ``[start, end]``; by default from 0 (or the first element, if earlier) to the horizon."""
@@ -238,12 +297,16 @@ class Evaluator:
         if op.tick != "tuple" or "content-change" not in op.report:
             return reports
         reporting = {grids[k].stream for k in (range(len(grids)) if op.report_windows is None else op.report_windows)}
+        if self._arrivals is None:
+            self._arrivals = {}
+            for e in self.elements:
+                self._arrivals.setdefault(e.t, []).append(str(e.stream_iri))
         out = []
         for r in reports:  # tuple tick: each arrival at r.t that a reporting window sees triggers an evaluation
-            arrivals = [e for e in self.elements if e.t == r.t]
-            for j, e in enumerate(arrivals[:-1], start=1):
-                if str(e.stream_iri) in reporting:
-                    out.append(replace(r, prefix=j))
+            arrivals = self._arrivals.get(r.t, ())
+            for j, stream in enumerate(arrivals[:-1], start=1):
+                if stream in reporting:
+                    out.append(Report(r.t, r.scopes, r.closing, r.why, j))
             out.append(r)
         return out
 
