@@ -57,8 +57,13 @@ def time_column(header: list[str], wanted: str | None) -> int | None:
 
 def read_table(text: str, source: str, factor: tuple[int, int], *, tsv: bool,
                time_column_name: str | None = None) -> list[ActualRelation]:
-    rows = list(csv.reader(io.StringIO(text), delimiter="\t" if tsv else ",",
-                           quoting=csv.QUOTE_NONE if tsv else csv.QUOTE_MINIMAL))
+    reader = csv.reader(io.StringIO(text, newline=None), delimiter="\t" if tsv else ",",
+                        quoting=csv.QUOTE_NONE if tsv else csv.QUOTE_MINIMAL)
+    try:
+        rows = list(reader)
+    except csv.Error as exc:
+        raise SourceError(f"not {'TSV' if tsv else 'CSV'}: {exc}", source=source, line=max(reader.line_num, 1),
+                          column=1, text=text, expected="one row per line, fields quoted as RFC 4180 says") from None
     expected = ("a header row of variables (" + ("?x\t?y\t?t" if tsv else "x,y,t") + ") with a timestamp column "
                 + (f"named {time_column_name!r}" if time_column_name else "named t, timestamp, time or ts"))
     if not rows or not any(cell.strip() for cell in rows[0]):
@@ -89,7 +94,7 @@ def read_table(text: str, source: str, factor: tuple[int, int], *, tsv: bool,
                 continue
             try:
                 key = (_tsv_term if tsv else _csv_term)(cell.strip())
-            except RsplarsError as exc:
+            except (RsplarsError, ValueError) as exc:  # ValueError: rdflib's cast of an ill-typed literal
                 raise SourceError(f"not a term: {exc}", source=source, line=n,
                                   column=sum(len(c) + 1 for c in row[:i]) + 1, text=text,
                                   expected="<iri>, \"literal\", \"lex\"^^<datatype>, a number or _:b") from None
