@@ -134,3 +134,11 @@ def test_an_n3t_stream_is_timestamped_ntriples(tmp_path, capsys):
     _, err = capsys.readouterr()
     assert code == 2 and "Traceback" not in err
     assert f"{stream}:1:" in err and "expected a .nt" not in err
+
+
+def test_timestamps_merged_by_the_unit_do_not_make_a_2013_file_a_2023_one():
+    """C-SPARQL's Q4 answers of 2013: one binding per relation at distinct ms timestamps, several in one
+    second: read as written, relation by relation, even in seconds."""
+    answers = read_answer_file(DATA / "csrbench_recorded" / "answers" / "csparql-answer-4.json", time_factor=(1, 1000))
+    assert answers.format == "csrbench" and not answers.grouped
+    assert len({r.t for r in answers.relations}) < len(answers.relations)

@@ -37,21 +37,23 @@ def read_csrbench(text: str, source: str, factor: tuple[int, int]) -> list[Actua
 
 
 def one_binding_each(relations: list[ActualRelation]) -> bool:
-    """Every relation holds one binding and some timestamp repeats: the 2023 harness's shape."""
-    stamps = [r.t for r in relations]
+    """Every relation holds one binding and some timestamp repeats, as written in the file (not after
+    conversion to the base unit, which may merge distinct timestamps): the 2023 harness's shape."""
+    stamps = [str(r.raw_t).strip() for r in relations]
     return bool(relations) and all(len(r.bindings) == 1 for r in relations) and len(set(stamps)) < len(stamps)
 
 
 def group_by_timestamp(relations: list[ActualRelation]) -> list[ActualRelation]:
-    """One relation per distinct timestamp, the union of its bindings (the 2023 oracle's grouping);
-    relations without a timestamp stay as they are."""
-    grouped: dict[object, ActualRelation] = {}
+    """One relation per distinct timestamp as written in the file, the union of its bindings (the 2023
+    oracle's grouping); relations without a timestamp stay as they are."""
+    grouped: dict[str, ActualRelation] = {}
     out: list[ActualRelation] = []
     for r in relations:
         if r.t is None:
             out.append(r)
             continue
-        first = grouped.get(r.t)
-        grouped[r.t] = r if first is None else ActualRelation(first.t, first.raw_t, first.bindings | r.bindings,
+        key = str(r.raw_t).strip()
+        first = grouped.get(key)
+        grouped[key] = r if first is None else ActualRelation(first.t, first.raw_t, first.bindings | r.bindings,
                                                               first.line)
     return sorted(grouped.values(), key=lambda r: r.t) + out  # type: ignore[arg-type, return-value]
