@@ -49,6 +49,10 @@ def written(fmt: str) -> str:
         return "".join(json.dumps({"timestamp": t, **sparql_doc(rows)}) + "\n" for t, rows in RELATIONS)
     if fmt == "csv":
         return "s,v,timestamp\r\n" + "".join(f"{b['s']},{b['v']},{t}\r\n" for t, rows in RELATIONS for b in rows)
+    if fmt == "yasper":  # as SelectResponseSysOutFormatter prints: a header line, then Jena's text table
+        return "".join(f"[1700000000{t}] Result at [{t}]\n-------------\n| s | v |\n=============\n"
+                       + "".join(f"| <{b['s']}> | {b['v']} |\n" for b in rows) + "-------------\n"
+                       for t, rows in RELATIONS)
     assert fmt == "tsv"
     return "?s\t?v\t?t\n" + "".join(f"<{b['s']}>\t{b['v']}\t{t}\n" for t, rows in RELATIONS for b in rows)
 
@@ -57,7 +61,8 @@ SUFFIX = {"csv": ".csv", "tsv": ".tsv"}
 DETECTED = {"jsonl-sparql": "jsonl"}
 
 
-@pytest.mark.parametrize("fmt", ["csrbench", "csrbench-2023", "sparql-json", "jsonl", "jsonl-sparql", "csv", "tsv"])
+@pytest.mark.parametrize("fmt", ["csrbench", "csrbench-2023", "sparql-json", "jsonl", "jsonl-sparql", "csv", "tsv",
+                                 "yasper"])
 def test_each_format_reads_the_same_relations(fmt, tmp_path):
     path = tmp_path / ("answers" + SUFFIX.get(fmt, ".txt"))
     path.write_text(written(fmt))
@@ -106,6 +111,8 @@ MALFORMED = [  # (file name, text, the location, what the message says)
     ("f.csv", "s,t\nhttp://e/a,later\n", ":2:12:", "not an integer"),
     ("g.tsv", "?s\t?t\n<http://e/a\t0\n", ":2:1:", "not a term"),
     ("h.csv", "s,v\nhttp://e/a,1\n", ":1:1:", "no timestamp column"),
+    ("i.log", "[17] Result at [1000]\n---\n| s |\n===\n| <http://e/a> | 2 |\n", ":5:1:", "cells"),
+    ("j.log", "[17] Result at [1000]\n---\n| s |\n===\n| <http://e/a |\n", ":5:3:", "not a term"),
 ]
 
 

@@ -18,6 +18,7 @@ from translator.agreement.answers.relation import ActualRelation
 from translator.agreement.answers.sparql_json import read_sparql_json, starts_with_stamp_line
 from translator.agreement.answers.table import read_table
 from translator.agreement.answers.terms import Term, nt_key, term_key
+from translator.agreement.answers.yasper import looks_like_yasper, read_yasper
 
 __all__ = ["FORMATS", "ActualRelation", "Answers", "Term", "detect_format", "nt_key", "read_answer_file",
            "read_answer_text", "read_answers", "term_key"]
@@ -30,6 +31,7 @@ FORMATS = {
     "jsonl": "JSON lines, one evaluation per line (rsplars run, or SPARQL JSON with a timestamp field)",
     "csv": "SPARQL 1.1 CSV results with a timestamp column",
     "tsv": "SPARQL 1.1 TSV results with a timestamp column",
+    "yasper": "YASPER/RSP4J console output, a Jena text table after each \"Result at [t]\"",
 }
 
 
@@ -51,6 +53,8 @@ def detect_format(text: str, source: str = "") -> str:
         return "tsv"
     if lower.endswith(".csv"):
         return "csv"
+    if looks_like_yasper(text):
+        return "yasper"
     if starts_with_stamp_line(text):
         return "sparql-json"
     if first in ("{", "[") or first.startswith("[") or '"relations"' in first:
@@ -85,6 +89,8 @@ def read_answer_text(text: str, source: str, *, fmt: str = "auto", time_factor: 
                                                     f"into {len(relations)} relations")
     elif fmt == "sparql-json":
         relations = read_sparql_json(text, source, time_factor)
+    elif fmt == "yasper":
+        relations = read_yasper(text, source, time_factor)
     elif fmt == "jsonl":
         relations = read_jsonl(text, source, time_factor)
     else:

@@ -50,7 +50,7 @@ def add_parser(subparsers) -> None:
     g["input"].add_argument("--answers", required=True, metavar="FILE",
                             help="the engine's output (formats: --answers-format; docs/check.md, \"Formats\")")
     g["input"].add_argument("--answers-format", choices=["auto", "csrbench", "csrbench-2023", "sparql-json", "jsonl",
-                                                         "csv", "tsv"],
+                                                         "csv", "tsv", "yasper"],
                             default="auto", metavar="F",
                             help="%(choices)s: format of --answers (default: auto, by content; stderr says what "
                                  "was read)")
