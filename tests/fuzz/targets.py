@@ -348,10 +348,10 @@ def _comparable(relations) -> list:
     return [(r.t, frozenset(frozenset((v, key(k)) for v, k in b) for b in r.bindings)) for r in relations]
 
 
-def check_answers_check(text: str) -> bool:
-    from translator.agreement.check import read_answers
+def check_answers_check(text: str, fmt: str = "auto") -> bool:
+    from translator.agreement.answers import read_answers
 
-    _, relations = read_answers(text, "fuzz.json")
+    _, relations = read_answers(text, "fuzz.json", fmt=fmt)
     printed = json.dumps({"relations": [
         {**({"timestamp": r.t} if r.t is not None else {}),
          "results": {"bindings": [{v: _json_term_of(k) for v, k in sorted(b)} for b in sorted(r.bindings, key=repr)]}}
@@ -374,6 +374,27 @@ def check_answers_target():
                   extra=json_value_swap)
 
 
+TABLE_VOCAB = ["Result at [", "] ", "|", "---", "===", "s", "v", "t", "timestamp", ",", "\t", "\n", "\r\n", '"', '""', "http://e/a", "<http://e/a>", "_:b",
+               "1.5", "-3", "1e400", '"x"@en', '"5"^^<http://www.w3.org/2001/XMLSchema#integer>', "?s", "?t"]
+TABLE_SEEDS = {
+    "csv": ['s,v,t\r\nhttp://e/a,1.5,0\r\n_:b,"x, y",0\r\nhttp://e/c,,3\r\n', "timestamp,s\n7,plain\n"],
+    "tsv": ['?s\t?v\t?t\n<http://e/a>\t"x"@en\t0\n_:b\t"5"^^<http://www.w3.org/2001/XMLSchema#integer>\t2\n'],
+    "yasper": ["[1700000001000] Result at [1000]\n------\n| s | v |\n======\n| <http://e/a> | 1.5 |\n| _:b0 | \"x\"@en |\n"
+               "------\n[1700000002000] Result at [2000]\n------\n| s | v |\n======\n------\n"],
+    "sparql-json": ['1000\n{"head": {"vars": ["s"]}, "results": {"bindings": [{"s": {"type": "uri", "value": "http://e/a"}}]}}\n'
+                    '2000\n{"head": {"vars": ["s"]},\n "results": {"bindings": []}}\n'],
+}
+
+
+def answer_format_target(fmt: str):
+    """The readers of CSV/TSV with a timestamp column and of SPARQL JSON documents after timestamp lines:
+    accepted texts round-trip through the CSRBench form."""
+    from harness import Target, json_value_swap
+
+    return Target(f"check answers {fmt}", TABLE_SEEDS[fmt], TABLE_VOCAB + (CHECK_VOCAB if fmt == "sparql-json" else []),
+                  lambda text: check_answers_check(text, fmt), extra=json_value_swap if fmt == "sparql-json" else None)
+
+
 def all_targets():
     return [
         query_target("csparql"),
@@ -389,4 +410,8 @@ def all_targets():
         elements_target(),
         elements_parquet_target(),
         check_answers_target(),
+        answer_format_target("csv"),
+        answer_format_target("tsv"),
+        answer_format_target("sparql-json"),
+        answer_format_target("yasper"),
     ]

@@ -34,24 +34,16 @@ solved as they are tried and the first match ends the search.
 from __future__ import annotations
 
 import itertools
-from functools import lru_cache
 import json
-import re
 from dataclasses import dataclass, replace
 from typing import Sequence
 
-from lars.errors import RsplarsError, SourceError
+from lars.errors import RsplarsError
+from translator.agreement.answers import ActualRelation, nt_key, read_answers, term_key  # noqa: F401  (re-exported)
 from translator.evaluate.operational import Evaluator, Relation, apply_r2s, grids_of, horizon
 from translator.evaluate.profiles import PROFILES, R2S, Operational
 from translator.evaluate.report_policy import Report
 from translator.rdf.timeunits import unit_ms
-
-NUMERIC = {
-    "http://www.w3.org/2001/XMLSchema#" + t
-    for t in ("integer", "decimal", "double", "float", "long", "int", "short", "byte", "nonNegativeInteger",
-              "nonPositiveInteger", "negativeInteger", "positiveInteger", "unsignedLong", "unsignedInt",
-              "unsignedShort", "unsignedByte")
-}
 
 Term = tuple
 
@@ -62,40 +54,6 @@ Binding = frozenset  # of (variable, Term)
 
 
 # ------------------------------------------------------------------------------------ terms
-
-
-def term_key(kind: str, value: str, datatype: str | None = None, lang: str | None = None) -> Term:
-    """The comparison key of an RDF term (module docstring)."""
-    if kind == "uri":
-        return ("iri", value)
-    if kind == "bnode":
-        return ("bnode",)
-    if lang:
-        return ("lit", value, "@" + lang.lower())
-    if datatype in NUMERIC:
-        try:
-            return ("num", float(value))
-        except ValueError:
-            return ("lit", value, datatype)
-    if datatype in (None, "http://www.w3.org/2001/XMLSchema#string"):
-        return ("lit", value, None)
-    return ("lit", value, datatype)
-
-
-@lru_cache(maxsize=65536)
-def nt_key(text: str) -> Term:
-    """Key of an N-Triples term (``rsplars run``'s jsonl)."""
-    from rdflib import BNode, Literal, URIRef
-
-    from translator.rdf.terms import from_nt
-
-    term = from_nt(text)
-    if isinstance(term, URIRef):
-        return term_key("uri", str(term))
-    if isinstance(term, BNode):
-        return term_key("bnode", str(term))
-    assert isinstance(term, Literal)
-    return term_key("literal", str(term), str(term.datatype) if term.datatype else None, term.language)
 
 
 def show_term(key: Term) -> str:
@@ -121,141 +79,6 @@ def show_binding(b: Binding) -> dict[str, str]:
 
 def show_relation(rel: frozenset) -> list[dict[str, str]]:
     return sorted((show_binding(b) for b in rel), key=lambda d: sorted(d.items()))
-
-
-# ---------------------------------------------------------------------------------- answers
-
-
-@dataclass(frozen=True)
-class ActualRelation:
-    t: int | None
-    """Timestamp in base units (``None``: the file gives none)."""
-    raw_t: object
-    bindings: frozenset
-    line: int
-
-
-def read_answers(text: str, source: str, *, time_factor: tuple[int, int] = (1, 1), fmt: str = "auto") -> tuple[str, list[ActualRelation]]:
-    """An engine's recorded output: the CSRBench answer format (``{"relations": [{"timestamp": …,
-    "results": {"bindings": [...]}}]}``, SPARQL 1.1 JSON bindings, each possibly wrapped as
-    ``{"timestamp": t, "binding": {...}}`` as in the oracle's recorded answers) or JSON lines as ``rsplars run``
-    writes them (``{"t": …, "answers": [{var: N-Triples term}]}`` or ``--format sparql-json``
-    lines). Returns (format, relations). ``time_factor = (num, den)`` converts timestamps to base
-    units (rounded down). Errors are located ``FILE:LINE:COLUMN``."""
-    stripped = text.lstrip()
-    if fmt == "auto":
-        first = stripped.split("\n", 1)[0].strip()
-        fmt = "csrbench" if first in ("{", "[") or first.startswith("[") or '"relations"' in first else "jsonl"
-    if fmt == "csrbench":
-        return fmt, _read_csrbench(text, source, time_factor)
-    if fmt != "jsonl":
-        raise RsplarsError(f"unknown answers format {fmt!r} (expected auto, csrbench, jsonl)")
-    out = []
-    for n, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise SourceError(f"not a JSON object: {exc.msg}", source=source, line=n, column=exc.colno, text=text,
-                              expected='one JSON object per line, {"t": …, "answers": […]}') from None
-        out.append(_relation(record, source, n, text, time_factor, nt=True))
-    return fmt, out
-
-
-def _read_csrbench(text: str, source: str, factor: tuple[int, int]) -> list[ActualRelation]:
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise SourceError(f"not JSON: {exc.msg}", source=source, line=exc.lineno, column=exc.colno, text=text,
-                          expected='{"relations": [{"timestamp": …, "results": {"bindings": […]}}]}') from None
-    relations = data.get("relations") if isinstance(data, dict) else data
-    if not isinstance(relations, list):
-        raise SourceError('no "relations" list', source=source, line=1, column=1, text=text,
-                          expected='{"relations": [{"timestamp": …, "results": {"bindings": […]}}]}')
-    starts = [m.start() for m in re.finditer(r"\{\s*\"(?:timestamp|results)\"", text)]
-    out = []
-    for i, rel in enumerate(relations):
-        line = text.count("\n", 0, starts[i]) + 1 if i < len(starts) else 1
-        out.append(_relation(rel, source, line, text, factor, nt=False))
-    return out
-
-
-def _relation(record, source: str, line: int, text: str, factor: tuple[int, int], *, nt: bool) -> ActualRelation:
-    def bad(msg: str, expected: str) -> SourceError:
-        return SourceError(msg, source=source, line=line, column=1, text=text, expected=expected)
-
-    if not isinstance(record, dict):
-        raise bad("a relation must be a JSON object", '{"timestamp": …, "results": {"bindings": […]}}')
-    raw_t = record.get("timestamp", record.get("t"))
-    t = None
-    if raw_t is not None:
-        try:
-            number = int(str(raw_t).strip())
-        except ValueError:
-            raise bad(f"timestamp {raw_t!r} is not an integer", "an integer timestamp in --answers-time-unit") from None
-        t = number * factor[0] // factor[1]
-    bindings: list = []
-    if "answers" in record:
-        if not isinstance(record["answers"], list):
-            raise bad('"answers" must be a list', '[{"var": "N-Triples term"}, …]')
-        for a in record["answers"]:
-            if not isinstance(a, dict):
-                raise bad("an answer must be a JSON object", '{"var": "N-Triples term"}')
-            if not all(isinstance(x, str) for x in a.values()):
-                raise bad("an answer's terms must be N-Triples strings", '{"var": "<http://…>"}')
-            try:
-                bindings.append(frozenset((v, nt_key(x)) for v, x in a.items()))
-            except RsplarsError as exc:
-                raise bad(f"answer term: {exc}", "N-Triples terms") from None
-    elif "results" in record:
-        res = record["results"]
-        rows = res.get("bindings") if isinstance(res, dict) else None
-        if not isinstance(rows, list):
-            raise bad('"results" has no "bindings" list', 'SPARQL 1.1 JSON results {"bindings": […]}')
-        for b in rows:
-            if isinstance(b, dict) and isinstance(b.get("binding"), dict):
-                b = b["binding"]  # the CSRBench oracle's own files: {"timestamp": t, "binding": {...}}
-            if not isinstance(b, dict):
-                raise bad("a binding must be a JSON object", '{"var": {"type": "uri", "value": "…"}}')
-            bindings.append(frozenset((v, _json_term(x, bad)) for v, x in b.items() if x is not None))
-    elif "answer" in record or "boolean" in record:
-        raise bad("ASK answers are not supported by check", "SELECT results")
-    else:
-        raise bad('a relation needs "results" (SPARQL JSON) or "answers" (rsplars run)',
-                  '{"timestamp": …, "results": {"bindings": […]}}')
-    return ActualRelation(t, raw_t, frozenset(bindings), line)
-
-
-#: a whole literal written into a SPARQL JSON "value" as Sesame's ``Literal.toString()`` prints it —
-#: ``"0"^^http://www.w3.org/2001/XMLSchema#integer`` (no angle brackets), ``"x"@en`` or ``"x"`` — as in
-#: early recorded answers of the CSRBench oracle repository (docs/check.md §4)
-_SESAME_LITERAL = re.compile(r'"(?P<lex>.*)"(?:\^\^<?(?P<dt>[a-zA-Z][\w+.-]*:[^\s<>"]+?)>?|@(?P<lang>[a-zA-Z]+(?:-[a-zA-Z0-9]+)*))?',
-                             re.DOTALL)
-
-
-def _json_term(x, bad) -> Term:
-    if not isinstance(x, dict) or "type" not in x or "value" not in x:
-        raise bad(f"not a SPARQL 1.1 JSON term: {x!r}", '{"type": "uri|literal|typed-literal|bnode", "value": "…"}')
-    kind = x["type"]
-    for field in ("datatype", "xml:lang"):
-        if x.get(field) is not None and not isinstance(x[field], str):
-            raise bad(f"the {field} of a term must be a string, not {x[field]!r}", '"datatype": "http://…#integer"')
-    if kind in ("literal", "typed-literal"):
-        if str(x["value"]).lower() == "null" and x.get("datatype") is None:
-            return ("null",)
-        whole = _SESAME_LITERAL.fullmatch(str(x["value"])) if x.get("datatype") is None else None
-        if whole and x.get("xml:lang") is None:  # the oracle's early answers: the literal's toString() as value
-            return term_key("literal", whole["lex"], whole["dt"], whole["lang"])
-        return term_key("literal", str(x["value"]), x.get("datatype"), x.get("xml:lang"))
-    if kind not in ("uri", "bnode"):
-        raise bad(f"unknown term type {kind!r}", "uri, literal, typed-literal or bnode")
-    return term_key(kind, str(x["value"]))
-
-
-# ------------------------------------------------------------------------------------ judging
-
-
 @dataclass
 class Verdict:
     correct: bool

@@ -46,7 +46,7 @@ tr.ok td {{ background: #eef8ee; }} tr.bad td {{ background: #fbeaea; }} tr.firs
 </style></head><body>
 <h1 class="verdict-{verdict}">{verdict}</h1>
 <p>query {escape(str(report.get('query')))}, answers {escape(str(report.get('answers')))}
-({escape(str(report.get('answers_format')))}), profile {escape(str(report.get('profile')))}</p>
+({escape(str(report.get('answers_format')))}{', bindings grouped by timestamp' if report.get('answers_grouped_by_timestamp') else ''}), profile {escape(str(report.get('profile')))}</p>
 <p>parameters: <code>{params}</code></p>
 <p>t0 candidates: {report.get('t0_candidates')}, tried: {len(report.get('t0_tried', []))};
 t0 shown: {escape(str(t0))}; comparison: {escape(report['comparison']['mode'])}</p>

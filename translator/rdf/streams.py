@@ -9,7 +9,8 @@ Three formats are read, each into a list of :class:`StreamElement`:
 
 * ``ntriples`` — timestamped N-Triples as CSRBench streams are written: ``<s> <p> <o> "t"``, the
   triple then its timestamp and no dot; also ``<s> <p> <o> "t" .`` and a tab before the timestamp.
-  The timestamp is an integer or an ``xsd:dateTime`` (optionally typed, ``"t"^^<…#long>``);
+  The timestamp is an integer or an ``xsd:dateTime`` (optionally typed, ``"t"^^<…#long>``). Files
+  ``.nt``, ``.tnt`` and CSRBench's ``.n3t`` are read so;
 * ``trig`` — TriG where every named graph is one stream element (all its triples share its time)
   and some graph states the time with ``<g> <http://www.streamreasoning.org/schema/benchmark#hasTimestamp> "t"``
   (the CSRBench oracle's metadata graph) or ``<g> prov:generatedAtTime "…"^^xsd:dateTime``;
@@ -109,7 +110,7 @@ FORMAT_ALIASES = {
     "notation": "notation", "seed": "notation", "rspql": "notation", "turtle-like": "notation",
 }
 EXTENSIONS = {
-    ".nt": "ntriples", ".ntriples": "ntriples", ".tnt": "ntriples",
+    ".nt": "ntriples", ".ntriples": "ntriples", ".tnt": "ntriples", ".n3t": "ntriples",  # .n3t: CSRBench's name
     ".trig": "trig",
     ".stream": "notation", ".rsp": "notation", ".ttls": "notation",
 }
@@ -718,7 +719,7 @@ def detect_format(path: str | Path | None, text: str) -> str:
     raise SourceError(
         "cannot tell the stream format from the file name or its first line",
         source=str(path) if path is not None else "<input>",
-        expected="a .nt (timestamped N-Triples), .trig or .stream (readable notation) file, "
+        expected="a .nt or .n3t (timestamped N-Triples), .trig or .stream (readable notation) file, "
         "or an explicit format",
     )
 

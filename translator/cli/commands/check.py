@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 from lars.errors import EXIT_FAILURE, EXIT_OK, RsplarsError
 from translator.cli.commands.common import (
@@ -47,9 +48,14 @@ def add_parser(subparsers) -> None:
     g["input"].add_argument("query_file", metavar="QUERY", help="query file (C-SPARQL, CQELS-QL), or - for stdin")
     add_data_options(g["input"], stream_required=True)
     g["input"].add_argument("--answers", required=True, metavar="FILE",
-                            help='the engine\'s output: CSRBench {"relations": […]} JSON or rsplars run JSON lines')
-    g["input"].add_argument("--answers-format", choices=["auto", "csrbench", "jsonl"], default="auto", metavar="F",
-                            help="%(choices)s: format of --answers (default: auto)")
+                            help="the engine's output (formats: --answers-format; docs/check.md, \"Formats\")")
+    g["input"].add_argument("--answers-format", choices=["auto", "csrbench", "csrbench-2023", "sparql-json", "jsonl",
+                                                         "csv", "tsv", "yasper"],
+                            default="auto", metavar="F",
+                            help="%(choices)s: format of --answers (default: auto, by content; stderr says what "
+                                 "was read)")
+    g["input"].add_argument("--answers-time-column", metavar="NAME",
+                            help="CSV/TSV answers: the timestamp column (default: t, timestamp, time or ts)")
     g["input"].add_argument("--answers-time-unit", choices=UNITS, metavar="U",
                             help="unit of the answers' timestamps (default: --unit)")
     add_query_options(g["query"], epsparql=g["epsparql"])
@@ -80,7 +86,8 @@ def add_parser(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from translator.agreement.check import check, read_answers, time_factor
+    from translator.agreement.answers import read_answer_text
+    from translator.agreement.check import check, time_factor
     from translator.agreement.check_html import render_html
     from translator.evaluate.operational import Evaluator
     from translator.rdf.streams import parse_stream_spec
@@ -98,8 +105,10 @@ def run(args: argparse.Namespace) -> int:
     if not given(args.window_bounds):
         args.window_bounds = op.window_model
     text, source = read_text(args.answers, "answers")
-    fmt, actual = read_answers(text, source, time_factor=time_factor(args.answers_time_unit or args.unit, args.unit),
-                               fmt=args.answers_format)
+    answers = read_answer_text(text, source, fmt=args.answers_format, time_column=args.answers_time_column,
+                               time_factor=time_factor(args.answers_time_unit or args.unit, args.unit))
+    fmt, actual = answers.format, answers.relations
+    print(f"answers: {answers.description}", file=sys.stderr)
     from translator.evaluate.accounting import count_elements, new_accounting, print_summary
 
     accounting = new_accounting(args.skip_bad_elements)
@@ -113,6 +122,7 @@ def run(args: argparse.Namespace) -> int:
                     ignore_timestamps=args.ignore_timestamps, warm_up=args.warm_up,
                     max_candidates=args.max_candidates, end=args.end)
     report = {"correct": verdict.correct, "query": args.query_file, "answers": args.answers, "answers_format": fmt,
+              "answers_grouped_by_timestamp": answers.grouped,
               "profile": args.profile, **{k: v for k, v in verdict.report.items() if k != "correct"}}
     if args.json:
         with output(args.json) as out:
