@@ -1,4 +1,4 @@
-"""The CSRBench oracle's own data folder, as it is (``tests/data/csrbench_oracle_data/data``, 34 Turtle files
+"""The CSRBench oracle's own data folder, as it is (``tests/data/csrbench_recorded/data``, 34 Turtle files
 ``data_XX.ttl``, graph XX at application time XX·1000 ms; Dell'Aglio et al. 2013, §6.3), read with
 ``--stream IRI=FOLDER --stream-time-unit s``: the same 15,188 timestamped triples as the stream
 ``csrbench_data.py`` rebuilds from the authors' observation table (an independent source), and the same
@@ -17,7 +17,7 @@ from translator.rdf.streams import read_stream
 from translator.rdf.timeunits import TimeSpec
 
 DATA = Path(__file__).resolve().parents[1] / "data"
-FOLDER = DATA / "csrbench_oracle_data" / "data"
+FOLDER = DATA / "csrbench_recorded" / "data"
 RECORDED = DATA / "csrbench_recorded"
 STATION = re.compile(r"(?<=_)[A-Z]+[0-9]+(?=_2004|$)")
 
