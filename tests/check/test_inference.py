@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from csrbench_data import DATA as CSR, STREAM_IRI, write_stream
-from translator.agreement.check import check, read_answers, time_factor
+from translator.agreement.check import as_actual, check, read_answers, time_factor
 from translator.agreement.inference import Setting, explanation, infer, parameter_space
 from translator.agreement.inference_html import render_inference_html
 from translator.cli import main
@@ -131,6 +131,25 @@ def test_a_tuple_tick_beyond_the_budget_is_not_searched_and_said_so(tmp_path):
     assert "tuple tick" in reason and result.unsearched[reason] == len(tuple_cc)
     assert result.searched + len(tuple_cc) == space.size
     assert infer(ev, answers(EXAMPLE / "cqels-answers.json"), space, max_tuple_evaluations=1).unsearched == {}
+
+
+def test_two_windows_the_rsp_ql_example_is_explained_by_its_own_profile():
+    """Dell'Aglio et al. 2014, Examples 9–10 (two windows, ``WC ∧ NC``, RStream, windows (o, c]): the
+    output of the rsp-ql profile is explained by settings that all report on window close with the
+    non-empty guard, emit empty relations and use left-open windows; t0 is searched per window."""
+    from check_helpers import rspql
+
+    ev = rspql()
+    output = as_actual(ev.relations(PROFILES["rsp-ql"].params), ev.variables)
+    space = parameter_space(ev)
+    assert all(len(z) == 2 for z in space.t0) and len(space.t0) == 6 * 3
+    result = infer(ev, output, space)
+    e = result.summary()
+    assert e["choices"] == {"report": "window-close,non-empty", "empty_relations": "emit",
+                            "window_bounds": "left-open"}
+    assert [0, 0] in result.profiles()["rsp-ql"]["t0"]
+    for s in result.correct:
+        assert check(ev, output, s.operational(), t0_fixed=True, end=result.horizon, other_profiles=False).correct
 
 
 # --------------------------------------------------------------------------------- CSRBench

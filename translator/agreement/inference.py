@@ -182,27 +182,26 @@ def merged(pairs: Iterable[tuple[int, frozenset]]) -> dict[int, frozenset]:
     return out
 
 
-@dataclass(frozen=True)
 class Comparison:
     """How the output is compared with an expected output (``check``'s timed comparison, or the
     CSRBench oracle's contiguous subsequence with ``ignore_timestamps``)."""
 
-    actual: tuple[ActualRelation, ...]
-    ignore_timestamps: bool
-    warm_up: int | None
-    horizon: int
-
-    def __post_init__(self) -> None:
-        lo = self.warm_up if self.warm_up is not None else -(10**18)
+    def __init__(self, actual: Sequence[ActualRelation], ignore_timestamps: bool, warm_up: int | None,
+                 horizon: int) -> None:
+        self.actual = tuple(actual)
+        self.ignore_timestamps = ignore_timestamps
+        self.warm_up = warm_up
+        self.horizon = horizon
+        self.low = warm_up if warm_up is not None else -(10**18)
         timed = merged((a.t, a.bindings) for a in self.actual if a.t is not None)
-        object.__setattr__(self, "_timed", {t: rel for t, rel in timed.items()
-                                            if t >= lo and (t <= self.horizon or rel)})
-        object.__setattr__(self, "_lo", lo)
+        # as ``check``: from the warm-up on; after the horizon only non-empty relations count
+        self.timed = {t: rel for t, rel in timed.items() if t >= self.low and (t <= horizon or rel)}
+        self.relations = [a.bindings for a in self.actual]
 
     def score(self, expected: Sequence[tuple[int, frozenset]]) -> tuple[bool, int]:
         """(equal?, closeness): timed — timestamps that agree minus those that differ; oracle — the
         longest prefix of the output found in place (as ``check`` ranks its candidates)."""
-        actual = [a.bindings for a in self.actual]
+        actual = self.relations
         if self.ignore_timestamps:
             if not actual:
                 return True, 0
@@ -216,10 +215,9 @@ class Comparison:
                     return True, n
                 best = max(best, n)
             return False, best
-        e = {t: rel for t, rel in merged(expected).items() if t >= self._lo}  # type: ignore[attr-defined]
-        a = self._timed  # type: ignore[attr-defined]
-        times = set(e) | set(a)
-        differ = sum(1 for t in times if e.get(t) != a.get(t))
+        e = {t: rel for t, rel in merged(expected).items() if t >= self.low}
+        times = set(e) | set(self.timed)
+        differ = sum(1 for t in times if e.get(t) != self.timed.get(t))
         return differ == 0, len(times) - 2 * differ
 
 
@@ -344,8 +342,13 @@ def infer(evaluator: Evaluator, actual: Sequence[ActualRelation], space: Space, 
             unsearched[f"not expressible: {exc}"] += len(group)
     try:
         evaluator.evaluate(r for reports in plans.values() for r in reports)
-    except PolicyError as exc:
-        raise RsplarsError(f"cannot evaluate the settings: {exc}") from None
+    except PolicyError:  # some plan's windows make no single LARS program at some t: find it, leave it out
+        for key in list(plans):
+            try:
+                evaluator.evaluate(plans[key])
+            except PolicyError as exc:
+                unsearched[f"not expressible: {exc}"] += len(by_plan[key])
+                del plans[key]
     keyed = KeyedRelations(evaluator)
     scores: dict[Setting, int] = {}
     expected: dict[Setting, list[Relation]] = {}
