@@ -267,7 +267,7 @@ class Inference:
                         entry["note"] = note
         return out
 
-    def as_dict(self, max_settings: int = 10000) -> dict:
+    def as_dict(self) -> dict:
         return {
             "explained": self.explained,
             "space": self.space.as_dict(),
@@ -277,7 +277,7 @@ class Inference:
             "plans": self.plans,
             "horizon": self.horizon,
             "correct_settings": len(self.correct),
-            "correct": [s.as_dict() for s in self.correct[:max_settings]],
+            "correct": [s.as_dict() for s in self.correct],
             "explanation": self.summary(),
             "profiles": self.profiles(),
             **({"closest": self.closest} if self.closest else {}),

@@ -23,6 +23,8 @@ th { background: #f3f3f3; }
 
 
 def _value(v) -> str:
+    if isinstance(v, list) and v and all(isinstance(x, (str, int, list)) for x in v):
+        return escape("; ".join(x if isinstance(x, str) else json.dumps(x) for x in v))
     return escape(v if isinstance(v, str) else json.dumps(v, ensure_ascii=False))
 
 
