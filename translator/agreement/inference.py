@@ -308,6 +308,33 @@ def infer(evaluator: Evaluator, actual: Sequence[ActualRelation], space: Space, 
     by_plan: dict[tuple, list[Setting]] = {}
     for s in settings:
         by_plan.setdefault(s.plan_key(), []).append(s)
+    plans, unsearched = plan_settings(evaluator, by_plan, h, max_tuple_evaluations)
+    keyed = KeyedRelations(evaluator)
+    scores: dict[Setting, int] = {}
+    expected: dict[Setting, list[Relation]] = {}
+    correct: list[Setting] = []
+    for key, reports in plans.items():
+        rows = [(r, evaluator.rows(r)) for r in reports]
+        for s in by_plan[key]:
+            rels = apply_r2s(rows, s.r2s, s.empty_relations)
+            ok, score = comparison.score([(r.t, keyed(r.rows)) for r in rels])
+            scores[s] = score
+            expected[s] = rels
+            if ok:
+                correct.append(s)
+    order = {s: i for i, s in enumerate(settings)}
+    correct.sort(key=order.__getitem__)
+    result = Inference(space, correct, len(scores), dict(unsearched), scores, expected, h, len(plans))
+    if not correct and scores:
+        result.closest = closest_settings(evaluator, actual, result, order, comparison, closest)
+    return result
+
+
+def plan_settings(evaluator: Evaluator, by_plan: dict[tuple, list[Setting]], h: int,
+                  max_tuple_evaluations: int) -> tuple[dict[tuple, list], Counter]:
+    """The reports of every plan (:meth:`Setting.plan_key`), evaluated together (module docstring),
+    and the settings left out with the reason: a tuple tick under content change beyond
+    ``max_tuple_evaluations`` partial instants, or windows that make no single LARS program."""
     arrivals = Counter(e.t for e in evaluator.elements)
     plans: dict[tuple, list] = {}
     unsearched: Counter = Counter()
@@ -349,25 +376,7 @@ def infer(evaluator: Evaluator, actual: Sequence[ActualRelation], space: Space, 
             except PolicyError as exc:
                 unsearched[f"not expressible: {exc}"] += len(by_plan[key])
                 del plans[key]
-    keyed = KeyedRelations(evaluator)
-    scores: dict[Setting, int] = {}
-    expected: dict[Setting, list[Relation]] = {}
-    correct: list[Setting] = []
-    for key, reports in plans.items():
-        rows = [(r, evaluator.rows(r)) for r in reports]
-        for s in by_plan[key]:
-            rels = apply_r2s(rows, s.r2s, s.empty_relations)
-            ok, score = comparison.score([(r.t, keyed(r.rows)) for r in rels])
-            scores[s] = score
-            expected[s] = rels
-            if ok:
-                correct.append(s)
-    order = {s: i for i, s in enumerate(settings)}
-    correct.sort(key=order.__getitem__)
-    result = Inference(space, correct, len(scores), dict(unsearched), scores, expected, h, len(plans))
-    if not correct and scores:
-        result.closest = closest_settings(evaluator, actual, result, order, comparison, closest)
-    return result
+    return plans, unsearched
 
 
 def closest_settings(evaluator: Evaluator, actual: Sequence[ActualRelation], result: Inference,
