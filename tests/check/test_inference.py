@@ -214,3 +214,14 @@ def test_cli_infer_bad_input_is_located_exit_2(tmp_path, capsys):
     assert code == 2 and f"{bad}:2:" in err and "Traceback" not in err and not report.exists()
     code = main([*HOT, "--answers", str(EXAMPLE / "cqels-answers.json"), "--infer", "--report-period", "2s"])
     assert code == 2 and "--report-period" in capsys.readouterr().err
+
+
+def test_inference_on_a_published_failure_finds_no_setting_and_shows_the_first_mismatch(csr_stream):
+    """SPARQLstream's Q4 (published: fail, Dell'Aglio et al. 2013, §7): no setting explains its
+    relations of several averages each; the closest settings name the first differing relation."""
+    ev = evaluator(CSR / "queries" / "q4.rq", STREAM_IRI, csr_stream, "ms")
+    result = infer(ev, answers(CSR / "answers" / "sparqlstream-answer-4.json"), parameter_space(ev),
+                   ignore_timestamps=True)
+    assert not result.explained and result.searched >= 500 and result.profiles() == {}
+    m = result.closest[0]["mismatch"]
+    assert len(m["actual"]) == 3 and m["expected"] != m["actual"] and m["diagnosis"]
