@@ -15,9 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from csrbench_data import DATA as CSR, STREAM_IRI, write_stream
 from translator.agreement.check import as_actual, check, read_answers, time_factor
-from translator.agreement.inference import Setting, explanation, infer, parameter_space
+from translator.agreement.inference import explanation, infer, parameter_space, sufficient_choices
 from translator.agreement.inference_html import render_inference_html
 from translator.cli import main
 from translator.evaluate.operational import Evaluator
@@ -108,6 +107,28 @@ def test_explanation_names_choices_irrelevant_and_constrained_parameters():
     one = [s for s in correct if s.t0 == (0,)]
     e = explanation(one, space, set(space.settings()))
     assert e["choices"]["t0"] == 0 and e["irrelevant"] == ["empty_relations"]
+    assert sufficient_choices(set(correct), space.settings()) == {"size": 1, "choices": [{"r2s": "istream"}]}
+    assert sufficient_choices(set(one), space.settings()) == {"size": 2, "choices": [{"t0": 0, "r2s": "istream"}]}
+
+
+def test_the_smallest_sufficient_choices_leave_only_correct_settings_and_none_smaller_does(hot):
+    """By brute force over the searched settings: each sufficient set of choices admits only correct
+    settings, and no set of fewer parameters does."""
+    import itertools
+
+    from translator.agreement.inference import PARAMETERS
+
+    result = infer(hot, answers(EXAMPLE / "cqels-answers.json"), parameter_space(hot))
+    suff = result.summary()["sufficient"]
+    correct = set(result.correct)
+    for choice in suff["choices"]:
+        matching = [s for s in result.scores if all(s.as_dict()[p] == v for p, v in choice.items())]
+        assert matching and all(s in correct for s in matching)
+    for subset in itertools.combinations(PARAMETERS, suff["size"] - 1):
+        groups: dict = {}
+        for s in result.scores:
+            groups.setdefault(tuple(s.value(p) for p in subset), []).append(s in correct)
+        assert not any(all(g) for g in groups.values())
 
 
 def test_options_given_fix_their_parameter(hot):
@@ -152,35 +173,6 @@ def test_two_windows_the_rsp_ql_example_is_explained_by_its_own_profile():
         assert check(ev, output, s.operational(), t0_fixed=True, end=result.horizon, other_profiles=False).correct
 
 
-# --------------------------------------------------------------------------------- CSRBench
-
-
-@pytest.fixture(scope="module")
-def csr_stream(tmp_path_factory):
-    return write_stream(tmp_path_factory.mktemp("csrbench") / "stream.nt")
-
-
-@pytest.mark.parametrize("profile, query, answers_file, t0", [
-    ("csparql", "q2", "csparql-answer-2.json", 0),
-    ("cqels", "q2", "cqels-answer-2.json", 0),
-    ("sparqlstream", "q1", "sparqlstream-answer-1.json", 1),
-])
-def test_inference_on_a_published_pass_names_the_engine_s_profile(csr_stream, profile, query, answers_file, t0):
-    """CSRBench (Dell'Aglio et al. 2013, §7, Table 2): the answers of published passes, compared as the
-    oracle compares (timestamps ignored). CQELS' tuple tick is beyond the search budget on this stream
-    (15,188 triples): its profile is named with a time tick, and the report says so."""
-    ev = evaluator(CSR / "queries" / f"{query}.rq", STREAM_IRI, csr_stream, "ms")
-    result = infer(ev, answers(CSR / "answers" / answers_file), parameter_space(ev), ignore_timestamps=True)
-    assert result.searched >= 500
-    profiles = result.profiles()
-    assert profile in profiles and t0 in profiles[profile]["t0"]
-    p = PROFILES[profile].params
-    tick = "time" if "content-change" in p.report else p.tick  # a tuple tick without content change is searched
-    assert Setting((t0,), p.report, p.cc_mode, tick, p.r2s, p.empty_relations, p.window_model) in set(result.correct)
-    if profile == "cqels":
-        assert "tuple tick" in profiles["cqels"]["note"]
-
-
 # -------------------------------------------------------------------------------- command line
 
 
@@ -215,13 +207,3 @@ def test_cli_infer_bad_input_is_located_exit_2(tmp_path, capsys):
     code = main([*HOT, "--answers", str(EXAMPLE / "cqels-answers.json"), "--infer", "--report-period", "2s"])
     assert code == 2 and "--report-period" in capsys.readouterr().err
 
-
-def test_inference_on_a_published_failure_finds_no_setting_and_shows_the_first_mismatch(csr_stream):
-    """SPARQLstream's Q4 (published: fail, Dell'Aglio et al. 2013, §7): no setting explains its
-    relations of several averages each; the closest settings name the first differing relation."""
-    ev = evaluator(CSR / "queries" / "q4.rq", STREAM_IRI, csr_stream, "ms")
-    result = infer(ev, answers(CSR / "answers" / "sparqlstream-answer-4.json"), parameter_space(ev),
-                   ignore_timestamps=True)
-    assert not result.explained and result.searched >= 500 and result.profiles() == {}
-    m = result.closest[0]["mismatch"]
-    assert len(m["actual"]) == 3 and m["expected"] != m["actual"] and m["diagnosis"]

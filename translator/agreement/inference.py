@@ -244,8 +244,9 @@ class Inference:
         return bool(self.correct)
 
     def summary(self) -> dict:
-        """The smallest set of choices that explains the output (:func:`explanation`)."""
-        return explanation(self.correct, self.space, set(self.scores))
+        """The choices that explain the output (:func:`explanation`, :func:`sufficient_choices`)."""
+        return {**explanation(self.correct, self.space, set(self.scores)),
+                "sufficient": sufficient_choices(set(self.correct), self.scores)}
 
     def profiles(self) -> dict[str, dict]:
         """The engine profiles (``rsplars profiles``) whose parameters are those of a correct setting:
@@ -437,6 +438,27 @@ def explanation(correct: Sequence[Setting], space: Space, searched: set[Setting]
             "constrained": constrained, "explanations": [{p: (list(v) if isinstance(v, tuple) else v) for p, v in e} for e in explanations]}
 
 
+def sufficient_choices(correct: set[Setting], searched: Iterable[Setting]) -> dict:
+    """The smallest sets of choices that explain the output on their own: the fewest parameters
+    whose values, once fixed, leave only correct settings among the searched ones (whatever the
+    other parameters). ``{"size": k, "choices": [{parameter: value, …}, …]}``; every set of k
+    parameters is tried, from k = 0 up."""
+    searched = list(searched)
+    if not correct:
+        return {"size": None, "choices": []}
+    for k in range(len(PARAMETERS) + 1):
+        found = []
+        for subset in itertools.combinations(PARAMETERS, k):
+            verdict: dict[tuple, bool] = {}
+            for s in searched:
+                key = tuple(s.value(p) for p in subset)
+                verdict[key] = verdict.get(key, True) and s in correct
+            found += [{p: show_value(p, v) for p, v in zip(subset, key)} for key, ok in verdict.items() if ok]
+        if found:
+            return {"size": k, "choices": found}
+    return {"size": None, "choices": []}  # not reached: the full settings of ``correct`` are sufficient
+
+
 def _hashable(value):
     return tuple(value) if isinstance(value, list) else value
 
@@ -459,6 +481,11 @@ def describe(inference: Inference) -> list[str]:
             lines.append("  irrelevant: " + ", ".join(p + (" (where searched)" if p in e["irrelevant_where_searched"] else "")
                                                        for p in e["irrelevant"]))
         lines.append(f"  {len(e['explanations'])} distinct explanation(s) without the irrelevant parameters")
+        suff = e["sufficient"]
+        shown = suff["choices"][:3]
+        lines.append(f"  smallest sufficient choices ({suff['size']} parameters, {len(suff['choices'])} way(s)): "
+                     + " | ".join(", ".join(f"{p} = {v}" for p, v in c.items()) for c in shown)
+                     + (" | …" if len(suff["choices"]) > len(shown) else ""))
         profiles = inference.profiles()
         if profiles:
             lines.append("  engine profiles that explain it: " + "; ".join(
@@ -487,4 +514,4 @@ def _short(rel) -> str:
 
 
 __all__ = ["PARAMETERS", "Comparison", "Inference", "KeyedRelations", "Setting", "Space", "describe",
-           "explanation", "infer", "parameter_space", "report_policies"]
+           "explanation", "infer", "parameter_space", "report_policies", "sufficient_choices"]

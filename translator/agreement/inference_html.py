@@ -39,8 +39,12 @@ def _choices(e: dict) -> str:
         elif p in e["constrained"]:
             values = ", ".join(_value(v) for v in e["constrained"][p])
             rows.append(f"<tr><td>{p}</td><td>one of</td><td>{values}</td></tr>")
+    suff = e.get("sufficient") or {"size": None, "choices": []}
+    ways = "".join("<li>" + escape(", ".join(f"{p} = {v}" for p, v in c.items()) or "(no choice: every setting)")
+                   + "</li>" for c in suff["choices"][:MAX_ROWS])
     return ("<h2>The choices that explain it</h2><table><tr><th>parameter</th><th>status</th><th>value</th></tr>"
-            + "".join(rows) + "</table>")
+            + "".join(rows) + "</table>"
+            + f"<h3>Smallest sufficient choices ({suff['size']} parameters)</h3><ul>{ways}</ul>")
 
 
 def _settings_table(settings: list[dict]) -> str:
