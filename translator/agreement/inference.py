@@ -238,15 +238,19 @@ class Inference:
     horizon: int = 0
     plans: int = 0
     closest: list[dict] = field(default_factory=list)
+    _summary: dict | None = field(default=None, repr=False)
 
     @property
     def explained(self) -> bool:
         return bool(self.correct)
 
     def summary(self) -> dict:
-        """The choices that explain the output (:func:`explanation`, :func:`sufficient_choices`)."""
-        return {**explanation(self.correct, self.space, set(self.scores)),
-                "sufficient": sufficient_choices(set(self.correct), self.scores)}
+        """The choices that explain the output (:func:`explanation`, :func:`sufficient_choices`),
+        computed once."""
+        if self._summary is None:
+            self._summary = {**explanation(self.correct, self.space, set(self.scores)),
+                             "sufficient": sufficient_choices(set(self.correct), self.scores)}
+        return self._summary
 
     def profiles(self) -> dict[str, dict]:
         """The engine profiles (``rsplars profiles``) whose parameters are those of a correct setting:
