@@ -61,6 +61,8 @@ def add_parser(subparsers) -> None:
     g["input"].add_argument("--push", metavar="QUERY_B",
                             help="the query run push-based with τ2 (CQELS's stream patterns)")
     add_data_options(g["input"], stream_required=True)
+    g["input"].add_argument("--answers", action="append", metavar="FILE",
+                            help="an engine's recorded output; twice: compare two outputs (docs/check.md)")
     add_query_options(g["query"], epsparql=g["epsparql"])
     g["query"].add_argument("--as", dest="as_", choices=AS_CHOICES, metavar="VARIANT",
                             help="%(choices)s: the member of cq(Q) pushed (default: brave; all: one report each)")
@@ -113,6 +115,10 @@ def run(args: argparse.Namespace) -> int:
 
     from translator.evaluate.accounting import count_elements, new_accounting, print_summary
 
+    if args.answers:  # two engines' recorded outputs (translator.cli.commands.agree_recorded)
+        from translator.cli.commands.agree_recorded import run_recorded
+
+        return run_recorded(args)
     _check_arguments(args)
     if operational_requested(args) or given(args.r2s):  # real engines' answer streams (docs/check.md)
         return run_profile_agreement(args)

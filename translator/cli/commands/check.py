@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 
 from lars.errors import EXIT_FAILURE, EXIT_OK, RsplarsError
 from translator.cli.commands.common import (
@@ -25,7 +24,7 @@ from translator.cli.commands.common import (
     output,
     parse_query,
     read_data,
-    read_text,
+    read_recorded_answers,
 )
 from translator.cli.commands.operational_options import (
     add_operational_options,
@@ -73,6 +72,12 @@ def add_parser(subparsers) -> None:
                                       "expected ones, timestamps ignored")
     g["comparison"].add_argument("--max-candidates", type=int, default=2000, metavar="N",
                                  help="limit on t0 vectors (default 2000)")
+    inference = p.add_argument_group("profile inference (docs/check.md)")
+    inference.add_argument("--infer", action="store_true",
+                           help="search every setting of t0, report policy, tick, R2S, window bounds and empty "
+                                "relations; options given fix theirs (exit 0: some setting explains the output)")
+    inference.add_argument("--max-tuple-evaluations", type=int, default=1000, metavar="N",
+                           help="search the tuple tick under content change up to N partial instants (default 1000)")
     g["output"].add_argument("--json", metavar="REPORT.json", help="write the JSON report")
     g["output"].add_argument("--html", metavar="REPORT.html", help="write the HTML report (expected vs actual timeline)")
     g["scale_out"].add_argument("--lars-engine", choices=["auto", "asp", "incremental"], default="auto",
@@ -86,8 +91,7 @@ def add_parser(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from translator.agreement.answers import read_answer_text
-    from translator.agreement.check import check, time_factor
+    from translator.agreement.check import check
     from translator.agreement.check_html import render_html
     from translator.evaluate.operational import Evaluator
     from translator.rdf.streams import parse_stream_spec
@@ -97,6 +101,8 @@ def run(args: argparse.Namespace) -> int:
         raise RsplarsError("--as cqels-all gives several queries; check them one by one (cqels-brave, cqels-cautious)")
     query = parse_query(args, args.query_file)
     check_stream_iris(query, [parse_stream_spec(spec)[0] for spec in args.stream])
+    if args.infer:
+        return run_inference(args, query)
     apply_dialect_defaults(args, query)  # RSP-QL: the rsp-ql profile and the registration's R2S, as `run`
     if args.profile is None and args.report_policy is None:
         raise RsplarsError("check needs the engine's profile (--profile NAME, see `rsplars profiles`) or at least "
@@ -104,11 +110,8 @@ def run(args: argparse.Namespace) -> int:
     op = resolve_operational(args, base_unit=args.unit)
     if not given(args.window_bounds):
         args.window_bounds = op.window_model
-    text, source = read_text(args.answers, "answers")
-    answers = read_answer_text(text, source, fmt=args.answers_format, time_column=args.answers_time_column,
-                               time_factor=time_factor(args.answers_time_unit or args.unit, args.unit))
+    answers = read_args_answers(args)
     fmt, actual = answers.format, answers.relations
-    print(f"answers: {answers.description}", file=sys.stderr)
     from translator.evaluate.accounting import count_elements, new_accounting, print_summary
 
     accounting = new_accounting(args.skip_bad_elements)
@@ -134,6 +137,96 @@ def run(args: argparse.Namespace) -> int:
     count_elements(accounting, elements, args.end if args.end is not None else max((e.t for e in elements), default=None))
     print_summary(accounting)  # nothing lost silently (docs/robustness.md)
     return EXIT_OK if verdict.correct else EXIT_FAILURE
+
+
+def read_args_answers(args: argparse.Namespace):
+    """The ``--answers`` file as ``--answers-format``, ``--answers-time-column`` and ``--answers-time-unit`` say."""
+    from translator.agreement.check import time_factor
+
+    return read_recorded_answers(args.answers, fmt=args.answers_format, time_column=args.answers_time_column,
+                                 time_factor=time_factor(args.answers_time_unit or args.unit, args.unit))
+
+
+def run_inference(args: argparse.Namespace, query) -> int:
+    """``check --infer``: the settings that explain the output (:mod:`translator.agreement.inference`)."""
+    from translator.agreement.inference import describe, infer
+    from translator.agreement.inference_html import render_inference_html
+    from translator.evaluate.accounting import count_elements, new_accounting, print_summary
+    from translator.evaluate.operational import Evaluator
+    from translator.translate.normalize import TimeBase
+
+    answers = read_args_answers(args)
+    fmt, actual = answers.format, answers.relations
+    accounting = new_accounting(args.skip_bad_elements)
+    elements, facts = read_data(args, accounting)
+    bounds = args.window_bounds if given(args.window_bounds) else None
+    args.mode, args.window_bounds = "none", bounds or "closed"  # the evaluator compiles each report's windows itself
+    ((_, compiled),) = compile_variants(args, query, elements)
+    evaluator = Evaluator(compiled.query, compiled.strategy, TimeBase(args.unit), elements, facts, engine=args.lars_engine)
+    if evaluator.form != "select":
+        raise RsplarsError(f"check judges SELECT answers; this is a {evaluator.form.upper()} query")
+    space = inference_space(args, evaluator, bounds)
+    result = infer(evaluator, actual, space, ignore_timestamps=args.ignore_timestamps, warm_up=args.warm_up,
+                   end=args.end, max_tuple_evaluations=args.max_tuple_evaluations)
+    report = {"correct": result.explained, "query": args.query_file, "answers": args.answers, "answers_format": fmt,
+              "comparison": "oracle (contiguous subsequence, timestamps ignored)" if args.ignore_timestamps
+              else "timed (Def 25)", "inference": result.as_dict()}
+    if args.ignore_timestamps and not actual:
+        report["note"] = "an empty output is contained in every expected output (as in the CSRBench oracle)"
+    if args.profile is not None:
+        report["profile"] = args.profile
+        report["profile_explains"] = args.profile in report["inference"]["profiles"]
+    if args.json:
+        with output(args.json) as out:
+            out.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+    if args.html:
+        with output(args.html) as out:
+            out.write(render_inference_html(report))
+    print("\n".join(describe(result)))
+    if "note" in report:
+        print(f"note: {report['note']}")
+    if args.profile is not None:
+        untested = args.profile not in report["inference"]["profiles"] and _tuple_tick_unsearched(args.profile, result)
+        print(f"profile {args.profile}: " + ("explains the output" if report["profile_explains"] else
+                                             "its time-tick variant does not explain the output (its tuple tick "
+                                             "was not searched)" if untested else "does not explain the output"))
+    count_elements(accounting, elements, args.end if args.end is not None else max((e.t for e in elements), default=None))
+    print_summary(accounting)
+    return EXIT_OK if result.explained else EXIT_FAILURE
+
+
+def inference_space(args: argparse.Namespace, evaluator, window_bounds: str | None):
+    """The parameter space of ``--infer``: every value of each parameter, but those given on the command
+    line (``--t0``, ``--report-policy``, ``--cc-mode``, ``--tick``, ``--r2s``, ``--empty-relations``,
+    ``--window-bounds``), which are fixed; ``--profile`` fixes nothing (the report says whether it explains)."""
+    from translator.agreement.inference import parameter_space
+    from translator.evaluate.report_policy import parse_report
+
+    if args.report_period is not None or args.report_window is not None:
+        raise RsplarsError("--infer searches the periodic strategy with the window's slide and every window "
+                           "reporting; --report-period and --report-window are not searched")
+    return parameter_space(
+        evaluator, registration=args.registration,
+        t0=t0_values(args.t0) if args.t0 is not None else None,
+        report=parse_report(args.report_policy) if args.report_policy is not None else None,
+        cc_mode=args.cc_mode, tick=args.tick, r2s=args.r2s if given(args.r2s) else None,
+        empty_relations=args.empty_relations,
+        window_bounds=window_bounds,
+        max_candidates=args.max_candidates)
+
+
+def _tuple_tick_unsearched(profile: str, result) -> bool:
+    from translator.evaluate.profiles import PROFILES
+
+    p = PROFILES[profile].params
+    return p.tick == "tuple" and "content-change" in p.report and any("tuple tick" in r for r in result.unsearched)
+
+
+def t0_values(text: str) -> tuple[int, ...]:
+    try:
+        return tuple(int(x) for x in text.split(","))
+    except ValueError:
+        raise RsplarsError(f"--t0: expected integers separated by commas, got {text!r}") from None
 
 
 def summary(report: dict) -> str:

@@ -25,6 +25,18 @@ def read_text(path: str, what: str = "query") -> tuple[str, str]:
         raise RsplarsError(f"cannot read {what} {path}: not UTF-8 text ({exc.reason})") from None
 
 
+def read_recorded_answers(path: str, *, fmt: str = "auto", time_column: str | None = None,
+                          time_factor: tuple[int, int] = (1, 1)):
+    """An engine's recorded output (``-`` = stdin) read by :func:`translator.agreement.answers.read_answer_text`;
+    what was read is said on stderr (format, relations, grouping)."""
+    from translator.agreement.answers import read_answer_text
+
+    text, source = read_text(path, "answers")
+    answers = read_answer_text(text, source, fmt=fmt, time_column=time_column, time_factor=time_factor)
+    print(f"answers{'' if path == '-' else ' ' + path}: {answers.description}", file=sys.stderr)
+    return answers
+
+
 #: the option groups of ``translate``, ``run``, ``agree`` and ``check``: key → (title, description).
 #: :func:`option_groups` creates them in the order a command lists them; ``--help`` shows them so.
 OPTION_GROUPS: dict[str, tuple[str, str | None]] = {

@@ -1,0 +1,521 @@
+"""Which operational parameters explain an engine's recorded output? (``rsplars check --infer``)
+
+Dell'Aglio et al. 2014, Definition 25 calls an output correct when it equals the answer of the
+query under the engine's parameters for *some* vector of window starts t0; the engine's other
+parameters — report policy (Definition 23), R2S operator (Definitions 20–22), window bounds
+(Definitions 12–13; D2 in docs/decisions.md), the tick and the empty-relation policy (Dell'Aglio
+et al. 2013, §3) — are hidden too (Dell'Aglio et al. 2014, §5, "explaining heterogeneity"). This
+module searches all of them at once: a :class:`Setting` fixes every parameter, the
+:class:`Space` is the product of the values of each, and :func:`infer` judges the output under
+every setting, as :func:`translator.agreement.check.check` judges it under one.
+
+Evaluations are shared between settings (docs/check.md, "Profile inference"):
+
+* the report times and window contents of a setting depend on t0, the report policy, the tick and
+  the window bounds only (its *plan*); R2S and the empty-relation policy post-process the R2R results
+  of one plan (Dell'Aglio et al. 2013, §6.1 applies them last), so one plan serves six settings;
+* the content-change reading and the tick change nothing without content change, so settings
+  that differ only there share their plan;
+* every plan's reports are handed to the evaluator together: the R2R result of a report depends on
+  t and the window contents only, so each distinct (contents, t) is solved once for all settings.
+
+A tuple tick under content change evaluates every partial instant (one solver run per arriving
+tuple); beyond ``max_tuple_evaluations`` such settings are not searched, and the report says so.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from dataclasses import dataclass, field, replace
+from typing import Iterable, Iterator, Sequence
+
+from lars.errors import RsplarsError
+from translator.agreement.check import ActualRelation, candidates, check, nt_key
+from translator.evaluate.operational import Evaluator, Relation, apply_r2s, horizon
+from translator.evaluate.profiles import PROFILES, R2S, Operational
+from translator.evaluate.report_policy import (
+    CC_MODES,
+    EMPTY_RELATIONS,
+    WINDOW_MODELS,
+    PolicyError,
+    format_report,
+)
+
+#: the searched parameters, in the order reports list them
+PARAMETERS = ("t0", "report", "cc_mode", "tick", "r2s", "empty_relations", "window_bounds")
+#: the ticks searched: ``batch`` evaluates as ``time`` does (one evaluation per instant, docs/check.md)
+SEARCHED_TICKS = ("time", "tuple")
+
+
+def report_policies() -> list[frozenset[str]]:
+    """Every report policy of Dell'Aglio et al. 2014, Definition 23: a non-empty combination of the
+    triggering strategies (window close, content change, periodic), with or without the
+    non-empty-content guard (14 policies)."""
+    triggers = ("window-close", "content-change", "periodic")
+    out = []
+    for n in range(1, len(triggers) + 1):
+        for combo in itertools.combinations(triggers, n):
+            out.append(frozenset(combo))
+            out.append(frozenset(combo) | {"non-empty"})
+    return out
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One point of the parameter space: every operational parameter fixed."""
+
+    t0: tuple[int, ...]
+    report: frozenset[str]
+    cc_mode: str
+    tick: str
+    r2s: str
+    empty_relations: str
+    window_bounds: str
+
+    def operational(self) -> Operational:
+        return Operational(self.report, t0=self.t0, cc_mode=self.cc_mode, tick=self.tick, r2s=self.r2s,
+                           empty_relations=self.empty_relations, window_model=self.window_bounds)
+
+    def value(self, parameter: str):
+        return getattr(self, parameter)
+
+    def plan_key(self) -> tuple:
+        """What the report times and window contents depend on (module docstring)."""
+        cc = "content-change" in self.report
+        return (self.t0, self.report, self.cc_mode if cc else None, self.tick if cc else "time", self.window_bounds)
+
+    def as_dict(self) -> dict:
+        return {p: show_value(p, self.value(p)) for p in PARAMETERS}
+
+
+def show_value(parameter: str, value):
+    """A parameter value as the reports and the command line write it."""
+    if parameter == "t0":
+        return value[0] if len(value) == 1 else list(value)
+    if parameter == "report":
+        return format_report(value)
+    return value
+
+
+@dataclass(frozen=True)
+class Space:
+    """The values searched for each parameter (the product of them is the space)."""
+
+    t0: tuple[tuple[int, ...], ...]
+    report: tuple[frozenset[str], ...]
+    cc_mode: tuple[str, ...] = CC_MODES
+    tick: tuple[str, ...] = SEARCHED_TICKS
+    r2s: tuple[str, ...] = R2S
+    empty_relations: tuple[str, ...] = EMPTY_RELATIONS
+    window_bounds: tuple[str, ...] = WINDOW_MODELS
+
+    def values(self, parameter: str) -> tuple:
+        return getattr(self, parameter)
+
+    def settings(self) -> Iterator[Setting]:
+        for combo in itertools.product(*(self.values(p) for p in PARAMETERS)):
+            yield Setting(*combo)
+
+    @property
+    def size(self) -> int:
+        n = 1
+        for p in PARAMETERS:
+            n *= len(self.values(p))
+        return n
+
+    def as_dict(self) -> dict:
+        return {p: [show_value(p, v) for v in self.values(p)] for p in PARAMETERS}
+
+
+def parameter_space(evaluator: Evaluator, *, registration: int = 0, t0: tuple[int, ...] | None = None,
+                    report: frozenset[str] | None = None, cc_mode: str | None = None, tick: str | None = None,
+                    r2s: str | None = None, empty_relations: str | None = None, window_bounds: str | None = None,
+                    max_candidates: int = 2000) -> Space:
+    """The space of :func:`infer`: t0 vectors as ``check`` enumerates them (Dell'Aglio et al. 2014,
+    Definition 25, from ``registration``), every report policy, both content-change readings, the
+    time and tuple ticks, the three R2S operators, both empty-relation policies and the three
+    window-bounds conventions; a parameter given explicitly is fixed to that value."""
+    n = len(evaluator.windows)
+    if t0 is not None:
+        fixed = Operational(frozenset({"window-close"}), t0=t0)
+        t0s = [tuple(fixed.t0_of(k, n) for k in range(n))]
+    else:
+        t0s = candidates(evaluator, Operational(frozenset({"window-close"})), registration, False)
+    if len(t0s) > max_candidates:
+        raise RsplarsError(f"{len(t0s)} t0 candidates (the product over the windows' ranges) exceed {max_candidates}; "
+                           "fix t0 with --t0, or choose a coarser --unit")
+
+    def one(value, default):
+        return (value,) if value is not None else default
+
+    return Space(tuple(t0s), one(report, tuple(report_policies())), one(cc_mode, CC_MODES),
+                 one("time" if tick == "batch" else tick, SEARCHED_TICKS), one(r2s, R2S),
+                 one(empty_relations, EMPTY_RELATIONS), one(window_bounds, WINDOW_MODELS))
+
+
+# ------------------------------------------------------------------------------- comparing
+
+
+class KeyedRelations:
+    """Relations of the evaluator as comparison bindings (terms as ``check`` compares them), each
+    distinct set of rows keyed once for every setting."""
+
+    def __init__(self, evaluator: Evaluator) -> None:
+        self.variables = evaluator.variables
+        self.cache: dict[frozenset, frozenset] = {}
+
+    def __call__(self, rows: frozenset) -> frozenset:
+        keyed = self.cache.get(rows)
+        if keyed is None:
+            keyed = frozenset(frozenset((v, nt_key(x)) for v, x in zip(self.variables, row) if x is not None)
+                              for row in rows)
+            self.cache[rows] = keyed
+        return keyed
+
+
+def merged(pairs: Iterable[tuple[int, frozenset]]) -> dict[int, frozenset]:
+    """Relations at one timestamp merged (their union), as ``check`` compares them."""
+    out: dict[int, frozenset] = {}
+    for t, rel in pairs:
+        out[t] = out[t] | rel if t in out else rel
+    return out
+
+
+class Comparison:
+    """How the output is compared with an expected output (``check``'s timed comparison, or the
+    CSRBench oracle's contiguous subsequence with ``ignore_timestamps``)."""
+
+    def __init__(self, actual: Sequence[ActualRelation], ignore_timestamps: bool, warm_up: int | None,
+                 horizon: int) -> None:
+        self.actual = tuple(actual)
+        self.ignore_timestamps = ignore_timestamps
+        self.warm_up = warm_up
+        self.horizon = horizon
+        self.low = warm_up if warm_up is not None else -(10**18)
+        timed = merged((a.t, a.bindings) for a in self.actual if a.t is not None)
+        # as ``check``: from the warm-up on; after the horizon only non-empty relations count
+        self.timed = {t: rel for t, rel in timed.items() if t >= self.low and (t <= horizon or rel)}
+        self.relations = [a.bindings for a in self.actual]
+
+    def score(self, expected: Sequence[tuple[int, frozenset]]) -> tuple[bool, int]:
+        """(equal?, closeness): timed — timestamps that agree minus those that differ; oracle — the
+        longest prefix of the output found in place (as ``check`` ranks its candidates)."""
+        actual = self.relations
+        if self.ignore_timestamps:
+            if not actual:
+                return True, 0
+            rels = [rel for _, rel in expected]
+            best = 0
+            for i in range(len(rels) - len(actual) + 1):
+                n = 0
+                while n < len(actual) and rels[i + n] == actual[n]:
+                    n += 1
+                if n == len(actual):
+                    return True, n
+                best = max(best, n)
+            return False, best
+        e = {t: rel for t, rel in merged(expected).items() if t >= self.low}
+        times = set(e) | set(self.timed)
+        differ = sum(1 for t in times if e.get(t) != self.timed.get(t))
+        return differ == 0, len(times) - 2 * differ
+
+
+# ---------------------------------------------------------------------------------- the search
+
+
+@dataclass
+class Inference:
+    """The outcome of :func:`infer` (``as_dict`` is the JSON report's ``inference`` part)."""
+
+    space: Space
+    correct: list[Setting]
+    searched: int
+    unsearched: dict[str, int]
+    """reason → number of settings not judged"""
+    scores: dict[Setting, int] = field(repr=False)
+    expected: dict[Setting, list[Relation]] = field(repr=False)
+    horizon: int = 0
+    plans: int = 0
+    closest: list[dict] = field(default_factory=list)
+    _summary: dict | None = field(default=None, repr=False)
+
+    @property
+    def explained(self) -> bool:
+        return bool(self.correct)
+
+    def summary(self) -> dict:
+        """The choices that explain the output (:func:`explanation`, :func:`sufficient_choices`),
+        computed once."""
+        if self._summary is None:
+            self._summary = {**explanation(self.correct, self.space, set(self.scores)),
+                             "sufficient": sufficient_choices(set(self.correct), self.scores)}
+        return self._summary
+
+    def profiles(self) -> dict[str, dict]:
+        """The engine profiles (``rsplars profiles``) whose parameters are those of a correct setting:
+        profile → {"t0": [the t0 values that fit]}. A profile whose tuple tick was not searched
+        (``max_tuple_evaluations``) is named when its time-tick variant is correct, with a note."""
+        correct = set(self.correct)
+        out: dict[str, dict] = {}
+        for name, profile in PROFILES.items():
+            p = profile.params
+            for z in self.space.t0:
+                s = Setting(z, p.report, p.cc_mode, p.tick, p.r2s, p.empty_relations, p.window_model)
+                note = None
+                if s not in self.scores and s.plan_key()[3] == "tuple":
+                    s, note = replace(s, tick="time"), "its tuple tick was not searched: correct with a time tick"
+                if s in correct or _same_plan_as_correct(s, correct):
+                    entry = out.setdefault(name, {"t0": []})
+                    entry["t0"].append(show_value("t0", z))
+                    if note:
+                        entry["note"] = note
+        return out
+
+    def as_dict(self) -> dict:
+        return {
+            "explained": self.explained,
+            "space": self.space.as_dict(),
+            "settings": self.space.size,
+            "searched": self.searched,
+            "not_searched": self.unsearched,
+            "plans": self.plans,
+            "horizon": self.horizon,
+            "correct_settings": len(self.correct),
+            "correct": [s.as_dict() for s in self.correct],
+            "explanation": self.summary(),
+            "profiles": self.profiles(),
+            **({"closest": self.closest} if self.closest else {}),
+        }
+
+
+def _same_plan_as_correct(s: Setting, correct: set[Setting]) -> bool:
+    """A profile's setting outside the space (e.g. a tuple tick without content change) that
+    evaluates exactly as a correct setting does."""
+    for other in correct:
+        if other.plan_key() == s.plan_key() and (other.r2s, other.empty_relations) == (s.r2s, s.empty_relations):
+            return True
+    return False
+
+
+def infer(evaluator: Evaluator, actual: Sequence[ActualRelation], space: Space, *, ignore_timestamps: bool = False,
+          warm_up: int | None = None, end: int | None = None, max_tuple_evaluations: int = 1000,
+          closest: int = 3) -> Inference:
+    """Judge ``actual`` under every setting of ``space`` (module docstring). Where no setting makes it
+    correct, the ``closest`` best-scoring settings are judged again by :func:`check` with their t0
+    fixed, for the first differing relation and its diagnosis."""
+    if not ignore_timestamps and any(a.t is None for a in actual):
+        raise RsplarsError("the answers have relations without a timestamp; use --ignore-timestamps")
+    t_max = max(max(z) for z in space.t0)
+    h = end if end is not None else max(horizon(evaluator.elements, evaluator.windows, [t_max]), 0)
+    comparison = Comparison(tuple(actual), ignore_timestamps, warm_up, h)
+    settings = list(space.settings())
+    by_plan: dict[tuple, list[Setting]] = {}
+    for s in settings:
+        by_plan.setdefault(s.plan_key(), []).append(s)
+    plans, unsearched = plan_settings(evaluator, by_plan, h, max_tuple_evaluations)
+    keyed = KeyedRelations(evaluator)
+    scores: dict[Setting, int] = {}
+    expected: dict[Setting, list[Relation]] = {}
+    correct: list[Setting] = []
+    for key, reports in plans.items():
+        rows = [(r, evaluator.rows(r)) for r in reports]
+        for s in by_plan[key]:
+            rels = apply_r2s(rows, s.r2s, s.empty_relations)
+            ok, score = comparison.score([(r.t, keyed(r.rows)) for r in rels])
+            scores[s] = score
+            expected[s] = rels
+            if ok:
+                correct.append(s)
+    order = {s: i for i, s in enumerate(settings)}
+    correct.sort(key=order.__getitem__)
+    result = Inference(space, correct, len(scores), dict(unsearched), scores, expected, h, len(plans))
+    if not correct and scores:
+        result.closest = closest_settings(evaluator, actual, result, order, comparison, closest)
+    return result
+
+
+def plan_settings(evaluator: Evaluator, by_plan: dict[tuple, list[Setting]], h: int,
+                  max_tuple_evaluations: int) -> tuple[dict[tuple, list], Counter]:
+    """The reports of every plan (:meth:`Setting.plan_key`), evaluated together (module docstring),
+    and the settings left out with the reason: a tuple tick under content change beyond
+    ``max_tuple_evaluations`` partial instants, or windows that make no single LARS program."""
+    arrivals = Counter(e.t for e in evaluator.elements)
+    plans: dict[tuple, list] = {}
+    unsearched: Counter = Counter()
+    tuple_keys = []
+    for key, group in by_plan.items():
+        s = group[0]
+        if s.tick == "tuple" and "content-change" in s.report:
+            tuple_keys.append(key)
+            continue
+        try:
+            plans[key] = evaluator.plan(s.operational(), None, h)
+        except PolicyError as exc:
+            unsearched[f"not expressible: {exc}"] += len(group)
+    # a tuple tick: one more evaluation per arriving tuple at each content-change report (docs/check.md)
+    partial_times: set[int] = set()
+    for key in tuple_keys:
+        try:
+            reports = evaluator.plan(replace(by_plan[key][0], tick="time").operational(), None, h)
+        except PolicyError:
+            continue
+        partial_times.update(r.t for r in reports if arrivals[r.t] > 1)
+    partial = sum(arrivals[t] - 1 for t in partial_times)
+    for key in tuple_keys:
+        group = by_plan[key]
+        if partial > max_tuple_evaluations:
+            unsearched[f"tuple tick under content change: {partial} evaluations of partial instants exceed "
+                       f"--max-tuple-evaluations {max_tuple_evaluations}"] += len(group)
+            continue
+        try:
+            plans[key] = evaluator.plan(group[0].operational(), None, h)
+        except PolicyError as exc:
+            unsearched[f"not expressible: {exc}"] += len(group)
+    try:
+        evaluator.evaluate(r for reports in plans.values() for r in reports)
+    except PolicyError:  # some plan's windows make no single LARS program at some t: find it, leave it out
+        for key in list(plans):
+            try:
+                evaluator.evaluate(plans[key])
+            except PolicyError as exc:
+                unsearched[f"not expressible: {exc}"] += len(by_plan[key])
+                del plans[key]
+    return plans, unsearched
+
+
+def closest_settings(evaluator: Evaluator, actual: Sequence[ActualRelation], result: Inference,
+                     order: dict[Setting, int], comparison: Comparison, n: int) -> list[dict]:
+    """The ``n`` settings with the best closeness (then the earliest in the space), each judged by
+    :func:`check` with its t0 fixed: its first mismatching relation and diagnosis."""
+    ranked = sorted(result.scores, key=lambda s: (-result.scores[s], order[s]))
+    out = []
+    seen_outputs: set[tuple] = set()
+    for s in ranked:
+        signature = tuple((r.t, r.rows) for r in result.expected[s])
+        if signature in seen_outputs:  # settings with the same expected output: one stands for all
+            continue
+        seen_outputs.add(signature)
+        verdict = check(evaluator, actual, s.operational(), t0_fixed=True, ignore_timestamps=comparison.ignore_timestamps,
+                        warm_up=comparison.warm_up, end=result.horizon, other_profiles=False)
+        out.append({"setting": s.as_dict(), "score": result.scores[s],
+                    "expected_relations": verdict.report.get("expected_relations"),
+                    "mismatch": verdict.report.get("mismatch")})
+        if len(out) == n:
+            break
+    return out
+
+
+# --------------------------------------------------------------------------- the explanation
+
+
+def explanation(correct: Sequence[Setting], space: Space, searched: set[Setting]) -> dict:
+    """The smallest set of choices that explains the output:
+
+    * ``choices`` — the parameters with one value in every correct setting (common to all of them);
+    * ``irrelevant`` — the parameters whose every searched value keeps a correct setting correct
+      (``irrelevant_where_searched``: those of them with values that were not searched);
+    * ``constrained`` — the others: the values they take among the correct settings;
+    * ``explanations`` — the correct settings with the irrelevant parameters left out (distinct).
+
+    Empty when no setting is correct."""
+    if not correct:
+        return {"choices": {}, "irrelevant": [], "irrelevant_where_searched": [], "constrained": {}, "explanations": []}
+    good = set(correct)
+    choices, irrelevant, constrained, where_searched = {}, [], {}, []
+    for p in PARAMETERS:
+        values = [v for v in space.values(p) if any(s.value(p) == v for s in correct)]
+        variations = [replace(s, **{p: v}) for s in correct for v in space.values(p)]
+        free = len(space.values(p)) > 1 and all(x in good or x not in searched for x in variations)
+        if free:
+            irrelevant.append(p)
+            if any(x not in searched for x in variations):
+                where_searched.append(p)
+        elif len(values) == 1:
+            choices[p] = show_value(p, values[0])
+        else:
+            constrained[p] = [show_value(p, v) for v in values]
+    relevant = [p for p in PARAMETERS if p not in irrelevant]
+    explanations = list(dict.fromkeys(tuple((p, _hashable(show_value(p, s.value(p)))) for p in relevant)
+                                      for s in correct))
+    return {"choices": choices, "irrelevant": irrelevant, "irrelevant_where_searched": where_searched,
+            "constrained": constrained, "explanations": [{p: (list(v) if isinstance(v, tuple) else v) for p, v in e} for e in explanations]}
+
+
+def sufficient_choices(correct: set[Setting], searched: Iterable[Setting]) -> dict:
+    """The smallest sets of choices that explain the output on their own: the fewest parameters
+    whose values, once fixed, leave only correct settings among the searched ones (whatever the
+    other parameters). ``{"size": k, "choices": [{parameter: value, …}, …]}``; every set of k
+    parameters is tried, from k = 0 up."""
+    searched = list(searched)
+    if not correct:
+        return {"size": None, "choices": []}
+    for k in range(len(PARAMETERS) + 1):
+        found = []
+        for subset in itertools.combinations(PARAMETERS, k):
+            verdict: dict[tuple, bool] = {}
+            for s in searched:
+                key = tuple(s.value(p) for p in subset)
+                verdict[key] = verdict.get(key, True) and s in correct
+            found += [{p: show_value(p, v) for p, v in zip(subset, key)} for key, ok in verdict.items() if ok]
+        if found:
+            return {"size": k, "choices": found}
+    return {"size": None, "choices": []}  # not reached: the full settings of ``correct`` are sufficient
+
+
+def _hashable(value):
+    return tuple(value) if isinstance(value, list) else value
+
+
+def describe(inference: Inference) -> list[str]:
+    """The inference in words, for the command line."""
+    lines = []
+    n, total = len(inference.correct), inference.searched
+    not_searched = sum(inference.unsearched.values())
+    head = f"{total} settings searched" + (f" ({not_searched} not searched)" if not_searched else "")
+    if inference.correct:
+        e = inference.summary()
+        lines.append(f"explained: correct under {n} of {head}")
+        if e["choices"]:
+            lines.append("  choices common to all: " + ", ".join(f"{p} = {v}" for p, v in e["choices"].items()))
+        if e["constrained"]:
+            lines.append("  constrained: " + "; ".join(f"{p} ∈ {{{', '.join(map(str, v))}}}"
+                                                       for p, v in e["constrained"].items()))
+        if e["irrelevant"]:
+            lines.append("  irrelevant: " + ", ".join(p + (" (where searched)" if p in e["irrelevant_where_searched"] else "")
+                                                       for p in e["irrelevant"]))
+        lines.append(f"  {len(e['explanations'])} distinct explanation(s) without the irrelevant parameters")
+        suff = e["sufficient"]
+        shown = suff["choices"][:3]
+        lines.append(f"  smallest sufficient choices ({suff['size']} parameters, {len(suff['choices'])} way(s)): "
+                     + " | ".join(", ".join(f"{p} = {v}" for p, v in c.items()) for c in shown)
+                     + (" | …" if len(suff["choices"]) > len(shown) else ""))
+        profiles = inference.profiles()
+        if profiles:
+            lines.append("  engine profiles that explain it: " + "; ".join(
+                f"{name} (t0 = {', '.join(map(str, e['t0']))}{'; ' + e['note'] if 'note' in e else ''})"
+                for name, e in profiles.items()))
+    else:
+        lines.append(f"not explained: incorrect under every one of {head}")
+        for c in inference.closest:
+            m = c["mismatch"] or {}
+            setting = ", ".join(f"{p} {v}" for p, v in c["setting"].items())
+            lines.append(f"  closest: {setting}")
+            lines.append(f"    first mismatch at t = {m.get('timestamp')}: expected "
+                         f"{_short(m.get('expected'))}, actual {_short(m.get('actual'))}")
+            for d in m.get("diagnosis", []):
+                lines.append(f"    diagnosis: {d}")
+    for reason, count in inference.unsearched.items():
+        lines.append(f"  not searched ({count} settings): {reason}")
+    return lines
+
+
+def _short(rel) -> str:
+    import json
+
+    text = json.dumps(rel, ensure_ascii=False)
+    return text if len(text) <= 160 else text[:157] + "…"
+
+
+__all__ = ["PARAMETERS", "Comparison", "Inference", "KeyedRelations", "Setting", "Space", "describe",
+           "explanation", "infer", "parameter_space", "report_policies", "sufficient_choices"]
