@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 from dataclasses import dataclass, replace
 from typing import Sequence
 

@@ -33,7 +33,7 @@ def read_recorded_answers(path: str, *, fmt: str = "auto", time_column: str | No
 
     text, source = read_text(path, "answers")
     answers = read_answer_text(text, source, fmt=fmt, time_column=time_column, time_factor=time_factor)
-    print(f"answers{'' if path == '-' else ' ' + path}: {answers.description}", file=sys.stderr)
+    print(f"rsplars: answers: {answers.description} ({source})", file=sys.stderr)
     return answers
 
 
