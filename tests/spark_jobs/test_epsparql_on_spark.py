@@ -149,3 +149,19 @@ def test_run_engine_spark_refuses_unbounded_patterns_and_policies(spark, tmp_pat
     err = capsys.readouterr().err
     assert "--selection chronological" in err and "Traceback" not in err
 
+
+
+@pytest.mark.spark
+def test_agree_with_an_epsparql_push_query_on_spark_gives_the_sequential_report(spark, tmp_path, capsys) -> None:
+    examples = Path(__file__).parents[2] / "examples" / "epsparql"
+    stream = tmp_path / "stock.stream"
+    _write_stream(stream, [e for e in _elements(11, 60) if e.triple[1] == URIRef(NS + "hasStockPrice")])
+    base = ["agree", "--pull", str(examples / "prices_cs.rq"), "--push", str(examples / "prices.rq"),
+            "--stream", f"http://example.org/stock={stream}", "--window-bounds", "left-open", "--to", "60"]
+    assert main([*base, "--report", str(tmp_path / "seq.json")]) == 0
+    sequential = capsys.readouterr().out
+    assert main([*base, "--report", str(tmp_path / "spark.json"), "--engine", "spark", "--master", "local[2]",
+                 "--partitions", "4"]) == 0
+    assert capsys.readouterr().out == sequential.replace("seq.json", "spark.json")
+    assert (tmp_path / "spark.json").read_text() == (tmp_path / "seq.json").read_text()
+    assert "agreeing: 12 (100.0%)" in sequential
