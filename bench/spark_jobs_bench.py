@@ -41,7 +41,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 from recording import results_path, revision  # noqa: E402
 
-SIZES = {"epsparql": 40_000, "lars": 300_000, "check": 6_000}  # time points; check: readings per stream
+SIZES = {"epsparql": 200_000, "lars": 300_000, "check": 6_000}  # time points; check: readings per stream
 NS = "http://rsplars.invalid/bare#"
 RISE = (ROOT / "examples" / "epsparql" / "rise.rq").read_text()
 LARS_PROGRAM = """warm(X) :- rec(X) [10].

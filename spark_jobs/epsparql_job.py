@@ -70,9 +70,10 @@ def event_block_solve(compiled: EventCompiled, lo: int, end: int, engine: str = 
                       sparql_functions=True)
 
 
-def event_step(predicate: str, step: Step) -> EventEvaluation:
-    """The complex events reported at one step (their interval ends at ``step.t``)."""
-    return EventEvaluation(step.t, frozenset(event_rows(predicate, the_answer(step))))
+def event_step(predicate: str, step: Step) -> tuple[int, frozenset]:
+    """The complex events reported at one step (their interval ends at ``step.t``), as a plain tuple
+    (it pickles faster than an object; :class:`EventEvaluation` is built on the driver)."""
+    return step.t, frozenset(event_rows(predicate, the_answer(step)))
 
 
 def event_answers_spark(compiled: EventCompiled, elements: Sequence[StreamElement], *, start: int | None = None,
@@ -86,5 +87,7 @@ def event_answers_spark(compiled: EventCompiled, elements: Sequence[StreamElemen
     look = look_back(compiled.program)
     times = event_times(elements, start, end)
     if local:
-        return solve_blocks_locally(stream.points, times, look, solve, partitions or 4)
-    return solve_blocks_on_spark(stream.points, times, look, solve, master=master, partitions=partitions)
+        events = solve_blocks_locally(stream.points, times, look, solve, partitions or 4)
+    else:
+        events = solve_blocks_on_spark(stream.points, times, look, solve, master=master, partitions=partitions)
+    return (EventEvaluation(t, rows) for t, rows in events)

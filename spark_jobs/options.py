@@ -12,16 +12,17 @@ DEFAULT_MASTER = "local[*]"
 
 
 def add_engine_options(parser: argparse.ArgumentParser, *, state: bool = False, engine: bool = True,
-                       parquet: bool = True) -> None:
+                       parquet: bool = True, engine_help: str | None = None) -> None:
     """``--engine``, ``--master``, ``--partitions``, ``--parquet`` (docs/spark.md); ``--spark-state``
     with ``state`` (``rsplars run``, docs/robustness.md). ``parser``: an argument group, or a parser,
     which then gets a group of its own. ``engine=False``: the command has an ``--engine`` of its own
     that takes the value ``spark`` (``rsplars lars``, docs/spark_jobs.md); ``parquet=False``: no
-    ``--parquet`` (jobs whose output is not a table of answers)."""
+    ``--parquet`` (jobs whose output is not a table of answers); ``engine_help``: what ``--engine spark``
+    does in that command."""
     g = parser.add_argument_group("engine") if isinstance(parser, argparse.ArgumentParser) else parser
     if engine:
         g.add_argument("--engine", choices=ENGINES, default="sequential", metavar="ENGINE",
-                       help="sequential (default) or spark: blocks of the timeline solved in parallel")
+                       help=engine_help or "sequential (default) or spark: blocks of the timeline solved in parallel")
     g.add_argument("--master", default=DEFAULT_MASTER, metavar="URL",
                    help="Spark master: local[*] (default), local[N], spark://HOST:PORT, yarn")
     g.add_argument("--partitions", type=_positive, metavar="N",

@@ -83,6 +83,8 @@ def point_blocks(points: Points, times: Sequence[int], look: LookBack, count: in
     """The blocks of ``times`` (ascending, about ``count`` of them), each with the time points of
     ``points`` it needs (module docstring)."""
     ordered = sorted(points)
+    one: dict[Atom, Atom] = {}  # one object per distinct atom: a block pickles each atom once, then refers to it
+    points = {t: tuple([one.setdefault(atom, atom) for atom in points[t]]) for t in ordered}
     first_seen: dict[Atom, int] = {}
     if look.first_occurrences:
         for t in ordered:
@@ -96,7 +98,7 @@ def point_blocks(points: Points, times: Sequence[int], look: LookBack, count: in
             s = _tuple_start(points, ordered, a, need)
             start = min(start, ordered[0] if s is None and ordered else (a if s is None else s))
         i, j = bisect.bisect_left(ordered, start), bisect.bisect_right(ordered, z)
-        block = {t: tuple(points[t]) for t in ordered[i:j]}
+        block = {t: points[t] for t in ordered[i:j]}
         if look.first_occurrences:  # before the look-back only the first occurrences (prefix state)
             for t in ordered[:i]:
                 firsts = tuple(atom for atom in points[t] if first_seen[atom] == t)

@@ -21,7 +21,7 @@ from spark_jobs.lookback import LookBack, look_back
 from spark_jobs.point_blocks import point_blocks
 from spark_jobs.point_jobs import solve_point_block
 from translator.cli import main
-from translator.evaluate.epsparql_run import event_answers
+from translator.evaluate.epsparql_run import EventEvaluation, event_answers
 from translator.query.parse import parse
 from translator.rdf.streams import StreamElement
 from translator.translate.epsparql import compile_epsparql
@@ -81,8 +81,9 @@ def test_the_look_back_is_the_pattern_bound_and_shorter_one_loses_events() -> No
 
     stream = data_stream(elements, 0, None)
     solve = event_block_solve(compiled, *stream.timeline)
-    short = [ev for block in point_blocks(stream.points, event_times(elements, None, None), LookBack(2), 6)
-             for ev in solve_point_block(solve, block)]
+    short = [EventEvaluation(t, rows)
+             for block in point_blocks(stream.points, event_times(elements, None, None), LookBack(2), 6)
+             for t, rows in solve_point_block(solve, block)]
     assert [ev.t for ev in short] == [ev.t for ev in expected]
     assert short != expected  # events starting before the block's look-back are missed: the bound is needed
 

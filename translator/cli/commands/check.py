@@ -83,7 +83,9 @@ def add_parser(subparsers) -> None:
     add_robustness_options(g["robustness"], resume=False, memory=False)
     from spark_jobs.options import add_engine_options
 
-    add_engine_options(g["scale_out"], parquet=False)
+    add_engine_options(g["scale_out"], parquet=False,
+                       engine_help="sequential (default) or spark: the verdicts of --answers … / --batch judged in "
+                                   "parallel, one Spark task each (docs/spark_jobs.md)")
     p.set_defaults(func=stop_cleanly(run))  # SIGINT/SIGTERM: no incomplete report (docs/robustness.md)
 
 
