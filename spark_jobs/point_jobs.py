@@ -33,11 +33,25 @@ class BlockSolve:
     engine: str = "auto"
     models: int = 1
     sparql_functions: bool = False
+    #: fault injection of the robustness tests (``RSPLARS_FAULT`` on the driver, as for ``run``:
+    #: ``spark_jobs.solve_blocks.BlockJob.fault``), ``None`` in normal runs
+    fault: str | None = None
 
 
 def solve_point_block(solve: BlockSolve, block: PointBlock) -> list:
     """``solve.reader(step)`` for every evaluation time the block owns, in time order (plain Python:
     what a Spark task runs, and the tests' partitioned run without Spark)."""
+    from spark_jobs.solve_blocks import BlockError, inject_fault
+
+    try:
+        inject_fault(solve.fault, block.index)
+        return _solve(solve, block)
+    except Exception as err:  # noqa: BLE001 - named with the block's times, then re-raised
+        raise BlockError(f"block {block.index} covering the evaluation times {block.times[0]}..{block.times[-1]} "
+                         f"failed: {type(err).__name__}: {err}") from err
+
+
+def _solve(solve: BlockSolve, block: PointBlock) -> list:
     from translator.evaluate.engine import make_solver
 
     functions = None
@@ -60,11 +74,17 @@ def solve_blocks_locally(points: Points, times: Sequence[int], look: LookBack, s
 def solve_blocks_on_spark(points: Points, times: Sequence[int], look: LookBack, solve: BlockSolve, *,
                           master: str = DEFAULT_MASTER, partitions: int | None = None) -> Iterator:
     """The partitioned run on Spark: one task per block (``partitions`` blocks, default four per
-    core of the master); worker errors come back as user errors (``spark_jobs.cli.user_errors``)."""
+    core of the master); worker errors come back as user errors (``spark_jobs.cli.user_errors``). A task
+whose Python worker dies is run again (``spark_jobs.context.TASK_ATTEMPTS``): the blocks are pure
+functions of their input, so a retried block gives the same answers."""
     from spark_jobs.cli import start_spark, user_errors
     from spark_jobs.pipeline import default_partitions
 
+    import dataclasses
+    import os
+
     spark = start_spark(master)
+    solve = dataclasses.replace(solve, fault=os.environ.get("RSPLARS_FAULT") or None)
     count = partitions if partitions is not None else default_partitions(spark)
     blocks = point_blocks(points, times, look, count)
     if not blocks:

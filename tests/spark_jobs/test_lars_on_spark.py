@@ -14,6 +14,7 @@ from lars.errors import EXIT_USAGE
 from lars.model import Atom, Integer, Stream
 from lars.syntax import parse_program
 from spark_jobs.lars_job import LarsPartitionError, lars_steps_spark, program_look_back
+from spark_jobs.point_blocks import point_blocks
 from translator.cli import main
 from translator.evaluate.engine import make_solver
 
@@ -58,12 +59,10 @@ def test_blocks_give_the_answers_of_a_run_over_the_whole_stream(name, partitions
 
 
 def test_a_block_without_its_look_back_gives_other_answers() -> None:
-    """The look-back is needed: blocks cut with none (a mutated program of NOW windows would not see
-    the earlier points) differ from the run over the whole stream."""
-    from spark_jobs.lookback import LookBack
-    from spark_jobs.point_blocks import point_blocks
-    from spark_jobs.point_jobs import BlockSolve, solve_point_block
+    """The look-back is needed: blocks cut without one differ from the run over the whole stream."""
     from spark_jobs.lars_job import answer_of
+    from spark_jobs.lookback import LookBack
+    from spark_jobs.point_jobs import BlockSolve, solve_point_block
 
     program = parse_program(PROGRAMS["time windows"])
     stream = _stream(3)
@@ -125,3 +124,27 @@ def test_lars_engine_spark_refuses_whole_history_programs(spark, tmp_path, capsy
     assert main(["lars", str(program), "--stream", str(stream_file), "--engine", "spark", "--master", "local[2]"]) \
         == EXIT_USAGE
     assert "not stratified with --models 0 only" in capsys.readouterr().err
+
+
+@pytest.mark.spark
+def test_a_killed_worker_is_retried_and_a_failing_block_is_named(spark, tmp_path, capsys, monkeypatch) -> None:
+    stream = _stream(8, 60)
+    text = "\n".join(f"{t}: {', '.join(f'rec({a.args[0].value})' for a in atoms)}" for t, atoms in stream.items())
+    stream_file = _write(tmp_path, "s.txt", text + "\n")
+    program = _write(tmp_path, "p.lars", PROGRAMS["time windows"])
+    argv = ["lars", str(program), "--stream", str(stream_file)]
+    assert main(argv) == 0
+    sequential = capsys.readouterr().out
+    marker = tmp_path / "worker-exited"
+    monkeypatch.setenv("RSPLARS_FAULT", f"exit-once:{marker}")  # the first worker to start a block exits
+    assert main([*argv, "--engine", "spark", "--master", "local[2]", "--partitions", "4"]) == 0
+    assert marker.exists() and marker.read_text().startswith("block ")
+    assert capsys.readouterr().out == sequential
+    monkeypatch.setenv("RSPLARS_FAULT", "fail-block:2")
+    assert main([*argv, "--engine", "spark", "--master", "local[2]", "--partitions", "4"]) == EXIT_USAGE
+    err = capsys.readouterr().err
+    look = program_look_back(parse_program(PROGRAMS["time windows"]))
+    times = [b.times for b in point_blocks(dict(stream.items()), list(range(stream.timeline[0], stream.timeline[1] + 1)),
+                                           look, 4)]
+    assert f"block 2 covering the evaluation times {times[2][0]}..{times[2][-1]} failed" in err
+    assert "injected fault in block 2" in err and "Traceback" not in err
