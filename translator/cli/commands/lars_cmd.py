@@ -37,7 +37,10 @@ counted as it arrives (the summary at the end) and stops cleanly on SIGINT/SIGTE
 ``--engine`` (``translator.evaluate.engine``): ``auto`` (default) runs the incremental engine of
 ``lars.incremental`` when the program is in its fragment (non-recursive stratified programs,
 docs/performance.md) and clingo otherwise; ``asp`` always clingo; ``incremental`` refuses a
-program outside the fragment (exit 2, naming the rule and why).
+program outside the fragment (exit 2, naming the rule and why); ``spark`` reads the stream whole and
+solves blocks of reference times in parallel (``--master``, ``--partitions``), each with the look-back
+of the program's widest window and by ``auto``: the same lines (``spark_jobs.lars_job``,
+docs/spark_jobs.md).
 
 ``--print-asp`` prints the ASP encoding instead (``docs/asp-encoding.md``); with a single reference
 time (``--times T..T``) it adds the facts of the external atoms true at T, so that plain
