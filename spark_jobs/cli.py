@@ -205,7 +205,8 @@ def run_agreement_spark(
 ) -> SparkAgreement:
     """Solve every program of ``runs`` over the same blocks (one Spark job) and judge ``pull``
     against ``push`` on every interval ``[i·U, (i+1)·U]`` of the range (Dao-Tran, Beck, Eiter 2015, §5); ``engine``:
-    the LARS engine of every block (``--lars-engine``)."""
+    the LARS engine of every block (``--lars-engine``). Without a ``push`` run (an EP-SPARQL push query,
+    whose complex events ``spark_jobs.epsparql_job`` computes) only the answers, no verdicts."""
     from spark_jobs.solve_blocks import crashed_block
 
     plan: dict = {}
@@ -224,7 +225,8 @@ def _agreement_spark(runs, elements, static_facts, start, end, master, partition
     from spark_jobs.pipeline import solve_runs
     from spark_jobs.solve_blocks import decode_row
 
-    for label in (pull, push):
+    judged = push in runs  # without it: the answers only (an EP-SPARQL push run's events come from elsewhere)
+    for label in (pull, push) if judged else (pull,):
         if label not in runs:
             raise RsplarsError(f"run_agreement_spark: no run labelled {label!r} (runs: {', '.join(runs)})")
     period = runs[pull].period
@@ -248,6 +250,11 @@ def _agreement_spark(runs, elements, static_facts, start, end, master, partition
             t: frozenset(Solution.from_mapping(dict(zip(variables, decode_row(r)))) for r in rows)
             for t, rows in sorted(stream.items())
         }
+    if not judged:
+        if parquet is not None:
+            write_parquet(results, runs, parquet)
+        results.unpersist()
+        return SparkAgreement(out, [])
     pull_times = [t for t in out[pull] if t % period == 0]
     lo = 0 if start is None else start
     hi = end if end is not None else (max(pull_times) if pull_times else lo)

@@ -11,19 +11,25 @@ ENGINES = ("sequential", "spark")
 DEFAULT_MASTER = "local[*]"
 
 
-def add_engine_options(parser: argparse.ArgumentParser, *, state: bool = False) -> None:
+def add_engine_options(parser: argparse.ArgumentParser, *, state: bool = False, engine: bool = True,
+                       parquet: bool = True, engine_help: str | None = None) -> None:
     """``--engine``, ``--master``, ``--partitions``, ``--parquet`` (docs/spark.md); ``--spark-state``
     with ``state`` (``rsplars run``, docs/robustness.md). ``parser``: an argument group, or a parser,
-    which then gets a group of its own."""
+    which then gets a group of its own. ``engine=False``: the command has an ``--engine`` of its own
+    that takes the value ``spark`` (``rsplars lars``, docs/spark_jobs.md); ``parquet=False``: no
+    ``--parquet`` (jobs whose output is not a table of answers); ``engine_help``: what ``--engine spark``
+    does in that command."""
     g = parser.add_argument_group("engine") if isinstance(parser, argparse.ArgumentParser) else parser
-    g.add_argument("--engine", choices=ENGINES, default="sequential", metavar="ENGINE",
-                   help="sequential (default) or spark: blocks of the timeline solved in parallel")
+    if engine:
+        g.add_argument("--engine", choices=ENGINES, default="sequential", metavar="ENGINE",
+                       help=engine_help or "sequential (default) or spark: blocks of the timeline solved in parallel")
     g.add_argument("--master", default=DEFAULT_MASTER, metavar="URL",
                    help="Spark master: local[*] (default), local[N], spark://HOST:PORT, yarn")
     g.add_argument("--partitions", type=_positive, metavar="N",
                    help="blocks solved in parallel (default: four per core of the master)")
-    g.add_argument("--parquet", metavar="DIR",
-                   help="--engine spark: also write the answers as Parquet under DIR")
+    if parquet:
+        g.add_argument("--parquet", metavar="DIR",
+                       help="--engine spark: also write the answers as Parquet under DIR")
     if not state:
         return
     g.add_argument("--spark-state", metavar="DIR",

@@ -75,7 +75,8 @@ class BlockError(RunError):
     """A block that failed: the message names the block and the time range it covered."""
 
 
-def _inject_fault(fault: str | None, block: int) -> None:
+def inject_fault(fault: str | None, block: int) -> None:
+    """The fault ``fault`` (``BlockJob.fault``) if it concerns ``block``: tests of docs/robustness.md."""
     if not fault:
         return
     kind, _, arg = fault.partition(":")
@@ -175,7 +176,7 @@ def solve_block(key: tuple, pdf: pd.DataFrame, job: BlockJob) -> pd.DataFrame:
     a, b = job.blocks.own(block)
     _mark(job.progress, block, "start")
     try:
-        _inject_fault(job.fault, block)
+        inject_fault(job.fault, block)
         out = _solve_block(block, a, b, pdf, job)
         if job.state:
             from spark_jobs.state import save

@@ -270,8 +270,6 @@ def _event_answers(args: argparse.Namespace, query, elements) -> dict:
     (``translator.cli.commands.epsparql_cmd.push_answers``)."""
     from translator.cli.commands.epsparql_cmd import push_answers
 
-    if args.engine == "spark":
-        raise RsplarsError("--engine spark does not run EP-SPARQL queries")
     return push_answers(args, query, elements, end=args.end)
 
 

@@ -25,6 +25,7 @@ from translator.cli.commands.common import (
     parse_query,
     read_data,
     read_recorded_answers,
+    read_text,
 )
 from translator.cli.commands.operational_options import (
     add_operational_options,
@@ -44,15 +45,17 @@ def add_parser(subparsers) -> None:
                               usage=USAGE)
     g = option_groups(p, "input", "query", "semantics", "profile", "epsparql", "comparison", "output", "scale_out",
                       "robustness")
-    g["input"].add_argument("query_file", metavar="QUERY", help="query file (C-SPARQL, CQELS-QL), or - for stdin")
-    add_data_options(g["input"], stream_required=True)
-    g["input"].add_argument("--answers", required=True, metavar="FILE",
-                            help="the engine's output (formats: --answers-format; docs/check.md, \"Formats\")")
+    g["input"].add_argument("query_file", metavar="QUERY", nargs="?",
+                            help="query file (C-SPARQL, CQELS-QL, RSP-QL), or - for stdin")
+    add_data_options(g["input"], stream_required=False)
+    g["input"].add_argument("--answers", action="append", metavar="FILE",
+                            help="the engine's output (see --answers-format); repeated: one verdict per file")
+    g["input"].add_argument("--batch", metavar="FILE",
+                            help="one check per line of FILE (its arguments; # comments; docs/spark_jobs.md)")
     g["input"].add_argument("--answers-format", choices=["auto", "csrbench", "csrbench-2023", "sparql-json", "jsonl",
                                                          "csv", "tsv", "yasper"],
                             default="auto", metavar="F",
-                            help="%(choices)s: format of --answers (default: auto, by content; stderr says what "
-                                 "was read)")
+                            help="%(choices)s (default auto: by content, said on stderr)")
     g["input"].add_argument("--answers-time-column", metavar="NAME",
                             help="CSV/TSV answers: the timestamp column (default: t, timestamp, time or ts)")
     g["input"].add_argument("--answers-time-unit", choices=UNITS, metavar="U",
@@ -74,10 +77,10 @@ def add_parser(subparsers) -> None:
                                  help="limit on t0 vectors (default 2000)")
     inference = p.add_argument_group("profile inference (docs/check.md)")
     inference.add_argument("--infer", action="store_true",
-                           help="search every setting of t0, report policy, tick, R2S, window bounds and empty "
-                                "relations; options given fix theirs (exit 0: some setting explains the output)")
+                           help="search t0, report policy, tick, R2S, window bounds, empty relations (options "
+                                "given fix theirs; exit 0: some setting explains the output)")
     inference.add_argument("--max-tuple-evaluations", type=int, default=1000, metavar="N",
-                           help="search the tuple tick under content change up to N partial instants (default 1000)")
+                           help="tuple tick under content change: up to N partial instants (default 1000)")
     g["output"].add_argument("--json", metavar="REPORT.json", help="write the JSON report")
     g["output"].add_argument("--html", metavar="REPORT.html", help="write the HTML report (expected vs actual timeline)")
     g["scale_out"].add_argument("--lars-engine", choices=["auto", "asp", "incremental"], default="auto",
@@ -87,11 +90,29 @@ def add_parser(subparsers) -> None:
     from translator.cli.commands.longrun import add_robustness_options, stop_cleanly
 
     add_robustness_options(g["robustness"], resume=False, memory=False)
+    from spark_jobs.options import add_engine_options
+
+    add_engine_options(g["scale_out"], parquet=False,
+                       engine_help="sequential (default) or spark: the verdicts of --answers … / --batch judged in "
+                                   "parallel, one Spark task each (docs/spark_jobs.md)")
     p.set_defaults(func=stop_cleanly(run))  # SIGINT/SIGTERM: no incomplete report (docs/robustness.md)
 
 
 def run(args: argparse.Namespace) -> int:
+    """One verdict; several (``--answers`` repeated, ``--batch``, ``--engine spark``): :func:`run_many`."""
+    answers = args.answers or []
+    if args.batch is not None or len(answers) != 1 or args.engine == "spark":
+        return run_many(args)
+    args.answers = answers[0]
+    return run_one(args)
+
+
+def run_one(args: argparse.Namespace) -> int:
+    """The verdict on one answers file (``args.answers``: its path)."""
     from translator.agreement.check import check
+
+    if args.query_file is None or not args.stream:
+        raise RsplarsError("check needs QUERY, --stream IRI=FILE and --answers FILE (see rsplars check --help)")
     from translator.agreement.check_html import render_html
     from translator.evaluate.operational import Evaluator
     from translator.rdf.streams import parse_stream_spec
@@ -227,6 +248,129 @@ def t0_values(text: str) -> tuple[int, ...]:
         return tuple(int(x) for x in text.split(","))
     except ValueError:
         raise RsplarsError(f"--t0: expected integers separated by commas, got {text!r}") from None
+
+
+def run_many(args: argparse.Namespace) -> int:
+    """Several verdicts: one per ``--answers`` file, or per line of ``--batch FILE``; judged in this
+    process or in parallel on Spark (``spark_jobs.check_job``). Each item's output is what ``rsplars
+    check`` prints for it alone, after a line ``== check K/N: …`` when there are several; ``--json`` and
+    ``--html`` of the command line get the item's number (``r.json`` → ``r.2.json``). Exit code: the
+    highest of the items' (0 correct, 1 incorrect, 2 bad input)."""
+    import sys
+
+    from spark_jobs.check_job import judge_in_order, judge_on_spark
+
+    if args.batch is not None and (args.query_file is not None or args.answers):
+        raise RsplarsError("give either QUERY --answers FILE … or --batch FILE, not both")
+    items = batch_items(args.batch) if args.batch is not None else []
+    if args.batch is None:
+        if args.query_file is None or not args.answers:
+            raise RsplarsError("check needs QUERY and --answers FILE (repeat --answers for several), or --batch FILE")
+        items = expand_answers(args)
+    if args.engine == "spark":
+        outcomes = judge_on_spark(items, judge_item, master=args.master, partitions=args.partitions)
+    else:
+        outcomes = judge_in_order(items, judge_item)
+    for k, (item, outcome) in enumerate(zip(items, outcomes), start=1):
+        if len(items) > 1:
+            print(f"== check {k}/{len(items)}: {item_label(item)}", flush=True)
+        sys.stdout.write(outcome.out)
+        sys.stdout.flush()
+        sys.stderr.write(outcome.err)
+    return max((o.code for o in outcomes), default=EXIT_OK)
+
+
+def expand_answers(args: argparse.Namespace) -> list[argparse.Namespace]:
+    """One item per ``--answers`` file, judged sequentially (``--json``/``--html`` numbered)."""
+    import copy
+
+    out = []
+    for k, path in enumerate(args.answers, start=1):
+        item = copy.copy(args)
+        item.answers, item.batch, item.engine = [path], None, "sequential"
+        item.json, item.html = (_numbered(x, k, len(args.answers)) for x in (args.json, args.html))
+        vars(item).pop("func", None)  # the command's wrapper: items are judged by judge_item
+        out.append(item)
+    return out
+
+
+def batch_items(path: str) -> list[argparse.Namespace]:
+    """The items of a batch file: each non-empty line not starting with ``#`` holds the arguments of
+    one ``rsplars check`` (shell quoting, paths as from the current directory); a line that is not
+    is a located error FILE:LINE:1."""
+    import contextlib
+    import io
+    import shlex
+
+    from lars.errors import SourceError
+    from translator.cli.main import build_parser
+
+    text, source = read_text(path, "batch")
+    parser = build_parser("check")
+    items: list[argparse.Namespace] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        try:
+            words = shlex.split(line)
+        except ValueError as err:
+            raise SourceError(f"not a command line: {err}", source=source, line=number, column=1, text=text) from None
+        said = io.StringIO()
+        try:
+            with contextlib.redirect_stderr(said):
+                item = parser.parse_args(["check", *words])
+        except SystemExit:
+            message = said.getvalue().strip().splitlines()[-1] if said.getvalue().strip() else "bad arguments"
+            raise SourceError(f"not the arguments of rsplars check: {message.split(': error: ')[-1]}",
+                              source=source, line=number, column=1, text=text) from None
+        if item.batch is not None or item.engine != "sequential":
+            raise SourceError("a batch line is one check: no --batch or --engine in it", source=source, line=number,
+                              column=1, text=text)
+        if item.query_file is None or not item.answers:
+            raise SourceError("a batch line needs QUERY and --answers FILE", source=source, line=number, column=1,
+                              text=text)
+        items.extend(expand_answers(item))
+    return items
+
+
+def item_label(item: argparse.Namespace) -> str:
+    answers = item.answers[0] if isinstance(item.answers, list) else item.answers
+    profile = f" --profile {item.profile}" if item.profile else ""
+    t0 = f" --t0 {item.t0}" if getattr(item, "t0", None) is not None else ""
+    return f"{item.query_file} --answers {answers}{profile}{t0}"
+
+
+def judge_item(item: argparse.Namespace):
+    """One item's ``rsplars check``, its output captured (``spark_jobs.check_job.Outcome``): what a
+    Spark task runs, and the sequential loop. User errors print and return as in ``rsplars`` itself."""
+    import contextlib
+    import copy
+    import io
+
+    from lars import cache
+    from spark_jobs.check_job import Outcome
+    from translator.cli.main import report_error
+
+    item = copy.copy(item)
+    item.answers = item.answers[0] if isinstance(item.answers, list) else item.answers
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            with cache.enabled(not item.no_cache):
+                code = int(run_one(item))
+        except RsplarsError as error:
+            code = report_error(error)
+    return Outcome(code, out.getvalue(), err.getvalue())
+
+
+def _numbered(path: str | None, k: int, total: int) -> str | None:
+    """``path`` itself for one item; ``name.K.ext`` for item K of several."""
+    import os
+
+    if path is None or total == 1:
+        return path
+    stem, ext = os.path.splitext(path)
+    return f"{stem}.{k}{ext}"
 
 
 def summary(report: dict) -> str:

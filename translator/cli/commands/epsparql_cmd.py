@@ -50,6 +50,12 @@ def evaluations(args: argparse.Namespace, compiled, elements, *, start=None, end
     from translator.evaluate.epsparql_run import event_answers, policy_answers
 
     engine = args.lars_engine  # --lars-engine of run and agree
+    if getattr(args, "engine", "sequential") == "spark":  # blocks with look-back (docs/spark_jobs.md)
+        from spark_jobs.epsparql_job import event_answers_spark, refuse_policy
+
+        refuse_policy(args.selection, args.consumption)
+        return event_answers_spark(compiled, elements, start=start, end=end, engine=engine, master=args.master,
+                                   partitions=args.partitions)
     if uses_policy(args):
         return policy_answers(compiled, elements, selection=args.selection, consumption=args.consumption,
                               reading=args.policy_reading, start=start, end=end, engine=engine)
@@ -67,8 +73,14 @@ def run_epsparql(args: argparse.Namespace, query) -> int:
                                "(event patterns, push-evaluated; see docs/epsparql.md)")
     if getattr(args, "mode", None) not in (None, "push"):
         raise RsplarsError("EP-SPARQL queries are push-evaluated (on every event): --mode pull/none does not apply")
-    if getattr(args, "engine", "clingo") == "spark":
-        raise RsplarsError("--engine spark does not run EP-SPARQL queries (an event pattern is not cut into blocks)")
+    if getattr(args, "engine", "sequential") == "spark":
+        from spark_jobs.epsparql_job import refuse_policy
+
+        refuse_policy(args.selection, args.consumption)  # before the stream is read
+        for name in ("parquet", "spark_state"):
+            if getattr(args, name, None) is not None:
+                raise RsplarsError(f"--{name.replace('_', '-')} does not apply to EP-SPARQL runs on Spark "
+                                   "(docs/spark_jobs.md)")
     if args.r2s != "rstream":
         raise RsplarsError("--r2s does not apply to EP-SPARQL: each complex event is reported once, when detected")
     if args.start is not None and args.end is not None and args.start > args.end:

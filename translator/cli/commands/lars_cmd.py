@@ -37,7 +37,10 @@ counted as it arrives (the summary at the end) and stops cleanly on SIGINT/SIGTE
 ``--engine`` (``translator.evaluate.engine``): ``auto`` (default) runs the incremental engine of
 ``lars.incremental`` when the program is in its fragment (non-recursive stratified programs,
 docs/performance.md) and clingo otherwise; ``asp`` always clingo; ``incremental`` refuses a
-program outside the fragment (exit 2, naming the rule and why).
+program outside the fragment (exit 2, naming the rule and why); ``spark`` reads the stream whole and
+solves blocks of reference times in parallel (``--master``, ``--partitions``), each with the look-back
+of the program's widest window and by ``auto``: the same lines (``spark_jobs.lars_job``,
+docs/spark_jobs.md).
 
 ``--print-asp`` prints the ASP encoding instead (``docs/asp-encoding.md``); with a single reference
 time (``--times T..T``) it adds the facts of the external atoms true at T, so that plain
@@ -65,9 +68,10 @@ def add_parser(subparsers) -> None:
     p.add_argument("--format", choices=["jsonl", "text"], default="jsonl", help="output format (default: jsonl)")
     p.add_argument("--emit", choices=["full", "delta"], default="full",
                    help="full: the answer at every time point (default); delta: the atoms added and removed since the previous line")
-    p.add_argument("--engine", choices=["auto", "asp", "incremental"], default="auto",
+    p.add_argument("--engine", choices=["auto", "asp", "incremental", "spark"], default="auto",
                    help="auto (default): the incremental engine when the program is in its fragment (lars.incremental), "
-                        "clingo otherwise; asp: always clingo; incremental: refuse programs outside the fragment")
+                        "clingo otherwise; asp: always clingo; incremental: refuse programs outside the fragment; "
+                        "spark: blocks of reference times solved in parallel, each by auto (docs/spark_jobs.md)")
     p.add_argument("--models", type=int, default=1, metavar="N", help="answer streams to list per time point (0: all; default 1)")
     p.add_argument("--print-asp", action="store_true", help="print the ASP encoding (plus the facts at T for --times T..T)")
     p.add_argument("--output", metavar="FILE", help="write to FILE (atomically) instead of stdout")
@@ -75,8 +79,11 @@ def add_parser(subparsers) -> None:
                    help="check the whole stream file before the first answer (by default each line is checked as "
                         "it is read: on stdout, answers before a bad line are printed; --output is written only "
                         "on success either way)")
+    from spark_jobs.options import add_engine_options
     from translator.cli.commands.longrun import add_robustness_options
 
+    add_engine_options(p.add_argument_group("spark (--engine spark, docs/spark_jobs.md)"), engine=False,
+                       parquet=False)
     add_robustness_options(p)
     p.set_defaults(func=run)
 
@@ -182,6 +189,8 @@ def run(args: argparse.Namespace) -> int:
     program = _load_program(_read(args.program), args.program)
     if args.models < 0:
         raise RsplarsError(f"--models must be >= 0, got {args.models}")
+    if args.engine == "spark":  # blocks with look-back (spark_jobs.lars_job)
+        return _run_spark(args, program)
     from translator.evaluate.engine import make_solver
 
     solver = make_solver(program, args.engine, models=args.models, need_asp=args.print_asp)
@@ -286,6 +295,39 @@ def _run_counted(args: argparse.Namespace, program, solver) -> int:
                      accounting, guard=guard,
                      count=lambda last: count_stream(accounting, stream if lazy is None else _Sizes(sizes), last),
                      pieces=True)
+
+
+def _run_spark(args: argparse.Namespace, program) -> int:
+    """``--engine spark``: the stream read whole, the reference times cut into blocks with the look-back
+    of the program's windows and solved on Spark (``spark_jobs.lars_job``); the same lines as a
+    sequential run."""
+    from lars.streams import read_stream
+    from spark_jobs.lars_job import check_listed_models, lars_steps_spark, program_look_back
+    from translator.cli.commands.longrun import write_run
+    from translator.evaluate.accounting import count_stream, new_accounting
+    from translator.evaluate.engine import MAX_EVALUATION_TIMES
+
+    for name, given in (("--print-asp", args.print_asp), ("--max-memory", args.max_memory is not None)):
+        if given:
+            raise RsplarsError(f"{name} does not apply to --engine spark (docs/spark_jobs.md)")
+    if args.emit == "delta" and args.models != 1:  # whether a line is a change depends on the engine's inner steps
+        raise RsplarsError(f"--engine spark prints --emit delta with --models 1 only, not with --models {args.models} "
+                           "(docs/spark_jobs.md)")
+    program_look_back(program)  # a program that cannot be cut into blocks fails before the stream is read
+    check_listed_models(program, args.models)
+    accounting = new_accounting(args.skip_bad_elements)
+    stream = read_stream(args.stream, args.stream_format, accounting)
+    timeline = stream.timeline
+    times = parse_times(args.times, timeline) if args.times else range(timeline[0], timeline[1] + 1)
+    if times.stop - times.start > MAX_EVALUATION_TIMES:
+        raise RsplarsError(f"the run would evaluate {times.stop - times.start:,} time points ({times.start} to "
+                           f"{times.stop - 1}), more than {MAX_EVALUATION_TIMES:,}: check the stream's time points, "
+                           "or give --times A..B")
+    chosen = [t for t in times if args.resume_from is None or t > args.resume_from]
+    steps = lars_steps_spark(program, stream, chosen, models=args.models, master=args.master,
+                             partitions=args.partitions)
+    return write_run(args, "rsplars", f"lars-{args.format}", _writer(args), _Notes(len(chosen))(steps), accounting,
+                     count=lambda last: count_stream(accounting, stream, last), pieces=True)
 
 
 class BadStreamInput(RsplarsError):
