@@ -72,7 +72,6 @@ class Cluster:
         """The daemons' environment: nothing of the driver's Python."""
         env = {"PATH": "/usr/bin:/bin", "HOME": str(self.folder), "SPARK_HOME": str(spark_home()),
                "SPARK_LOCAL_IP": "127.0.0.1", "SPARK_DAEMON_MEMORY": "256m",
-               "SPARK_MASTER_OPTS": "-Dspark.worker.timeout=10",
                "SPARK_LOG_DIR": str(self.folder / "logs"), "SPARK_CONF_DIR": str(self.folder / "conf")}
         if "JAVA_HOME" in os.environ:
             env["JAVA_HOME"] = os.environ["JAVA_HOME"]
