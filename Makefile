@@ -12,7 +12,7 @@ STAMP  := $(VENV)/.installed
 FAST_SKIP := --ignore=tests/spark_jobs --ignore=tests/robustness/test_spark_faults.py \
              --ignore=tests/test_notebooks.py --ignore=tests/fuzz -m "not spark"
 
-.PHONY: install demo lint java test test-fast fuzz bench clean
+.PHONY: install demo lint java test test-fast fuzz bench spark-env clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -43,6 +43,12 @@ test-fast: $(STAMP) lint
 # >= 10,000 generated inputs per reader (tests/fuzz, docs/robustness.md); prints the counts at the end
 fuzz: $(STAMP)
 	$(BIN)/python -m pytest -q -m slow -p no:cacheprovider -W ignore::DeprecationWarning tests/fuzz
+
+# what a Spark cluster's workers need (docs/spark.md, "On a cluster"): the packed environment of the
+# workers' dependencies (cached by Python version and dependency versions) and the project as a zip,
+# in build/spark-env; prints the `export RSPLARS_SPARK_ENV=…` that makes --master spark://… ship them
+spark-env: $(STAMP)
+	$(BIN)/python -m spark_jobs.shipping --build-dir build/spark-env
 
 bench: $(STAMP)
 	$(BIN)/python bench/lars_bench.py

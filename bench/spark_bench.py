@@ -15,6 +15,19 @@ the CQELS query (τ2, push) of Example 4 without the FILTER and the static data,
   verdicts by Spark), including starting Spark and shipping the elements to Spark;
 * ``spark-2x``: the same on a stream twice as long (same density).
 
+Scaling on a Spark standalone cluster (``--cluster-workers 1,2``; a master and N workers of one core
+each started on this machine by ``tests/spark_jobs/standalone.py``, the workers running the
+shipped environment of ``make spark-env``, not the driver's): the same agreement for every number
+of workers and every ``--time-points`` (``--scale 100000,1000000``: ≈ 1M and 10M triples), next
+to one sequential run per length, with the wall time split into
+
+* ``shipping``: starting the SparkSession on the cluster, the elements to the executors (a cached
+  frame) and the packed environment to every executor (unpacked before its first task);
+* ``solving``: the blocks solved (``spark_jobs.pipeline.solve_runs``, results cached);
+* ``collecting``: the answers back on the driver and the verdicts judged there.
+
+Results: ``bench/results/spark_bench.cluster.json`` (merged across invocations).
+
 Stream generation is excluded from the wall times. Printed: wall times, the ratio sequential /
 spark (target ≥ 1.6 on 2 cores), judged intervals per second, the 2× ratio (target ≤ 2.2), driver
 peak memory (Python driver: peak RSS; Spark driver JVM: VmHWM) and whether the verdicts of the
@@ -140,11 +153,88 @@ def case(name: str, time_points: int, partitions: int | None) -> dict:
     }
 
 
-def run_case(name: str, time_points: int, partitions: int | None) -> dict:
+def cluster_case(time_points: int, partitions: int | None, master: str) -> dict:
+    """The agreement on a standalone cluster, timed by phase (see the module's docstring)."""
+    from translator.agreement import Solution, judge
+
+    from spark_jobs.cli import start_spark
+    from spark_jobs.frames import table_frame
+    from spark_jobs.partition import elements_table
+    from spark_jobs.pipeline import solve_runs
+    from spark_jobs.solve_blocks import decode_row
+
+    elements = stream(time_points)
+    compiled = runs()
+    t0 = time.perf_counter()
+    spark = start_spark(master)
+    table = elements_table(elements)
+    frame = table_frame(spark, table).cache()
+    frame.count()
+    t1 = time.perf_counter()
+    bounds = (int(table["t"].min()), int(table["t"].max()))
+    results, _ = solve_runs(frame, compiled, (), partitions=partitions, bounds=bounds)
+    results = results.cache()
+    results.count()
+    t2 = time.perf_counter()
+    found: dict[str, dict[int, set]] = {label: {} for label in compiled}
+    for record in results.toLocalIterator():
+        rows = found[record["run"]].setdefault(int(record["t"]), set())
+        if record["row"] is not None:
+            rows.add(record["row"])
+    streams = {label: {t: frozenset(Solution.from_mapping(dict(zip(compiled[label].variables, decode_row(r))))
+                                    for r in rows) for t, rows in sorted(found[label].items())}
+               for label in compiled}
+    verdicts = [v.verdict.value for v in judge(streams["tau1_pull"], streams["tau2_push"], PERIOD).intervals]
+    t3 = time.perf_counter()
+    return {"case": "cluster", "time_points": time_points, "triples": len(elements),
+            "wall_s": round(t3 - t0, 2), "shipping_s": round(t1 - t0, 2), "solving_s": round(t2 - t1, 2),
+            "collecting_s": round(t3 - t2, 2), "intervals": len(verdicts), "agreeing": verdicts.count("agree"),
+            "verdict_digest": hash(tuple(verdicts)) & 0xFFFFFFFF, "load_avg_1min": round(os.getloadavg()[0], 2)}
+
+
+def scaling(lengths: list[int], workers: list[int], partitions: int | None) -> None:
+    """Sequential and cluster runs of every length on 1…N workers; merged into the results file."""
+    sys.path.insert(0, str(ROOT / "tests" / "spark_jobs"))
+    import tempfile
+
+    from spark_jobs.shipping import build
+    from standalone import Cluster
+
+    shipped = build(ROOT / "build" / "spark-env")
+    out = results_path("spark_bench", "cluster")
+    data = json.loads(out.read_text()) if out.exists() else {"cases": {}}
+    for n in lengths:
+        seq = run_case("sequential", n, None)
+        data["cases"][f"sequential-{n}"] = seq
+        print(f"sequential: {seq['triples']:,} triples: {seq['wall_s']:.1f} s", flush=True)
+        for k in workers:
+            with tempfile.TemporaryDirectory(prefix="rsplars-cluster-") as folder:
+                cluster = Cluster(Path(folder)).start(workers=k)
+                try:
+                    r = run_case("cluster", n, partitions or 4 * k, master=cluster.master_url,
+                                 env={"RSPLARS_SPARK_ENV": str(ROOT / "build" / "spark-env")})
+                finally:
+                    cluster.stop()
+            r.update(workers=k, speedup_over_sequential=round(seq["wall_s"] / r["wall_s"], 2),
+                     verdicts_identical=r["verdict_digest"] == seq["verdict_digest"])
+            data["cases"][f"cluster-{k}w-{n}"] = r
+            print(f"{k} worker(s): {r['wall_s']:.1f} s = {r['speedup_over_sequential']:.2f}x sequential; shipping "
+                  f"{r['shipping_s']:.1f} s, solving {r['solving_s']:.1f} s, collecting {r['collecting_s']:.1f} s; "
+                  f"verdicts identical: {r['verdicts_identical']}", flush=True)
+            data.update(revision(), shipped={"archive": shipped.archive.name, "py_files": shipped.py_files.name})
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_text(json.dumps(data, indent=2) + "\n")
+
+
+def run_case(name: str, time_points: int, partitions: int | None, master: str | None = None,
+             env: dict | None = None) -> dict:
     cmd = [sys.executable, __file__, "--case", name, "--time-points", str(time_points)]
     if partitions:
         cmd += ["--partitions", str(partitions)]
-    env = {**os.environ, "PYTHONHASHSEED": "0"}
+    if master:
+        cmd += ["--master", master]
+    env = {**{k: v for k, v in os.environ.items() if not (master and k.startswith("PYSPARK_"))},
+           "PYTHONHASHSEED": "0", **(env or {})}
     proc = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=ROOT)
     if proc.returncode != 0:
         raise SystemExit(f"case {name} failed:\n{proc.stderr[-3000:]}")
@@ -159,11 +249,21 @@ def main() -> None:
     p.add_argument("--sweep-partitions", metavar="K,K,…",
                    help="instead of the three cases: Spark local[2] with each number of blocks (and one sequential "
                         "run) on --time-points; the cases are added to the results file as partitions-K")
+    p.add_argument("--cluster-workers", metavar="K,K,…",
+                   help="instead of the three cases: the scaling runs on a standalone cluster of K workers each")
+    p.add_argument("--scale", metavar="N,N,…", help="time points of the scaling runs (default: --time-points)")
     p.add_argument("--case", help=argparse.SUPPRESS)
+    p.add_argument("--master", help=argparse.SUPPRESS)
     args = p.parse_args()
     n = args.time_points or (20_000 if args.quick else 100_000)
     if args.case:
-        print(json.dumps(case(args.case, n, args.partitions)))
+        result = cluster_case(n, args.partitions, args.master) if args.case == "cluster" else \
+            case(args.case, n, args.partitions)
+        print(json.dumps(result))
+        return
+    if args.cluster_workers:
+        lengths = [int(x) for x in args.scale.split(",")] if args.scale else [n]
+        scaling(lengths, [int(k) for k in args.cluster_workers.split(",")], args.partitions)
         return
     if args.sweep_partitions:
         sweep(n, [int(k) for k in args.sweep_partitions.split(",")])

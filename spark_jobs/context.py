@@ -1,10 +1,20 @@
 """One place that starts Spark (a ``SparkSession``) with settings safe on a small, offline machine.
 
 Local mode with every core named explicitly, no UI, loopback binding (no dependence on the
-machine's interfaces), few shuffle partitions, UTC as Spark SQL's time zone, and the Python
-workers on the driver's own interpreter (otherwise they may start a system python without
-pyarrow; docs/spark.md). Tests, notebooks and the CLI all go through :func:`build_spark` so their
-settings match.
+machine's interfaces), few shuffle partitions, UTC as Spark SQL's time zone. Where the Python
+workers run:
+
+* a local master (``local``, ``local[N]``): on the driver's own interpreter (otherwise they may
+  start a system python without pyarrow; docs/spark.md);
+* any other master (``spark://…``, ``yarn``, ``k8s://…``): the workers do not share the driver's
+  environment. With ``RSPLARS_SPARK_ENV`` naming a folder built by :mod:`spark_jobs.shipping`
+  (``make spark-env``) the job ships its packed dependencies (``spark.archives``, unpacked as
+  ``./environment`` on every executor, whose ``bin/python`` runs the workers) and the project's
+  zip (``spark.submit.pyFiles``), as Spark documents for Python packaging; without it the workers
+  run the nodes' own ``python3`` (or the ``PYSPARK_PYTHON`` of the driver's environment), which
+  must then have the project installed.
+
+Tests, notebooks and the CLI all go through :func:`build_spark` so their settings match.
 """
 
 from __future__ import annotations
@@ -46,20 +56,58 @@ def with_retries(master: str) -> str:
     return master
 
 
+def is_local(master: str) -> bool:
+    """``local``, ``local[N]``, ``local[N,F]``, ``local[*]``: executors in the driver's process."""
+    return master.strip() == "local" or master.strip().startswith("local[")
+
+
+#: a setting of this module (not Spark's): the project's zip, added with ``addPyFile`` once the
+#: context runs (a session built in Python is not started by spark-submit, which would add
+#: ``spark.submit.pyFiles`` itself)
+SHIPPED_CODE = "rsplars.shipped.pyFiles"
+
+#: names the folder of :mod:`spark_jobs.shipping` whose environment a cluster job ships
+SHIPPED_ENV_VARIABLE = "RSPLARS_SPARK_ENV"
+
+
+def worker_python(master: str) -> dict[str, str]:
+    """Settings (and the ``PYSPARK_PYTHON`` of this process, which pyspark sends to the executors
+    as the workers' interpreter) for where the Python workers of ``master`` run; see the module's
+    docstring."""
+    if is_local(master):
+        os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+        return {}
+    folder = os.environ.get(SHIPPED_ENV_VARIABLE)
+    if not folder:
+        if os.environ.get("PYSPARK_PYTHON") == sys.executable:  # set by an earlier local session
+            del os.environ["PYSPARK_PYTHON"]
+        return {}
+    from spark_jobs.shipping import ARCHIVE_ALIAS, WORKER_PYTHON, load
+
+    shipped = load(folder)
+    os.environ["PYSPARK_PYTHON"] = WORKER_PYTHON
+    return {"spark.archives": f"{shipped.archive}#{ARCHIVE_ALIAS}",
+            "spark.pyspark.python": WORKER_PYTHON,
+            SHIPPED_CODE: str(shipped.py_files)}
+
+
 def build_spark(master: str = "local[2]", app_name: str = "rsplars", **overrides: Any) -> "SparkSession":
     """Return a (possibly existing) SparkSession on ``master`` with :data:`DEFAULTS` and ``overrides``.
 
     Spark keys contain dots, so pass overrides as a mapping:
     ``build_spark(**{"spark.sql.shuffle.partitions": "8"})``.
     """
-    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+    settings = {**DEFAULTS, **worker_python(master), **{k: str(v) for k, v in overrides.items()}}
     from pyspark.sql import SparkSession
 
     builder = SparkSession.builder.master(with_retries(master)).appName(app_name)
-    for key, value in {**DEFAULTS, **{k: str(v) for k, v in overrides.items()}}.items():
+    for key, value in settings.items():
         builder = builder.config(key, value)
     spark = builder.getOrCreate()
+    code = spark.sparkContext.getConf().get(SHIPPED_CODE)
+    if code and not is_local(master):
+        spark.sparkContext.addPyFile(code)
     spark.sparkContext.setLogLevel("ERROR")
     return spark
