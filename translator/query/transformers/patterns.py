@@ -334,7 +334,7 @@ class PatternRules(ContextMixin):
         template its blank nodes are fresh in every solution (§16.2.1)."""
         head = BlankNode(self.fresh_blank_label())
         triples: list[TriplePattern] = []
-        current = head
+        current: BlankNode | IRI = head
         for i, item in enumerate(nodes):
             if isinstance(item, _Node):
                 triples.extend(item.triples)
