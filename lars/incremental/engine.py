@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import heapq
 from collections import defaultdict
 from collections import deque as _consume
 from bisect import bisect_left, bisect_right
@@ -148,6 +149,7 @@ class Engine:
         self.last_atoms: object = None  # the atoms of the last time point converted, and its rows
         self.last_rows: dict = {}
         self.point_rows: dict[int, dict] = {}  # time point -> its (sig, row)s read by windows
+        self.row_times: list[int] = []  # the keys of point_rows as a heap (the oldest dropped first)
         self.rels: dict[tuple, Relation] = defaultdict(Relation)
         self.counts: dict[tuple, dict[tuple, int]] = {s: {} for s in solver.order}
         self.pending: dict[tuple, set[tuple]] = {s: set() for s in solver.order}
@@ -322,7 +324,7 @@ class Engine:
                 self._undeclared(u, [sig for sig in got if sig not in self.declared])
             if self.filters:
                 got = self._filtered(got)
-                self.point_rows[u] = got
+                self._keep_rows(u, got)
             return got
         atoms = self._atoms(u)
         if atoms is self.last_atoms:  # the reader gave the previous line's atoms again
@@ -346,8 +348,12 @@ class Engine:
             if self.filters:
                 out = self._filtered(out)
             self.last_atoms, self.last_rows = atoms, out
-        self.point_rows[u] = out
+        self._keep_rows(u, out)
         return out
+
+    def _keep_rows(self, u: int, rows: dict) -> None:
+        self.point_rows[u] = rows
+        heapq.heappush(self.row_times, u)
 
     def _undeclared(self, u: int, sigs: list) -> None:
         """A stream atom whose predicate the caller said the stream does not carry
@@ -371,10 +377,9 @@ class Engine:
     def _drop_rows(self, t: int) -> None:
         keep = min((w.lo for w in self.windows.values()), default=t + 1)
         keep = min(keep, t + 1)
-        rows = self.point_rows
-        if rows and min(rows) < keep:
-            for u in [u for u in rows if u < keep]:
-                del rows[u]
+        rows, times = self.point_rows, self.row_times
+        while times and times[0] < keep:
+            del rows[heapq.heappop(times)]
 
     def _enter(self, w: WindowRelations, u: int, sign: int) -> None:
         """Time point u enters (sign 1) or leaves (-1) the window: ◇ counts and @_T pairs."""
