@@ -7,6 +7,8 @@ error base lives here; ``translator`` and ``asp`` derive their own errors from i
 
 from __future__ import annotations
 
+import sys
+
 EXIT_OK = 0
 EXIT_FAILURE = 1
 EXIT_USAGE = 2
@@ -68,3 +70,10 @@ class SourceError(RsplarsError):
         if self.expected:
             out.append(f"expected: {self.expected}")
         return "\n".join(out)
+
+
+def report_error(err: RsplarsError) -> int:
+    """Print a user error without a traceback and return the exit code 2. A SourceError starts with
+    FILE:LINE:COLUMN; anything else is prefixed with the program name."""
+    print(err if isinstance(err, SourceError) else f"rsplars: {err}", file=sys.stderr)
+    return EXIT_USAGE

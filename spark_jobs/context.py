@@ -62,7 +62,7 @@ def is_local(master: str) -> bool:
 
 
 #: a setting of this module (not Spark's): the project's zip, added with ``addPyFile`` once the
-#: context runs (a session built in Python is not started by spark-submit, which would add
+#: context runs (a SparkSession built in Python is not started by spark-submit, which would add
 #: ``spark.submit.pyFiles`` itself)
 SHIPPED_CODE = "rsplars.shipped.pyFiles"
 
@@ -79,7 +79,7 @@ def worker_python(master: str) -> dict[str, str]:
         return {}
     folder = os.environ.get(SHIPPED_ENV_VARIABLE)
     if not folder:
-        if os.environ.get("PYSPARK_PYTHON") == sys.executable:  # set by an earlier local session
+        if os.environ.get("PYSPARK_PYTHON") == sys.executable:  # set by an earlier local SparkSession
             del os.environ["PYSPARK_PYTHON"]
         return {}
     from spark_jobs.shipping import ARCHIVE_ALIAS, WORKER_PYTHON, load

@@ -175,7 +175,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         with user_errors():
             return int(args.func(args))
     except RsplarsError as err:
-        from translator.cli import report_error
+        from lars.errors import report_error
 
         return report_error(err)
 

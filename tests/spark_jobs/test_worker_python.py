@@ -26,7 +26,7 @@ def test_local_masters_use_the_drivers_interpreter(master, monkeypatch) -> None:
 
 def test_cluster_without_shipped_environment_does_not_impose_the_drivers_python(monkeypatch) -> None:
     monkeypatch.delenv(SHIPPED_ENV_VARIABLE, raising=False)
-    monkeypatch.setenv("PYSPARK_PYTHON", sys.executable)  # left by an earlier local session
+    monkeypatch.setenv("PYSPARK_PYTHON", sys.executable)  # left by an earlier local SparkSession
     assert worker_python("spark://127.0.0.1:7077") == {}
     assert "PYSPARK_PYTHON" not in os.environ
 

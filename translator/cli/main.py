@@ -13,7 +13,8 @@ import sys
 from typing import Sequence
 
 from lars import cache
-from lars.errors import EXIT_USAGE, RsplarsError, SourceError
+from lars.errors import RsplarsError, report_error
+from translator.cli.commands.cache_option import add_cache_option
 
 #: subcommand name -> module in translator.cli.commands that defines it (argparse lists them in this order)
 SUBCOMMANDS: dict[str, str] = {
@@ -39,18 +40,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         # command modules import their heavy dependencies (clingo, pyspark) inside run()
         importlib.import_module(f"translator.cli.commands.{module}").add_parser(sub)
     for command in sub.choices.values():
-        command.add_argument_group("cache").add_argument(
-            "--no-cache", action="store_true",
-            help="neither read nor write the user's cache of parsed queries and programs (also RSPLARS_CACHE_DIR= "
-                 "set empty; lars.cache)")
+        add_cache_option(command)
     return parser
-
-
-def report_error(err: RsplarsError) -> int:
-    """Print a user error without a traceback and return the exit code 2. A SourceError starts with
-    FILE:LINE:COLUMN; anything else is prefixed with the program name."""
-    print(err if isinstance(err, SourceError) else f"rsplars: {err}", file=sys.stderr)
-    return EXIT_USAGE
 
 
 def _strip_traceback(record) -> bool:

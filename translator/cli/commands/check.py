@@ -13,6 +13,7 @@ import argparse
 import json
 
 from lars.errors import EXIT_FAILURE, EXIT_OK, RsplarsError
+from translator.cli.commands.cache_option import add_cache_option
 from translator.cli.commands.common import (
     UNITS,
     add_data_options,
@@ -303,10 +304,11 @@ def batch_items(path: str) -> list[argparse.Namespace]:
     import shlex
 
     from lars.errors import SourceError
-    from translator.cli.main import build_parser
-
     text, source = read_text(path, "batch")
-    parser = build_parser("check")
+    parser = argparse.ArgumentParser(prog="rsplars")
+    commands = parser.add_subparsers(dest="command")
+    add_parser(commands)
+    add_cache_option(commands.choices["check"])
     items: list[argparse.Namespace] = []
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip() or line.lstrip().startswith("#"):
@@ -349,7 +351,7 @@ def judge_item(item: argparse.Namespace):
 
     from lars import cache
     from spark_jobs.check_job import Outcome
-    from translator.cli.main import report_error
+    from lars.errors import report_error
 
     item = copy.copy(item)
     item.answers = item.answers[0] if isinstance(item.answers, list) else item.answers
