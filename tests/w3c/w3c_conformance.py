@@ -48,10 +48,9 @@ def table(tests: list[W3CTest]) -> str:
     by_value = ", ".join(f"`{t.key}`" for t in tests if t.key in BY_VALUE)
     lines += ["", f"Passed with numbers compared by value, their lexical forms differing from the expected ones "
                   f"(SPARQL fixes no canonical form of a computed number, and some expected results rewrite "
-                  f"the data's own numbers, which rsplars keeps as written): {by_value}.", "", "Failed, by name:", ""]
-    for t in tests:
-        if t.key in FAILED:
-            lines.append(f"* `{t.key}`: {FAILED[t.key][1]}")
+                  f"the data's own numbers, which rsplars keeps as written): {by_value}.", ""]
+    failed = [f"* `{t.key}`: {FAILED[t.key][1]}" for t in tests if t.key in FAILED]
+    lines += ["Failed, by name:", "", *failed] if failed else ["Failed: none."]
     lines += ["", END]
     return "\n".join(lines)
 
