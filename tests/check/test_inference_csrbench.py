@@ -48,3 +48,21 @@ def test_inference_on_a_published_failure_finds_no_setting_and_shows_the_first_m
     assert not result.explained and result.searched >= 500 and result.profiles() == {}
     m = result.closest[0]["mismatch"]
     assert len(m["actual"]) == 3 and m["expected"] != m["actual"] and m["diagnosis"]
+
+
+def test_inference_reads_numbers_written_as_strings_as_check_does(tmp_path, capsys):
+    """SPARQLstream writes Q3's values as ``"43.0"^^xsd:string``; compared as the oracle compares
+    (its ``doubleValue()``), ``check`` passes the cell at t0 = 3 s, and inference must explain the same
+    output by the same profile (the oracle's own Turtle folder, where every station has its code)."""
+    import json
+
+    from translator.cli import main
+
+    report = tmp_path / "r.json"
+    code = main(["check", str(CSR / "queries" / "q3.rq"), "--stream", f"{STREAM_IRI}={CSR / 'data'}",
+                 "--stream-time-unit", "s", "--answers", str(CSR / "answers" / "sparqlstream-answer-3.json"),
+                 "--answers-time-unit", "ms", "--ignore-timestamps", "--infer", "--profile", "sparqlstream",
+                 "--json", str(report)])
+    assert code == 0, capsys.readouterr().out
+    got = json.loads(report.read_text())
+    assert got["profile_explains"] and 3 in got["inference"]["profiles"]["sparqlstream"]["t0"]

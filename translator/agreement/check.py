@@ -103,7 +103,7 @@ def _key_rows(evaluator: Evaluator, rows) -> frozenset:
     return got
 
 
-def _oracle_terms(relation: frozenset) -> frozenset:
+def oracle_terms(relation: frozenset) -> frozenset:
     """A relation with the terms as the CSRBench oracle compares them: a plain or ``xsd:string``
     literal whose label is a number is that number (the oracle's ``Literal.doubleValue()`` reads the
     label whatever the datatype; SPARQLstream writes its values as ``"43.0"^^xsd:string``)."""
@@ -149,7 +149,7 @@ def check(evaluator: Evaluator, actual: Sequence[ActualRelation], op: Operationa
         evaluator.evaluate(r for z in zs for r in plans[z])
     found = None
     scored = []
-    oracle_actual = [_oracle_terms(a.bindings) for a in actual] if ignore_timestamps else []
+    oracle_actual = [oracle_terms(a.bindings) for a in actual] if ignore_timestamps else []
     for z in zs:
         # keyed by content, a candidate is solved when it is tried (its contents shared with those
         # tried before it), and the first match ends the search
@@ -157,7 +157,7 @@ def check(evaluator: Evaluator, actual: Sequence[ActualRelation], op: Operationa
         rels = apply_r2s(((r, evaluator.rows(r)) for r in plans[z]), op.r2s, op.empty_relations)
         exp = [(r.t, _key_rows(evaluator, r.rows), r) for r in rels]
         if ignore_timestamps:
-            ok, first = _contains([_oracle_terms(e[1]) for e in exp], oracle_actual)
+            ok, first = _contains([oracle_terms(e[1]) for e in exp], oracle_actual)
         else:
             ok, first = _equal_timed(exp, _timed(actual), warm_up, h)
         scored.append((first, z, rels, exp))
@@ -258,18 +258,27 @@ def _merged(exp) -> dict[int, tuple[frozenset, Relation]]:
     return out
 
 
-def _contains(expected: list[frozenset], actual: list[frozenset]) -> tuple[bool, int | None]:
+def contiguous_match(expected: Sequence[frozenset], actual: Sequence[frozenset]) -> tuple[bool, int]:
+    """The CSRBench oracle's ``contains`` (Dell'Aglio et al. 2013, §6.2): whether ``actual``, in
+    order, is a contiguous part of ``expected`` (an empty output is), and the longest prefix of
+    ``actual`` found in place (``len(actual)`` when it is)."""
     if not actual:
-        return True, None
+        return True, 0
     best = 0
     for i in range(len(expected) - len(actual) + 1):
         n = 0
         while n < len(actual) and expected[i + n] == actual[n]:
             n += 1
         if n == len(actual):
-            return True, None
+            return True, n
         best = max(best, n)
     return False, best
+
+
+def _contains(expected: list[frozenset], actual: list[frozenset]) -> tuple[bool, int | None]:
+    """:func:`contiguous_match` with ``None`` for the prefix of a match (the report's ``first``)."""
+    ok, best = contiguous_match(expected, actual)
+    return (True, None) if ok else (False, best)
 
 
 def _window_of(evaluator: Evaluator, report: Report | None) -> list[dict]:
@@ -373,7 +382,7 @@ def _wrong_r2s(evaluator: Evaluator, op: Operational, z, exp, actual, ignore_tim
         rels = apply_r2s(((r, evaluator.rows(r)) for r in plan), r2s, empty)
         keyed = [(r.t, _key_rows(evaluator, r.rows), r) for r in rels]
         if timed is None:
-            return _contains([k[1] for k in keyed], [a.bindings for a in actual])[0]
+            return contiguous_match([oracle_terms(k[1]) for k in keyed], [oracle_terms(a.bindings) for a in actual])[0]
         return _equal_timed(keyed, timed, None, 10**18)[0]
 
     if matches(op.r2s, "skip" if op.empty_relations == "emit" else "emit"):

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field, replace
 from typing import Iterable, Iterator, Sequence
 
 from lars.errors import RsplarsError
-from translator.agreement.check import ActualRelation, candidates, check, nt_key
+from translator.agreement.check import ActualRelation, candidates, check, contiguous_match, nt_key, oracle_terms
 from translator.evaluate.operational import Evaluator, Relation, apply_r2s, horizon
 from translator.evaluate.profiles import PROFILES, R2S, Operational
 from translator.evaluate.report_policy import (
@@ -196,25 +196,15 @@ class Comparison:
         timed = merged((a.t, a.bindings) for a in self.actual if a.t is not None)
         # as ``check``: from the warm-up on; after the horizon only non-empty relations count
         self.timed = {t: rel for t, rel in timed.items() if t >= self.low and (t <= horizon or rel)}
-        self.relations = [a.bindings for a in self.actual]
+        # as the oracle compares them: numbers written as strings by value (``check``)
+        self.relations = [oracle_terms(a.bindings) for a in self.actual] if ignore_timestamps else \
+            [a.bindings for a in self.actual]
 
     def score(self, expected: Sequence[tuple[int, frozenset]]) -> tuple[bool, int]:
         """(equal?, closeness): timed — timestamps that agree minus those that differ; oracle — the
         longest prefix of the output found in place (as ``check`` ranks its candidates)."""
-        actual = self.relations
         if self.ignore_timestamps:
-            if not actual:
-                return True, 0
-            rels = [rel for _, rel in expected]
-            best = 0
-            for i in range(len(rels) - len(actual) + 1):
-                n = 0
-                while n < len(actual) and rels[i + n] == actual[n]:
-                    n += 1
-                if n == len(actual):
-                    return True, n
-                best = max(best, n)
-            return False, best
+            return contiguous_match([oracle_terms(rel) for _, rel in expected], self.relations)
         e = {t: rel for t, rel in merged(expected).items() if t >= self.low}
         times = set(e) | set(self.timed)
         differ = sum(1 for t in times if e.get(t) != self.timed.get(t))
