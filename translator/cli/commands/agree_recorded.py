@@ -18,10 +18,10 @@ import json
 from lars.errors import EXIT_FAILURE, EXIT_OK, RsplarsError
 from translator.cli.commands.common import (
     check_stream_iris,
-    output,
     parse_query,
     read_data,
     read_recorded_answers,
+    write_reports,
 )
 from translator.cli.commands.operational_options import given
 
@@ -76,12 +76,7 @@ def run_recorded(args: argparse.Namespace) -> int:
                               sources=(args.answers[0], args.answers[1]))
     report = {"query": args.query_file, **report}
     print(summary(report, args.max_rows))
-    if args.report:
-        with output(args.report) as out:
-            out.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
-    if args.html:
-        with output(args.html) as out:
-            out.write(render_recorded_html(report))
+    write_reports(report, args.report, args.html, render_recorded_html)
     count_elements(accounting, elements, args.end if args.end is not None else max((e.t for e in elements), default=None))
     print_summary(accounting)
     return EXIT_OK if report["agree"] else EXIT_FAILURE

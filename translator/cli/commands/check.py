@@ -22,11 +22,11 @@ from translator.cli.commands.common import (
     check_stream_iris,
     compile_variants,
     option_groups,
-    output,
     parse_query,
     read_data,
     read_recorded_answers,
     read_text,
+    write_reports,
 )
 from translator.cli.commands.operational_options import (
     add_operational_options,
@@ -149,12 +149,7 @@ def run_one(args: argparse.Namespace) -> int:
     report = {"correct": verdict.correct, "query": args.query_file, "answers": args.answers, "answers_format": fmt,
               "answers_grouped_by_timestamp": answers.grouped,
               "profile": args.profile, **{k: v for k, v in verdict.report.items() if k != "correct"}}
-    if args.json:
-        with output(args.json) as out:
-            out.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
-    if args.html:
-        with output(args.html) as out:
-            out.write(render_html(report))
+    write_reports(report, args.json, args.html, render_html)
     print(summary(report))
     count_elements(accounting, elements, args.end if args.end is not None else max((e.t for e in elements), default=None))
     print_summary(accounting)  # nothing lost silently (docs/robustness.md)
@@ -198,12 +193,7 @@ def run_inference(args: argparse.Namespace, query) -> int:
     if args.profile is not None:
         report["profile"] = args.profile
         report["profile_explains"] = args.profile in report["inference"]["profiles"]
-    if args.json:
-        with output(args.json) as out:
-            out.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
-    if args.html:
-        with output(args.html) as out:
-            out.write(render_inference_html(report))
+    write_reports(report, args.json, args.html, render_inference_html)
     print("\n".join(describe(result)))
     if "note" in report:
         print(f"note: {report['note']}")

@@ -281,6 +281,19 @@ def output(path: str | None):
     return atomic_output(path)
 
 
+def write_reports(report: dict, json_path: str | None, html_path: str | None, render_html) -> None:
+    """The JSON report to ``json_path`` and ``render_html(report)`` to ``html_path``, where given
+    (each written atomically: no partial report is left behind)."""
+    import json
+
+    if json_path:
+        with output(json_path) as out:
+            out.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+    if html_path:
+        with output(html_path) as out:
+            out.write(render_html(report))
+
+
 class Progress:
     """A progress line on stderr for long runs, only when stderr is a terminal."""
 
