@@ -258,26 +258,28 @@ def _merged(exp) -> dict[int, tuple[frozenset, Relation]]:
     return out
 
 
-def contiguous_match(expected: Sequence[frozenset], actual: Sequence[frozenset]) -> tuple[bool, int]:
+def contiguous_match(expected: Sequence[frozenset], actual: Sequence[frozenset]) -> tuple[bool, int, int]:
     """The CSRBench oracle's ``contains`` (Dell'Aglio et al. 2013, §6.2): whether ``actual``, in
-    order, is a contiguous part of ``expected`` (an empty output is), and the longest prefix of
-    ``actual`` found in place (``len(actual)`` when it is)."""
+    order, is a contiguous part of ``expected`` (an empty output is); with the longest prefix of
+    ``actual`` found in place (``len(actual)`` when it is) and the position in ``expected`` where
+    that prefix starts (a prefix may run to the end of ``expected``)."""
     if not actual:
-        return True, 0
-    best = 0
-    for i in range(len(expected) - len(actual) + 1):
+        return True, 0, 0
+    best, at = 0, 0
+    for i in range(len(expected)):
         n = 0
-        while n < len(actual) and expected[i + n] == actual[n]:
+        while n < len(actual) and i + n < len(expected) and expected[i + n] == actual[n]:
             n += 1
         if n == len(actual):
-            return True, n
-        best = max(best, n)
-    return False, best
+            return True, n, i
+        if n > best:
+            best, at = n, i
+    return False, best, at
 
 
 def _contains(expected: list[frozenset], actual: list[frozenset]) -> tuple[bool, int | None]:
     """:func:`contiguous_match` with ``None`` for the prefix of a match (the report's ``first``)."""
-    ok, best = contiguous_match(expected, actual)
+    ok, best, _ = contiguous_match(expected, actual)
     return (True, None) if ok else (False, best)
 
 
@@ -293,10 +295,11 @@ def _mismatch(evaluator: Evaluator, op: Operational, z, exp, actual, first, igno
               warm_up: int | None) -> dict:
     by_t = {t: (rel, r.report) for t, (rel, r) in _merged(exp).items()}
     if ignore_timestamps:
-        k = first or 0
+        # align the actual relations with the expected ones where the longest prefix is found: the
+        # first relation after it is the mismatch (the expected ones may have run out there)
+        _, k, at = contiguous_match([oracle_terms(e[1]) for e in exp], [oracle_terms(a.bindings) for a in actual])
         a = actual[k] if k < len(actual) else None
-        # align the actual relations with the expected ones at the best offset
-        e_rel, e_rep = (exp[k][1], exp[k][2].report) if k < len(exp) else (None, None)
+        e_rel, e_rep = (exp[at + k][1], exp[at + k][2].report) if at + k < len(exp) else (None, None)
         t = e_rep.t if e_rep is not None else None
         a_rel = a.bindings if a is not None else None
     else:
