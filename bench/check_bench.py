@@ -61,21 +61,19 @@ CELLS = [
     ("cqels", "Q3", "q3", "cqels-answer-3.json", True),
     ("cqels", "Q4", "q4", "cqels-answer-4.json", False),
     ("cqels", "Q5", "q5", "cqels-answer-5.json", True),
-    ("cqels", "Q6", "q6-5s-obs", None, False),
+    ("cqels", "Q6", "q6-5s-obs", "cqels-answer-6.json", False),
     ("cqels", "Q7", "q7", None, False),
     ("sparqlstream", "Q1", "q1", "sparqlstream-answer-1.json", True),
     ("sparqlstream", "Q2", "q2", "100sparqlstream-answer-2.json", True),
     ("sparqlstream", "Q3", "q3", "sparqlstream-answer-3.json", True),
     ("sparqlstream", "Q4", "q4", "sparqlstream-answer-4.json", False),
-    ("sparqlstream", "Q5", "q5", None, True),
+    ("sparqlstream", "Q5", "q5", "100sparqlstream-answer-5.json", True),
     ("sparqlstream", "Q6", "q6-5s", "sparqlstream-answer-6.json", True),
     ("sparqlstream", "Q7", "q7", "sparqlstream-answer-7.json", True),
 ]
 
 MISSING = {
-    ("cqels", "Q6"): "cqels-answer-6.json (48,211 characters) is in the oracle repository but not copied here",
     ("cqels", "Q7"): "the oracle repository holds no cqels-answer-7.json",
-    ("sparqlstream", "Q5"): "only 100sparqlstream-answer-5.json (18,667 characters), not copied here",
 }
 
 #: the engines' properties (the oracle's csparql/cqels/sparqlstream.properties): report, R2S, empty relations
