@@ -211,6 +211,17 @@ def test_cqels_q6_keeps_a_reading_of_06_05_until_08_40():
     assert 31 - 0 >= width == 5
 
 
+def test_check_names_the_window_expiry_of_cqels_q6(stream, tmp_path, capsys):
+    """The report's first mismatch for CQELS' Q6 is the relation after the longest part of the output
+    found in place (its first relation, t = 3 s): the second pairs the 06:05 reading again, where the
+    expected relation at t = 9 is C0900's; the diagnosis is the paper's for this cell."""
+    mismatch = judge("cqels", "q6-5s-obs", "cqels-answer-6.json", tmp_path, capsys, stream)["mismatch"]
+    assert mismatch["timestamp"] == 9
+    assert [b["ob1"] for b in mismatch["actual"]] == \
+        ["<http://knoesis.wright.edu/ssw/Observation_AirTemperature_C0694_2004_08_08_06_05_00>"]
+    assert any(d.startswith("window expiry") for d in mismatch["diagnosis"])
+
+
 def test_the_two_large_copied_files_agree_with_the_oracle_s_data():
     """``cqels-answer-6.json`` and ``100sparqlstream-answer-5.json`` were copied page by page (data
     README): each binding names AirTemperature observations of the Turtle files, of its own sensor,
