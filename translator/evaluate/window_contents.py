@@ -136,6 +136,39 @@ class ContentIndex:
         return tuple(out)
 
 
+    def keys(self, reports: Iterable[Report]) -> list[Key]:
+        """:meth:`key` of each report, in one pass: the reports of one instant that differ only
+        by their tuple-tick ``prefix`` (consecutive, with the same scopes) share the windows'
+        starts and the count of elements before t, and only add the prefix's arrivals."""
+        out: list[Key] = []
+        frame_of: tuple | None = None
+        frame: list[tuple[str, int, int, bool]] = []
+        for report in reports:
+            if report.prefix is None:
+                out.append(self.key(report))
+                continue
+            if frame_of != (report.t, report.scopes):
+                frame_of, frame = (report.t, report.scopes), []
+                for (lo, hi), stream in zip(report.scopes, self.streams):
+                    if lo > hi:
+                        frame.append((stream, -1, 0, False))
+                        continue
+                    ts = self.times[stream]
+                    cut = hi >= report.t
+                    frame.append((stream, bisect_left(ts, lo), bisect_left(ts, report.t) if cut else bisect_right(ts, hi),
+                                  cut))
+            key: list[Span] = []
+            for stream, a, b, cut in frame:
+                if a < 0:
+                    key.append(None)
+                    continue
+                if cut:
+                    b += self._before_prefix(stream, report.t, report.prefix)
+                key.append((a, b) if a < b else None)
+            out.append(tuple(key))
+        return out
+
+
 def chains(keys: Iterable[Key]) -> list[list[Key]]:
     """Group content keys into chains ``K1 ⊆ … ⊆ Km`` whose spans share their starts and grow at
     their ends (one solver run each). Greedy: keys with the same starts, by size."""
