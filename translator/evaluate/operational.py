@@ -338,10 +338,16 @@ def apply_r2s(reports: Iterable[tuple[Report, frozenset[Row]]], r2s: str, empty:
     """Steps 4–5 of the module docstring."""
     out = []
     previous: frozenset[Row] = frozenset()
+    changes_only = r2s != "rstream"
     for n, (report, current) in enumerate(reports):
         # the same answer object as the previous report's (a tuple tick's prefixes that add nothing):
-        # no rows new or gone, without comparing them
-        rows = (current if r2s == "rstream" else frozenset()) if current is previous else r2s_rows(r2s, current, previous)
+        # no rows new or gone, found without comparing them
+        if current is previous:
+            if changes_only and empty == "skip":
+                continue  # an empty relation, skipped
+            rows = frozenset() if changes_only else current
+        else:
+            rows = r2s_rows(r2s, current, previous)
         previous = current
         if r2s == "dstream" and n == 0:
             continue
