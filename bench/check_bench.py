@@ -301,12 +301,12 @@ def main() -> int:
         text = (DATA / "queries" / f"{query}.rq").read_text()
         with tempfile.TemporaryDirectory() as cache:  # a cache folder of the cell's own, empty at first
             folder = Path(cache) / "rsplars"
-            args = (engine, DATA / "queries" / f"{query}.rq", path, DATA / "data", "s")
-            cell["rsplars_first"] = run_check(*args, cache=folder)
+            cell_args = (engine, DATA / "queries" / f"{query}.rq", path, DATA / "data", "s")
+            cell["rsplars_first"] = run_check(*cell_args, cache=folder)
             for entry in folder.glob("turtle-folder-*"):
                 entry.unlink()  # the stream read as new data; the query and the parse tables stay cached
-            cell["rsplars_cold"] = run_check(*args, cache=folder)
-            cell["rsplars"] = run_check(*args, cache=folder)
+            cell["rsplars_cold"] = run_check(*cell_args, cache=folder)
+            cell["rsplars"] = run_check(*cell_args, cache=folder)
         if len({cell[k].get("correct") for k in ("rsplars_first", "rsplars_cold", "rsplars")}) != 1:
             cell["rsplars"]["error"] = "the verdict from the cache differs from the verdict without it"
         cell["oracle"] = oracle(engine, text, graphs, recorded(path))
