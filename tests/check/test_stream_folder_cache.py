@@ -11,6 +11,7 @@ import rdflib
 
 from lars import cache as user_cache
 from translator.cli.main import main
+from translator.rdf import streams
 from translator.rdf.streams import read_streams
 from translator.rdf.terms import to_nt
 
@@ -87,6 +88,20 @@ def test_a_changed_file_is_parsed_again(tmp_path: Path, cache: Path, parses) -> 
     assert '"81"^^<http://www.w3.org/2001/XMLSchema#double>' in values
     assert '"80"^^<http://www.w3.org/2001/XMLSchema#double>' not in values
     assert {t for t, _ in added} == {0, 1, 2} and parses[0] == 7
+
+
+def test_a_folder_above_the_bound_is_not_kept(tmp_path: Path, cache: Path, parses, monkeypatch) -> None:
+    folder = tmp_path / "stream"
+    write(folder, {0: "78", 1: "80"})
+    size = sum(len(f.read_text()) for f in folder.iterdir())
+    monkeypatch.setattr(streams, "FOLDER_CACHE_MAX_CHARS", size - 1)
+    with user_cache.enabled():
+        first = elements(folder)
+        assert len(elements(folder)) == len(first) and not entries(cache) and parses[0] == 4
+    monkeypatch.setattr(streams, "FOLDER_CACHE_MAX_CHARS", size)
+    with user_cache.enabled():
+        elements(folder)
+    assert len(entries(cache)) == 1
 
 
 def test_a_syntax_error_leaves_no_entry(tmp_path: Path, cache: Path) -> None:

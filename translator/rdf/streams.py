@@ -395,6 +395,11 @@ def _read_directory(path: str | Path, accounting: Accounting | None = None) -> l
     return raws
 
 
+#: the largest folder of Turtle files (characters of text, all files) whose parse is kept in the
+#: user's cache: an entry takes about half the text's size on disk, and the cache has no eviction
+FOLDER_CACHE_MAX_CHARS = 32 * 1024 * 1024
+
+
 def _parsed_folder(numbered: Mapping[int, Path]) -> list[tuple[int, tuple[Triple, ...]]]:
     """Each file's triples in N-Triples order, by time point: parsed by rdflib, or read from the
     user's cache (``lars.cache``: the command line only, not with ``--no-cache``) when a folder with
@@ -402,7 +407,8 @@ def _parsed_folder(numbered: Mapping[int, Path]) -> list[tuple[int, tuple[Triple
     version of rsplars. Parsing Turtle is most of the time of a judgement on a small stream
     (docs/check.md §8). Blank nodes keep the labels of the parse that filled the entry: labels
     are arbitrary, and those of different files stay different. A file that fails to parse leaves
-    no entry (its located syntax error is raised)."""
+    no entry (its located syntax error is raised), as does a folder of more than
+    :data:`FOLDER_CACHE_MAX_CHARS` characters."""
     import hashlib
 
     from lars import cache
@@ -427,6 +433,8 @@ def _parsed_folder(numbered: Mapping[int, Path]) -> list[tuple[int, tuple[Triple
             out.append((k, tuple(tuple(one(x) for x in triple) for triple in sorted(graph, key=_triple_key))))
         return out
 
+    if sum(map(len, texts.values())) > FOLDER_CACHE_MAX_CHARS:
+        return parse()
     # literals are unpickled as they were parsed: with their lexical forms (rdflib would normalise them)
     with keep_lexical_forms():
         return cache.cached("turtle-folder", key, parse, valid=lambda v: isinstance(v, list) and len(v) == len(texts))
