@@ -135,7 +135,6 @@ class ContentIndex:
             out.append((a, b) if a < b else None)
         return tuple(out)
 
-
     def keys(self, reports: Iterable[Report]) -> list[Key]:
         """:meth:`key` of each report, in one pass: the reports of one instant that differ only
         by their tuple-tick ``prefix`` (consecutive, with the same scopes) share the windows'
