@@ -159,6 +159,7 @@ class Evaluator:
         self.form = self.compile_for(("closed", tuple(w.alpha for w in self.windows))).form
         self._arrivals: dict[int, list[str]] | None = None  # the streams of each instant's arrivals, in order
         self._keys: dict[Report, tuple] = {}
+        self._chain_solver = None  # the solver of every content chain (_solve_contents), made once
         self.judged_rows: dict[frozenset, frozenset] = {}
         """Rows as ``rsplars check`` compares them, kept for every candidate and policy it tries."""
         self.contents_index = self._content_index()
@@ -291,9 +292,11 @@ class Evaluator:
             return
 
         compiled = self.compile_for(chain_key(len(self.windows)))
-        program, native = compiled.engine_programs(self.static)
-        # one solver for every chain: each ``run`` starts from an empty state (both engines)
-        solver, _ = query_solver(compiled, program, native, self.engine)
+        # one solver for every chain of every call: each ``run`` starts from an empty state (both engines)
+        if self._chain_solver is None:
+            program, native = compiled.engine_programs(self.static)
+            self._chain_solver, _ = query_solver(compiled, program, native, self.engine)
+        solver = self._chain_solver
         if index.relevant == {} and getattr(solver, "filters", None):
             index.set_relevance(relevance(solver.filters))
         for chain in chains(todo):
