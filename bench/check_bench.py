@@ -24,6 +24,14 @@ whose label parses as a double compared as doubles, as the oracle does). It shar
 shifted by 34 s per repetition; C-SPARQL's Q1 output on it is computed directly (windows of 10 s,
 temperatures above 80 °F) and judged with timestamps (``rsplars check --profile csparql``).
 
+*First, cold and warm*: each cell runs three times, as three processes with a user cache folder of
+its own (``RSPLARS_CACHE_DIR``, ``lars.cache``): ``rsplars_first`` with the folder empty — the 34
+Turtle files, the query and the grammar's parse tables are parsed and stored —; ``rsplars_cold``
+with the stream's entry removed (new data: the files parsed again, the query and the parse tables
+from the cache, as for any run after the first); ``rsplars`` (warm) with the folder filled (a
+folder of Turtle files whose bytes were read before is not parsed again; docs/check.md §8). Their
+verdicts must agree.
+
 The machine is shared (2 vCPUs): the load average is recorded. Results:
 ``bench/results/check_bench.json`` (``check_bench.quick.json``), with the commit measured.
 """
@@ -92,8 +100,11 @@ def load() -> float:
 
 
 def run_check(engine: str, query: str, answers: Path, stream: Path, stream_unit: str, *,
-              ignore_timestamps: bool = True) -> dict:
+              ignore_timestamps: bool = True, cache: Path | None = None) -> dict:
+    """One ``rsplars check`` process; ``cache``: its user cache folder (``RSPLARS_CACHE_DIR``)."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    if cache is not None:
+        env["RSPLARS_CACHE_DIR"] = str(cache)
     with tempfile.TemporaryDirectory() as d:
         report = Path(d) / "report.json"
         argv = [sys.executable, "-m", "translator", "check", str(query), "--stream", f"{STREAM_IRI}={stream}",
@@ -288,22 +299,45 @@ def main() -> int:
         cell["answers"] = answers
         path = DATA / "answers" / answers
         text = (DATA / "queries" / f"{query}.rq").read_text()
-        cell["rsplars"] = run_check(engine, DATA / "queries" / f"{query}.rq", path, DATA / "data", "s")
+        with tempfile.TemporaryDirectory() as cache:  # a cache folder of the cell's own, empty at first
+            folder = Path(cache) / "rsplars"
+            cell_args = (engine, DATA / "queries" / f"{query}.rq", path, DATA / "data", "s")
+            cell["rsplars_first"] = run_check(*cell_args, cache=folder)
+            for entry in folder.glob("turtle-folder-*"):
+                entry.unlink()  # the stream read as new data; the query and the parse tables stay cached
+            cell["rsplars_cold"] = run_check(*cell_args, cache=folder)
+            cell["rsplars"] = run_check(*cell_args, cache=folder)
+        if len({cell[k].get("correct") for k in ("rsplars_first", "rsplars_cold", "rsplars")}) != 1:
+            cell["rsplars"]["error"] = "the verdict from the cache differs from the verdict without it"
         cell["oracle"] = oracle(engine, text, graphs, recorded(path))
         cells.append(cell)
         r, o = cell["rsplars"], cell["oracle"]
         print(f"{engine:13} {name}: published {'pass' if published else 'fail'}; rsplars "
-              f"{r.get('correct')} in {r['wall_s']} s; oracle {o['correct']} in {o['wall_s']} s", flush=True)
+              f"{r.get('correct')} in {cell['rsplars_first']['wall_s']} s first, {cell['rsplars_cold']['wall_s']} s "
+              f"cold, {r['wall_s']} s warm; "
+              f"oracle {o['correct']} in {o['wall_s']} s", flush=True)
     timed = [c["rsplars"]["wall_s"] for c in cells if "rsplars" in c]
+    cold = [c["rsplars_cold"]["wall_s"] for c in cells if "rsplars_cold" in c]
+    first = [c["rsplars_first"]["wall_s"] for c in cells if "rsplars_first" in c]
     result = {
         "benchmark": "check_bench",
         **revision(),
         "python": platform.python_version(),
         "machine": platform.machine(),
         "cells": cells,
+        "measured": ("whole process, three times per cell with a user cache folder of the cell's own: "
+                     "rsplars_first with the folder empty (the Turtle files, the query and the parse tables "
+                     "parsed and stored), rsplars_cold with the stream's entry removed (new data: the Turtle "
+                     "files parsed, the query and the parse tables from the cache), rsplars with the folder "
+                     "filled (warm: a judgement of data read before)"),
+        "python_bytecode_cache": "off (PYTHONDONTWRITEBYTECODE)" if os.environ.get("PYTHONDONTWRITEBYTECODE") else "on",
         "cells_judged": len(timed),
         "rsplars_total_s": round(sum(timed), 3),
         "rsplars_max_s": max(timed),
+        "rsplars_cold_total_s": round(sum(cold), 3),
+        "rsplars_cold_max_s": max(cold),
+        "rsplars_first_total_s": round(sum(first), 3),
+        "rsplars_first_max_s": max(first),
         "oracle_total_s": round(sum(c["oracle"]["wall_s"] for c in cells if "oracle" in c), 3),
         "targets": {"cell_s": 2, "all_cells_s": 30, "million_s": 60},
     }
@@ -312,7 +346,8 @@ def main() -> int:
             start = time.perf_counter()
             stream, answers, count = million(Path(d))
             generated = time.perf_counter() - start
-            got = run_check("csparql", DATA / "queries" / "q1.rq", answers, stream, "ms", ignore_timestamps=False)
+            got = run_check("csparql", DATA / "queries" / "q1.rq", answers, stream, "ms", ignore_timestamps=False,
+                            cache=Path(d) / "cache")  # an N-Triples file: its elements are read, not cached
         result["million"] = {"triples": count, "generate_s": round(generated, 3), "load_before": round(load(), 2),
                              **got}
         print(f"1M triples ({count:,}): rsplars check {got.get('correct')} in {got['wall_s']} s", flush=True)

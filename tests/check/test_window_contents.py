@@ -76,3 +76,12 @@ def test_only_programs_of_the_window_contents_take_content_keys():
     assert not content_only(Program((Rule(At(b, Variable("T")), ()),)), ())
     assert not content_only(Program(()), (Rule(b, (Literal(Diamond(TimeWindow(0, 0, 1), Atom("true", ()))),)),))
     assert content_only(Program(()), (Rule(b, ()),))
+
+
+@pytest.mark.parametrize("profile", ["cqels", "csparql"])
+def test_the_keys_of_a_plan_in_one_pass_are_those_of_each_report(profile, stream):
+    ev = evaluator("q4.rq", stream)
+    for t0 in (0, 3):
+        reports = ev.plan(replace(PROFILES[profile].params, t0=(t0,)))
+        assert any(r.prefix is not None for r in reports) == (profile == "cqels")  # the tuple tick's prefixes
+        assert ev.contents_index.keys(reports) == [ev.contents_index.key(r) for r in reports]

@@ -153,8 +153,7 @@ def check(evaluator: Evaluator, actual: Sequence[ActualRelation], op: Operationa
     for z in zs:
         # keyed by content, a candidate is solved when it is tried (its contents shared with those
         # tried before it), and the first match ends the search
-        evaluator.evaluate(plans[z])
-        rels = apply_r2s(((r, evaluator.rows(r)) for r in plans[z]), op.r2s, op.empty_relations)
+        rels = apply_r2s(zip(plans[z], evaluator.answers(plans[z])), op.r2s, op.empty_relations)
         exp = [(r.t, _key_rows(evaluator, r.rows), r) for r in rels]
         if ignore_timestamps:
             ok, first = _contains([oracle_terms(e[1]) for e in exp], oracle_actual)
@@ -380,9 +379,10 @@ def _wrong_r2s(evaluator: Evaluator, op: Operational, z, exp, actual, ignore_tim
     profile's operator with the other empty-relation policy)."""
     plan = evaluator.plan(replace(op, t0=z), None, max([r.t for _, _, r in exp], default=0))
     timed = None if ignore_timestamps else _timed(list(actual))
+    answered = list(zip(plan, evaluator.answers(plan)))  # R2R once for the up to five operators tried
 
     def matches(r2s: str, empty: str) -> bool:
-        rels = apply_r2s(((r, evaluator.rows(r)) for r in plan), r2s, empty)
+        rels = apply_r2s(answered, r2s, empty)
         keyed = [(r.t, _key_rows(evaluator, r.rows), r) for r in rels]
         if timed is None:
             return contiguous_match([oracle_terms(k[1]) for k in keyed], [oracle_terms(a.bindings) for a in actual])[0]

@@ -159,6 +159,7 @@ class Evaluator:
         self.form = self.compile_for(("closed", tuple(w.alpha for w in self.windows))).form
         self._arrivals: dict[int, list[str]] | None = None  # the streams of each instant's arrivals, in order
         self._keys: dict[Report, tuple] = {}
+        self._chain_solver = None  # the solver of every content chain (_solve_contents), made once
         self.judged_rows: dict[frozenset, frozenset] = {}
         """Rows as ``rsplars check`` compares them, kept for every candidate and policy it tries."""
         self.contents_index = self._content_index()
@@ -268,23 +269,44 @@ class Evaluator:
             got = self._keys[report] = self.contents_index.key(report)
         return got
 
+    def answers(self, reports: Sequence[Report]) -> list[frozenset[Row]]:
+        """The R2R answer of each report (:meth:`rows`), solved where not cached (:meth:`evaluate`);
+        with a content index, the reports' content keys are found in one pass
+        (:meth:`translator.evaluate.window_contents.ContentIndex.keys`) instead of one lookup each."""
+        if self.contents_index is None:
+            self.evaluate(reports)
+            return [self.rows(r) for r in reports]
+        keys = self.contents_index.keys(reports)
+        self._solve_contents(keys)
+        cache = self.cache
+        return [cache[("content", k)] for k in keys]
+
     def _evaluate_contents(self, reports: Iterable[Report]) -> None:
+        self._solve_contents(map(self._content_key, reports))
+
+    def _solve_contents(self, keys: Iterable[tuple]) -> None:
         index = self.contents_index
         assert index is not None
-        todo = {k for k in map(self._content_key, reports) if ("content", k) not in self.cache}
+        todo = {k for k in keys if ("content", k) not in self.cache}
         if not todo:
             return
 
         compiled = self.compile_for(chain_key(len(self.windows)))
-        program, native = compiled.engine_programs(self.static)
+        # one solver for every chain of every call: each ``run`` starts from an empty state (both engines)
+        if self._chain_solver is None:
+            program, native = compiled.engine_programs(self.static)
+            self._chain_solver, _ = query_solver(compiled, program, native, self.engine)
+        solver = self._chain_solver
+        if index.relevant == {} and getattr(solver, "filters", None):
+            index.set_relevance(relevance(solver.filters))
         for chain in chains(todo):
-            solver, _ = query_solver(compiled, program, native, self.engine)
-            if index.relevant == {} and getattr(solver, "filters", None):
-                index.set_relevance(relevance(solver.filters))
             self.solver_runs += 1
             stream, at = chain_run(index, chain)
-            rows = [frozenset(step_rows(compiled, the_answer(step)))
-                    for step in solver.run(stream, range(1, stream.end + 1))]
+            rows: list[frozenset[Row]] = []
+            for step in solver.run(stream, range(1, stream.end + 1)):
+                got = frozenset(step_rows(compiled, the_answer(step)))
+                # an unchanged answer is the previous object: R2S then compares by identity (apply_r2s)
+                rows.append(rows[-1] if rows and rows[-1] == got else got)
             for k, i in zip(chain, at):
                 self.cache[("content", k)] = rows[i - 1]
 
@@ -312,16 +334,23 @@ class Evaluator:
 
     def relations(self, op: Operational, start: int | None = None, end: int | None = None) -> list[Relation]:
         reports = self.plan(op, start, end)
-        self.evaluate(reports)
-        return apply_r2s(((r, self.rows(r)) for r in reports), op.r2s, op.empty_relations)
+        return apply_r2s(zip(reports, self.answers(reports)), op.r2s, op.empty_relations)
 
 
 def apply_r2s(reports: Iterable[tuple[Report, frozenset[Row]]], r2s: str, empty: str) -> list[Relation]:
     """Steps 4–5 of the module docstring."""
     out = []
     previous: frozenset[Row] = frozenset()
+    changes_only = r2s != "rstream"
     for n, (report, current) in enumerate(reports):
-        rows = r2s_rows(r2s, current, previous)
+        # the same answer object as the previous report's (a tuple tick's prefixes that add nothing):
+        # no rows new or gone, found without comparing them
+        if current is previous:
+            if changes_only and empty == "skip":
+                continue  # an empty relation, skipped
+            rows = frozenset() if changes_only else current
+        else:
+            rows = r2s_rows(r2s, current, previous)
         previous = current
         if r2s == "dstream" and n == 0:
             continue

@@ -107,8 +107,8 @@ class ContentIndex:
         ``lars.incremental.demand.stream_filters``: a triple no pattern of the query can match)."""
         self.relevant = {s: [matters(a) for a in atoms] for s, atoms in self.atoms.items()}
 
-    def _before_prefix(self, stream: str, t: int, prefix: int) -> int:
-        """Elements of ``stream`` among the first ``prefix`` arrivals stamped t."""
+    def _prefix_counts(self, stream: str, t: int) -> list[int]:
+        """For each j, the elements of ``stream`` among the first j arrivals stamped t."""
         counts = self._prefix.get((stream, t))
         if counts is None:
             counts, n = [0], 0
@@ -116,6 +116,11 @@ class ContentIndex:
                 n += s == stream
                 counts.append(n)
             self._prefix[(stream, t)] = counts
+        return counts
+
+    def _before_prefix(self, stream: str, t: int, prefix: int) -> int:
+        """Elements of ``stream`` among the first ``prefix`` arrivals stamped t."""
+        counts = self._prefix_counts(stream, t)
         return counts[min(prefix, len(counts) - 1)]
 
     def key(self, report: Report) -> Key:
@@ -135,12 +140,53 @@ class ContentIndex:
             out.append((a, b) if a < b else None)
         return tuple(out)
 
+    def keys(self, reports: Iterable[Report]) -> list[Key]:
+        """:meth:`key` of each report, in one pass: the reports of one instant that differ only
+        by their tuple-tick ``prefix`` (consecutive, with the same scopes) share the windows'
+        starts and the count of elements before t, and only add the prefix's arrivals."""
+        out: list[Key] = []
+        frame_of: tuple | None = None
+        # per window: (its start, its end before t's arrivals or at hi, the prefix counts at t when it is cut)
+        frame: list[tuple[int, int, list[int] | None]] = []
+        for report in reports:
+            if report.prefix is None:
+                out.append(self.key(report))
+                continue
+            if frame_of != (report.t, report.scopes):
+                frame_of, frame = (report.t, report.scopes), []
+                for (lo, hi), stream in zip(report.scopes, self.streams):
+                    if lo > hi:
+                        frame.append((-1, 0, None))
+                        continue
+                    ts = self.times[stream]
+                    if hi >= report.t:
+                        frame.append((bisect_left(ts, lo), bisect_left(ts, report.t), self._prefix_counts(stream, report.t)))
+                    else:
+                        frame.append((bisect_left(ts, lo), bisect_right(ts, hi), None))
+            key: list[Span] = []
+            prefix = report.prefix
+            for a, b, counts in frame:
+                if a < 0:
+                    key.append(None)
+                    continue
+                if counts is not None:
+                    b += counts[min(prefix, len(counts) - 1)]
+                key.append((a, b) if a < b else None)
+            out.append(tuple(key))
+        return out
+
 
 def chains(keys: Iterable[Key]) -> list[list[Key]]:
     """Group content keys into chains ``K1 ⊆ … ⊆ Km`` whose spans share their starts and grow at
     their ends (one solver run each). Greedy: keys with the same starts, by size."""
+    unique = set(keys)
+    if all(len(k) == 1 for k in unique):  # one window: the keys of one start nest, in the order of their ends
+        starts: dict[int | None, list[Key]] = {}
+        for k in unique:
+            starts.setdefault(None if k[0] is None else k[0][0], []).append(k)
+        return [sorted(members, key=lambda k: 0 if k[0] is None else k[0][1]) for members in starts.values()]
     groups: dict[tuple, list[Key]] = {}
-    for k in set(keys):
+    for k in unique:
         groups.setdefault(tuple(None if s is None else s[0] for s in k), []).append(k)
     out: list[list[Key]] = []
     for members in groups.values():

@@ -367,7 +367,7 @@ def _read_directory(path: str | Path, accounting: Accounting | None = None) -> l
     ``--stream-time-unit s``). The triples of a file all arrive at its time, in N-Triples order
     (a Turtle file has no order). Files whose names end with no number are an error, as are two
     files for one time point (``data_1.ttl`` and ``data_01.ttl``)."""
-    from rdflib import Graph, Literal
+    from rdflib import Literal
 
     folder = Path(path)
     numbered: dict[int, Path] = {}
@@ -384,12 +384,8 @@ def _read_directory(path: str | Path, accounting: Accounting | None = None) -> l
                               source=str(folder), expected="one Turtle file per time point")
         numbered[k] = file
     raws: list[_Raw] = []
-    for k in sorted(numbered):
-        text = _load_text(numbered[k])
-        graph = Graph()
-        _rdflib_parse(graph, text, "turtle", str(numbered[k]))
-
-        for triple in sorted(graph, key=_triple_key):
+    for k, triples in _parsed_folder(numbered):
+        for triple in triples:
             if isinstance(triple[0], Literal):
                 reject_or_raise(accounting, SourceError(
                     f"a triple whose subject is the literal {to_nt(triple[0])}", source=str(numbered[k]),
@@ -397,6 +393,51 @@ def _read_directory(path: str | Path, accounting: Accounting | None = None) -> l
                 continue
             raws.append(_Raw(triple, k, 0, None))
     return raws
+
+
+#: the largest folder of Turtle files (characters of text, all files) whose parse is kept in the
+#: user's cache: an entry takes about half the text's size on disk, and the cache has no eviction
+FOLDER_CACHE_MAX_CHARS = 32 * 1024 * 1024
+
+
+def _parsed_folder(numbered: Mapping[int, Path]) -> list[tuple[int, tuple[Triple, ...]]]:
+    """Each file's triples in N-Triples order, by time point: parsed by rdflib, or read from the
+    user's cache (``lars.cache``: the command line only, not with ``--no-cache``) when a folder with
+    the same file names and the same bytes (SHA-256 of each file) was read before by the same
+    version of rsplars. Parsing Turtle is most of the time of a judgement on a small stream
+    (docs/check.md §8). Blank nodes keep the labels of the parse that filled the entry: labels
+    are arbitrary, and those of different files stay different. A file that fails to parse leaves
+    no entry (its located syntax error is raised), as does a folder of more than
+    :data:`FOLDER_CACHE_MAX_CHARS` characters."""
+    import hashlib
+
+    from lars import cache
+
+    texts = {k: _load_text(file) for k, file in sorted(numbered.items())}
+    key = tuple((k, numbered[k].name, hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest())
+                for k, text in texts.items())
+
+    def parse() -> list[tuple[int, tuple[Triple, ...]]]:
+        from rdflib import Graph
+
+        shared: dict[tuple, object] = {}  # one object per term: the entry pickles each term once
+
+        def one(term):
+            return shared.setdefault((type(term), str(term), getattr(term, "language", None),
+                                      getattr(term, "datatype", None)), term)
+
+        out = []
+        for k, text in texts.items():
+            graph = Graph()
+            _rdflib_parse(graph, text, "turtle", str(numbered[k]))
+            out.append((k, tuple(tuple(one(x) for x in triple) for triple in sorted(graph, key=_triple_key))))
+        return out
+
+    if sum(map(len, texts.values())) > FOLDER_CACHE_MAX_CHARS:
+        return parse()
+    # literals are unpickled as they were parsed: with their lexical forms (rdflib would normalise them)
+    with keep_lexical_forms():
+        return cache.cached("turtle-folder", key, parse, valid=lambda v: isinstance(v, list) and len(v) == len(texts))
 
 
 def _read_trig(text: str, source: str, accounting: Accounting | None = None) -> list[_Raw]:
