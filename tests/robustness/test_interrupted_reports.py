@@ -55,7 +55,7 @@ def _interrupt(argv: list[str], signum: int) -> tuple[int, str]:
 @pytest.fixture(scope="module")
 def coupons(tmp_path_factory):
     out = tmp_path_factory.mktemp("gen")
-    done = subprocess.run([sys.executable, "-m", "translator", "gen", "coupons", "--rate", "2", "--duration", "600",
+    done = subprocess.run([sys.executable, "-m", "translator", "gen", "coupons", "--rate", "2", "--duration", "6000",
                            "--seed", "3", "--output-dir", str(out)], capture_output=True, text=True, env=ENV)
     assert done.returncode == 0, done.stderr
     return ["--unit", "m", "--stream", f"http://example.org/stream/offers={out / 'offers.nt'}",
@@ -80,7 +80,7 @@ def test_check_stopped_by_sigint_writes_no_report(tmp_path):
     stream = tmp_path / "temps.nt"
     stream.write_text("".join(
         f'<http://example.org/s{rng.randrange(50)}> <http://example.org/temp> '
-        f'"{rng.randrange(20, 40)}"^^<http://www.w3.org/2001/XMLSchema#integer> "{i * 1000}" .\n' for i in range(6000)))
+        f'"{rng.randrange(20, 40)}"^^<http://www.w3.org/2001/XMLSchema#integer> "{i * 1000}" .\n' for i in range(30000)))
     reports = tmp_path / "reports"
     reports.mkdir()
     code, err = _interrupt(["check", str(EX / "check" / "hot.rq"), "--stream", f"http://example.org/temps={stream}",
