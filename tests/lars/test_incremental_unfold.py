@@ -4,7 +4,7 @@ and read by one positive literal is replaced by its definition. Checked against 
 semantics (``lars.reference``, restricted to the outputs) and against the same engine without
 unfolding, at every time point, on random non-recursive programs of chains of rules (joins on
 shared variables, constants and repeated variables in heads and bodies, comparisons, negation,
-predicates with two rules or two uses, which must stay, constraints) over streams of mostly fresh
+predicates with two rules or two uses, which must stay, facts beside a renaming, constraints) over streams of mostly fresh
 terms that leave every window and come back; and on a CityBench query (the chain of joins the
 τ translation gives is unfolded, and the answers equal pyoxigraph's)."""
 
@@ -48,7 +48,7 @@ def chain_programs(draw) -> tuple[Program, set[str]]:
             earlier = list(arity)
             if earlier and (j == 0 and draw(st.integers(0, 4)) > 0 or j > 0 and draw(st.integers(0, 4)) == 0):
                 p = earlier[-1] if j == 0 else draw(st.sampled_from(earlier))  # mostly the chain's previous link
-                args = [draw(st.sampled_from(VARS + CONSTS[:1])) for _ in range(arity[p])]
+                args = [draw(st.sampled_from(VARS + CONSTS)) for _ in range(arity[p])]
                 body.append(f"{p}({','.join(args)})" if args else p)
             else:
                 pred = draw(st.sampled_from(["e", "f"]))
@@ -72,7 +72,8 @@ def chain_programs(draw) -> tuple[Program, set[str]]:
             pattern = [draw(st.sampled_from(["X", "Y"])) for _ in range(size)]
             rules.append(f"{name}({','.join(pattern)}) :- {pred}(X,Y) [2]." if size else f"{name} :- {pred}(X,Y) [2].")
         if draw(st.integers(0, 12)) == 0:
-            rules.append(f"{name}({','.join(CONSTS[0] for _ in range(size))})." if size else f"{name}.")
+            fact = draw(st.sampled_from(CONSTS))  # beside a renaming, uses of the other constant read its rule only
+            rules.append(f"{name}({','.join(fact for _ in range(size))})." if size else f"{name}.")
     names = list(arity)
     outputs = {names[-1]} | set(draw(st.lists(st.sampled_from(names), max_size=1)) if draw(st.integers(0, 3)) == 0 else ())
     if draw(st.integers(0, 8)) == 0:
@@ -234,3 +235,39 @@ def test_a_negated_literal_that_never_holds_keeps_its_rule() -> None:
     solver = IncrementalSolver(program, outputs={"answer"}, stream_predicates={"e", "f"})
     stream = Stream({0: (Atom("e", (Constant("u"), Constant("v"))), Atom("f", (Constant("u"), Constant("v"))))}, 0, 0)
     assert [s.answers for s in solver.run(stream)] == [[("answer(u)",)]] == [_only(expected_answers(program, stream, 0), {"answer"})]
+
+
+@st.composite
+def tau_with_static_data(draw) -> tuple[Program, Stream]:
+    """The τ translation's shape with static data: ``triple(…, default)`` facts beside the
+    window's renaming rule, over few subjects, so that stream triples join static ones."""
+    subjects = ["o1", "o2", "o3"]
+    facts = [f'triple({draw(st.sampled_from(subjects))},"<{draw(st.sampled_from("pq"))}>",{draw(st.sampled_from(["s1", "v1"]))},default).'
+             for _ in range(draw(st.integers(1, 3)))]
+    rows = {t: [(draw(st.sampled_from(subjects)), f"<{draw(st.sampled_from('pq'))}>", draw(st.sampled_from(["s2", "v2", "v3"])))
+                for _ in range(draw(st.integers(0, 3)))] for t in range(draw(st.integers(1, 10)))}
+    return parse_program(TAU_SHAPE + "\n".join(facts) + "\n"), _striples(rows)
+
+
+@settings(max_examples=100, **SETTINGS)
+@given(case=tau_with_static_data())
+def test_the_window_rule_beside_static_facts_is_unfolded_into_the_stream_uses(case) -> None:
+    """``triple`` has facts (the static data) and one rule (the window's renaming): the uses that
+    read ``triple(…, stream)`` read the window's relation instead, those reading ``triple(…,
+    default)`` the facts; the answers equal the reference semantics and the engine without
+    unfolding at every time point."""
+    program, stream = case
+    solver = IncrementalSolver(program, outputs={"answer"}, stream_predicates={"striple"})
+    assert ("triple", 4) not in {r.head for r in solver.rules} and ("triple", 4) not in solver.unfolded
+    assert all(lit.rel[0] == "#win" for r in solver.rules for lit in r.lits if lit.args and lit.args[-1] == Constant("stream"))
+    times = list(range(stream.timeline[0], stream.timeline[1] + 1))
+    got = [step.answers for step in solver.run(stream, times)]
+    plain = [step.answers for step in IncrementalSolver(program, outputs={"answer"}, stream_predicates={"striple"}, unfold=False).run(stream, times)]
+    assert got == plain == [_only(expected_answers(program, stream, t), {"answer"}) for t in times]
+
+
+def test_a_use_that_may_read_both_the_facts_and_the_rule_keeps_the_rule() -> None:
+    program = parse_program('a(X,Y) :- e(X,Y) [2].\na(k0,k1).\nanswer(X) :- a(X,k1), f(X,X) [1].\n'
+                            'answer(X) :- a(X,k0).\n')
+    solver = IncrementalSolver(program, outputs={"answer"}, stream_predicates={"e", "f"})
+    assert ("a", 2) in {r.head for r in solver.rules}
