@@ -697,12 +697,12 @@ class Engine:
         """Does no value of the star's variable among ``rows`` (the batch D, which ``rel`` holds
         while it propagates) have a row of the star's first literal outside D? (``Star``.) Each
         value's rows of that literal (its index on the key) are then all among D's rows."""
-        pos, consts = star.pos, star.consts
-        index = self.rels[rel].index(star.keys)
-        have = rows if isinstance(rows, (set, dict)) else set(rows)
-        for x in {row[pos] for row in rows}:
-            got = index.get((x, *consts))
-            if got and not all(map(have.__contains__, got)):
+        consts = star.consts
+        get = self.rels[rel].index(star.keys).get
+        have = rows.keys() if isinstance(rows, dict) else rows if isinstance(rows, set) else set(rows)
+        for x in set(map(star.x_of, rows)):
+            got = get((x, *consts))
+            if got and not have >= got:
                 return False
         return True
 

@@ -12,6 +12,8 @@ form of each plan (``lars.incremental.joins.BatchJoin``).
 
 from __future__ import annotations
 
+from operator import itemgetter
+
 from lars.incremental.joins import BatchJoin
 from lars.incremental.rules import CompiledRule, NotInFragment, is_computed, term_variables
 from lars.model import Constant, Integer, String, Variable
@@ -101,10 +103,11 @@ class Star:
     those seeds have no instance at all, and only the first literal's seed is run
     (``Engine.star_is_fresh``)."""
 
-    __slots__ = ("first", "pos", "keys", "consts")
+    __slots__ = ("first", "pos", "keys", "consts", "x_of")
 
     def __init__(self, first: int, pos: int, keys: tuple, consts: tuple) -> None:
         self.first, self.pos, self.keys, self.consts = first, pos, keys, consts
+        self.x_of = itemgetter(pos)  # a row -> its value of X
 
 
 def star_of(r: CompiledRule, rel: tuple) -> Star | None:
