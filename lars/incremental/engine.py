@@ -656,7 +656,15 @@ class Engine:
         value of its variables); rules the batch plans do not cover go row by row."""
         excl = None
         columns: dict = {}  # the batch's columns, shared by the rules' seed selections (BatchJoin.run)
+        fresh: dict = {}  # rule -> is its star over rel fresh in this batch (star_is_fresh)
         for r, i in self.uses.get(rel, ()):
+            star = r.star.get(rel) if r.star else None
+            if star is not None and i != star.first:
+                got = fresh.get(r)
+                if got is None:
+                    got = fresh[r] = self.star_is_fresh(rel, star, rows)
+                if got:
+                    continue  # a later literal of the star: no instance (lars.incremental.planning.Star)
             lit = r.lits[i]
             s = -sign if lit.negated else sign  # a negated literal: its instances are lost/gained
             if r.project is not None:
@@ -684,6 +692,19 @@ class Engine:
                 for theta in self.instances(r, r.plans[i], 0, theta, rel, row, i, excl):
                     self._head(r, theta, heads)
             self._supports(r.head, heads, s)
+
+    def star_is_fresh(self, rel: tuple, star, rows) -> bool:
+        """Does no value of the star's variable among ``rows`` (the batch D, which ``rel`` holds
+        while it propagates) have a row of the star's first literal outside D? (``Star``.) Each
+        value's rows of that literal (its index on the key) are then all among D's rows."""
+        consts = star.consts
+        get = self.rels[rel].index(star.keys).get
+        have = rows.keys() if isinstance(rows, dict) else rows if isinstance(rows, set) else set(rows)
+        for x in set(map(star.x_of, rows)):
+            got = get((x, *consts))
+            if got and not have >= got:
+                return False
+        return True
 
     def _supports(self, sig: tuple, heads, n: int) -> None:
         """The support of each head row in ``heads`` (repeated: once per instance) changes by n."""

@@ -12,6 +12,8 @@ form of each plan (``lars.incremental.joins.BatchJoin``).
 
 from __future__ import annotations
 
+from operator import itemgetter
+
 from lars.incremental.joins import BatchJoin
 from lars.incremental.rules import CompiledRule, NotInFragment, is_computed, term_variables
 from lars.model import Constant, Integer, String, Variable
@@ -88,6 +90,44 @@ def plan(r: CompiledRule, seed: int | None) -> list[tuple]:
     return steps
 
 
+class Star:
+    """Literals of one rule over one relation R that all hold one variable X at one position
+    ``pos`` (a SPARQL subject's star: ``triple(O, "<p>", V, s)``, ``triple(O, "<q>", W, s)``, …):
+    ``first`` is the first of them in the body; its key positions once X is bound are ``keys``
+    (``pos`` and its constants' positions), its constants' texts ``consts``.
+
+    Why it matters (the delta rule, ``Engine.propagate``): when R changes by a batch D, the
+    instances seeded at a later literal i of the star read the first one on R without D, at the
+    same X as the seed's row. If no value of X among D's rows has a row of the first literal
+    outside D (every observation's triples arrive together, as in the streams of fresh IRIs),
+    those seeds have no instance at all, and only the first literal's seed is run
+    (``Engine.star_is_fresh``)."""
+
+    __slots__ = ("first", "pos", "keys", "consts", "x_of")
+
+    def __init__(self, first: int, pos: int, keys: tuple, consts: tuple) -> None:
+        self.first, self.pos, self.keys, self.consts = first, pos, keys, consts
+        self.x_of = itemgetter(pos)  # a row -> its value of X
+
+
+def star_of(r: CompiledRule, rel: tuple) -> Star | None:
+    """The :class:`Star` of ``r``'s positive literals over ``rel``, when there are two or more, each
+    with a batch plan (``BatchJoin``), of variables and constants only, and one variable at one
+    position in all of them; else ``None``."""
+    seeds = [i for i, lit in enumerate(r.lits) if lit.rel == rel]
+    if len(seeds) < 2 or any(r.lits[i].negated or i not in r.batch or r.lits[i].funcs for i in seeds):
+        return None
+    first = r.lits[seeds[0]]
+    for pos, a in enumerate(first.args):
+        if isinstance(a, Variable) and all(isinstance(r.lits[i].args[pos], Variable) and r.lits[i].args[pos].name == a.name
+                                           for i in seeds):
+            if any(isinstance(x, Variable) and x.name == a.name for k, x in enumerate(first.args) if k != pos):
+                continue  # X twice in the first literal: its key would not be (X, constants)
+            consts = tuple((k, text) for k, text in first.consts)
+            return Star(seeds[0], pos, (pos, *(k for k, _ in consts)), tuple(text for _, text in consts))
+    return None
+
+
 def head_variables(r: CompiledRule) -> set[str]:
     return set().union(set(), *(term_variables(a) for a in r.head_args))
 
@@ -111,3 +151,7 @@ def plan_rule(r: CompiledRule) -> None:
         batch = BatchJoin.compile(r, i)
         if batch is not None:
             r.batch[i] = batch
+    for rel in {lit.rel for lit in r.lits}:
+        star = star_of(r, rel)
+        if star is not None:
+            r.star[rel] = star

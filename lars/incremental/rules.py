@@ -103,6 +103,7 @@ class CompiledRule:
     flat: dict = field(default_factory=dict)  # seed -> the plan only checks (no literal binds anything new)
     self_join: dict = field(default_factory=dict)  # seed -> does a literal before it read the same relation
     batch: dict = field(default_factory=dict)  # seed -> its BatchJoin (absent: the plan goes row by row)
+    star: dict = field(default_factory=dict)  # relation -> its Star in the body (lars.incremental.planning.star_of)
 
 
 def rename_wildcards(args: tuple[Term, ...], fresh: Iterator[int]) -> tuple[Term, ...]:

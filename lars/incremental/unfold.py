@@ -21,12 +21,17 @@ count instances of the new rule: still non-zero exactly when the head holds.
 What p must be (each condition is needed for the argument above, or keeps the engine's own
 invariants):
 
-* defined by exactly one rule of the engine (after the rules that can never apply are dropped,
+* defined by exactly one rule of the engine — or by several, when p has no facts and one use, which
+  then becomes one rule per rule of p (:func:`_unfold_alternatives`, at most ``MAX_ALTERNATIVES``
+  rules from one rule of the program) — (after the rules that can never apply are dropped,
   :func:`drop_dead_rules`: the τ translation reads each triple pattern from the default graph
   too, which a run without static data never fills) — which excludes predicates whose atoms the stream
   may carry (D11 adds a copy rule ``p(X) :- p(X) [now]`` for each intensional predicate; the caller
   who knows the stream has no atoms of p, ``stream_predicates`` of ``IncrementalSolver``, lets the
-  engine leave that rule out) and predicates with facts;
+  engine leave that rule out) and predicates with facts — except a renaming (below) beside facts
+  when each use reads either its rule's atoms or the facts, never both (:func:`_apart`: the
+  static data's ``triple(…, default)`` beside the window's ``triple(…, stream)``): the uses of the
+  rule are unfolded and the others keep reading p, which then holds the facts only;
 * read by exactly one literal of one rule — or by any number, when p's rule is a *renaming*,
   its body one positive literal with arguments besides 0-ary ones such as ``trigger``
   (:func:`_renaming`: the τ translation's window rule ``triple(S,P,O,stream) :- striple(S,P,O,s) [10]`` is one; each use
@@ -285,16 +290,27 @@ def unfold_rules(rules: list[CompiledRule], order: list[tuple], outputs: set[tup
     never apply (:func:`drop_dead_rules`), and with every predicate unfolded that the module
     docstring allows, bottom-up in the topological ``order``; the order without those
     predicates, and the set of them. The new rules are planned (``plan_rule``)."""
-    fact_sigs = {f.signature for f in facts}
+    fact_args: dict[tuple, list[tuple]] = {}
+    for f in facts:
+        fact_args.setdefault(f.signature, []).append(f.args)
     rules = drop_dead_rules(list(rules), facts)
     order = list(order)
     gone: set[tuple] = set()
     serial = 0
+    width: dict[CompiledRule, int] = {}  # a rule -> how many rules its original became (_unfold_alternatives)
     for p in list(order):
-        if p == FALSE or p in outputs or p in fact_sigs or p[0] in BLOCK_NODES or p[0].startswith("#"):
+        if p == FALSE or p in outputs or p[0] in BLOCK_NODES or p[0].startswith("#"):
             continue
         defs = [r for r in rules if r.head == p]
         uses = [(r, i) for r in rules for i, lit in enumerate(r.lits) if _base(lit) == p]
+        if len(defs) > 1 and len(uses) == 1 and p not in fact_args:
+            got = _unfold_alternatives(rules, p, defs, uses[0], serial, width)
+            serial += len(defs)
+            if got is not None:
+                rules = got
+                order.remove(p)
+                gone.add(p)
+            continue
         if len(defs) != 1 or not uses or (len(uses) > 1 and not _renaming(defs[0])):
             continue
         (d,) = defs
@@ -302,21 +318,84 @@ def unfold_rules(rules: list[CompiledRule], order: list[tuple], outputs: set[tup
             continue
         if any(_base(x)[0] in BLOCK_NODES for x in d.lits) or any(_base(x)[0] in BLOCK_NODES for r, _ in uses for x in r.lits):
             continue
-        done = _unfold_uses(rules, p, d, serial)
+        kept = fact_args.get(p)
+        if kept is not None:  # p has facts too: only a renaming whose uses each read its rule or the facts (_apart)
+            if not _renaming(d) or not _apart(uses, d, kept):
+                continue
+            done = _unfold_uses(rules, p, d, serial, lambda lit: _may_match(lit.args, d.head_args))
+        else:
+            done = _unfold_uses(rules, p, d, serial)
         serial += len(uses)
         if done is None:
             continue
         rules = [x for x in done if x is not d]
-        order.remove(p)
-        gone.add(p)
+        if kept is None:
+            order.remove(p)
+            gone.add(p)
     return rules, order, gone
 
 
-def _unfold_uses(rules: list[CompiledRule], p: tuple, d: CompiledRule, serial: int) -> list[CompiledRule] | None:
-    """``rules`` with every literal over p replaced by d's body, one at a time (a rule may read p
-    twice), the new rules planned; ``None`` if one of them cannot be unfolded (then none is)."""
+#: the most rules one rule of the program may become by unfolding predicates of several rules
+MAX_ALTERNATIVES = 4
+
+
+def _unfold_alternatives(rules: list[CompiledRule], p: tuple, defs: list[CompiledRule], use: tuple, serial: int,
+                         width: dict[CompiledRule, int]) -> list[CompiledRule] | None:
+    """``rules`` with p's one use replaced by one rule per rule of p whose head may give the atom
+    it reads (Tamaki and Sato 1984: unfolding with each clause of p), and p's rules gone; ``None``
+    when p must stay. The τ translation gives this shape: each triple pattern is read from the
+    default graph and from the stream (``ans40(…) :- triple(…, default)`` and ``ans40(…) :-
+    striple(…) [3]``), and its one use joins it with the subject's other patterns; unfolded, the
+    stream's alternative joins them in one rule over the window (a star, ``lars.incremental.planning.Star``),
+    and p's relation, its support counts and its index are not kept. Every instance of the use
+    and of the rule of p that derives the atom it reads is an instance of one new rule, and back,
+    so a head's support stays non-zero exactly when it holds. The same conditions as for one rule
+    (module docstring) hold for each alternative, and a rule of the program becomes at most
+    ``MAX_ALTERNATIVES`` rules (each alternative joins again what the other ones join)."""
+    r, i = use
+    if r in defs or r.lits[i].negated or (r.head != FALSE and r.head[0].startswith("#")):
+        return None
+    if any(_base(x)[0] in BLOCK_NODES for d in defs for x in d.lits) or any(_base(x)[0] in BLOCK_NODES for x in r.lits):
+        return None
+    matching = [d for d in defs if _may_match(r.lits[i].args, d.head_args)]
+    size = width.get(r, 1) * len(matching)
+    if not matching or size > MAX_ALTERNATIVES:
+        return None
+    new: list[CompiledRule] = []
+    for k, d in enumerate(matching):
+        one = _unfold_one(r, i, d, serial + k + 1)
+        if one is None:
+            return None
+        plan_rule(one)
+        width[one] = size
+        new.append(one)
+    at = rules.index(r)
+    return [x for x in rules[:at] if x not in defs] + new + [x for x in rules[at + 1:] if x not in defs]
+
+
+def _apart(uses: list, d: CompiledRule, facts: list[tuple]) -> bool:
+    """Does each use of p (a literal over p) read either the atoms of p's one rule ``d`` or p's
+    facts, never both (:func:`_may_match` on their constants)? The τ translation gives this shape:
+    ``triple(S,P,O,stream) :- striple(S,P,O,s) [3]`` next to the static data's facts
+    ``triple(…, default)``, read by ``triple(…, stream)`` and ``triple(…, default)`` literals. The
+    uses of the rule are then unfolded (their instances are those of the unfolded rules, as for a
+    predicate without facts), and the others read a relation of p that holds the facts only: they
+    never matched an atom of the rule, so what they read is unchanged. p itself then loses the
+    rule's atoms, which no one reads (p is no output: ``unfold_rules``)."""
+    for r, i in uses:
+        args = r.lits[i].args
+        if _may_match(args, d.head_args) and any(_may_match(args, f) for f in facts):
+            return False
+    return True
+
+
+def _unfold_uses(rules: list[CompiledRule], p: tuple, d: CompiledRule, serial: int, reads=None) -> list[CompiledRule] | None:
+    """``rules`` with every literal over p replaced by d's body (only those ``reads`` accepts, when
+    given), one at a time (a rule may read p twice), the new rules planned; ``None`` if one of them
+    cannot be unfolded (then none is)."""
     while True:
-        use = next(((r, i) for r in rules for i, lit in enumerate(r.lits) if _base(lit) == p), None)
+        use = next(((r, i) for r in rules for i, lit in enumerate(r.lits)
+                    if _base(lit) == p and r is not d and (reads is None or reads(lit))), None)
         if use is None:
             return rules
         r, i = use

@@ -22,6 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lars.incremental import IncrementalSolver, stream_filters
+from lars.incremental.rules import NEG, WIN
 from lars.incremental.texts import parse_term
 from lars.model import Atom, Constant, Function, Integer, Program, Stream, String
 from lars.printer import format_term
@@ -107,7 +108,10 @@ def rdf_streams(draw) -> Stream:
 def test_rdf_shaped_programs_drop_only_what_no_answer_needs(case, stream: Stream) -> None:
     program, names = case
     solver = IncrementalSolver(program, outputs=names)
-    assert ("striple", 4) in solver.filters  # every window over the stream reads constant predicates
+    # every window over the stream reads constant predicates (or, all of them unfolded away, no
+    # window reads the stream: its rows are never kept)
+    windows = {(lit.rel[1] if lit.rel[0] == NEG else lit.rel) for r in solver.rules for lit in r.lits}
+    assert ("striple", 4) in solver.filters or not any(rel[0] == WIN and rel[3] == ("striple", 4) for rel in windows)
     times = list(range(stream.timeline[0], stream.timeline[1] + 1))
     steps = list(solver.run(stream, times))
     for step in steps:

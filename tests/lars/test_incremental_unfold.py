@@ -4,7 +4,7 @@ and read by one positive literal is replaced by its definition. Checked against 
 semantics (``lars.reference``, restricted to the outputs) and against the same engine without
 unfolding, at every time point, on random non-recursive programs of chains of rules (joins on
 shared variables, constants and repeated variables in heads and bodies, comparisons, negation,
-predicates with two rules or two uses, which must stay, constraints) over streams of mostly fresh
+predicates with two rules (unfolded as alternatives into one use) or two uses, facts beside a renaming, constraints) over streams of mostly fresh
 terms that leave every window and come back; and on a CityBench query (the chain of joins the
 τ translation gives is unfolded, and the answers equal pyoxigraph's)."""
 
@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from lars.errors import RsplarsError
 from lars.incremental import IncrementalSolver
+from lars.incremental.unfold import MAX_ALTERNATIVES
 from lars.model import Atom, Constant, Program, Stream, String
 from lars.reference import expected_answers
 from lars.syntax import parse_program
@@ -48,7 +49,7 @@ def chain_programs(draw) -> tuple[Program, set[str]]:
             earlier = list(arity)
             if earlier and (j == 0 and draw(st.integers(0, 4)) > 0 or j > 0 and draw(st.integers(0, 4)) == 0):
                 p = earlier[-1] if j == 0 else draw(st.sampled_from(earlier))  # mostly the chain's previous link
-                args = [draw(st.sampled_from(VARS + CONSTS[:1])) for _ in range(arity[p])]
+                args = [draw(st.sampled_from(VARS + CONSTS)) for _ in range(arity[p])]
                 body.append(f"{p}({','.join(args)})" if args else p)
             else:
                 pred = draw(st.sampled_from(["e", "f"]))
@@ -67,12 +68,13 @@ def chain_programs(draw) -> tuple[Program, set[str]]:
         arity[name] = size
         text = f"{name}({','.join(head)})" if head else name
         rules.append(f"{text} :- {', '.join(body)}.")
-        if draw(st.integers(0, 7)) == 0:  # a second rule: not unfolded
+        if draw(st.integers(0, 7)) == 0:  # a second rule: unfolded as alternatives into one use, else kept
             pred = draw(st.sampled_from(["e", "f"]))
             pattern = [draw(st.sampled_from(["X", "Y"])) for _ in range(size)]
             rules.append(f"{name}({','.join(pattern)}) :- {pred}(X,Y) [2]." if size else f"{name} :- {pred}(X,Y) [2].")
         if draw(st.integers(0, 12)) == 0:
-            rules.append(f"{name}({','.join(CONSTS[0] for _ in range(size))})." if size else f"{name}.")
+            fact = draw(st.sampled_from(CONSTS))  # beside a renaming, uses of the other constant read its rule only
+            rules.append(f"{name}({','.join(fact for _ in range(size))})." if size else f"{name}.")
     names = list(arity)
     outputs = {names[-1]} | set(draw(st.lists(st.sampled_from(names), max_size=1)) if draw(st.integers(0, 3)) == 0 else ())
     if draw(st.integers(0, 8)) == 0:
@@ -145,8 +147,12 @@ def test_unfolding_takes_the_chain_and_keeps_what_it_must() -> None:
     solver = IncrementalSolver(program, outputs={"answer", "other"}, stream_predicates={"e", "f"})
     assert solver.unfolded == {("a", 2), ("b", 3), ("c", 2)}
     assert {r.head for r in solver.rules} == {("d", 1), ("g", 1), ("answer", 1), ("other", 1)}
-    # without the stream's predicates, an intermediate atom could come from the stream (D11): kept
-    assert not IncrementalSolver(program, outputs={"answer"}).unfolded
+    # without the stream's predicates, an intermediate atom could come from the stream (D11): each
+    # predicate has a second rule, its copy from the stream, and is unfolded with both rules while
+    # a rule of the program becomes at most MAX_ALTERNATIVES rules (d, read twice, is kept)
+    unsure = IncrementalSolver(program, outputs={"answer"})
+    assert unsure.unfolded == {("a", 2), ("b", 3), ("c", 2)}
+    assert sum(r.head == ("d", 1) for r in unsure.rules) == MAX_ALTERNATIVES + 1  # and its own copy
     # without outputs, every predicate is read: kept
     assert not IncrementalSolver(program, stream_predicates={"e", "f"}).unfolded
 
@@ -205,12 +211,13 @@ def test_rules_that_can_never_apply_are_dropped_and_the_window_rule_is_unfolded_
 
 
 def test_a_fact_or_a_rule_that_may_give_the_atom_keeps_the_rule() -> None:
-    """With static data (a ``triple(…, default)`` fact) the default graph's rules stay, and so
-    does a rule whose head has a variable where the literal has a constant; a rule whose literal
-    no head matches goes, then the rules that read only what it gave."""
+    """With static data (a ``triple(…, default)`` fact) the default graph's rules stay (ans2 has
+    two rules then, unfolded as alternatives into its one use), and so does a rule whose head has
+    a variable where the literal has a constant; a rule whose literal no head matches goes, then
+    the rules that read only what it gave."""
     static = parse_program(TAU_SHAPE + 'triple(o9,"<p>",s9,default).\n')
     solver = IncrementalSolver(static, outputs={"answer"}, stream_predicates={"striple"})
-    assert ("ans2", 2) not in solver.unfolded and ("ans3", 2) in solver.unfolded
+    assert {("ans2", 2), ("ans3", 2)} <= solver.unfolded and sum(r.head == ("answer", 3) for r in solver.rules) == 2
     steps = list(solver.run(_striples({0: [("o9", "<q>", "v9")], 1: []}), [0, 1]))
     assert [s.answers for s in steps] == [[("answer(o9,s9,v9)",)], [("answer(o9,s9,v9)",)]]
     program = parse_program('a(X,k0) :- e(X,Y) [2].\nb(X) :- a(X,k1).\nc(X) :- b(X).\nanswer(X) :- c(X).\n'
@@ -234,3 +241,39 @@ def test_a_negated_literal_that_never_holds_keeps_its_rule() -> None:
     solver = IncrementalSolver(program, outputs={"answer"}, stream_predicates={"e", "f"})
     stream = Stream({0: (Atom("e", (Constant("u"), Constant("v"))), Atom("f", (Constant("u"), Constant("v"))))}, 0, 0)
     assert [s.answers for s in solver.run(stream)] == [[("answer(u)",)]] == [_only(expected_answers(program, stream, 0), {"answer"})]
+
+
+@st.composite
+def tau_with_static_data(draw) -> tuple[Program, Stream]:
+    """The τ translation's shape with static data: ``triple(…, default)`` facts beside the
+    window's renaming rule, over few subjects, so that stream triples join static ones."""
+    subjects = ["o1", "o2", "o3"]
+    facts = [f'triple({draw(st.sampled_from(subjects))},"<{draw(st.sampled_from("pq"))}>",{draw(st.sampled_from(["s1", "v1"]))},default).'
+             for _ in range(draw(st.integers(1, 3)))]
+    rows = {t: [(draw(st.sampled_from(subjects)), f"<{draw(st.sampled_from('pq'))}>", draw(st.sampled_from(["s2", "v2", "v3"])))
+                for _ in range(draw(st.integers(0, 3)))] for t in range(draw(st.integers(1, 10)))}
+    return parse_program(TAU_SHAPE + "\n".join(facts) + "\n"), _striples(rows)
+
+
+@settings(max_examples=100, **SETTINGS)
+@given(case=tau_with_static_data())
+def test_the_window_rule_beside_static_facts_is_unfolded_into_the_stream_uses(case) -> None:
+    """``triple`` has facts (the static data) and one rule (the window's renaming): the uses that
+    read ``triple(…, stream)`` read the window's relation instead, those reading ``triple(…,
+    default)`` the facts; the answers equal the reference semantics and the engine without
+    unfolding at every time point."""
+    program, stream = case
+    solver = IncrementalSolver(program, outputs={"answer"}, stream_predicates={"striple"})
+    assert ("triple", 4) not in {r.head for r in solver.rules} and ("triple", 4) not in solver.unfolded
+    assert all(lit.rel[0] == "#win" for r in solver.rules for lit in r.lits if lit.args and lit.args[-1] == Constant("stream"))
+    times = list(range(stream.timeline[0], stream.timeline[1] + 1))
+    got = [step.answers for step in solver.run(stream, times)]
+    plain = [step.answers for step in IncrementalSolver(program, outputs={"answer"}, stream_predicates={"striple"}, unfold=False).run(stream, times)]
+    assert got == plain == [_only(expected_answers(program, stream, t), {"answer"}) for t in times]
+
+
+def test_a_use_that_may_read_both_the_facts_and_the_rule_keeps_the_rule() -> None:
+    program = parse_program('a(X,Y) :- e(X,Y) [2].\na(k0,k1).\nanswer(X) :- a(X,k1), f(X,X) [1].\n'
+                            'answer(X) :- a(X,k0).\n')
+    solver = IncrementalSolver(program, outputs={"answer"}, stream_predicates={"e", "f"})
+    assert ("a", 2) in {r.head for r in solver.rules}

@@ -111,6 +111,19 @@ def test_exact_quotient_is_decimals_exact_division(x, y) -> None:
     assert repr(ops.exact_quotient(x, y)) == repr(_quotient_by_decimal(x, y))
 
 
+@settings(max_examples=800, deadline=None)
+@given(a=st.integers(-10**6, 10**6) | st.sampled_from([0, 1, -1, 10**30]),
+       b=st.integers(-10**4, 10**4) | st.sampled_from([0, 3, -7, 2**20, 5**9]))
+def test_integer_quotient_is_the_quotient_of_the_promoted_decimals(a, b) -> None:
+    """Two integers divided on ints (the fast path's common case) give what the general operator
+    gives for their decimals: the same ``repr`` (sign, coefficient, exponent), or an error."""
+    got, expected = ops.integer_quotient(a, b), ops.arith_value("/", ops.DECIMAL, Decimal(a), Decimal(b))
+    if isinstance(expected, ops.ExprError):
+        assert isinstance(got, ops.ExprError)
+    else:
+        assert repr(got) == repr(expected)
+
+
 def test_exact_quotient_digit_limit() -> None:
     for k in (1400, 1420, 1430, 1450, 2000):  # 1/2^k has k digits after the point
         y = Decimal(2**k)

@@ -387,7 +387,22 @@ def exact_quotient(x: Decimal, y: Decimal) -> Decimal | None:
     sx, dx, ex = x.as_tuple()
     sy, dy, ey = y.as_tuple()
     a, b = int("".join(map(str, dx))), int("".join(map(str, dy)))
-    ideal = ex - ey  # type: ignore[operator]
+    return _terminating_quotient(sx ^ sy, a, b, ex - ey)  # type: ignore[operator]
+
+
+def integer_quotient(a: int, b: int) -> Decimal | ExprError:
+    """``a / b`` of two integers (op:numeric-divide: an xsd:decimal), as :func:`arith_value`
+    computes ``Decimal(a) / Decimal(b)``, without building the decimals first (an integer's
+    decimal has exponent 0)."""
+    if not b:
+        return ExprError("decimal division by zero")
+    exact = _terminating_quotient(int(a < 0) ^ int(b < 0), abs(a), abs(b), 0)
+    return exact if exact is not None else _DIVISION.divide(Decimal(a), Decimal(b))
+
+
+def _terminating_quotient(sign: int, a: int, b: int, ideal: int) -> Decimal | None:
+    """The exact quotient of the coefficients ``a / b`` (``b`` non-zero) with the sign ``sign``
+    and the ideal exponent ``ideal``, or ``None`` (:func:`exact_quotient`)."""
     g = math.gcd(a, b)
     n, d = a // g, b // g
     twos = fives = 0
@@ -410,7 +425,7 @@ def exact_quotient(x: Decimal, y: Decimal) -> Decimal | None:
     digits = str(coefficient)
     if len(digits) >= 1000:
         return None
-    return Decimal((sx ^ sy, tuple(map(int, digits)), exponent))
+    return Decimal((sign, tuple(map(int, digits)), exponent))
 
 
 def _float_op(name: str, x: float, y: float) -> float:

@@ -211,6 +211,11 @@ def _value(e: M.Expr, index: dict[str, int]) -> Value | None:
                 x, y = a(nums), b(nums)
                 if x is None or y is None:
                     return None
+                if x.kind == y.kind == ops.INTEGER:  # two integers: computed on ints (the common case)
+                    if op == "/":
+                        quotient = ops.integer_quotient(x.value, y.value)  # type: ignore[arg-type]
+                        return None if isinstance(quotient, ops.ExprError) else _as_read_back(ops.DECIMAL, quotient)
+                    return ops.Number(ops.INTEGER, x.value + y.value if op == "+" else x.value - y.value if op == "-" else x.value * y.value)  # type: ignore[operator]
                 kind = x.kind if x.kind > y.kind else y.kind
                 if op == "/" and kind == ops.INTEGER:
                     kind = ops.DECIMAL
