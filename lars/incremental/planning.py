@@ -119,13 +119,16 @@ def star_of(r: CompiledRule, rel: tuple) -> Star | None:
         return None
     first = r.lits[seeds[0]]
     for pos, a in enumerate(first.args):
-        if isinstance(a, Variable) and all(isinstance(r.lits[i].args[pos], Variable) and r.lits[i].args[pos].name == a.name
-                                           for i in seeds):
-            if any(isinstance(x, Variable) and x.name == a.name for k, x in enumerate(first.args) if k != pos):
+        if isinstance(a, Variable) and all(_is_variable(r.lits[i].args[pos], a.name) for i in seeds):
+            if any(_is_variable(x, a.name) for k, x in enumerate(first.args) if k != pos):
                 continue  # X twice in the first literal: its key would not be (X, constants)
             consts = tuple((k, text) for k, text in first.consts)
             return Star(seeds[0], pos, (pos, *(k for k, _ in consts)), tuple(text for _, text in consts))
     return None
+
+
+def _is_variable(term, name: str) -> bool:
+    return isinstance(term, Variable) and term.name == name
 
 
 def head_variables(r: CompiledRule) -> set[str]:
