@@ -1,6 +1,7 @@
-"""The base IRI of a query file and ``FROM <g>`` of a plain SPARQL run
+"""The base IRI of a query file, ``FROM <g>`` and ``FROM NAMED <g>`` of a plain SPARQL run
 (``translator.cli.commands.plain_dataset``): relative IRIs resolve against the query file's
-``file:`` IRI (SPARQL 1.1 §4.1.1), FROM names the default graph (§13.2), and ``--static`` given on
+``file:`` IRI (SPARQL 1.1 §4.1.1), FROM names the default graph and FROM NAMED a named graph
+(§13.2), and ``--static`` given on
 the command line overrides FROM as a protocol dataset does (SPARQL 1.1 Protocol §2.1.4). The
 oracle is the data written in each test."""
 
@@ -63,3 +64,22 @@ def test_base_declared_in_the_query_wins_over_the_file(tmp_path: Path) -> None:
 def test_from_a_web_iri_without_data_is_a_clear_error(tmp_path: Path) -> None:
     code, _, err = values(tmp_path, "SELECT ?v FROM <http://ex.org/remote> WHERE { ?s ?p ?v }")
     assert code == 2 and "FROM <http://ex.org/remote>" in err and "--static" in err and "Traceback" not in err
+
+
+def test_from_named_reads_the_file_beside_the_query_as_that_graph(tmp_path: Path) -> None:
+    iri = (tmp_path / "beside.ttl").resolve().as_uri()
+    code, found, err = values(tmp_path, "SELECT ?v FROM NAMED <beside.ttl> WHERE { GRAPH ?g { ?s ?p ?v } "
+                                        f"FILTER(?g = <{iri}>) }}")
+    assert (code, found) == (0, ["beside"]), err
+
+
+def test_from_named_takes_the_named_graph_of_its_iri(tmp_path: Path) -> None:
+    code, found, err = values(tmp_path, "SELECT ?v FROM NAMED <http://ex.org/g> WHERE { GRAPH <http://ex.org/g> "
+                                        "{ ?s ?p ?v } }", "--named", f"http://ex.org/g={tmp_path / 'given.ttl'}")
+    assert (code, found) == (0, ["given"]), err
+
+
+def test_from_named_a_web_iri_without_data_is_a_clear_error(tmp_path: Path) -> None:
+    code, _, err = values(tmp_path, "SELECT ?v FROM NAMED <http://ex.org/remote> WHERE { GRAPH ?g { ?s ?p ?v } }")
+    assert code == 2 and "FROM NAMED <http://ex.org/remote>" in err and "--named http://ex.org/remote=FILE" in err
+    assert "Traceback" not in err

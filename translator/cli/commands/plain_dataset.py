@@ -9,6 +9,9 @@
   given by the protocol overrides the query's FROM/FROM NAMED): ``--static`` replaces FROM; without
   ``--static``, FROM's graph is the ``--named`` graph of that IRI if one is given, else the file its
   ``file:`` IRI names. rsplars reads no data from the web: any other FROM IRI is an error.
+* Named graphs (SPARQL 1.1 §13.2): ``FROM NAMED <g>`` makes graph g a named graph of the dataset,
+  read the same way: the ``--named`` graph of that IRI if one is given, else the file its ``file:``
+  IRI names.
 """
 
 from __future__ import annotations
@@ -28,18 +31,31 @@ def query_base(path: str) -> str | None:
 def from_graph_files(query, args: argparse.Namespace) -> list[str]:
     """The files of the default graph that ``FROM <g>`` names (empty with ``--static``, which
     overrides FROM, or without FROM)."""
-    from translator.rdf.streams import parse_stream_spec
-
     if args.static or not query.dataset.default:
         return []
-    named = dict(parse_stream_spec(s) for s in args.named)
-    files = []
-    for iri in query.dataset.default:
-        if iri.value in named:
-            files.append(named[iri.value])
-        elif urlparse(iri.value).scheme == "file":
-            files.append(unquote(urlparse(iri.value).path))
-        else:
-            raise RsplarsError(f"FROM <{iri.value}>: rsplars reads no data from the web; give the default graph with "
-                               "--static FILE (or --named IRI=FILE with that IRI)")
-    return files
+    named = _named_files(args)
+    return [_graph_file(iri.value, named, "FROM") for iri in query.dataset.default]
+
+
+def from_named_graphs(query, args: argparse.Namespace) -> list[str]:
+    """``IRI=FILE`` for each graph ``FROM NAMED <g>`` names that no ``--named`` gives."""
+    named = _named_files(args)
+    return [f"{iri.value}={_graph_file(iri.value, named, 'FROM NAMED')}" for iri in query.dataset.named
+            if iri.value not in named]
+
+
+def _named_files(args: argparse.Namespace) -> dict[str, str]:
+    from translator.rdf.streams import parse_stream_spec
+
+    return dict(parse_stream_spec(s) for s in args.named)
+
+
+def _graph_file(iri: str, named: dict[str, str], keyword: str) -> str:
+    """The file of the graph ``iri``: the ``--named`` file of that IRI, else the file a ``file:`` IRI names."""
+    if iri in named:
+        return named[iri]
+    if urlparse(iri).scheme == "file":
+        return unquote(urlparse(iri).path)
+    give = ("the default graph with --static FILE (or --named IRI=FILE with that IRI)" if keyword == "FROM"
+            else f"the graph with --named {iri}=FILE")
+    raise RsplarsError(f"{keyword} <{iri}>: rsplars reads no data from the web; give {give}")

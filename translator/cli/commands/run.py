@@ -187,7 +187,7 @@ def _run_plain_sparql(args: argparse.Namespace, query) -> int:
     from translator.evaluate.plain_sparql import WRITERS as PLAIN_WRITERS, evaluate_once
     from translator.query.model import IRI, stream_graph_patterns
     from translator.cli.commands.common import static_data
-    from translator.cli.commands.plain_dataset import from_graph_files, query_base
+    from translator.cli.commands.plain_dataset import from_graph_files, from_named_graphs, query_base
     from translator.query.parse import parse
 
     streams = sorted({f"<{p.stream.value}>" if isinstance(p.stream, IRI) else f"?{p.stream.name}"
@@ -211,6 +211,7 @@ def _run_plain_sparql(args: argparse.Namespace, query) -> int:
         query = parse(args.query_text, query.dialect, source=args.query_source, lenient=args.lenient,
                       bare_ns=getattr(args, "bare_ns", None), base=base)
     args.static = [*args.static, *from_graph_files(query, args)]
+    args.named = [*args.named, *from_named_graphs(query, args)]
     facts = static_data(args)
     ((_, compiled),) = compile_variants(args, query)
     check_format(args.format, compiled.form)
