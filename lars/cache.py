@@ -10,9 +10,10 @@ One folder, one set of rules, for every kind of entry:
   ``--no-cache`` and ``RSPLARS_CACHE_DIR=`` (set, empty) turn it off: nothing read, nothing written.
 * **Keyed** by what decides the entry (the caller's key, e.g. the query text and options), the
   package version of rsplars and ``sys.version`` (:func:`version_key`), never by file times. An
-  installation that cannot name its version (no package metadata) uses no cache. A development
-  checkout that changes a grammar without changing the version: run with ``--no-cache`` or delete
-  the folder (it may be deleted at any time).
+  installation that cannot name its version (no package metadata) uses no cache. Parse tables are
+  keyed also by the text of the grammar files. A development checkout that changes the code that
+  reads queries or programs without changing the version: run with ``--no-cache`` or delete the
+  folder (it may be deleted at any time).
 * **Trusted only.** Entries are pickles, and unpickling can run code: an entry is read only from a
   folder that is a directory owned by the user and writable by no one else, and only if the entry
   itself is a regular file owned by the user and writable by no one else.
@@ -189,13 +190,28 @@ def cached(kind: str, key: Hashable, compute: Callable[[], T], valid: Callable[[
     return value
 
 
+def _grammar_texts_digest(package: str, grammar: str) -> str:
+    """SHA-256 of the ``.lark`` files of the grammar's folder (the grammar and those it imports):
+    parse tables built from other grammar texts are never used."""
+    from importlib.resources import files
+
+    digest = hashlib.sha256()
+    where, _, _ = grammar.rpartition("/")
+    for entry in sorted(files(package).joinpath(where).iterdir() if where else files(package).iterdir(),
+                        key=lambda e: e.name):
+        if entry.name.endswith(".lark"):
+            digest.update(entry.name.encode() + b"\0" + entry.read_bytes())
+    return digest.hexdigest()
+
+
 def lark_parser(package: str, grammar: str, **options: Any) -> Lark:
     """``Lark.open_from_package(package, grammar, parser="lalr", **options)``, its parse tables read
     from the cache when it is active (``Lark.load`` of what ``Lark.save`` wrote, keyed also by
-    Lark's version); a broken entry is rebuilt silently."""
+    Lark's version and the grammar files' text); a broken entry is rebuilt silently."""
     from lark import Lark, __version__
 
-    key = (package, grammar, tuple(sorted((name, repr(value)) for name, value in options.items())), __version__)
+    key = (package, grammar, tuple(sorted((name, repr(value)) for name, value in options.items())), __version__,
+           _grammar_texts_digest(package, grammar))
     saved = load("lark", key)
     if isinstance(saved, bytes):
         try:

@@ -227,3 +227,19 @@ def test_lark_tables_come_from_the_cache(cache: Path, monkeypatch) -> None:
             entry.write_bytes(broken)
             assert user_cache.lark_parser("translator.query", "grammars/cqels.lark", **options).parse(text) == expected
             assert entry.stat().st_size > 10_000  # written again
+
+
+def test_lark_tables_of_another_grammar_text_are_not_used(cache: Path, tmp_path: Path, monkeypatch) -> None:
+    """The parse tables' key holds the text of the grammar files: a grammar changed without a new
+    version of the package gets new tables, never the ones built from its earlier text."""
+    package = tmp_path / "grammar_pkg"
+    (package / "grammars").mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "grammars" / "g.lark").write_text('start: "a"\n')
+    monkeypatch.syspath_prepend(str(tmp_path))
+    options = {"propagate_positions": True, "maybe_placeholders": False}
+    with user_cache.enabled():
+        user_cache.lark_parser("grammar_pkg", "grammars/g.lark", **options).parse("a")
+        (package / "grammars" / "g.lark").write_text('start: "b"\n')
+        assert user_cache.lark_parser("grammar_pkg", "grammars/g.lark", **options).parse("b").data == "start"
+        assert len(_entries(cache, "lark")) == 2

@@ -190,8 +190,8 @@ def test_semantic_errors_are_located(body, line, column, fragment):
 @pytest.mark.parametrize(
     "body, line, column, fragment",
     [
-        ("SELECT ?x FROM NAMED WINDOW :w ON :s [RANGE PT1S SLIDE PT1S]\nWHERE { WINDOW :w { ?x :p ?y } }", 2, 50,
-         "slide with STEP, not SLIDE"),
+        ("SELECT ?x FROM NAMED WINDOW :w ON :s [RANGE PT1S TRIPLES PT1S]\nWHERE { WINDOW :w { ?x :p ?y } }", 2, 50,
+         "unexpected 'TRIPLES'"),
         ("SELECT ?x FROM NAMED WINDOW :w ON :s [RANGE 15]\nWHERE { WINDOW :w { ?x :p ?y } }", 2, 47,
          "no time unit"),
         ("SELECT ?x FROM NAMED WINDOW :w ON :s [RANGE fifteen]\nWHERE { WINDOW :w { ?x :p ?y } }", 2, 45,

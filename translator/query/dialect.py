@@ -3,11 +3,13 @@
 Evidence, in the order it is looked for (first occurrence wins within a dialect):
 
 * C-SPARQL: ``REGISTER QUERY|STREAM``, ``FROM [NAMED] STREAM``, ``AGGREGATE {``, ``timestamp(``;
-* CQELS-QL: ``STREAM`` not preceded by ``FROM``/``NAMED``/``REGISTER`` (a stream graph pattern);
+* CQELS-QL: ``STREAM`` not preceded by ``FROM``/``NAMED``/``REGISTER``/``ON`` (a stream graph pattern);
 * EP-SPARQL: ``SEQ``, ``EQUALS``, ``OPTIONALSEQ``, ``EQUALSOPTIONAL``, ``getDURATION(``,
   ``getSTARTTIME(``, ``getENDTIME(``, ``WITHIN``;
 * RSP-QL (W3C RSP community group syntax): ``REGISTER RSTREAM|ISTREAM|DSTREAM``,
-  ``FROM NAMED WINDOW``, ``WINDOW <w> {`` / ``WINDOW ?w {`` (a window graph pattern);
+  ``FROM NAMED WINDOW``, ``WINDOW <w> {`` / ``WINDOW ?w {`` (a window graph pattern),
+  ``SELECT|CONSTRUCT RSTREAM|ISTREAM|DSTREAM`` (the group's drafts); beside RSP-QL evidence,
+  ``REGISTER STREAM`` is RSP-QL's too (the drafts register queries so);
 * RSEP-QL (Dell'Aglio et al. 2016, Example 4): ``WIN [`` (``FROM NAMED <s> WIN [LND t0] AS <w>``),
   ``EVENT ON``, ``MATCH {``. ``SEQ`` is EP-SPARQL's keyword too: in a query with RSEP-QL evidence it
   is RSEP-QL's.
@@ -123,13 +125,15 @@ def find_evidence(text: str) -> tuple[Evidence, ...]:
             add("csparql", f"REGISTER {nxt.upper()}", pos)
         elif up == "REGISTER" and nxt.upper() in _R2S:
             add("rspql", f"REGISTER {nxt.upper()}", pos)
+        elif up in _R2S and prev in ("SELECT", "CONSTRUCT"):
+            add("rspql", f"{prev} {up}", items[i - 1][1])
         elif up == "WINDOW" and prev == "NAMED" and i >= 2 and items[i - 2][0].upper() == "FROM":
             add("rspql", "FROM NAMED WINDOW", items[i - 2][1])
         elif up == "WINDOW" and nxt in ("\0iri", "\0var", "\0pname") and after == "{":
             add("rspql", "WINDOW graph pattern", pos)
         elif up == "STREAM" and prev in ("FROM", "NAMED"):
             add("csparql", "FROM STREAM", items[i - 1][1] if prev == "FROM" else items[i - 2][1])
-        elif up == "STREAM" and prev != "REGISTER":
+        elif up == "STREAM" and prev not in ("REGISTER", "ON"):  # ON STREAM: the drafts' named window
             add("cqels", "STREAM graph pattern", pos)
         elif up == "AGGREGATE" and nxt == "{":
             add("csparql", "AGGREGATE clause", pos)
@@ -147,6 +151,10 @@ def find_evidence(text: str) -> tuple[Evidence, ...]:
             add("rsepql", "EVENT ON", pos)
         elif up == "MATCH" and nxt == "{":
             add("rsepql", "MATCH {", pos)
+    if any(d == "rspql" for d, _ in found) and ("csparql", "REGISTER STREAM") in found:
+        # the RSP community group's drafts register RSP-QL queries with REGISTER STREAM too
+        found[("rspql", "REGISTER STREAM")] = Evidence("rspql", "REGISTER STREAM",
+                                                      found.pop(("csparql", "REGISTER STREAM")).position)
     if any(d == "rsepql" for d, _ in found):  # SEQ of a MATCH pattern (RSEP-QL), not EP-SPARQL's
         for key in [k for k in found if k == ("epsparql", "SEQ")]:
             found[("rsepql", "SEQ")] = Evidence("rsepql", "SEQ", found.pop(key).position)

@@ -415,7 +415,7 @@ def _projects(form) -> bool:
 
 def _csparql_registration(query: M.Query, where: _Where, target: str) -> M.Registration | None:
     r = query.registration
-    if r is None:
+    if r is None or r.name is None:
         return None
     every = r.computed_every
     if every is not None:
@@ -539,7 +539,7 @@ def _rspql_to_cqels(query: M.Query, where: _Where) -> tuple[M.Query, tuple[str, 
         return _map_children(node, rewrite)
 
     notes: tuple[str, ...] = ()
-    if r is not None:
+    if r is not None and r.name is not None:
         notes = (f"CQELS-QL has no registration: REGISTER RSTREAM <{r.name}> is left out "
                  "(the answers stay the same under the same --mode/--period or --profile)",)
     out = replace(query, dialect="cqels", where=rewrite(query.where), form=rewrite(query.form),
@@ -580,9 +580,9 @@ def _rspql_to_csparql(query: M.Query, where: _Where) -> tuple[M.Query, tuple[str
         return _map_children(node, rewrite)
 
     registration = None
-    if r is not None:
+    if r is not None and r.name is not None:
         kind = "STREAM" if isinstance(query.form, M.Construct) else "QUERY"
-        registration = M.Registration(kind, _query_name(r.name), None, r.position)
+        registration = M.Registration(kind, _query_name(r.name), r.computed_every, r.position)
     sources = tuple(M.StreamSource(w.stream, w.window, True, w.position) for w in by_stream.values())
     out = replace(query, dialect="csparql", where=rewrite(query.where), form=rewrite(query.form),
                   modifiers=rewrite(query.modifiers), registration=registration,

@@ -579,7 +579,8 @@ class Registration:
     2014, Defs 20–22; ``name`` is then the IRI of the output stream)."""
 
     kind: str  # QUERY | STREAM | RSTREAM | ISTREAM | DSTREAM
-    name: str
+    #: None: RSP-QL without REGISTER, the R2S operator written after the form (``SELECT ISTREAM``)
+    name: str | None
     computed_every: Duration | None = None
     position: Position | None = field(default=None, compare=False)
 

@@ -410,8 +410,20 @@ class RspqlPrinter(CorePrinter):
 
     def registration_lines(self) -> list[str]:
         r = self.query.registration
+        if r is None or r.name is None:
+            return []
+        every = f" COMPUTED EVERY {self.duration(r.computed_every)}" if r.computed_every else ""
         # written in full: the prologue, and so the prefixes, come after the registration
-        return [] if r is None else [f"REGISTER {r.kind} <{r.name}> AS"]
+        return [f"REGISTER {r.kind} <{r.name}>{every} AS"]
+
+    def form(self, form) -> str:
+        """A query without REGISTER that names its R2S operator writes it after the form's keyword."""
+        text = super().form(form)
+        r = self.query.registration
+        if r is not None and r.name is None and form is self.query.form:
+            keyword, rest = text.split(" ", 1)
+            return f"{keyword} {r.kind} {rest}"
+        return text
 
     def dataset_lines(self) -> list[str]:
         lines = super().dataset_lines()

@@ -1,7 +1,13 @@
 """RSP-QL additions (W3C RSP community group syntax; semantics Dell'Aglio et al. 2014): the
 registration with its R2S operator, ``FROM NAMED WINDOW <w> ON <s> [ω]``, ISO 8601 durations,
 ``[FROM NOW-a TO NOW-b STEP d]`` windows, ``WINDOW <w>|?w { … }`` patterns, and the checks that
-tie the WINDOW patterns to the declared windows."""
+tie the WINDOW patterns to the declared windows.
+
+The group's drafts write the same query other ways, read into the same model: ``REGISTER STREAM
+<name> AS`` with the R2S operator after the form (``SELECT ISTREAM …``, ``CONSTRUCT ISTREAM { … }``;
+RStream when none is written), ``FROM NAMED WINDOW ON [STREAM] <s> [ω] AS <w>``, ``FROM [NAMED]
+GRAPH <g>``. ``UNDER ENTAILMENT REGIME <e>`` is accepted for simple entailment only (the LARS
+translation evaluates SPARQL's simple entailment)."""
 
 from __future__ import annotations
 
@@ -17,6 +23,7 @@ from ..model import (
     Filter,
     GraphTemplate,
     NamedWindow,
+    Position,
     Query,
     Registration,
     Var,
@@ -25,7 +32,7 @@ from ..model import (
     walk_patterns,
 )
 from .context import position_of
-from .patterns import ConstructTemplate
+from .patterns import ConstructTemplate, PatternRules, QueryBody
 from .streams import StreamRules
 
 
@@ -34,13 +41,108 @@ class _Step:
     duration: Duration
 
 
+@dataclasses.dataclass(frozen=True)
+class _FormR2S:
+    """The R2S operator written after SELECT or CONSTRUCT (the community group's drafts)."""
+
+    kind: str
+    position: Position | None
+
+
+@dataclasses.dataclass(frozen=True)
+class _StreamRegistration:
+    """``REGISTER STREAM <name> [UNDER ENTAILMENT REGIME <e>] [COMPUTED EVERY d] AS``: the R2S
+    operator comes from the form."""
+
+    name: str
+    every: Duration | None
+    position: Position | None
+
+
+#: the one entailment regime the translation implements (SPARQL 1.1 Entailment Regimes, §1)
+SIMPLE_ENTAILMENT = "http://www.w3.org/ns/entailment/Simple"
+
+
 @v_args(inline=True)
-class RspqlRules(StreamRules):
-    """RSP-QL: named windows declared in the dataset and read by WINDOW graph patterns."""
+class RspqlRules(StreamRules, PatternRules):
+    """RSP-QL: named windows declared in the dataset and read by WINDOW graph patterns; the R2S
+    operator a draft writes after SELECT / CONSTRUCT (so the SPARQL forms' rules are extended)."""
+
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        #: id of a Select / Construct form -> the R2S operator written after its keyword
+        self.r2s_of_form: dict[int, _FormR2S] = {}
 
     @v_args(meta=True, inline=True)
-    def registration(self, meta, kind: Token, name: IRI) -> Registration:
-        return Registration(str(kind).upper(), name.value, None, position_of(meta))
+    def registration(self, meta, kind: Token, name: IRI, every: Duration | None = None) -> Registration:
+        return Registration(str(kind).upper(), name.value, every, position_of(meta))
+
+    @v_args(meta=True, inline=True)
+    def stream_registration(self, meta, name: IRI, *rest) -> _StreamRegistration:
+        regime = next((x for x in rest if isinstance(x, IRI)), None)
+        if regime is not None and regime.value != SIMPLE_ENTAILMENT:
+            raise self.error(f"unsupported in translation to LARS: UNDER ENTAILMENT REGIME <{regime.value}> "
+                             "(rsplars evaluates SPARQL's simple entailment)", meta,
+                             expected=f"no entailment regime, or <{SIMPLE_ENTAILMENT}>")
+        every = next((x for x in rest if isinstance(x, Duration)), None)
+        return _StreamRegistration(name.value, every, position_of(meta))
+
+    def entailment_regime(self, regime: IRI) -> IRI:
+        return regime
+
+    def computed_every(self, duration: Duration) -> Duration:
+        return duration
+
+    @v_args(meta=True, inline=True)
+    def form_r2s(self, meta, kind: Token) -> _FormR2S:
+        return _FormR2S(str(kind).upper(), position_of(meta))
+
+    def select_clause(self, *items):
+        select = super().select_clause(*(x for x in items if not isinstance(x, _FormR2S)))
+        return self._note_form_r2s(select, items)
+
+    def construct_query(self, *items):
+        body = super().construct_query(*(x for x in items if not isinstance(x, _FormR2S)))
+        self._note_form_r2s(body.form, items)
+        return body
+
+    def construct_where(self, *items):
+        body = super().construct_where(*(x for x in items if not isinstance(x, _FormR2S)))
+        self._note_form_r2s(body.form, items)
+        return body
+
+    def _note_form_r2s(self, form, items):
+        r2s = next((x for x in items if isinstance(x, _FormR2S)), None)
+        if r2s is not None:
+            self.r2s_of_form[id(form)] = r2s
+        return form
+
+    def sub_select(self, select, *items):
+        if id(select) in self.r2s_of_form:
+            r2s = self.r2s_of_form[id(select)]
+            raise self.error(f"{r2s.kind} in a sub-query: the R2S operator applies to the whole query's answers",
+                             r2s.position or r2s.kind, expected=f"SELECT {r2s.kind} on the outer query only")
+        return super().sub_select(select, *items)
+
+    def the_registration(self, registration, form) -> Registration | None:
+        """One registration from the two places a query may name its R2S operator (Dell'Aglio et
+        al. 2014, Defs 20–22): ``REGISTER ISTREAM <n> AS`` (RSP4J) or the form's ``SELECT
+        ISTREAM`` (the group's drafts); RStream when neither does."""
+        r2s = self.r2s_of_form.get(id(form))
+        if isinstance(registration, _StreamRegistration):
+            return Registration(r2s.kind if r2s else "RSTREAM", registration.name, registration.every,
+                                registration.position)
+        if registration is None:
+            return None if r2s is None else Registration(r2s.kind, None, None, r2s.position)
+        if r2s is not None and r2s.kind != registration.kind:
+            raise self.error(f"two R2S operators: REGISTER {registration.kind} and {r2s.kind} after the form",
+                             r2s.position or r2s.kind, expected="one R2S operator (RSTREAM, ISTREAM or DSTREAM)")
+        return registration
+
+    @v_args(meta=True, inline=True)
+    def named_window_as(self, meta, stream: IRI, window: Window, name: IRI) -> NamedWindow:
+        """``FROM NAMED WINDOW ON <s> [ω] AS <w>`` (the group's drafts): the window named after AS."""
+        return NamedWindow(name, stream, window, position_of(meta))
 
     @v_args(meta=True, inline=True)
     def named_window(self, meta, name: IRI, stream: IRI, window: Window) -> NamedWindow:
@@ -86,7 +188,13 @@ class RspqlRules(StreamRules):
         return ConstructTemplate(triples, graphs)
 
     def start(self, *items) -> Query:
+        body = next(x for x in items if isinstance(x, QueryBody))
+        registration = next((x for x in items if isinstance(x, (Registration, _StreamRegistration))), None)
+        registration = self.the_registration(registration, body.form)
+        items = tuple(x for x in items if not isinstance(x, (Registration, _StreamRegistration)))
         query = super().start(*items)
+        if registration is not None:
+            query = dataclasses.replace(query, registration=registration)
         self.check_windows(query)
         return query
 
