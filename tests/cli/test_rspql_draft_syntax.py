@@ -150,3 +150,14 @@ def test_misplaced_r2s_operators_are_located_errors(text, fragment, line):
     with pytest.raises(QuerySemanticError) as err:
         parse(text, "rspql")
     assert fragment in str(err.value) and err.value.line == line
+
+
+@pytest.mark.parametrize(("pattern", "what"), [("{ ?p :enters ?r } BEGIN AT ?t", "BEGIN AT"),
+                                               ("{ ?p :near ?q } WITH DURATION ?d", "WITH DURATION")])
+def test_draft_features_outside_rspql_fail_by_name_at_their_position(pattern, what, tmp_path, capsys):
+    text = PRE + f"REGISTER STREAM :q AS\nCONSTRUCT ISTREAM {{ ?p :x ?r }}\n" \
+                 f"FROM NAMED WINDOW :w ON <{S1}> [RANGE PT4S STEP PT2S]\nWHERE {{ WINDOW :w {{\n  {pattern} }} }}\n"
+    code, out, err = run(capsys, tmp_path, "q.rq", text)
+    column = 3 + pattern.index(what.split()[0])
+    assert code == 2 and out == "" and "Traceback" not in err
+    assert f"q.rq:6:{column}: unsupported in RSP-QL: {what}" in err

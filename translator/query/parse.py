@@ -244,6 +244,12 @@ def _previous_char(text: str, rest: str) -> str:
     return text[idx - 1] if idx > 0 else ""
 
 
+#: (keyword, what follows it) -> the draft feature, for RSP-QL texts written as the drafts' examples
+_DRAFT_ONLY = {("BEGIN", "AT"): "BEGIN AT (the time a pattern's solution began)",
+               ("WITH", "DURATION"): "WITH DURATION (how long a pattern's solution held)",
+               ("AGGREGATE", "{"): "an AGGREGATE { … } clause"}
+
+
 def _hint(dialect: str, text: str, rest: str, expected: set[str], err: UnexpectedInput) -> tuple[str, int] | None:
     """A specific message for a common mistake, and a column shift (0 = at the error)."""
     from lark.exceptions import UnexpectedEOF, UnexpectedToken
@@ -292,6 +298,12 @@ def _hint(dialect: str, text: str, rest: str, expected: set[str], err: Unexpecte
         return f"unexpected {_describe_token(err, text)}: the window is not closed with ']'", 0
     if word and word_up in ("WINDOW", "RSTREAM", "ISTREAM", "DSTREAM") and dialect != "rspql":
         return f"'{word.group()}' is RSP-QL syntax: read the query with --dialect rspql (or --dialect auto)", 0
+    if word and dialect == "rspql":
+        following = rest[len(word.group()):].lstrip()
+        for (first, then), what in _DRAFT_ONLY.items():
+            if word_up == first and following.upper().startswith(then):
+                return (f"unsupported in RSP-QL: {what}, a feature of the RSP community group's drafts that "
+                        "neither RSP4J's syntax nor the RSP-QL semantics (Dell'Aglio et al. 2014) defines"), 0
     if word and word_up in ("WIN", "MATCH", "EVENT") and dialect != "rsepql":
         return f"'{word.group()}' is RSEP-QL syntax: read the query with --dialect rsepql (or --dialect auto)", 0
 
