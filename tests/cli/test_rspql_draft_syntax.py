@@ -161,3 +161,17 @@ def test_draft_features_outside_rspql_fail_by_name_at_their_position(pattern, wh
     column = 3 + pattern.index(what.split()[0])
     assert code == 2 and out == "" and "Traceback" not in err
     assert f"q.rq:6:{column}: unsupported in RSP-QL: {what}" in err
+
+
+def test_declared_windows_no_pattern_reads_get_a_note_naming_them(tmp_path, capsys):
+    """RSP4J's own tests write triple patterns without WINDOW under declared windows (its engines
+    match them over the windows' union); in RSP-QL they read the static default graph: said, not
+    silently run."""
+    text = PRE + f"REGISTER ISTREAM <{EX}o> AS SELECT *\nFROM NAMED WINDOW :w ON <{S1}> [RANGE PT4S STEP PT2S]\n" \
+                 "WHERE { ?p :isIn ?r }\n"
+    (note,) = parse(text).notes
+    assert ":3:1: note: no WINDOW pattern reads the windows <http://example.org/w>" in note
+    assert parse(text.replace("{ ?p :isIn ?r }", "{ WINDOW ?w { ?p :isIn ?r } }")).notes == ()
+    code, _, err = run(capsys, tmp_path, "q.rq", text, *inputs(tmp_path, text), "--mode", "pull", "--period", "2s")
+    assert code == 0, err
+    assert "q.rq:3:1: note: no WINDOW pattern reads the windows" in err

@@ -16,6 +16,7 @@ import dataclasses
 from lark import Token, v_args
 
 from ..model import (
+    BGP,
     IRI,
     Bind,
     Duration,
@@ -196,23 +197,32 @@ class RspqlRules(StreamRules, PatternRules):
         if registration is not None:
             query = dataclasses.replace(query, registration=registration)
         self.check_windows(query)
-        return query
+        return dataclasses.replace(query, notes=tuple(self.notes))
 
     def check_windows(self, query: Query) -> None:
         """Window names are declared once; ``WINDOW <w>`` names a declared window; ``WINDOW ?w``
         needs at least one (Dell'Aglio et al. 2014, Def 14: the window graphs are named by the
-        dataset)."""
+        dataset). A query that declares windows and matches triples but reads no window gets a note
+        (its triple patterns read the static default graph only, the streams never)."""
         declared: dict[str, NamedWindow] = {}
         for w in query.dataset.windows:
             if w.name.value in declared:
                 raise self.error(f"the window <{w.name.value}> is declared twice", w.position or "WINDOW",
                                  expected="one FROM NAMED WINDOW per window name")
             declared[w.name.value] = w
-        for node in walk_patterns(query.where):
-            self.check_window_pattern(node, declared)
-        for expr_group in _exists_groups(query.where):
-            for node in walk_patterns(expr_group):
+        used = reads_triples = False
+        for group in (query.where, *_exists_groups(query.where)):
+            for node in walk_patterns(group):
                 self.check_window_pattern(node, declared)
+                used = used or isinstance(node, WindowPattern)
+                reads_triples = reads_triples or (isinstance(node, BGP) and bool(node.triples))
+        if declared and reads_triples and not used:
+            first = query.dataset.windows[0]
+            names = ", ".join(f"<{n}>" for n in declared)
+            self.note(f"note: no WINDOW pattern reads the windows {names}: the triple patterns match the default "
+                      "graph, the static data (Dell'Aglio et al. 2014, Def 14), never the streams; RSP4J's engines "
+                      "match them over the windows' union: write WINDOW ?w { … } around them for that",
+                      first.position)
 
     def check_window_pattern(self, node, declared: dict[str, NamedWindow]) -> None:
         if not isinstance(node, WindowPattern):
