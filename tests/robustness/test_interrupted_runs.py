@@ -36,10 +36,11 @@ def coupons(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def long_coupons(tmp_path_factory):
-    """The coupon streams ten times longer: a run that cannot end between the test seeing its
-    first answers and its signal arriving (the short one takes well under a second)."""
+    """The coupon streams eighty times longer: a run that cannot end between the test seeing its
+    first answers and its signal arriving, even on a loaded machine (about 2 s of evaluation; the
+    short one takes well under a second)."""
     out = tmp_path_factory.mktemp("gen_long")
-    done = _rsplars("gen", "coupons", "--rate", "2", "--duration", "1500", "--seed", "3", "--output-dir", str(out))
+    done = _rsplars("gen", "coupons", "--rate", "2", "--duration", "12000", "--seed", "3", "--output-dir", str(out))
     assert done.returncode == 0, done.stderr
     return ["--unit", "m", "--stream", f"http://example.org/stream/offers={out / 'offers.nt'}",
             "--stream", f"http://example.org/stream/near={out / 'near.nt'}", "--static", str(out / "static.n3")]
