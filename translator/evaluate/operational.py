@@ -50,13 +50,14 @@ from lars.model import (
 from translator.evaluate.profiles import Operational
 from translator.evaluate.report_policy import Contents, Grid, Policy, PolicyError, Report, report_times
 from translator.evaluate.run import Row, engine_input, query_solver, r2s_rows, step_rows, the_answer
+from translator.evaluate.semijoin import Conjunctive, conjunctive_triples, supported
 from translator.evaluate.window_contents import CHAIN_WIDTH, ContentIndex, chain_run, chains, content_only, relevance
 from translator.query import model as M
 from translator.rdf.streams import StreamElement
 from translator.translate.compile import Compiled, compile_query, rewrite_patterns
 from translator.translate.expressions import FUNCTIONS
 from translator.translate.modes import TRIGGER, with_trigger
-from translator.translate.normalize import TimeBase, window as window_spec
+from translator.translate.normalize import TimeBase, pattern_algebra, window as window_spec
 from translator.translate.tau import STRIPLE
 from translator.rdf.terms import to_lars
 
@@ -160,6 +161,10 @@ class Evaluator:
         self._arrivals: dict[int, list[str]] | None = None  # the streams of each instant's arrivals, in order
         self._keys: dict[Report, tuple] = {}
         self._chain_solver = None  # the solver of every content chain (_solve_contents), made once
+        self._relevance_known = False  # are the elements that can matter marked (_solve_contents)?
+        self.reduce_stream = True
+        """Whether content chains skip the elements that no solution can hold
+        (``translator.evaluate.semijoin``); ``False`` adds every element the engine's filters admit."""
         self.judged_rows: dict[frozenset, frozenset] = {}
         """Rows as ``rsplars check`` compares them, kept for every candidate and policy it tries."""
         self.contents_index = self._content_index()
@@ -176,6 +181,17 @@ class Evaluator:
         if compiled.native is not None and not content_only(compiled.native, ()):
             return None
         return ContentIndex(self.elements, streams)
+
+    def _stream_triples(self) -> Conjunctive | None:
+        """The triple patterns whose joins (filtered) are the query's solutions, when they match the
+        default graph that merges the windows' contents and nothing else (C-SPARQL's ``FROM
+        STREAM``, τ1, no static data): the semijoin reduction of ``translator.evaluate.semijoin``
+        applies; ``None`` otherwise."""
+        d = self.query.dataset
+        if self.strategy != "tau1" or self.static or d.default or d.named or d.windows \
+                or any(s.named for s in d.streams):
+            return None
+        return conjunctive_triples(pattern_algebra(self.query.where, self.base))
 
     def _times_by_stream(self) -> dict[str, list[int]]:
         out: dict[str, list[int]] = {w.stream: [] for w in self.windows}
@@ -297,8 +313,13 @@ class Evaluator:
             program, native = compiled.engine_programs(self.static)
             self._chain_solver, _ = query_solver(compiled, program, native, self.engine)
         solver = self._chain_solver
-        if index.relevant == {} and getattr(solver, "filters", None):
-            index.set_relevance(relevance(solver.filters))
+        if not self._relevance_known:
+            self._relevance_known = True
+            if getattr(solver, "filters", None):
+                index.set_relevance(relevance(solver.filters))
+            triples = self._stream_triples() if self.reduce_stream else None
+            if triples is not None:
+                index.keep_only(supported(triples, index.atoms, index.relevant or None, FUNCTIONS.get("sparql_test")))
         for chain in chains(todo):
             self.solver_runs += 1
             stream, at = chain_run(index, chain)

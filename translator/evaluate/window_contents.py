@@ -107,6 +107,12 @@ class ContentIndex:
         ``lars.incremental.demand.stream_filters``: a triple no pattern of the query can match)."""
         self.relevant = {s: [matters(a) for a in atoms] for s, atoms in self.atoms.items()}
 
+    def keep_only(self, marked: Mapping[str, Sequence[bool]]) -> None:
+        """Mark as mattering only the elements marked in ``marked`` (per stream) too (a semijoin
+        reduction, ``translator.evaluate.semijoin``)."""
+        self.relevant = {s: [m and r for m, r in zip(marked[s], self.relevant[s])] if s in self.relevant
+                         else list(marked[s]) for s in self.atoms}
+
     def _prefix_counts(self, stream: str, t: int) -> list[int]:
         """For each j, the elements of ``stream`` among the first j arrivals stamped t."""
         counts = self._prefix.get((stream, t))
