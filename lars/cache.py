@@ -9,11 +9,11 @@ One folder, one set of rules, for every kind of entry:
   ``translator.cli.main``); library calls (tests, notebooks) never read or write it.
   ``--no-cache`` and ``RSPLARS_CACHE_DIR=`` (set, empty) turn it off: nothing read, nothing written.
 * **Keyed** by what decides the entry (the caller's key, e.g. the query text and options), the
-  package version of rsplars and ``sys.version`` (:func:`version_key`), never by file times. An
-  installation that cannot name its version (no package metadata) uses no cache. Parse tables are
-  keyed also by the text of the grammar files. A development checkout that changes the code that
-  reads queries or programs without changing the version: run with ``--no-cache`` or delete the
-  folder (it may be deleted at any time).
+  package version of rsplars, ``sys.version`` and the text of the package's code (:func:`version_key`,
+  :func:`code_digest`: a checkout whose code changed without a new version never reads entries of
+  the code before), never by file times. An installation that cannot name its version (no package
+  metadata) uses no cache. Parse tables are keyed also by the text of the grammar files. The folder
+  may be deleted at any time.
 * **Trusted only.** Entries are pickles, and unpickling can run code: an entry is read only from a
   folder that is a directory owned by the user and writable by no one else, and only if the entry
   itself is a regular file owned by the user and writable by no one else.
@@ -38,6 +38,7 @@ import stat
 import sys
 from contextlib import contextmanager
 from functools import lru_cache
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Hashable, Iterator, TypeVar
 
 if TYPE_CHECKING:
@@ -46,6 +47,9 @@ if TYPE_CHECKING:
 ENV = "RSPLARS_CACHE_DIR"
 #: the layout of an entry: (FORMAT, version_key(), kind, key, value)
 FORMAT = 1
+#: the folder that holds the packages whose code makes the entries (:func:`code_digest`)
+CODE_ROOT = Path(__file__).resolve().parent.parent
+CODE_PACKAGES = ("lars", "translator", "asp")
 
 T = TypeVar("T")
 
@@ -89,16 +93,29 @@ def active_folder() -> str | None:
 
 
 @lru_cache(maxsize=1)
-def version_key() -> tuple[str | None, str]:
-    """(version of the installed rsplars package, ``sys.version``); the version is ``None`` when the
-    package metadata cannot be found (then no cache is used)."""
+def version_key() -> tuple[str | None, str, str]:
+    """(version of the installed rsplars package, ``sys.version``, :func:`code_digest`); the version
+    is ``None`` when the package metadata cannot be found (then no cache is used)."""
     from importlib.metadata import PackageNotFoundError, version
 
     try:
         package = version("rsplars")
     except PackageNotFoundError:
         package = None
-    return package, sys.version
+    return package, sys.version, code_digest(CODE_ROOT)
+
+
+def code_digest(root: Path) -> str:
+    """SHA-256 of the code of the packages :data:`CODE_PACKAGES` under ``root`` (their ``.py`` and
+    ``.lark`` files, by path and text; about 4 ms for the whole package): an entry is read only by
+    the code that wrote it, even where the code changed and the version did not (a development
+    checkout, an editable install)."""
+    digest = hashlib.sha256()
+    for package in CODE_PACKAGES:
+        files = sorted(p for p in (root / package).rglob("*") if p.suffix in (".py", ".lark") and p.is_file())
+        for path in files:
+            digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
 
 
 def _owned_by_user(st: os.stat_result) -> bool:

@@ -141,3 +141,18 @@ def test_profile_options_override_the_rspql_profile(data, capsys):
     _, default, _ = cli(capsys, "run", Q1, *data)
     assert shifted == explicit != default
     assert json.loads(shifted.splitlines()[0])["t"] >= 4
+
+
+def test_window_durations_as_numbers_run_as_milliseconds(data, tmp_path, capsys):
+    """RSP-JS / RSP-RS / Janus write ``[RANGE 3000 STEP 1000]``: the same answers as ``PT3S`` /
+    ``PT1S``, and the note that says how the numbers were read."""
+    text = Q1.read_text()
+    assert "[RANGE PT3S STEP PT1S]" in text
+    numbers = tmp_path / "numbers.rq"
+    numbers.write_text(text.replace("[RANGE PT3S STEP PT1S]", "[RANGE 3000 STEP 1000]"))
+    code, expected, err = cli(capsys, "run", Q1, *data)
+    assert code == 0, err
+    code, out, err = cli(capsys, "run", numbers, *data)
+    assert code == 0, err
+    assert out == expected and out.count("\n") > 3
+    assert "numbers.rq:" in err and "read as milliseconds" in err

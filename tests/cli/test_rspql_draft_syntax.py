@@ -7,6 +7,7 @@ canonical and a fixpoint; what rsplars does not evaluate fails by name and posit
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -175,3 +176,19 @@ def test_declared_windows_no_pattern_reads_get_a_note_naming_them(tmp_path, caps
     code, _, err = run(capsys, tmp_path, "q.rq", text, *inputs(tmp_path, text), "--mode", "pull", "--period", "2s")
     assert code == 0, err
     assert "q.rq:3:1: note: no WINDOW pattern reads the windows" in err
+
+
+def test_a_declared_window_no_pattern_reads_still_decides_when_the_query_is_evaluated(tmp_path, capsys):
+    """ET comes from the strategies of the dataset's windows (Dell'Aglio et al. 2014, Def 23–24),
+    read or not: the query runs without --period, at the times the same window gives when a
+    pattern reads it (a FILTER EXISTS over a non-empty window keeps the static rows)."""
+    declared = PRE + f"REGISTER RSTREAM :o AS SELECT ?r ?f\nFROM NAMED WINDOW :w ON <{S1}> [RANGE PT4S STEP PT2S]\n" \
+                     "WHERE { ?r :floor ?f }\n"
+    read = declared.replace("?r :floor ?f }", "?r :floor ?f FILTER EXISTS { WINDOW :w { ?p :isIn ?x } } }")
+    args = [*inputs(tmp_path, declared), "--static", str(tmp_path / "rooms.nt")]
+    code, out, err = run(capsys, tmp_path, "declared.rq", declared, *args)
+    assert code == 0, err
+    code, expected, err = run(capsys, tmp_path, "read.rq", read, *args)
+    assert code == 0, err
+    times = [json.loads(line)["t"] for line in out.splitlines()]
+    assert out == expected and times == list(range(4, 23, 2))

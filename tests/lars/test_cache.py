@@ -243,3 +243,27 @@ def test_lark_tables_of_another_grammar_text_are_not_used(cache: Path, tmp_path:
         (package / "grammars" / "g.lark").write_text('start: "b"\n')
         assert user_cache.lark_parser("grammar_pkg", "grammars/g.lark", **options).parse("b").data == "start"
         assert len(_entries(cache, "lark")) == 2
+
+
+def test_entries_of_other_code_are_not_used(cache: Path, tmp_path: Path, monkeypatch) -> None:
+    """The key holds the text of the package's code: a checkout whose code changed without a new
+    version (an editable install after ``git pull``) never reads what the code before wrote."""
+    code = tmp_path / "code"
+    (code / "lars").mkdir(parents=True)
+    (code / "lars" / "reader.py").write_text("READ = 1\n")
+    first = user_cache.code_digest(code)
+    (code / "lars" / "reader.py").write_text("READ = 2\n")
+    assert user_cache.code_digest(code) != first
+    assert user_cache.code_digest(user_cache.CODE_ROOT) == user_cache.version_key()[2]
+    with user_cache.enabled():
+        assert user_cache.cached("query", KEY, Counter("parsed")) == "parsed"
+        again = Counter("parsed again")
+        assert user_cache.cached("query", KEY, again) == "parsed" and again.calls == 0
+        monkeypatch.setattr(user_cache, "CODE_ROOT", code)
+        user_cache.version_key.cache_clear()
+        try:
+            changed = Counter("parsed by the new code")
+            assert user_cache.cached("query", KEY, changed) == "parsed by the new code" and changed.calls == 1
+        finally:
+            monkeypatch.undo()
+            user_cache.version_key.cache_clear()

@@ -109,6 +109,24 @@ def test_iso_8601_durations(written, ms):
     assert windows_of(q)["http://ex.org/w"].window.range.ms == ms
 
 
+@pytest.mark.parametrize(
+    "window, range_ms, step_ms, until_ms",
+    [("[RANGE 10000 STEP 2000]", 10_000, 2_000, None), ("[RANGE 10 STEP 2]", 10, 2, None),
+     ("[RANGE 1500 TUMBLING]", 1_500, None, None), ("[RANGE 2.5 SLIDE 1]", Decimal("2.5"), 1, None),
+     ("[FROM NOW-5000 TO NOW-1000 STEP 500]", 5_000, 500, 1_000)],
+)
+def test_numbers_without_a_unit_are_milliseconds_said_once(window, range_ms, step_ms, until_ms):
+    """RSP-JS, RSP-RS and Janus write window durations as numbers of their timestamps' unit,
+    milliseconds: read so, with one note located at the first such number."""
+    text = PRE + f"SELECT ?x FROM NAMED WINDOW :w ON :s {window}\nWHERE {{ WINDOW :w {{ ?x :p ?y }} }}"
+    q = parse(text, "rspql", source="q.rq")
+    w = windows_of(q)["http://ex.org/w"].window
+    assert (w.range.ms, w.step.ms if w.step else None, w.until.ms if w.until else None) == (range_ms, step_ms, until_ms)
+    column = len("SELECT ?x FROM NAMED WINDOW :w ON :s ") + window.index(str(range_ms) if until_ms is None else "5000") + 1
+    (note,) = q.notes
+    assert note.startswith(f"q.rq:2:{column}: note: ") and "read as milliseconds" in note
+
+
 def test_several_windows_on_one_stream():
     q = rspql("SELECT ?x FROM NAMED WINDOW :short ON :s [RANGE PT2S] FROM NAMED WINDOW :long ON :s [RANGE PT9S] "
               "WHERE { WINDOW :short { ?x :p ?y } WINDOW :long { ?x :q ?z } }")
@@ -192,8 +210,8 @@ def test_semantic_errors_are_located(body, line, column, fragment):
     [
         ("SELECT ?x FROM NAMED WINDOW :w ON :s [RANGE PT1S TRIPLES PT1S]\nWHERE { WINDOW :w { ?x :p ?y } }", 2, 50,
          "unexpected 'TRIPLES'"),
-        ("SELECT ?x FROM NAMED WINDOW :w ON :s [RANGE 15]\nWHERE { WINDOW :w { ?x :p ?y } }", 2, 47,
-         "no time unit"),
+        ("SELECT ?x FROM NAMED WINDOW :w ON :s [RANGE 15 parsecs]\nWHERE { WINDOW :w { ?x :p ?y } }", 2, 48,
+         "unexpected 'parsecs'"),
         ("SELECT ?x FROM NAMED WINDOW :w ON :s [RANGE fifteen]\nWHERE { WINDOW :w { ?x :p ?y } }", 2, 45,
          "ISO 8601"),
         ("SELECT ?x FROM NAMED WINDOW :w ON :s [RANGE PT1S\nWHERE { WINDOW :w { ?x :p ?y } }", 3, 1,

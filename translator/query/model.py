@@ -24,6 +24,7 @@ query gives an equal model.
 from __future__ import annotations
 
 import re
+import dataclasses
 from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import lru_cache
@@ -666,6 +667,31 @@ def walk_patterns(node: Pattern) -> Iterator[Pattern]:
         yield from walk_patterns(child)
 
 
+def exists_groups(pattern: Pattern) -> Iterator[Group]:
+    """The groups of EXISTS / NOT EXISTS inside the FILTERs and BINDs below ``pattern``."""
+
+    def in_expr(e):
+        if isinstance(e, Exists):
+            yield e.pattern
+            for node in walk_patterns(e.pattern):
+                yield from in_node(node)
+        elif dataclasses.is_dataclass(e):
+            for f in dataclasses.fields(e):
+                value = getattr(e, f.name)
+                for v in value if isinstance(value, tuple) else (value,):
+                    if dataclasses.is_dataclass(v):
+                        yield from in_expr(v)
+
+    def in_node(node):
+        if isinstance(node, Filter):
+            yield from in_expr(node.expr)
+        elif isinstance(node, Bind):
+            yield from in_expr(node.expr)
+
+    for node in walk_patterns(pattern):
+        yield from in_node(node)
+
+
 def stream_graph_patterns(query: Query) -> tuple[StreamGraphPattern, ...]:
     """S of ``Q = (V, P, D, S)``: C-SPARQL stream sources first, then RSP-QL named windows (their
     stream and window; ``named``, the pattern left to the WINDOW patterns), then CQELS stream
@@ -674,7 +700,8 @@ def stream_graph_patterns(query: Query) -> tuple[StreamGraphPattern, ...]:
     out += [StreamGraphPattern(w.stream, w.window, None, True, w.position) for w in query.dataset.windows]
     out += [
         StreamGraphPattern(n.stream, n.window, n.pattern, False, n.position)
-        for n in walk_patterns(query.where)
+        for group in (query.where, *exists_groups(query.where))
+        for n in walk_patterns(group)
         if isinstance(n, StreamPattern)
     ]
     return tuple(out)

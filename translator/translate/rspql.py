@@ -29,13 +29,31 @@ STAGE = "translation to LARS"
 
 def lower_windows(query: M.Query) -> M.Query:
     """The query with every ``WINDOW`` pattern replaced by stream graph patterns over the named
-    windows (module docstring); the named windows leave the dataset (they are now in S as stream
-    graph patterns). Other dialects' queries are returned as they are."""
+    windows (module docstring); the named windows read by a WINDOW pattern leave the dataset (they
+    are now in S as stream graph patterns). A declared window that no WINDOW pattern reads stays:
+    it matches no triple pattern, but its window operator still decides when the query is evaluated
+    (the evaluation time instants ET of ``Q = (SE, SDS, ET, QF)`` come from the strategies of the
+    dataset's windows, Dell'Aglio et al. 2014, Def 23 and Def 24). Other dialects' queries are returned as they are."""
     if query.dialect != "rspql" or not (query.dataset.windows or _has_window_pattern(query.where)):
         return query
     windows = {w.name.value: w for w in query.dataset.windows}
     where = _rewrite(query.where, windows, inside=None)
-    return replace(query, where=where, dataset=replace(query.dataset, windows=()))
+    read = _read_windows(query.where, windows)
+    unread = tuple(w for w in query.dataset.windows if w.name.value not in read)
+    return replace(query, where=where, dataset=replace(query.dataset, windows=unread))
+
+
+def _read_windows(node, windows: dict[str, M.NamedWindow]) -> set[str]:
+    """The names of the declared windows some WINDOW pattern reads (``WINDOW ?w`` reads them all)."""
+    if isinstance(node, M.WindowPattern):
+        return set(windows) if isinstance(node.name, M.Var) else {node.name.value}
+    out: set[str] = set()
+    if dataclasses.is_dataclass(node) and not isinstance(node, type):
+        for f in dataclasses.fields(node):
+            value = getattr(node, f.name)
+            for v in value if isinstance(value, tuple) else (value,):
+                out |= _read_windows(v, windows)
+    return out
 
 
 def _has_window_pattern(node) -> bool:

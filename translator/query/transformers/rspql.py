@@ -12,16 +12,14 @@ translation evaluates SPARQL's simple entailment)."""
 from __future__ import annotations
 
 import dataclasses
+from decimal import Decimal
 
 from lark import Token, v_args
 
 from ..model import (
     BGP,
     IRI,
-    Bind,
     Duration,
-    Exists,
-    Filter,
     GraphTemplate,
     NamedWindow,
     Position,
@@ -30,6 +28,7 @@ from ..model import (
     Var,
     Window,
     WindowPattern,
+    exists_groups,
     walk_patterns,
 )
 from .context import position_of
@@ -157,6 +156,17 @@ class RspqlRules(StreamRules, PatternRules):
             raise self.error(str(exc), tok, expected="an ISO 8601 duration in days, hours, minutes or seconds "
                                                      "(e.g. PT15S, PT1H30M, P1D)") from None
 
+    @v_args(meta=True, inline=True)
+    def bare_duration(self, meta, tok: Token) -> Duration:
+        """A window duration written without a unit (``[RANGE 10000 STEP 2000]``), as RSP-JS, RSP-RS
+        and Janus write it: a number in their streams' timestamps, which are milliseconds."""
+        if not getattr(self, "_bare_duration_noted", False):  # one note for the query: the first such number
+            self._bare_duration_noted = True
+            self.note(f"note: {tok} has no time unit: window durations written as numbers are read as "
+                      "milliseconds, as RSP-JS, RSP-RS and Janus read them (their timestamps are milliseconds); "
+                      "write an ISO 8601 duration (PT10S) or a unit (10s) for another reading", tok)
+        return Duration(Decimal(str(tok)), "ms")
+
     def now_offset(self, duration: Duration | None = None) -> Duration | None:
         return duration
 
@@ -211,7 +221,7 @@ class RspqlRules(StreamRules, PatternRules):
                                  expected="one FROM NAMED WINDOW per window name")
             declared[w.name.value] = w
         used = reads_triples = False
-        for group in (query.where, *_exists_groups(query.where)):
+        for group in (query.where, *exists_groups(query.where)):
             for node in walk_patterns(group):
                 self.check_window_pattern(node, declared)
                 used = used or isinstance(node, WindowPattern)
@@ -235,28 +245,3 @@ class RspqlRules(StreamRules, PatternRules):
         if isinstance(node.name, Var) and not declared:
             raise self.error(f"WINDOW ?{node.name.name} ranges over the named windows, but the query declares none",
                              node.position or "WINDOW", expected="FROM NAMED WINDOW <w> ON <stream> [RANGE …]")
-
-
-def _exists_groups(pattern):
-    """The groups of EXISTS / NOT EXISTS inside the FILTERs and BINDs below ``pattern``."""
-
-    def in_expr(e):
-        if isinstance(e, Exists):
-            yield e.pattern
-            for node in walk_patterns(e.pattern):
-                yield from in_node(node)
-        elif dataclasses.is_dataclass(e):
-            for f in dataclasses.fields(e):
-                value = getattr(e, f.name)
-                for v in value if isinstance(value, tuple) else (value,):
-                    if dataclasses.is_dataclass(v):
-                        yield from in_expr(v)
-
-    def in_node(node):
-        if isinstance(node, Filter):
-            yield from in_expr(node.expr)
-        elif isinstance(node, Bind):
-            yield from in_expr(node.expr)
-
-    for node in walk_patterns(pattern):
-        yield from in_node(node)
