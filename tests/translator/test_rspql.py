@@ -212,6 +212,8 @@ def test_semantic_errors_are_located(body, line, column, fragment):
          "unexpected 'TRIPLES'"),
         ("SELECT ?x FROM NAMED WINDOW :w ON :s [RANGE 15 parsecs]\nWHERE { WINDOW :w { ?x :p ?y } }", 2, 48,
          "unexpected 'parsecs'"),
+        ("SELECT AVG(?y) as ?a FROM NAMED WINDOW :w ON :s [RANGE 15s]\nWHERE { WINDOW :w { ?x :p ?y } }", 2, 8,
+         "an aggregate in the projection stands in parentheses with its name: (AVG(…) AS ?name)"),
         ("SELECT ?x FROM NAMED WINDOW :w ON :s [RANGE fifteen]\nWHERE { WINDOW :w { ?x :p ?y } }", 2, 45,
          "ISO 8601"),
         ("SELECT ?x FROM NAMED WINDOW :w ON :s [RANGE PT1S\nWHERE { WINDOW :w { ?x :p ?y } }", 3, 1,

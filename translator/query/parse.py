@@ -250,6 +250,10 @@ _DRAFT_ONLY = {("BEGIN", "AT"): "BEGIN AT (the time a pattern's solution began)"
                ("AGGREGATE", "{"): "an AGGREGATE { … } clause"}
 
 
+#: SPARQL 1.1's aggregates (§18.5), for the hint on ``SELECT AVG(?v) AS ?x`` without parentheses
+_AGGREGATES = {"COUNT", "SUM", "MIN", "MAX", "AVG", "SAMPLE", "GROUP_CONCAT"}
+
+
 def _hint(dialect: str, text: str, rest: str, expected: set[str], err: UnexpectedInput) -> tuple[str, int] | None:
     """A specific message for a common mistake, and a column shift (0 = at the error)."""
     from lark.exceptions import UnexpectedEOF, UnexpectedToken
@@ -304,6 +308,10 @@ def _hint(dialect: str, text: str, rest: str, expected: set[str], err: Unexpecte
             if word_up == first and following.upper().startswith(then):
                 return (f"unsupported in RSP-QL: {what}, a feature of the RSP community group's drafts that "
                         "neither RSP4J's syntax nor the RSP-QL semantics (Dell'Aglio et al. 2014) defines"), 0
+    if (word and word_up in _AGGREGATES and rest[len(word.group()):].lstrip().startswith("(")
+            and "LPAR" in expected and "VAR" in expected):
+        return (f"an aggregate in the projection stands in parentheses with its name: "
+                f"({word.group()}(…) AS ?name)"), 0
     if word and word_up in ("WIN", "MATCH", "EVENT") and dialect != "rsepql":
         return f"'{word.group()}' is RSEP-QL syntax: read the query with --dialect rsepql (or --dialect auto)", 0
 
