@@ -15,7 +15,7 @@ import pytest
 from cli_helpers import cli
 from translator.query import model as M
 from translator.query.dialect import detect_dialect
-from translator.query.errors import QuerySemanticError
+from translator.query.errors import QuerySemanticError, QuerySyntaxError
 from translator.query.parse import parse
 from translator.query.printer import print_query
 
@@ -192,3 +192,18 @@ def test_a_declared_window_no_pattern_reads_still_decides_when_the_query_is_eval
     assert code == 0, err
     times = [json.loads(line)["t"] for line in out.splitlines()]
     assert out == expected and times == list(range(4, 23, 2))
+
+
+def test_the_drafts_aggregate_clause_is_read_as_rspql_and_named():
+    """The drafts' examples close a query with ``AGGREGATE { GROUP BY … }``: beside RSP-QL syntax it
+    is RSP-QL (not a mix with C-SPARQL's AGGREGATE), and the error names the draft feature; alone it
+    stays C-SPARQL's."""
+    text = PRE + f"REGISTER STREAM :out AS\nSELECT ?room (COUNT(?p) AS ?n)\nFROM NAMED WINDOW :w ON <{S1}> " \
+                 "[RANGE PT5S STEP PT1S]\nWHERE { WINDOW :w { ?p :isIn ?room } }\nAGGREGATE { GROUP BY ?room }\n"
+    assert detect_dialect(text).dialect == "rspql"
+    with pytest.raises(QuerySyntaxError) as err:
+        parse(text)
+    assert (err.value.line, err.value.column) == (6, 1)
+    assert "unsupported in RSP-QL: an AGGREGATE { … } clause" in err.value.message
+    assert detect_dialect(PRE + "REGISTER QUERY q AS SELECT ?x FROM STREAM <http://s> [RANGE 5s STEP 1s] "
+                                "WHERE { ?x :p ?y } AGGREGATE { (?n, COUNT, {?x}) }").dialect == "csparql"

@@ -151,10 +151,12 @@ def find_evidence(text: str) -> tuple[Evidence, ...]:
             add("rsepql", "EVENT ON", pos)
         elif up == "MATCH" and nxt == "{":
             add("rsepql", "MATCH {", pos)
-    if any(d == "rspql" for d, _ in found) and ("csparql", "REGISTER STREAM") in found:
-        # the RSP community group's drafts register RSP-QL queries with REGISTER STREAM too
-        found[("rspql", "REGISTER STREAM")] = Evidence("rspql", "REGISTER STREAM",
-                                                      found.pop(("csparql", "REGISTER STREAM")).position)
+    if any(d == "rspql" for d, _ in found):
+        # the RSP community group's drafts register RSP-QL queries with REGISTER STREAM too, and
+        # their examples write an AGGREGATE { … } clause (read as RSP-QL: the parser names it)
+        for what in ("REGISTER STREAM", "AGGREGATE clause"):
+            if ("csparql", what) in found:
+                found[("rspql", what)] = Evidence("rspql", what, found.pop(("csparql", what)).position)
     if any(d == "rsepql" for d, _ in found):  # SEQ of a MATCH pattern (RSEP-QL), not EP-SPARQL's
         for key in [k for k in found if k == ("epsparql", "SEQ")]:
             found[("rsepql", "SEQ")] = Evidence("rsepql", "SEQ", found.pop(key).position)
