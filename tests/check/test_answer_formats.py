@@ -10,12 +10,17 @@ from pathlib import Path
 
 import pytest
 
+from lars.errors import SourceError
 from translator.agreement.answers import read_answer_file, read_answer_text, term_key
+from translator.agreement.answers.csparql_console import console_term
 from translator.cli import main
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 QUERY = DATA / "csrbench_recorded" / "queries" / "q1.rq"
 STREAM_IRI = "http://cwi.nl/SRBench/observations"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "check"
+EXAMPLE_STREAM = "".join(f'<http://example.org/{s}> <http://example.org/temp> "{v}"^^<http://www.w3.org/2001/XMLSchema#integer> "{t}" .\n'
+                         for s, v, t in (("s1", 31, 1000), ("s2", 25, 3000), ("s1", 33, 4000), ("s2", 35, 7000)))
 E = "http://e/"
 XSD = "http://www.w3.org/2001/XMLSchema#"
 
@@ -113,6 +118,10 @@ MALFORMED = [  # (file name, text, the location, what the message says)
     ("h.csv", "s,v\nhttp://e/a,1\n", ":1:1:", "no timestamp column"),
     ("i.log", "[17] Result at [1000]\n---\n| s |\n===\n| <http://e/a> | 2 |\n", ":5:1:", "cells"),
     ("j.log", "[17] Result at [1000]\n---\n| s |\n===\n| <http://e/a |\n", ":5:3:", "not a term"),
+    ("k.log", "-------1 results at SystemTime=[17]--------\nhttp://e/a\t\n", ":2:1:", "1 term(s), the query projects 2"),
+    ("l.log", "-------2 results at SystemTime=[17]--------\nhttp://e/a\thttp://e/b\t\n\n-------0 results at SystemTime=[18]--------\n",
+     ":1:1:", "announces 2 result(s), 1 line(s) follow"),
+    ("m.log", "-------1 results at SystemTime=[17]--------\nhttp://e/a\t\"3\t\n", ":2:12:", "not a term"),
 ]
 
 
@@ -149,3 +158,58 @@ def test_timestamps_merged_by_the_unit_do_not_make_a_2013_file_a_2023_one():
     answers = read_answer_file(DATA / "csrbench_recorded" / "answers" / "csparql-answer-4.json", time_factor=(1, 1000))
     assert answers.format == "csrbench" and not answers.grouped
     assert len({r.t for r in answers.relations}) < len(answers.relations)
+
+
+def console(relations, times=("1700000000123", "1700000002121")) -> str:
+    """What the C-SPARQL engine's ``ConsoleFormatter`` prints: per evaluation a header with the wall
+    clock, then each solution's terms as ``JenaEngine.format`` writes them, each followed by a tab."""
+    return "".join(f"\n-------{len(rows)} results at SystemTime=[{stamp}]--------\n"
+                   + "".join(f'{b["s"]}\t"{b["v"]}"^^{XSD}integer\t\n' for b in rows) + "\n"
+                   for stamp, (_, rows) in zip(times, relations))
+
+
+def test_the_csparql_engines_console_output_names_its_columns_by_the_query(tmp_path):
+    """The lines name no variable: the query's projection names the columns; the header's time is the
+    wall clock, so the relations have no stream timestamp (kept as written in ``raw_t``)."""
+    path = tmp_path / "console.log"
+    path.write_text(console(RELATIONS))
+    answers = read_answer_file(path, variables=["s", "v"])
+    assert answers.format == "csparql-console" and not answers.grouped
+    assert [r.bindings for r in answers.relations] == [rel for _, rel in expected()]
+    assert [(r.t, r.raw_t, r.line) for r in answers.relations] == [(None, "1700000000123", 2), (None, "1700000002121", 7)]
+    with pytest.raises(SourceError, match="does not name its columns"):
+        read_answer_file(path)
+
+
+@pytest.mark.parametrize("field, key", [
+    ("http://e/a", ("iri", "http://e/a")),
+    (f'"7"^^{XSD}integer', ("num", 7.0)),
+    (f"7^^{XSD}int", ("num", 7.0)),  # Jena's Literal.toString(), as older engines print it
+    ('"x"@EN', ("lit", "x", "@en")),
+    ("plain words", ("lit", "plain words", None)),
+    ("-3b1f5e:18c2a:-7ffe", ("bnode",)),
+    ("", None),
+])
+def test_console_terms_as_jena_prints_them(field, key):
+    assert console_term(field) == key
+
+
+def test_check_judges_a_console_output_in_order(tmp_path, capsys):
+    """A console output of the right relations is correct compared in order (the oracle's rule), and
+    the command says why a timed comparison cannot be made; the wrong one is incorrect."""
+    stream = tmp_path / "s.nt"
+    stream.write_text(EXAMPLE_STREAM)
+    right = [(0, [{"s": "http://example.org/s1", "v": 31}, {"s": "http://example.org/s1", "v": 33}]),
+             (0, [{"s": "http://example.org/s1", "v": 33}]), (0, [{"s": "http://example.org/s2", "v": 35}]),
+             (0, [{"s": "http://example.org/s2", "v": 35}])]
+    stamps = [str(1700000005000 + 2000 * k) for k in range(4)]
+    args = ["check", str(EXAMPLES / "hot.rq"), "--stream", f"http://example.org/temps={stream}",
+            "--stream-time-unit", "ms", "--profile", "csparql"]
+    for rels, verdict in ((right, 0), (right[1:2] + right[:1], 1)):
+        answers = tmp_path / f"out{verdict}.log"
+        answers.write_text(console(rels, stamps))
+        assert main([*args, "--answers", str(answers), "--ignore-timestamps"]) == verdict
+        err = capsys.readouterr().err
+        assert "the C-SPARQL engine's console output" in err
+    assert main([*args, "--answers", str(tmp_path / "out0.log")]) == 2
+    assert "relations without a timestamp; use --ignore-timestamps" in capsys.readouterr().err

@@ -351,7 +351,7 @@ def _comparable(relations) -> list:
 def check_answers_check(text: str, fmt: str = "auto") -> bool:
     from translator.agreement.answers import read_answers
 
-    _, relations = read_answers(text, "fuzz.json", fmt=fmt)
+    _, relations = read_answers(text, "fuzz.json", fmt=fmt, variables=["s", "v"] if fmt == "csparql-console" else None)
     printed = json.dumps({"relations": [
         {**({"timestamp": r.t} if r.t is not None else {}),
          "results": {"bindings": [{v: _json_term_of(k) for v, k in sorted(b)} for b in sorted(r.bindings, key=repr)]}}
@@ -374,13 +374,15 @@ def check_answers_target():
                   extra=json_value_swap)
 
 
-TABLE_VOCAB = ["Result at [", "] ", "|", "---", "===", "s", "v", "t", "timestamp", ",", "\t", "\n", "\r\n", '"', '""', "http://e/a", "<http://e/a>", "_:b",
+TABLE_VOCAB = ["Result at [", "] ", "results at SystemTime=[", "-------", "|", "---", "===", "s", "v", "t", "timestamp", ",", "\t", "\n", "\r\n", '"', '""', "http://e/a", "<http://e/a>", "_:b",
                "1.5", "-3", "1e400", '"x"@en', '"5"^^<http://www.w3.org/2001/XMLSchema#integer>', "?s", "?t"]
 TABLE_SEEDS = {
     "csv": ['s,v,t\r\nhttp://e/a,1.5,0\r\n_:b,"x, y",0\r\nhttp://e/c,,3\r\n', "timestamp,s\n7,plain\n"],
     "tsv": ['?s\t?v\t?t\n<http://e/a>\t"x"@en\t0\n_:b\t"5"^^<http://www.w3.org/2001/XMLSchema#integer>\t2\n'],
     "yasper": ["[1700000001000] Result at [1000]\n------\n| s | v |\n======\n| <http://e/a> | 1.5 |\n| _:b0 | \"x\"@en |\n"
                "------\n[1700000002000] Result at [2000]\n------\n| s | v |\n======\n------\n"],
+    "csparql-console": ['\n-------2 results at SystemTime=[1700000001000]--------\nhttp://e/a\t"1.5"^^http://www.w3.org/2001/'
+                        'XMLSchema#double\t\n-3b1f:18c2:-7ffe\t\t\n\n-------0 results at SystemTime=[1700000002000]--------\n'],
     "sparql-json": ['1000\n{"head": {"vars": ["s"]}, "results": {"bindings": [{"s": {"type": "uri", "value": "http://e/a"}}]}}\n'
                     '2000\n{"head": {"vars": ["s"]},\n "results": {"bindings": []}}\n'],
 }
@@ -414,4 +416,5 @@ def all_targets():
         answer_format_target("tsv"),
         answer_format_target("sparql-json"),
         answer_format_target("yasper"),
+        answer_format_target("csparql-console"),
     ]

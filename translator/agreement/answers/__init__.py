@@ -8,10 +8,12 @@ description for stderr. :func:`read_answers` is the older ``(format, relations)`
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from lars.errors import RsplarsError
+from translator.agreement.answers.csparql_console import looks_like_csparql_console, read_csparql_console
 from translator.agreement.answers.csrbench import group_by_timestamp, one_binding_each, read_csrbench
 from translator.agreement.answers.jsonl import read_jsonl
 from translator.agreement.answers.relation import ActualRelation
@@ -32,6 +34,8 @@ FORMATS = {
     "csv": "SPARQL 1.1 CSV results with a timestamp column",
     "tsv": "SPARQL 1.1 TSV results with a timestamp column",
     "yasper": "YASPER/RSP4J console output, a Jena text table after each \"Result at [t]\"",
+    "csparql-console": "the C-SPARQL engine's console output, tab-separated terms in SELECT order after each "
+                       "\"N results at SystemTime=[…]\" (wall-clock times: no stream timestamps)",
 }
 
 
@@ -55,6 +59,8 @@ def detect_format(text: str, source: str = "") -> str:
         return "csv"
     if looks_like_yasper(text):
         return "yasper"
+    if looks_like_csparql_console(text):
+        return "csparql-console"
     if starts_with_stamp_line(text):
         return "sparql-json"
     if first in ("{", "[") or first.startswith("[") or '"relations"' in first:
@@ -67,11 +73,12 @@ def detect_format(text: str, source: str = "") -> str:
 
 
 def read_answer_text(text: str, source: str, *, fmt: str = "auto", time_factor: tuple[int, int] = (1, 1),
-                     time_column: str | None = None) -> Answers:
+                     time_column: str | None = None, variables: Sequence[str] | None = None) -> Answers:
     """Read an engine's recorded output; ``fmt`` is one of :data:`FORMATS` or ``auto`` (by content: a
     CSRBench file whose relations each hold one binding with repeated timestamps is read as the 2023
     harness writes it, and grouped). ``time_factor = (num, den)`` converts timestamps to base units
-    (rounded down)."""
+    (rounded down). ``variables``: the query's projected variables, which name the columns of a format
+    that does not name them (``csparql-console``)."""
     detected = fmt == "auto"
     if detected:
         fmt = detect_format(text, source)
@@ -91,6 +98,8 @@ def read_answer_text(text: str, source: str, *, fmt: str = "auto", time_factor: 
         relations = read_sparql_json(text, source, time_factor)
     elif fmt == "yasper":
         relations = read_yasper(text, source, time_factor)
+    elif fmt == "csparql-console":
+        relations = read_csparql_console(text, source, variables)
     elif fmt == "jsonl":
         relations = read_jsonl(text, source, time_factor)
     else:
@@ -102,7 +111,7 @@ def read_answer_text(text: str, source: str, *, fmt: str = "auto", time_factor: 
 
 
 def read_answer_file(path: str | Path, *, fmt: str = "auto", time_factor: tuple[int, int] = (1, 1),
-                     time_column: str | None = None) -> Answers:
+                     time_column: str | None = None, variables: Sequence[str] | None = None) -> Answers:
     """:func:`read_answer_text` of a file (for ``check --answers`` and ``agree --answers``)."""
     try:
         text = Path(path).read_text(encoding="utf-8")
@@ -110,11 +119,14 @@ def read_answer_file(path: str | Path, *, fmt: str = "auto", time_factor: tuple[
         raise RsplarsError(f"{path}: cannot read the answers: {exc.strerror}") from None
     except UnicodeDecodeError as exc:
         raise RsplarsError(f"{path}: the answers are not UTF-8 text ({exc.reason} at byte {exc.start})") from None
-    return read_answer_text(text, str(path), fmt=fmt, time_factor=time_factor, time_column=time_column)
+    return read_answer_text(text, str(path), fmt=fmt, time_factor=time_factor, time_column=time_column,
+                            variables=variables)
 
 
 def read_answers(text: str, source: str, *, time_factor: tuple[int, int] = (1, 1), fmt: str = "auto",
-                 time_column: str | None = None) -> tuple[str, list[ActualRelation]]:
+                 time_column: str | None = None, variables: Sequence[str] | None = None
+                 ) -> tuple[str, list[ActualRelation]]:
     """``(format, relations)`` of :func:`read_answer_text`."""
-    answers = read_answer_text(text, source, fmt=fmt, time_factor=time_factor, time_column=time_column)
+    answers = read_answer_text(text, source, fmt=fmt, time_factor=time_factor, time_column=time_column,
+                               variables=variables)
     return answers.format, answers.relations

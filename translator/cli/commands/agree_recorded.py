@@ -52,7 +52,7 @@ def run_recorded(args: argparse.Namespace) -> int:
     factor = time_factor(args.stream_time_unit or args.unit, args.unit)
     outputs = []
     for path in args.answers:
-        outputs.append(read_recorded_answers(path, time_factor=factor).relations)
+        outputs.append(read_recorded_answers(path, query, time_factor=factor).relations)
     accounting = new_accounting(args.skip_bad_elements)
     elements, facts = read_data(args, accounting)
     bounds = args.window_bounds if given(args.window_bounds) else None

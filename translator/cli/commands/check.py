@@ -54,7 +54,7 @@ def add_parser(subparsers) -> None:
     g["input"].add_argument("--batch", metavar="FILE",
                             help="one check per line of FILE (its arguments; # comments; docs/spark_jobs.md)")
     g["input"].add_argument("--answers-format", choices=["auto", "csrbench", "csrbench-2023", "sparql-json", "jsonl",
-                                                         "csv", "tsv", "yasper"],
+                                                         "csv", "tsv", "yasper", "csparql-console"],
                             default="auto", metavar="F",
                             help="%(choices)s (default auto: by content, said on stderr)")
     g["input"].add_argument("--answers-time-column", metavar="NAME",
@@ -132,7 +132,7 @@ def run_one(args: argparse.Namespace) -> int:
     op = resolve_operational(args, base_unit=args.unit)
     if not given(args.window_bounds):
         args.window_bounds = op.window_model
-    answers = read_args_answers(args)
+    answers = read_args_answers(args, query)
     fmt, actual = answers.format, answers.relations
     from translator.evaluate.accounting import count_elements, new_accounting, print_summary
 
@@ -156,11 +156,12 @@ def run_one(args: argparse.Namespace) -> int:
     return EXIT_OK if verdict.correct else EXIT_FAILURE
 
 
-def read_args_answers(args: argparse.Namespace):
-    """The ``--answers`` file as ``--answers-format``, ``--answers-time-column`` and ``--answers-time-unit`` say."""
+def read_args_answers(args: argparse.Namespace, query):
+    """The ``--answers`` file of ``query`` as ``--answers-format``, ``--answers-time-column`` and
+    ``--answers-time-unit`` say."""
     from translator.agreement.check import time_factor
 
-    return read_recorded_answers(args.answers, fmt=args.answers_format, time_column=args.answers_time_column,
+    return read_recorded_answers(args.answers, query, fmt=args.answers_format, time_column=args.answers_time_column,
                                  time_factor=time_factor(args.answers_time_unit or args.unit, args.unit))
 
 
@@ -172,7 +173,7 @@ def run_inference(args: argparse.Namespace, query) -> int:
     from translator.evaluate.operational import Evaluator
     from translator.translate.normalize import TimeBase
 
-    answers = read_args_answers(args)
+    answers = read_args_answers(args, query)
     fmt, actual = answers.format, answers.relations
     accounting = new_accounting(args.skip_bad_elements)
     elements, facts = read_data(args, accounting)

@@ -25,14 +25,18 @@ def read_text(path: str, what: str = "query") -> tuple[str, str]:
         raise RsplarsError(f"cannot read {what} {path}: not UTF-8 text ({exc.reason})") from None
 
 
-def read_recorded_answers(path: str, *, fmt: str = "auto", time_column: str | None = None,
+def read_recorded_answers(path: str, query, *, fmt: str = "auto", time_column: str | None = None,
                           time_factor: tuple[int, int] = (1, 1)):
-    """An engine's recorded output (``-`` = stdin) read by :func:`translator.agreement.answers.read_answer_text`;
-    what was read is said on stderr (format, relations, grouping)."""
+    """An engine's recorded output (``-`` = stdin) of ``query`` read by
+    :func:`translator.agreement.answers.read_answer_text` (the query's projected variables name the
+    columns of an output that does not name them); what was read is said on stderr (format,
+    relations, grouping)."""
     from translator.agreement.answers import read_answer_text
+    from translator.query.model import result_variables
 
     text, source = read_text(path, "answers")
-    answers = read_answer_text(text, source, fmt=fmt, time_column=time_column, time_factor=time_factor)
+    answers = read_answer_text(text, source, fmt=fmt, time_column=time_column, time_factor=time_factor,
+                               variables=[v.name for v in result_variables(query)])
     print(f"rsplars: answers: {answers.description} ({source})", file=sys.stderr)
     return answers
 
