@@ -41,12 +41,13 @@ from translator.evaluate.report_policy import Report
 FIRST_BLOCK = 64
 
 
-def block_ends(times: Sequence[int], first: int = FIRST_BLOCK) -> list[int]:
-    """The end indexes (exclusive) of growing blocks of ``times`` (sorted): about ``first``,
+def block_ends(times: Sequence[int], first: int | None = None) -> list[int]:
+    """The end indexes (exclusive) of growing blocks of ``times`` (sorted): about ``first``
+    (default :data:`FIRST_BLOCK`, read when called),
     ``2·first``, … items each, every block extended past the items equal to its last one; the last
     end is ``len(times)`` (no block for an empty list)."""
     ends: list[int] = []
-    i, size, n = 0, first, len(times)
+    i, size, n = 0, first or FIRST_BLOCK, len(times)
     while i < n:
         j = min(i + size, n)
         while j < n and times[j] == times[j - 1]:
