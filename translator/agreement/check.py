@@ -134,13 +134,15 @@ def _timed(actual: list[ActualRelation]) -> dict[int, frozenset]:
 def check(evaluator: Evaluator, actual: Sequence[ActualRelation], op: Operational, *, registration: int = 0,
           t0_fixed: bool = False, ignore_timestamps: bool = False, warm_up: int | None = None,
           max_candidates: int = 2000, end: int | None = None, other_profiles: bool = True,
-          early_stop: bool = True) -> Verdict:
+          early_stop: bool = True, verdict_only: bool = False) -> Verdict:
     """Judge ``actual`` against every candidate t0 vector (module docstring). For an incorrect
     output, ``other_profiles`` also tries the other engine profiles (each with its own parameters)
     and names those under which it is correct. ``early_stop`` (timed comparison): a candidate is
     evaluated in time order up to its first mismatching timestamp only
     (``translator.agreement.early_stop``); ``False`` evaluates every candidate tried to the end
-    (the same verdict and report but the ``evaluation`` counts)."""
+    (the same verdict and report but the ``evaluation`` counts). ``verdict_only``: an incorrect
+    output's report has no closest candidate, mismatch, diagnosis or timeline (nothing is evaluated
+    for them: the probes of other profiles need the verdict only)."""
     if not ignore_timestamps and any(a.t is None for a in actual):
         raise RsplarsError("the answers have relations without a timestamp; use --ignore-timestamps")
     zs = candidates(evaluator, op, registration, t0_fixed)
@@ -176,7 +178,7 @@ def check(evaluator: Evaluator, actual: Sequence[ActualRelation], op: Operationa
             found = z
             break
     tried = zs[: zs.index(found) + 1] if found is not None else zs
-    if found is None and not ignore_timestamps:
+    if found is None and not ignore_timestamps and not verdict_only:
         # the closest candidate (most agreeing timestamps, then the smallest t0), judged beyond its first
         # mismatch only as far as the bounds of the others' closeness require (``best_first``)
         ranked = list(judged)
@@ -207,6 +209,8 @@ def check(evaluator: Evaluator, actual: Sequence[ActualRelation], op: Operationa
     }
     if ignore_timestamps and not actual:
         report["note"] = "an empty output is contained in every expected output (as in the CSRBench oracle)"
+    if found is None and verdict_only:
+        return Verdict(False, report)
     if found is not None:
         z, exp = found, (scored[-1][2] if ignore_timestamps else _expected(judged[found]))
         report["matching_t0"] = list(z)
@@ -256,7 +260,7 @@ def _other_profiles(evaluator: Evaluator, actual, op: Operational, **kw) -> dict
         if other.report == op.report and other.window_model == op.window_model and other.cc_mode == op.cc_mode:
             continue
         try:
-            v = check(evaluator, actual, other, other_profiles=False, **kw)
+            v = check(evaluator, actual, other, other_profiles=False, verdict_only=True, **kw)
         except RsplarsError:
             continue
         if v.correct:
@@ -507,8 +511,10 @@ def compare_profiles(ev_a: Evaluator, op_a: Operational, ev_b: Evaluator, op_b: 
         "first_difference": first,
         "a": {"parameters": op_a.as_dict(), "relations": len(rel_a)},
         "b": {"parameters": op_b.as_dict(), "relations": len(rel_b)},
-        "a_correct_under_b": check(ev_b, out_a, op_b, other_profiles=False).correct if same_vars else None,
-        "b_correct_under_a": check(ev_a, out_b, op_a, other_profiles=False).correct if same_vars else None,
+        "a_correct_under_b": check(ev_b, out_a, op_b, other_profiles=False, verdict_only=True).correct
+        if same_vars else None,
+        "b_correct_under_a": check(ev_a, out_b, op_a, other_profiles=False, verdict_only=True).correct
+        if same_vars else None,
         "timeline": [{"t": t, "a": show_relation(ka[t]) if t in ka else None,
                       "b": show_relation(kb[t]) if t in kb else None, "equal": ka.get(t) == kb.get(t)}
                      for t in times],

@@ -84,8 +84,10 @@ class TimedJudge:
 
     Besides the first mismatch it counts the closeness ``check`` ranks candidates by (timestamps
     that agree minus those that differ) over the times compared, and bounds it from above for the
-    whole timeline: each time not compared yet — a recorded timestamp or a report time of the plan
-    (``report_times``) after the last one compared — adds at most one."""
+    whole timeline, over the times not compared yet: a recorded timestamp that is a report time of
+    the plan (``report_times``) adds at most one; a recorded timestamp that is none differs (no
+    expected relation there: it subtracts one); a report time without a recorded relation adds at
+    most zero (it differs, or the profile emits nothing there)."""
 
     def __init__(self, actual: dict[int, frozenset], low: int, report_times: Iterable[int] = ()) -> None:
         self.actual = actual
@@ -96,7 +98,9 @@ class TimedJudge:
         self.first_mismatch: int | None = None
         self.finished = False
         self.score = 0
-        self.times = sorted(set(self.actual_times).union(t for t in report_times if t >= low))
+        reported = {t for t in report_times if t >= low}
+        self.may_agree = sorted(reported.intersection(self.actual_times))
+        self.must_differ = sorted(set(self.actual_times) - reported)
 
     def add(self, relations: Iterable[tuple[int, frozenset]], until: int | None) -> int | None:
         """Take the expected relations of the next block, knowing that every expected relation at a
@@ -123,7 +127,8 @@ class TimedJudge:
         """The closeness over the whole timeline is at most this (equal to it once finished)."""
         if self.finished:
             return self.score
-        return self.score + len(self.times) - bisect_right(self.times, self.done_until)
+        later = len(self.may_agree) - bisect_right(self.may_agree, self.done_until)
+        return self.score + later - (len(self.must_differ) - bisect_right(self.must_differ, self.done_until))
 
 
 class Progress:

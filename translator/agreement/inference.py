@@ -576,6 +576,10 @@ def describe(inference: Inference) -> list[str]:
                 lines.append(f"    diagnosis: {d}")
     for reason, count in inference.unsearched.items():
         lines.append(f"  not searched ({count} settings): {reason}")
+    e = inference.evaluation
+    if e.get("reports_evaluated", 0) < e.get("reports_planned", 0):
+        lines.append(f"  stopped early: {e['reports_evaluated']} of {e['reports_planned']} planned reports evaluated "
+                     f"({e['settings_stopped_early']} settings up to their first mismatch only)")
     return lines
 
 
