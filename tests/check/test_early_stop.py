@@ -24,6 +24,7 @@ from translator.agreement import early_stop
 from translator.agreement.check import as_actual, check
 from translator.agreement.early_stop import R2SStream, block_ends
 from translator.agreement.inference import infer, parameter_space
+from translator.cli.commands.check import summary
 from translator.evaluate.operational import Evaluator, apply_r2s
 from translator.evaluate.profiles import PROFILES
 from translator.evaluate.report_policy import Report
@@ -52,7 +53,20 @@ def cases(draw):
     change = draw(st.sampled_from(["none", "drop", "add", "move", "empty"]))
     where = draw(st.integers(0, 50))
     block = draw(st.sampled_from([1, 2, 3]))
-    return stream, alpha, beta, query, producer, judge, t0, change, where, block
+    indexed = draw(st.booleans())
+    return stream, alpha, beta, query, producer, judge, t0, change, where, block, indexed
+
+
+def evaluators(stream, alpha, beta, query, indexed: bool):
+    """Two evaluators of the case (one for each run), keyed by window content or — ``indexed`` false —
+    solved per window-width vector (the way of queries without a content index)."""
+    out = []
+    for _ in range(2):
+        ev, variables = make_evaluator(stream, alpha, beta, query)
+        if not indexed:
+            ev.contents_index = None
+        out.append(ev)
+    return out[0], out[1], variables
 
 
 def changed(output, change: str, where: int):
@@ -77,11 +91,11 @@ def changed(output, change: str, where: int):
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(cases())
 def test_check_with_early_stop_reports_what_the_full_evaluation_reports(case):
-    stream, alpha, beta, query, producer, judge, t0, change, where, block = case
-    ev, variables = make_evaluator(stream, alpha, beta, query)
+    stream, alpha, beta, query, producer, judge, t0, change, where, block, indexed = case
+    ev, full_ev, variables = evaluators(stream, alpha, beta, query, indexed)
     output = changed(as_actual(ev.relations(replace(PROFILES[producer].params, t0=(t0,))), variables), change, where)
     op = PROFILES[judge].params
-    full = check(make_evaluator(stream, alpha, beta, query)[0], output, op, early_stop=False)
+    full = check(full_ev, output, op, early_stop=False)
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(early_stop, "FIRST_BLOCK", block)
         early = check(ev, output, op)
@@ -105,10 +119,9 @@ def test_check_with_early_stop_reports_what_the_full_evaluation_reports(case):
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(cases())
 def test_inference_with_early_stop_finds_what_the_full_evaluation_finds(case):
-    stream, alpha, beta, query, producer, _, t0, change, where, block = case
-    ev, variables = make_evaluator(stream, alpha, beta, query)
+    stream, alpha, beta, query, producer, _, t0, change, where, block, indexed = case
+    ev, full_ev, variables = evaluators(stream, alpha, beta, query, indexed)
     output = changed(as_actual(ev.relations(replace(PROFILES[producer].params, t0=(t0,))), variables), change, where)
-    full_ev = make_evaluator(stream, alpha, beta, query)[0]
     full = infer(full_ev, output, parameter_space(full_ev, cc_mode="arrivals"), early_stop=False)
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(early_stop, "FIRST_BLOCK", block)
@@ -167,6 +180,30 @@ def test_inference_of_an_output_that_differs_early_skips_most_reports():
     assert not early.explained
     assert early.evaluation["reports_evaluated"] < early.evaluation["reports_planned"] / 2
     assert early.evaluation["settings_stopped_early"] > 0
+
+
+def test_a_verdict_only_judgement_is_the_verdict_without_ranking_or_diagnosis():
+    """The probes of other profiles ask for the verdict only; a user's judgement gets the whole report."""
+    ev = long_stream_evaluator(100)
+    output = as_actual(ev.relations(replace(PROFILES["csparql"].params, t0=(0,))), ev.variables)
+    wrong = output[:5] + [replace(output[5], bindings=frozenset())] + output[6:]
+    op = PROFILES["csparql"].params
+    quick = check(ev, wrong, op, other_profiles=False, verdict_only=True)
+    whole = check(ev, wrong, op, other_profiles=False)
+    assert not quick.correct and not whole.correct
+    assert "mismatch" not in quick.report and "closest_t0" not in quick.report and "mismatch" in whole.report
+    assert check(ev, output, op, other_profiles=False, verdict_only=True).correct
+
+
+def test_the_summary_says_how_many_reports_were_evaluated():
+    ev = long_stream_evaluator(200)
+    output = as_actual(ev.relations(replace(PROFILES["csparql"].params, t0=(0,))), ev.variables)
+    wrong = output[:5] + [replace(output[5], bindings=frozenset())] + output[6:]
+    report = check(ev, wrong, PROFILES["csparql"].params, other_profiles=False).report
+    e = report["evaluation"]
+    assert f"stopped early: {e['reports_evaluated']} of {e['reports_planned']} planned reports evaluated" in summary(report)
+    full = check(long_stream_evaluator(200), wrong, PROFILES["csparql"].params, other_profiles=False, early_stop=False)
+    assert "stopped early" not in summary(full.report)
 
 
 # ------------------------------------------------------------------------------------ pieces
