@@ -41,6 +41,7 @@ from typing import Sequence
 
 from lars.errors import RsplarsError
 from translator.agreement.answers import ActualRelation, nt_key, read_answers, term_key  # noqa: F401  (re-exported)
+from translator.agreement.early_stop import Judged, Progress, best_first
 from translator.evaluate.operational import Evaluator, Relation, apply_r2s, grids_of, horizon
 from translator.evaluate.profiles import PROFILES, R2S, Operational
 from translator.evaluate.report_policy import Report
@@ -132,10 +133,16 @@ def _timed(actual: list[ActualRelation]) -> dict[int, frozenset]:
 
 def check(evaluator: Evaluator, actual: Sequence[ActualRelation], op: Operational, *, registration: int = 0,
           t0_fixed: bool = False, ignore_timestamps: bool = False, warm_up: int | None = None,
-          max_candidates: int = 2000, end: int | None = None, other_profiles: bool = True) -> Verdict:
+          max_candidates: int = 2000, end: int | None = None, other_profiles: bool = True,
+          early_stop: bool = True, verdict_only: bool = False) -> Verdict:
     """Judge ``actual`` against every candidate t0 vector (module docstring). For an incorrect
     output, ``other_profiles`` also tries the other engine profiles (each with its own parameters)
-    and names those under which it is correct."""
+    and names those under which it is correct. ``early_stop`` (timed comparison): a candidate is
+    evaluated in time order up to its first mismatching timestamp only
+    (``translator.agreement.early_stop``); ``False`` evaluates every candidate tried to the end
+    (the same verdict and report but the ``evaluation`` counts). ``verdict_only``: an incorrect
+    output's report has no closest candidate, mismatch, diagnosis or timeline (nothing is evaluated
+    for them: the probes of other profiles need the verdict only)."""
     if not ignore_timestamps and any(a.t is None for a in actual):
         raise RsplarsError("the answers have relations without a timestamp; use --ignore-timestamps")
     zs = candidates(evaluator, op, registration, t0_fixed)
@@ -150,19 +157,33 @@ def check(evaluator: Evaluator, actual: Sequence[ActualRelation], op: Operationa
     found = None
     scored = []
     oracle_actual = [oracle_terms(a.bindings) for a in actual] if ignore_timestamps else []
+    timed_actual = {} if ignore_timestamps else _timed_filtered(actual, warm_up, h)
+    low = warm_up if warm_up is not None else -(10**18)
+    judged: dict[tuple[int, ...], Judged] = {}
     for z in zs:
         # keyed by content, a candidate is solved when it is tried (its contents shared with those
         # tried before it), and the first match ends the search
-        rels = apply_r2s(zip(plans[z], evaluator.answers(plans[z])), op.r2s, op.empty_relations)
-        exp = [(r.t, _key_rows(evaluator, r.rows), r) for r in rels]
-        if ignore_timestamps:
+        if ignore_timestamps:  # no early decision (docs/check.md §8): the whole expected output
+            rels = apply_r2s(zip(plans[z], evaluator.answers(plans[z])), op.r2s, op.empty_relations)
+            exp = [(r.t, _key_rows(evaluator, r.rows), r) for r in rels]
             ok, first = _contains([oracle_terms(e[1]) for e in exp], oracle_actual)
+            scored.append((first, z, exp))
         else:
-            ok, first = _equal_timed(exp, _timed(actual), warm_up, h)
-        scored.append((first, z, rels, exp))
+            # in time order, in growing blocks, up to the first mismatching timestamp
+            j = judged[z] = Judged(Progress(plans[z], evaluator.answers, whole=not early_stop), op.r2s,
+                                   op.empty_relations, timed_actual, low, lambda rows: _key_rows(evaluator, rows))
+            j.run(early_stop)
+            ok = j.finished and j.first_mismatch is None
         if ok:
-            found = (z, rels, exp)
+            found = z
             break
+    tried = zs[: zs.index(found) + 1] if found is not None else zs
+    if found is None and not ignore_timestamps and not verdict_only:
+        # the closest candidate (most agreeing timestamps, then the smallest t0), judged beyond its first
+        # mismatch only as far as the bounds of the others' closeness require (``best_first``)
+        ranked = list(judged)
+        z = ranked[next(iter(best_first([judged[z] for z in ranked])))]
+        scored = [(judged[z].judge.score, z, _expected(judged[z]))]
     report: dict = {
         "correct": found is not None,
         "parameters": op.as_dict(),
@@ -175,23 +196,32 @@ def check(evaluator: Evaluator, actual: Sequence[ActualRelation], op: Operationa
             "warm_up": warm_up,
             "horizon": h,
         },
-        "t0_tried": [list(z) for z in zs[: len(scored)]],
+        "t0_tried": [list(z) for z in tried],
         "t0_candidates": len(zs),
         "solver_runs": evaluator.solver_runs,
         "actual_relations": len(actual),
+        "evaluation": {
+            "early_stop": early_stop and not ignore_timestamps,
+            "reports_planned": sum(len(plans[z]) for z in tried),
+            "reports_evaluated": sum(judged[z].progress.evaluated if z in judged else len(plans[z]) for z in tried),
+            "stopped_at": [judged[z].stopped_at if z in judged else None for z in tried],
+        },
     }
     if ignore_timestamps and not actual:
         report["note"] = "an empty output is contained in every expected output (as in the CSRBench oracle)"
+    if found is None and verdict_only:
+        return Verdict(False, report)
     if found is not None:
-        z, rels, exp = found
+        z, exp = found, (scored[-1][2] if ignore_timestamps else _expected(judged[found]))
         report["matching_t0"] = list(z)
-        report["expected_relations"] = len(rels)
+        report["expected_relations"] = len(exp)
         report["timeline"] = _timeline(exp, actual, ignore_timestamps)
         return Verdict(True, report)
-    # the closest candidate (most agreeing relations, then the smallest t0) explains the verdict
-    first, z, rels, exp = max(scored, key=lambda s: (s[0] if s[0] is not None else -1, [-x for x in s[1]]))
+    # the closest candidate explains the verdict: timed, the latest first mismatch (above); oracle,
+    # the longest prefix of the output found in place; then the smallest t0
+    first, z, exp = max(scored, key=lambda s: (s[0] if s[0] is not None else -1, [-x for x in s[1]]))
     report["closest_t0"] = list(z)
-    report["expected_relations"] = len(rels)
+    report["expected_relations"] = len(exp)
     report["mismatch"] = _mismatch(evaluator, op, z, exp, actual, first, ignore_timestamps, h, warm_up)
     report["timeline"] = _timeline(exp, actual, ignore_timestamps)
     if other_profiles:
@@ -230,12 +260,24 @@ def _other_profiles(evaluator: Evaluator, actual, op: Operational, **kw) -> dict
         if other.report == op.report and other.window_model == op.window_model and other.cc_mode == op.cc_mode:
             continue
         try:
-            v = check(evaluator, actual, other, other_profiles=False, **kw)
+            v = check(evaluator, actual, other, other_profiles=False, verdict_only=True, **kw)
         except RsplarsError:
             continue
         if v.correct:
             out[name] = v.report["matching_t0"]
     return out
+
+
+def _timed_filtered(actual: Sequence[ActualRelation], warm_up: int | None, h: int) -> dict[int, frozenset]:
+    """The recorded relations as the timed comparison sees them (:func:`_equal_timed`): merged per
+    timestamp, from the warm-up on, after the horizon only non-empty ones."""
+    lo = warm_up if warm_up is not None else -(10**18)
+    return {t: rel for t, rel in _timed(list(actual)).items() if t >= lo and (t <= h or rel)}
+
+
+def _expected(judged: Judged) -> list:
+    """The expected relations of a candidate judged to the end, as ``(t, keyed, relation)``."""
+    return [(r.t, k, r) for r, k in zip(judged.relations, judged.keyed)]
 
 
 def _equal_timed(exp, actual: dict[int, frozenset], warm_up: int | None, h: int) -> tuple[bool, int | None]:
@@ -469,8 +511,10 @@ def compare_profiles(ev_a: Evaluator, op_a: Operational, ev_b: Evaluator, op_b: 
         "first_difference": first,
         "a": {"parameters": op_a.as_dict(), "relations": len(rel_a)},
         "b": {"parameters": op_b.as_dict(), "relations": len(rel_b)},
-        "a_correct_under_b": check(ev_b, out_a, op_b, other_profiles=False).correct if same_vars else None,
-        "b_correct_under_a": check(ev_a, out_b, op_a, other_profiles=False).correct if same_vars else None,
+        "a_correct_under_b": check(ev_b, out_a, op_b, other_profiles=False, verdict_only=True).correct
+        if same_vars else None,
+        "b_correct_under_a": check(ev_a, out_b, op_a, other_profiles=False, verdict_only=True).correct
+        if same_vars else None,
         "timeline": [{"t": t, "a": show_relation(ka[t]) if t in ka else None,
                       "b": show_relation(kb[t]) if t in kb else None, "equal": ka.get(t) == kb.get(t)}
                      for t in times],

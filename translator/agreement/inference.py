@@ -32,6 +32,7 @@ from typing import Iterable, Iterator, Sequence
 
 from lars.errors import RsplarsError
 from translator.agreement.check import ActualRelation, candidates, check, contiguous_match, nt_key, oracle_terms
+from translator.agreement.early_stop import Judged, Progress, best_first
 from translator.evaluate.operational import Evaluator, Relation, apply_r2s, horizon
 from translator.evaluate.profiles import PROFILES, R2S, Operational
 from translator.evaluate.report_policy import (
@@ -224,10 +225,17 @@ class Inference:
     unsearched: dict[str, int]
     """reason → number of settings not judged"""
     scores: dict[Setting, int] = field(repr=False)
+    """the closeness of each searched setting (the oracle's comparison: the longest prefix of the
+    output found in place; timed: timestamps that agree minus those that differ) — under the timed
+    comparison exact for the settings judged to the end and an upper bound for those whose
+    evaluation stopped at their first mismatch"""
     expected: dict[Setting, list[Relation]] = field(repr=False)
+    """the expected relations of each searched setting, as far as it was evaluated"""
     horizon: int = 0
     plans: int = 0
     closest: list[dict] = field(default_factory=list)
+    evaluation: dict = field(default_factory=dict)
+    """reports planned and evaluated (docs/check.md §8: the search stops at first mismatches)"""
     _summary: dict | None = field(default=None, repr=False)
 
     @property
@@ -276,6 +284,7 @@ class Inference:
             "explanation": self.summary(),
             "profiles": self.profiles(),
             **({"closest": self.closest} if self.closest else {}),
+            "evaluation": self.evaluation,
         }
 
 
@@ -290,10 +299,13 @@ def _same_plan_as_correct(s: Setting, correct: set[Setting]) -> bool:
 
 def infer(evaluator: Evaluator, actual: Sequence[ActualRelation], space: Space, *, ignore_timestamps: bool = False,
           warm_up: int | None = None, end: int | None = None, max_tuple_evaluations: int = 1000,
-          closest: int = 3) -> Inference:
+          closest: int = 3, early_stop: bool = True) -> Inference:
     """Judge ``actual`` under every setting of ``space`` (module docstring). Where no setting makes it
     correct, the ``closest`` best-scoring settings are judged again by :func:`check` with their t0
-    fixed, for the first differing relation and its diagnosis."""
+    fixed, for the first differing relation and its diagnosis. ``early_stop`` (timed comparison):
+    each setting is evaluated up to its first mismatch only, and the ranking of the closest ones
+    as far as bounds of their closeness require (:func:`judge_in_time_order`); ``False`` evaluates
+    every setting to the end (the same result but the ``evaluation`` counts)."""
     if not ignore_timestamps and any(a.t is None for a in actual):
         raise RsplarsError("the answers have relations without a timestamp; use --ignore-timestamps")
     t_max = max(max(z) for z in space.t0)
@@ -303,33 +315,97 @@ def infer(evaluator: Evaluator, actual: Sequence[ActualRelation], space: Space, 
     by_plan: dict[tuple, list[Setting]] = {}
     for s in settings:
         by_plan.setdefault(s.plan_key(), []).append(s)
-    plans, unsearched = plan_settings(evaluator, by_plan, h, max_tuple_evaluations)
+    # timed with a content index: each plan is evaluated as far as its settings need (below);
+    # otherwise every plan's reports at once (one solver run per window-width vector)
+    staged = early_stop and not ignore_timestamps and evaluator.contents_index is not None
+    plans, unsearched = plan_settings(evaluator, by_plan, h, max_tuple_evaluations, evaluate_all=not staged)
     keyed = KeyedRelations(evaluator)
     scores: dict[Setting, int] = {}
     expected: dict[Setting, list[Relation]] = {}
     correct: list[Setting] = []
-    for key, reports in plans.items():
-        rows = [(r, evaluator.rows(r)) for r in reports]
-        for s in by_plan[key]:
-            rels = apply_r2s(rows, s.r2s, s.empty_relations)
-            ok, score = comparison.score([(r.t, keyed(r.rows)) for r in rels])
-            scores[s] = score
-            expected[s] = rels
-            if ok:
-                correct.append(s)
     order = {s: i for i, s in enumerate(settings)}
+    judged: dict[Setting, Judged] = {}
+    if ignore_timestamps:  # the oracle's comparison: no early decision (docs/check.md §8)
+        for key, reports in plans.items():
+            rows = [(r, evaluator.rows(r)) for r in reports]
+            for s in by_plan[key]:
+                rels = apply_r2s(rows, s.r2s, s.empty_relations)
+                ok, score = comparison.score([(r.t, keyed(r.rows)) for r in rels])
+                scores[s] = score
+                expected[s] = rels
+                if ok:
+                    correct.append(s)
+    else:
+        judged = judge_in_time_order(evaluator, plans, by_plan, comparison, keyed, early_stop)
+        for s, j in judged.items():
+            scores[s] = j.upper_bound()
+            expected[s] = j.relations
+            if j.finished and j.first_mismatch is None:
+                correct.append(s)
     correct.sort(key=order.__getitem__)
     result = Inference(space, correct, len(scores), dict(unsearched), scores, expected, h, len(plans))
     if not correct and scores:
-        result.closest = closest_settings(evaluator, actual, result, order, comparison, closest)
+        if judged:
+            ranked: Iterable[Setting] = _ranked(judged, scores, order)
+        else:
+            ranked = sorted(result.scores, key=lambda s: (-result.scores[s], order[s]))
+        result.closest = closest_settings(evaluator, actual, result, ranked, comparison, closest)
+    progress = {id(j.progress): j.progress for j in judged.values()}.values()
+    result.evaluation = {
+        "early_stop": early_stop and not ignore_timestamps,
+        "reports_planned": sum(len(r) for r in plans.values()),
+        "reports_evaluated": sum(p.evaluated for p in progress) if judged else sum(len(r) for r in plans.values()),
+        "settings_stopped_early": sum(1 for j in judged.values() if not j.finished),
+    }
     return result
 
 
+def judge_in_time_order(evaluator: Evaluator, plans: dict[tuple, list], by_plan: dict[tuple, list[Setting]],
+                        comparison: Comparison, keyed: KeyedRelations, early_stop: bool) -> dict[Setting, Judged]:
+    """Every setting judged under the timed comparison up to its first mismatch
+    (``translator.agreement.early_stop``; ``early_stop=False``: to the end): round after round,
+    the next block of every plan with a setting still undecided, evaluated together (each distinct
+    (contents, t) solved once for all of them); a plan whose settings all differ is not evaluated
+    further."""
+    progress = {key: Progress(reports, evaluator.answers, whole=not early_stop) for key, reports in plans.items()}
+    judged = {s: Judged(progress[key], s.r2s, s.empty_relations, comparison.timed, comparison.low, keyed)
+              for key in plans for s in by_plan[key]}
+
+    def undecided(s: Setting) -> bool:
+        j = judged[s]
+        return not j.finished and (not early_stop or j.first_mismatch is None)
+
+    while True:
+        live = [key for key in plans if not progress[key].done and any(undecided(s) for s in by_plan[key])]
+        if not live:
+            break
+        evaluator.evaluate(r for key in live for r in progress[key].next_block())
+        for key in live:
+            progress[key].advance()
+            for s in by_plan[key]:
+                judged[s].catch_up()
+    for j in judged.values():  # plans without reports, or answered to the end: compare the rest
+        j.catch_up()
+    return judged
+
+
+def _ranked(judged: dict[Setting, Judged], scores: dict[Setting, int], order: dict[Setting, int]) -> Iterator[Setting]:
+    """The settings by decreasing closeness, then in the space's order (``best_first``: each judged
+    to the end when given), their ``scores`` made exact as they come."""
+    settings = sorted(judged, key=order.__getitem__)
+    for i in best_first([judged[s] for s in settings]):
+        s = settings[i]
+        scores[s] = judged[s].upper_bound()
+        yield s
+
+
 def plan_settings(evaluator: Evaluator, by_plan: dict[tuple, list[Setting]], h: int,
-                  max_tuple_evaluations: int) -> tuple[dict[tuple, list], Counter]:
-    """The reports of every plan (:meth:`Setting.plan_key`), evaluated together (module docstring),
-    and the settings left out with the reason: a tuple tick under content change beyond
-    ``max_tuple_evaluations`` partial instants, or windows that make no single LARS program."""
+                  max_tuple_evaluations: int, *, evaluate_all: bool = True) -> tuple[dict[tuple, list], Counter]:
+    """The reports of every plan (:meth:`Setting.plan_key`), evaluated together (module docstring;
+    not evaluated when ``evaluate_all`` is false), and the settings left out with the reason: a
+    tuple tick under content change beyond ``max_tuple_evaluations`` partial instants, or windows
+    that make no single LARS program (found while evaluating; with a content index no plan has
+    such windows)."""
     arrivals = Counter(e.t for e in evaluator.elements)
     plans: dict[tuple, list] = {}
     unsearched: Counter = Counter()
@@ -362,6 +438,8 @@ def plan_settings(evaluator: Evaluator, by_plan: dict[tuple, list[Setting]], h: 
             plans[key] = evaluator.plan(group[0].operational(), None, h)
         except PolicyError as exc:
             unsearched[f"not expressible: {exc}"] += len(group)
+    if not evaluate_all:
+        return plans, unsearched
     try:
         evaluator.evaluate(r for reports in plans.values() for r in reports)
     except PolicyError:  # some plan's windows make no single LARS program at some t: find it, leave it out
@@ -375,10 +453,11 @@ def plan_settings(evaluator: Evaluator, by_plan: dict[tuple, list[Setting]], h: 
 
 
 def closest_settings(evaluator: Evaluator, actual: Sequence[ActualRelation], result: Inference,
-                     order: dict[Setting, int], comparison: Comparison, n: int) -> list[dict]:
-    """The ``n`` settings with the best closeness (then the earliest in the space), each judged by
-    :func:`check` with its t0 fixed: its first mismatching relation and diagnosis."""
-    ranked = sorted(result.scores, key=lambda s: (-result.scores[s], order[s]))
+                     ranked: Iterable[Setting], comparison: Comparison, n: int) -> list[dict]:
+    """The first ``n`` settings of ``ranked`` (the best closeness first, then the earliest in the
+    space; each with its whole expected output in ``result.expected``) with distinct expected
+    outputs, each judged by :func:`check` with its t0 fixed: its first mismatching relation and
+    diagnosis."""
     out = []
     seen_outputs: set[tuple] = set()
     for s in ranked:
@@ -497,6 +576,10 @@ def describe(inference: Inference) -> list[str]:
                 lines.append(f"    diagnosis: {d}")
     for reason, count in inference.unsearched.items():
         lines.append(f"  not searched ({count} settings): {reason}")
+    e = inference.evaluation
+    if e.get("reports_evaluated", 0) < e.get("reports_planned", 0):
+        lines.append(f"  stopped early: {e['reports_evaluated']} of {e['reports_planned']} planned reports evaluated "
+                     f"({e['settings_stopped_early']} settings up to their first mismatch only)")
     return lines
 
 

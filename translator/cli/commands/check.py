@@ -381,6 +381,10 @@ def summary(report: dict) -> str:
         lines.append(f"  actual:   {json.dumps(m['actual'], ensure_ascii=False)}")
         for d in m["diagnosis"]:
             lines.append(f"  diagnosis: {d}")
+    e = report.get("evaluation", {})
+    if e.get("reports_evaluated", 0) < e.get("reports_planned", 0):
+        lines.append(f"stopped early: {e['reports_evaluated']} of {e['reports_planned']} planned reports evaluated "
+                     "(each t0 candidate up to its first mismatch)")
     if "note" in report:
         lines.append(f"note: {report['note']}")
     return "\n".join(lines)
