@@ -88,12 +88,20 @@ def changed(output, change: str, where: int):
     return sorted(out, key=lambda r: r.t)
 
 
+def judged_output(case):
+    """The evaluators of a case (early stop and full) and the output to judge: the producing
+    profile's own output, changed as the case says."""
+    stream, alpha, beta, query, producer, _, t0, change, where, _, indexed = case
+    ev, full_ev, variables = evaluators(stream, alpha, beta, query, indexed)
+    output = changed(as_actual(ev.relations(replace(PROFILES[producer].params, t0=(t0,))), variables), change, where)
+    return ev, full_ev, variables, output
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(cases())
 def test_check_with_early_stop_reports_what_the_full_evaluation_reports(case):
-    stream, alpha, beta, query, producer, judge, t0, change, where, block, indexed = case
-    ev, full_ev, variables = evaluators(stream, alpha, beta, query, indexed)
-    output = changed(as_actual(ev.relations(replace(PROFILES[producer].params, t0=(t0,))), variables), change, where)
+    ev, full_ev, variables, output = judged_output(case)
+    judge, block = case[5], case[9]
     op = PROFILES[judge].params
     full = check(full_ev, output, op, early_stop=False)
     with pytest.MonkeyPatch.context() as mp:
@@ -119,9 +127,8 @@ def test_check_with_early_stop_reports_what_the_full_evaluation_reports(case):
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(cases())
 def test_inference_with_early_stop_finds_what_the_full_evaluation_finds(case):
-    stream, alpha, beta, query, producer, _, t0, change, where, block, indexed = case
-    ev, full_ev, variables = evaluators(stream, alpha, beta, query, indexed)
-    output = changed(as_actual(ev.relations(replace(PROFILES[producer].params, t0=(t0,))), variables), change, where)
+    ev, full_ev, _, output = judged_output(case)
+    block = case[9]
     full = infer(full_ev, output, parameter_space(full_ev, cc_mode="arrivals"), early_stop=False)
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(early_stop, "FIRST_BLOCK", block)
