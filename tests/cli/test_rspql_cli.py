@@ -156,3 +156,15 @@ def test_window_durations_as_numbers_run_as_milliseconds(data, tmp_path, capsys)
     assert code == 0, err
     assert out == expected and out.count("\n") > 3
     assert "numbers.rq:" in err and "read as milliseconds" in err
+
+
+def test_a_duration_finer_than_the_base_unit_is_named_once_with_the_unit_to_choose(data, tmp_path, capsys):
+    """``[RANGE 10 STEP 5]`` (RSP-JS' milliseconds) under the default base unit of seconds: exit 2,
+    the window range as written, its milliseconds said once, and the option that fixes it."""
+    text = Q1.read_text().replace("[RANGE PT3S STEP PT1S]", "[RANGE 10 STEP 5]")
+    short = tmp_path / "short.rq"
+    short.write_text(text)
+    code, out, err = cli(capsys, "run", short, *[a for a in data if a not in ("--unit", "s")])
+    assert code == 2 and out == ""
+    assert "the window range 10ms is not a whole multiple of the base unit s (1000 ms)" in err
+    assert "of 10 ms" not in err and "--unit" in err and "Traceback" not in err

@@ -86,8 +86,9 @@ def to_base_units(ms: int, unit: str, *, what: str = "duration") -> int:
     """``ms`` milliseconds in base units; D1: not a whole multiple of the base unit is an error."""
     per = unit_ms(unit)
     if ms % per:
+        amount = "" if what.endswith(f"{ms}ms") else f" of {ms} ms"  # not "10ms of 10 ms"
         raise TimeUnitError(
-            f"{what} of {ms} ms is not a whole multiple of the base unit {unit} ({per} ms); "
+            f"{what}{amount} is not a whole multiple of the base unit {unit} ({per} ms); "
             "choose a finer base unit with --unit"
         )
     return ms // per
