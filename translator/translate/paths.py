@@ -1,6 +1,7 @@
 """SPARQL 1.1 property paths (§9, §18.4) as LARS rules, after the ASP translation of Polleres and
 Wallner, "On the relation between SPARQL 1.1 and Answer Set Programming", J. Applied Non-Classical
-Logics 23(1–2), 2013, §4 (property paths as rules over the graph's ``triple`` atoms).
+Logics 23(1–2):159–212, 2013, §4 ("From SPARQL to ASP": property paths as rules over the graph's
+``triple`` atoms).
 
 A path triple pattern ``s path o`` in the active graph G (the default graph, a named graph, or the
 window of a stream graph pattern: the caller gives the body literals that match one triple of G,
@@ -32,7 +33,7 @@ evaluates as a recursive block (``lars.incremental.aggregates``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from lars.errors import UnsupportedError
@@ -51,7 +52,7 @@ def _is_var(t: Term) -> bool:
 
 @dataclass
 class PathRules:
-    """The rules of the path triple patterns of one occurrence: predicates ``{name}_k`` and
+    """The rules of one path triple pattern: predicates ``{name}_k`` and
     ``{name}_node``.
 
     ``graph`` is the active graph's term (a constant, or the variable of ``GRAPH ?g`` / ``STREAM
@@ -67,7 +68,7 @@ class PathRules:
     graph_binding: tuple[BodyElement, ...] | None = ()
     count: int = 0
     variables: int = 0
-    node_defined: bool = field(default=False)
+    node_defined: bool = False
 
     # -- names
 
