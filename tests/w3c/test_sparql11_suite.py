@@ -78,10 +78,10 @@ def test_the_comparison_sees_a_wrong_answer() -> None:
 
 
 @pytest.mark.parametrize("key", ["bind/bind04", "functions/in01", "aggregates/agg-empty-group-count-graph",
-                                 "exists/exists01", "property-path/pp01"])
+                                 "exists/exists01", "property-path/pp12", "subquery/subquery01"])
 def test_a_sample_through_a_separate_process(key: str, tmp_path: Path) -> None:
     """The same outcome when ``python -m translator run`` runs as its own program: SELECT, ASK,
-    named graphs (``--named``), FILTER EXISTS, and a feature refused by name (exit 2, no traceback)."""
+    named graphs (``--named``), FILTER EXISTS, a property path, and a feature refused by name (exit 2, no traceback)."""
     test = BY_KEY[key]
     done = run_cli_subprocess(arguments(test, "jsonl", tmp_path / "out.jsonl"))
     if key in UNSUPPORTED:

@@ -7,7 +7,8 @@ For a query with stream graph patterns ``(STREAM s ω g)`` (a CQELS query, or a 
   ``GRAPH`` (which addresses named graphs, never the streams).
 
 Triple patterns become tuples of N-Triples texts with ``?name`` for variables
-(:func:`translator.translate.compile.pattern_key`). Patterns inside ``FILTER EXISTS`` expressions are not
+(:func:`translator.translate.compile.pattern_key`); a property path stands for the triples it reads
+(:func:`translator.translate.compile.pattern_keys`). Patterns inside ``FILTER EXISTS`` expressions are not
 listed (they are expressions, not graph patterns of the query's body).
 """
 
@@ -19,7 +20,7 @@ from translator.agreement.static_check import TriplePattern
 
 def condition_ii_patterns(query: M.Query) -> tuple[dict[str, list[TriplePattern]], list[TriplePattern]]:
     """``(stream IRI -> its triple patterns, static triple patterns)``, each in written order."""
-    from translator.translate.compile import pattern_key
+    from translator.translate.compile import pattern_keys
 
     streams: dict[str, list[TriplePattern]] = {}
     static: list[TriplePattern] = []
@@ -28,7 +29,7 @@ def condition_ii_patterns(query: M.Query) -> tuple[dict[str, list[TriplePattern]
         match node:
             case M.BGP(triples):
                 target = static if stream is None else streams.setdefault(stream, [])
-                target.extend(pattern_key(t) for t in triples)
+                target.extend(k for t in triples for k in pattern_keys(t))
                 return
             case M.GraphPattern() if stream is None:
                 return

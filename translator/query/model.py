@@ -81,7 +81,9 @@ class Path:
     """A SPARQL 1.1 property path (§9): ``op`` is ``seq``, ``alt``, ``inv``, ``?``, ``*``, ``+`` or
     ``!`` (a negated property set of IRIs and inverse IRIs).
 
-    Paths parse, but later stages reject them with an UnsupportedError naming the path.
+    The translation to LARS turns them into rules (``translator.translate.paths``); EP-SPARQL's
+    translation and the printers of dialects without paths reject them with an UnsupportedError
+    naming the path.
     """
 
     op: str

@@ -183,7 +183,45 @@ class Stream:
         return bgp_triples(self.pattern)
 
 
-Pattern = Union[Triple, Join, Union_, Minus, Optional_, Filter, Graph, Bind, Values, Empty, Stream]
+@dataclass(frozen=True)
+class PathLink:
+    """A property path that is one IRI (SPARQL 1.1 §18.2.2.4 ``link``)."""
+
+    iri: Constant_
+
+
+@dataclass(frozen=True)
+class PathOp:
+    """A property path operator of SPARQL 1.1 §9.1 over sub-paths: ``seq`` and ``alt`` (two or
+    more parts), ``inv``, ``?`` (ZeroOrOnePath), ``*`` (ZeroOrMorePath) and ``+`` (OneOrMorePath)
+    (one part)."""
+
+    op: str
+    parts: tuple["PathExpr", ...]
+
+
+@dataclass(frozen=True)
+class NegatedSet:
+    """A negated property set ``!(iri1|…|^irij|…)`` (§9.1): the forward members and the inverse
+    members (§18.2.2.4 translates it to ``NPS(forward)``, ``inv(NPS(inverse))`` or their ``alt``)."""
+
+    forward: tuple[Constant_, ...]
+    inverse: tuple[Constant_, ...]
+
+
+PathExpr = Union[PathLink, PathOp, NegatedSet]
+
+
+@dataclass(frozen=True)
+class PathTriple:
+    """A triple pattern whose predicate is a property path that is not a single IRI (§9)."""
+
+    s: PatternTerm
+    path: PathExpr
+    o: PatternTerm
+
+
+Pattern = Union[Triple, PathTriple, Join, Union_, Minus, Optional_, Filter, Graph, Bind, Values, Empty, Stream]
 
 
 @dataclass(frozen=True)
@@ -207,6 +245,11 @@ def variables(pattern: Pattern) -> frozenset[Var]:
 @variables.register
 def _(p: Triple) -> frozenset[Var]:
     return frozenset(t for t in (p.s, p.p, p.o) if isinstance(t, Var))
+
+
+@variables.register
+def _(p: PathTriple) -> frozenset[Var]:
+    return frozenset(t for t in (p.s, p.o) if isinstance(t, Var))
 
 
 @variables.register(Join)
@@ -260,6 +303,7 @@ def certain(pattern: Pattern) -> frozenset[Var]:
 
 
 @certain.register(Triple)
+@certain.register(PathTriple)
 def _(p) -> frozenset[Var]:
     return variables(p)
 
@@ -330,7 +374,7 @@ def mentioned(pattern: Pattern) -> frozenset[Var]:
     """Every variable written in P, in scope or not: MINUS's right side, FILTER, BIND and OPTIONAL
     condition expressions included (what a substitution of P would touch, §18.6 exists)."""
     match pattern:
-        case Triple() | Values() | Empty():
+        case Triple() | PathTriple() | Values() | Empty():
             return variables(pattern)
         case Join(left, right) | Union_(left, right) | Minus(left, right):
             return mentioned(left) | mentioned(right)

@@ -352,9 +352,6 @@ def _variables(rule: Rule) -> set[Variable]:
 
 
 def _reject_unsupported(query: M.Query) -> None:
-    from translator.query.errors import reject_property_paths
-
-    reject_property_paths(query, STAGE)
     mods = query.modifiers
     for name, present in (("ORDER BY", mods.order_by), ("LIMIT", mods.limit is not None),
                           ("OFFSET", mods.offset is not None)):
@@ -399,12 +396,39 @@ def pattern_key(t: M.TriplePattern) -> tuple[str, str, str]:
         converted = normalize_term(x)
         return "?" + converted.name if isinstance(converted, A.Var) else converted.value
 
+    if isinstance(t.predicate, M.Path):
+        return (one(t.subject), "?_path", one(t.object))
     return (one(t.subject), one(t.predicate), one(t.object))
+
+
+def pattern_keys(t: M.TriplePattern) -> list[tuple[str, str, str]]:
+    """The triple patterns that the triples a pattern reads match: the pattern itself, or for a
+    property path (SPARQL 1.1 §9) ``(?_s, iri, ?_o)`` for each IRI of the path and
+    ``(?_s, ?_p, ?_o)`` if it has a negated property set (a zero-length path reads no triple)."""
+    if not isinstance(t.predicate, M.Path):
+        return [pattern_key(t)]
+    iris: dict[str, None] = {}
+    negated = False
+
+    def walk(p) -> None:
+        nonlocal negated
+        if isinstance(p, M.IRI):
+            iris[normalize_term(p).value] = None  # type: ignore[union-attr]
+        elif p.op == "!":
+            negated = True
+        else:
+            for a in p.args:
+                walk(a)
+
+    walk(t.predicate)
+    keys = [("?_s", iri, "?_o") for iri in iris]
+    return keys + [("?_s", "?_p", "?_o")] if negated else keys
 
 
 def assign_by_data(query: M.Query, stream_triples: dict[str, set[tuple[str, str, str]]]) -> dict[int, str]:
     """The assignment :func:`cq` needs, read off data: a default-graph triple pattern belongs to
-    the stream whose triples it matches; one that matches no stream triple stays static. A pattern
+    the stream whose triples it matches (a property path: whose triples it reads, :func:`pattern_keys`);
+    one that matches no stream triple stays static. A pattern
     matching the triples of several streams is ambiguous (Dao-Tran, Beck, Eiter 2015, §3 leaves the choice to whoever
     writes the CQELS query) and raises an error asking for ``--assign``."""
     from translator.rdf.triple_match import matches
@@ -412,7 +436,9 @@ def assign_by_data(query: M.Query, stream_triples: dict[str, set[tuple[str, str,
     out: dict[int, str] = {}
     for k, t in enumerate(default_graph_triples(query)):
         key = pattern_key(t)
-        hits = sorted(iri for iri, triples in stream_triples.items() if any(matches(key, tr) for tr in triples))
+        keys = pattern_keys(t)
+        hits = sorted(iri for iri, triples in stream_triples.items()
+                      if any(matches(k_, tr) for k_ in keys for tr in triples))
         if len(hits) > 1:
             raise TranslationError(
                 f"triple pattern {k + 1} ({' '.join(key)}) matches data of several streams "

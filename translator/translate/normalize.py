@@ -8,8 +8,9 @@ group as its condition, ``MINUS`` and ``BIND`` apply to everything before them, 
 FILTERs apply to the whole group. RDF terms become LARS ground terms (N-Triples strings, D7);
 blank nodes in patterns act as variables (§4.1.4). Windows get their lengths in base ticks (D1).
 
-What the translations cannot express raises a named :class:`lars.errors.UnsupportedError`:
-property paths, sub-queries, EXISTS other than as a FILTER conjunct, EP-SPARQL event operators, STREAM or GRAPH patterns
+A triple pattern whose predicate is a property path becomes an :class:`A.PathTriple`
+(:mod:`translator.translate.paths` translates it). What the translations cannot express raises a
+named :class:`lars.errors.UnsupportedError`: sub-queries, EXISTS other than as a FILTER conjunct, EP-SPARQL event operators, STREAM or GRAPH patterns
 nested inside a STREAM pattern.
 """
 
@@ -72,6 +73,35 @@ def triple(t: M.TriplePattern) -> A.Triple:
         raise UnsupportedError(f"the property path {_printed_path(t.predicate)}", STAGE,
                                "write the path out as triple patterns")
     return A.Triple(term(t.subject), term(t.predicate), term(t.object))
+
+
+def path_triple(t: M.TriplePattern) -> A.Triple | A.PathTriple:
+    """A triple pattern of a basic graph pattern: a plain :class:`A.Triple`, or an
+    :class:`A.PathTriple` when its predicate is a property path (SPARQL 1.1 §9)."""
+    if isinstance(t.predicate, M.Path):
+        return A.PathTriple(term(t.subject), path(t.predicate), term(t.object))
+    return triple(t)
+
+
+def path(p: M.Path | M.IRI) -> A.PathExpr:
+    """A property path with its IRIs as N-Triples strings (D7); a negated property set is split
+    into its forward and inverse members (§18.2.2.4)."""
+    if isinstance(p, M.IRI):
+        return A.PathLink(String(iri_nt(p.value)))
+    if p.op == "!":
+        forward: list[String] = []
+        inverse: list[String] = []
+        for m in p.args:
+            if isinstance(m, M.IRI):
+                forward.append(String(iri_nt(m.value)))
+            elif isinstance(m, M.Path) and m.op == "inv" and isinstance(m.args[0], M.IRI):
+                inverse.append(String(iri_nt(m.args[0].value)))
+            else:
+                raise UnsupportedError(f"the negated property set member {m!r}", STAGE)
+        return A.NegatedSet(tuple(forward), tuple(inverse))
+    if p.op not in ("seq", "alt", "inv", "?", "*", "+"):
+        raise UnsupportedError(f"the property path operator {p.op!r}", STAGE)
+    return A.PathOp(p.op, tuple(path(a) for a in p.args))
 
 
 def _printed_path(p: M.Path) -> str:
@@ -202,7 +232,7 @@ def _element(p: M.Pattern, base: TimeBase) -> A.Pattern:
     match p:
         case M.BGP(triples):
             empty: A.Pattern = A.Empty()
-            return reduce(_join, (triple(t) for t in triples), empty)
+            return reduce(_join, (path_triple(t) for t in triples), empty)
         case M.Group():
             return _group(p, base)
         case M.Union_(left, right):
@@ -244,7 +274,7 @@ def stream_sources(query: M.Query, base: TimeBase = TimeBase()) -> tuple[A.Strea
     )
 
 
-__all__ = ["TimeBase", "condition", "expression", "pattern_algebra", "stream_sources", "window"]
+__all__ = ["TimeBase", "condition", "expression", "path", "path_triple", "pattern_algebra", "stream_sources", "window"]
 
 
 def construct_variables(query: M.Query, scope: Iterable[A.Var]) -> tuple[str, ...]:

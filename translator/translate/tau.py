@@ -58,6 +58,7 @@ from lars.model import (
 from translator.translate import algebra as A
 from translator.translate.algebra import AllOf, AnyOf, Condition
 from translator.translate.now import NOW_TIME, with_evaluation_time
+from translator.translate.paths import PathRules
 
 from translator.rdf.predicates import DEFAULT_GRAPH, NAMED_GRAPH, STRIPLE, TRIPLE  # noqa: F401 (re-exported)
 from translator.rdf.terms import NULL  # noqa: F401 (re-exported: the reserved constant for unbound, D5)
@@ -236,15 +237,31 @@ class Tau:
     def add(self, head: Atom, body: Iterable[BodyElement]) -> None:
         self.rules.append(Rule(head, with_evaluation_time(body)))
 
-    def _t_triple(self, p: A.Triple, graph: Term, i: int) -> None:
-        terms = (lars_term(p.s), lars_term(p.p), lars_term(p.o))
+    def edges(self, s: Term, p: Term, o: Term, graph: Term) -> list[tuple[BodyElement, ...]]:
+        """The ways a triple (s, p, o) is matched in the active graph ``graph``: inside
+        ``STREAM s ω { … }`` the window's triples; in the default graph of τ1 with stream sources
+        the static triples and the merged stream graph (C-SPARQL); elsewhere ``triple(s,p,o,graph)``."""
         if self.in_stream is not None:  # inside STREAM s ω { … } (τ2 extension): the window's triples
             stream, window = self.in_stream
-            self.add(self.head(i, p, graph), [Literal(Diamond(window, Atom(STRIPLE, (*terms, stream))))])
-            return
-        self.add(self.head(i, p, graph), [Literal(Atom(TRIPLE, (*terms, graph)))])
+            return [(Literal(Diamond(window, Atom(STRIPLE, (s, p, o, stream)))),)]
+        out: list[tuple[BodyElement, ...]] = [(Literal(Atom(TRIPLE, (s, p, o, graph))),)]
         if self.strategy == "tau1" and graph == DEFAULT_GRAPH and self.stream_sources:
-            self.add(self.head(i, p, graph), [Literal(Atom(TRIPLE, (*terms, STREAM_GRAPH)))])
+            out.append((Literal(Atom(TRIPLE, (s, p, o, STREAM_GRAPH))),))
+        return out
+
+    def _t_triple(self, p: A.Triple, graph: Term, i: int) -> None:
+        for body in self.edges(lars_term(p.s), lars_term(p.p), lars_term(p.o), graph):
+            self.add(self.head(i, p, graph), body)
+
+    def _t_pathtriple(self, p: A.PathTriple, graph: Term, i: int) -> None:
+        """``ans_i(V̄, D) ← path(s, o, D)`` for the rules of the property path
+        (:mod:`translator.translate.paths`, Polleres and Wallner 2013, §4)."""
+        binding: tuple[BodyElement, ...] | None = ()
+        if isinstance(graph, Variable):  # GRAPH ?g: a constant end of a zero-length path is in every named graph
+            binding = None if self.in_stream is not None else (Literal(Atom(NAMED_GRAPH, (graph,))),)
+        rules = PathRules(f"{self.prefix}path{i}", graph, lambda s, q, o: self.edges(s, q, o, graph), self.add, binding)
+        atom = rules.define(p.path, lars_term(p.s), lars_term(p.o))
+        self.add(self.head(i, p, graph), [Literal(atom)])
 
     def _t_join(self, p: A.Join, graph: Term, i: int) -> None:
         self.translate(p.left, graph, 2 * i)
