@@ -74,7 +74,8 @@ class Compiled:
 
 def rewrite_patterns(p: M.Pattern, visit) -> M.Pattern:
     """Rebuild a pattern tree top-down: ``visit(node)`` returns a replacement for the node, or
-    ``None`` to keep the node and rewrite its sub-patterns (groups, UNION, OPTIONAL, MINUS, GRAPH)."""
+    ``None`` to keep the node and rewrite its sub-patterns (groups, UNION, OPTIONAL, MINUS, GRAPH,
+    the WHERE of a sub-query)."""
     replaced = visit(p)
     if replaced is not None:
         return replaced
@@ -89,6 +90,8 @@ def rewrite_patterns(p: M.Pattern, visit) -> M.Pattern:
             return M.Minus(rewrite_patterns(inner, visit))  # type: ignore[arg-type]
         case M.GraphPattern(name, inner):
             return M.GraphPattern(name, rewrite_patterns(inner, visit))  # type: ignore[arg-type]
+        case M.SubSelect(_, inner, _):
+            return replace(p, where=rewrite_patterns(inner, visit))  # type: ignore[arg-type]
     return p
 
 

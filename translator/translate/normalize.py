@@ -8,8 +8,9 @@ group as its condition, ``MINUS`` and ``BIND`` apply to everything before them, 
 FILTERs apply to the whole group. RDF terms become LARS ground terms (N-Triples strings, D7);
 blank nodes in patterns act as variables (§4.1.4). Windows get their lengths in base ticks (D1).
 
+A sub-query becomes an :class:`A.SubQuery` (:mod:`translator.translate.subqueries`).
 What the translations cannot express raises a named :class:`lars.errors.UnsupportedError`:
-property paths, sub-queries, EXISTS other than as a FILTER conjunct, EP-SPARQL event operators, STREAM or GRAPH patterns
+property paths, EXISTS other than as a FILTER conjunct, EP-SPARQL event operators, STREAM or GRAPH patterns
 nested inside a STREAM pattern.
 """
 
@@ -218,7 +219,10 @@ def _element(p: M.Pattern, base: TimeBase) -> A.Pattern:
             raise UnsupportedError(f"the EP-SPARQL event operator {op}", STAGE,
                                    "event processing has no LARS translation in Dao-Tran, Beck, Eiter 2015")
         case M.SubSelect():
-            raise UnsupportedError("a sub-query (nested SELECT)", STAGE)
+            from translator.translate.subqueries import checked, sub_query
+
+            sub = checked(p)
+            return sub_query(sub, _group(sub.where, base))
     raise UnsupportedError(f"the pattern {type(p).__name__}", STAGE)
 
 

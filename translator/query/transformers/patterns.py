@@ -39,7 +39,7 @@ from ..model import (
     Values,
     Var,
 )
-from .context import ContextMixin
+from .context import ContextMixin, position_of
 
 
 @dataclass(frozen=True)
@@ -127,9 +127,15 @@ class PatternRules(ContextMixin):
         form = next(x for x in items if isinstance(x, Select))
         return self._body(form, items)
 
-    def sub_select(self, select: Select, where: Group, modifiers: Modifiers, values: Values | None = None) -> SubSelect:
-        """A sub-query; its trailing VALUES (W3C SubSelect's ValuesClause) joined with its WHERE."""
-        return SubSelect(select, where if values is None else Group((where, values)), modifiers)
+    @v_args(meta=True, inline=True)
+    def sub_select(self, meta, select: Select, where: Group, modifiers: Modifiers, values: Values | None = None) -> SubSelect:
+        """A sub-query at the position of its ``SELECT``; its trailing VALUES (W3C SubSelect's
+        ValuesClause) joined with its WHERE."""
+        return self.make_sub_select(meta, select, where, modifiers, values)
+
+    def make_sub_select(self, meta, select: Select, where: Group, modifiers: Modifiers,
+                        values: Values | None = None) -> SubSelect:
+        return SubSelect(select, where if values is None else Group((where, values)), modifiers, position_of(meta))
 
     def select_clause(self, *items) -> Select:
         modifier = next((x for x in items if isinstance(x, str) and not isinstance(x, Token)), None)
