@@ -241,6 +241,7 @@ def check_over_windows(text: str, dialect: str, oracle_text: str, graph_of_windo
     stream = lars_stream(elements, 6)
     from_engine = {ev.t: set(ev.rows) for ev in answers(
         compiled, [StreamElement(tr, t, URIRef(str(S1))) for t, tr in elements], facts, start=0, end=6)}
+    answered = 0
     for t in range(7):
         content = window_content(elements, length, step, t, convention)
         if graph_of_window is None:
@@ -250,6 +251,8 @@ def check_over_windows(text: str, dialect: str, oracle_text: str, graph_of_windo
         expected = normal(oracles.rows(oracle_text, default, named, compiled.variables, "oxigraph"))  # SCOPING
         assert normal(reference_rows(compiled, facts, stream, t)) == expected, (t, text)
         assert normal(from_engine[t]) == expected, (t, text)
+        answered += bool(expected)
+    assert answered >= 2, "answers at a few times at least, or the comparison tests little"
 
 
 @pytest.mark.parametrize("convention", ["closed", "left-open", "right-open"])
@@ -273,6 +276,16 @@ def test_rspql_window_inside_a_sub_query(convention) -> None:
     oracle = (f"{PREFIX}SELECT ?s ?o ?max ?r WHERE {{ GRAPH :w {{ ?o :sensor ?s ; :value ?max }} ?s :room ?r . "
               f"{{ SELECT ?s (MAX(?v) AS ?max) WHERE {{ GRAPH :w {{ ?o :sensor ?s ; :value ?v }} }} GROUP BY ?s }} }}")
     check_over_windows(text, "rspql", oracle, str(EX.w), 4, 2, convention)
+
+
+def test_rspql_sub_query_inside_a_window_pattern() -> None:
+    """RSP-QL: ``WINDOW :w { { SELECT … } }``, the sub-query matched in the window's content."""
+    text = (f"{PREFIX}SELECT ?s ?r ?n FROM NAMED WINDOW :w ON <{S1}> [RANGE PT3S STEP PT1S] WHERE {{ ?s :room ?r . "
+            "WINDOW :w { { SELECT ?s (COUNT(?o) AS ?n) (MIN(?v) AS ?low) WHERE { ?o :sensor ?s ; :value ?v } "
+            "GROUP BY ?s HAVING (MIN(?v) < 5) } } }")
+    oracle = (f"{PREFIX}SELECT ?s ?r ?n WHERE {{ ?s :room ?r . GRAPH :w {{ {{ SELECT ?s (COUNT(?o) AS ?n) "
+              "(MIN(?v) AS ?low) WHERE { ?o :sensor ?s ; :value ?v } GROUP BY ?s HAVING (MIN(?v) < 5) } } }")
+    check_over_windows(text, "rspql", oracle, str(EX.w), 3, 1, "closed")
 
 
 def test_cqels_stream_pattern_inside_a_sub_query() -> None:
@@ -406,3 +419,13 @@ def test_printed_dialects_of_a_csparql_sub_query_give_its_answers() -> None:
     for target in ("rspql", "cqels"):
         printed, _ = print_in_dialect(parse(text, "csparql"), target)
         assert rows(parse(printed, target)) == original, printed
+
+
+def test_values_after_an_aggregating_sub_query_is_a_located_error(capsys, tmp_path) -> None:
+    """SPARQL joins a sub-query's trailing VALUES with its groups' solutions (§18.2.4.3), not with
+    its WHERE: refused at the sub-query's position, as after an aggregating query."""
+    query = tmp_path / "q.rq"
+    query.write_text(PREFIX + "SELECT * WHERE {\n  { SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o } VALUES ?n { 1 } }\n}\n")
+    code = main(["translate", str(query), "--to", "lars", "--mode", "none"])
+    _, err = capsys.readouterr()
+    assert code == 2 and f"{query}:3:5" in err and "VALUES clause after a sub-query that aggregates" in err, err
