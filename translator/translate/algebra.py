@@ -209,6 +209,9 @@ class SubQuery:
     sure: frozenset[Var]
     source: object
     aggregation: SolutionModifier | None = field(default=None, compare=False)
+    grouped: bool = False
+    """The sub-query aggregates: ``aggregation`` is added after the translation to the algebra
+    (:func:`translator.translate.subqueries.with_aggregation`), ``projected`` and ``sure`` with it."""
 
 
 Pattern = Union[Triple, Join, Union_, Minus, Optional_, Filter, Graph, Bind, Values, Empty, Stream, SubQuery]

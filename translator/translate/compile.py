@@ -31,6 +31,7 @@ from translator.translate.expressions import check_supported
 from translator.translate.normalize import TimeBase, construct_variables, expression, pattern_algebra, stream_sources
 from translator.translate.normalize import term as normalize_term
 from translator.translate.rspql import lower_windows
+from translator.translate.subqueries import with_aggregation
 from translator.translate.tau import DEFAULT_GRAPH, NULL, Tau, lars_var
 
 ANSWER = "answer"
@@ -246,7 +247,7 @@ def compile_query(
             "τ2 needs STREAM graph patterns, but this query has FROM STREAM clauses: "
             "use --as cqels-brave/cqels-cautious to build its CQELS counterpart"
         )
-    pattern = pattern_algebra(query.where, base)
+    pattern = with_aggregation(pattern_algebra(query.where, base))  # sub-queries that aggregate (subqueries)
     grouping = None
     if needs_aggregation(query):  # translator.translate.aggregates, loaded only for a query that aggregates
         from translator.translate.aggregates import aggregation

@@ -10,118 +10,74 @@ SPARQL 1.1 and Answer Set Programming", J. Applied Non-Classical Logics 23(1–2
 ASP": a sub-query is translated into a predicate of its own over its projected variables, which
 the outer pattern uses like a triple pattern). A variable of P that is not projected is local:
 τ's rule ``ans_i(V̄, D) ← sqN_…(X̄, D)`` reads it in its body only, so it never joins with an
-outer variable of the same name (SPARQL 1.1 §18.2.1, scoping of sub-queries).
+outer variable of the same name (SPARQL 1.1 §18.2.1, scoping of sub-queries), and
+:mod:`translator.translate.subquery_scope` has renamed it apart before, so that it meets no graph
+variable either.
 
-Solution modifiers: DISTINCT and REDUCED change nothing (answers are sets, D5); ORDER BY alone
-changes nothing either (ToMultiSet forgets the order); LIMIT and OFFSET keep solutions chosen by an
-order that sets of answers do not have, so they are named *unsupported* errors with the sub-query's
-position.
+:mod:`translator.translate.normalize` builds the node of a sub-query; this module adds the
+aggregation of one that aggregates once the whole pattern is in algebra form (the aggregation reads
+the algebra, which is built by ``normalize``, so ``normalize`` cannot build it itself).
 """
 
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
-from lars.errors import UnsupportedError
 from translator.query import model as M
 from translator.translate import algebra as A
 from translator.translate.aggregating import needs_aggregation
-from translator.translate.expressions import check_supported
-from translator.translate.normalize import expression
-
-STAGE = "translation to LARS"
 
 
-LOCAL = "\u00b7sq"
-"""Appended to the name of a variable local to a sub-query (``?o`` becomes ``?o·sq``): a name
-character of SPARQL variables (VARNAME allows U+00B7 after the first character) that sets it apart
-from the names around the sub-query."""
+def sub_query_as_query(sub: M.SubSelect) -> M.Query:
+    """The sub-select as a query of its own (its SELECT, WHERE and solution modifiers)."""
+    return M.Query("csparql", sub.select, sub.where, modifiers=sub.modifiers)
 
 
-def checked(sub: M.SubSelect) -> M.SubSelect:
-    """``sub`` with its solution modifiers checked (module docstring) and its local variables
-    renamed apart (:func:`local_variables_renamed`)."""
-    at = f"at {sub.position}: " if sub.position is not None else ""
-    mods = sub.modifiers
-    for name, present in (("LIMIT", mods.limit is not None), ("OFFSET", mods.offset is not None)):
-        if present:
-            raise UnsupportedError(f"{name} in a sub-query", STAGE,
-                                   at + "it keeps solutions by an order that continuous answers, sets per time "
-                                   "point (D5), do not have")
-    return local_variables_renamed(sub)
+def with_aggregation(pattern: A.Pattern) -> A.Pattern:
+    """``pattern`` with every sub-query that aggregates (``SubQuery.grouped``) given its
+    aggregation (:func:`translator.translate.aggregates.aggregation`, as the top-level query's),
+    innermost first: its pattern extended with the hidden BINDs, its projected variables, and
+    those bound in every solution (group keys that its pattern always binds). Sub-queries inside
+    FILTER EXISTS conditions included."""
+    return _completed(pattern)
 
 
-def projected_names(sub: M.SubSelect) -> set[str]:
-    """The names of the variables ``sub`` projects (``SELECT *``: those in scope of its WHERE)."""
-    if sub.select.star:
-        return {v.name for v in M.pattern_variables(sub.where)}
-    return {item.name if isinstance(item, M.Var) else item.var.name for item in sub.select.projection}
-
-
-def local_variables_renamed(sub: M.SubSelect) -> M.SubSelect:
-    """``sub`` with every variable it does not project renamed apart (``?o`` → ``?o·sq``),
-    everywhere in it: WHERE, SELECT expressions, GROUP BY, HAVING, and the sub-queries and EXISTS
-    patterns inside it. SPARQL 1.1 §18.2.1 evaluates a sub-select on its own, so such a variable
-    is not the variable of that name outside (the graph variable of an enclosing ``GRAPH ?g``,
-    which τ passes into the sub-query's predicates, included)."""
-    keep = projected_names(sub)
-    local = {v for v in _variable_names(sub) if v not in keep}
-    if not local:
-        return sub
-    return _renamed(sub, {v: v + LOCAL for v in local})
-
-
-def _variable_names(node) -> set[str]:
-    if isinstance(node, M.Var):
-        return {node.name}
-    out: set[str] = set()
-    if isinstance(node, tuple):
-        for x in node:
-            out |= _variable_names(x)
-    elif dataclasses.is_dataclass(node) and not isinstance(node, type):
-        for f in dataclasses.fields(node):
-            out |= _variable_names(getattr(node, f.name))
-    return out
-
-
-def _renamed(node, names: dict[str, str]):
-    if isinstance(node, M.Var):
-        return M.Var(names.get(node.name, node.name))
-    if isinstance(node, tuple):
-        return tuple(_renamed(x, names) for x in node)
-    if dataclasses.is_dataclass(node) and not isinstance(node, type):
-        return dataclasses.replace(node, **{f.name: _renamed(getattr(node, f.name), names)
-                                            for f in dataclasses.fields(node) if f.init})
-    return node
-
-
-def sub_query(sub: M.SubSelect, pattern: A.Pattern) -> A.SubQuery:
-    """The sub-query ``sub`` (already :func:`checked`) whose WHERE group is ``pattern`` in algebra
-    form (module docstring)."""
-    mods = sub.modifiers
-    query = M.Query("csparql", sub.select, sub.where, modifiers=mods)
-    if needs_aggregation(query):
+def _completed(node: Any) -> Any:
+    if isinstance(node, A.SubQuery):
+        inner = _completed(node.pattern)
+        if not node.grouped or node.aggregation is not None:
+            return node if inner is node.pattern else dataclasses.replace(node, pattern=inner)
         from translator.translate.aggregates import aggregation
 
-        grouping = aggregation(query, pattern)
+        assert isinstance(node.source, M.SubSelect)
+        grouping = aggregation(sub_query_as_query(node.source), inner)
         projected = tuple(A.Var(v) for v in grouping.variables)
-        inner = grouping.pattern
         keys = {k for g in grouping.groupings for k in g.keys}
-        sure = frozenset(v for v in projected if v in keys and v in A.certain(inner))
-        return A.SubQuery(inner, projected, sure, sub, grouping)
-    names: list[str] = []
-    for item in sub.select.projection:
-        if isinstance(item, M.Projection):
-            check_supported(item.expr)
-            pattern = A.Bind(pattern, expression(item.expr), A.Var(item.var.name))
-            names.append(item.var.name)
+        sure = frozenset(v for v in projected if v in keys and v in A.certain(grouping.pattern))
+        return A.SubQuery(grouping.pattern, projected, sure, node.source, grouping, grouped=True)
+    if isinstance(node, (A.Var, A.Expression, A.WindowSpec)) or not dataclasses.is_dataclass(node):
+        return node
+    changes = {}
+    for f in dataclasses.fields(node):
+        value = getattr(node, f.name)
+        if isinstance(value, tuple):
+            new = tuple(_completed(v) for v in value)
+            if all(a is b for a, b in zip(new, value)):
+                continue
+        elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+            new = _completed(value)
+            if new is value:
+                continue
         else:
-            names.append(item.name)
-    if sub.select.star:  # SELECT *: the variables in scope of its WHERE (MINUS's right side is not)
-        scope = {v.name for v in A.variables(pattern)}
-        names = [v.name for v in M.pattern_variables(sub.where) if v.name in scope]
-    projected = tuple(A.Var(v) for v in dict.fromkeys(names))
-    return A.SubQuery(pattern, projected, A.certain(pattern) & frozenset(projected), sub)
+            continue
+        changes[f.name] = new
+    return dataclasses.replace(node, **changes) if changes else node  # type: ignore[type-var]
 
 
-__all__ = ["checked", "local_variables_renamed", "sub_query"]
+def needs_grouping(sub: M.SubSelect) -> bool:
+    """Does the sub-query aggregate (GROUP BY, HAVING, or an aggregate in its SELECT)?"""
+    return needs_aggregation(sub_query_as_query(sub))
+
+
+__all__ = ["needs_grouping", "sub_query_as_query", "with_aggregation"]

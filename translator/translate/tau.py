@@ -408,6 +408,8 @@ class Tau:
         ``ans_i(V̄, D) ← sqN_ans1(X̄, D)`` (or the final atom of the aggregation) projects the
         solutions on the projected variables V̄, ``null`` for one that P never binds. A variable
         of X̄ outside V̄ occurs in that rule's body only: it is the sub-query's own."""
+        if p.grouped and p.aggregation is None:
+            raise ValueError("a sub-query that aggregates needs translator.translate.subqueries.with_aggregation first")
         self.subquery_count[0] += 1
         n = self.subquery_count[0]
         sub = Tau(self.strategy, self.stream_sources, self.bounds, self.rules, self.in_stream, f"sq{n}_",
@@ -497,7 +499,7 @@ def _binds(pattern: A.Pattern, v: A.Var) -> bool:
         case A.Filter(inner, _) | A.Graph(_, inner) | A.Stream(_, _, inner):
             return _binds(inner, v)
         case A.SubQuery(inner, projected):  # a projected expression or aggregate binds like BIND
-            return v in projected and (pattern.aggregation is not None or _binds(inner, v))
+            return v in projected and (pattern.grouped or _binds(inner, v))
     return False
 
 
