@@ -55,7 +55,7 @@ OBSERVATIONS = [
     (EX.a, EX.room, EX.r1), (EX.b, EX.room, EX.r2), (EX.c, EX.room, EX.r1),
     (EX.a, EX.label, Literal("sensor a")), (EX.o1, EX.room, EX.r9),
 ]
-NAMED = {str(EX.g1): [(EX.a, EX.room, EX.r3), (EX.o2, EX.value, Literal(4))],
+NAMED = {str(EX.g1): [(EX.a, EX.room, EX.r3), (EX.o2, EX.value, Literal(4)), (EX.zz, EX.sensor, EX.a)],
          str(EX.g2): [(EX.b, EX.room, EX.r2)]}
 
 BOTH = ("oxigraph", "rdflib")
@@ -129,6 +129,9 @@ STATIC_QUERIES = {
         SELECT ?g ?s WHERE { GRAPH ?g { { SELECT ?s WHERE { ?s :room ?r } } } }""", GRAPH_VAR),
     "aggregating in GRAPH ?g: a group per named graph, also without solutions": ("""
         SELECT ?g ?n WHERE { GRAPH ?g { SELECT (COUNT(*) AS ?n) WHERE { ?s :room ?r FILTER(?r != :r2) } } }""", GRAPH_VAR),
+    "SELECT * inside GRAPH ?g: a variable only on the right of MINUS is not the graph's": ("""
+        SELECT ?g ?x ?y WHERE { GRAPH ?g { { SELECT * WHERE { ?x :room ?y MINUS { ?g :sensor ?x } } } } }""",
+                                                                                                 GRAPH_VAR),
     "aggregating in GRAPH <g>": ("""
         SELECT ?n WHERE { GRAPH :g1 { { SELECT (COUNT(*) AS ?n) WHERE { ?x ?p ?y } } } }""", BOTH),
     "in FILTER EXISTS": ("""

@@ -40,10 +40,20 @@ def checked(sub: M.SubSelect) -> M.SubSelect:
 
 def projected_names(sub: M.SubSelect) -> tuple[str, ...]:
     """The names of the variables ``sub`` projects, in order (``SELECT *``: those of its WHERE)."""
-    if sub.select.star:
-        return tuple(v.name for v in M.pattern_variables(sub.where))
+    if sub.select.star:  # in scope: not those only on the right of MINUS (SPARQL 1.1 §18.2.1)
+        return tuple(v.name for v in M.pattern_variables(_without_minus(sub.where)))
     return tuple(dict.fromkeys(item.name if isinstance(item, M.Var) else item.var.name
                                for item in sub.select.projection))
+
+
+def _without_minus(node):
+    """``node`` with the MINUS members of its groups left out (their variables are not in scope)."""
+    if isinstance(node, M.Group):
+        return M.Group(tuple(_without_minus(p) for p in node.parts if not isinstance(p, M.Minus)))
+    if isinstance(node, M.SubSelect) or not dataclasses.is_dataclass(node) or isinstance(node, type):
+        return node
+    return dataclasses.replace(node, **{f.name: _without_minus(getattr(node, f.name)) for f in dataclasses.fields(node)
+                                        if f.init and isinstance(getattr(node, f.name), (M.Group, M.Union_))})
 
 
 def local_variables_renamed(sub: M.SubSelect) -> M.SubSelect:
