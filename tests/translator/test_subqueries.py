@@ -9,8 +9,9 @@ against two independent engines (Oxigraph and rdflib, ``tests/oracles.py``).
 * Windows: C-SPARQL ``FROM STREAM`` and RSP-QL ``WINDOW`` with the sub-query reading the window,
   compared at every evaluation time with the oracle on the window's content (D2,
   ``tests/window_oracle.py``); both the incremental engine and the reference semantics.
-* A property test: random small graphs, random sub-queries (projection, aggregation) joined with
-  a random outer pattern that reuses the sub-query's variable names.
+* Property tests: random sub-queries (projection, DISTINCT, aggregation) joined, OPTIONAL, in a
+  UNION or on the right of MINUS with a random outer pattern that reuses the sub-query's variable
+  names, on random small graphs and on the windows of a random C-SPARQL stream.
 * What stays unsupported (LIMIT / OFFSET in a sub-query, aggregation inside ``STREAM ?s``) is
   a named error with its position, exit code 2; printing in another dialect keeps sub-queries.
 
@@ -364,6 +365,33 @@ def test_random_sub_queries_equal_the_oracles(sub, outer_text, how, data) -> Non
     assert normal(reference_rows(compiled, facts, Stream({}, 0, 0), 0)) == normal(expected), text
     (ev,) = list(answers(compiled, [], facts, start=0, end=0))
     assert normal(set(ev.rows)) == normal(expected), text
+
+
+element = st.tuples(st.integers(0, 6), data_triples)
+stream_data = st.lists(element, max_size=8).map(lambda es: sorted(es, key=lambda e: e[0]))
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(sub=sub_queries(), outer_text=outer, how=combine, data=st.lists(data_triples, max_size=5),
+       elements=stream_data, w=st.sampled_from([(2, 1), (3, 1), (4, 2)]),
+       convention=st.sampled_from(["closed", "left-open", "right-open"]))
+def test_random_sub_queries_over_windows_equal_the_oracles(sub, outer_text, how, data, elements, w, convention) -> None:
+    """C-SPARQL (τ1): the sub-query and the outer pattern read static data merged with the
+    window's content; the oracle reads that snapshot at every time."""
+    length, step = w
+    where = how.format(o=outer_text, s=sub[0])
+    text = f"{PREFIX}SELECT * FROM STREAM <{S1}> [RANGE {length}s STEP {step}s] WHERE {{ {where} }}"
+    oracle = f"{PREFIX}SELECT * WHERE {{ {how.format(o=outer_text, s=sub[1])} }}"
+    compiled = compile_query(parse(text, "csparql"), mode="none", bounds=convention)
+    facts = static_facts(oracles.rdflib_dataset(data))
+    stream = lars_stream(elements, 6)
+    from_engine = {ev.t: set(ev.rows) for ev in answers(
+        compiled, [StreamElement(tr, t, URIRef(str(S1))) for t, tr in elements], facts, start=0, end=6)}
+    for t in range(7):
+        snapshot = set(data) | window_content(elements, length, step, t, convention)
+        expected = normal(oracles.rows(oracle, snapshot, None, compiled.variables, "oxigraph"))  # SCOPING
+        assert normal(reference_rows(compiled, facts, stream, t)) == expected, (t, text)
+        assert normal(from_engine[t]) == expected, (t, text)
 
 
 # ------------------------------------------------------------------------------ errors and printing
