@@ -288,8 +288,10 @@ def test_the_issue_example() -> None:
 
 
 def test_group_concat_and_sample_equal_oxigraph() -> None:
-    """GROUP_CONCAT concatenates string literals (any order: compared as multisets), keeps a
-    language tag all values share, and is an error on a non-string; SAMPLE is one of the values."""
+    """GROUP_CONCAT concatenates string literals (any order: compared as multisets) into a simple
+    literal, also when all values share a language tag (the separator is a simple literal: W3C
+    agg-groupconcat-04/-06, where Oxigraph 0.5 keeps the tag), and is an error on a non-string;
+    SAMPLE is one of the values."""
     strings = [Literal("a"), Literal("b", lang="en"), Literal("c", lang="en"), Literal("d"), Literal("e")]
     data = [(EX.g1, EX.p, strings[0]), (EX.g1, EX.p, strings[3]), (EX.g2, EX.p, strings[1]), (EX.g2, EX.p, strings[2]),
             (EX.g3, EX.p, strings[4]), (EX.g3, EX.p, Literal(3))]
@@ -318,7 +320,8 @@ def test_group_concat_and_sample_equal_oxigraph() -> None:
         else:
             text, _, tag = oc.rpartition('"')
             ours_text, _, our_tag = c.rpartition('"')
-            assert sorted(ours_text[1:].split("|")) == sorted(text[1:].split("|")) and our_tag == tag, (c, oc)
+            # a simple literal always (W3C agg-groupconcat-04/-06); Oxigraph 0.5 keeps a tag the values share
+            assert sorted(ours_text[1:].split("|")) == sorted(text[1:].split("|")) and our_tag == "", (c, oc)
         assert (s is None) == (os_ is None) and (s is None or s in by_group[g]), (s, os_)
     # no solution at all: one group (no GROUP BY), GROUP_CONCAT "" and SAMPLE unbound
     empty = "SELECT (GROUP_CONCAT(?v) AS ?c) (SAMPLE(?v) AS ?s) WHERE { ?g <http://ex.org/none> ?v }"
@@ -377,11 +380,18 @@ strings = st.one_of(st.sampled_from(["a", "b", "ab", "é", ""]).map(Literal),
 
 
 def concat_parts(term: str | None):
-    """A GROUP_CONCAT result as (sorted pieces, language tag); None stays None."""
+    """A GROUP_CONCAT result as its sorted pieces; None stays None. rsplars' result is a simple
+    literal (checked here); Oxigraph 0.5 tags it when every value has the same language tag, where
+    the W3C tests agg-groupconcat-04/-06 expect the simple literal, so the oracle's tag is not compared."""
     if term is None:
         return None
     text, _, tag = term.rpartition('"')
-    return sorted(text[1:].split("|")), tag
+    return sorted(text[1:].split("|"))
+
+
+def simple(term: str | None) -> bool:
+    """``term`` is unbound or a simple literal (no language tag, no datatype)."""
+    return term is None or term.endswith('"')
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -407,6 +417,7 @@ def test_group_concat_and_sample_on_windows_equal_oxigraph(obs, w) -> None:
         assert ours.keys() == theirs.keys(), t
         for key, (_, c, d, s) in ours.items():
             _, c2, d2, s2 = theirs[key]
+            assert simple(c) and simple(d), (c, d)
             assert concat_parts(c) == concat_parts(c2), (c, c2, groups[key])
             assert concat_parts(d) == concat_parts(d2), (d, d2, groups[key])
             assert s in {to_nt(v) for v in groups[key]} and s2 is not None

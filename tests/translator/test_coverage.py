@@ -65,7 +65,10 @@ def test_every_row_has_a_status_and_a_test() -> None:
 UNSUPPORTED = [
     ("SELECT * WHERE { STREAM ?st [RANGE 2s] { <http://a> <http://p>* ?o } }",
      "a zero-length property path with a constant end inside STREAM ?var"),
-    ("SELECT * WHERE { { SELECT ?s WHERE { ?s ?p ?o } } }", "sub-query"),
+    ("SELECT * WHERE { { SELECT ?s WHERE { ?s ?p ?o } LIMIT 1 } }", "LIMIT in a sub-query"),
+    ("SELECT * WHERE { { SELECT ?s WHERE { ?s ?p ?o } OFFSET 1 } }", "OFFSET in a sub-query"),
+    ("SELECT * WHERE { STREAM ?st [RANGE 2s] { { SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o } } } }",
+     "a sub-query with GROUP BY or aggregates inside STREAM ?var"),
     ("SELECT * WHERE { ?s ?p ?o BIND(EXISTS { ?o ?p ?s } AS ?b) }", "EXISTS / NOT EXISTS"),
     ("SELECT * WHERE { ?s ?p ?o FILTER(IF(NOT EXISTS { ?o ?p ?s }, true, false)) }", "EXISTS / NOT EXISTS"),
     ("SELECT * WHERE { ?s ?p ?o OPTIONAL { ?o ?p ?x FILTER EXISTS { ?x ?p ?s } } }", "EXISTS / NOT EXISTS"),

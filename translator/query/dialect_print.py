@@ -342,7 +342,7 @@ def _csparql_to_rspql(query: M.Query, where: _Where, target: str) -> M.Query:
 
     star = any(isinstance(n, M.SubSelect) and n.select.star for n in _all_patterns(query)) or (
         isinstance(query.form, (M.Select, M.Describe)) and not _projects(query.form))
-    taken = {v.name for v in M.pattern_variables(query.where)}
+    taken = _variable_names(query.where)
     renamed: set[str] = set()
 
     def blank_as_variable(term):
@@ -618,6 +618,18 @@ def _map_children(node, fn):
             if new is not value:
                 changes[f.name] = new
     return replace(node, **changes) if changes else node
+
+
+def _variable_names(node) -> set[str]:
+    """Every variable name written in ``node``, those local to a sub-query too (a blank node
+    renamed to a variable must not meet one of them)."""
+    if isinstance(node, M.Var):
+        return {node.name}
+    if isinstance(node, tuple):
+        return {n for item in node for n in _variable_names(item)}
+    if dataclasses.is_dataclass(node) and not isinstance(node, type):
+        return {n for f in dataclasses.fields(node) for n in _variable_names(getattr(node, f.name))}
+    return set()
 
 
 def _all_patterns(query: M.Query):

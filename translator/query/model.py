@@ -462,9 +462,13 @@ DEFAULT_BARE_NAMESPACE = "http://rsplars.invalid/bare#"
 
 @dataclass(frozen=True)
 class SubSelect:
+    """A sub-query ``{ SELECT … WHERE … }`` (SPARQL 1.1 §12): only its projected variables are
+    visible outside it; ``position`` is that of its ``SELECT``."""
+
     select: Select
     where: Group
     modifiers: Modifiers
+    position: Position | None = field(default=None, compare=False)
 
 
 Pattern = Union[
@@ -770,7 +774,7 @@ def pattern_variables(node: Pattern) -> tuple[Var, ...]:
     """Variables mentioned in triple patterns, BIND, VALUES, GRAPH/STREAM names below ``node``."""
 
     def gen() -> Iterator[Var]:
-        for n in walk_patterns(node):
+        for n in _walk_in_scope(node):
             match n:
                 case BGP(triples):
                     for t in triples:
@@ -781,9 +785,21 @@ def pattern_variables(node: Pattern) -> tuple[Var, ...]:
                     yield from vs
                 case GraphPattern(Var() as v, _) | StreamPattern(Var() as v, _, _) | WindowPattern(Var() as v, _):
                     yield v
-                case SubSelect(select, _, _):
-                    yield from (p if isinstance(p, Var) else p.var for p in select.projection)
+                case SubSelect(select, where, _):
+                    if select.star:
+                        yield from pattern_variables(where)
+                    else:
+                        yield from (p if isinstance(p, Var) else p.var for p in select.projection)
                 case _:
                     pass
 
     return _unique(gen())
+
+
+def _walk_in_scope(node: Pattern) -> Iterator[Pattern]:
+    """:func:`walk_patterns` without going into sub-queries, whose variables other than the
+    projected ones are not in scope outside them (SPARQL 1.1 §12, §18.2.1)."""
+    yield node
+    if not isinstance(node, SubSelect):
+        for child in child_patterns(node):
+            yield from _walk_in_scope(child)

@@ -79,7 +79,7 @@ from translator.translate.expressions import MAX_SUM_ROWS, check_supported
 from translator.translate.normalize import condition, construct_variables, expression
 from translator.translate.algebra import AllOf, Condition
 from translator.translate.now import NOW_TIME, with_evaluation_time
-from translator.translate.tau import NULL, dnf, lars_var, test_literal, value_literal
+from translator.translate.tau import DEFAULT_GRAPH, NAMED_GRAPH, NULL, STREAM_GRAPH, dnf, lars_var, test_literal, value_literal
 
 STAGE = "translation to LARS"
 FUNCTIONS = ("COUNT", "SUM", "AVG", "MIN", "MAX", "SAMPLE", "GROUP_CONCAT")
@@ -129,12 +129,19 @@ class Aggregation:
     projections: tuple[tuple[A.Var, A.Expression], ...] = ()
     """SELECT expressions evaluated on the aggregated solutions, in order."""
     out: list[Rule] = field(default_factory=list)
+    graph: Variable | None = None
+    """While :meth:`rules` runs: the graph variable of a sub-query inside ``GRAPH ?g``."""
 
-    def rules(self, solutions: Atom, native: bool = False) -> tuple[list[Rule], Atom, frozenset[A.Var]]:
+    def rules(self, solutions: Atom, native: bool = False,
+              graph: Variable | None = None) -> tuple[list[Rule], Atom, frozenset[A.Var]]:
         """The rules over ``solutions`` (τ's ``ans1(X̄, default)``), the atom whose instances are
         the final solutions, and the variables it binds. ``native``: the aggregates the engines of
-        Python evaluate directly as external aggregates (:func:`native_rules`)."""
+        Python evaluate directly as external aggregates (:func:`native_rules`). ``graph``: the
+        variable G of the solutions ``sqN_ans1(X̄, G)`` of a sub-query inside ``GRAPH ?g``, which
+        SPARQL evaluates once per named graph (§18.6): G is a group key of every group, and without
+        GROUP BY every named graph has its one group, with solutions or without."""
         self.out = []
+        self.graph = graph
         where = A.ordered(A.variables(self.pattern))
         for k, grouping in enumerate(self.groupings, start=1):
             self._grouping(k, grouping, solutions, where, native)
@@ -143,13 +150,13 @@ class Aggregation:
             body: list[BodyElement] = [Literal(solutions)]
             for k, g in enumerate(self.groupings, start=1):
                 for j, a in enumerate(g.aggregates, start=1):
-                    body.append(Literal(Atom(f"agg{k}_{j}", (*_key_terms(g, where), lars_var(a.var)))))
+                    body.append(Literal(Atom(f"agg{k}_{j}", (*self._keys(g, where), lars_var(a.var)))))
         else:
             (g,) = self.groupings
             row_vars = (*(k for k in g.keys if k in where), *(a.var for a in g.aggregates))
-            body = [Literal(Atom("group1", _key_terms(g, where)))]
+            body = [Literal(Atom("group1", self._keys(g, where)))]
             for j, a in enumerate(g.aggregates, start=1):
-                atom = Atom(f"agg1_{j}", (*_key_terms(g, where), lars_var(a.var)))
+                atom = Atom(f"agg1_{j}", (*self._keys(g, where), lars_var(a.var)))
                 body += self._inlined(atom, j) if native else [Literal(atom)]
         current = self._add("grouped", row_vars, body)
         scope = frozenset(row_vars)
@@ -183,14 +190,24 @@ class Aggregation:
         names = {Variable("V"): atom.args[-1], Variable("N"): Variable(f"N{j}")}
         return [_renamed(b, names) for b in rule.body[1:]]
 
+    def _keys(self, g: Grouping, where: tuple[A.Var, ...]) -> tuple[Term, ...]:
+        return (*_key_terms(g, where), *((self.graph,) if self.graph is not None else ()))
+
     def _add(self, name: str, variables: tuple[A.Var, ...], body: list[BodyElement]) -> Atom:
-        head = Atom(name, tuple(lars_var(v) for v in variables))
+        graph = (self.graph,) if self.graph is not None else ()
+        head = Atom(name, (*(lars_var(v) for v in variables), *graph))
         self.out.append(Rule(head, with_evaluation_time(body)))
         return head
 
     def _grouping(self, k: int, g: Grouping, solutions: Atom, where: tuple[A.Var, ...], native: bool) -> None:
-        group = Atom(f"group{k}", _key_terms(g, where))
-        self.out.append(Rule(group, () if g.implicit else (Literal(solutions),)))
+        group = Atom(f"group{k}", self._keys(g, where))
+        if not g.implicit:
+            self.out.append(Rule(group, (Literal(solutions),)))
+        elif self.graph is None:
+            self.out.append(Rule(group, ()))
+        else:  # one group per named graph (the graphs GRAPH ?g ranges over, translator.translate.tau)
+            self.out.append(Rule(group, (Literal(Atom(NAMED_GRAPH, (self.graph,))), Comparison("!=", self.graph, DEFAULT_GRAPH),
+                                         Comparison("!=", self.graph, STREAM_GRAPH))))
         for j, spec in enumerate(g.aggregates, start=1):
             self.out.extend(aggregate_rules(spec, f"{k}_{j}", group, solutions, where, A.certain(self.pattern), native))
 

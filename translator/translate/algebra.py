@@ -12,11 +12,11 @@ they are evaluated exactly at grounding time (D6).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import singledispatch
-from typing import Union
+from typing import Protocol, Union
 
-from lars.model import Constant, Integer, String
+from lars.model import Atom, Constant, Integer, Rule, String, Variable
 
 
 @dataclass(frozen=True, order=True)
@@ -221,7 +221,40 @@ class PathTriple:
     o: PatternTerm
 
 
-Pattern = Union[Triple, PathTriple, Join, Union_, Minus, Optional_, Filter, Graph, Bind, Values, Empty, Stream]
+
+
+class SolutionModifier(Protocol):
+    """Grouping, aggregates, HAVING and SELECT expressions over the solutions of a pattern
+    (:class:`translator.translate.aggregates.Aggregation`)."""
+
+    def rules(self, solutions: Atom, native: bool = False,
+              graph: Variable | None = None) -> tuple[list[Rule], Atom, frozenset["Var"]]:
+        ...
+
+
+@dataclass(frozen=True)
+class SubQuery:
+    """A sub-query ``{ SELECT … WHERE P … }`` (SPARQL 1.1 §12, §18.2.1: ``ToMultiSet(eval(D, sub-select))``).
+
+    ``pattern`` is P with the SELECT expressions of a sub-query without aggregation as BINDs,
+    ``projected`` the variables it projects, in order; ``aggregation`` (``None``: none) groups and
+    aggregates P's solutions, filters them by HAVING and evaluates the SELECT expressions on them.
+    Only ``projected`` are in scope outside: P's other variables are local to the sub-query
+    (Polleres and Wallner 2013, "From SPARQL to ASP": a sub-query is its own predicate). ``sure`` are the
+    projected variables bound in every solution; ``source`` is the parsed sub-query, which tells
+    two sub-queries apart (``aggregation`` takes no part in equality)."""
+
+    pattern: "Pattern"
+    projected: tuple[Var, ...]
+    sure: frozenset[Var]
+    source: object
+    aggregation: SolutionModifier | None = field(default=None, compare=False)
+    grouped: bool = False
+    """The sub-query aggregates: ``aggregation`` is added after the translation to the algebra
+    (:func:`translator.translate.subqueries.with_aggregation`), ``projected`` and ``sure`` with it."""
+
+
+Pattern = Union[Triple, PathTriple, Join, Union_, Minus, Optional_, Filter, Graph, Bind, Values, Empty, Stream, SubQuery]
 
 
 @dataclass(frozen=True)
@@ -296,6 +329,11 @@ def _(p: Stream) -> frozenset[Var]:
     return variables(p.pattern) | extra
 
 
+@variables.register
+def _(p: SubQuery) -> frozenset[Var]:
+    return frozenset(p.projected)
+
+
 @singledispatch
 def certain(pattern: Pattern) -> frozenset[Var]:
     """The variables bound in *every* solution of P (never unbound, so never ``null``)."""
@@ -356,6 +394,11 @@ def _(p: Empty) -> frozenset[Var]:
     return frozenset()
 
 
+@certain.register
+def _(p: SubQuery) -> frozenset[Var]:
+    return p.sure
+
+
 def bgp_triples(pattern: Pattern) -> tuple[Triple, ...] | None:
     """The triple patterns of a basic graph pattern (triple patterns joined, or ``{}``), in
     order; ``None`` if the pattern is anything else."""
@@ -388,6 +431,8 @@ def mentioned(pattern: Pattern) -> frozenset[Var]:
             return mentioned(inner) | set(expr.variables) | {var}
         case Stream(s, _, inner):
             return mentioned(inner) | ({s} if isinstance(s, Var) else set())
+        case SubQuery():  # the variables it does not project are its own (SPARQL 1.1 §12)
+            return variables(pattern)
     raise TypeError(f"not a pattern: {pattern!r}")
 
 

@@ -31,6 +31,7 @@ from translator.translate.expressions import check_supported
 from translator.translate.normalize import TimeBase, construct_variables, expression, pattern_algebra, stream_sources
 from translator.translate.normalize import term as normalize_term
 from translator.translate.rspql import lower_windows
+from translator.translate.subqueries import with_aggregation
 from translator.translate.tau import DEFAULT_GRAPH, NULL, Tau, lars_var
 
 ANSWER = "answer"
@@ -74,7 +75,8 @@ class Compiled:
 
 def rewrite_patterns(p: M.Pattern, visit) -> M.Pattern:
     """Rebuild a pattern tree top-down: ``visit(node)`` returns a replacement for the node, or
-    ``None`` to keep the node and rewrite its sub-patterns (groups, UNION, OPTIONAL, MINUS, GRAPH)."""
+    ``None`` to keep the node and rewrite its sub-patterns (groups, UNION, OPTIONAL, MINUS, GRAPH,
+    the WHERE of a sub-query)."""
     replaced = visit(p)
     if replaced is not None:
         return replaced
@@ -89,6 +91,8 @@ def rewrite_patterns(p: M.Pattern, visit) -> M.Pattern:
             return M.Minus(rewrite_patterns(inner, visit))  # type: ignore[arg-type]
         case M.GraphPattern(name, inner):
             return M.GraphPattern(name, rewrite_patterns(inner, visit))  # type: ignore[arg-type]
+        case M.SubSelect(_, inner, _):
+            return replace(p, where=rewrite_patterns(inner, visit))  # type: ignore[arg-type]
     return p
 
 
@@ -243,7 +247,7 @@ def compile_query(
             "τ2 needs STREAM graph patterns, but this query has FROM STREAM clauses: "
             "use --as cqels-brave/cqels-cautious to build its CQELS counterpart"
         )
-    pattern = pattern_algebra(query.where, base)
+    pattern = with_aggregation(pattern_algebra(query.where, base))  # sub-queries that aggregate (subqueries)
     grouping = None
     if needs_aggregation(query):  # translator.translate.aggregates, loaded only for a query that aggregates
         from translator.translate.aggregates import aggregation

@@ -9,8 +9,10 @@ FILTERs apply to the whole group. RDF terms become LARS ground terms (N-Triples 
 blank nodes in patterns act as variables (§4.1.4). Windows get their lengths in base ticks (D1).
 
 A triple pattern whose predicate is a property path becomes an :class:`A.PathTriple`
-(:mod:`translator.translate.paths` translates it). What the translations cannot express raises a
-named :class:`lars.errors.UnsupportedError`: sub-queries, EXISTS other than as a FILTER conjunct, EP-SPARQL event operators, STREAM or GRAPH patterns
+(:mod:`translator.translate.paths` translates it); a sub-query becomes an :class:`A.SubQuery`
+(:mod:`translator.translate.subquery_scope`, :mod:`translator.translate.subqueries`).
+What the translations cannot express raises a named :class:`lars.errors.UnsupportedError`:
+EXISTS other than as a FILTER conjunct, EP-SPARQL event operators, STREAM or GRAPH patterns
 nested inside a STREAM pattern.
 """
 
@@ -27,7 +29,9 @@ from translator.query import model as M
 from translator.query.printer import CorePrinter, expression_text
 from translator.rdf.terms import iri_nt, literal_nt
 from translator.rdf.timeunits import TimeUnitError, to_base_units, unit_ms
+from translator.translate.aggregating import needs_aggregation
 from translator.translate.expressions import remember_expression
+from translator.translate.subquery_scope import checked, projected_names
 from translator.translate.algebra import AllOf, AnyOf, Condition
 
 STAGE = "translation to LARS"
@@ -248,8 +252,32 @@ def _element(p: M.Pattern, base: TimeBase) -> A.Pattern:
             raise UnsupportedError(f"the EP-SPARQL event operator {op}", STAGE,
                                    "event processing has no LARS translation in Dao-Tran, Beck, Eiter 2015")
         case M.SubSelect():
-            raise UnsupportedError("a sub-query (nested SELECT)", STAGE)
+            sub = checked(p)
+            return _sub_query(sub, _group(sub.where, base))
     raise UnsupportedError(f"the pattern {type(p).__name__}", STAGE)
+
+
+def _sub_query(sub: M.SubSelect, pattern: A.Pattern) -> A.SubQuery:
+    """A sub-query (SPARQL 1.1 §12; :mod:`translator.translate.subquery_scope` has checked it and
+    renamed its local variables apart) over its WHERE ``pattern``: its SELECT expressions as BINDs
+    and its projected variables (``SELECT *``: those in scope of the pattern). One that aggregates
+    gets its grouping after this translation (:mod:`translator.translate.subqueries`)."""
+    if needs_aggregation(M.Query("csparql", sub.select, sub.where, modifiers=sub.modifiers)):
+        names = tuple(A.Var(n) for n in projected_names(sub))
+        return A.SubQuery(pattern, names, frozenset(), sub, grouped=True)
+    names_: list[str] = []
+    for item in sub.select.projection:
+        if isinstance(item, M.Projection):
+            _reject_in_expression(item.expr)
+            pattern = A.Bind(pattern, expression(item.expr), A.Var(item.var.name))
+            names_.append(item.var.name)
+        else:
+            names_.append(item.name)
+    if sub.select.star:  # SELECT *: the variables in scope of its WHERE (MINUS's right side is not)
+        scope = {v.name for v in A.variables(pattern)}
+        names_ = [v.name for v in M.pattern_variables(sub.where) if v.name in scope]
+    projected = tuple(A.Var(v) for v in dict.fromkeys(names_))
+    return A.SubQuery(pattern, projected, A.certain(pattern) & frozenset(projected), sub)
 
 
 def _stream_body(g: M.Group, base: TimeBase) -> A.Pattern:

@@ -31,8 +31,8 @@ from __future__ import annotations
 
 import itertools
 import re
-from dataclasses import dataclass, field
-from typing import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, fields, is_dataclass, replace
+from typing import Iterable, Iterator, Mapping, Sequence, TypeVar
 
 from lars.errors import UnsupportedError
 from lars.model import (
@@ -65,6 +65,8 @@ from translator.rdf.terms import NULL  # noqa: F401 (re-exported: the reserved c
 
 STREAM_GRAPH = Constant("stream")
 """τ1: the graph id into which C-SPARQL merges the window contents of ``FROM STREAM`` (the paper's S)."""
+
+_T = TypeVar("_T")
 
 SPARQL_TEST = "sparql_test"
 SPARQL_VALUE = "sparql_value"
@@ -194,6 +196,8 @@ class Tau:
     prefix: str = ""
     """Prepended to the predicates ``ans_i``, ``compat_i``, ``minus_i`` (the pattern of an EXISTS)."""
     exists_count: list[int] = field(default_factory=lambda: [0])
+    subquery_count: list[int] = field(default_factory=lambda: [0])
+    """Numbers the EXISTS patterns and the sub-queries of the whole query (their predicates)."""
 
     def __post_init__(self) -> None:
         if self.strategy not in ("tau", "tau1", "tau2"):
@@ -343,7 +347,7 @@ class Tau:
         self.exists_count[0] += 1
         n = self.exists_count[0]
         sub = Tau(self.strategy, self.stream_sources, self.bounds, self.rules, self.in_stream, f"ex{n}_",
-                  self.exists_count)
+                  self.exists_count, self.subquery_count)
         sub.translate(test.pattern, graph, 1)
         atom = Atom(f"exists{n}", (*(lars_var(v) for v in shared), graph))
         self.add(atom, [Literal(sub.head(1, test.pattern, graph))])
@@ -413,6 +417,34 @@ class Tau:
             self.in_stream = None
         self.add(self.head(i, p, graph), [self.child(2 * i, p.pattern, stream)])
 
+    def _t_subquery(self, p: A.SubQuery, graph: Term, i: int) -> None:
+        """A sub-query (SPARQL 1.1 §12) as a predicate of its own (Polleres and Wallner 2013, "From
+        SPARQL to ASP"; :mod:`translator.translate.subqueries`): its pattern P is translated with
+        the predicates ``sqN_ans_k`` in the same graph (and window), its grouping and aggregates
+        (if any) over ``sqN_ans1`` with predicates ending in ``_sqN``, and
+        ``ans_i(V̄, D) ← sqN_ans1(X̄, D)`` (or the final atom of the aggregation) projects the
+        solutions on the projected variables V̄, ``null`` for one that P never binds. A variable
+        of X̄ outside V̄ occurs in that rule's body only: it is the sub-query's own."""
+        if p.grouped and p.aggregation is None:
+            raise ValueError("a sub-query that aggregates needs translator.translate.subqueries.with_aggregation first")
+        self.subquery_count[0] += 1
+        n = self.subquery_count[0]
+        sub = Tau(self.strategy, self.stream_sources, self.bounds, self.rules, self.in_stream, f"sq{n}_",
+                  self.exists_count, self.subquery_count)
+        sub.translate(p.pattern, graph, 1)
+        solutions = sub.head(1, p.pattern, graph)
+        scope = A.variables(p.pattern)
+        if p.aggregation is not None:
+            if isinstance(graph, Variable) and self.in_stream is not None:
+                raise UnsupportedError("a sub-query with GROUP BY or aggregates inside STREAM ?var",
+                                       "translation to LARS", "its groups would have to be formed per stream")
+            extra, final, scope = p.aggregation.rules(solutions, graph=graph if isinstance(graph, Variable) else None)
+            names = {r.head.predicate: f"{r.head.predicate}_sq{n}" for r in extra if isinstance(r.head, Atom)}
+            self.rules.extend(renamed_predicates(r, names) for r in extra)
+            solutions = renamed_predicates(final, names)
+        args = tuple(lars_var(v) if v in scope else NULL for v in A.ordered(A.variables(p)))
+        self.add(Atom(self.prefix + ans(i), (*args, graph)), [Literal(solutions)])
+
     @staticmethod
     def require_ground_graph(graph: Term, what: str) -> None:
         if isinstance(graph, Variable):
@@ -469,6 +501,8 @@ def _has_minus(pattern: A.Pattern) -> bool:
             return _has_minus(left) or _has_minus(right)
         case A.Filter(inner, _) | A.Graph(_, inner) | A.Stream(_, _, inner) | A.Bind(inner, _, _):
             return _has_minus(inner)
+        case A.SubQuery(inner):
+            return _has_minus(inner)
     return False
 
 
@@ -481,7 +515,22 @@ def _binds(pattern: A.Pattern, v: A.Var) -> bool:
             return _binds(left, v) or _binds(right, v)
         case A.Filter(inner, _) | A.Graph(_, inner) | A.Stream(_, _, inner):
             return _binds(inner, v)
+        case A.SubQuery(inner, projected):  # a projected expression or aggregate binds like BIND
+            return v in projected and (pattern.grouped or _binds(inner, v))
     return False
+
+
+def renamed_predicates(x: _T, names: Mapping[str, str]) -> _T:
+    """A rule, atom or body element with the predicates ``names`` renamed, at every depth (windows,
+    aggregate elements and their conditions)."""
+    if isinstance(x, tuple):
+        return tuple(renamed_predicates(y, names) for y in x)  # type: ignore[return-value]
+    if isinstance(x, Atom):
+        return Atom(names.get(x.predicate, x.predicate), x.args)  # type: ignore[return-value]
+    if is_dataclass(x) and not isinstance(x, type):
+        changed = {f.name: renamed_predicates(getattr(x, f.name), names) for f in fields(x) if f.init}
+        return replace(x, **changed)
+    return x
 
 
 def substitute(atom: Atom, values: Mapping[A.Var, Term]) -> Atom:

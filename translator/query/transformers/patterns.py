@@ -3,11 +3,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 from lark import Token, v_args
 
 from ..model import (
+    Aggregate,
     BGP,
     EVENT_OPERATORS,
     IRI,
@@ -39,7 +41,7 @@ from ..model import (
     Values,
     Var,
 )
-from .context import ContextMixin
+from .context import ContextMixin, position_of
 
 
 @dataclass(frozen=True)
@@ -107,6 +109,17 @@ def build_dataset(items) -> Dataset:
     )
 
 
+def has_aggregate(node: object) -> bool:
+    """Does a query form (its SELECT expressions) hold an aggregate anywhere?"""
+    if isinstance(node, Aggregate):
+        return True
+    if isinstance(node, tuple):
+        return any(map(has_aggregate, node))
+    if dataclasses.is_dataclass(node) and not isinstance(node, type):
+        return any(has_aggregate(getattr(node, f.name)) for f in dataclasses.fields(node))
+    return False
+
+
 @v_args(inline=True)
 class PatternRules(ContextMixin):
     # ---- query forms ----------------------------------------------------------------------
@@ -127,9 +140,18 @@ class PatternRules(ContextMixin):
         form = next(x for x in items if isinstance(x, Select))
         return self._body(form, items)
 
-    def sub_select(self, select: Select, where: Group, modifiers: Modifiers, values: Values | None = None) -> SubSelect:
-        """A sub-query; its trailing VALUES (W3C SubSelect's ValuesClause) joined with its WHERE."""
-        return SubSelect(select, where if values is None else Group((where, values)), modifiers)
+    @v_args(meta=True, inline=True)
+    def sub_select(self, meta, select: Select, where: Group, modifiers: Modifiers, values: Values | None = None) -> SubSelect:
+        """A sub-query at the position of its ``SELECT``; its trailing VALUES (W3C SubSelect's
+        ValuesClause) joined with its WHERE."""
+        return self.make_sub_select(meta, select, where, modifiers, values)
+
+    def make_sub_select(self, meta, select: Select, where: Group, modifiers: Modifiers,
+                        values: Values | None = None) -> SubSelect:
+        if values is not None and (modifiers.group_by or modifiers.having or has_aggregate(select)):
+            raise self.error("unsupported: a VALUES clause after a sub-query that aggregates (SPARQL joins it with "
+                             "the groups' solutions, §18.2.4.3)", meta, expected="VALUES inside the sub-query's WHERE")
+        return SubSelect(select, where if values is None else Group((where, values)), modifiers, position_of(meta))
 
     def select_clause(self, *items) -> Select:
         modifier = next((x for x in items if isinstance(x, str) and not isinstance(x, Token)), None)

@@ -117,12 +117,13 @@ class RspqlRules(StreamRules, PatternRules):
             self.r2s_of_form[id(form)] = r2s
         return form
 
-    def sub_select(self, select, *items):
+    @v_args(meta=True, inline=True)
+    def sub_select(self, meta, select, *items):
         if id(select) in self.r2s_of_form:
             r2s = self.r2s_of_form[id(select)]
             raise self.error(f"{r2s.kind} in a sub-query: the R2S operator applies to the whole query's answers",
                              r2s.position or r2s.kind, expected=f"SELECT {r2s.kind} on the outer query only")
-        return super().sub_select(select, *items)
+        return self.make_sub_select(meta, select, *items)
 
     def the_registration(self, registration, form) -> Registration | None:
         """One registration from the two places a query may name its R2S operator (Dell'Aglio et

@@ -13,7 +13,6 @@ from lark import Token, v_args
 from ..model import (
     IRI,
     XSD,
-    Aggregate,
     AggregateClause,
     Construct,
     Duration,
@@ -31,7 +30,7 @@ from ..model import (
     Within,
 )
 from .context import ContextMixin, position_of
-from .patterns import QueryBody
+from .patterns import QueryBody, has_aggregate
 
 _DURATION = re.compile(r"^([0-9]+(?:\.[0-9]+)?)\s*([A-Za-z]+)$")
 #: written unit (any case, lenient long names) → canonical unit
@@ -113,7 +112,7 @@ class StreamRules(ContextMixin):
         where = body.where
         trailing = next((x for x in items if isinstance(x, Values)), None)
         if trailing is not None:  # ValuesClause: joined with the solutions of WHERE (SPARQL 1.1 §18.2.4.3)
-            if body.aggregates or body.modifiers.group_by or body.modifiers.having or _has_aggregate(body.form):
+            if body.aggregates or body.modifiers.group_by or body.modifiers.having or has_aggregate(body.form):
                 raise self.error("unsupported: a VALUES clause after a query that aggregates (SPARQL joins it with "
                                  "the groups' solutions)", "VALUES", expected="VALUES inside the WHERE clause")
             where = Group((where, trailing))
@@ -128,17 +127,6 @@ class StreamRules(ContextMixin):
             aggregates=body.aggregates,
             notes=tuple(self.notes),
         )
-
-
-def _has_aggregate(node: object) -> bool:
-    """Does a query form (its SELECT expressions) hold an aggregate anywhere?"""
-    if isinstance(node, Aggregate):
-        return True
-    if isinstance(node, tuple):
-        return any(map(_has_aggregate, node))
-    if dataclasses.is_dataclass(node) and not isinstance(node, type):
-        return any(_has_aggregate(getattr(node, f.name)) for f in dataclasses.fields(node))
-    return False
 
 
 @v_args(inline=True)
