@@ -207,3 +207,33 @@ def test_the_drafts_aggregate_clause_is_read_as_rspql_and_named():
     assert "unsupported in RSP-QL: an AGGREGATE { … } clause" in err.value.message
     assert detect_dialect(PRE + "REGISTER QUERY q AS SELECT ?x FROM STREAM <http://s> [RANGE 5s STEP 1s] "
                                 "WHERE { ?x :p ?y } AGGREGATE { (?n, COUNT, {?x}) }").dialect == "csparql"
+
+
+@pytest.mark.parametrize("unread_first", [True, False])
+def test_a_declared_window_no_pattern_reads_leaves_the_read_windows_their_own_ranges(unread_first, tmp_path, capsys):
+    """A declared window that no pattern reads (here on the second stream, a shorter range, the
+    same STEP) changes no read window's range, whether it is declared before or after: from the
+    read window's first close on, the answers are those of the query without it, and each pattern
+    reads its own window in LARS."""
+    read = f"FROM NAMED WINDOW :w ON <{S1}> [RANGE PT4S STEP PT2S]\n"
+    unread = f"FROM NAMED WINDOW :v ON <{S2}> [RANGE PT2S STEP PT2S]\n"
+    head = PRE + "REGISTER RSTREAM :o AS SELECT ?p ?x\n"
+    where = "WHERE { WINDOW :w { ?p :isIn ?x } }\n"
+    alone = head + read + where
+    both = head + (unread + read if unread_first else read + unread) + where
+    code, expected, err = run(capsys, tmp_path, "alone.rq", alone, *inputs(tmp_path, alone), "--profile", "rsp-ql")
+    assert code == 0, err
+    code, out, err = run(capsys, tmp_path, "both.rq", both, *inputs(tmp_path, both), "--profile", "rsp-ql")
+    assert code == 0, err
+    # the unread window's closes are evaluation times too (Def 23-24: at t = 2, and after the first
+    # stream ends); from the read window's first close on, the same answers at the same times
+    ours = {json.loads(line)["t"]: line for line in out.splitlines()}
+    alone_lines = {json.loads(line)["t"]: line for line in expected.splitlines()}
+    assert min(alone_lines) == 4 and len(alone_lines) > 5
+    assert {t: line for t, line in ours.items() if 4 <= t <= max(alone_lines)} == alone_lines
+    # the second stream lasts longer: its window still closes after the first stream has ended
+    assert all(json.loads(line)["answers"] == [] for t, line in ours.items() if t > max(alone_lines))
+    code, lars, err = cli(capsys, "translate", tmp_path / "both.rq", "--to", "lars", "--unit", "s", "--profile", "rsp-ql")
+    assert code == 0, err
+    reading = [line for line in lars.splitlines() if line.startswith("ans") and f'"<{S1}>"' in line]
+    assert reading and all(") [3]" in line for line in reading), lars

@@ -122,13 +122,16 @@ def horizon(elements: Sequence[StreamElement], windows: Sequence[TimeWindowInfo]
 
 
 def with_windows(query: M.Query, widths: Sequence[int], unit: str) -> M.Query:
-    """The query with its k-th window replaced by ``[RANGE widths[k]]`` (slide 1, in base units)."""
+    """The query with its k-th window replaced by ``[RANGE widths[k]]`` (slide 1, in base units),
+    the windows counted in the order of :func:`translator.query.model.stream_graph_patterns`
+    (:func:`time_windows`): C-SPARQL stream sources, RSP-QL named windows, stream patterns."""
     counter = iter(range(len(widths)))
 
     def win(w: M.Window) -> M.Window:
         return M.Window("range", M.Duration(Decimal(widths[next(counter)]), unit), None, None, w.position)
 
     sources = tuple(replace(s, window=win(s.window)) for s in query.dataset.streams)
+    named = tuple(replace(w, window=win(w.window)) for w in query.dataset.windows)
 
     def visit(p: M.Pattern) -> M.Pattern | None:
         if isinstance(p, M.StreamPattern):
@@ -136,7 +139,7 @@ def with_windows(query: M.Query, widths: Sequence[int], unit: str) -> M.Query:
         return None
 
     where = rewrite_patterns(query.where, visit)
-    return replace(query, dataset=replace(query.dataset, streams=sources), where=where)
+    return replace(query, dataset=replace(query.dataset, streams=sources, windows=named), where=where)
 
 
 class Evaluator:
