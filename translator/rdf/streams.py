@@ -652,47 +652,53 @@ def _parse_nquads(ds: Dataset, text: str, source: str, labels: dict) -> None:
 
 def _nquads_places(text: str, labels: Mapping[str, object]) -> dict[RDFTerm, _Place]:
     """Where each named graph of an N-Quads text opens: the first line whose fourth term names it."""
-    from rdflib import BNode
 
     places: dict[RDFTerm, _Place] = {}
     seen: set[str] = set()
-    tail = re.compile(r"(<[^>]*>|_:\S+)[ \t]*\.[ \t]*(?:#.*)?\r?\Z")
+    tail = re.compile(r"(<[^<>\s\"]*>|_:\S+)[ \t]*\.[ \t]*(?:#.*)?\r?\Z")  # a quick test: a term, then the dot
     offset = 0
     for number, line in enumerate(text.split("\n"), start=1):
         m = tail.search(line)
         if m is not None and m.group(1) not in seen:
-            pos, terms = _WS.match(line).end(), []
+            pos = _WS.match(line).end()  # type: ignore[union-attr]
+            terms: list[re.Match] = []
             while len(terms) < 4 and (t := _token().match(line, pos)) is not None:
                 terms.append(t)
-                pos = _WS.match(line, t.end()).end()
-            if len(terms) == 4 and terms[3].start() == m.start(1):
-                spelling = m.group(1)
+                pos = _WS.match(line, t.end()).end()  # type: ignore[union-attr]
+            if len(terms) == 4 and terms[3].group(0)[0] in "<_":
+                spelling = terms[3].group(0)
                 seen.add(spelling)
                 name = labels.get(spelling[2:]) if spelling.startswith("_:") else _cached_term(spelling)
-                if isinstance(name, BNode) or name is not None:
-                    places.setdefault(name, _Place(number, m.start(1) + 1, offset + m.start(1)))  # type: ignore[arg-type]
+                if name is not None:
+                    start = terms[3].start()
+                    places.setdefault(name, _Place(number, start + 1, offset + start))  # type: ignore[arg-type]
         offset += len(line) + 1
     return places
 
 
 def _json_with_offsets(text: str, source: str) -> tuple[object, dict[int, int]]:
-    """The JSON value of ``text`` and, by ``id()`` of each object in it, the offset of its ``{``
-    (Python's own JSON scanner, told to note where objects start); a JSON syntax error located at
-    the decoder's line and column."""
+    """The JSON value of ``text`` and, by ``id()`` of each object in it, the offset of its ``{``;
+    a JSON syntax error located at the decoder's line and column. The offsets come from the pure
+    Python scanner of the standard library's ``json`` package, told to note where objects start
+    (``json.scanner.py_make_scanner`` calls the decoder's ``parse_object``); should a Python lack
+    it, the text is decoded without offsets (the graphs then come in time order)."""
     import json
-    from json.decoder import JSONObject
-    from json.scanner import py_make_scanner
 
     offsets: dict[int, int] = {}
-
-    def parse_object(s_and_end, *args):  # type: ignore[no-untyped-def]
-        obj, end = JSONObject(s_and_end, *args)
-        offsets[id(obj)] = s_and_end[1] - 1
-        return obj, end
-
     decoder = json.JSONDecoder()
-    decoder.parse_object = parse_object  # type: ignore[assignment]
-    decoder.scan_once = py_make_scanner(decoder)  # type: ignore[assignment]
+    try:
+        from json.decoder import JSONObject  # type: ignore[attr-defined]
+        from json.scanner import py_make_scanner  # type: ignore[attr-defined]
+    except ImportError:  # pragma: no cover - CPython has both
+        pass
+    else:
+        def parse_object(s_and_end, *args):
+            obj, end = JSONObject(s_and_end, *args)
+            offsets[id(obj)] = s_and_end[1] - 1
+            return obj, end
+
+        decoder.parse_object = parse_object  # type: ignore[attr-defined]
+        decoder.scan_once = py_make_scanner(decoder)  # type: ignore[attr-defined]
     try:
         return decoder.decode(text), offsets
     except json.JSONDecodeError as err:
@@ -968,10 +974,11 @@ _JSON_START = re.compile(r"\A\s*(?:\[\s*)*(?:\{\s*(?:\"|\})|\])")
 
 def _terms_of_line(line: str) -> tuple[list[str], bool]:
     """The N-Triples terms a line starts with (at most five) and whether a final ``.`` ends it."""
-    pos, terms = _WS.match(line).end(), []
+    pos = _WS.match(line).end()  # type: ignore[union-attr]
+    terms: list[str] = []
     while len(terms) < 5 and (m := _token().match(line, pos)) is not None:
         terms.append(m.group(0))
-        pos = _WS.match(line, m.end()).end()
+        pos = _WS.match(line, m.end()).end()  # type: ignore[union-attr]
     return terms, re.fullmatch(r"\.[ \t]*(?:#.*)?\r?", line[pos:]) is not None
 
 
@@ -1023,6 +1030,8 @@ def detect_format(path: str | Path | None, text: str) -> str:
             continue
         if _nquads_ahead(s, lines[k + 1:]):
             return "nquads"
+        if _is_triple_line(s) and _graph_opening().search(text):  # the graphs' times first, then TriG graphs
+            return "trig"
         if s.lower().startswith(("@prefix", "prefix", "@base", "base")):
             # prefixed files: notation if some element has a bracketed time, else TriG
             return "notation" if any(_NOTATION_LINE.search(x) for x in text.splitlines()) else "trig"
@@ -1379,7 +1388,10 @@ def _lines_and_format(path: str, fmt: str) -> tuple[str | None, Iterator[str]]:
                         if x and not x.startswith("#") and not _is_triple_line(x):
                             break
                 head += ahead
-                fmt = "nquads" if _nquads_ahead(first, ahead) else "ntriples"
+                if _nquads_ahead(first, ahead):
+                    fmt = "nquads"
+                elif not (ahead and "{" in ahead[-1]):  # else TriG graphs after their times: detect_format
+                    fmt = "ntriples"
     return fmt, itertools.chain(head, lines)
 
 
