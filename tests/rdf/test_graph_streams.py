@@ -225,6 +225,9 @@ BAD = [
     ("jsonld", '[{"@id": "http://e/g", "http://www.w3.org/ns/prov#generatedAtTime": 1,\n'
                '  "@graph": [{"@id": "http://e/a", "value": 3}]}]\n', 2, 14, "JSON-LD drops the property 'value'"),
     ("trig", '<http://e/g> { <http://e/a> <http://e/p> }\n', 1, 41, "TriG syntax error"),
+    ("jsonld", '[{"@id": "g1", "http://www.w3.org/ns/prov#generatedAtTime": 1,\n'
+               '  "@graph": [{"@id": "http://e/a", "http://e/p": {"@id": "http://e/b"}}]}]\n', 1, 2,
+     "JSON-LD drops the node 'g1' and its triples"),
 ]
 NO_TIME = {
     "trig": '<http://e/g1> <http://www.w3.org/ns/prov#generatedAtTime> "1" .\n<http://e/g1> { <http://e/a> <http://e/p> <http://e/b> . }\n'

@@ -5,15 +5,19 @@ Beck, Eiter 2015, §2.2; Dell'Aglio et al. 2014, Definition 9; D1); elements wit
 decides tuple windows. In the LARS view a triple arriving on stream ``s`` at ``t`` is the atom
 ``striple(S, P, O, s)`` in ``υ(t)`` (Dao-Tran, Beck, Eiter 2015, §4.3).
 
-Three formats are read, each into a list of :class:`StreamElement`:
+These formats are read, each into a list of :class:`StreamElement`:
 
 * ``ntriples`` — timestamped N-Triples as CSRBench streams are written: ``<s> <p> <o> "t"``, the
   triple then its timestamp and no dot; also ``<s> <p> <o> "t" .`` and a tab before the timestamp.
   The timestamp is an integer or an ``xsd:dateTime`` (optionally typed, ``"t"^^<…#long>``). Files
   ``.nt``, ``.tnt`` and CSRBench's ``.n3t`` are read so;
-* ``trig`` — TriG where every named graph is one stream element (all its triples share its time)
-  and some graph states the time with ``<g> <http://www.streamreasoning.org/schema/benchmark#hasTimestamp> "t"``
-  (the CSRBench oracle's metadata graph) or ``<g> prov:generatedAtTime "…"^^xsd:dateTime``;
+* ``trig``, ``nquads``, ``jsonld`` — timestamped named graphs (the RDF-graph stream model of
+  Dell'Aglio et al. 2014, §3, as RSP4J, TripleWave and RSP-JS publish streams) in TriG, N-Quads
+  or JSON-LD, read alike through an rdflib ``Dataset``: every named graph is one stream element
+  (all its triples share its time) and some graph states the time with
+  ``<g> <http://www.streamreasoning.org/schema/benchmark#hasTimestamp> "t"`` (the CSRBench
+  oracle's metadata graph) or ``<g> prov:generatedAtTime "…"^^xsd:dateTime`` (in JSON-LD a
+  property of the graph object);
 * ``notation`` — the papers' readable Turtle-like notation ``:diana :isNearby :a [2] .`` (grammar
   ``grammars/stream_notation.lark``);
 * a folder of Turtle files ``NAME<k>.ttl``, file k holding the triples at time k (the CSRBench
@@ -594,7 +598,7 @@ def _parse_dataset(text: str, fmt: str, source: str,
     except Exception as err:  # noqa: BLE001 - rdflib raises plain exceptions for malformed JSON-LD
         raise SourceError(f"JSON-LD error somewhere in the file (rdflib: {type(err).__name__}: {err})",
                           source=source, line=1, column=1,
-                          expected="JSON-LD 1.1 (a remote @context cannot be loaded: give it inline)") from None
+                          expected="JSON-LD 1.1 (a remote @context is fetched by rdflib: give it inline)") from None
     return ds, places
 
 
@@ -714,8 +718,9 @@ def _jsonld_places(data: object, offsets: Mapping[int, int], text: str, source: 
                    accounting: Accounting | None) -> dict[RDFTerm, _Place]:
     """Where each graph object ``{"@id": g, …, "@graph": …}`` of a JSON-LD document opens, by
     its name resolved against the ``@context`` in scope. A property that the context in scope
-    does not map to an IRI is dropped by JSON-LD expansion (JSON-LD 1.1 API, §4.3): it is an
-    error here, so that no triple of the file is lost unsaid."""
+    does not map to an IRI, or a node whose ``@id`` is a relative IRI without a base, is dropped
+    by JSON-LD expansion (JSON-LD 1.1 API, §4.3; JSON-LD 1.1, §8.2): it is an error here, so that
+    no triple of the file is lost unsaid."""
     from rdflib import BNode, URIRef
     from rdflib.plugins.shared.jsonld.context import Context
 
@@ -754,6 +759,13 @@ def _jsonld_places(data: object, offsets: Mapping[int, int], text: str, source: 
                         text=text if at else None,
                         expected=f'an absolute IRI as the key, or a @context term for it ("{key}": "http://…")'))
         ident = node.get("@id")
+        if isinstance(ident, str) and context is not None and not ident.startswith("_:") \
+                and ":" not in (context.resolve(ident) or ""):
+            at = place(node)
+            reject_or_raise(accounting, SourceError(
+                f"JSON-LD drops the node {ident!r} and its triples: a relative IRI, and no @base to resolve it",
+                source=source, line=at.line if at else 1, column=at.column if at else 1, text=text if at else None,
+                expected='an absolute IRI ("http://…"), a compact IRI of a @context prefix, or a _:blank node'))
         if "@graph" in node and isinstance(ident, str) and context is not None:
             name: RDFTerm | None = BNode(ident[2:]) if ident.startswith("_:") else URIRef(context.resolve(ident))
             at = place(node)
