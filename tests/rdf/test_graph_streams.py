@@ -9,6 +9,7 @@ timestamped N-Triples reader's, an independent code path (regular expressions, n
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
@@ -20,7 +21,7 @@ from rdflib.namespace import XSD
 from lars.accounting import Accounting
 from lars.errors import SourceError
 from translator.cli import main
-from translator.rdf.streams import detect_format, parse_stream, read_stream
+from translator.rdf.streams import detect_format, iter_streams, parse_stream, read_stream
 from translator.rdf.terms import to_nt
 
 HAS_TIMESTAMP = "http://www.streamreasoning.org/schema/benchmark#hasTimestamp"
@@ -132,6 +133,29 @@ def test_files_are_read_by_extension_with_the_lines_of_their_graphs(fmt, ext, tm
     lines = path.read_text(encoding="utf-8").split("\n")
     for e in got:  # each element's line is where its graph opens (its name, or in JSON-LD its object's '{')
         assert e.source_line > 0 and "ex.org/graph/" in "".join(lines[e.source_line - 1:e.source_line + 1])
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_standard_input_and_unknown_extensions_are_told_by_content(fmt, tmp_path, monkeypatch):
+    """``--stream IRI=-`` and a ``.txt`` file: the lazy reader of a run (``iter_streams``) tells
+    the format from the first statements (N-Quads here starts with the graphs' times, plain
+    triples, before its first quad)."""
+    text = WRITERS[fmt](EXAMPLE)
+    expected = elements(write_nt(EXAMPLE), "ntriples")
+    monkeypatch.setattr("sys.stdin", io.StringIO(text))
+    assert [(e.triple, e.t) for e in iter_streams({str(S): "-"})] == expected
+    path = tmp_path / "stream.txt"
+    path.write_text(text, encoding="utf-8")
+    assert [(e.triple, e.t) for e in iter_streams({str(S): path})] == expected
+    assert [(e.triple, e.t) for e in read_stream(path, S)] == expected
+
+
+def test_timestamped_ntriples_are_still_told_from_nquads():
+    """A plain triple first, then timestamped lines: not N-Quads (no quad follows)."""
+    text = '<http://e/a> <http://e/p> "1" .\n<http://e/a> <http://e/p> <http://e/b> "2" .\n'
+    assert detect_format(None, text) == "ntriples"
+    assert detect_format(None, '<http://e/a> <http://e/p> <http://e/b> "2" .\n') == "ntriples"
+    assert detect_format(None, '<http://e/a> <http://e/p> <http://e/b> _:g .\n') == "nquads"
 
 
 def test_the_timestamp_rules_are_those_of_trig_in_every_format():
