@@ -109,7 +109,9 @@ RDF_VOCAB = ["<http://ex.org/a>", "<>", "<a b>", "_:b0", "_:", '"x"', '"1000"', 
              '"2004-13-40T99:00:00Z"', "^^<http://www.w3.org/2001/XMLSchema#long>", "@en", "@", " .", "\t",
              ":a", ":isNearby", "[3]", "[-1]", "[]", "[\"2004-08-08T06:05:00Z\"^^xsd:dateTime]", "@prefix ex: <http://e/> .",
              "PREFIX p: <http://p/>", "GRAPH", "{", "}", "a", "true", "1.5", "1e3", "'''x'''", '"""y"""', "\\u0041",
-             "\\U0001F600", "\\n", "bench:hasTimestamp", "prov:generatedAtTime", "xsd:dateTime", "#"]
+             "\\U0001F600", "\\n", "bench:hasTimestamp", "prov:generatedAtTime", "xsd:dateTime", "#",
+             '"@id"', '"@graph"', '"@context"', '"@value"', '"@type"', '"@language"', ": ", ", ", "[", "]", "null",
+             "<http://example.org/g1>", "<http://www.streamreasoning.org/schema/benchmark#hasTimestamp>"]
 
 
 def _rdf_seeds(*patterns: str) -> list[str]:
@@ -122,7 +124,8 @@ def _rdf_seeds(*patterns: str) -> list[str]:
 def rdf_stream_check(fmt: str):
     from translator.rdf.streams import format_element, parse_stream
 
-    source = {"ntriples": "fuzz.nt", "trig": "fuzz.trig", "notation": "fuzz.stream"}[fmt]
+    source = {"ntriples": "fuzz.nt", "trig": "fuzz.trig", "nquads": "fuzz.nq", "jsonld": "fuzz.jsonld",
+              "notation": "fuzz.stream"}[fmt]
 
     def check(text: str) -> bool:
         elements = parse_stream(text, "http://ex.org/s", fmt, source=source)
@@ -144,6 +147,8 @@ def rdf_stream_target(fmt: str):
     seeds = {
         "ntriples": ("rdf/*/*.nt", "aggregates/*.nt", "spark/*.nt"),
         "trig": ("rdf/*/*.trig",),
+        "nquads": ("rdf/*/*.nq",),
+        "jsonld": ("rdf/*/*.jsonld",),
         "notation": ("rdf/*/*.stream",),
     }[fmt]
     literals, regexes = list(RDF_VOCAB), []
@@ -406,6 +411,8 @@ def all_targets():
         lars_target(),
         rdf_stream_target("ntriples"),
         rdf_stream_target("trig"),
+        rdf_stream_target("nquads"),
+        rdf_stream_target("jsonld"),
         rdf_stream_target("notation"),
         lars_stream_target("text"),
         lars_stream_target("jsonl"),

@@ -5,15 +5,19 @@ Beck, Eiter 2015, §2.2; Dell'Aglio et al. 2014, Definition 9; D1); elements wit
 decides tuple windows. In the LARS view a triple arriving on stream ``s`` at ``t`` is the atom
 ``striple(S, P, O, s)`` in ``υ(t)`` (Dao-Tran, Beck, Eiter 2015, §4.3).
 
-Three formats are read, each into a list of :class:`StreamElement`:
+These formats are read, each into a list of :class:`StreamElement`:
 
 * ``ntriples`` — timestamped N-Triples as CSRBench streams are written: ``<s> <p> <o> "t"``, the
   triple then its timestamp and no dot; also ``<s> <p> <o> "t" .`` and a tab before the timestamp.
   The timestamp is an integer or an ``xsd:dateTime`` (optionally typed, ``"t"^^<…#long>``). Files
   ``.nt``, ``.tnt`` and CSRBench's ``.n3t`` are read so;
-* ``trig`` — TriG where every named graph is one stream element (all its triples share its time)
-  and some graph states the time with ``<g> <http://www.streamreasoning.org/schema/benchmark#hasTimestamp> "t"``
-  (the CSRBench oracle's metadata graph) or ``<g> prov:generatedAtTime "…"^^xsd:dateTime``;
+* ``trig``, ``nquads``, ``jsonld`` — timestamped named graphs (the RDF-graph stream model of
+  Dell'Aglio et al. 2014, §3, as RSP4J, TripleWave and RSP-JS publish streams) in TriG, N-Quads
+  or JSON-LD, read alike through an rdflib ``Dataset``: every named graph is one stream element
+  (all its triples share its time) and some graph states the time with
+  ``<g> <http://www.streamreasoning.org/schema/benchmark#hasTimestamp> "t"`` (the CSRBench
+  oracle's metadata graph) or ``<g> prov:generatedAtTime "…"^^xsd:dateTime`` (in JSON-LD a
+  property of the graph object);
 * ``notation`` — the papers' readable Turtle-like notation ``:diana :isNearby :a [2] .`` (grammar
   ``grammars/stream_notation.lark``);
 * a folder of Turtle files ``NAME<k>.ttl``, file k holding the triples at time k (the CSRBench
@@ -103,15 +107,19 @@ DEFAULT_PREFIXES: dict[str, str] = {
     "prov": "http://www.w3.org/ns/prov#",
 }
 
-FORMATS = ("ntriples", "trig", "notation")
+FORMATS = ("ntriples", "trig", "nquads", "jsonld", "notation")
 FORMAT_ALIASES = {
     "nt": "ntriples", "ntriples": "ntriples", "n-triples": "ntriples", "csrbench": "ntriples",
     "trig": "trig",
+    "nq": "nquads", "nquads": "nquads", "n-quads": "nquads",
+    "jsonld": "jsonld", "json-ld": "jsonld",
     "notation": "notation", "seed": "notation", "rspql": "notation", "turtle-like": "notation",
 }
 EXTENSIONS = {
     ".nt": "ntriples", ".ntriples": "ntriples", ".tnt": "ntriples", ".n3t": "ntriples",  # .n3t: CSRBench's name
     ".trig": "trig",
+    ".nq": "nquads", ".nquads": "nquads",
+    ".jsonld": "jsonld",
     ".stream": "notation", ".rsp": "notation", ".ttls": "notation",
 }
 
@@ -440,39 +448,62 @@ def _parsed_folder(numbered: Mapping[int, Path]) -> list[tuple[int, tuple[Triple
         return cache.cached("turtle-folder", key, parse, valid=lambda v: isinstance(v, list) and len(v) == len(texts))
 
 
-def _read_trig(text: str, source: str, accounting: Accounting | None = None) -> list[_Raw]:
-    """TriG: each named graph is one element at the time its metadata triple states.
+#: the syntaxes of a stream of timestamped named graphs, by format name, as messages name them
+GRAPH_FORMATS = {"trig": "TriG", "nquads": "N-Quads", "jsonld": "JSON-LD"}
+
+
+class _Place(NamedTuple):
+    """Where a graph opens in a stream text: 1-based line and column, 0-based offset."""
+
+    line: int
+    column: int
+    offset: int
+
+
+def _read_graphs(text: str, source: str, fmt: str, accounting: Accounting | None = None) -> list[_Raw]:
+    """A stream of timestamped named graphs: each named graph is one element at the time a triple
+    about its name states (the RDF-graph stream model of Dell'Aglio et al. 2014, §3, and the W3C
+    RSP Community Group's abstract model, a stream being a sequence of pairs (named graph, time),
+    as RSP4J, TripleWave and RSP-JS publish it). The text is TriG, N-Quads or JSON-LD (``fmt``),
+    read by rdflib into a ``Dataset`` (:func:`_parse_dataset`); from there on the three formats are
+    read alike. A graph's time is the object of ``<g> bench:hasTimestamp "t"`` (the CSRBench
+    oracle's metadata, Dell'Aglio et al. 2013, §6.1) or ``<g> prov:generatedAtTime "…"``, in any
+    graph of the dataset (usually the default graph: in JSON-LD a property of the graph object).
 
     A syntax error always stops the reading (rdflib cannot resume after it); a graph with a bad,
     missing or doubled timestamp is one bad element (skipped with all its triples under
-    ``--skip-bad-elements``). Errors that rdflib cannot place are reported at 1:1."""
-    from rdflib import Dataset, Literal
+    ``--skip-bad-elements``), as are triples outside any named graph that are not timestamps.
+    Errors that cannot be placed are reported at 1:1."""
+    from rdflib import Literal
 
     HAS_TIMESTAMP, TIME_PREDICATES = _time_predicates()["HAS_TIMESTAMP"], _time_predicates()["TIME_PREDICATES"]
-    ds = Dataset()
-    _rdflib_parse(ds, text, "trig", source)
-    openings = _graph_openings(text)
+    ds, places = _parse_dataset(text, fmt, source, accounting)
+
+    def where(name: RDFTerm) -> dict:
+        place = places.get(name)
+        if place is None:
+            return dict(source=source, line=1, column=1, text=None)
+        return dict(source=source, line=place.line, column=place.column, text=text)
+
     times: dict[RDFTerm, tuple[int | datetime, RDFTerm]] = {}
     bad: set[RDFTerm] = set()
     metadata: set[tuple] = set()
     for s, p, o, g in ds.quads((None, None, None, None)):
         if p in TIME_PREDICATES:
             metadata.add((s, p, o, g))
-            lexical = str(o)
-            line = _find_line(openings, s, ds) or None
-            where = dict(source=source, line=line or 1, column=1, text=text if line else None)
             if s in bad:
                 continue
+            at = where(s)
             try:
                 try:
-                    value = _timestamp(lexical, source, line, None, text if line else None)
+                    value = _timestamp(str(o), source, at["line"] if at["text"] else None, None, at["text"])
                 except SourceError as err:
                     raise SourceError(
                         f"{err.message} (the time of graph {to_nt(s)}, which opens here)",
-                        expected=err.expected, **where) from None
+                        expected=err.expected, **at) from None
                 if s in times and times[s][0] != value:
                     raise SourceError(f"graph {to_nt(s)} has two timestamps: {times[s][0]} and {value}",
-                                      expected="one timestamp per graph", **where)
+                                      expected="one timestamp per graph", **at)
             except SourceError as err:
                 reject_or_raise(accounting, err)
                 bad.add(s)
@@ -480,7 +511,7 @@ def _read_trig(text: str, source: str, accounting: Accounting | None = None) -> 
                 continue
             times[s] = (value, p)
 
-    graphs: list[tuple[int, RDFTerm, list[Triple]]] = []
+    graphs: list[tuple[_Place | None, RDFTerm, list[Triple]]] = []
     default_id = ds.default_graph.identifier
     for graph in ds.graphs():
         triples = [
@@ -497,36 +528,255 @@ def _read_trig(text: str, source: str, accounting: Accounting | None = None) -> 
             ))
             continue
         if graph.identifier not in times:
-            line = _find_line(openings, graph.identifier, ds)
             reject_or_raise(accounting, SourceError(
                 f"graph {to_nt(graph.identifier)} has no timestamp",
-                source=source, line=line or 1, column=1, text=text if line else None,
                 expected=f"a triple <g> <{HAS_TIMESTAMP}> \"t\" or <g> prov:generatedAtTime \"…\"^^xsd:dateTime",
+                **where(graph.identifier),
             ))
             continue
-        line = _find_line(openings, graph.identifier, ds)
         literal = next((tr for tr in triples if isinstance(tr[0], Literal)), None)
         if literal is not None:  # rdflib reads `:o .2 :p :o` as a triple with the literal 0.2 as subject
             reject_or_raise(accounting, SourceError(
                 f"graph {to_nt(graph.identifier)} has a triple whose subject is the literal {to_nt(literal[0])} "
                 "(a '.' followed by a number, as in ':o .2 :p :o', starts a triple with a number as subject)",
-                source=source, line=line or 1, column=1, text=text if line else None,
-                expected="an <IRI> or a _:blank node as the subject of every triple",
+                expected="an <IRI> or a _:blank node as the subject of every triple", **where(graph.identifier),
             ))
             continue
-        graphs.append((line, graph.identifier, triples))
+        graphs.append((places.get(graph.identifier), graph.identifier, triples))
 
-    # arrival order: the order of the graphs in the file; graphs that cannot be located by name
-    # (line 0) come in time order, which rdflib's unordered store cannot tell otherwise
-    if any(line == 0 for line, _, _ in graphs):
-        graphs.sort(key=lambda g: (_sortable(times[g[1]][0]), g[0], to_nt(g[1])))
+    # arrival order: the order of the graphs in the text; graphs that cannot be located by name
+    # come in time order (and then all do), which rdflib's unordered store cannot tell otherwise
+    if any(place is None for place, _, _ in graphs):
+        graphs.sort(key=lambda g: (_sortable(times[g[1]][0]), g[0].offset if g[0] else 0, to_nt(g[1])))
     else:
-        graphs.sort(key=lambda g: g[0])
+        graphs.sort(key=lambda g: g[0].offset)  # type: ignore[union-attr]
     out: list[_Raw] = []
-    for line, name, triples in graphs:
+    for place, name, triples in graphs:
+        line, column = (place.line, place.column) if place else (0, None)
         for triple in sorted((tuple(canonical(x) for x in tr) for tr in triples), key=_triple_key):
-            out.append(_Raw(triple, times[name][0], line, None))  # type: ignore[arg-type]
+            out.append(_Raw(triple, times[name][0], line, column))  # type: ignore[arg-type]
     return out
+
+
+def _read_trig(text: str, source: str, accounting: Accounting | None = None) -> list[_Raw]:
+    """TriG: one named graph per element (:func:`_read_graphs`)."""
+    return _read_graphs(text, source, "trig", accounting)
+
+
+def _read_nquads(text: str, source: str, accounting: Accounting | None = None) -> list[_Raw]:
+    """N-Quads: one named graph per element (:func:`_read_graphs`)."""
+    return _read_graphs(text, source, "nquads", accounting)
+
+
+def _read_jsonld(text: str, source: str, accounting: Accounting | None = None) -> list[_Raw]:
+    """JSON-LD: one named graph per element (:func:`_read_graphs`)."""
+    return _read_graphs(text, source, "jsonld", accounting)
+
+
+def _parse_dataset(text: str, fmt: str, source: str,
+                   accounting: Accounting | None) -> tuple[Dataset, dict[RDFTerm, _Place]]:
+    """The rdflib ``Dataset`` of a stream text, lexical forms kept, and where each named graph
+    opens (by graph name; a graph that cannot be found in the text is missing). A syntax error is
+    a located :class:`SourceError`."""
+    from rdflib import Dataset
+
+    ds = Dataset()
+    if fmt == "trig":
+        _rdflib_parse(ds, text, "trig", source)
+        return ds, _trig_places(text, ds)
+    if fmt == "nquads":
+        labels: dict[str, object] = {}  # blank node label → rdflib's blank node, to find graphs named _:g
+        _parse_nquads(ds, text, source, labels)
+        return ds, _nquads_places(text, labels)
+    data, offsets = _json_with_offsets(text, source)
+    places = _jsonld_places(data, offsets, text, source, accounting)
+    from rdflib.plugins.parsers.jsonld import to_rdf
+
+    try:
+        with keep_lexical_forms():
+            to_rdf(data, ds)
+    except Exception as err:  # noqa: BLE001 - rdflib raises plain exceptions for malformed JSON-LD
+        raise SourceError(f"JSON-LD error somewhere in the file (rdflib: {type(err).__name__}: {err})",
+                          source=source, line=1, column=1,
+                          expected="JSON-LD 1.1 (a remote @context is fetched by rdflib: give it inline)") from None
+    return ds, places
+
+
+def _trig_places(text: str, ds: Dataset) -> dict[RDFTerm, _Place]:
+    """Where each named graph of a TriG text opens: its ``name {`` (also after ``GRAPH``)."""
+    openings = _graph_openings(text)
+    places = {}
+    for graph in ds.graphs():
+        name = graph.identifier
+        spellings = [to_nt(name), f"<{name}>"]
+        try:
+            spellings.append(ds.namespace_manager.normalizeUri(name))
+        except Exception:  # noqa: BLE001 - no prefix for this IRI
+            pass
+        place = next((openings[sp] for sp in spellings if sp in openings), None)
+        if place is not None:
+            places[name] = place
+    return places
+
+
+def _parse_nquads(ds: Dataset, text: str, source: str, labels: dict) -> None:
+    """``ds.parse`` of N-Quads text; a syntax error located at its line (rdflib reads one line at
+    a time: the failing line is read again alone to tell the column where rdflib stopped)."""
+    from rdflib.exceptions import ParserError
+
+    try:
+        with keep_lexical_forms():
+            ds.parse(data=text, format="nquads", bnode_context=labels)
+        return
+    except ParserError:
+        pass
+    from rdflib import Dataset
+    from rdflib.parser import StringInputSource
+    from rdflib.plugins.parsers.nquads import NQuadsParser
+
+    for number, line in enumerate(text.split("\n"), start=1):
+        parser = NQuadsParser()
+        try:
+            with keep_lexical_forms():
+                parser.parse(StringInputSource(line.removesuffix("\r")), Dataset())
+        except ParserError as err:
+            rest = parser.line if isinstance(parser.line, str) else ""
+            column = max(len(line.removesuffix("\r")) - len(rest), 0) + 1
+            m = re.match(r"Invalid line \((.*)\):\n", str(err), re.S)
+            why = m.group(1) if m else str(err)
+            if why.startswith("Failed to eat"):  # rdflib names the pattern it expected
+                why = ("missing the final '.' of the statement" if "\\." in why
+                       else "missing a space between terms" if why.startswith("Failed to eat [ \\t]+") else "unexpected text")
+            raise SourceError(f"N-Quads syntax error: {why}", source=source, line=number, column=column,
+                              text=text, expected="a statement <s> <p> <o> <g> . or <s> <p> <o> . "
+                              "(RDF 1.1 N-Quads: IRIs in <…>, blank nodes _:x, literals in \"…\")") from None
+    raise SourceError("N-Quads syntax error somewhere in the file", source=source, line=1, column=1,
+                      expected="RDF 1.1 N-Quads")
+
+
+def _nquads_places(text: str, labels: Mapping[str, object]) -> dict[RDFTerm, _Place]:
+    """Where each named graph of an N-Quads text opens: the first line whose fourth term names it."""
+
+    places: dict[RDFTerm, _Place] = {}
+    seen: set[str] = set()
+    tail = re.compile(r"(<[^<>\s\"]*>|_:\S+)[ \t]*\.[ \t]*(?:#.*)?\r?\Z")  # a quick test: a term, then the dot
+    offset = 0
+    for number, line in enumerate(text.split("\n"), start=1):
+        m = tail.search(line)
+        if m is not None and m.group(1) not in seen:
+            pos = _WS.match(line).end()  # type: ignore[union-attr]
+            terms: list[re.Match] = []
+            while len(terms) < 4 and (t := _token().match(line, pos)) is not None:
+                terms.append(t)
+                pos = _WS.match(line, t.end()).end()  # type: ignore[union-attr]
+            if len(terms) == 4 and terms[3].group(0)[0] in "<_":
+                spelling = terms[3].group(0)
+                seen.add(spelling)
+                name = labels.get(spelling[2:]) if spelling.startswith("_:") else _cached_term(spelling)
+                if name is not None:
+                    start = terms[3].start()
+                    places.setdefault(name, _Place(number, start + 1, offset + start))  # type: ignore[arg-type]
+        offset += len(line) + 1
+    return places
+
+
+def _json_with_offsets(text: str, source: str) -> tuple[object, dict[int, int]]:
+    """The JSON value of ``text`` and, by ``id()`` of each object in it, the offset of its ``{``;
+    a JSON syntax error located at the decoder's line and column. The offsets come from the pure
+    Python scanner of the standard library's ``json`` package, told to note where objects start
+    (``json.scanner.py_make_scanner`` calls the decoder's ``parse_object``); should a Python lack
+    it, the text is decoded without offsets (the graphs then come in time order)."""
+    import json
+
+    offsets: dict[int, int] = {}
+    decoder = json.JSONDecoder()
+    try:
+        from json.decoder import JSONObject  # type: ignore[attr-defined]
+        from json.scanner import py_make_scanner  # type: ignore[attr-defined]
+    except ImportError:  # pragma: no cover - CPython has both
+        pass
+    else:
+        def parse_object(s_and_end, *args):
+            obj, end = JSONObject(s_and_end, *args)
+            offsets[id(obj)] = s_and_end[1] - 1
+            return obj, end
+
+        decoder.parse_object = parse_object  # type: ignore[attr-defined]
+        decoder.scan_once = py_make_scanner(decoder)  # type: ignore[attr-defined]
+    try:
+        return decoder.decode(text), offsets
+    except json.JSONDecodeError as err:
+        raise SourceError(f"JSON syntax error: {err.msg}", source=source, line=err.lineno, column=err.colno,
+                          text=text, expected="JSON-LD: a JSON object, or an array of graph objects "
+                          '{"@id": …, "prov:generatedAtTime": …, "@graph": [ … ]}') from None
+    except RecursionError:
+        raise SourceError("JSON nested too deeply", source=source, line=1, column=1,
+                          expected="JSON-LD nested at most a few hundred levels") from None
+
+
+def _jsonld_places(data: object, offsets: Mapping[int, int], text: str, source: str,
+                   accounting: Accounting | None) -> dict[RDFTerm, _Place]:
+    """Where each graph object ``{"@id": g, …, "@graph": …}`` of a JSON-LD document opens, by
+    its name resolved against the ``@context`` in scope. A property that the context in scope
+    does not map to an IRI, or a node whose ``@id`` is a relative IRI without a base, is dropped
+    by JSON-LD expansion (JSON-LD 1.1 API, §4.3; JSON-LD 1.1, §8.2): it is an error here, so that
+    no triple of the file is lost unsaid."""
+    from rdflib import BNode, URIRef
+    from rdflib.plugins.shared.jsonld.context import Context
+
+    starts = [0] + [m.end() for m in re.finditer("\n", text)]
+    places: dict[RDFTerm, _Place] = {}
+
+    def place(node: object) -> _Place | None:
+        offset = offsets.get(id(node))
+        if offset is None:
+            return None
+        line = bisect_right(starts, offset)
+        return _Place(line, offset - starts[line - 1] + 1, offset)
+
+    def walk(node: object, context: Context | None, depth: int = 0) -> None:
+        if isinstance(node, list):
+            for item in node:
+                walk(item, context, depth)
+            return
+        if not isinstance(node, dict) or "@value" in node:
+            return
+        if "@context" in node and context is not None:
+            try:
+                context = context.subcontext(node["@context"])
+            except Exception:  # noqa: BLE001 - a remote or malformed context: the parse reports it
+                context = None
+        if context is not None:
+            for key in node:
+                if key.startswith("@"):
+                    continue
+                iri = context.expand(key)
+                if iri is None or (":" not in iri and not iri.startswith("@")):  # "@…": a keyword's alias
+                    at = place(node)
+                    reject_or_raise(accounting, SourceError(
+                        f"JSON-LD drops the property {key!r}: no @context maps it to an IRI",
+                        source=source, line=at.line if at else 1, column=at.column if at else 1,
+                        text=text if at else None,
+                        expected=f'an absolute IRI as the key, or a @context term for it ("{key}": "http://…")'))
+        ident = node.get("@id")
+        if isinstance(ident, str) and context is not None and not ident.startswith("_:") \
+                and ":" not in (context.resolve(ident) or ""):
+            at = place(node)
+            reject_or_raise(accounting, SourceError(
+                f"JSON-LD drops the node {ident!r} and its triples: a relative IRI, and no @base to resolve it",
+                source=source, line=at.line if at else 1, column=at.column if at else 1, text=text if at else None,
+                expected='an absolute IRI ("http://…"), a compact IRI of a @context prefix, or a _:blank node'))
+        if "@graph" in node and isinstance(ident, str) and context is not None:
+            name: RDFTerm | None = BNode(ident[2:]) if ident.startswith("_:") else URIRef(context.resolve(ident))
+            at = place(node)
+            if name is not None and at is not None:
+                places.setdefault(name, at)
+        for key, value in node.items():
+            if key != "@context":
+                walk(value, context, depth + 1)
+
+    walk(data, Context())
+    return places
 
 
 def _sortable(value: int | datetime) -> tuple:
@@ -543,25 +793,18 @@ def _graph_opening() -> re.Pattern:
     return re.compile(r"(?:^|(?<=[\s}.]))(<[^>\s]*>|[^\s{}<>\"]+)\s*\{", re.MULTILINE)
 
 
-def _graph_openings(text: str) -> dict[str, int]:
-    """Every ``name {`` of a TriG text (also after ``GRAPH``): the spelling → its first line."""
-    lines: dict[str, int] = {}
-    line, pos = 1, 0
+def _graph_openings(text: str) -> dict[str, _Place]:
+    """Every ``name {`` of a TriG text (also after ``GRAPH``): the spelling → where it first opens."""
+    places: dict[str, _Place] = {}
+    line, pos, start = 1, 0, 0
     for m in _graph_opening().finditer(text):
-        line += text.count("\n", pos, m.start(1))  # counted incrementally: linear in the text
+        found = text.count("\n", pos, m.start(1))  # counted incrementally: linear in the text
+        if found:
+            line += found
+            start = text.rfind("\n", pos, m.start(1)) + 1
         pos = m.start(1)
-        lines.setdefault(m.group(1), line)
-    return lines
-
-
-def _find_line(openings: dict[str, int], name: RDFTerm, ds: Dataset) -> int:
-    """The line where graph ``name`` opens, 0 if it cannot be found."""
-    spellings = [to_nt(name), f"<{name}>"]
-    try:
-        spellings.append(ds.namespace_manager.normalizeUri(name))
-    except Exception:  # noqa: BLE001 - no prefix for this IRI
-        pass
-    return next((openings[sp] for sp in spellings if sp in openings), 0)
+        places.setdefault(m.group(1), _Place(line, pos - start + 1, pos))
+    return places
 
 
 # ------------------------------------------------------------------------------ readable notation
@@ -732,21 +975,75 @@ def _string_value(node: Tree) -> str:
 
 # ------------------------------------------------------------------------------- format detection
 
-_READERS = {"ntriples": _read_ntriples, "trig": _read_trig, "notation": _read_notation}
+_READERS = {"ntriples": _read_ntriples, "trig": _read_trig, "nquads": _read_nquads, "jsonld": _read_jsonld,
+            "notation": _read_notation}
 _NOTATION_LINE = re.compile(r"\[\s*[^\]\s]+\s*\]\s*\.\s*(?:#.*)?$")
 _NT_LINE = re.compile(r"^\s*(?:<|_:).*\"\s*(?:\^\^<[^>]*>)?\s*\.?\s*$")
 
 
+_JSON_START = re.compile(r"\A\s*(?:\[\s*)*(?:\{\s*(?:\"|\})|\])")
+
+
+def _terms_of_line(line: str) -> tuple[list[str], bool]:
+    """The N-Triples terms a line starts with (at most five) and whether a final ``.`` ends it."""
+    pos = _WS.match(line).end()  # type: ignore[union-attr]
+    terms: list[str] = []
+    while len(terms) < 5 and (m := _token().match(line, pos)) is not None:
+        terms.append(m.group(0))
+        pos = _WS.match(line, m.end()).end()  # type: ignore[union-attr]
+    return terms, re.fullmatch(r"\.[ \t]*(?:#.*)?\r?", line[pos:]) is not None
+
+
+def _is_quad_line(line: str) -> bool:
+    """``<s> <p> <o> <g> .``: a statement of a named graph in N-Quads (the fourth term an IRI or
+    a blank node; in timestamped N-Triples it is the timestamp literal)."""
+    terms, dot = _terms_of_line(line)
+    return dot and len(terms) == 4 and terms[3][0] in "<_"
+
+
+def _is_triple_line(line: str) -> bool:
+    """``<s> <p> <o> .``: a statement without a graph (N-Quads' default graph)."""
+    terms, dot = _terms_of_line(line)
+    return dot and len(terms) == 3
+
+
+def _nquads_ahead(first: str, rest: Iterable[str], limit: int = 1000) -> bool:
+    """Whether a text whose first statement is ``first`` is N-Quads: a quad, or triples (of the
+    default graph, such as the graphs' timestamps) followed by a quad within ``limit`` lines."""
+    if _is_quad_line(first):
+        return True
+    if not _is_triple_line(first):
+        return False
+    for line in itertools.islice(rest, limit):
+        s = line.strip()
+        if not s or s.startswith("#"):
+            continue
+        if _is_quad_line(s):
+            return True
+        if not _is_triple_line(s):
+            return False
+    return False
+
+
 def detect_format(path: str | Path | None, text: str) -> str:
-    """The stream format from the file extension, else from the first statement of the content."""
+    """The stream format from the file extension, else from the content: JSON (an object or an
+    array) is JSON-LD, N-Quads statements (:func:`_nquads_ahead`) N-Quads, else the first
+    statement decides."""
     if path is not None:
         suffix = Path(path).suffix.lower()
         if suffix in EXTENSIONS:
             return EXTENSIONS[suffix]
-    for line in text.splitlines():
+    if _JSON_START.match(text):
+        return "jsonld"
+    lines = text.splitlines()
+    for k, line in enumerate(lines):
         s = line.strip()
         if not s or s.startswith("#"):
             continue
+        if _nquads_ahead(s, lines[k + 1:]):
+            return "nquads"
+        if _is_triple_line(s) and _graph_opening().search(text):  # the graphs' times first, then TriG graphs
+            return "trig"
         if s.lower().startswith(("@prefix", "prefix", "@base", "base")):
             # prefixed files: notation if some element has a bracketed time, else TriG
             return "notation" if any(_NOTATION_LINE.search(x) for x in text.splitlines()) else "trig"
@@ -760,8 +1057,8 @@ def detect_format(path: str | Path | None, text: str) -> str:
     raise SourceError(
         "cannot tell the stream format from the file name or its first line",
         source=str(path) if path is not None else "<input>",
-        expected="a .nt or .n3t (timestamped N-Triples), .trig or .stream (readable notation) file, "
-        "or an explicit format",
+        expected="a .nt or .n3t (timestamped N-Triples), .trig, .nq, .jsonld or .stream (readable notation) "
+        "file, or an explicit format",
     )
 
 
@@ -1093,7 +1390,20 @@ def _lines_and_format(path: str, fmt: str) -> tuple[str | None, Iterator[str]]:
                 return None, iter(())
             if not first.lower().startswith(("@prefix", "prefix", "@base", "base")) \
                     and not _NOTATION_LINE.search(first) and "{" not in first and _NT_LINE.match(first):
-                fmt = "ntriples"
+                # a statement without a timestamp may open N-Quads (the graphs' timestamps in the
+                # default graph): the lines up to the first quad are read ahead to tell
+                ahead: list[str] = []
+                if _is_triple_line(first):
+                    for line in itertools.islice(lines, 1000):
+                        ahead.append(line)
+                        x = line.strip()
+                        if x and not x.startswith("#") and not _is_triple_line(x):
+                            break
+                head += ahead
+                if _nquads_ahead(first, ahead):
+                    fmt = "nquads"
+                elif not (ahead and "{" in ahead[-1]):  # else TriG graphs after their times: detect_format
+                    fmt = "ntriples"
     return fmt, itertools.chain(head, lines)
 
 
