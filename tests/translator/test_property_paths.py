@@ -330,6 +330,16 @@ def test_random_paths_equal_sparql(s, path, o, data) -> None:
 element = st.tuples(st.integers(0, 5), st.sampled_from(NODES), st.sampled_from(PREDS), st.sampled_from(VALUES))
 
 
+def stream_of(elements) -> Stream:
+    """The LARS stream of the timed triples ``(t, s, p, o)`` on the stream EX.s, over [0, 5]."""
+    points: dict[int, list[Atom]] = {}
+    for t, s, p, o in elements:
+        atom = Atom("striple", (to_lars(s), to_lars(p), to_lars(o), to_lars(EX.s)))
+        if atom not in points.setdefault(t, []):
+            points[t].append(atom)
+    return Stream({t: tuple(a) for t, a in points.items()}, 0, 5)
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(path=path_strategy(), data=graph_data, elements=st.lists(element, max_size=8),
        convention=st.sampled_from(["closed", "left-open", "right-open"]))
@@ -339,12 +349,7 @@ def test_random_paths_over_merged_windows(path, data, elements, convention) -> N
     text = f"SELECT * FROM STREAM <{EX.s}> [RANGE 2s STEP 1s] WHERE {{ ?x {path} ?y }}"
     compiled = compile_query(parse(text, "csparql"), strategy="tau1", mode="none", bounds=convention,
                              base=TimeBase("s"))
-    points: dict[int, list[Atom]] = {}
-    for t, s, p, o in elements:
-        atom = Atom("striple", (to_lars(s), to_lars(p), to_lars(o), to_lars(EX.s)))
-        if atom not in points.setdefault(t, []):
-            points[t].append(atom)
-    stream = Stream({t: tuple(a) for t, a in points.items()}, 0, 5)
+    stream = stream_of(elements)
     facts = static_facts(dataset(data, {}))
     timed = [(t, (s, p, o)) for t, s, p, o in elements]
     for t in range(6):
@@ -363,12 +368,7 @@ def test_random_paths_inside_stream_patterns(path, data, elements, convention) -
     cqels = f"SELECT * WHERE {{ STREAM <{EX.s}> [RANGE 2s SLIDE 1s] {where} }}"
     compiled = compile_query(parse(cqels, "cqels"), strategy="tau2", mode="none", bounds=convention,
                              base=TimeBase("s"))
-    points: dict[int, list[Atom]] = {}
-    for t, s, p, o in elements:
-        atom = Atom("striple", (to_lars(s), to_lars(p), to_lars(o), to_lars(EX.s)))
-        if atom not in points.setdefault(t, []):
-            points[t].append(atom)
-    stream = Stream({t: tuple(a) for t, a in points.items()}, 0, 5)
+    stream = stream_of(elements)
     facts = static_facts(dataset(data, {}))
     timed = [(t, (s, p, o)) for t, s, p, o in elements]
     sparql = f"SELECT * WHERE {{ GRAPH <{EX.s}> {where} }}"

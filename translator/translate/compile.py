@@ -27,8 +27,7 @@ from translator.translate import algebra as A
 from translator.query import model as M
 from translator.translate import modes
 from translator.translate.aggregating import needs_aggregation
-from translator.translate.expressions import check_supported
-from translator.translate.normalize import TimeBase, construct_variables, expression, pattern_algebra, stream_sources
+from translator.translate.normalize import TimeBase, construct_variables, pattern_algebra, select_projection, stream_sources
 from translator.translate.normalize import term as normalize_term
 from translator.translate.rspql import lower_windows
 from translator.translate.subqueries import with_aggregation
@@ -369,17 +368,7 @@ def _result_form(query: M.Query, pattern: A.Pattern) -> tuple[str, tuple[str, ..
     """(form, answer variables, pattern extended with SELECT expressions)."""
     form = query.form
     if isinstance(form, M.Select):
-        names: list[str] = []
-        for item in form.projection:
-            if isinstance(item, M.Projection):
-                check_supported(item.expr)
-                pattern = A.Bind(pattern, expression(item.expr), A.Var(item.var.name))
-                names.append(item.var.name)
-            else:
-                names.append(item.name)
-        if form.star:  # SELECT *: the in-scope variables (MINUS's right side is not in scope)
-            scope = {v.name for v in A.variables(pattern)}
-            names = [v.name for v in M.result_variables(query) if v.name in scope]
+        names, pattern = select_projection(form, query.where, pattern)
         return "select", tuple(names), pattern
     if isinstance(form, M.Construct):
         return "construct", construct_variables(query, A.variables(pattern)), pattern

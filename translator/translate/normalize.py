@@ -265,19 +265,28 @@ def _sub_query(sub: M.SubSelect, pattern: A.Pattern) -> A.SubQuery:
     if needs_aggregation(M.Query("csparql", sub.select, sub.where, modifiers=sub.modifiers)):
         names = tuple(A.Var(n) for n in projected_names(sub))
         return A.SubQuery(pattern, names, frozenset(), sub, grouped=True)
-    names_: list[str] = []
-    for item in sub.select.projection:
+    names_, pattern = select_projection(sub.select, sub.where, pattern)
+    projected = tuple(A.Var(v) for v in dict.fromkeys(names_))
+    return A.SubQuery(pattern, projected, A.certain(pattern) & frozenset(projected), sub)
+
+
+def select_projection(select: M.Select, where: M.Group, pattern: A.Pattern) -> tuple[list[str], A.Pattern]:
+    """The projected names of a SELECT over the solutions of its WHERE (``pattern``, in algebra
+    form) and the pattern extended by its expressions ``(expr AS ?v)`` as BINDs (SPARQL 1.1
+    §18.2.4.4 Extend); ``SELECT *``: the variables in scope of WHERE in order of first occurrence
+    (MINUS's right side is not in scope)."""
+    names: list[str] = []
+    for item in select.projection:
         if isinstance(item, M.Projection):
             _reject_in_expression(item.expr)
             pattern = A.Bind(pattern, expression(item.expr), A.Var(item.var.name))
-            names_.append(item.var.name)
+            names.append(item.var.name)
         else:
-            names_.append(item.name)
-    if sub.select.star:  # SELECT *: the variables in scope of its WHERE (MINUS's right side is not)
+            names.append(item.name)
+    if select.star:
         scope = {v.name for v in A.variables(pattern)}
-        names_ = [v.name for v in M.pattern_variables(sub.where) if v.name in scope]
-    projected = tuple(A.Var(v) for v in dict.fromkeys(names_))
-    return A.SubQuery(pattern, projected, A.certain(pattern) & frozenset(projected), sub)
+        names = [v.name for v in M.pattern_variables(where) if v.name in scope]
+    return names, pattern
 
 
 def _stream_body(g: M.Group, base: TimeBase) -> A.Pattern:
