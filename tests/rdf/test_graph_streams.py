@@ -344,3 +344,15 @@ def test_random_streams_read_back_alike_in_every_format(graphs):
     expected = elements(write_nt(graphs), "ntriples") if graphs else []
     for fmt, write in WRITERS.items():
         assert elements(write(graphs), fmt) == expected, fmt
+
+
+def test_braces_and_quotes_inside_json_strings_do_not_move_where_a_graph_opens():
+    """Where a JSON-LD graph object opens is found by its braces outside strings: a literal with
+    ``{``, ``}`` and an escaped quote before it leaves the second graph's place (line 3, column 2)."""
+    text = ('[{"@id": "http://e/g1", "http://www.w3.org/ns/prov#generatedAtTime": 1,\n'
+            '  "@graph": {"@id": "http://e/a", "http://e/p": "a } { \\" }} literal"}},\n'
+            ' {"@id": "http://e/g2", "@graph": {"@id": "http://e/c", "http://e/p": {"@id": "http://e/d"}}}]\n')
+    with pytest.raises(SourceError) as err:
+        parse_stream(text, S, "jsonld", source="s")
+    assert err.value.message == "graph <http://e/g2> has no timestamp"
+    assert (err.value.line, err.value.column) == (3, 2)

@@ -680,29 +680,33 @@ def _nquads_places(text: str, labels: Mapping[str, object]) -> dict[RDFTerm, _Pl
     return places
 
 
+#: a JSON string (skipped whole: braces inside it do not count) or a brace
+_JSON_BRACES = re.compile(r'"(?:[^"\\]|\\.)*"|[{}]')
+
+
 def _json_with_offsets(text: str, source: str) -> tuple[object, dict[int, int]]:
     """The JSON value of ``text`` and, by ``id()`` of each object in it, the offset of its ``{``;
-    a JSON syntax error located at the decoder's line and column. The offsets come from the pure
-    Python scanner of the standard library's ``json`` package, told to note where objects start
-    (``json.scanner.py_make_scanner`` calls the decoder's ``parse_object``); should a Python lack
-    it, the text is decoded without offsets (the graphs then come in time order)."""
+    a JSON syntax error located at the decoder's line and column. The decoder builds objects in
+    the order they close (``object_pairs_hook``), which is the order of their ``}`` outside strings
+    in the text; a scan of the braces pairs each ``}`` with its ``{``."""
     import json
 
+    opens: list[int] = []  # the offset of each object's "{", in the order the objects close
+    stack: list[int] = []
+    for m in _JSON_BRACES.finditer(text):
+        if m.group(0) == "{":
+            stack.append(m.start())
+        elif m.group(0) == "}" and stack:
+            opens.append(stack.pop())
     offsets: dict[int, int] = {}
-    decoder = json.JSONDecoder()
-    try:
-        from json.decoder import JSONObject  # type: ignore[attr-defined]
-        from json.scanner import py_make_scanner  # type: ignore[attr-defined]
-    except ImportError:  # pragma: no cover - CPython has both
-        pass
-    else:
-        def parse_object(s_and_end, *args):
-            obj, end = JSONObject(s_and_end, *args)
-            offsets[id(obj)] = s_and_end[1] - 1
-            return obj, end
+    closing = iter(opens)
 
-        decoder.parse_object = parse_object  # type: ignore[attr-defined]
-        decoder.scan_once = py_make_scanner(decoder)  # type: ignore[attr-defined]
+    def hook(pairs: list) -> dict:
+        obj = dict(pairs)
+        offsets[id(obj)] = next(closing, 0)
+        return obj
+
+    decoder = json.JSONDecoder(object_pairs_hook=hook)
     try:
         return decoder.decode(text), offsets
     except json.JSONDecodeError as err:
