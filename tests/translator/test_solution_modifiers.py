@@ -225,23 +225,31 @@ def test_translated_program_says_the_modifiers_come_after_solving(tmp_path, caps
     q = tmp_path / "q.rq"
     q.write_text(f"{PREFIX}SELECT ?o ?v FROM STREAM <{S1}> [RANGE 3s STEP 1s] WHERE {{ ?o :value ?v }} "
                  "ORDER BY DESC(?v) LIMIT 10")
-    for target in ("lars", "asp"):
-        assert main(["translate", str(q), "--to", target, "--period", "1s", "--unit", "s"]) == 0
+    for options in (["--to", "lars", "--period", "1s"], ["--to", "asp", "--period", "1s"],
+                    ["--to", "lars", "--profile", "csparql"]):  # the last: the program under a report policy
+        assert main(["translate", str(q), *options, "--unit", "s"]) == 0
         out = capsys.readouterr().out
         assert "% note: ORDER BY, LIMIT are applied to each evaluation's answers after solving, before R2S" in out
 
 
-def test_check_refuses_limit_by_name(tmp_path, capsys) -> None:
-    """Recorded answers of a LIMIT query are not judged (an engine may cut ties differently)."""
+@pytest.mark.parametrize("command, options, outputs", [("check", ["--profile", "csparql"], 1), ("check", ["--infer"], 1),
+                                                       ("agree", [], 2)])
+@pytest.mark.parametrize("modifier", ["ORDER BY ?room LIMIT 1", "OFFSET 2"])
+def test_recorded_answers_of_a_slice_are_refused_by_name(tmp_path, capsys, command, options, outputs, modifier) -> None:
+    """Recorded answers of a LIMIT/OFFSET query are not judged (an engine may cut ties differently):
+    ``check``, ``check --infer`` and ``agree --answers A --answers B`` name the reason, exit 2."""
     q = tmp_path / "q.rq"
-    q.write_text("SELECT ?room FROM STREAM <http://www.example.org/stream1> [RANGE 10s STEP 10s] "
-                 "WHERE { <http://ex.org/m1> <http://ex.org/detectedAt> ?room } ORDER BY ?room LIMIT 1")
+    q.write_text(f"SELECT ?room FROM STREAM <http://www.example.org/stream1> [RANGE 10s STEP 10s] "
+                 f"WHERE {{ <http://ex.org/m1> <http://ex.org/detectedAt> ?room }} {modifier}")
     recorded = tmp_path / "answers.jsonl"
     recorded.write_text('{"t": 10, "answers": []}\n')
-    code = main(["check", str(q), "--answers", str(recorded), "--profile", "csparql",
-                 "--stream", f"http://www.example.org/stream1={tmp_path / 'none.nt'}"])
+    stream = tmp_path / "none.nt"
+    stream.write_text("")
+    code = main([command, str(q), *["--answers", str(recorded)] * outputs, *options,
+                 "--stream", f"http://www.example.org/stream1={stream}"])
     err = capsys.readouterr().err
-    assert code == 2 and "LIMIT in a query whose recorded answers are judged" in err and "Traceback" not in err
+    name = modifier.split()[-2]
+    assert code == 2 and f"{name} in a query whose recorded answers are judged" in err and "Traceback" not in err
 
 
 def test_epsparql_still_refuses_order_by() -> None:
