@@ -22,12 +22,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterator, Mapping, Sequence
 
-from lars.errors import RsplarsError
+from lars.errors import RsplarsError, UnsupportedError
 from lars.model import Rule
 from spark_jobs.options import DEFAULT_MASTER, ENGINES, add_engine_options  # noqa: F401 - re-exported
 from translator.translate.compile import Compiled
 from translator.rdf.streams import StreamElement
-from translator.evaluate.run import R2S, Evaluation, RunError
+from translator.evaluate.run import R2S, Evaluation, RunError, modified, r2s_rows
 
 if TYPE_CHECKING:  # pragma: no cover
     from pyspark.sql import DataFrame, SparkSession
@@ -150,6 +150,11 @@ def _answers_spark(compiled, elements, static_facts, start, end, r2s, master, pa
 
     if r2s not in R2S:
         raise RunError(f"unknown R2S operator {r2s!r} (expected one of {', '.join(R2S)})")
+    slicing = compiled.modifiers is not None and compiled.modifiers.slices
+    if slicing and parquet is not None:
+        raise UnsupportedError("--parquet of a query with LIMIT or OFFSET", "Spark",
+                               "its table holds the relations before the slice; write the answers with --output")
+    final_r2s, r2s = r2s, ("rstream" if slicing else r2s)  # LIMIT/OFFSET before R2S (run.modified): R2S here
     data = _start(master, elements)
     if state is not None and data.table is None:
         raise RsplarsError("--spark-state needs the stream elements read by rsplars (not an elements table)")
@@ -164,6 +169,12 @@ def _answers_spark(compiled, elements, static_facts, start, end, r2s, master, pa
         from pyspark.sql import functions as F
 
         write_parquet(out.withColumn("run", F.lit("run")), {"run": compiled}, parquet)
+    yield from _modified(compiled, _collected(out, decode_row), final_r2s if slicing else None)
+    results.unpersist()
+
+
+def _collected(out, decode_row) -> Iterator[Evaluation]:
+    """The relations of Spark's answer frame, one :class:`Evaluation` per evaluation time."""
     current: int | None = None
     rows: set = set()
     for record in out.orderBy("t").toLocalIterator():
@@ -176,7 +187,19 @@ def _answers_spark(compiled, elements, static_facts, start, end, r2s, master, pa
             rows.add(decode_row(record["row"]))
     if current is not None:
         yield Evaluation(current, frozenset(rows))
-    results.unpersist()
+
+
+def _modified(compiled: Compiled, evaluations: Iterator[Evaluation], r2s: str | None) -> Iterator[Evaluation]:
+    """``evaluations`` (RStream) after the query's LIMIT/OFFSET and then the R2S operator ``r2s``
+    (:func:`translator.evaluate.run.modified`, as a sequential run applies them); ``None``: as they are."""
+    if r2s is None:
+        yield from evaluations
+        return
+    previous: frozenset = frozenset()
+    for ev in evaluations:
+        out = modified(compiled, ev.rows)
+        yield Evaluation(ev.t, r2s_rows(r2s, out, previous))
+        previous = out
 
 
 @dataclass(frozen=True)
@@ -225,6 +248,10 @@ def _agreement_spark(runs, elements, static_facts, start, end, master, partition
     from spark_jobs.pipeline import solve_runs
     from spark_jobs.solve_blocks import decode_row
 
+    for label, compiled in runs.items():
+        if getattr(compiled, "modifiers", None) is not None and compiled.modifiers.slices:
+            raise UnsupportedError("LIMIT or OFFSET", "agreement on Spark",
+                                   "compare without --engine spark, which applies them to every evaluation")
     judged = push in runs  # without it: the answers only (an EP-SPARQL push run's events come from elsewhere)
     for label in (pull, push) if judged else (pull,):
         if label not in runs:

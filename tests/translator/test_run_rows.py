@@ -78,7 +78,7 @@ def test_rows_kept_from_the_deltas_equal_the_rows_read_again(run) -> None:
     from translator.evaluate.run import evaluations, step_rows
 
     steps, with_delta = run
-    compiled = SimpleNamespace(answer_predicate="answer")
+    compiled = SimpleNamespace(answer_predicate="answer", modifiers=None)
     made, by_rows, before = [], [], set()
     for t, (atoms, delta) in enumerate(zip(steps, with_delta)):
         d = (tuple(sorted(atoms - before)), tuple(sorted(before - atoms))) if delta else None

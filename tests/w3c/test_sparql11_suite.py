@@ -4,8 +4,8 @@ Each ``mf:QueryEvaluationTest`` of the suite's manifests is run through the comm
 ``qt:data`` (``--static``) and ``qt:graphData`` (``--named IRI=FILE``), without a stream: a query
 without streams is plain SPARQL (Dao-Tran, Beck, Eiter 2015, Proposition 2). Its answers are
 compared with the expected result as SPARQL's tests compare them (``w3c_results``: sets, blank nodes
-up to renaming, numbers by value within their datatype; order is not compared, and ORDER BY is
-refused by name). Every test passes unless ``w3c_classification`` lists it, and then it fails
+up to renaming, numbers by value within their datatype; where the query has ORDER BY, the sequence of
+the rows' ORDER BY keys too). Every test passes unless ``w3c_classification`` lists it, and then it fails
 exactly as listed: refused *by name* for an unsupported feature, a set equal to a bag with
 duplicates, or a failure whose reason is written in the README. The README's conformance table is
 the one ``w3c_conformance`` generates from the same lists.
@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from w3c_classification import BY_VALUE, DUPLICATES, FAILED, UNSUPPORTED, expected_status  # noqa: E402
 from w3c_conformance import END, START, table  # noqa: E402
 from w3c_manifest import SUITE, W3CTest, all_tests  # noqa: E402
-from w3c_results import read_expected, same_solutions  # noqa: E402
+from w3c_results import order_variables, read_expected, same_solutions  # noqa: E402
 from w3c_runner import UNSUPPORTED_MESSAGE, arguments, compare, measure, run_cli_subprocess  # noqa: E402
 
 TESTS = all_tests()
@@ -75,6 +75,23 @@ def test_the_comparison_sees_a_wrong_answer() -> None:
     assert same_solutions([(two,)], [('"2.0"^^<http://www.w3.org/2001/XMLSchema#decimal>',)])
     assert not same_solutions([(two,)], [('"2"^^<http://www.w3.org/2001/XMLSchema#integer>',)])
     assert compare(True, '{"t": 0, "answer": false}\n').status == "wrong"
+
+
+def test_the_comparison_sees_answers_out_of_order() -> None:
+    """Where the query has ORDER BY, the runner compares the sequence of the ORDER BY keys: the
+    expected rows reversed are wrong, rows that tie on the keys may be swapped."""
+    test = BY_KEY["property-path/pp14"]
+    order = order_variables(test.query.read_text(encoding="utf-8"))
+    assert order == ("X", "Y")
+    variables, rows = expected = read_expected(test.result)
+
+    def text(rows) -> str:
+        return json.dumps({"t": 0, "answers": [{v: x for v, x in zip(variables, r) if x is not None} for r in rows]})
+
+    assert compare(expected, text(rows), order).status == "passed"
+    assert compare(expected, text(rows[::-1]), order).status == "wrong"
+    assert compare(expected, text(rows[::-1])).status == "passed"  # without ORDER BY, a set
+    assert compare(expected, text(rows[::-1]), ("Z",)).status == "passed"  # ties on every key
 
 
 @pytest.mark.parametrize("key", ["bind/bind04", "functions/in01", "aggregates/agg-empty-group-count-graph",

@@ -8,8 +8,9 @@ N-Triples terms (``None``: unbound) in the order of the variables; a boolean is 
 
 Comparison (SPARQL 1.1 Query §19 test suite practice): result sets are compared as *sets* of
 solutions (rsplars' answers are sets, D5 in docs/decisions.md; a test whose expected result holds a
-duplicate row is classified, never compared as a bag), order is not compared (ORDER BY itself is
-not supported), blank nodes are compared up to a renaming (one bijection for the whole result),
+duplicate row is classified, never compared as a bag); where the query has ORDER BY over variables,
+the sequence of the rows' ORDER BY keys must also be the expected one (:func:`same_order`: rows
+that tie on the keys may come in any order, §15.1), blank nodes are compared up to a renaming (one bijection for the whole result),
 and two numeric literals of the same datatype are equal when their values are (SPARQL fixes no
 canonical lexical form for computed decimals, floats and doubles: ``2.0`` and ``2.00``).
 """
@@ -197,3 +198,38 @@ def _match(rows: list, pool: set, mapping: dict, used: set) -> bool:
 def has_duplicates(rows: list[Row]) -> bool:
     """Whether a result holds a solution twice (a bag that no set of answers equals, D5)."""
     return len(set(rows)) != len(rows)
+
+
+def order_variables(query_text: str) -> tuple[str, ...] | None:
+    """The variables of the top-level ORDER BY of a SPARQL query, read by rdflib's SPARQL algebra
+    (independent of rsplars' parser): ``None`` without ORDER BY, or when a key is not a variable."""
+    from rdflib.plugins.sparql import prepareQuery
+    from rdflib.term import Variable
+
+    node = prepareQuery(query_text).algebra
+    while node is not None and getattr(node, "name", None) != "OrderBy":
+        if getattr(node, "name", None) not in ("SelectQuery", "Project", "Distinct", "Reduced", "Slice",
+                                               "ToMultiSet", "ConstructQuery", "Extend"):
+            return None
+        node = node.get("p")
+    if node is None:
+        return None
+    names = []
+    for condition in node["expr"]:
+        expr = condition if isinstance(condition, Variable) else condition.get("expr")
+        if not isinstance(expr, Variable):
+            return None
+        names.append(str(expr))
+    return tuple(names)
+
+
+def same_order(got: list[Row], expected: list[Row], variables: list[str], keys: tuple[str, ...]) -> bool:
+    """Whether the rows' values of the ORDER BY variables ``keys`` come in the same sequence in
+    ``got`` as in ``expected`` (numbers by value, as :func:`same_solutions` compares them; blank
+nodes, named apart in the two results, as one)."""
+    at = [variables.index(k) for k in keys if k in variables]
+
+    def sequence(rows: list[Row]) -> list:
+        return [tuple("_:" if r[i] is not None and r[i].startswith("_:") else _term_key(r[i]) for i in at) for r in rows]
+
+    return sequence(got) == sequence(expected)

@@ -1,6 +1,6 @@
 """Run one W3C SPARQL 1.1 evaluation test through the ``rsplars run`` command line and measure its
 outcome: ``passed`` (the answers equal the expected result, :mod:`w3c_results`), ``wrong`` (they do
-not), ``unsupported`` (exit 2 with ``unsupported in translation to LARS: …``, the feature named),
+not, or not in the order of the query's ORDER BY), ``unsupported`` (exit 2 with ``unsupported in translation to LARS: …``, the feature named),
 or ``error`` (anything else: another error message, another exit code).
 
 The command line runs in this process (``translator.cli.main.main(argv)``, the same entry point as
@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from w3c_manifest import W3CTest
-from w3c_results import has_duplicates, project, read_expected, same_solutions
+from w3c_results import has_duplicates, order_variables, project, read_expected, same_order, same_solutions
 
 UNSUPPORTED_MESSAGE = "unsupported in translation to LARS: "
 ROOT = Path(__file__).resolve().parents[2]
@@ -87,10 +87,10 @@ def measure(test: W3CTest) -> Outcome:
                 return Outcome("unsupported", unsupported[0])
             return Outcome("error", f"exit {code}: {err.strip()[-400:] or message}")
         text = out.read_text(encoding="utf-8")
-    return compare(expected, text)
+    return compare(expected, text, order_variables(test.query.read_text(encoding="utf-8")))
 
 
-def compare(expected, text: str) -> Outcome:
+def compare(expected, text: str, order: tuple[str, ...] | None = None) -> Outcome:
     """The outcome of the CLI's output ``text`` against the expected result."""
     if isinstance(expected, bool):
         (record,) = [json.loads(line) for line in text.splitlines()]
@@ -110,6 +110,9 @@ def compare(expected, text: str) -> Outcome:
     want = project(variables, rows, variables)
     duplicates = has_duplicates(want)
     as_set = same_solutions(got, want)
+    if as_set and not duplicates and order is not None and not same_order(got, want, variables, order):
+        return Outcome("wrong", f"the answers in another order than ORDER BY {' '.join('?' + v for v in order)}",
+                       duplicates, as_set)
     if as_set and not duplicates:
         return Outcome("passed", lexical=same_solutions(got, want, by_value=False))
     detail = f"{len(got)} answers, expected {len(want)}"

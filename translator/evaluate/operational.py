@@ -49,7 +49,7 @@ from lars.model import (
 )
 from translator.evaluate.profiles import Operational
 from translator.evaluate.report_policy import Contents, Grid, Policy, PolicyError, Report, report_times
-from translator.evaluate.run import Row, engine_input, query_solver, r2s_rows, step_rows, the_answer
+from translator.evaluate.run import Row, engine_input, modified, query_solver, r2s_rows, step_rows, the_answer
 from translator.evaluate.semijoin import Conjunctive, conjunctive_triples, supported
 from translator.evaluate.window_contents import CHAIN_WIDTH, ContentIndex, chain_run, chains, content_only, relevance
 from translator.query import model as M
@@ -57,6 +57,7 @@ from translator.rdf.streams import StreamElement
 from translator.translate.compile import Compiled, compile_query, rewrite_patterns
 from translator.translate.expressions import FUNCTIONS
 from translator.translate.modes import TRIGGER, with_trigger
+from translator.translate.solution_modifiers import modifier_notes
 from translator.translate.normalize import TimeBase, pattern_algebra, window as window_spec
 from translator.translate.tau import STRIPLE
 from translator.rdf.terms import to_lars
@@ -274,7 +275,7 @@ class Evaluator:
         solver = make_solver(run.program, self.engine, functions=FUNCTIONS)
         self.solver_runs += 1
         for step in solver.run(run.stream, times):
-            self.cache[(k, step.t, variant)] = frozenset(step_rows(compiled, the_answer(step)))
+            self.cache[(k, step.t, variant)] = modified(compiled, frozenset(step_rows(compiled, the_answer(step))))
 
     def rows(self, report: Report) -> frozenset[Row]:
         if self.contents_index is not None:
@@ -328,7 +329,7 @@ class Evaluator:
             stream, at = chain_run(index, chain)
             rows: list[frozenset[Row]] = []
             for step in solver.run(stream, range(1, stream.end + 1)):
-                got = frozenset(step_rows(compiled, the_answer(step)))
+                got = modified(compiled, frozenset(step_rows(compiled, the_answer(step))))
                 # an unchanged answer is the previous object: R2S then compares by identity (apply_r2s)
                 rows.append(rows[-1] if rows and rows[-1] == got else got)
             for k, i in zip(chain, at):
@@ -491,4 +492,5 @@ def report_program(query: M.Query, strategy: str, base: TimeBase, op: Operationa
     rules = (*with_trigger(compiled.program), *trigger_rules(windows, op))
     notes.append(f"R2S {op.r2s.upper()} and empty relations '{op.empty_relations}' are applied to the answer "
                  "stream after solving (as the CSRBench oracle, Dell'Aglio et al. 2013, §6.1)")
+    notes.extend(modifier_notes(compiled.modifiers))
     return Program(rules), notes

@@ -17,7 +17,8 @@ result in the standard formats of SPARQL 1.1 (:data:`WRITERS`):
   N-Triples terms (the CSV format has no graph form);
 * ``ntriples`` (CONSTRUCT): plain N-Triples ``<s> <p> <o> .``, without the time stamp of a stream.
 
-The answers are a set of solutions (D5, docs/decisions.md); rows are written sorted.
+The answers are a set of solutions (D5, docs/decisions.md); rows are written sorted, in the order of
+the query's ORDER BY if it has one (its LIMIT and OFFSET are applied by ``answers``).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from typing import Callable, Sequence, TextIO
 from lars.model import Rule
 
 from translator.evaluate.run import Evaluation, answers, construct_triples, solution_dicts
-from translator.evaluate.writers import WRITERS as STREAM_WRITERS, split_triple, term_json
+from translator.evaluate.writers import WRITERS as STREAM_WRITERS, order_by, split_triple, term_json
 from translator.translate.compile import Compiled
 
 STATIC_TIME = 0
@@ -51,7 +52,10 @@ def _sparql_json(out: TextIO, compiled: Compiled, evaluation: Evaluation) -> Non
     if compiled.form == "ask":
         document: dict = {"head": {}, "boolean": bool(evaluation.rows)}
     else:
-        bindings = [{v: term_json(x) for v, x in d.items()} for d in solution_dicts(compiled.variables, evaluation.rows)]
+        ordering = order_by(compiled)
+        dicts = (solution_dicts(compiled.variables, evaluation.rows) if ordering is None else
+                 [{v: x for v, x in zip(compiled.variables, row) if x is not None} for row in ordering(evaluation.rows)])
+        bindings = [{v: term_json(x) for v, x in d.items()} for d in dicts]
         document = {"head": {"vars": list(compiled.variables)}, "results": {"bindings": bindings}}
     out.write(json.dumps(document, ensure_ascii=False) + "\n")
 
@@ -76,7 +80,10 @@ def _csv(out: TextIO, compiled: Compiled, evaluation: Evaluation) -> None:
         writer.writerows(split_triple(line) for line in construct_triples(compiled, evaluation.rows, evaluation.t))
     else:
         writer.writerow(compiled.variables)
-        for row in sorted(evaluation.rows, key=lambda r: tuple("" if x is None else x for x in r)):
+        ordering = order_by(compiled)
+        rows = (ordering(evaluation.rows) if ordering is not None
+                else sorted(evaluation.rows, key=lambda r: tuple("" if x is None else x for x in r)))
+        for row in rows:
             writer.writerow([csv_value(x) for x in row])
 
 

@@ -14,7 +14,9 @@ default ``to`` is the last element's time, rounded up to a multiple of U in pull
 interval holding the last element is evaluated at its end.
 
 R2S (§4 step 4, post-processing): ``rstream`` reports all current answers, ``istream`` those new
-since the previous evaluation, ``dstream`` those dropped since then.
+since the previous evaluation, ``dstream`` those dropped since then. Before R2S, the query's ORDER
+BY, LIMIT and OFFSET are applied to each evaluation's answers (:func:`modified`,
+:mod:`translator.translate.solution_modifiers`).
 
 Result forms: a SELECT row holds the projected variables; a CONSTRUCT row the template's
 variables, turned into triples by :func:`construct_triples`; ASK is true at t iff there is a row.
@@ -233,6 +235,9 @@ def evaluations(compiled: Compiled, steps: Iterable, r2s: str, on_note: Callable
     previous evaluation, RSP-QL §1.19), with the once-per-run note of ``answers``: at the first step
     with an ``agglimit`` atom (the portable program) or after which ``limit`` was told (the native one)."""
     previous: frozenset[Row] = frozenset()
+    previous_out: frozenset[Row] = frozenset()  # ``previous`` after the solution modifiers
+    modifiers = compiled.modifiers
+    slicing = modifiers is not None and modifiers.slices
     noted = False
     prefix = compiled.answer_predicate
     known = False  # is ``previous`` the rows of the previous step (so that its delta applies)?
@@ -268,9 +273,10 @@ def evaluations(compiled: Compiled, steps: Iterable, r2s: str, on_note: Callable
             noted = True
             on_note(f"at t={step.t} a SUM or AVG met more values in one group than it adds exactly (at most "
                     "32767 per group) and is left unbound (docs/translation.md, Aggregates)")
-        rows = r2s_rows(r2s, current, previous)
-        previous = current
-        yield Evaluation(step.t, rows, change if r2s == "rstream" else None)
+        out = modified(compiled, current)
+        rows = r2s_rows(r2s, out, previous_out)
+        previous, previous_out = current, out
+        yield Evaluation(step.t, rows, change if r2s == "rstream" and not slicing else None)
 
 
 def _answer_atoms(atoms: Sequence[str], prefix: str, row_of: Callable[[str], Row]) -> Iterator[Row]:
@@ -301,6 +307,13 @@ def _has_prefix(atoms: Sequence[str], prefix: str) -> bool:
 AGGREGATE_ERROR = "agglimit"
 """Prefix of the atoms ``translator.translate.aggregates`` derives for a group whose SUM/AVG has
 more values than the limb sums hold exactly."""
+
+
+def modified(compiled: Compiled, rows: frozenset[Row]) -> frozenset[Row]:
+    """One evaluation's answer relation after the query's ORDER BY, LIMIT and OFFSET
+    (:mod:`translator.translate.solution_modifiers`): the last step of R2R, applied after solving
+    and before R2S, by every run (sequential, incremental, live, operational, Spark)."""
+    return rows if compiled.modifiers is None else compiled.modifiers.apply(rows)
 
 
 def r2s_rows(r2s: str, current: frozenset[Row], previous: frozenset[Row]) -> frozenset[Row]:

@@ -1,7 +1,8 @@
 """Writers of answer streams in the ecosystem's formats, one record per evaluation time.
 
 * ``jsonl``: ``{"t": 18, "answers": [{"shop": "<http://…>", "percent": "\\"25\\"^^<…>"}]}`` — terms in
-  N-Triples form, unbound variables left out, answers sorted; ASK gives ``{"t": 18, "answer": true}``;
+  N-Triples form, unbound variables left out, answers sorted (in the order of the query's ORDER BY
+  if it has one; so in every format); ASK gives ``{"t": 18, "answer": true}``;
   CONSTRUCT ``{"t": 400, "triples": ["<s> <p> <o> .", …]}``;
 * ``csv``: a header ``t,var1,…`` then one row per answer (N-Triples terms, empty = unbound);
 * ``sparql-json``: one SPARQL 1.1 Query Results JSON object per line, with an extra member ``t``;
@@ -44,10 +45,19 @@ def refuse_graph_templates(compiled, fmt: str) -> None:
                            "use --format nquads or jsonl")
 
 
+def order_by(compiled):
+    """The query's ORDER BY as a function from an evaluation's rows to the rows in its order
+    (:meth:`translator.translate.solution_modifiers.SolutionModifiers.ordered`), or ``None``
+    without ORDER BY (then the writers sort the rows their own way)."""
+    modifiers = getattr(compiled, "modifiers", None)
+    return modifiers.ordered if modifiers is not None and modifiers.conditions else None
+
+
 def _jsonl(out: TextIO, compiled):
     from translator.evaluate.run import construct_quads, construct_triples
 
     answers = AnswerTexts(compiled.variables)
+    ordering = order_by(compiled)
     quads = compiled.form == "construct" and has_graph_templates(compiled)
 
     def write(ev) -> None:
@@ -57,6 +67,10 @@ def _jsonl(out: TextIO, compiled):
                 record["quads"] = construct_quads(compiled, ev.rows, ev.t)
         elif compiled.form == "ask":
             record = {"t": ev.t, "answer": bool(ev.rows)}
+        elif ordering is not None:  # ORDER BY: the answers in its order
+            texts = ", ".join([answers.item(row)[1] for row in ordering(ev.rows)])
+            out.write(f'{{"t": {json.dumps(ev.t)}, "answers": [{texts}]}}\n')
+            return
         else:  # json.dumps of {"t": t, "answers": solution_dicts(…)}, each answer encoded once while it recurs
             out.write(f'{{"t": {json.dumps(ev.t)}, "answers": [{answers.joined(ev.rows, getattr(ev, "change", None))}]}}\n')
             return
@@ -175,6 +189,7 @@ def _csv(out: TextIO, compiled):
     writer = csv.writer(out, lineterminator="\n")
     header = {"ask": ["t", "answer"], "construct": ["t", "subject", "predicate", "object"]}
     writer.writerow(header.get(compiled.form, ["t", *compiled.variables]))
+    ordering = order_by(compiled)
 
     def write(ev) -> None:
         if compiled.form == "construct":
@@ -184,7 +199,8 @@ def _csv(out: TextIO, compiled):
         if compiled.form == "ask":
             writer.writerow([ev.t, "true" if ev.rows else "false"])
             return
-        for row in sorted(ev.rows, key=lambda r: tuple("" if x is None else x for x in r)):
+        rows = ordering(ev.rows) if ordering is not None else sorted(ev.rows, key=lambda r: tuple("" if x is None else x for x in r))
+        for row in rows:
             writer.writerow([ev.t, *("" if x is None else x for x in row)])
 
     return write
@@ -193,11 +209,15 @@ def _csv(out: TextIO, compiled):
 def _sparql_json(out: TextIO, compiled):
     from translator.evaluate.run import solution_dicts
 
+    ordering = order_by(compiled)
+
     def write(ev) -> None:
         if compiled.form == "ask":
             record = {"t": ev.t, "head": {}, "boolean": bool(ev.rows)}
         else:
-            bindings = [{v: term_json(x) for v, x in d.items()} for d in solution_dicts(compiled.variables, ev.rows)]
+            dicts = (solution_dicts(compiled.variables, ev.rows) if ordering is None else
+                     [{v: x for v, x in zip(compiled.variables, row) if x is not None} for row in ordering(ev.rows)])
+            bindings = [{v: term_json(x) for v, x in d.items()} for d in dicts]
             record = {"t": ev.t, "head": {"vars": list(compiled.variables)}, "results": {"bindings": bindings}}
         out.write(json.dumps(record, ensure_ascii=False) + "\n")
 

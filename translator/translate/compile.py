@@ -11,8 +11,9 @@ CONSTRUCT (the answer holds the template's variables; the template is instantiat
 :func:`translator.evaluate.run.construct_triples`), ASK (``answer`` without arguments). Aggregates — SPARQL
 1.1 GROUP BY/HAVING with COUNT, SUM, AVG, MIN, MAX and C-SPARQL's AGGREGATE clauses — become
 clingo aggregates over τ's ``ans1`` (:mod:`translator.translate.aggregates`; COUNT counts distinct
-solutions, D5). ORDER BY, LIMIT and OFFSET are named *unsupported* errors (answers are sets per
-time point, D5).
+solutions, D5). ORDER BY, LIMIT and OFFSET are not part of the program: the program computes each
+evaluation's answer relation as a set, and :attr:`Compiled.modifiers`
+(:mod:`translator.translate.solution_modifiers`) orders and slices it after solving, before R2S.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from translator.translate import algebra as A
 from translator.query import model as M
 from translator.translate import modes
 from translator.translate.aggregating import needs_aggregation
+from translator.translate.solution_modifiers import SolutionModifiers, solution_modifiers
 from translator.translate.normalize import TimeBase, construct_variables, pattern_algebra, select_projection, stream_sources
 from translator.translate.normalize import term as normalize_term
 from translator.translate.rspql import lower_windows
@@ -62,6 +64,9 @@ class Compiled:
     """The same program with SPARQL's SUM/AVG/MIN/MAX/SAMPLE as external aggregates
     (``translator.translate.aggregates.native_rules``), which the engines of Python evaluate
     directly (``None``: no such aggregate). ``program`` is the portable one, which clingo runs too."""
+    modifiers: SolutionModifiers | None = None
+    """The query's ORDER BY, LIMIT and OFFSET, applied to each evaluation's answer relation after
+    solving and before R2S (``None``: it has none)."""
 
     def engine_programs(self, static: Sequence[Rule] = ()) -> tuple[Program, Program | None]:
         """(the portable program, the native one or ``None``) with the static facts ``static``."""
@@ -287,7 +292,8 @@ def compile_query(
     else:
         period = None
     return Compiled(query, programs[0], variables, form, strategy, mode, period, bounds,
-                    native=programs[1] if len(programs) > 1 else None)
+                    native=programs[1] if len(programs) > 1 else None,
+                    modifiers=solution_modifiers(query, variables))
 
 
 def _answer_in_place(rules: list[Rule], answer: Rule) -> list[Rule]:
@@ -355,11 +361,6 @@ def _variables(rule: Rule) -> set[Variable]:
 
 
 def _reject_unsupported(query: M.Query) -> None:
-    mods = query.modifiers
-    for name, present in (("ORDER BY", mods.order_by), ("LIMIT", mods.limit is not None),
-                          ("OFFSET", mods.offset is not None)):
-        if present:
-            raise UnsupportedError(name, STAGE, "continuous answers are sets per time point (D5)")
     if isinstance(query.form, M.Describe):
         raise UnsupportedError("DESCRIBE", STAGE)
 

@@ -804,6 +804,13 @@ sparql_sum_of.incremental = lambda: _SumState(_sum_number)  # type: ignore[attr-
 sparql_avg_of.incremental = lambda: _SumState(_avg_number)  # type: ignore[attr-defined]
 
 
+def term_order(term: GroundTerm) -> tuple:
+    """A Python sort key of a term in SPARQL's ORDER BY order of :func:`sparql_order_key`
+    (SPARQL 1.1 §15.1, completed to a total order as docs/translation.md documents): clingo's
+    order of the term's key, which MIN/MAX pick by too."""
+    return _order_of(term)
+
+
 @lru_cache(maxsize=TERM_CACHE_SIZE)
 def _order_of(term: GroundTerm) -> tuple:
     """clingo's order of ``@sparql_order_key(term)`` (distinct terms: distinct keys, the term is

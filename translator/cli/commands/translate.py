@@ -78,8 +78,11 @@ def _header(label: str, compiled, unit: str) -> str:
     mode = compiled.mode + (f", period {compiled.period} {unit}" if compiled.period else "")
     names = ['?' + v for v in compiled.variables] + (["start", "end"] if getattr(compiled, "interval", False) else [])
     answer = f"{compiled.answer_predicate}({', '.join(names)})"
+    from translator.translate.solution_modifiers import modifier_notes
+
+    notes = "".join(f"% note: {n}\n" for n in modifier_notes(getattr(compiled, "modifiers", None)))
     return (f"% {label}: strategy {compiled.strategy}, mode {mode}, window bounds {compiled.bounds}, "
-            f"time unit {unit}; answers: {answer}\n")
+            f"time unit {unit}; answers: {answer}\n{notes}")
 
 
 def target_dialect(dialect: str) -> Callable:
