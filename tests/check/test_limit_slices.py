@@ -204,10 +204,14 @@ def test_run_output_permuted_within_ties_is_correct_and_a_corruption_is_not(stre
         elif not corruptible and corruption == "add" and dropped:
             bad, corruptible = chosen | {rng.choice(dropped)}, True
         corrupted.append(ActualRelation(a.t, a.t, bad, 0))
-    verdict = check(evaluator(stream, order), permuted, op, t0_fixed=True, other_profiles=False)
-    assert verdict.correct, verdict.report.get("mismatch")
+    for early_stop in (True, False):  # the early stop judges as the whole evaluation does
+        verdict = check(evaluator(stream, order), permuted, op, t0_fixed=True, other_profiles=False,
+                        early_stop=early_stop)
+        assert verdict.correct, verdict.report.get("mismatch")
     if corruptible:
         verdict = check(evaluator(stream, order), corrupted, op, t0_fixed=True, other_profiles=False)
         assert not verdict.correct
+        assert not check(evaluator(stream, order), corrupted, op, t0_fixed=True, other_profiles=False,
+                         early_stop=False).correct
         diagnosis = " ".join(verdict.report["mismatch"]["diagnosis"])
         assert re.search(r"wrong number of rows|a row outside|a missing row|too few of the", diagnosis), diagnosis
