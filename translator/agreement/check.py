@@ -42,6 +42,7 @@ from typing import Sequence
 from lars.errors import RsplarsError
 from translator.agreement.answers import ActualRelation, nt_key, read_answers, term_key  # noqa: F401  (re-exported)
 from translator.agreement.early_stop import Judged, Progress, best_first
+from translator.agreement.slices import judge_slices, refuse_unjudged, slice_faults, slicing
 from translator.evaluate.operational import Evaluator, Relation, apply_r2s, grids_of, horizon
 from translator.evaluate.profiles import PROFILES, R2S, Operational
 from translator.evaluate.report_policy import Report
@@ -77,6 +78,11 @@ def show_term(key: Term) -> str:
 
 def show_binding(b: Binding) -> dict[str, str]:
     return {v: show_term(k) for v, k in sorted(b)}
+
+
+def show_row(b: Binding) -> str:
+    """A binding on one line: ``?v=term …``."""
+    return " ".join(f"?{v}={x}" for v, x in show_binding(b).items())
 
 
 def show_relation(rel: frozenset) -> list[dict[str, str]]:
@@ -145,6 +151,9 @@ def check(evaluator: Evaluator, actual: Sequence[ActualRelation], op: Operationa
     for them: the probes of other profiles need the verdict only)."""
     if not ignore_timestamps and any(a.t is None for a in actual):
         raise RsplarsError("the answers have relations without a timestamp; use --ignore-timestamps")
+    if slicing(evaluator):  # LIMIT/OFFSET: judged as slices (translator.agreement.slices)
+        refuse_unjudged(evaluator, op.r2s, ignore_timestamps)
+        judge_slices(evaluator, _timed(list(actual)))
     zs = candidates(evaluator, op, registration, t0_fixed)
     if len(zs) > max_candidates:
         raise RsplarsError(f"{len(zs)} t0 candidates (the product over the windows' ranges) exceed "
@@ -207,6 +216,9 @@ def check(evaluator: Evaluator, actual: Sequence[ActualRelation], op: Operationa
             "stopped_at": [judged[z].stopped_at if z in judged else None for z in tried],
         },
     }
+    if slicing(evaluator):
+        report["comparison"]["slices"] = ("LIMIT/OFFSET: each relation is judged against the slice of the whole "
+                                          "relation that keeps its tied rows (SPARQL 1.1 §15.1, §15.4–15.5)")
     if ignore_timestamps and not actual:
         report["note"] = "an empty output is contained in every expected output (as in the CSRBench oracle)"
     if found is None and verdict_only:
@@ -402,6 +414,8 @@ def diagnose(evaluator: Evaluator, op: Operational, z, grids, t, e_rel, e_rep, a
             causes.append(f"dropped relation: no output at {t}, where the window reports {len(e_rel)} binding(s)")
     elif e_rel is not None and a_rel is not None:
         extra, missing = a_rel - e_rel, e_rel - a_rel
+        if e_rep is not None:
+            causes += slice_faults(evaluator, e_rep, a_rel, show_row)
         nulls = _null_instead_of_zero(missing, extra)
         if nulls:
             causes.append(f"null instead of 0: {nulls} is unbound or null where SPARQL 1.1 gives 0 for an empty "

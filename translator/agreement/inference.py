@@ -33,6 +33,7 @@ from typing import Iterable, Iterator, Sequence
 from lars.errors import RsplarsError
 from translator.agreement.check import ActualRelation, candidates, check, contiguous_match, nt_key, oracle_terms
 from translator.agreement.early_stop import Judged, Progress, best_first
+from translator.agreement.slices import judge_slices, refuse_unjudged, slicing
 from translator.evaluate.operational import Evaluator, Relation, apply_r2s, horizon
 from translator.evaluate.profiles import PROFILES, R2S, Operational
 from translator.evaluate.report_policy import (
@@ -312,6 +313,15 @@ def infer(evaluator: Evaluator, actual: Sequence[ActualRelation], space: Space, 
     h = end if end is not None else max(horizon(evaluator.elements, evaluator.windows, [t_max]), 0)
     comparison = Comparison(tuple(actual), ignore_timestamps, warm_up, h)
     settings = list(space.settings())
+    refused = Counter()
+    if slicing(evaluator):  # LIMIT/OFFSET: slices judged under RSTREAM only (translator.agreement.slices)
+        refuse_unjudged(evaluator, None, ignore_timestamps)
+        refused = Counter(f"LIMIT/OFFSET under {s.r2s.upper()}: which tied rows an engine keeps is not recorded "
+                          "by its deltas" for s in settings if s.r2s != "rstream")
+        settings = [s for s in settings if s.r2s == "rstream"]
+        if not settings:
+            refuse_unjudged(evaluator, space.r2s[0], ignore_timestamps)
+        judge_slices(evaluator, merged((a.t, a.bindings) for a in actual))
     by_plan: dict[tuple, list[Setting]] = {}
     for s in settings:
         by_plan.setdefault(s.plan_key(), []).append(s)
@@ -319,6 +329,7 @@ def infer(evaluator: Evaluator, actual: Sequence[ActualRelation], space: Space, 
     # otherwise every plan's reports at once (one solver run per window-width vector)
     staged = early_stop and not ignore_timestamps and evaluator.contents_index is not None
     plans, unsearched = plan_settings(evaluator, by_plan, h, max_tuple_evaluations, evaluate_all=not staged)
+    unsearched.update(refused)
     keyed = KeyedRelations(evaluator)
     scores: dict[Setting, int] = {}
     expected: dict[Setting, list[Relation]] = {}

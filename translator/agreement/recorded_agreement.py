@@ -21,6 +21,9 @@ An interval *agrees* when both readings do, *agrees in total* when only the firs
 is wrong (its closest setting's first mismatch and diagnosis are named); when both are correct under
 some setting, the difference of profile is named — the parameters in which the two closest correct
 settings differ, and which of them alone makes A's expected output agree with B's on the interval.
+For a query with LIMIT/OFFSET, two outputs correct under the same setting that differ keep different
+rows among those tied on ORDER BY where the slice cuts them: the cause is *a tie choice*
+(:mod:`translator.agreement.slices`), not an engine being wrong.
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ from translator.agreement.inference import (
     merged,
     show_value,
 )
+from translator.agreement.slices import slicing
 from translator.agreement.verdicts import judged_intervals
 from translator.evaluate.operational import Evaluator
 
@@ -114,7 +118,7 @@ def compare_recorded(evaluator: Evaluator, actual_a: Sequence[ActualRelation], a
                "a": show_relation(frozenset().union(*(a[t] for t in a if t1 < t <= t2))),
                "b": show_relation(frozenset().union(*(b[t] for t in b if t1 < t <= t2)))}
         if not (total and same):
-            row.update(_cause(inf_a, inf_b, pair, b, keyed, t1, t2, total))
+            row.update(_cause(inf_a, inf_b, pair, b, keyed, t1, t2, total, slicing(evaluator)))
         rows.append(row)
     judged = {t for _, t1, t2 in intervals for t in (*a, *b) if t1 < t <= t2}
     agreeing = sum(r["verdict"] == "agree" for r in rows)
@@ -149,7 +153,7 @@ def _side(source: str, actual: Sequence[ActualRelation], inf: Inference) -> dict
 
 
 def _cause(inf_a: Inference, inf_b: Inference, pair, b: dict[int, frozenset], keyed: KeyedRelations, t1: int, t2: int,
-           total: bool) -> dict:
+           total: bool, sliced: bool = False) -> dict:
     wrong = [(src, inf) for src, inf in (("A", inf_a), ("B", inf_b)) if not inf.explained]
     if wrong:
         parts = []
@@ -178,6 +182,12 @@ def _cause(inf_a: Inference, inf_b: Inference, pair, b: dict[int, frozenset], ke
         same = (frozenset().union(*e_in.values()) == frozenset().union(*b_in.values())) if not total else e_in == b_in
         if same:
             alone.append(p)
+    if sliced and not differ:
+        return {"cause": "a tie choice",
+                "explanation": ["both outputs are correct under the same setting: the engines kept different rows "
+                                "among those that tie on ORDER BY where LIMIT/OFFSET cuts them (SPARQL 1.1 §15.1 "
+                                "leaves their order undefined, §15.4–15.5 slice it); neither engine is wrong"],
+                "explained_by": []}
     names = ", ".join(f"{p} (A: {sa.as_dict()[p]}, B: {sb.as_dict()[p]})" for p in differ)
     text = (f"a difference of profile: both outputs are correct, under settings that differ in {names}"
             if differ else "both outputs are correct under the same setting (they differ in terms check "

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from decimal import Decimal
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 from lars.errors import UnsupportedError
 from lars.model import (
@@ -171,9 +171,50 @@ class Evaluator:
         (``translator.evaluate.semijoin``); ``False`` adds every element the engine's filters admit."""
         self.judged_rows: dict[frozenset, frozenset] = {}
         """Rows as ``rsplars check`` compares them, kept for every candidate and policy it tries."""
+        self.modifiers = self.compile_for(("closed", tuple(w.alpha for w in self.windows))).modifiers
+        self.slice_choice: Callable[[Report, frozenset[Row]], frozenset[Row]] | None = None
+        """Set by :meth:`choose_slices`: the cache then holds each evaluation's whole relation, and
+        :meth:`rows` and :meth:`answers` give the slice this function chooses of it."""
+        self._chosen: dict[tuple, frozenset[Row]] = {}
         self.contents_index = self._content_index()
         """Set when R2R depends on the windows' contents only (``translator.evaluate.window_contents``):
         the cache is then keyed by content and growing contents share one solver run."""
+
+    def choose_slices(self, choice: Callable[[Report, frozenset[Row]], frozenset[Row]] | None) -> None:
+        """Judge the slices of a LIMIT/OFFSET query against a recorded output: ``choice(report, rows)``
+        picks, of the whole relation ``rows`` at a report, the slice the output is judged against
+        (SPARQL 1.1 §15.1 leaves the order of tied rows undefined, so an engine may keep other
+        tied rows than :meth:`SolutionModifiers.apply`). ``None``: the query's own slice. Without
+        LIMIT/OFFSET nothing changes."""
+        if self.modifiers is None or not self.modifiers.slices:
+            return
+        if (self.slice_choice is None) != (choice is None):
+            self.cache.clear()  # whole relations instead of slices, or back
+            self.judged_rows.clear()
+        self.slice_choice = choice
+        self._chosen = {}
+
+    def full_rows(self, report: Report) -> frozenset[Row]:
+        """The whole relation at a report before OFFSET and LIMIT (while :meth:`choose_slices` is set;
+        otherwise the sliced one)."""
+        self.evaluate([report])
+        if self.contents_index is not None:
+            return self.cache[("content", self._content_key(report))]
+        return self.cache[(self.key(report), report.t, self._variant(report))]
+
+    def _sliced(self, report: Report, rows: frozenset[Row]) -> frozenset[Row]:
+        if self.slice_choice is None:
+            return rows
+        k = (report.t, report.prefix, rows)
+        got = self._chosen.get(k)
+        if got is None:
+            got = self._chosen[k] = self.slice_choice(report, rows)
+        return got
+
+    def _modified(self, compiled: Compiled, rows: frozenset[Row]) -> frozenset[Row]:
+        """The relation the cache keeps: sliced (:func:`translator.evaluate.run.modified`), or whole
+        while slices are chosen (:meth:`choose_slices`)."""
+        return rows if self.slice_choice is not None else modified(compiled, rows)
 
     def _content_index(self) -> ContentIndex | None:
         streams = [w.stream for w in self.windows]
@@ -275,12 +316,12 @@ class Evaluator:
         solver = make_solver(run.program, self.engine, functions=FUNCTIONS)
         self.solver_runs += 1
         for step in solver.run(run.stream, times):
-            self.cache[(k, step.t, variant)] = modified(compiled, frozenset(step_rows(compiled, the_answer(step))))
+            self.cache[(k, step.t, variant)] = self._modified(compiled, frozenset(step_rows(compiled, the_answer(step))))
 
     def rows(self, report: Report) -> frozenset[Row]:
         if self.contents_index is not None:
-            return self.cache[("content", self._content_key(report))]
-        return self.cache[(self.key(report), report.t, self._variant(report))]
+            return self._sliced(report, self.cache[("content", self._content_key(report))])
+        return self._sliced(report, self.cache[(self.key(report), report.t, self._variant(report))])
 
     def _content_key(self, report: Report) -> tuple:
         got = self._keys.get(report)
@@ -299,6 +340,8 @@ class Evaluator:
         keys = self.contents_index.keys(reports)
         self._solve_contents(keys)
         cache = self.cache
+        if self.slice_choice is not None:
+            return [self._sliced(r, cache[("content", k)]) for r, k in zip(reports, keys)]
         return [cache[("content", k)] for k in keys]
 
     def _evaluate_contents(self, reports: Iterable[Report]) -> None:
@@ -329,7 +372,7 @@ class Evaluator:
             stream, at = chain_run(index, chain)
             rows: list[frozenset[Row]] = []
             for step in solver.run(stream, range(1, stream.end + 1)):
-                got = modified(compiled, frozenset(step_rows(compiled, the_answer(step))))
+                got = self._modified(compiled, frozenset(step_rows(compiled, the_answer(step))))
                 # an unchanged answer is the previous object: R2S then compares by identity (apply_r2s)
                 rows.append(rows[-1] if rows and rows[-1] == got else got)
             for k, i in zip(chain, at):

@@ -23,7 +23,7 @@ variables of the answer (the projected ones, or a CONSTRUCT template's): the rel
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Callable, Iterable
 
 from lars.errors import UnsupportedError
 from lars.model import String
@@ -70,6 +70,51 @@ class SolutionModifiers:
         start = self.offset or 0
         stop = None if self.limit is None else start + self.limit
         return frozenset(self.ordered(rows)[start:stop])
+
+    def tie_groups(self, rows: Iterable[Row]) -> list[list[Row]]:
+        """The rows in ORDER BY order (:meth:`ordered`), grouped by their keys: the rows of one group
+        tie on every condition, so any order of them is an order SPARQL allows (§15.1); without
+        ORDER BY all rows are one group."""
+        groups: list[list[Row]] = []
+        last: tuple | None = None
+        for row in self.ordered(rows):
+            k = self.keys(row)
+            if not groups or k != last:
+                groups.append([])
+            groups[-1].append(row)
+            last = k
+        return groups
+
+    def choose(self, rows: frozenset[Row], prefer: Callable[[Row], bool]) -> frozenset[Row]:
+        """The rows that OFFSET and LIMIT keep of *an* order of ``rows`` consistent with the ORDER BY
+        keys (§15.1, §15.4–15.5): within each group of tied rows the slice cuts, the rows ``prefer``
+        holds for are placed where the slice keeps them (the rows it does not hold for first, as
+        many as the slice drops before the group), the others ordered by the whole row. When the
+        rows ``prefer`` holds for are one of the slices SPARQL allows, they are the result; with
+        ``prefer`` false everywhere, the result is :meth:`apply`'s."""
+        if not self.slices:
+            return rows
+        start = self.offset or 0
+        stop = None if self.limit is None else start + self.limit
+        out: list[Row] = []
+        position = 0
+        for group in self.tie_groups(rows):
+            first, position = position, position + len(group)
+            end = position if stop is None else min(stop, position)
+            inside = end - max(start, first)
+            if inside <= 0:
+                continue
+            before = max(0, min(start, position) - first)
+            chosen = [r for r in group if prefer(r)]
+            others = [r for r in group if not prefer(r)]
+            placed = others[:before] + chosen + others[before:]
+            out.extend(placed[before:before + inside])
+        return frozenset(out)
+
+    def size(self, total: int) -> int:
+        """The number of rows of the slice of a relation of ``total`` rows (§18.5, Slice)."""
+        rest = max(0, total - (self.offset or 0))
+        return rest if self.limit is None else min(self.limit, rest)
 
     def condition_key(self, expr: M.Expr, row: Row) -> tuple:
         """The sort key of one ORDER BY condition on a row (an error: unbound, §15.1)."""

@@ -31,16 +31,9 @@ def read_recorded_answers(path: str, query, *, fmt: str = "auto", time_column: s
     :func:`translator.agreement.answers.read_answer_text` (the query's projected variables name the
     columns of an output that does not name them); what was read is said on stderr (format,
     relations, grouping)."""
-    from lars.errors import UnsupportedError
     from translator.agreement.answers import read_answer_text
     from translator.query.model import result_variables
 
-    mods = query.modifiers
-    for name, present in (("LIMIT", mods.limit is not None), ("OFFSET", mods.offset is not None)):
-        if present:  # which rows a slice keeps where they tie is the engine's choice (SPARQL 1.1 §15.4, §15.5)
-            raise UnsupportedError(f"{name} in a query whose recorded answers are judged", "checking recorded answers",
-                                   "an engine may cut rows that tie on ORDER BY differently; compare without "
-                                   "LIMIT/OFFSET, or run the query with `rsplars run`")
     text, source = read_text(path, "answers")
     answers = read_answer_text(text, source, fmt=fmt, time_column=time_column, time_factor=time_factor,
                                variables=[v.name for v in result_variables(query)])
