@@ -19,16 +19,6 @@ LISTING1 = [str(DATA / "listing1.rq"), "--stream", f"{CSR_STREAM}={DATA / 'listi
 R1, R2 = {"room": "<http://ex.org/r1>"}, {"room": "<http://ex.org/r2>"}
 
 
-@pytest.fixture
-def cli(capsys):
-    def call(*argv):
-        code = main([str(a) for a in argv])
-        out, err = capsys.readouterr()
-        return code, out, err
-
-    return call
-
-
 def run_stream(cli, *options) -> dict[int, list]:
     """``rsplars run LISTING1 OPTIONS`` as {t: answers}."""
     code, out, err = cli("run", *LISTING1, *options)

@@ -9,20 +9,9 @@ import pytest
 
 from check_helpers import CSR_STREAM, DATA
 from lars.syntax import parse_program
-from translator.cli import main
 
 LISTING1 = [str(DATA / "listing1.rq"), "--stream", f"{CSR_STREAM}={DATA / 'listing1.nt'}", "--stream-time-unit", "ms"]
 R1, R2 = {"room": "<http://ex.org/r1>"}, {"room": "<http://ex.org/r2>"}
-
-
-@pytest.fixture
-def cli(capsys):
-    def call(*argv):
-        code = main([str(a) for a in argv])
-        out, err = capsys.readouterr()
-        return code, out, err
-
-    return call
 
 
 def records(out: str) -> list[tuple[int, list]]:

@@ -20,7 +20,6 @@ from rdflib import Literal, URIRef
 
 from translator.agreement.answers import ActualRelation
 from translator.agreement.check import as_actual, check
-from translator.cli import main
 from translator.evaluate.operational import Evaluator
 from translator.evaluate.profiles import PROFILES
 from translator.query.parse import parse
@@ -49,16 +48,6 @@ def recorded(tmp_path, name: str, objects: str) -> str:
     path.write_text(json.dumps({"t": 10, "answers": [{"o": f"<{EX}{o}>", "v": f'"{VALUES[o]}"^^{INT}'}
                                                      for o in objects]}) + "\n")
     return str(path)
-
-
-@pytest.fixture
-def cli(capsys):
-    def call(*argv):
-        code = main([str(a) for a in argv])
-        out, err = capsys.readouterr()
-        return code, out, err
-
-    return call
 
 
 def test_the_run_output_and_the_other_tie_choice_are_correct(cli, tmp_path):

@@ -26,16 +26,6 @@ def g_shops(t: int) -> set[tuple[str, str]]:
     return set() if t < 2 else G_SHOPS if t <= 13 else G_SHOPS_AFTER
 
 
-@pytest.fixture
-def cli(capsys):
-    def call(*argv):
-        code = main([str(a) for a in argv])
-        out, err = capsys.readouterr()
-        return code, out, err
-
-    return call
-
-
 def test_t14_the_graph_at_each_instant(cli):
     """Evaluated at every instant 0 … 16 (periodic report, period 1 s): the owners of shops are
     those of G_shops(t) — none at 1, g_shops at 2 and at 13 (closed interval), g'_shops at 14. The
@@ -80,7 +70,6 @@ def test_bad_static_during(cli, spec, message):
 def test_static_during_on_a_stream_read_while_evaluated(tmp_path, capsys):
     """`rsplars run` reads N-Triples streams while it evaluates them (translator.evaluate.live): the
     time-varying static data must hold there too (it was dropped on that path)."""
-    from translator.cli import main
 
     stream = tmp_path / "s.nt"
     stream.write_text('<http://e/a> <http://e/p> <http://e/b> "1" .\n<http://e/a> <http://e/p> <http://e/b> "3" .\n')
