@@ -89,17 +89,12 @@ def slice_faults(evaluator: Evaluator, report: Report, actual: frozenset,
         return []
     variables = evaluator.variables
     start = modifiers.offset or 0
-    stop = None if modifiers.limit is None else start + modifiers.limit
     size = modifiers.size(len(full))
     described = f"the slice holds {size} of the {len(full)} answers ({_modifiers_text(modifiers)})"
     where: dict[frozenset, tuple[int, tuple]] = {}  # binding -> (its group's position, the row)
     groups = modifiers.tie_groups(full)
-    need: dict[int, int] = {}  # group -> how many of its rows the slice keeps
-    position = 0
+    need = {g: kept for g, (_, kept) in enumerate(modifiers.cuts(groups))}  # group -> rows of it the slice keeps
     for g, group in enumerate(groups):
-        first, position = position, position + len(group)
-        end = position if stop is None else min(stop, position)
-        need[g] = max(0, end - max(start, first))
         for row in group:
             where[keyed_row(variables, row)] = (g, row)
     kept = [g for g in need if need[g]]

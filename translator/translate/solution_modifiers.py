@@ -67,9 +67,25 @@ class SolutionModifiers:
         when there is no LIMIT or OFFSET."""
         if not self.slices:
             return rows
-        start = self.offset or 0
-        stop = None if self.limit is None else start + self.limit
+        start, stop = self.span()
         return frozenset(self.ordered(rows)[start:stop])
+
+    def span(self) -> tuple[int, int | None]:
+        """``(start, stop)`` of the slice in the ordered rows (Slice, §18.5; ``None``: to the end)."""
+        start = self.offset or 0
+        return start, None if self.limit is None else start + self.limit
+
+    def cuts(self, groups: list[list[Row]]) -> list[tuple[int, int]]:
+        """For each group of tied rows (:meth:`tie_groups`, in order): how many of its rows the
+        slice drops before it, and how many it keeps."""
+        start, stop = self.span()
+        out = []
+        position = 0
+        for group in groups:
+            first, position = position, position + len(group)
+            end = position if stop is None else min(stop, position)
+            out.append((max(0, min(start, position) - first), max(0, end - max(start, first))))
+        return out
 
     def tie_groups(self, rows: Iterable[Row]) -> list[list[Row]]:
         """The rows in ORDER BY order (:meth:`ordered`), grouped by their keys: the rows of one group
@@ -94,17 +110,11 @@ class SolutionModifiers:
         ``prefer`` false everywhere, the result is :meth:`apply`'s."""
         if not self.slices:
             return rows
-        start = self.offset or 0
-        stop = None if self.limit is None else start + self.limit
         out: list[Row] = []
-        position = 0
-        for group in self.tie_groups(rows):
-            first, position = position, position + len(group)
-            end = position if stop is None else min(stop, position)
-            inside = end - max(start, first)
-            if inside <= 0:
+        groups = self.tie_groups(rows)
+        for group, (before, inside) in zip(groups, self.cuts(groups)):
+            if not inside:
                 continue
-            before = max(0, min(start, position) - first)
             chosen = [r for r in group if prefer(r)]
             others = [r for r in group if not prefer(r)]
             placed = others[:before] + chosen + others[before:]
