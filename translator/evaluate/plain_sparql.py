@@ -29,7 +29,7 @@ from typing import Callable, Sequence, TextIO
 from lars.model import Rule
 
 from translator.evaluate.run import Evaluation, answers, construct_triples, solution_dicts
-from translator.evaluate.writers import WRITERS as STREAM_WRITERS, order_by, split_triple, term_json
+from translator.evaluate.writers import WRITERS as STREAM_WRITERS, csv_rows, order_by, split_triple, term_json
 from translator.translate.compile import Compiled
 
 STATIC_TIME = 0
@@ -52,9 +52,7 @@ def _sparql_json(out: TextIO, compiled: Compiled, evaluation: Evaluation) -> Non
     if compiled.form == "ask":
         document: dict = {"head": {}, "boolean": bool(evaluation.rows)}
     else:
-        ordering = order_by(compiled)
-        dicts = (solution_dicts(compiled.variables, evaluation.rows) if ordering is None else
-                 [{v: x for v, x in zip(compiled.variables, row) if x is not None} for row in ordering(evaluation.rows)])
+        dicts = solution_dicts(compiled.variables, evaluation.rows, order_by(compiled))
         bindings = [{v: term_json(x) for v, x in d.items()} for d in dicts]
         document = {"head": {"vars": list(compiled.variables)}, "results": {"bindings": bindings}}
     out.write(json.dumps(document, ensure_ascii=False) + "\n")
@@ -80,10 +78,7 @@ def _csv(out: TextIO, compiled: Compiled, evaluation: Evaluation) -> None:
         writer.writerows(split_triple(line) for line in construct_triples(compiled, evaluation.rows, evaluation.t))
     else:
         writer.writerow(compiled.variables)
-        ordering = order_by(compiled)
-        rows = (ordering(evaluation.rows) if ordering is not None
-                else sorted(evaluation.rows, key=lambda r: tuple("" if x is None else x for x in r)))
-        for row in rows:
+        for row in csv_rows(evaluation.rows, order_by(compiled)):
             writer.writerow([csv_value(x) for x in row])
 
 

@@ -530,9 +530,15 @@ def _instantiate(term: object, row: Row, index: dict[str, int], fresh: str) -> s
     return None
 
 
-def solution_dicts(variables: Sequence[str], rows: Iterable[Row]) -> list[dict[str, str]]:
-    """Rows as ``{var: term}`` mappings (unbound variables left out), sorted deterministically."""
+def solution_dicts(variables: Sequence[str], rows: Iterable[Row],
+                   ordering: Callable[[Iterable[Row]], list[Row]] | None = None) -> list[dict[str, str]]:
+    """Rows as ``{var: term}`` mappings (unbound variables left out), sorted deterministically, or
+    in the order ``ordering`` gives (the query's ORDER BY, ``translator.evaluate.writers.order_by``)."""
+    if ordering is not None:
+        rows = ordering(rows)
     out = [{v: term for v, term in zip(variables, row) if term is not None} for row in rows]
+    if ordering is not None:
+        return out
     if len(set(variables)) != len(variables):
         return sorted(out, key=lambda d: sorted(d.items()))
     order = sorted(variables)  # sorted(d.items()) without a sort per row: the items in name order

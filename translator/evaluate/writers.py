@@ -53,6 +53,14 @@ def order_by(compiled):
     return modifiers.ordered if modifiers is not None and modifiers.conditions else None
 
 
+def csv_rows(rows, ordering) -> list:
+    """An evaluation's rows in the order a CSV writer writes them: the query's ORDER BY
+    (:func:`order_by`), else by their texts (unbound first)."""
+    if ordering is not None:
+        return ordering(rows)
+    return sorted(rows, key=lambda r: tuple("" if x is None else x for x in r))
+
+
 def _jsonl(out: TextIO, compiled):
     from translator.evaluate.run import construct_quads, construct_triples
 
@@ -199,8 +207,7 @@ def _csv(out: TextIO, compiled):
         if compiled.form == "ask":
             writer.writerow([ev.t, "true" if ev.rows else "false"])
             return
-        rows = ordering(ev.rows) if ordering is not None else sorted(ev.rows, key=lambda r: tuple("" if x is None else x for x in r))
-        for row in rows:
+        for row in csv_rows(ev.rows, ordering):
             writer.writerow([ev.t, *("" if x is None else x for x in row)])
 
     return write
@@ -215,8 +222,7 @@ def _sparql_json(out: TextIO, compiled):
         if compiled.form == "ask":
             record = {"t": ev.t, "head": {}, "boolean": bool(ev.rows)}
         else:
-            dicts = (solution_dicts(compiled.variables, ev.rows) if ordering is None else
-                     [{v: x for v, x in zip(compiled.variables, row) if x is not None} for row in ordering(ev.rows)])
+            dicts = solution_dicts(compiled.variables, ev.rows, ordering)
             bindings = [{v: term_json(x) for v, x in d.items()} for d in dicts]
             record = {"t": ev.t, "head": {"vars": list(compiled.variables)}, "results": {"bindings": bindings}}
         out.write(json.dumps(record, ensure_ascii=False) + "\n")
