@@ -67,6 +67,17 @@ class Compiled:
     modifiers: SolutionModifiers | None = None
     """The query's ORDER BY, LIMIT and OFFSET, applied to each evaluation's answer relation after
     solving and before R2S (``None``: it has none)."""
+    hidden: tuple[str, ...] = ()
+    """Names of the hidden columns that follow ``variables`` in the ``answer`` atoms: the witness
+    that tells duplicate solutions apart (decision D5; :meth:`translator.rdf.bags.Bag.of_witnessed`).
+    A column named after an in-scope variable of the WHERE pattern holds its value (so ORDER BY may
+    read it); the names of the other columns (branch tags, blank nodes, inner witnesses) start
+    with ``_``. Empty: every answer atom is one solution."""
+
+    @property
+    def width(self) -> int | None:
+        """The number of visible columns of an answer atom (``None``: all of them, no witness)."""
+        return len(self.variables) if self.hidden else None
 
     def engine_programs(self, static: Sequence[Rule] = ()) -> tuple[Program, Program | None]:
         """(the portable program, the native one or ``None``) with the static facts ``static``."""
