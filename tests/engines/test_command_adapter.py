@@ -89,3 +89,13 @@ def test_live_engine_and_answers_exclude_each_other(cli, tmp_path):
     answers.write_text("")
     code, _, err = check(cli, FAKE + " {stream_nt}", "--answers", answers)
     assert code == 2 and "not both" in err
+
+
+def test_a_stream_from_stdin_and_an_unknown_engine_or_profile_are_errors(cli):
+    code, _, err = cli("check", QUERY, "--stream", f"{STREAM}=-", "--live-engine", "command", "--engine-command",
+                       FAKE + " {stream_nt}", "--profile", "rsp-ql")
+    assert code == 2 and "not stdin" in err
+    for name, message in (("yasper", "unknown engine"), ("rsplars:no-such-profile", "unknown profile")):
+        code, _, err = cli("agree", QUERY, "--stream", f"{STREAM}={DATA / 'tumbling.nt'}", "--live-engine", name,
+                           "--live-engine", "rsplars")
+        assert code == 2 and message in err, err

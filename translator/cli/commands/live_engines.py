@@ -56,8 +56,13 @@ def live_outputs(args: argparse.Namespace) -> Iterator[list]:
     for engine in engines:
         if args.engine_timeout is not None and hasattr(engine, "timeout"):
             engine.timeout = args.engine_timeout
-    elements, _ = read_data(args)
     streams = [parse_stream_spec(spec) for spec in args.stream]
+    if any(str(path) == "-" for _, path in streams):
+        raise RsplarsError("a live engine reads its streams from files (not stdin): give --stream IRI=FILE")
+    from lars.accounting import Accounting
+
+    # the judgement reads the data again and reports what --skip-bad-elements skipped: silent here
+    elements, _ = read_data(args, Accounting(skip_bad=getattr(args, "skip_bad_elements", False)))
     keep = args.live_dir is not None
     root = Path(args.live_dir) if keep else Path(tempfile.mkdtemp(prefix="rsplars-live-"))
     try:
