@@ -174,3 +174,11 @@ def test_a_failing_run_is_an_error_with_the_runners_message(tmp_path):
     (tmp_path / "run" / "stream-1.nt").write_text(bad.read_text())  # the runner reads the bad line itself
     with pytest.raises(EngineError, match=r"RSP-JS failed \(exit 2\).*stream-1\.nt:1:1"):
         RspJsEngine().run(given)
+
+
+def test_a_window_rsp_js_cannot_read_is_an_error(tmp_path):
+    """RSP-JS's parser needs RANGE and STEP; without them it runs without windows and never reports."""
+    query = tmp_path / "q.rq"
+    query.write_text(EXAMPLE.read_text().replace("[RANGE 10 STEP 2]", "[RANGE 10]"))
+    with pytest.raises(EngineError, match="RSP-JS's parser reads no window from the query"):
+        run_rsp_js(tmp_path, query, timestamped(tmp_path / "s.nt", [0, 1, 2]))
