@@ -74,6 +74,9 @@ def add_parser(subparsers) -> None:
     g["comparison"].add_argument("--ignore-timestamps", action="store_true",
                                  help="as the CSRBench oracle: the relations in order, a contiguous part of the "
                                       "expected ones, timestamps ignored")
+    g["comparison"].add_argument("--compare", choices=["bags", "sets"], default="bags",
+                                 help="relations as bags, a row's count must match (SPARQL 1.1 §18.1.6; default), "
+                                      "or as sets, duplicates ignored (the CSRBench oracle, Dao-Tran et al. 2015 §5)")
     g["comparison"].add_argument("--max-candidates", type=int, default=2000, metavar="N",
                                  help="limit on t0 vectors (default 2000)")
     inference = p.add_argument_group("profile inference (docs/check.md)")
@@ -145,7 +148,7 @@ def run_one(args: argparse.Namespace) -> int:
         raise RsplarsError(f"check judges SELECT answers; this is a {evaluator.form.upper()} query")
     verdict = check(evaluator, actual, op, registration=args.registration, t0_fixed=args.t0 is not None,
                     ignore_timestamps=args.ignore_timestamps, warm_up=args.warm_up,
-                    max_candidates=args.max_candidates, end=args.end)
+                    max_candidates=args.max_candidates, end=args.end, compare=args.compare)
     report = {"correct": verdict.correct, "query": args.query_file, "answers": args.answers, "answers_format": fmt,
               "answers_grouped_by_timestamp": answers.grouped,
               "profile": args.profile, **{k: v for k, v in verdict.report.items() if k != "correct"}}
@@ -185,10 +188,10 @@ def run_inference(args: argparse.Namespace, query) -> int:
         raise RsplarsError(f"check judges SELECT answers; this is a {evaluator.form.upper()} query")
     space = inference_space(args, evaluator, bounds)
     result = infer(evaluator, actual, space, ignore_timestamps=args.ignore_timestamps, warm_up=args.warm_up,
-                   end=args.end, max_tuple_evaluations=args.max_tuple_evaluations)
+                   end=args.end, max_tuple_evaluations=args.max_tuple_evaluations, compare=args.compare)
     report = {"correct": result.explained, "query": args.query_file, "answers": args.answers, "answers_format": fmt,
               "comparison": "oracle (contiguous subsequence, timestamps ignored)" if args.ignore_timestamps
-              else "timed (Def 25)", "inference": result.as_dict()}
+              else "timed (Def 25)", "compare": result.compare, "inference": result.as_dict()}
     if args.ignore_timestamps and not actual:
         report["note"] = "an empty output is contained in every expected output (as in the CSRBench oracle)"
     if args.profile is not None:
@@ -369,12 +372,14 @@ def _numbered(path: str | None, k: int, total: int) -> str | None:
 def summary(report: dict) -> str:
     lines = []
     tried = len(report["t0_tried"])
+    view = report["comparison"]["compare"]
     if report["correct"]:
         lines.append(f"correct: equals the expected output for t0 = {_t0(report['matching_t0'])} "
-                     f"({tried} of {report['t0_candidates']} t0 candidates tried)")
+                     f"({tried} of {report['t0_candidates']} t0 candidates tried; relations compared as {view})")
     else:
         m = report["mismatch"]
-        lines.append(f"incorrect: no t0 among {report['t0_candidates']} candidates gives this output")
+        lines.append(f"incorrect: no t0 among {report['t0_candidates']} candidates gives this output "
+                     f"(relations compared as {view})")
         lines.append(f"first mismatch (closest t0 = {_t0(report['closest_t0'])}) at t = {m['timestamp']}, window "
                      + ", ".join(f"{w['interval']} of <{w['stream']}>" for w in m["window"]))
         lines.append(f"  expected: {json.dumps(m['expected'], ensure_ascii=False)}")
