@@ -54,7 +54,10 @@ class View:
         return Bag.of_set(relation)
 
     def merge(self, a: Bag, b: Bag) -> Bag:
-        """Two relations at one timestamp as one: the additive union of bags, the union of sets."""
+        """Two relations at one timestamp as one: the additive union ⊎ of bags (an output that writes one
+        evaluation as several relations, e.g. one per binding, counts each binding as often as it is
+        written), the union of sets."""
+        a, b = self.of(a), self.of(b)
         if not b:
             return a
         if not a:
@@ -63,12 +66,17 @@ class View:
             return a + b
         return Bag.of_set([*a.distinct(), *b.distinct()])
 
-    def union(self, relations: Iterable[Bag]) -> Bag:
-        """The relations merged (:meth:`merge`) into one."""
-        out = Bag()
+    def total(self, relations: Iterable[Bag]) -> Bag:
+        """The total output of relations at several times (the "in total" reading of an interval,
+        Dao-Tran, Beck, Eiter 2015, §5: the union of the answers): the multiset union ∪ of bags — each
+        row as often as the most any one of them has it, since an engine reports a row that persists
+        at every time it holds — or the union of sets."""
+        counts: dict = {}
         for rel in relations:
-            out = self.merge(out, rel)
-        return out
+            for row, n in self.of(rel).items():
+                if n > counts.get(row, 0):
+                    counts[row] = n
+        return Bag.from_counts(counts)
 
 
 BAGS = View("bags", "bags of bindings: a row's count must match (SPARQL 1.1 §18.1.6); "

@@ -8,8 +8,9 @@ as unjudged, as in :mod:`translator.agreement.verdicts`). Two readings of each i
 
 * **in total** — Dao-Tran, Beck, Eiter 2015, §5: the engines agree on ``[t1, t2]`` when their total
   outputs on ``(t1, t2]`` coincide. For a pull engine that reports at t2 only, its total is its
-  answer at t2, which is the paper's definition; here both sides are the relations of the interval
-  merged, since either engine may report several times in an interval;
+  answer at t2, which is the paper's definition; here both sides are the union of the relations of
+  the interval (as bags the multiset union ∪, a row as often as one relation has it most), since
+  either engine may report several times in an interval;
 * **timed** — the report-policy-aware reading of Dell'Aglio et al. 2014 (Definitions 23–25): an
   answer is the set of pairs (μ, t) at the engine's evaluation times, so the outputs agree on the
   interval when they report the same relations at the same times (relations at one timestamp
@@ -70,7 +71,7 @@ def interval_readings(a: dict[int, Bag], b: dict[int, Bag], t1: int, t2: int,
     """(agree in total, agree timed) on ``[t1, t2]`` (module docstring)."""
     a_in = {t: rel for t, rel in a.items() if t1 < t <= t2}
     b_in = {t: rel for t, rel in b.items() if t1 < t <= t2}
-    total = view.union(a_in.values()) == view.union(b_in.values())
+    total = view.total(a_in.values()) == view.total(b_in.values())
     return total, a_in == b_in
 
 
@@ -127,8 +128,8 @@ def compare_recorded(evaluator: Evaluator, actual_a: Sequence[ActualRelation], a
         row = {"index": i, "start": t1, "end": t2,
                "verdict": "agree" if total and same else "agree in total" if total else "disagree",
                "a_times": sorted(t for t in a if t1 < t <= t2), "b_times": sorted(t for t in b if t1 < t <= t2),
-               "a": show_relation(view.union(a[t] for t in a if t1 < t <= t2)),
-               "b": show_relation(view.union(b[t] for t in b if t1 < t <= t2))}
+               "a": show_relation(view.total(a[t] for t in a if t1 < t <= t2)),
+               "b": show_relation(view.total(b[t] for t in b if t1 < t <= t2))}
         if not (total and same):
             row.update(_cause(inf_a, inf_b, pair, b, keyed, t1, t2, total, slicing(evaluator), view))
         rows.append(row)
@@ -192,7 +193,7 @@ def _cause(inf_a: Inference, inf_b: Inference, pair, b: dict[int, Bag], keyed: K
         if rels is None:
             continue
         e_in = merged(((r.t, keyed(r.rows)) for r in rels if t1 < r.t <= t2), view)
-        same = (view.union(e_in.values()) == view.union(b_in.values())) if not total else e_in == b_in
+        same = (view.total(e_in.values()) == view.total(b_in.values())) if not total else e_in == b_in
         if same:
             alone.append(p)
     if sliced and not differ:
