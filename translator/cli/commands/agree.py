@@ -83,10 +83,8 @@ def add_parser(subparsers) -> None:
     g["comparison"].add_argument("--other-window-bounds", choices=[*WINDOW_BOUNDS, "none"], metavar="B",
                                  help="repeat the runs under these bounds to tell their effect (default: left-open "
                                       "for closed, else closed; none: skip)")
-    g["comparison"].add_argument("--compare", choices=["bags", "sets"], default=None,
-                                 help="relations as bags (a row's count must match) or sets: --answers and the "
-                                      "operational options default to bags; pull vs push is defined over sets "
-                                      "(Dao-Tran, Beck, Eiter 2015, §5) and compares sets only (docs/agreement.md)")
+    g["comparison"].add_argument("--compare", choices=["bags", "sets"], default=None, metavar="V",
+                                 help="bags (default) or sets; pull vs push: sets only (docs/agreement.md)")
     g["comparison"].add_argument("--no-diagnosis", action="store_true",
                                  help="only the two headline runs: no cause analysis (faster)")
     g["comparison"].add_argument("--fail-on-disagree", action="store_true",

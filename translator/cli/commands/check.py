@@ -65,8 +65,7 @@ def add_parser(subparsers) -> None:
     add_translation_options(g["semantics"], mode=False, query=g["query"])
     add_operational_options(g["profile"])
     g["comparison"].add_argument("--registration", type=int, default=0, metavar="A",
-                                 help="registration time of the query: t0 candidates start there (Dell'Aglio et "
-                                      "al. 2014, Def. 25; default 0)")
+                                 help="registration time: t0 candidates start there (Def. 25; default 0)")
     g["comparison"].add_argument("--warm-up", type=int, metavar="T",
                                  help="compare from T on only (Dell'Aglio et al. 2014, Def. 26)")
     g["comparison"].add_argument("--to", dest="end", type=int, metavar="T",
@@ -74,9 +73,8 @@ def add_parser(subparsers) -> None:
     g["comparison"].add_argument("--ignore-timestamps", action="store_true",
                                  help="as the CSRBench oracle: the relations in order, a contiguous part of the "
                                       "expected ones, timestamps ignored")
-    g["comparison"].add_argument("--compare", choices=["bags", "sets"], default="bags",
-                                 help="relations as bags, a row's count must match (SPARQL 1.1 §18.1.6; default), "
-                                      "or as sets, duplicates ignored (the CSRBench oracle, Dao-Tran et al. 2015 §5)")
+    g["comparison"].add_argument("--compare", choices=["bags", "sets"], default="bags", metavar="V",
+                                 help="relations as bags (default: counts must match) or sets (docs/check.md)")
     g["comparison"].add_argument("--max-candidates", type=int, default=2000, metavar="N",
                                  help="limit on t0 vectors (default 2000)")
     inference = p.add_argument_group("profile inference (docs/check.md)")
