@@ -160,7 +160,7 @@ def keyed(rows_by_t, variables, horizon):
 def merged(actual):
     out = {}
     for a in actual:
-        out.setdefault(a.t, set()).update(a.bindings.distinct())
+        out.setdefault(a.t, set()).update(a.bindings)
     return {t: frozenset(b) for t, b in out.items()}
 
 
