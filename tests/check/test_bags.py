@@ -133,3 +133,14 @@ def test_the_command_line_names_the_view_in_every_report(tmp_path, cli):
     assert "relations compared as bags" in (tmp_path / "i.html").read_text()
     code, out, _ = cli(*common, "--infer", "--compare", "sets")
     assert code == 0 and "relations compared as sets" in out
+
+
+def test_the_views_read_merge_and_total_relations():
+    a, b = (frozenset({("x", ("iri", EX + n))}) for n in "ab")
+    doubled = Bag([a, a, b])
+    assert BAGS.of(doubled) is doubled and SETS.of(doubled) == Bag([a, b])
+    assert BAGS.of(frozenset({a, b})) == SETS.of(frozenset({a, b})) == Bag([a, b])  # an evaluator answering sets
+    assert BAGS.merge(doubled, Bag([a])) == Bag([a, a, a, b]) and SETS.merge(doubled, Bag([a])) == Bag([a, b])
+    assert BAGS.total([doubled, Bag([a, b, b])]) == Bag([a, a, b, b])  # the most each one has
+    assert SETS.total([doubled, Bag([b])]) == Bag([a, b])
+    assert BAGS.relation([a, a]).count(a) == 2 and SETS.relation([a, a]).count(a) == 1

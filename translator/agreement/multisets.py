@@ -12,8 +12,9 @@ A relation is a :class:`~translator.rdf.bags.Bag` of *comparison bindings* (froz
 ``(variable, term key)``, :mod:`translator.agreement.answers.terms`) in either view: under the set
 view each member has cardinality 1. A :class:`View` builds relations, merges the relations that
 one timestamp holds (an engine may report several times per instant: their bags add up, their
-sets unite) and names the view in every report. :func:`cardinality_faults` says which rows differ
-and by how much (the diagnosis of a mismatch).
+sets unite), takes the total of an interval's relations (:meth:`View.total`: the multiset union)
+and names the view in every report. :func:`cardinality_faults` says which rows differ and by how
+much (the diagnosis of a mismatch).
 """
 
 from __future__ import annotations
