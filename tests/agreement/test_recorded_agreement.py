@@ -18,11 +18,13 @@ from rdflib import URIRef
 
 from translator.agreement.check import as_actual, read_answers, time_factor
 from translator.agreement.inference import Setting, parameter_space, report_policies
+from translator.agreement.multisets import SETS
 from translator.agreement.recorded_agreement import compare_recorded, interval_readings
 from translator.cli import main
 from translator.evaluate.operational import Evaluator
 from translator.evaluate.report_policy import WINDOW_MODELS
 from translator.query.parse import parse
+from translator.rdf.bags import Bag
 from translator.rdf.streams import StreamElement, merge_streams, read_streams
 from translator.rdf.timeunits import TimeSpec
 from translator.translate.compile import compile_query
@@ -106,6 +108,40 @@ def test_the_same_relations_reported_at_other_times_agree_in_total(hot):
     [row] = [r for r in report["timeline"] if r["verdict"] != "agree"]
     assert row["verdict"] == "agree in total" and (row["start"], row["end"]) == (4, 6)
     assert row["a_times"] == [5] and row["b_times"] == [6]
+
+
+def doubled(path: Path) -> str:
+    """The output with the first binding of its first relation written twice."""
+    data = json.loads(path.read_text())
+    bindings = data["relations"][0]["results"]["bindings"]
+    bindings.insert(0, bindings[0])
+    return json.dumps(data)
+
+
+def test_a_doubled_row_disagrees_as_bags_and_agrees_as_sets(hot):
+    """An engine answers bags (SPARQL 1.1 §18.1.6): a row written twice is one more solution, and the
+    engine that writes it is wrong; the set view (Dao-Tran, Beck, Eiter 2015, §5) does not see it."""
+    a = answers(EXAMPLE / "csparql-answers.json")
+    b = answers("doubled.json", doubled(EXAMPLE / "csparql-answers.json"))
+    report = compare_recorded(hot, a, b, parameter_space(hot), period=2)
+    assert report["compare"] == "bags" and report["agree"] is False
+    [row] = [r for r in report["timeline"] if r["verdict"] != "agree"]
+    assert row["verdict"] == "disagree" and row["cause"] == "at least one engine is wrong"
+    assert row["b_times"] == [5] and any(row["b"].count(x) == 2 for x in row["b"])
+    assert "B is wrong" in row["explanation"][0] and "2 times, expected 1" in " ".join(
+        report["outputs"]["b"]["closest"]["mismatch"]["diagnosis"])
+    as_sets = compare_recorded(hot, a, b, parameter_space(hot), period=2, compare="sets")
+    assert as_sets["compare"] == "sets" and as_sets["agree"] is True and as_sets["agreeing"] == as_sets["intervals"]
+
+
+def test_in_total_as_bags_is_the_multiset_union():
+    """A row that persists is reported at every time it holds: the total of an interval has it as often
+    as one relation has it most (the multiset union), not the sum over the reports."""
+    one, two = Bag([next(iter(rel("a")))]), Bag([next(iter(rel("a")))] * 2)
+    assert interval_readings({2: one}, {1: one, 2: one}, 0, 2) == (True, False)
+    assert interval_readings({2: two}, {1: one, 2: one}, 0, 2) == (False, False)
+    assert interval_readings({2: two}, {1: one, 2: one}, 0, 2, SETS) == (True, False)
+    assert interval_readings({2: two}, {1: two, 2: one}, 0, 2) == (True, False)
 
 
 # ------------------------------------------------------------------------------ property test
@@ -200,3 +236,25 @@ def test_cli_bad_input_exit_2_located(tmp_path, capsys):
     untimed.write_text('{"relations": [{"results": {"bindings": []}}]}\n')
     code = main([*AGREE, "--answers", str(EXAMPLE / "csparql-answers.json"), "--answers", str(untimed)])
     assert code == 2 and "without a timestamp" in capsys.readouterr().err
+
+
+def test_cli_names_the_view_and_pull_push_compares_sets_only(tmp_path, capsys):
+    doubled_path = tmp_path / "doubled.json"
+    doubled_path.write_text(doubled(EXAMPLE / "csparql-answers.json"))
+    pair = ["--answers", str(EXAMPLE / "csparql-answers.json"), "--answers", str(doubled_path)]
+    report, html = tmp_path / "a.json", tmp_path / "a.html"
+    code = main([*AGREE, *pair, "--report", str(report), "--html", str(html)])
+    out = capsys.readouterr().out
+    assert code == 1 and "relations compared as bags" in out
+    assert json.loads(report.read_text())["compare"] == "bags" and "relations compared as bags" in html.read_text()
+    code = main([*AGREE, *pair, "--compare", "sets"])
+    assert code == 0 and "relations compared as sets" in capsys.readouterr().out
+    # two runs of rsplars, pull against push: the definition is over sets (Dao-Tran, Beck, Eiter 2015, §5)
+    code = main([*AGREE, "--compare", "bags"])
+    err = capsys.readouterr().err
+    assert code == 2 and "defined over sets" in err and "Traceback" not in err
+    pull_push = tmp_path / "pp.json"
+    code = main([*AGREE, "--report", str(pull_push)])
+    out = capsys.readouterr().out
+    assert code in (0, 1) and "compared as: sets" in out
+    assert json.loads(pull_push.read_text())["inputs"]["compare"] == "sets"

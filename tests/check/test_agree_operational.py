@@ -77,6 +77,8 @@ def test_profile_parameters_reach_the_report(cli, tmp_path):
     assert [p["report"] for p in plain["parameters"]] == ["window-close,non-empty", "content-change,non-empty"]
     assert [p["r2s"] for p in plain["parameters"]] == ["rstream", "istream"]
     assert [p["window_bounds"] for p in plain["parameters"]] == ["right-open", "right-open"]
+    assert plain["compare"] == "bags"
+    assert agree_report(cli, tmp_path, "--profiles", "csparql,cqels", "--compare", "sets")["compare"] == "sets"
 
 
 def test_g3_streams_and_their_difference(cli, tmp_path):

@@ -1,5 +1,5 @@
 """Every answer format ``rsplars check --answers-format`` reads (docs/check.md, "Formats"): the same
-relations written in each format read back as the same (timestamp, set of bindings) list, computed
+relations written in each format read back as the same (timestamp, bag of bindings) list, computed
 here directly from the relations (not by the reader); auto-detection names the format on stderr; a
 malformed file of each format is ``FILE:LINE:COLUMN``, exit 2, no traceback."""
 
@@ -14,6 +14,7 @@ from lars.errors import SourceError
 from translator.agreement.answers import read_answer_file, read_answer_text, term_key
 from translator.agreement.answers.csparql_console import console_term
 from translator.cli import main
+from translator.rdf.bags import Bag
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 QUERY = DATA / "csrbench_recorded" / "queries" / "q1.rq"
@@ -28,9 +29,9 @@ XSD = "http://www.w3.org/2001/XMLSchema#"
 RELATIONS = [(1000, [{"s": E + "a", "v": 1}, {"s": E + "b", "v": 2}]), (2000, [{"s": E + "c", "v": 3}])]
 
 
-def expected() -> list[tuple[int, frozenset]]:
-    return [(t, frozenset(frozenset({("s", ("iri", b["s"])), ("v", ("num", float(b["v"])))}) for b in rows))
-            for t, rows in RELATIONS]
+def expected(relations=RELATIONS) -> list[tuple[int, Bag]]:
+    return [(t, Bag([frozenset({("s", ("iri", b["s"])), ("v", ("num", float(b["v"])))}) for b in rows]))
+            for t, rows in relations]
 
 
 def sparql_doc(rows) -> dict:
@@ -40,26 +41,26 @@ def sparql_doc(rows) -> dict:
         for b in rows]}}
 
 
-def written(fmt: str) -> str:
+def written(fmt: str, relations=RELATIONS) -> str:
     if fmt == "csrbench":
-        return json.dumps({"relations": [{"timestamp": t, **sparql_doc(rows)} for t, rows in RELATIONS]}, indent=1)
+        return json.dumps({"relations": [{"timestamp": t, **sparql_doc(rows)} for t, rows in relations]}, indent=1)
     if fmt == "csrbench-2023":
-        return json.dumps({"relations": [{**sparql_doc([b]), "timestamp": t} for t, rows in RELATIONS for b in rows]})
+        return json.dumps({"relations": [{**sparql_doc([b]), "timestamp": t} for t, rows in relations for b in rows]})
     if fmt == "sparql-json":
-        return "".join(f"{t}\n{json.dumps(sparql_doc(rows), indent=2)}\n" for t, rows in RELATIONS)
+        return "".join(f"{t}\n{json.dumps(sparql_doc(rows), indent=2)}\n" for t, rows in relations)
     if fmt == "jsonl":
         return "".join(json.dumps({"t": t, "answers": [{"s": f"<{b['s']}>", "v": f'"{b["v"]}"^^<{XSD}integer>'} for b in rows]}) + "\n"
-                       for t, rows in RELATIONS)
+                       for t, rows in relations)
     if fmt == "jsonl-sparql":
-        return "".join(json.dumps({"timestamp": t, **sparql_doc(rows)}) + "\n" for t, rows in RELATIONS)
+        return "".join(json.dumps({"timestamp": t, **sparql_doc(rows)}) + "\n" for t, rows in relations)
     if fmt == "csv":
-        return "s,v,timestamp\r\n" + "".join(f"{b['s']},{b['v']},{t}\r\n" for t, rows in RELATIONS for b in rows)
+        return "s,v,timestamp\r\n" + "".join(f"{b['s']},{b['v']},{t}\r\n" for t, rows in relations for b in rows)
     if fmt == "yasper":  # as SelectResponseSysOutFormatter prints: a header line, then Jena's text table
         return "".join(f"[1700000000{t}] Result at [{t}]\n-------------\n| s | v |\n=============\n"
                        + "".join(f"| <{b['s']}> | {b['v']} |\n" for b in rows) + "-------------\n"
-                       for t, rows in RELATIONS)
+                       for t, rows in relations)
     assert fmt == "tsv"
-    return "?s\t?v\t?t\n" + "".join(f"<{b['s']}>\t{b['v']}\t{t}\n" for t, rows in RELATIONS for b in rows)
+    return "?s\t?v\t?t\n" + "".join(f"<{b['s']}>\t{b['v']}\t{t}\n" for t, rows in relations for b in rows)
 
 
 SUFFIX = {"csv": ".csv", "tsv": ".tsv"}
@@ -77,6 +78,23 @@ def test_each_format_reads_the_same_relations(fmt, tmp_path):
     assert answers.grouped is (fmt in ("csrbench-2023", "csv", "tsv"))
     named = read_answer_file(path, fmt=DETECTED.get(fmt, fmt))
     assert [(r.t, r.bindings) for r in named.relations] == expected()
+
+
+#: the first evaluation writes one row twice (an engine answers bags, SPARQL 1.1 §18.1.6)
+DOUBLED = [(1000, [RELATIONS[0][1][0], *RELATIONS[0][1]]), RELATIONS[1]]
+
+
+@pytest.mark.parametrize("fmt", ["csrbench", "csrbench-2023", "sparql-json", "jsonl", "jsonl-sparql", "csv", "tsv",
+                                 "yasper"])
+def test_a_row_written_twice_is_a_member_of_cardinality_two(fmt, tmp_path):
+    path = tmp_path / ("answers" + SUFFIX.get(fmt, ".txt"))
+    path.write_text(written(fmt, DOUBLED))
+    answers = read_answer_file(path, fmt=DETECTED.get(fmt, fmt))
+    got = [(r.t, r.bindings) for r in answers.relations]
+    assert got == expected(DOUBLED) != expected()
+    first = got[0][1]
+    assert len(first) == 3 and len(first.distinct()) == 2
+    assert first.count(frozenset({("s", ("iri", E + "a")), ("v", ("num", 1.0))})) == 2
 
 
 def test_the_2023_harness_file_is_grouped_by_timestamp():
@@ -179,6 +197,9 @@ def test_the_csparql_engines_console_output_names_its_columns_by_the_query(tmp_p
     assert [(r.t, r.raw_t, r.line) for r in answers.relations] == [(None, "1700000000123", 2), (None, "1700000002121", 7)]
     with pytest.raises(SourceError, match="does not name its columns"):
         read_answer_file(path)
+    path.write_text(console(DOUBLED))
+    assert [r.bindings for r in read_answer_file(path, variables=["s", "v"]).relations] == [
+        rel for _, rel in expected(DOUBLED)]
 
 
 @pytest.mark.parametrize("field, key", [

@@ -7,21 +7,26 @@ empty relations, Dell'Aglio et al. 2014, Definitions 20–22 / Dell'Aglio et al.
   profiles' tuple tick: one evaluation per arrival under content change);
 * ``check`` judges X's own output correct under X;
 * under a profile Y, ``check`` says correct exactly when the output equals Y's output for some
-  candidate t0 (computed by the direct implementation) — in particular incorrect when Y's report
-  policy gives different outputs.
+  candidate t0 (computed by the direct implementation, whose BGP answers sets: compared as sets,
+  ``compare="sets"``) — in particular incorrect when Y's report policy gives different outputs;
+* compared as bags (the default), X's own output is correct under X, and the same output with one
+  row doubled, or one row dropped, is incorrect, its diagnosis naming that row with its counts;
+  compared as sets, the doubled row is accepted and the dropped row only when another copy stays.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import replace
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, assume, given, settings, strategies as st
 from rdflib import URIRef
 
 from translator.agreement.check import ActualRelation, check, nt_key
 from translator.evaluate.operational import Evaluator
 from translator.evaluate.profiles import PROFILES
 from translator.query.parse import parse
+from translator.rdf.bags import Bag
 from translator.rdf.streams import StreamElement
 from translator.translate.compile import compile_query
 from translator.translate.normalize import TimeBase
@@ -138,9 +143,13 @@ def make_evaluator(stream, alpha, beta, query):
     return Evaluator(compiled.query, compiled.strategy, TimeBase("s"), elements), variables
 
 
+def binding(variables, row) -> frozenset:
+    return frozenset((v, nt_key(x)) for v, x in zip(variables, row))
+
+
 def as_actual(relations, variables):
-    return [ActualRelation(r.t, r.t, frozenset(frozenset((v, nt_key(x)) for v, x in zip(variables, row)) for row in r.rows), 0)
-            for r in relations]
+    """An engine run's relations as a recorded output: each row as often as the relation has it."""
+    return [ActualRelation(r.t, r.t, Bag([binding(variables, row) for row in r.rows]), 0) for r in relations]
 
 
 def keyed(rows_by_t, variables, horizon):
@@ -165,11 +174,11 @@ def test_check_accepts_the_profiles_own_output_and_decides_other_profiles_like_t
     relations = ev.relations(op_x)
     produced: dict[int, frozenset] = {}
     for r in relations:  # a tuple tick gives several relations at one timestamp: compared merged
-        produced[r.t] = produced.get(r.t, frozenset()) | r.rows
+        produced[r.t] = produced.get(r.t, frozenset()) | frozenset(r.rows)
     assert produced == direct(stream, query, alpha, beta, op_x, horizon)
 
     output = as_actual(relations, variables)
-    verdict = check(ev, output, PROFILES[x].params)
+    verdict = check(ev, output, PROFILES[x].params, compare="sets")
     assert verdict.correct, verdict.report.get("mismatch")
 
     op_y = PROFILES[y].params
@@ -178,4 +187,47 @@ def test_check_accepts_the_profiles_own_output_and_decides_other_profiles_like_t
     mine = {t: rel for t, rel in merged(output).items() if t <= h or rel}
     expected = any(keyed(direct(stream, query, alpha, beta, replace(op_y, t0=(z,)), h), variables, h) == mine
                    for z in zs)
-    assert check(ev, output, op_y).correct == expected
+    assert check(ev, output, op_y, compare="sets").correct == expected
+
+
+def show(b: frozenset) -> str:
+    """A binding as the diagnosis writes it (``?x=<…> ?y=<…>``)."""
+    return " ".join(f"?{v}={x}" for v, x in sorted((v, f"<{k[1]}>") for v, k in b))
+
+
+@st.composite
+def mutations(draw):
+    stream, alpha, beta, query, x, _, t0 = draw(cases())
+    return stream, alpha, beta, query, x, t0, draw(st.sampled_from(["double", "drop"])), draw(st.randoms())
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(mutations())
+def test_a_row_doubled_or_dropped_is_incorrect_as_a_bag_and_named_with_its_counts(case):
+    stream, alpha, beta, query, x, t0, how, rnd = case
+    ev, variables = make_evaluator(stream, alpha, beta, query)
+    op = replace(PROFILES[x].params, t0=(t0,))
+    output = as_actual(ev.relations(op), variables)
+    assert check(ev, output, op, t0_fixed=True).correct  # the profile's own output, as a bag
+    candidates = [i for i, a in enumerate(output) if a.bindings]
+    assume(candidates)
+    i = rnd.choice(candidates)
+    row = rnd.choice(sorted(output[i].bindings.distinct(), key=sorted))
+    counts = Counter(dict(output[i].bindings.items()))
+    counts[row] += 1 if how == "double" else -1
+    mutated = [*output[:i], replace(output[i], bindings=Bag.from_counts(counts)), *output[i + 1:]]
+    t = output[i].t
+    before = sum(a.bindings.count(row) for a in output if a.t == t)  # relations at t are compared merged
+    after = before + (1 if how == "double" else -1)
+
+    verdict = check(ev, mutated, op, t0_fixed=True, other_profiles=False)
+    assert not verdict.correct and verdict.report["comparison"]["compare"] == "bags"
+    m = verdict.report["mismatch"]
+    assert m["timestamp"] == t
+    named = (f"row ({show(row)}) missing (expected {before}, got 0)" if after == 0
+             else f"row ({show(row)}) {after} {'time' if after == 1 else 'times'}, expected {before}")
+    assert named in m["diagnosis"]
+
+    as_sets = check(ev, mutated, op, t0_fixed=True, other_profiles=False, compare="sets")
+    assert as_sets.correct is (after > 0)
+    assert as_sets.report["comparison"]["compare"] == "sets"

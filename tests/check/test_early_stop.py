@@ -13,13 +13,14 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import replace
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 from rdflib import URIRef
 
-from test_check_property import NODES, make_evaluator, merged
+from test_check_property import NODES, make_evaluator
 from translator.agreement import early_stop
 from translator.agreement.check import as_actual, check
 from translator.agreement.early_stop import R2SStream, block_ends
@@ -28,6 +29,7 @@ from translator.cli.commands.check import summary
 from translator.evaluate.operational import Evaluator, apply_r2s
 from translator.evaluate.profiles import PROFILES
 from translator.evaluate.report_policy import Report
+from translator.rdf.bags import Bag
 from translator.rdf.streams import StreamElement
 
 EX = "http://example.org/"
@@ -50,7 +52,7 @@ def cases(draw):
     producer = draw(st.sampled_from(sorted(PROFILES)))
     judge = draw(st.sampled_from(sorted(PROFILES)))
     t0 = draw(st.integers(0, max(beta - 1, alpha)))
-    change = draw(st.sampled_from(["none", "drop", "add", "move", "empty"]))
+    change = draw(st.sampled_from(["none", "drop", "add", "move", "empty", "double"]))
     where = draw(st.integers(0, 50))
     block = draw(st.sampled_from([1, 2, 3]))
     indexed = draw(st.booleans())
@@ -71,7 +73,7 @@ def evaluators(stream, alpha, beta, query, indexed: bool):
 
 def changed(output, change: str, where: int):
     """The output with one relation dropped, added (a copy of another one, later), moved one instant
-    later, or emptied."""
+    later, emptied, or with each of its rows written twice (a bag)."""
     out = list(output)
     if change == "none" or not out:
         return out
@@ -83,8 +85,10 @@ def changed(output, change: str, where: int):
         out.append(replace(a, t=a.t + 1 + where % 3))
     elif change == "move":
         out[i] = replace(a, t=a.t + 1)
+    elif change == "double":
+        out[i] = replace(a, bindings=a.bindings + a.bindings)
     else:
-        out[i] = replace(a, bindings=frozenset())
+        out[i] = replace(a, bindings=Bag())
     return sorted(out, key=lambda r: r.t)
 
 
@@ -111,6 +115,12 @@ def test_check_with_early_stop_reports_what_the_full_evaluation_reports(case):
     assert without_counts(early.report) == without_counts(full.report)
     assert early.report["evaluation"]["reports_evaluated"] <= full.report["evaluation"]["reports_evaluated"]
     if not early.correct:  # the closest t0: the most timestamps that agree minus those that differ, then the smallest
+        def merged(actual):  # relations at one timestamp added up, as check compares bags
+            out: dict[int, Counter] = {}
+            for a in actual:
+                out[a.t] = out.get(a.t, Counter()) + Counter(iter(a.bindings))
+            return out
+
         h = early.report["comparison"]["horizon"]
         recorded = {t: rel for t, rel in merged(output).items() if t <= h or rel}
 

@@ -47,7 +47,11 @@ def test_inference_on_a_published_failure_finds_no_setting_and_shows_the_first_m
                    ignore_timestamps=True)
     assert not result.explained and result.searched >= 500 and result.profiles() == {}
     m = result.closest[0]["mismatch"]
-    assert len(m["actual"]) == 3 and m["expected"] != m["actual"] and m["diagnosis"]
+    # its first relation writes one of its three averages twice: four rows as a bag
+    assert len(m["actual"]) == 4 and m["expected"] != m["actual"] and m["diagnosis"]
+    as_sets = infer(ev, answers(CSR / "answers" / "sparqlstream-answer-4.json"), parameter_space(ev),
+                    ignore_timestamps=True, compare="sets")
+    assert not as_sets.explained and len(as_sets.closest[0]["mismatch"]["actual"]) == 3
 
 
 def test_inference_reads_numbers_written_as_strings_as_check_does(tmp_path, capsys):

@@ -77,6 +77,24 @@ def test_a_wrong_slice_is_incorrect_with_the_reason(cli, tmp_path, objects, reas
     assert out.startswith("incorrect") and f"diagnosis: {reason}" in out, out
 
 
+@pytest.mark.parametrize("objects, reasons", [
+    ("abcc", ["wrong number of rows: 4 recorded, the slice holds 3 of the 5 answers (LIMIT 3)",
+              "row (?o=<http://example.org/c> ?v=3) 2 times, expected 1"]),
+    ("abb", ["too few of the 2 rows tied at the boundary of the top-3: 0 recorded, the slice keeps 1 of them",
+             "row (?o=<http://example.org/b> ?v=4) 2 times, expected 1"]),
+])
+def test_a_slice_counts_its_duplicates(cli, tmp_path, objects, reasons):
+    """A slice of a bag counts duplicates (SPARQL 1.1 §18.5, Slice over the sequence): a row written
+    twice fills two places; compared as sets, the doubled row is one."""
+    args = [*query(tmp_path, TOP3), "--profile", "csparql", "--answers", recorded(tmp_path, objects, objects)]
+    code, out, err = cli("check", *args)
+    assert code == 1, err
+    for reason in reasons:
+        assert f"diagnosis: {reason}" in out, out
+    code, out, err = cli("check", *args, "--compare", "sets")
+    assert code == (0 if objects == "abcc" else 1) and "relations compared as sets" in out, (out, err)
+
+
 def test_offset_keeps_any_tied_row_after_the_offset(cli, tmp_path):
     args = query(tmp_path, "ORDER BY DESC(?v) OFFSET 1 LIMIT 2")
     for objects in ("bc", "bd"):

@@ -10,9 +10,11 @@ correct under either is correct here. ``t0`` given explicitly fixes the candidat
 
 Choices (docs/check.md lists them with their reasons):
 
-* relations are **sets** of bindings (Dell'Aglio et al. 2014 assume no duplicates; the oracle keeps a HashSet); relations that an
-  engine emits at the same timestamp are merged (a tuple-driven engine may report several times
-  per instant, Dell'Aglio et al. 2013, §3);
+* relations are **bags** of bindings (SPARQL 1.1 §18.1.6: an engine that drops or doubles a row is
+  wrong), or **sets** with ``compare="sets"`` (Dell'Aglio et al. 2014 assume no duplicates; the oracle
+  keeps a HashSet), :mod:`translator.agreement.multisets`; relations that an engine emits at the same
+  timestamp are merged (added up as bags, united as sets: a tuple-driven engine may report several
+  times per instant, Dell'Aglio et al. 2013, §3);
 * terms: IRIs by value, literals by lexical form and datatype/language, except **numeric literals,
   compared by value as doubles** (the oracle's ``doubleValue()``: ``"83"^^xsd:integer`` =
   ``"83.0e0"^^xsd:double``); blank nodes match any blank node (labels are the engine's own);
@@ -42,10 +44,12 @@ from typing import Sequence
 from lars.errors import RsplarsError
 from translator.agreement.answers import ActualRelation, nt_key, read_answers, term_key  # noqa: F401  (re-exported)
 from translator.agreement.early_stop import Judged, Progress, best_first
+from translator.agreement.multisets import BAGS, View, cardinality_faults, keyed_relation, view_of
 from translator.agreement.slices import judge_slices, refuse_unjudged, slice_faults, slicing
 from translator.evaluate.operational import Evaluator, Relation, apply_r2s, grids_of, horizon
 from translator.evaluate.profiles import PROFILES, R2S, Operational
 from translator.evaluate.report_policy import Report
+from translator.rdf.bags import Bag
 from translator.rdf.timeunits import unit_ms
 
 Term = tuple
@@ -85,7 +89,8 @@ def show_row(b: Binding) -> str:
     return " ".join(f"?{v}={x}" for v, x in show_binding(b).items())
 
 
-def show_relation(rel: frozenset) -> list[dict[str, str]]:
+def show_relation(rel) -> list[dict[str, str]]:
+    """The bindings of a relation, sorted; a binding of a bag as often as it counts."""
     return sorted((show_binding(b) for b in rel), key=lambda d: sorted(d.items()))
 @dataclass
 class Verdict:
@@ -101,16 +106,17 @@ def candidates(evaluator: Evaluator, op: Operational, registration: int, fixed: 
     return list(itertools.product(*ranges))
 
 
-def _key_rows(evaluator: Evaluator, rows) -> frozenset:
-    """Rows of the engine (N-Triples per result variable) as comparison bindings, kept on the
-    evaluator (the relations of t0 candidates and report policies share their rows)."""
-    got = evaluator.judged_rows.get(rows)
+def _key_rows(evaluator: Evaluator, rows, view: View = BAGS) -> Bag:
+    """Rows of the engine (N-Triples per result variable) as a relation of comparison bindings in
+    ``view``, kept on the evaluator (the relations of t0 candidates and report policies share their rows)."""
+    key = (view.name, rows)
+    got = evaluator.judged_rows.get(key)
     if got is None:
-        got = evaluator.judged_rows[rows] = _keyed_rows(evaluator, rows)
+        got = evaluator.judged_rows[key] = keyed_relation(evaluator.variables, rows, view)
     return got
 
 
-def oracle_terms(relation: frozenset) -> frozenset:
+def oracle_terms(relation: Bag, view: View = BAGS) -> Bag:
     """A relation with the terms as the CSRBench oracle compares them: a plain or ``xsd:string``
     literal whose label is a number is that number (the oracle's ``Literal.doubleValue()`` reads the
     label whatever the datatype; SPARQLstream writes its values as ``"43.0"^^xsd:string``)."""
@@ -119,28 +125,23 @@ def oracle_terms(relation: frozenset) -> frozenset:
             return ("num", float(k[1]))
         return k
 
-    return frozenset(frozenset((v, term(k)) for v, k in b) for b in relation)
+    return view.relation(frozenset((v, term(k)) for v, k in b) for b in relation)
 
 
-def _keyed_rows(evaluator: Evaluator, rows) -> frozenset:
-    out = set()
-    for row in rows:
-        out.add(frozenset((v, nt_key(x)) for v, x in zip(evaluator.variables, row) if x is not None))
-    return frozenset(out)
-
-
-def _timed(actual: list[ActualRelation]) -> dict[int, frozenset]:
-    merged: dict[int, set] = {}
+def _timed(actual: list[ActualRelation], view: View = BAGS) -> dict[int, Bag]:
+    """The recorded relations merged per timestamp, in ``view``."""
+    merged: dict[int, Bag] = {}
     for a in actual:
         assert a.t is not None
-        merged.setdefault(a.t, set()).update(a.bindings)
-    return {t: frozenset(b) for t, b in merged.items()}
+        rel = view.of(a.bindings)
+        merged[a.t] = view.merge(merged[a.t], rel) if a.t in merged else rel
+    return merged
 
 
 def check(evaluator: Evaluator, actual: Sequence[ActualRelation], op: Operational, *, registration: int = 0,
           t0_fixed: bool = False, ignore_timestamps: bool = False, warm_up: int | None = None,
           max_candidates: int = 2000, end: int | None = None, other_profiles: bool = True,
-          early_stop: bool = True, verdict_only: bool = False) -> Verdict:
+          early_stop: bool = True, verdict_only: bool = False, compare: View | str = BAGS) -> Verdict:
     """Judge ``actual`` against every candidate t0 vector (module docstring). For an incorrect
     output, ``other_profiles`` also tries the other engine profiles (each with its own parameters)
     and names those under which it is correct. ``early_stop`` (timed comparison): a candidate is
@@ -148,12 +149,14 @@ def check(evaluator: Evaluator, actual: Sequence[ActualRelation], op: Operationa
     (``translator.agreement.early_stop``); ``False`` evaluates every candidate tried to the end
     (the same verdict and report but the ``evaluation`` counts). ``verdict_only``: an incorrect
     output's report has no closest candidate, mismatch, diagnosis or timeline (nothing is evaluated
-    for them: the probes of other profiles need the verdict only)."""
+    for them: the probes of other profiles need the verdict only). ``compare``: relations as ``bags``
+    (default) or ``sets`` (:mod:`translator.agreement.multisets`)."""
+    view = view_of(compare)
     if not ignore_timestamps and any(a.t is None for a in actual):
         raise RsplarsError("the answers have relations without a timestamp; use --ignore-timestamps")
     if slicing(evaluator):  # LIMIT/OFFSET: judged as slices (translator.agreement.slices)
         refuse_unjudged(evaluator, op.r2s, ignore_timestamps)
-        judge_slices(evaluator, _timed(list(actual)))
+        judge_slices(evaluator, _timed(list(actual), view))
     zs = candidates(evaluator, op, registration, t0_fixed)
     if len(zs) > max_candidates:
         raise RsplarsError(f"{len(zs)} t0 candidates (the product over the windows' ranges) exceed "
@@ -165,8 +168,8 @@ def check(evaluator: Evaluator, actual: Sequence[ActualRelation], op: Operationa
         evaluator.evaluate(r for z in zs for r in plans[z])
     found = None
     scored = []
-    oracle_actual = [oracle_terms(a.bindings) for a in actual] if ignore_timestamps else []
-    timed_actual = {} if ignore_timestamps else _timed_filtered(actual, warm_up, h)
+    oracle_actual = [oracle_terms(view.of(a.bindings), view) for a in actual] if ignore_timestamps else []
+    timed_actual = {} if ignore_timestamps else _timed_filtered(actual, warm_up, h, view)
     low = warm_up if warm_up is not None else -(10**18)
     judged: dict[tuple[int, ...], Judged] = {}
     for z in zs:
@@ -174,13 +177,14 @@ def check(evaluator: Evaluator, actual: Sequence[ActualRelation], op: Operationa
         # tried before it), and the first match ends the search
         if ignore_timestamps:  # no early decision (docs/check.md §8): the whole expected output
             rels = apply_r2s(zip(plans[z], evaluator.answers(plans[z])), op.r2s, op.empty_relations)
-            exp = [(r.t, _key_rows(evaluator, r.rows), r) for r in rels]
-            ok, first = _contains([oracle_terms(e[1]) for e in exp], oracle_actual)
+            exp = [(r.t, _key_rows(evaluator, r.rows, view), r) for r in rels]
+            ok, first = _contains([oracle_terms(e[1], view) for e in exp], oracle_actual)
             scored.append((first, z, exp))
         else:
             # in time order, in growing blocks, up to the first mismatching timestamp
             j = judged[z] = Judged(Progress(plans[z], evaluator.answers, whole=not early_stop), op.r2s,
-                                   op.empty_relations, timed_actual, low, lambda rows: _key_rows(evaluator, rows))
+                                   op.empty_relations, timed_actual, low, lambda rows: _key_rows(evaluator, rows, view),
+                                   merge=view.merge)
             j.run(early_stop)
             ok = j.finished and j.first_mismatch is None
         if ok:
@@ -199,7 +203,8 @@ def check(evaluator: Evaluator, actual: Sequence[ActualRelation], op: Operationa
         "comparison": {
             "mode": ("oracle (contiguous subsequence, timestamps ignored, numbers in strings by value)"
                      if ignore_timestamps else "timed (Def 25)"),
-            "relations": "sets of bindings; relations at one timestamp merged",
+            "compare": view.name,
+            "relations": view.description,
             "numeric_literals": "compared by value as doubles (CSRBench oracle)",
             "blank_nodes": "any blank node matches any blank node",
             "warm_up": warm_up,
@@ -227,19 +232,19 @@ def check(evaluator: Evaluator, actual: Sequence[ActualRelation], op: Operationa
         z, exp = found, (scored[-1][2] if ignore_timestamps else _expected(judged[found]))
         report["matching_t0"] = list(z)
         report["expected_relations"] = len(exp)
-        report["timeline"] = _timeline(exp, actual, ignore_timestamps)
+        report["timeline"] = _timeline(exp, actual, ignore_timestamps, view)
         return Verdict(True, report)
     # the closest candidate explains the verdict: timed, the latest first mismatch (above); oracle,
     # the longest prefix of the output found in place; then the smallest t0
     first, z, exp = max(scored, key=lambda s: (s[0] if s[0] is not None else -1, [-x for x in s[1]]))
     report["closest_t0"] = list(z)
     report["expected_relations"] = len(exp)
-    report["mismatch"] = _mismatch(evaluator, op, z, exp, actual, first, ignore_timestamps, h, warm_up)
-    report["timeline"] = _timeline(exp, actual, ignore_timestamps)
+    report["mismatch"] = _mismatch(evaluator, op, z, exp, actual, first, ignore_timestamps, h, warm_up, view)
+    report["timeline"] = _timeline(exp, actual, ignore_timestamps, view)
     if other_profiles:
         fits = _other_profiles(evaluator, actual, op, registration=registration, t0_fixed=t0_fixed,
                                ignore_timestamps=ignore_timestamps, warm_up=warm_up, max_candidates=max_candidates,
-                               end=end)
+                               end=end, compare=view)
         if fits:
             report["fits_profiles"] = fits
             report["mismatch"]["diagnosis"].append(
@@ -280,11 +285,12 @@ def _other_profiles(evaluator: Evaluator, actual, op: Operational, **kw) -> dict
     return out
 
 
-def _timed_filtered(actual: Sequence[ActualRelation], warm_up: int | None, h: int) -> dict[int, frozenset]:
+def _timed_filtered(actual: Sequence[ActualRelation], warm_up: int | None, h: int,
+                    view: View = BAGS) -> dict[int, Bag]:
     """The recorded relations as the timed comparison sees them (:func:`_equal_timed`): merged per
     timestamp, from the warm-up on, after the horizon only non-empty ones."""
     lo = warm_up if warm_up is not None else -(10**18)
-    return {t: rel for t, rel in _timed(list(actual)).items() if t >= lo and (t <= h or rel)}
+    return {t: rel for t, rel in _timed(list(actual), view).items() if t >= lo and (t <= h or rel)}
 
 
 def _expected(judged: Judged) -> list:
@@ -292,26 +298,27 @@ def _expected(judged: Judged) -> list:
     return [(r.t, k, r) for r, k in zip(judged.relations, judged.keyed)]
 
 
-def _equal_timed(exp, actual: dict[int, frozenset], warm_up: int | None, h: int) -> tuple[bool, int | None]:
+def _equal_timed(exp, actual: dict[int, Bag], warm_up: int | None, h: int,
+                 view: View = BAGS) -> tuple[bool, int | None]:
     """(equal?, a closeness score: timestamps that agree minus timestamps that differ)."""
     lo = warm_up if warm_up is not None else -(10**18)
-    e = {t: rel for t, (rel, _) in _merged(exp).items() if t >= lo}
+    e = {t: rel for t, (rel, _) in _merged(exp, view).items() if t >= lo}
     a = {t: rel for t, rel in actual.items() if t >= lo and (t <= h or rel)}
     times = set(e) | set(a)
     differ = sum(1 for t in times if e.get(t) != a.get(t))
     return differ == 0, (len(times) - differ) - differ
 
 
-def _merged(exp) -> dict[int, tuple[frozenset, Relation]]:
-    """Expected relations merged per timestamp (a tuple tick evaluates one instant several times),
-    with the last relation at each timestamp."""
-    out: dict[int, tuple[frozenset, Relation]] = {}
+def _merged(exp, view: View = BAGS) -> dict[int, tuple[Bag, Relation]]:
+    """Expected relations merged per timestamp in ``view`` (a tuple tick evaluates one instant several
+    times), with the last relation at each timestamp."""
+    out: dict[int, tuple[Bag, Relation]] = {}
     for t, rel, r in exp:
-        out[t] = ((out[t][0] | rel) if t in out else rel, r)
+        out[t] = (view.merge(out[t][0], rel) if t in out else rel, r)
     return out
 
 
-def contiguous_match(expected: Sequence[frozenset], actual: Sequence[frozenset]) -> tuple[bool, int, int]:
+def contiguous_match(expected: Sequence[Bag], actual: Sequence[Bag]) -> tuple[bool, int, int]:
     """The CSRBench oracle's ``contains`` (Dell'Aglio et al. 2013, §6.2): whether ``actual``, in
     order, is a contiguous part of ``expected`` (an empty output is); with the longest prefix of
     ``actual`` found in place (``len(actual)`` when it is) and the position in ``expected`` where
@@ -330,7 +337,7 @@ def contiguous_match(expected: Sequence[frozenset], actual: Sequence[frozenset])
     return False, best, at
 
 
-def _contains(expected: list[frozenset], actual: list[frozenset]) -> tuple[bool, int | None]:
+def _contains(expected: list[Bag], actual: list[Bag]) -> tuple[bool, int | None]:
     """:func:`contiguous_match` with ``None`` for the prefix of a match (the report's ``first``)."""
     ok, best, _ = contiguous_match(expected, actual)
     return (True, None) if ok else (False, best)
@@ -345,18 +352,19 @@ def _window_of(evaluator: Evaluator, report: Report | None) -> list[dict]:
 
 
 def _mismatch(evaluator: Evaluator, op: Operational, z, exp, actual, first, ignore_timestamps: bool, h: int,
-              warm_up: int | None) -> dict:
-    by_t = {t: (rel, r.report) for t, (rel, r) in _merged(exp).items()}
+              warm_up: int | None, view: View = BAGS) -> dict:
+    by_t = {t: (rel, r.report) for t, (rel, r) in _merged(exp, view).items()}
     if ignore_timestamps:
         # align the actual relations with the expected ones where the longest prefix is found: the
         # first relation after it is the mismatch (the expected ones may have run out there)
-        _, k, at = contiguous_match([oracle_terms(e[1]) for e in exp], [oracle_terms(a.bindings) for a in actual])
+        _, k, at = contiguous_match([oracle_terms(e[1], view) for e in exp],
+                                    [oracle_terms(view.of(a.bindings), view) for a in actual])
         a = actual[k] if k < len(actual) else None
         e_rel, e_rep = (exp[at + k][1], exp[at + k][2].report) if at + k < len(exp) else (None, None)
         t = e_rep.t if e_rep is not None else None
-        a_rel = a.bindings if a is not None else None
+        a_rel = view.of(a.bindings) if a is not None else None
     else:
-        timed = _timed(list(actual))
+        timed = _timed(list(actual), view)
         lo = warm_up if warm_up is not None else -(10**18)
         times = sorted(set(by_t) | {t for t, rel in timed.items() if t <= h or rel})
         t = next(t for t in times if t >= lo and by_t.get(t, (None,))[0] != timed.get(t))
@@ -378,15 +386,16 @@ def _mismatch(evaluator: Evaluator, op: Operational, z, exp, actual, first, igno
         out["missing"] = show_relation(e_rel - a_rel)
         out["unexpected"] = show_relation(a_rel - e_rel)
     out["diagnosis"] = diagnose(evaluator, op, z, grids, t, e_rel, e_rep, a_rel, exp, actual, ignore_timestamps,
-                                window_report=window_report)
+                                window_report=window_report, view=view)
     return out
 
 
 def diagnose(evaluator: Evaluator, op: Operational, z, grids, t, e_rel, e_rep, a_rel, exp, actual,
-             ignore_timestamps: bool, window_report: Report | None = None) -> list[str]:
+             ignore_timestamps: bool, window_report: Report | None = None, view: View = BAGS) -> list[str]:
     """Known causes (Dell'Aglio et al. 2013, §7, Table 2) that fit the first mismatch, in words. ``window_report``
     is the report of the windows at t when the expected stream has no relation there (an IStream
-    step with nothing new): stale elements can still explain an unexpected relation."""
+    step with nothing new): stale elements can still explain an unexpected relation. Then the rows
+    whose counts differ (:func:`translator.agreement.multisets.cardinality_faults`)."""
     causes: list[str] = []
     if e_rel is None and a_rel is not None:
         if "window-close" in op.report and t is not None and not any(g.closes(t) for g in grids):
@@ -400,7 +409,7 @@ def diagnose(evaluator: Evaluator, op: Operational, z, grids, t, e_rel, e_rep, a
                 == (0, 0) for g in grids):
             causes.append(f"report of an empty window at {t}: the non-empty-content guard suppresses it "
                           "(Dell'Aglio et al. 2013, §3)")
-        elif a_rel and window_report is not None and _expired(evaluator, op, window_report, z, a_rel):
+        elif a_rel and window_report is not None and _expired(evaluator, op, window_report, z, a_rel, a_rel, view):
             causes.append(f"window expiry: the unexpected binding(s) at {t} come from elements that left the window "
                           "before it; they were not removed from the active window (CQELS's "
                           "Q4/Q6/Q7 of Dell'Aglio et al. 2013, §7)")
@@ -420,29 +429,33 @@ def diagnose(evaluator: Evaluator, op: Operational, z, grids, t, e_rel, e_rep, a
         if nulls:
             causes.append(f"null instead of 0: {nulls} is unbound or null where SPARQL 1.1 gives 0 for an empty "
                           "group (SPARQLstream's Q4 of Dell'Aglio et al. 2013, §7)")
-        if extra and e_rep is not None and _expired(evaluator, op, e_rep, z, extra):
+        if extra and e_rep is not None and _expired(evaluator, op, e_rep, z, extra, a_rel, view):
             causes.append(f"window expiry: the unexpected binding(s) at {t} come from elements that left the window "
                           "before it; they were not removed from the active window (CQELS's "
                           "Q4/Q6/Q7 of Dell'Aglio et al. 2013, §7)")
         if not causes:
-            causes.append(f"wrong bindings at {t}: {len(missing)} missing, {len(extra)} unexpected")
-    causes += _wrong_r2s(evaluator, op, z, exp, actual, ignore_timestamps)
+            causes.append(f"wrong bindings at {t}: {len(missing)} missing, {len(extra)} unexpected "
+                          f"(compared as {view.name})")
+        causes += cardinality_faults(e_rel, a_rel, show_row)
+    causes += _wrong_r2s(evaluator, op, z, exp, actual, ignore_timestamps, view)
     return causes
 
 
-def _wrong_r2s(evaluator: Evaluator, op: Operational, z, exp, actual, ignore_timestamps: bool) -> list[str]:
+def _wrong_r2s(evaluator: Evaluator, op: Operational, z, exp, actual, ignore_timestamps: bool,
+               view: View = BAGS) -> list[str]:
     """The whole output is another operator's stream over the same reports (and is not just the
     profile's operator with the other empty-relation policy)."""
     plan = evaluator.plan(replace(op, t0=z), None, max([r.t for _, _, r in exp], default=0))
-    timed = None if ignore_timestamps else _timed(list(actual))
+    timed = None if ignore_timestamps else _timed(list(actual), view)
     answered = list(zip(plan, evaluator.answers(plan)))  # R2R once for the up to five operators tried
 
     def matches(r2s: str, empty: str) -> bool:
         rels = apply_r2s(answered, r2s, empty)
-        keyed = [(r.t, _key_rows(evaluator, r.rows), r) for r in rels]
+        keyed = [(r.t, _key_rows(evaluator, r.rows, view), r) for r in rels]
         if timed is None:
-            return contiguous_match([oracle_terms(k[1]) for k in keyed], [oracle_terms(a.bindings) for a in actual])[0]
-        return _equal_timed(keyed, timed, None, 10**18)[0]
+            return contiguous_match([oracle_terms(k[1], view) for k in keyed],
+                                    [oracle_terms(view.of(a.bindings), view) for a in actual])[0]
+        return _equal_timed(keyed, timed, None, 10**18, view)[0]
 
     if matches(op.r2s, "skip" if op.empty_relations == "emit" else "emit"):
         return []
@@ -453,7 +466,7 @@ def _wrong_r2s(evaluator: Evaluator, op: Operational, z, exp, actual, ignore_tim
     return []
 
 
-def _null_instead_of_zero(missing: frozenset, extra: frozenset) -> str:
+def _null_instead_of_zero(missing: Bag, extra: Bag) -> str:
     for m in missing:
         zeros = [v for v, k in m if k[0] == "num" and k[1] == 0]
         for v in zeros:
@@ -464,26 +477,29 @@ def _null_instead_of_zero(missing: frozenset, extra: frozenset) -> str:
     return ""
 
 
-def _expired(evaluator: Evaluator, op: Operational, report: Report, z, extra: frozenset) -> bool:
-    """The extra bindings appear when the windows also hold the elements since the first window start."""
+def _expired(evaluator: Evaluator, op: Operational, report: Report, z, extra: Bag, actual: Bag,
+             view: View = BAGS) -> bool:
+    """The extra bindings appear when the windows also hold the elements since the first window start:
+    each of them at least as often as the output has it (a row the output merely doubles is no stale
+    element's)."""
     start = min(z)
     wide = Report(report.t, tuple((min(lo, start), hi) for lo, hi in report.scopes), report.closing)
     evaluator.evaluate([wide])
-    rows = _key_rows(evaluator, evaluator.rows(wide))
-    return bool(extra) and extra <= rows
+    rows = _key_rows(evaluator, evaluator.rows(wide), view)
+    return bool(extra) and all(rows.count(b) >= actual.count(b) for b in extra.distinct())
 
 
-def _timeline(exp, actual, ignore_timestamps: bool) -> list[dict]:
+def _timeline(exp, actual, ignore_timestamps: bool, view: View = BAGS) -> list[dict]:
     """Expected vs actual relations per timestamp (the HTML report's table)."""
     if ignore_timestamps:
         n = max(len(exp), len(actual))
         return [{"index": i,
                  "t": exp[i][0] if i < len(exp) else None,
                  "expected": show_relation(exp[i][1]) if i < len(exp) else None,
-                 "actual": show_relation(actual[i].bindings) if i < len(actual) else None}
+                 "actual": show_relation(view.of(actual[i].bindings)) if i < len(actual) else None}
                 for i in range(n)]
-    e = {t: rel for t, (rel, _) in _merged(exp).items()}
-    a = _timed(list(actual))
+    e = {t: rel for t, (rel, _) in _merged(exp, view).items()}
+    a = _timed(list(actual), view)
     out = []
     for t in sorted(set(e) | set(a)):
         out.append({"t": t,
@@ -503,20 +519,20 @@ def time_factor(answers_unit: str, base_unit: str) -> tuple[int, int]:
 
 def as_actual(relations: Sequence[Relation], variables: Sequence[str]) -> list[ActualRelation]:
     """An engine run's relations as a recorded output (to judge one profile's output under another)."""
-    return [ActualRelation(r.t, r.t, frozenset(frozenset((v, nt_key(x)) for v, x in zip(variables, row) if x is not None)
-                                                 for row in r.rows), 0) for r in relations]
+    return [ActualRelation(r.t, r.t, keyed_relation(variables, r.rows, BAGS), 0) for r in relations]
 
 
 def compare_profiles(ev_a: Evaluator, op_a: Operational, ev_b: Evaluator, op_b: Operational,
-                     start: int | None = None, end: int | None = None) -> dict:
+                     start: int | None = None, end: int | None = None, compare: View | str = BAGS) -> dict:
     """Do two engines (a query under a profile each) give the same answer stream on the same data?
     The streams are compared per timestamp (relations merged, terms as in :func:`check`); each
     output is also judged under the other profile (is A's output a correct output of B for some
     t0?), which separates a difference of t0 from one of report policy, R2S or empty relations
     (raw outputs of different engines are not expected to be equal: Dell'Aglio et al. 2013, §2)."""
+    view = view_of(compare)
     rel_a, rel_b = ev_a.relations(op_a, start, end), ev_b.relations(op_b, start, end)
     out_a, out_b = as_actual(rel_a, ev_a.variables), as_actual(rel_b, ev_b.variables)
-    ka, kb = _timed(out_a), _timed(out_b)
+    ka, kb = _timed(out_a, view), _timed(out_b, view)
     times = sorted(set(ka) | set(kb))
     first = next((t for t in times if ka.get(t) != kb.get(t)), None)
     same_vars = set(ev_a.variables) == set(ev_b.variables)
@@ -525,9 +541,10 @@ def compare_profiles(ev_a: Evaluator, op_a: Operational, ev_b: Evaluator, op_b: 
         "first_difference": first,
         "a": {"parameters": op_a.as_dict(), "relations": len(rel_a)},
         "b": {"parameters": op_b.as_dict(), "relations": len(rel_b)},
-        "a_correct_under_b": check(ev_b, out_a, op_b, other_profiles=False, verdict_only=True).correct
+        "compare": view.name,
+        "a_correct_under_b": check(ev_b, out_a, op_b, other_profiles=False, verdict_only=True, compare=view).correct
         if same_vars else None,
-        "b_correct_under_a": check(ev_a, out_b, op_a, other_profiles=False, verdict_only=True).correct
+        "b_correct_under_a": check(ev_a, out_b, op_a, other_profiles=False, verdict_only=True, compare=view).correct
         if same_vars else None,
         "timeline": [{"t": t, "a": show_relation(ka[t]) if t in ka else None,
                       "b": show_relation(kb[t]) if t in kb else None, "equal": ka.get(t) == kb.get(t)}

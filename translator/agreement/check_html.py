@@ -49,7 +49,8 @@ tr.ok td {{ background: #eef8ee; }} tr.bad td {{ background: #fbeaea; }} tr.firs
 ({escape(str(report.get('answers_format')))}{', bindings grouped by timestamp' if report.get('answers_grouped_by_timestamp') else ''}), profile {escape(str(report.get('profile')))}</p>
 <p>parameters: <code>{params}</code></p>
 <p>t0 candidates: {report.get('t0_candidates')}, tried: {len(report.get('t0_tried', []))};
-t0 shown: {escape(str(t0))}; comparison: {escape(report['comparison']['mode'])}</p>
+t0 shown: {escape(str(t0))}; comparison: {escape(report['comparison']['mode'])};
+relations compared as {escape(str(report['comparison'].get('compare')))}</p>
 {note}{diag}
 <h2>Timeline: expected vs actual relations</h2>
 <table><tr><th>t</th><th>expected</th><th>actual</th></tr>

@@ -33,8 +33,10 @@ import heapq
 from bisect import bisect_right
 from typing import Callable, Iterable, Sequence
 
+from translator.agreement.multisets import BAGS
 from translator.evaluate.operational import Relation, apply_r2s
 from translator.evaluate.report_policy import Report
+from translator.rdf.bags import Bag
 
 #: reports (or instants) in the first block; each next block is twice as large, so a candidate
 #: judged to the end costs about log2(n / FIRST_BLOCK) more evaluation calls than one call
@@ -79,7 +81,8 @@ class R2SStream:
 
 class TimedJudge:
     """The timed comparison of ``check`` (``_equal_timed``) made block by block: expected relations
-    merged per timestamp, from ``low`` on, against ``actual`` (merged per timestamp and filtered as
+    merged per timestamp (``merge``: the comparison's view, :mod:`translator.agreement.multisets`),
+    from ``low`` on, against ``actual`` (merged per timestamp and filtered as
     ``check`` filters them: from ``low`` on, after the horizon only non-empty relations).
 
     Besides the first mismatch it counts the closeness ``check`` ranks candidates by (timestamps
@@ -89,11 +92,13 @@ class TimedJudge:
     expected relation there: it subtracts one); a report time without a recorded relation adds at
     most zero (it differs, or the profile emits nothing there)."""
 
-    def __init__(self, actual: dict[int, frozenset], low: int, report_times: Iterable[int] = ()) -> None:
+    def __init__(self, actual: dict[int, Bag], low: int, report_times: Iterable[int] = (),
+                 merge: Callable[[Bag, Bag], Bag] = BAGS.merge) -> None:
         self.actual = actual
+        self.merge = merge
         self.actual_times = sorted(actual)
         self.low = low
-        self.expected: dict[int, frozenset] = {}
+        self.expected: dict[int, Bag] = {}
         self.done_until = -(10**19)  # every time up to it has been compared
         self.first_mismatch: int | None = None
         self.finished = False
@@ -102,7 +107,7 @@ class TimedJudge:
         self.may_agree = sorted(reported.intersection(self.actual_times))
         self.must_differ = sorted(set(self.actual_times) - reported)
 
-    def add(self, relations: Iterable[tuple[int, frozenset]], until: int | None) -> int | None:
+    def add(self, relations: Iterable[tuple[int, Bag]], until: int | None) -> int | None:
         """Take the expected relations of the next block, knowing that every expected relation at a
         time ≤ ``until`` is now in (``None``: all of them); compare the times of this block, and
         return the first mismatching timestamp found so far (``None``: none)."""
@@ -110,7 +115,7 @@ class TimedJudge:
         for t, rel in relations:
             if t < self.low:
                 continue
-            self.expected[t] = self.expected[t] | rel if t in self.expected else rel
+            self.expected[t] = self.merge(self.expected[t], rel) if t in self.expected else rel
             new.add(t)
         lo = bisect_right(self.actual_times, self.done_until)
         hi = len(self.actual_times) if until is None else bisect_right(self.actual_times, until)
@@ -173,15 +178,15 @@ class Judged:
     """One candidate (a t0 vector, a setting) judged under the timed comparison as far as its
     plan's :class:`Progress` goes: R2S applied, relations keyed (``key_rows``) and compared."""
 
-    def __init__(self, progress: Progress, r2s: str, empty_relations: str, actual: dict[int, frozenset], low: int,
-                 key_rows: Callable[[frozenset], frozenset]) -> None:
+    def __init__(self, progress: Progress, r2s: str, empty_relations: str, actual: dict[int, Bag], low: int,
+                 key_rows: Callable[[frozenset], Bag], merge: Callable[[Bag, Bag], Bag] = BAGS.merge) -> None:
         self.progress = progress
         self.stream = R2SStream(r2s, empty_relations)
-        self.judge = TimedJudge(actual, low, (r.t for r in progress.reports))
+        self.judge = TimedJudge(actual, low, (r.t for r in progress.reports), merge)
         self.key_rows = key_rows
         self.seen = 0
         self.relations: list[Relation] = []
-        self.keyed: list[frozenset] = []
+        self.keyed: list[Bag] = []
 
     def catch_up(self) -> None:
         """Judge the reports the plan has answered since the last call."""

@@ -31,11 +31,13 @@ from dataclasses import dataclass, field, replace
 from typing import Iterable, Iterator, Sequence
 
 from lars.errors import RsplarsError
-from translator.agreement.check import ActualRelation, candidates, check, contiguous_match, nt_key, oracle_terms
+from translator.agreement.check import ActualRelation, candidates, check, contiguous_match, oracle_terms
 from translator.agreement.early_stop import Judged, Progress, best_first
+from translator.agreement.multisets import BAGS, View, keyed_relation, view_of
 from translator.agreement.slices import judge_slices, refuse_unjudged, slicing
 from translator.evaluate.operational import Evaluator, Relation, apply_r2s, horizon
 from translator.evaluate.profiles import PROFILES, R2S, Operational
+from translator.rdf.bags import Bag
 from translator.evaluate.report_policy import (
     CC_MODES,
     EMPTY_RELATIONS,
@@ -160,27 +162,28 @@ def parameter_space(evaluator: Evaluator, *, registration: int = 0, t0: tuple[in
 
 
 class KeyedRelations:
-    """Relations of the evaluator as comparison bindings (terms as ``check`` compares them), each
-    distinct set of rows keyed once for every setting."""
+    """Relations of the evaluator as comparison bindings (terms as ``check`` compares them) in
+    ``view`` (bags or sets, :mod:`translator.agreement.multisets`), each distinct relation keyed once
+    for every setting."""
 
-    def __init__(self, evaluator: Evaluator) -> None:
+    def __init__(self, evaluator: Evaluator, view: View = BAGS) -> None:
         self.variables = evaluator.variables
-        self.cache: dict[frozenset, frozenset] = {}
+        self.view = view
+        self.cache: dict[frozenset, Bag] = {}
 
-    def __call__(self, rows: frozenset) -> frozenset:
+    def __call__(self, rows: frozenset) -> Bag:
         keyed = self.cache.get(rows)
         if keyed is None:
-            keyed = frozenset(frozenset((v, nt_key(x)) for v, x in zip(self.variables, row) if x is not None)
-                              for row in rows)
-            self.cache[rows] = keyed
+            keyed = self.cache[rows] = keyed_relation(self.variables, rows, self.view)
         return keyed
 
 
-def merged(pairs: Iterable[tuple[int, frozenset]]) -> dict[int, frozenset]:
-    """Relations at one timestamp merged (their union), as ``check`` compares them."""
-    out: dict[int, frozenset] = {}
+def merged(pairs: Iterable[tuple[int, Bag]], view: View = BAGS) -> dict[int, Bag]:
+    """Relations at one timestamp merged (added up as bags, united as sets), as ``check`` compares them."""
+    out: dict[int, Bag] = {}
     for t, rel in pairs:
-        out[t] = out[t] | rel if t in out else rel
+        rel = view.of(rel)
+        out[t] = view.merge(out[t], rel) if t in out else rel
     return out
 
 
@@ -189,25 +192,26 @@ class Comparison:
     CSRBench oracle's contiguous subsequence with ``ignore_timestamps``)."""
 
     def __init__(self, actual: Sequence[ActualRelation], ignore_timestamps: bool, warm_up: int | None,
-                 horizon: int) -> None:
+                 horizon: int, view: View = BAGS) -> None:
         self.actual = tuple(actual)
+        self.view = view
         self.ignore_timestamps = ignore_timestamps
         self.warm_up = warm_up
         self.horizon = horizon
         self.low = warm_up if warm_up is not None else -(10**18)
-        timed = merged((a.t, a.bindings) for a in self.actual if a.t is not None)
+        timed = merged(((a.t, a.bindings) for a in self.actual if a.t is not None), view)
         # as ``check``: from the warm-up on; after the horizon only non-empty relations count
         self.timed = {t: rel for t, rel in timed.items() if t >= self.low and (t <= horizon or rel)}
         # as the oracle compares them: numbers written as strings by value (``check``)
-        self.relations = [oracle_terms(a.bindings) for a in self.actual] if ignore_timestamps else \
-            [a.bindings for a in self.actual]
+        self.relations = [oracle_terms(view.of(a.bindings), view) for a in self.actual] if ignore_timestamps else \
+            [view.of(a.bindings) for a in self.actual]
 
-    def score(self, expected: Sequence[tuple[int, frozenset]]) -> tuple[bool, int]:
+    def score(self, expected: Sequence[tuple[int, Bag]]) -> tuple[bool, int]:
         """(equal?, closeness): timed — timestamps that agree minus those that differ; oracle — the
         longest prefix of the output found in place (as ``check`` ranks its candidates)."""
         if self.ignore_timestamps:
-            return contiguous_match([oracle_terms(rel) for _, rel in expected], self.relations)[:2]
-        e = {t: rel for t, rel in merged(expected).items() if t >= self.low}
+            return contiguous_match([oracle_terms(rel, self.view) for _, rel in expected], self.relations)[:2]
+        e = {t: rel for t, rel in merged(expected, self.view).items() if t >= self.low}
         times = set(e) | set(self.timed)
         differ = sum(1 for t in times if e.get(t) != self.timed.get(t))
         return differ == 0, len(times) - 2 * differ
@@ -234,6 +238,8 @@ class Inference:
     """the expected relations of each searched setting, as far as it was evaluated"""
     horizon: int = 0
     plans: int = 0
+    compare: str = BAGS.name
+    """the view the relations were compared in (``bags`` or ``sets``)"""
     closest: list[dict] = field(default_factory=list)
     evaluation: dict = field(default_factory=dict)
     """reports planned and evaluated (docs/check.md §8: the search stops at first mismatches)"""
@@ -274,6 +280,7 @@ class Inference:
     def as_dict(self) -> dict:
         return {
             "explained": self.explained,
+            "compare": self.compare,
             "space": self.space.as_dict(),
             "settings": self.space.size,
             "searched": self.searched,
@@ -300,18 +307,20 @@ def _same_plan_as_correct(s: Setting, correct: set[Setting]) -> bool:
 
 def infer(evaluator: Evaluator, actual: Sequence[ActualRelation], space: Space, *, ignore_timestamps: bool = False,
           warm_up: int | None = None, end: int | None = None, max_tuple_evaluations: int = 1000,
-          closest: int = 3, early_stop: bool = True) -> Inference:
+          closest: int = 3, early_stop: bool = True, compare: View | str = BAGS) -> Inference:
     """Judge ``actual`` under every setting of ``space`` (module docstring). Where no setting makes it
     correct, the ``closest`` best-scoring settings are judged again by :func:`check` with their t0
     fixed, for the first differing relation and its diagnosis. ``early_stop`` (timed comparison):
     each setting is evaluated up to its first mismatch only, and the ranking of the closest ones
     as far as bounds of their closeness require (:func:`judge_in_time_order`); ``False`` evaluates
-    every setting to the end (the same result but the ``evaluation`` counts)."""
+    every setting to the end (the same result but the ``evaluation`` counts). ``compare``: relations
+    as ``bags`` (default) or ``sets`` (:mod:`translator.agreement.multisets`)."""
+    view = view_of(compare)
     if not ignore_timestamps and any(a.t is None for a in actual):
         raise RsplarsError("the answers have relations without a timestamp; use --ignore-timestamps")
     t_max = max(max(z) for z in space.t0)
     h = end if end is not None else max(horizon(evaluator.elements, evaluator.windows, [t_max]), 0)
-    comparison = Comparison(tuple(actual), ignore_timestamps, warm_up, h)
+    comparison = Comparison(tuple(actual), ignore_timestamps, warm_up, h, view)
     settings = list(space.settings())
     refused = Counter()
     if slicing(evaluator):  # LIMIT/OFFSET: slices judged under RSTREAM only (translator.agreement.slices)
@@ -321,7 +330,7 @@ def infer(evaluator: Evaluator, actual: Sequence[ActualRelation], space: Space, 
         settings = [s for s in settings if s.r2s == "rstream"]
         if not settings:
             refuse_unjudged(evaluator, space.r2s[0], ignore_timestamps)
-        judge_slices(evaluator, merged((a.t, a.bindings) for a in actual))
+        judge_slices(evaluator, merged(((a.t, a.bindings) for a in actual), view))
     by_plan: dict[tuple, list[Setting]] = {}
     for s in settings:
         by_plan.setdefault(s.plan_key(), []).append(s)
@@ -330,7 +339,7 @@ def infer(evaluator: Evaluator, actual: Sequence[ActualRelation], space: Space, 
     staged = early_stop and not ignore_timestamps and evaluator.contents_index is not None
     plans, unsearched = plan_settings(evaluator, by_plan, h, max_tuple_evaluations, evaluate_all=not staged)
     unsearched.update(refused)
-    keyed = KeyedRelations(evaluator)
+    keyed = KeyedRelations(evaluator, view)
     scores: dict[Setting, int] = {}
     expected: dict[Setting, list[Relation]] = {}
     correct: list[Setting] = []
@@ -354,7 +363,7 @@ def infer(evaluator: Evaluator, actual: Sequence[ActualRelation], space: Space, 
             if j.finished and j.first_mismatch is None:
                 correct.append(s)
     correct.sort(key=order.__getitem__)
-    result = Inference(space, correct, len(scores), dict(unsearched), scores, expected, h, len(plans))
+    result = Inference(space, correct, len(scores), dict(unsearched), scores, expected, h, len(plans), view.name)
     if not correct and scores:
         if judged:
             ranked: Iterable[Setting] = _ranked(judged, scores, order)
@@ -379,7 +388,8 @@ def judge_in_time_order(evaluator: Evaluator, plans: dict[tuple, list], by_plan:
     (contents, t) solved once for all of them); a plan whose settings all differ is not evaluated
     further."""
     progress = {key: Progress(reports, evaluator.answers, whole=not early_stop) for key, reports in plans.items()}
-    judged = {s: Judged(progress[key], s.r2s, s.empty_relations, comparison.timed, comparison.low, keyed)
+    judged = {s: Judged(progress[key], s.r2s, s.empty_relations, comparison.timed, comparison.low, keyed,
+                        comparison.view.merge)
               for key in plans for s in by_plan[key]}
 
     def undecided(s: Setting) -> bool:
@@ -477,7 +487,8 @@ def closest_settings(evaluator: Evaluator, actual: Sequence[ActualRelation], res
             continue
         seen_outputs.add(signature)
         verdict = check(evaluator, actual, s.operational(), t0_fixed=True, ignore_timestamps=comparison.ignore_timestamps,
-                        warm_up=comparison.warm_up, end=result.horizon, other_profiles=False)
+                        warm_up=comparison.warm_up, end=result.horizon, other_profiles=False,
+                        compare=comparison.view)
         out.append({"setting": s.as_dict(), "score": result.scores[s],
                     "expected_relations": verdict.report.get("expected_relations"),
                     "mismatch": verdict.report.get("mismatch")})
@@ -552,7 +563,8 @@ def describe(inference: Inference) -> list[str]:
     lines = []
     n, total = len(inference.correct), inference.searched
     not_searched = sum(inference.unsearched.values())
-    head = f"{total} settings searched" + (f" ({not_searched} not searched)" if not_searched else "")
+    head = (f"{total} settings searched" + (f" ({not_searched} not searched)" if not_searched else "")
+            + f", relations compared as {inference.compare}")
     if inference.correct:
         e = inference.summary()
         lines.append(f"explained: correct under {n} of {head}")

@@ -80,7 +80,7 @@ def render_inference_html(report: dict) -> str:
     body = [f'<h1 class="verdict-{verdict}">{verdict}: {headline}</h1>',
             f"<p>query {escape(str(report.get('query')))}, answers {escape(str(report.get('answers')))} "
             f"({escape(str(report.get('answers_format')))}); comparison: {escape(str(report.get('comparison')))}; "
-            f"horizon {inf['horizon']}</p>",
+            f"relations compared as {escape(str(inf.get('compare')))}; horizon {inf['horizon']}</p>",
             "<h2>Searched</h2><table>" + "".join(f"<tr><th>{p}</th><td>{_value(v)}</td></tr>"
                                                   for p, v in inf["space"].items()) + "</table>"]
     if unsearched:

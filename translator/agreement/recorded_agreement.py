@@ -8,12 +8,17 @@ as unjudged, as in :mod:`translator.agreement.verdicts`). Two readings of each i
 
 * **in total** — Dao-Tran, Beck, Eiter 2015, §5: the engines agree on ``[t1, t2]`` when their total
   outputs on ``(t1, t2]`` coincide. For a pull engine that reports at t2 only, its total is its
-  answer at t2, which is the paper's definition; here both sides are unions, since either engine may
-  report several times in an interval;
+  answer at t2, which is the paper's definition; here both sides are the union of the relations of
+  the interval (as bags the multiset union ∪, a row as often as one relation has it most), since
+  either engine may report several times in an interval;
 * **timed** — the report-policy-aware reading of Dell'Aglio et al. 2014 (Definitions 23–25): an
   answer is the set of pairs (μ, t) at the engine's evaluation times, so the outputs agree on the
   interval when they report the same relations at the same times (relations at one timestamp
   merged, terms compared as :func:`translator.agreement.check.check` compares them).
+
+Relations are compared as **bags** by default (an engine answers bags, SPARQL 1.1 §18.1.6: merged
+relations add up), or as **sets** (``compare="sets"``: the paper's definition is over sets of
+mappings; merged relations unite), :mod:`translator.agreement.multisets`; the report names the view.
 
 An interval *agrees* when both readings do, *agrees in total* when only the first does, and
 *disagrees* otherwise. For the intervals that do not agree, profile inference on each output
@@ -33,6 +38,7 @@ from typing import Sequence
 
 from lars.errors import RsplarsError
 from translator.agreement.check import ActualRelation, show_relation
+from translator.agreement.multisets import BAGS, View, view_of
 from translator.agreement.inference import (
     PARAMETERS,
     Inference,
@@ -46,24 +52,26 @@ from translator.agreement.inference import (
 from translator.agreement.slices import slicing
 from translator.agreement.verdicts import judged_intervals
 from translator.evaluate.operational import Evaluator
+from translator.rdf.bags import Bag
 
 #: correct settings of each side compared pairwise for the closest pair (the earliest in the space)
 MAX_PAIRED = 400
 
 
-def timed(actual: Sequence[ActualRelation], source: str) -> dict[int, frozenset]:
-    """An output as ``{t: relation}`` (relations at one timestamp merged)."""
+def timed(actual: Sequence[ActualRelation], source: str, view: View = BAGS) -> dict[int, Bag]:
+    """An output as ``{t: relation}`` (relations at one timestamp merged in ``view``)."""
     if any(a.t is None for a in actual):
         raise RsplarsError(f"{source}: a relation without a timestamp; two outputs are compared interval by interval "
                            "and need their timestamps")
-    return merged((a.t, a.bindings) for a in actual if a.t is not None)
+    return merged(((a.t, a.bindings) for a in actual if a.t is not None), view)
 
 
-def interval_readings(a: dict[int, frozenset], b: dict[int, frozenset], t1: int, t2: int) -> tuple[bool, bool]:
+def interval_readings(a: dict[int, Bag], b: dict[int, Bag], t1: int, t2: int,
+                      view: View = BAGS) -> tuple[bool, bool]:
     """(agree in total, agree timed) on ``[t1, t2]`` (module docstring)."""
     a_in = {t: rel for t, rel in a.items() if t1 < t <= t2}
     b_in = {t: rel for t, rel in b.items() if t1 < t <= t2}
-    total = frozenset().union(*a_in.values()) == frozenset().union(*b_in.values())
+    total = view.total(a_in.values()) == view.total(b_in.values())
     return total, a_in == b_in
 
 
@@ -95,36 +103,42 @@ def profile_difference(a: Inference, b: Inference) -> dict:
 
 def compare_recorded(evaluator: Evaluator, actual_a: Sequence[ActualRelation], actual_b: Sequence[ActualRelation],
                      space: Space, *, period: int, start: int | None = None, end: int | None = None,
-                     sources: tuple[str, str] = ("A", "B"), max_tuple_evaluations: int = 1000) -> dict:
+                     sources: tuple[str, str] = ("A", "B"), max_tuple_evaluations: int = 1000,
+                     compare: View | str = BAGS) -> dict:
     """The interval-by-interval comparison of two recorded outputs with its causes (module docstring),
-    as the JSON report of ``rsplars agree --answers A --answers B``."""
+    as the JSON report of ``rsplars agree --answers A --answers B``; ``compare``: relations as
+    ``bags`` (default) or ``sets``."""
+    view = view_of(compare)
     if period < 1:
         raise RsplarsError(f"the period must be positive, got {period}")
-    a, b = timed(actual_a, sources[0]), timed(actual_b, sources[1])
+    a, b = timed(actual_a, sources[0], view), timed(actual_b, sources[1], view)
     lo = 0 if start is None else start
     last = max([*a, *b, lo])
     hi = end if end is not None else -(-last // period) * period
     intervals = judged_intervals(period, lo, hi)
-    inf_a = infer(evaluator, actual_a, space, end=None, max_tuple_evaluations=max_tuple_evaluations, closest=1)
-    inf_b = infer(evaluator, actual_b, space, end=None, max_tuple_evaluations=max_tuple_evaluations, closest=1)
+    inf_a = infer(evaluator, actual_a, space, end=None, max_tuple_evaluations=max_tuple_evaluations, closest=1,
+                  compare=view)
+    inf_b = infer(evaluator, actual_b, space, end=None, max_tuple_evaluations=max_tuple_evaluations, closest=1,
+                  compare=view)
     pair = closest_pair(inf_a, inf_b)
-    keyed = KeyedRelations(evaluator)
+    keyed = KeyedRelations(evaluator, view)
     rows = []
     for i, t1, t2 in intervals:
-        total, same = interval_readings(a, b, t1, t2)
+        total, same = interval_readings(a, b, t1, t2, view)
         row = {"index": i, "start": t1, "end": t2,
                "verdict": "agree" if total and same else "agree in total" if total else "disagree",
                "a_times": sorted(t for t in a if t1 < t <= t2), "b_times": sorted(t for t in b if t1 < t <= t2),
-               "a": show_relation(frozenset().union(*(a[t] for t in a if t1 < t <= t2))),
-               "b": show_relation(frozenset().union(*(b[t] for t in b if t1 < t <= t2)))}
+               "a": show_relation(view.total(a[t] for t in a if t1 < t <= t2)),
+               "b": show_relation(view.total(b[t] for t in b if t1 < t <= t2))}
         if not (total and same):
-            row.update(_cause(inf_a, inf_b, pair, b, keyed, t1, t2, total, slicing(evaluator)))
+            row.update(_cause(inf_a, inf_b, pair, b, keyed, t1, t2, total, slicing(evaluator), view))
         rows.append(row)
     judged = {t for _, t1, t2 in intervals for t in (*a, *b) if t1 < t <= t2}
     agreeing = sum(r["verdict"] == "agree" for r in rows)
     in_total = sum(r["verdict"] != "disagree" for r in rows)
     report = {
         "agree": in_total == len(rows),
+        "compare": view.name,
         "period": period, "start": lo, "end": hi,
         "intervals": len(rows), "agreeing": agreeing, "agreeing_in_total": in_total,
         "first_disagreement": next((r["index"] for r in rows if r["verdict"] != "agree"), None),
@@ -152,8 +166,8 @@ def _side(source: str, actual: Sequence[ActualRelation], inf: Inference) -> dict
     return out
 
 
-def _cause(inf_a: Inference, inf_b: Inference, pair, b: dict[int, frozenset], keyed: KeyedRelations, t1: int, t2: int,
-           total: bool, sliced: bool = False) -> dict:
+def _cause(inf_a: Inference, inf_b: Inference, pair, b: dict[int, Bag], keyed: KeyedRelations, t1: int, t2: int,
+           total: bool, sliced: bool = False, view: View = BAGS) -> dict:
     wrong = [(src, inf) for src, inf in (("A", inf_a), ("B", inf_b)) if not inf.explained]
     if wrong:
         parts = []
@@ -178,8 +192,8 @@ def _cause(inf_a: Inference, inf_b: Inference, pair, b: dict[int, frozenset], ke
         rels = inf_a.expected.get(s)
         if rels is None:
             continue
-        e_in = merged((r.t, keyed(r.rows)) for r in rels if t1 < r.t <= t2)
-        same = (frozenset().union(*e_in.values()) == frozenset().union(*b_in.values())) if not total else e_in == b_in
+        e_in = merged(((r.t, keyed(r.rows)) for r in rels if t1 < r.t <= t2), view)
+        same = (view.total(e_in.values()) == view.total(b_in.values())) if not total else e_in == b_in
         if same:
             alone.append(p)
     if sliced and not differ:

@@ -58,7 +58,8 @@ def render_recorded_html(report: dict) -> str:
 <style>{CSS}</style></head><body>
 <h1>Two recorded outputs: {verdict}</h1>
 <p>query {escape(str(report.get('query')))}; {report['agreeing']} of {report['intervals']} intervals of length
-{report['period']} agree, {report['agreeing_in_total']} in total (Dao-Tran, Beck, Eiter 2015, §5)</p>
+{report['period']} agree, {report['agreeing_in_total']} in total (Dao-Tran, Beck, Eiter 2015, §5);
+relations compared as {escape(str(report.get('compare')))}</p>
 <h2>The outputs</h2>
 <table><tr><th></th><th>answers</th><th>relations</th><th>inferred profile</th></tr>
 {_side("A", a)}

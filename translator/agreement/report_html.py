@@ -12,6 +12,7 @@ import os
 from html import escape
 
 from translator.evaluate.fileio import write_atomic
+from translator.agreement.multisets import SETS
 from translator.agreement.report import AgreementReport
 from translator.agreement.solutions import Solution, sorted_solutions
 from translator.agreement.table import format_share
@@ -86,6 +87,7 @@ def _inputs_section(report: AgreementReport) -> str:
         ("pull period", f"{inputs.period}" + (f" {inputs.time_unit}" if inputs.time_unit else "")),
         ("window bounds", inputs.window_bounds),
         ("mode", inputs.mode),
+        ("relations compared as", f"{SETS.name} (Dao-Tran, Beck, Eiter 2015, §5)"),
         ("range", f"from {_opt(inputs.time_from)} to {_opt(inputs.time_to)}"),
     ]
     body = "\n".join(f"<tr><th>{escape(k)}</th><td>{escape(v)}</td></tr>" for k, v in rows)

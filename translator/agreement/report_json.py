@@ -12,6 +12,7 @@ from typing import Any, Iterable
 
 from translator.evaluate.fileio import write_atomic
 from translator.agreement.diagnosis import Diagnosis, IntervalDiagnosis
+from translator.agreement.multisets import SETS
 from translator.agreement.report import AgreementReport, ReportInputs
 from translator.agreement.solutions import Solution, sorted_solutions
 from translator.agreement.static_check import StaticCheck
@@ -59,6 +60,7 @@ def _inputs(inputs: ReportInputs) -> dict[str, Any]:
         "period": inputs.period,
         "time_unit": inputs.time_unit,
         "window_bounds": inputs.window_bounds,
+        "compare": SETS.name,  # the definition is over sets of solutions (Dao-Tran, Beck, Eiter 2015, §5)
         "mode": inputs.mode,
         "from": inputs.time_from,
         "to": inputs.time_to,

@@ -6,6 +6,9 @@ relation is correct at an evaluation whose whole relation is R when it is the sl
 ``[offset, offset + limit)`` of *some* order of R consistent with the ORDER BY keys. So it has
 ``min(limit, max(0, |R| − offset))`` rows, all in R; every row whose key lies strictly inside the
 slice's key range is in it; of the rows tied at a boundary key, as many as the slice cuts there.
+Rows are counted with their duplicates: the slice is taken of a sequence (SPARQL 1.1 §18.5, ``Slice``
+after ``ToList``), so a row that a relation holds twice fills two places of it, and a recorded
+relation, a bag (:mod:`translator.agreement.multisets`), is counted the same way.
 
 :func:`judge_slices` makes the evaluator judge each recorded relation against the slice of R that
 keeps the recorded rows where ties allow

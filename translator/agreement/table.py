@@ -8,6 +8,7 @@ cut. Nothing is ever dropped silently: the JSON and HTML reports always hold eve
 from __future__ import annotations
 
 from translator.agreement.diagnosis import Diagnosis
+from translator.agreement.multisets import SETS
 from translator.agreement.report import AgreementReport
 from translator.agreement.solutions import Solution, sorted_solutions
 from translator.agreement.static_check import render_static_check
@@ -103,6 +104,7 @@ def _summary_lines(report: AgreementReport) -> list[str]:
     first = summary.first_disagreement
     lines = [
         f"pull period: {result.period}{unit}   window bounds: {inputs.window_bounds}   mode: {inputs.mode}   "
+        f"compared as: {SETS.name}   "
         f"range: [{result.start}, {result.end}]",
         f"intervals: {summary.intervals}   agreeing: {summary.agreeing} ({format_share(summary.share_agreeing)})   "
         f"disagreeing: {summary.disagreeing}   first disagreement: "

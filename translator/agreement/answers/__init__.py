@@ -1,7 +1,7 @@
 """Reading an engine's recorded answers, whatever format it writes (docs/check.md, "Formats").
 
 :func:`read_answer_text` / :func:`read_answer_file` return :class:`Answers`: the relations (timestamp in
-base units, set of bindings), the format read, whether bindings were grouped by timestamp, and a one-line
+base units, bag of bindings: a row written twice counts twice), the format read, whether bindings were grouped by timestamp, and a one-line
 description for stderr. :func:`read_answers` is the older ``(format, relations)`` form. Errors are
 ``FILE:LINE:COLUMN`` (:class:`lars.errors.SourceError`).
 """
@@ -105,7 +105,7 @@ def read_answer_text(text: str, source: str, *, fmt: str = "auto", time_factor: 
     else:
         relations, grouped = read_table(text, source, time_factor, tsv=fmt == "tsv", time_column_name=time_column), True
         rows = sum(len(r.bindings) for r in relations)
-        return Answers(fmt, relations, grouped, f"{FORMATS[fmt]}, {rows} distinct rows grouped by timestamp into "
+        return Answers(fmt, relations, grouped, f"{FORMATS[fmt]}, {rows} rows grouped by timestamp into "
                                                 f"{len(relations)} relations")
     return Answers(fmt, relations, grouped, f"{FORMATS[fmt]}, {len(relations)} relations")
 

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from lars.errors import SourceError
 from translator.agreement.answers.relation import ActualRelation
 from translator.agreement.answers.terms import SESAME_LITERAL, Term, term_key
+from translator.rdf.bags import Bag
 
 HEADER = re.compile(r"-*\s*(\d+)\s+results? at SystemTime=\[([^\]]*)\]\s*-*")
 #: Jena's label of a blank node (``AnonId``): hexadecimal parts separated by colons
@@ -58,7 +59,7 @@ def read_csparql_console(text: str, source: str, variables: Sequence[str] | None
                           "agree read it from QUERY)")
     out: list[ActualRelation] = []
     header: tuple[int, str, int] | None = None  # (announced rows, raw time, line)
-    rows: set = set()
+    rows: list = []
     count = 0
 
     def close(at: int) -> None:
@@ -68,7 +69,7 @@ def read_csparql_console(text: str, source: str, variables: Sequence[str] | None
             raise SourceError(f"the header announces {header[0]} result(s), {count} line(s) follow it", source=source,
                               line=header[2], column=1, text=text,
                               expected=f"{header[0]} solution line(s) before the next header (line {at})")
-        out.append(ActualRelation(None, header[1], frozenset(rows), header[2]))
+        out.append(ActualRelation(None, header[1], Bag(rows), header[2]))
 
     for n, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
@@ -76,7 +77,7 @@ def read_csparql_console(text: str, source: str, variables: Sequence[str] | None
         m = HEADER.fullmatch(line.strip())
         if m:
             close(n)
-            header, rows, count = (int(m.group(1)), m.group(2), n), set(), 0
+            header, rows, count = (int(m.group(1)), m.group(2), n), [], 0
             continue
         if header is None:
             raise SourceError("a solution line before any result header", source=source, line=n, column=1, text=text,
@@ -98,7 +99,7 @@ def read_csparql_console(text: str, source: str, variables: Sequence[str] | None
             if key is not None:
                 binding.append((name, key))
             column += len(field) + 1
-        rows.add(frozenset(binding))
+        rows.append(frozenset(binding))
         count += 1
     close(len(text.splitlines()) + 1)
     return out

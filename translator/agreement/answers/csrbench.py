@@ -44,8 +44,9 @@ def one_binding_each(relations: list[ActualRelation]) -> bool:
 
 
 def group_by_timestamp(relations: list[ActualRelation]) -> list[ActualRelation]:
-    """One relation per distinct timestamp as written in the file, the union of its bindings (the 2023
-    oracle's grouping); relations without a timestamp stay as they are."""
+    """One relation per distinct timestamp as written in the file, the bag of its bindings (the 2023
+    oracle's grouping; a binding written twice counts twice); relations without a timestamp stay as
+    they are."""
     grouped: dict[str, ActualRelation] = {}
     out: list[ActualRelation] = []
     for r in relations:
@@ -54,6 +55,6 @@ def group_by_timestamp(relations: list[ActualRelation]) -> list[ActualRelation]:
             continue
         key = str(r.raw_t).strip()
         first = grouped.get(key)
-        grouped[key] = r if first is None else ActualRelation(first.t, first.raw_t, first.bindings | r.bindings,
+        grouped[key] = r if first is None else ActualRelation(first.t, first.raw_t, first.bindings + r.bindings,
                                                               first.line)
     return sorted(grouped.values(), key=lambda r: r.t) + out  # type: ignore[arg-type, return-value]

@@ -1,4 +1,5 @@
-"""One relation of an engine's recorded output (a timestamp and a set of bindings) and the reading of
+"""One relation of an engine's recorded output (a timestamp and a bag of bindings: a row written twice
+is a member of cardinality 2, SPARQL 1.1 §18.1.6) and the reading of
 one JSON record of it: SPARQL 1.1 JSON results (``{"results": {"bindings": […]}}``) or ``rsplars run``'s
 ``{"t": …, "answers": [{var: N-Triples term}]}``."""
 
@@ -8,6 +9,7 @@ from dataclasses import dataclass
 
 from lars.errors import RsplarsError, SourceError
 from translator.agreement.answers.terms import json_term, nt_key
+from translator.rdf.bags import Bag
 
 
 @dataclass(frozen=True)
@@ -15,7 +17,8 @@ class ActualRelation:
     t: int | None
     """Timestamp in base units (``None``: the file gives none)."""
     raw_t: object
-    bindings: frozenset
+    bindings: Bag
+    """The bindings, each as often as the output writes it."""
     line: int
 
 
@@ -62,5 +65,5 @@ def relation_from_record(record, source: str, line: int, text: str, factor: tupl
     else:
         raise bad('a relation needs "results" (SPARQL JSON) or "answers" (rsplars run)',
                   '{"timestamp": …, "results": {"bindings": […]}}')
-    return ActualRelation(t, raw_t, frozenset(bindings), line)
+    return ActualRelation(t, raw_t, Bag(bindings), line)
 

@@ -1,5 +1,6 @@
 """SPARQL 1.1 Query Results CSV and TSV (W3C Recommendation 2013) with one extra column holding each
-row's timestamp: rows with the same timestamp form one relation, in order of time.
+row's timestamp: rows with the same timestamp form one relation (a bag: a row written twice counts
+twice), in order of time.
 
 * CSV loses term kinds (SPARQL 1.1 CSV/TSV results, §2): a value with a URI scheme is read as an IRI,
   ``_:x`` as a blank node, a number as a numeric literal (compared by value, docs/check.md), anything
@@ -19,6 +20,7 @@ import re
 from lars.errors import RsplarsError, SourceError
 from translator.agreement.answers.relation import ActualRelation
 from translator.agreement.answers.terms import Term, nt_key, term_key
+from translator.rdf.bags import Bag
 
 TIME_COLUMNS = ("t", "timestamp", "time", "ts")
 _SCHEME = re.compile(r"[a-zA-Z][a-zA-Z0-9+.-]*:\S+")
@@ -74,7 +76,7 @@ def read_table(text: str, source: str, factor: tuple[int, int], *, tsv: bool,
         raise SourceError(f"no timestamp column among {', '.join(h.strip() for h in header)}", source=source,
                           line=1, column=1, text=text, expected=expected + " (--answers-time-column NAME)")
     names = [h.strip().lstrip("?") for h in header]
-    relations: dict[int, tuple[object, set, int]] = {}
+    relations: dict[int, tuple[object, list, int]] = {}
     for n, row in enumerate(rows[1:], start=2):
         if not any(cell.strip() for cell in row):
             continue
@@ -100,6 +102,6 @@ def read_table(text: str, source: str, factor: tuple[int, int], *, tsv: bool,
                                   expected="<iri>, \"literal\", \"lex\"^^<datatype>, a number or _:b") from None
             if key is not None:
                 binding.append((name, key))
-        entry = relations.setdefault(t, (raw, set(), n))
-        entry[1].add(frozenset(binding))
-    return [ActualRelation(t, raw, frozenset(b), line) for t, (raw, b, line) in sorted(relations.items())]
+        entry = relations.setdefault(t, (raw, [], n))
+        entry[1].append(frozenset(binding))
+    return [ActualRelation(t, raw, Bag(b), line) for t, (raw, b, line) in sorted(relations.items())]

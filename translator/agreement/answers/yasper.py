@@ -11,6 +11,7 @@ import re
 from lars.errors import RsplarsError, SourceError
 from translator.agreement.answers.relation import ActualRelation
 from translator.agreement.answers.terms import Term, nt_key, term_key
+from translator.rdf.bags import Bag
 
 RESULT_AT = re.compile(r"Result at \[(-?\d+)\]")
 _NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
@@ -35,19 +36,19 @@ def read_yasper(text: str, source: str, factor: tuple[int, int]) -> list[ActualR
     out: list[ActualRelation] = []
     stamp: tuple[int, str, int] | None = None  # (t, raw, line)
     header: list[str] | None = None
-    rows: set = set()
+    rows: list = []
     in_body = False
 
     def close() -> None:
         if stamp is not None:
-            out.append(ActualRelation(stamp[0], stamp[1], frozenset(rows), stamp[2]))
+            out.append(ActualRelation(stamp[0], stamp[1], Bag(rows), stamp[2]))
 
     for n, line in enumerate(text.splitlines(), start=1):
         s = line.strip()
         m = RESULT_AT.search(s)
         if m:
             close()
-            stamp, header, rows, in_body = (int(m.group(1)) * factor[0] // factor[1], m.group(1), n), None, set(), False
+            stamp, header, rows, in_body = (int(m.group(1)) * factor[0] // factor[1], m.group(1), n), None, [], False
             continue
         if not s or set(s) <= {"-"}:
             continue
@@ -74,6 +75,6 @@ def read_yasper(text: str, source: str, factor: tuple[int, int]) -> list[ActualR
                                   text=text, expected='<iri>, "literal", "lex"^^xsd:type, a number or _:b') from None
             if key is not None:
                 binding.append((name.lstrip("?"), key))
-        rows.add(frozenset(binding))
+        rows.append(frozenset(binding))
     close()
     return out

@@ -86,6 +86,8 @@ def add_parser(subparsers) -> None:
     g["comparison"].add_argument("--other-window-bounds", choices=[*WINDOW_BOUNDS, "none"], metavar="B",
                                  help="repeat the runs under these bounds to tell their effect (default: left-open "
                                       "for closed, else closed; none: skip)")
+    g["comparison"].add_argument("--compare", choices=["bags", "sets"], default=None, metavar="V",
+                                 help="bags (default) or sets; pull vs push: sets only (docs/agreement.md)")
     g["comparison"].add_argument("--no-diagnosis", action="store_true",
                                  help="only the two headline runs: no cause analysis (faster)")
     g["comparison"].add_argument("--fail-on-disagree", action="store_true",
@@ -225,6 +227,11 @@ def _check_arguments(args: argparse.Namespace) -> None:
         raise RsplarsError("--max-rows must be at least 1")
     if args.jobs is not None and args.jobs < 1:
         raise RsplarsError(f"--jobs must be at least 1, got {args.jobs}")
+    if args.compare == "bags" and not (operational_requested(args) or given(args.r2s)):
+        raise RsplarsError("--compare bags: the agreement of a pull and a push run is defined over sets of solutions "
+                           "(Dao-Tran, Beck, Eiter 2015, §5: the union of the push answers in an interval against the "
+                           "pull answer, a solution reported at several times counting once); compare multiplicities "
+                           "with --answers A --answers B, with the operational options, or with rsplars check")
 
 
 def _comparisons(args: argparse.Namespace, elements) -> list:

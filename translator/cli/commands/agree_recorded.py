@@ -76,7 +76,7 @@ def run_recorded(args: argparse.Namespace) -> int:
                             cc_mode=args.cc_mode, tick=args.tick, r2s=args.r2s if given(args.r2s) else None,
                             empty_relations=args.empty_relations, window_bounds=bounds)
     report = compare_recorded(evaluator, outputs[0], outputs[1], space, period=period, start=args.start, end=args.end,
-                              sources=(args.answers[0], args.answers[1]))
+                              sources=(args.answers[0], args.answers[1]), compare=args.compare or "bags")
     report = {"query": args.query_file, **report}
     print(summary(report, args.max_rows))
     write_reports(report, args.report, args.html, render_recorded_html)
@@ -88,7 +88,8 @@ def run_recorded(args: argparse.Namespace) -> int:
 def summary(report: dict, max_rows: int) -> str:
     a, b = report["outputs"]["a"], report["outputs"]["b"]
     lines = [f"A = {a['answers']}, B = {b['answers']}: {report['agreeing']} of {report['intervals']} intervals of "
-             f"{report['period']} agree, {report['agreeing_in_total']} in total (Dao-Tran, Beck, Eiter 2015, §5)"]
+             f"{report['period']} agree, {report['agreeing_in_total']} in total (Dao-Tran, Beck, Eiter 2015, §5); "
+             f"relations compared as {report['compare']}"]
     for key, side in (("A", a), ("B", b)):
         if side["explained"]:
             profiles = ", ".join(side["profiles"]) or "no engine profile"

@@ -68,8 +68,7 @@ def add_parser(subparsers) -> None:
     add_translation_options(g["semantics"], mode=False, query=g["query"])
     add_operational_options(g["profile"])
     g["comparison"].add_argument("--registration", type=int, default=0, metavar="A",
-                                 help="registration time of the query: t0 candidates start there (Dell'Aglio et "
-                                      "al. 2014, Def. 25; default 0)")
+                                 help="registration time: t0 candidates start there (Def. 25; default 0)")
     g["comparison"].add_argument("--warm-up", type=int, metavar="T",
                                  help="compare from T on only (Dell'Aglio et al. 2014, Def. 26)")
     g["comparison"].add_argument("--to", dest="end", type=int, metavar="T",
@@ -77,6 +76,8 @@ def add_parser(subparsers) -> None:
     g["comparison"].add_argument("--ignore-timestamps", action="store_true",
                                  help="as the CSRBench oracle: the relations in order, a contiguous part of the "
                                       "expected ones, timestamps ignored")
+    g["comparison"].add_argument("--compare", choices=["bags", "sets"], default="bags", metavar="V",
+                                 help="relations as bags (default: counts must match) or sets (docs/check.md)")
     g["comparison"].add_argument("--max-candidates", type=int, default=2000, metavar="N",
                                  help="limit on t0 vectors (default 2000)")
     inference = p.add_argument_group("profile inference (docs/check.md)")
@@ -152,7 +153,7 @@ def run_one(args: argparse.Namespace) -> int:
         raise RsplarsError(f"check judges SELECT answers; this is a {evaluator.form.upper()} query")
     verdict = check(evaluator, actual, op, registration=args.registration, t0_fixed=args.t0 is not None,
                     ignore_timestamps=args.ignore_timestamps, warm_up=args.warm_up,
-                    max_candidates=args.max_candidates, end=args.end)
+                    max_candidates=args.max_candidates, end=args.end, compare=args.compare)
     report = {"correct": verdict.correct, "query": args.query_file, "answers": args.answers, "answers_format": fmt,
               "answers_grouped_by_timestamp": answers.grouped,
               "profile": args.profile, **{k: v for k, v in verdict.report.items() if k != "correct"}}
@@ -194,10 +195,10 @@ def run_inference(args: argparse.Namespace, query) -> int:
         raise RsplarsError(f"check judges SELECT answers; this is a {evaluator.form.upper()} query")
     space = inference_space(args, evaluator, bounds)
     result = infer(evaluator, actual, space, ignore_timestamps=args.ignore_timestamps, warm_up=args.warm_up,
-                   end=args.end, max_tuple_evaluations=args.max_tuple_evaluations)
+                   end=args.end, max_tuple_evaluations=args.max_tuple_evaluations, compare=args.compare)
     report = {"correct": result.explained, "query": args.query_file, "answers": args.answers, "answers_format": fmt,
               "comparison": "oracle (contiguous subsequence, timestamps ignored)" if args.ignore_timestamps
-              else "timed (Def 25)", "inference": result.as_dict()}
+              else "timed (Def 25)", "compare": result.compare, "inference": result.as_dict()}
     if args.ignore_timestamps and not actual:
         report["note"] = "an empty output is contained in every expected output (as in the CSRBench oracle)"
     if args.profile is not None:
@@ -378,12 +379,14 @@ def _numbered(path: str | None, k: int, total: int) -> str | None:
 def summary(report: dict) -> str:
     lines = []
     tried = len(report["t0_tried"])
+    view = report["comparison"]["compare"]
     if report["correct"]:
         lines.append(f"correct: equals the expected output for t0 = {_t0(report['matching_t0'])} "
-                     f"({tried} of {report['t0_candidates']} t0 candidates tried)")
+                     f"({tried} of {report['t0_candidates']} t0 candidates tried; relations compared as {view})")
     else:
         m = report["mismatch"]
-        lines.append(f"incorrect: no t0 among {report['t0_candidates']} candidates gives this output")
+        lines.append(f"incorrect: no t0 among {report['t0_candidates']} candidates gives this output "
+                     f"(relations compared as {view})")
         lines.append(f"first mismatch (closest t0 = {_t0(report['closest_t0'])}) at t = {m['timestamp']}, window "
                      + ", ".join(f"{w['interval']} of <{w['stream']}>" for w in m["window"]))
         lines.append(f"  expected: {json.dumps(m['expected'], ensure_ascii=False)}")

@@ -235,11 +235,13 @@ def run_profile_agreement(args: argparse.Namespace) -> int:
         query = queries[path]
         compiled = compile_query(query, mode="none", bounds=op.window_model, base=base)
         evaluators.append(Evaluator(compiled.query, compiled.strategy, base, elements, facts, engine=args.lars_engine))
-    result = compare_profiles(evaluators[0], ops[0], evaluators[1], ops[1], start=args.start, end=args.end)
+    result = compare_profiles(evaluators[0], ops[0], evaluators[1], ops[1], start=args.start, end=args.end,
+                              compare=getattr(args, "compare", None) or "bags")
     result = {"profiles": names, "queries": files, "parameters": [op.as_dict() for op in ops], **result}
     a, b = names
     print(f"{a} vs {b}: " + ("the answer streams are equal" if result["equal"] else
-                               f"the answer streams differ, first at t = {result['first_difference']}"))
+                               f"the answer streams differ, first at t = {result['first_difference']}")
+          + f" (relations compared as {result['compare']})")
     for row in result["timeline"][: args.max_rows]:
         mark = "=" if row["equal"] else "≠"
         print(f"  {row['t']:>6} {mark} {a}: {json.dumps(row['a'], ensure_ascii=False)}  "
