@@ -86,8 +86,13 @@ def table(tests: list[W3CTest], suite: Suite = W3C_SPARQL11, syntax: list[Syntax
             for t in members:
                 reasons.setdefault(c.failed[t.key][2], []).append(f"`{t.key}`")
             lines += [f"* {cause}: {', '.join(names)}: {reason}" for reason, names in reasons.items()]
-    reference = [f"`{t.key}`" for t in tests if t.key in c.rdflib_failed]
-    lines += ["", f"rdflib fails ({len(reference)}): {', '.join(reference) or 'none'}."]
+    reference = [t for t in tests if t.key in c.rdflib_failed]
+    lines += ["", f"rdflib fails ({len(reference)})" + (":" if reference else ": none.")]
+    why: dict[str, list[str]] = {}
+    for t in reference:
+        why.setdefault(c.rdflib_failed[t.key][1], []).append(f"`{t.key}`")
+    if why:
+        lines += ["", *[f"* {', '.join(names)}: {reason}" for reason, names in why.items()]]
     if syntax:
         lines += ["", *syntax_summary(syntax)]
     lines += ["", suite.end]

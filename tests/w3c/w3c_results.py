@@ -29,6 +29,7 @@ conventions, ``sparql10/README``):
 
 from __future__ import annotations
 
+import functools
 import json
 import xml.etree.ElementTree as ET
 from collections import Counter
@@ -73,8 +74,10 @@ def nt_literal(value: str, datatype: str | None = None, lang: str | None = None)
     return text
 
 
+@functools.cache
 def read_expected(path: Path):
-    """``bool`` (ASK), ``rdflib.Graph`` (CONSTRUCT) or :class:`ResultSet`."""
+    """``bool`` (ASK), ``rdflib.Graph`` (CONSTRUCT) or :class:`ResultSet` (read once per file; not
+    to be changed by its users)."""
     if path.suffix == ".srx":
         return _read_srx(path)
     if path.suffix == ".srj":

@@ -16,6 +16,7 @@ query's ``qt:data`` files as ``--static`` and each ``qt:graphData`` file as ``--
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import json
 import os
@@ -94,8 +95,10 @@ def measure(test: W3CTest) -> Outcome:
     return compare(expected, cli_answers(expected, text), **modifiers(test))
 
 
+@functools.cache
 def modifiers(test: W3CTest) -> dict:
-    """What the comparison needs of the query: its ORDER BY keys and whether its cardinality is lax."""
+    """What the comparison needs of the query: its ORDER BY keys and whether its cardinality is lax
+    (read once per test: rsplars' and rdflib's outcomes both need it)."""
     chain = top_modifiers(test.query.read_text(encoding="utf-8"))
     return {"order": order_keys(chain), "reduced": test.lax_cardinality or is_reduced(chain)}
 
