@@ -87,7 +87,7 @@ def add_parser(subparsers) -> None:
                                  help="repeat the runs under these bounds to tell their effect (default: left-open "
                                       "for closed, else closed; none: skip)")
     g["comparison"].add_argument("--compare", choices=["bags", "sets"], default=None, metavar="V",
-                                 help="bags (default) or sets; pull vs push: sets only (docs/agreement.md)")
+                                 help="bags (default) or sets (pull vs push: sets)")
     g["comparison"].add_argument("--no-diagnosis", action="store_true",
                                  help="only the two headline runs: no cause analysis (faster)")
     g["comparison"].add_argument("--fail-on-disagree", action="store_true",
