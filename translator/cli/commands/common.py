@@ -69,7 +69,7 @@ def add_query_options(p, *, epsparql=None) -> None:
     lists of choices name them in their help (``%(choices)s``), so that each fits a line or two."""
     p.add_argument("--dialect", choices=["auto", "csparql", "cqels", "epsparql", "rspql", "rsepql"],
                    default="auto", metavar="D",
-                   help="%(choices)s (default: auto, detected and reported)")
+                   help="%(choices)s (default: detected)")
     p.add_argument("--lenient", action="store_true",
                    help="accept the quirks of the papers' printed queries (docs/model-json.md)")
     (epsparql if epsparql is not None else p).add_argument(
