@@ -1,0 +1,73 @@
+"""The options of translations and runs, as frozen dataclasses (the ``rsplars`` command line's
+``--mode``, ``--period``, ``--strategy``, ``--window-bounds``, ``--unit``, ``--as``, ``--assign``,
+``--profile``, …)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping
+
+__all__ = ["ProfileOptions", "TranslationOptions"]
+
+
+@dataclass(frozen=True)
+class TranslationOptions:
+    """How a query becomes a LARS program (Dao-Tran, Beck, Eiter 2015, §4; docs/translation.md).
+
+    ``mode``: ``push``, ``pull`` or ``none`` (§4.1; default: pull for C-SPARQL, push for CQELS);
+    ``period``: the pull period as a duration (``"5m"``, ``"10s"``; default: COMPUTED EVERY, else
+    the window STEP); ``strategy``: ``tau1`` (C-SPARQL: streams merged into the default graph) or
+    ``tau2`` (CQELS: STREAM patterns), default the query's own; ``window_bounds``: ``closed``
+    ``[t-L, t]`` (``None``: closed, or the profile's under a profile), ``left-open`` or
+    ``right-open`` (D2); ``unit``: the base time unit (D1: ``ms``,
+    ``s``, ``m``, ``h``, ``d``); ``as_variant``: ``csparql``, ``cqels-brave``, ``cqels-cautious`` or
+    ``cqels-all`` — translate cs(Q) or members of cq(Q) instead (§3); ``assign``: for
+    ``cqels-*`` of a C-SPARQL query, triple pattern number (from 1) → the stream IRI it reads
+    (default: read off the stream data).
+
+    >>> TranslationOptions(mode="pull", period="2m", unit="m").period
+    '2m'
+    """
+
+    mode: str | None = None
+    period: str | None = None
+    strategy: str | None = None
+    window_bounds: str | None = None
+    unit: str = "s"
+    as_variant: str | None = None
+    assign: Mapping[int, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ProfileOptions:
+    """A real engine's report-policy semantics (Dell'Aglio et al. 2014, Defs. 20–26; docs/check.md):
+    ``profile`` names one (``csparql``, ``cqels``, ``sparqlstream``, ``rsp-ql``; ``rsplars
+    profiles`` lists them) and the other fields override its parameters (``None``: the profile's).
+
+    ``t0``: the first window start, one value or one per window; ``report_policy``: e.g.
+    ``"window-close,non-empty"``; ``r2s``: ``rstream``, ``istream`` or ``dstream``;
+    ``empty_relations``: ``emit`` or ``skip``; ``tick``: ``time``, ``tuple`` or ``batch``.
+
+    >>> ProfileOptions("csparql", t0=(2,)).t0
+    (2,)
+    """
+
+    profile: str | None = None
+    t0: tuple[int, ...] | None = None
+    report_policy: str | None = None
+    r2s: str | None = None
+    empty_relations: str | None = None
+    tick: str | None = None
+    cc_mode: str | None = None
+
+    def operational(self, *, window_bounds: str | None) -> object:
+        """The :class:`translator.evaluate.profiles.Operational` parameters these options give
+        (``window_bounds``: the window model, if given)."""
+        from translator.evaluate.profiles import DEFAULT, get_profile, with_overrides
+        from translator.evaluate.report_policy import parse_report
+
+        base = get_profile(self.profile).params if self.profile else DEFAULT
+        return with_overrides(
+            base, t0=self.t0, report=parse_report(self.report_policy) if self.report_policy is not None else None,
+            cc_mode=self.cc_mode, tick=self.tick, r2s=self.r2s, empty_relations=self.empty_relations,
+            window_model=window_bounds)

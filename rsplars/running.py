@@ -1,0 +1,213 @@
+"""Running a query over streams and static data: :func:`run` → :class:`RunResult`, as ``rsplars
+run`` does (translation, execution mode, the LARS program solved at every evaluation time; Dao-Tran,
+Beck, Eiter 2015, §4; or, under an engine profile, the report policy of Dell'Aglio et al. 2014)."""
+
+from __future__ import annotations
+
+import io
+import os
+from dataclasses import dataclass, field, replace
+from typing import Any, Iterator, Mapping, TextIO
+
+from lars.errors import RsplarsError
+
+from rsplars.compiling import check_stream_iris, compile_variants
+from rsplars.data import StaticInput, StreamInput, read_data
+from rsplars.options import ProfileOptions, TranslationOptions
+from rsplars.queries import QueryInput, as_query, source_of
+
+__all__ = ["FORMATS", "RunResult", "run"]
+
+#: the output formats of :meth:`RunResult.write` (those of ``rsplars run --format``)
+FORMATS = ("jsonl", "csv", "sparql-json", "ntriples", "nquads")
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """The answers of a run: one evaluation per evaluation time, in time order.
+
+    ``evaluations``: objects with ``t`` (the evaluation time, base units) and ``rows`` (the
+    solutions after R2S: tuples of N-Triples terms in the order of ``variables``, ``None`` for
+    unbound; a bag — iterate it to see every solution, duplicates included); ``compiled``: the
+    program that was run (:class:`translator.translate.compile.Compiled`); ``form``: ``select``,
+    ``ask`` or ``construct``; ``notes``: what the command line would say on stderr (dialect
+    remarks, streams without data, aggregate limits)."""
+
+    query: Any
+    compiled: Any
+    evaluations: tuple[Any, ...]
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def variables(self) -> tuple[str, ...]:
+        """The result variables, in the order of each row's terms."""
+        return tuple(self.compiled.variables)
+
+    @property
+    def form(self) -> str:
+        """``select``, ``ask`` or ``construct``."""
+        return str(self.compiled.form)
+
+    @property
+    def times(self) -> list[int]:
+        """The evaluation times."""
+        return [ev.t for ev in self.evaluations]
+
+    def solutions(self) -> dict[int, list[dict[str, str]]]:
+        """``{t: [solution, …]}``: each solution a mapping variable → N-Triples term (unbound
+        variables left out), in the query's ORDER BY or a fixed order; duplicates are kept."""
+        from translator.evaluate.writers import csv_rows, order_by
+
+        ordering = order_by(self.compiled)
+        return {ev.t: [{v: x for v, x in zip(self.variables, row) if x is not None}
+                       for row in csv_rows(list(ev.rows), ordering)]
+                for ev in self.evaluations}
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self.evaluations)
+
+    def __len__(self) -> int:
+        return len(self.evaluations)
+
+    def to_dataframe(self) -> Any:
+        """A pandas DataFrame with one row per solution and a ``t`` column first: SELECT gives the
+        variables as columns (N-Triples terms, ``None`` unbound), ASK the column ``answer``
+        (one row per evaluation time), CONSTRUCT the columns ``subject``, ``predicate``,
+        ``object`` (one row per triple). Needs pandas (``pip install 'rsplars[spark]'``)."""
+        pd = _pandas()
+        if self.form == "ask":
+            return pd.DataFrame([(ev.t, bool(ev.rows)) for ev in self.evaluations], columns=["t", "answer"])
+        if self.form == "construct":
+            from translator.evaluate.run import construct_triples
+            from translator.evaluate.writers import split_triple
+
+            records = [(ev.t, *split_triple(line)) for ev in self.evaluations
+                       for line in construct_triples(self.compiled, ev.rows, ev.t)]
+            return pd.DataFrame(records, columns=["t", "subject", "predicate", "object"])
+        from translator.evaluate.writers import csv_rows, order_by
+
+        ordering = order_by(self.compiled)
+        records = [(ev.t, *row) for ev in self.evaluations for row in csv_rows(list(ev.rows), ordering)]
+        return pd.DataFrame(records, columns=["t", *self.variables])
+
+    def write(self, fmt: str = "jsonl", file: str | os.PathLike[str] | TextIO | None = None) -> str | None:
+        """Write the answers as ``rsplars run --format FMT`` does (:data:`FORMATS`,
+        :mod:`translator.evaluate.writers`): to ``file`` (a path, written atomically, or an open
+        text file), or, without ``file``, return the text."""
+        from translator.evaluate.writers import WRITERS, check_format
+
+        if fmt not in WRITERS:
+            raise RsplarsError(f"unknown format {fmt!r} (expected one of {', '.join(FORMATS)})")
+        check_format(fmt, self.form)
+        if file is None:
+            buffer = io.StringIO()
+            self._write_to(fmt, buffer)
+            return buffer.getvalue()
+        if isinstance(file, (str, os.PathLike)):
+            from translator.evaluate.fileio import atomic_output
+
+            with atomic_output(os.fspath(file)) as out:
+                self._write_to(fmt, out)
+            return None
+        self._write_to(fmt, file)
+        return None
+
+    def _write_to(self, fmt: str, out: TextIO) -> None:
+        from translator.evaluate.writers import WRITERS
+
+        write = WRITERS[fmt](out, self.compiled)
+        for ev in self.evaluations:
+            write(ev)
+
+
+def run(query: QueryInput, streams: Mapping[str, StreamInput] | None = None, static: StaticInput = None,
+        named: Mapping[str, str | os.PathLike[str]] | None = None, *,
+        options: TranslationOptions = TranslationOptions(), profile: ProfileOptions | None = None,
+        start: int | None = None, end: int | None = None, r2s: str | None = None, engine: str = "auto",
+        stream_time_unit: str | None = None, epoch: str | None = None) -> RunResult:
+    """Answer ``query`` (C-SPARQL, CQELS-QL or RSP-QL: a :class:`Query`, a text or a file) over
+    ``streams`` (IRI → file path, iterable of ``(triple, time)`` or DataFrame with the columns
+    subject, predicate, object, time; :mod:`rsplars.data`), ``static`` (RDF files of the default
+    graph) and ``named`` (IRI → RDF file), as ``rsplars run`` does.
+
+    The query is translated by ``options`` (τ1 for C-SPARQL, τ2 for CQELS; pull with its period
+    or push, D4) and its LARS program solved at every evaluation time in ``[start, end]`` by the
+    LARS ``engine`` (``auto``, ``incremental`` or ``asp``: clingo); ``r2s``: ``rstream``
+    (default), ``istream`` or ``dstream``. With ``profile`` (and for RSP-QL queries, which run under
+    the ``rsp-ql`` profile by default) the evaluations are the reports of the engine profile's
+    report policy (docs/check.md). Integer times are base units (``options.unit``);
+    ``stream_time_unit`` and ``epoch`` say how stream files' timestamps read.
+
+    >>> import rsplars
+    >>> q = '''PREFIX : <http://example.org/>
+    ... SELECT ?x WHERE { STREAM :s [RANGE 3s SLIDE 1s] { ?x :p ?y } }'''
+    >>> data = [(("<http://example.org/a>", "<http://example.org/p>", '"1"'), 1),
+    ...         (("<http://example.org/b>", "<http://example.org/p>", '"2"'), 2)]
+    >>> result = rsplars.run(q, streams={"http://example.org/s": data})
+    >>> result.solutions()[2]
+    [{'x': '<http://example.org/a>'}, {'x': '<http://example.org/b>'}]
+    """
+    from translator.evaluate.run import answers
+
+    parsed = as_query(query)
+    notes = [f"note: {n}" for n in parsed.notes]
+    if parsed.dialect in ("epsparql", "rsepql"):
+        raise RsplarsError(f"rsplars.run does not run {parsed.dialect.upper()} queries (event patterns); "
+                           "`rsplars run` does (docs/epsparql.md)")
+    if not streams:
+        raise RsplarsError("rsplars.run needs streams (IRI → data); a query without streams is plain SPARQL, "
+                           "which `rsplars run QUERY --static FILE` evaluates once")
+    if options.as_variant == "cqels-all":
+        raise RsplarsError("as_variant cqels-all gives several queries; run them one by one (cqels-brave, "
+                           "cqels-cautious)")
+    if start is not None and end is not None and start > end:
+        raise RsplarsError(f"start {start} is after end {end}")
+    if end is not None and end < 0:
+        raise RsplarsError(f"end {end} lies before the start 0 of the timeline")
+    parsed = _bind_now(parsed, options.unit, epoch)
+    data = read_data(streams, static, named, unit=options.unit, stream_time_unit=stream_time_unit, epoch=epoch)
+    check_stream_iris(parsed, data.stream_iris, notes)
+    from rsplars.translation import _dialect_profile
+
+    chosen = _dialect_profile(parsed, options, profile, r2s)
+    if chosen is not None:
+        return _run_operational(parsed, data, options, chosen, start, end, engine, notes)
+    ((_, compiled),) = compile_variants(parsed, options, data.elements, notes)
+    evaluations = tuple(answers(compiled, data.elements, data.facts, start=start, end=end, r2s=r2s or "rstream",
+                                on_note=lambda text: notes.append(f"note: {text}"), engine=engine))
+    return RunResult(parsed, compiled, evaluations, tuple(notes))
+
+
+def _run_operational(query: Any, data: Any, options: TranslationOptions, profile: ProfileOptions,
+                     start: int | None, end: int | None, engine: str, notes: list[str]) -> RunResult:
+    """A run under an engine profile: the relations of
+    :meth:`translator.evaluate.operational.Evaluator.relations` (``rsplars run --profile``)."""
+    from translator.evaluate.operational import Evaluator
+    from translator.translate.normalize import TimeBase
+
+    if options.mode or options.period:
+        raise RsplarsError("mode/period and a profile exclude each other: the report policy decides when the "
+                           "query is evaluated")
+    op: Any = profile.operational(window_bounds=options.window_bounds)
+    plain = replace(options, window_bounds=op.window_model, mode="none")
+    ((_, compiled),) = compile_variants(query, plain, data.elements, notes)
+    evaluator = Evaluator(compiled.query, compiled.strategy, TimeBase(options.unit), data.elements, data.facts,
+                          engine=engine)
+    return RunResult(query, compiled, tuple(evaluator.relations(op, start, end)), tuple(notes))
+
+
+def _bind_now(query: Any, unit: str, epoch: str | None) -> Any:
+    """``NOW()`` bound to epoch + t (:func:`translator.translate.now.bind_now`)."""
+    from translator.rdf.timeunits import parse_datetime, unit_ms
+    from translator.translate.now import bind_now
+
+    src = source_of(query)
+    return bind_now(query, parse_datetime(epoch) if epoch else None, unit_ms(unit), src.text, src.source)
+
+
+def _pandas() -> Any:
+    try:
+        import pandas
+    except ImportError:
+        raise RsplarsError("to_dataframe needs pandas: pip install 'rsplars[spark]' (or pandas)") from None
+    return pandas
