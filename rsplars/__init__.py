@@ -5,7 +5,7 @@ The API researchers import (docs/api.md); the ``rsplars`` command line does the 
 
 * :func:`parse` — a query text or file → :class:`Query`;
 * :func:`translate` — a query → LARS, ASP, the query model or another dialect (``rsplars translate``);
-  :func:`translation` — the compiled programs;
+  :func:`translations` — the compiled programs;
 * :func:`run` — answers over streams (files, ``(triple, time)`` iterables, pandas DataFrames) →
   :class:`RunResult` (``rsplars run``);
 * :func:`agree` — pull vs push, interval by interval → :class:`AgreementResult` (``rsplars agree``);
@@ -39,7 +39,7 @@ from rsplars.errors import (
 from rsplars.options import ProfileOptions, TranslationOptions
 from rsplars.queries import DIALECTS, Query, QueryInput, parse
 from rsplars.running import FORMATS, RunResult, run
-from rsplars.translation import TARGETS, Translation, translate, translation
+from rsplars.translating import TARGETS, Translation, translate, translations
 
 __all__ = [
     "DIALECTS",
@@ -72,5 +72,5 @@ __all__ = [
     "parse",
     "run",
     "translate",
-    "translation",
+    "translations",
 ]

@@ -103,9 +103,9 @@ def check(query: QueryInput, answers: AnswersInput, streams: Mapping[str, Stream
                                               answers_time_column, answers_time_unit, stream_time_unit, epoch)
     chosen = ProfileOptions(profile) if isinstance(profile, str) else profile
     if chosen is None:
-        from rsplars.translation import _dialect_profile
+        from rsplars.translating import dialect_profile
 
-        chosen = _dialect_profile(parsed, replace(options, mode=None, period=None, as_variant=None), None)
+        chosen = dialect_profile(parsed, replace(options, mode=None, period=None, as_variant=None), None)
     if chosen is None or (chosen.profile is None and chosen.report_policy is None):
         raise RsplarsError("check needs the engine's profile (profile=NAME, see `rsplars profiles`) or at least "
                            "its report policy (ProfileOptions(report_policy=…))")

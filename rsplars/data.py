@@ -60,7 +60,7 @@ def read_data(streams: Mapping[str, StreamInput] | None, static: StaticInput = N
     spec = TimeSpec(unit, stream_time_unit, parse_datetime(epoch) if epoch else None)
     files = {str(iri).strip("<>"): os.fspath(v) for iri, v in streams.items() if isinstance(v, (str, os.PathLike))}
     read = read_streams(files, time=spec) if files else {}
-    by_iri: dict[str, Sequence[Any]] = {}
+    by_iri: dict[object, Sequence[Any]] = {}
     for iri, value in streams.items():
         key = str(iri).strip("<>")
         if key in files:
@@ -77,7 +77,7 @@ def read_data(streams: Mapping[str, StreamInput] | None, static: StaticInput = N
         from translator.rdf.static import load_static_facts
 
         facts = tuple(load_static_facts(list(static_files), named_files))
-    return Data(elements, facts, tuple(by_iri), static_files, files)
+    return Data(elements, facts, tuple(str(iri) for iri in by_iri), static_files, files)
 
 
 def _paths(static: StaticInput) -> list[str | os.PathLike[str]]:

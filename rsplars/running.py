@@ -167,9 +167,9 @@ def run(query: QueryInput, streams: Mapping[str, StreamInput] | None = None, sta
     parsed = _bind_now(parsed, options.unit, epoch)
     data = read_data(streams, static, named, unit=options.unit, stream_time_unit=stream_time_unit, epoch=epoch)
     check_stream_iris(parsed, data.stream_iris, notes)
-    from rsplars.translation import _dialect_profile
+    from rsplars.translating import dialect_profile
 
-    chosen = _dialect_profile(parsed, options, profile, r2s)
+    chosen = dialect_profile(parsed, options, profile, r2s)
     if chosen is not None:
         return _run_operational(parsed, data, options, chosen, start, end, engine, notes)
     ((_, compiled),) = compile_variants(parsed, options, data.elements, notes)
@@ -206,8 +206,9 @@ def _bind_now(query: Any, unit: str, epoch: str | None) -> Any:
 
 
 def _pandas() -> Any:
+    import importlib
+
     try:
-        import pandas
+        return importlib.import_module("pandas")
     except ImportError:
         raise RsplarsError("to_dataframe needs pandas: pip install 'rsplars[spark]' (or pandas)") from None
-    return pandas

@@ -13,7 +13,7 @@ from rsplars.compiling import compile_variants
 from rsplars.options import ProfileOptions, TranslationOptions
 from rsplars.queries import QueryInput, as_query, source_of
 
-__all__ = ["TARGETS", "Translation", "translate", "translation"]
+__all__ = ["TARGETS", "Translation", "translate", "translations"]
 
 #: the targets of :func:`translate` (those of ``rsplars translate --to``)
 TARGETS = ("model", "query", "lars", "asp", "rspql", "csparql", "cqels", "rsepql")
@@ -70,7 +70,7 @@ def translate(query: QueryInput, to: str = "lars", *, options: TranslationOption
         text, _notes = print_in_dialect(parsed, to, source=src.source, text=src.text)
         return str(text)
     if to == "lars":
-        profile = _dialect_profile(parsed, options, profile)
+        profile = dialect_profile(parsed, options, profile)
         if profile is not None:
             return _operational_lars(parsed, options, profile, unicode)
     out = []
@@ -89,14 +89,14 @@ def translate(query: QueryInput, to: str = "lars", *, options: TranslationOption
     return "\n".join(out)
 
 
-def translation(query: QueryInput, *, options: TranslationOptions = TranslationOptions()) -> list[Translation]:
+def translations(query: QueryInput, *, options: TranslationOptions = TranslationOptions()) -> list[Translation]:
     """The compiled programs of ``query`` (one, or one per counterpart of ``options.as_variant``),
     each with its LARS text and ASP encoding.
 
     >>> import rsplars
     >>> q = '''PREFIX : <http://example.org/>
     ... SELECT ?x WHERE { STREAM :s [RANGE 10s SLIDE 2s] { ?x :p ?y } }'''
-    >>> [t.label for t in rsplars.translation(q, options=rsplars.TranslationOptions(as_variant="csparql"))]
+    >>> [t.label for t in rsplars.translations(q, options=rsplars.TranslationOptions(as_variant="csparql"))]
     ['cs(Q)']
     """
     from lars.printer import format_program
@@ -119,7 +119,7 @@ def _header(label: str, compiled: Any, unit: str) -> str:
             f"time unit {unit}; answers: {answer}\n{notes}")
 
 
-def _dialect_profile(query: Any, options: TranslationOptions, profile: ProfileOptions | None,
+def dialect_profile(query: Any, options: TranslationOptions, profile: ProfileOptions | None,
                      r2s: str | None = None) -> ProfileOptions | None:
     """``profile``, else the profile of the query's dialect (RSP-QL: ``rsp-ql``, with the R2S of its
     registration) unless the options ask for a plain translation (mode, period, as_variant) or the
