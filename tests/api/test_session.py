@@ -1,0 +1,166 @@
+"""A notebook-like session with ``import rsplars``: each result equals what the command line
+gives on the same input (``rsplars run``/``agree``/``check`` run in process)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pandas as pd
+import pytest
+
+import rsplars
+from translator.rdf.streams import read_stream
+from translator.rdf.terms import to_nt
+
+from conftest import CHECK, CSR_STREAM, Q1, Q2, RUNNING, S1, S2
+
+RUNNING_CLI = ["--stream", f"{S1}={RUNNING / 'offers.nt'}", "--stream", f"{S2}={RUNNING / 'near.nt'}",
+               "--static", str(RUNNING / "static.ttl"), "--unit", "m"]
+
+
+def stream_frame(path, iri: str, unit: str = "m") -> pd.DataFrame:
+    """A stream file as the DataFrame a researcher would hold: subject, predicate, object, time."""
+    from translator.rdf.timeunits import TimeSpec
+
+    elements = read_stream(path, iri, time=TimeSpec(unit))
+    return pd.DataFrame([(*map(to_nt, e.triple), e.t) for e in elements],
+                        columns=["subject", "predicate", "object", "time"])
+
+
+def test_run_over_dataframes_gives_the_cli_answers(cli):
+    offers, near = stream_frame(RUNNING / "offers.nt", S1), stream_frame(RUNNING / "near.nt", S2)
+    query = rsplars.parse(Q1)
+    result = rsplars.run(query, streams={S1: offers, S2: near}, static=RUNNING / "static.ttl",
+                         options=rsplars.TranslationOptions(unit="m", period="5m"))
+    frame = result.to_dataframe()
+
+    code, out, err = cli("run", Q1, *RUNNING_CLI, "--period", "5m")
+    assert code == 0, err
+    assert result.write("jsonl") == out
+    code, out_csv, err = cli("run", Q1, *RUNNING_CLI, "--period", "5m", "--format", "csv")
+    assert code == 0, err
+    rows = list(csv.reader(io.StringIO(out_csv)))
+    assert list(frame.columns) == rows[0] == ["t", "shop", "product", "percent"]
+    assert [[str(t), *("" if x is None else x for x in rest)] for t, *rest in frame.itertuples(index=False)] == rows[1:]
+    assert len(frame) > 0 and frame["t"].nunique() < len(result)  # some evaluations are empty, some answered
+
+
+def test_dataframe_iterable_and_file_streams_give_the_same_run():
+    options = rsplars.TranslationOptions(unit="m")
+    files = rsplars.run(Q2, {S1: RUNNING / "offers.nt", S2: str(RUNNING / "near.nt")}, RUNNING / "static.ttl",
+                        options=options)
+    frames = {S1: stream_frame(RUNNING / "offers.nt", S1), S2: stream_frame(RUNNING / "near.nt", S2)}
+    pairs = {iri: [((s, p, o), t) for s, p, o, t in f.itertuples(index=False)] for iri, f in frames.items()}
+    from translator.rdf.terms import from_nt
+
+    terms = {iri: [(tuple(map(from_nt, triple)), t) for triple, t in ps] for iri, ps in pairs.items()}
+    for streams in (frames, pairs, terms):
+        got = rsplars.run(Q2, streams, RUNNING / "static.ttl", options=options)
+        assert got.solutions() == files.solutions()
+    assert any(files.solutions().values())
+
+
+def test_run_result_formats_equal_the_cli(cli, tmp_path):
+    result = rsplars.run(Q2, {S1: RUNNING / "offers.nt", S2: RUNNING / "near.nt"}, RUNNING / "static.ttl",
+                         options=rsplars.TranslationOptions(unit="m"))
+    for fmt in ("jsonl", "csv", "sparql-json"):
+        code, out, err = cli("run", Q2, *RUNNING_CLI, "--format", fmt)
+        assert code == 0, err
+        assert result.write(fmt) == out, fmt
+    path = tmp_path / "answers.jsonl"
+    assert result.write("jsonl", path) is None
+    assert path.read_text() == result.write("jsonl")
+    with pytest.raises(rsplars.RsplarsError, match="CONSTRUCT"):
+        result.write("ntriples")
+
+
+def test_agreement_in_three_calls(cli, tmp_path):
+    query = rsplars.parse(str(Q1))
+    streams = {S1: str(RUNNING / "offers.nt"), S2: str(RUNNING / "near.nt")}
+    result = rsplars.agree(query, streams, static=str(RUNNING / "static.ttl"), unit="m", period="5m")
+
+    report = tmp_path / "report.json"
+    code, out, err = cli("agree", Q1, *RUNNING_CLI, "--period", "5m", "--report", report)
+    assert code == 0, err
+    assert result.to_dict() == json.loads(report.read_text())
+    assert out.startswith(f"== {result.label}\n" + result.table())
+    frame = result.to_dataframe()
+    assert list(frame["verdict"]) == [i["verdict"] for i in result.to_dict()["intervals"]]
+    assert result.all_agree == (set(frame["verdict"]) == {"agree"})
+
+
+def test_agreement_of_two_queries_equals_the_cli(cli, tmp_path):
+    streams = {S1: str(RUNNING / "offers.nt"), S2: str(RUNNING / "near.nt")}
+    result = rsplars.agree(pull=str(Q1), push=str(Q2), streams=streams, static=str(RUNNING / "static.ttl"),
+                           unit="m", period="5m", diagnosis=False)
+    report = tmp_path / "report.json"
+    code, _, err = cli("agree", "--pull", Q1, "--push", Q2, *RUNNING_CLI, "--period", "5m", "--no-diagnosis",
+                       "--report", report)
+    assert code == 0, err
+    assert result.to_dict() == json.loads(report.read_text())
+
+
+LISTING1 = [str(CHECK / "listing1.rq"), "--stream", f"{CSR_STREAM}={CHECK / 'listing1.nt'}", "--stream-time-unit", "ms"]
+R1 = {"type": "uri", "value": "http://ex.org/r1"}
+R2 = {"type": "uri", "value": "http://ex.org/r2"}
+
+
+@pytest.mark.parametrize("relations, correct", [
+    ([(12000, []), (22000, [R2])], True),
+    ([(5000, [R1]), (10000, [R1]), (20000, [R2])], False),
+])
+def test_check_in_three_calls(cli, tmp_path, relations, correct):
+    answers = tmp_path / "answers.json"
+    answers.write_text(json.dumps({"relations": [{"timestamp": t, "results": {"bindings": [{"room": b} for b in bs]}}
+                                                 for t, bs in relations]}))
+    query = rsplars.parse(str(CHECK / "listing1.rq"))
+    result = rsplars.check(query, answers=str(answers), streams={CSR_STREAM: str(CHECK / "listing1.nt")},
+                           profile="csparql", stream_time_unit="ms", answers_time_unit="ms")
+
+    report = tmp_path / "report.json"
+    code, _, err = cli("check", *LISTING1, "--answers", answers, "--answers-time-unit", "ms", "--profile", "csparql",
+                       "--json", report)
+    assert code == (0 if correct else 1), err
+    assert result.correct is correct
+    assert result.report == json.loads(report.read_text())
+    timeline = result.to_dataframe()
+    assert list(timeline["t"]) == [row["t"] for row in result.report["timeline"]]
+    assert all(timeline["equal"]) is correct
+
+    # the same output given as {t: [solution]}: the same verdict
+    mapping = {t // 1000: [{"room": f"<{b['value']}>"} for b in bs] for t, bs in relations}
+    again = rsplars.check(query, mapping, {CSR_STREAM: str(CHECK / "listing1.nt")}, profile="csparql",
+                          stream_time_unit="ms")
+    assert again.correct is correct
+    assert again.report["timeline"] == result.report["timeline"]
+
+
+def test_inference_equals_the_cli(cli, tmp_path):
+    answers = tmp_path / "answers.json"
+    answers.write_text(json.dumps({"relations": [{"timestamp": 12000, "results": {"bindings": []}},
+                                                 {"timestamp": 22000, "results": {"bindings": [{"room": R2}]}}]}))
+    result = rsplars.infer(str(CHECK / "listing1.rq"), str(answers), {CSR_STREAM: str(CHECK / "listing1.nt")},
+                           stream_time_unit="ms", answers_time_unit="ms",
+                           fixed=rsplars.ProfileOptions("csparql"))
+    report = tmp_path / "report.json"
+    code, out, err = cli("check", *LISTING1, "--answers", answers, "--answers-time-unit", "ms", "--infer",
+                         "--profile", "csparql", "--json", report)
+    assert code == 0, err
+    assert result.explained
+    assert result.report == json.loads(report.read_text())
+    assert out.startswith("\n".join(result.describe()))
+    assert "csparql" in result.profiles
+
+
+def test_run_under_a_profile_equals_the_cli_and_checks_as_correct(cli):
+    streams = {CSR_STREAM: str(CHECK / "listing1.nt")}
+    result = rsplars.run(str(CHECK / "listing1.rq"), streams, profile=rsplars.ProfileOptions("csparql", t0=(2,)),
+                         stream_time_unit="ms")
+    code, out, err = cli("run", *LISTING1, "--profile", "csparql", "--t0", "2")
+    assert code == 0, err
+    assert result.write("jsonl") == out
+    # an engine's output that is the run's own answer stream is correct under that profile
+    assert rsplars.check(str(CHECK / "listing1.rq"), result, streams, profile="csparql",
+                         stream_time_unit="ms").correct
