@@ -1,4 +1,4 @@
-"""A notebook-like session with ``import rsplars``: each result equals what the command line
+"""Using ``import rsplars`` as a notebook does: each result equals what the command line
 gives on the same input (``rsplars run``/``agree``/``check`` run in process)."""
 
 from __future__ import annotations
