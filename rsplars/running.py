@@ -170,6 +170,8 @@ def run(query: QueryInput, streams: Mapping[str, StreamInput] | None = None, sta
     from rsplars.translating import dialect_profile
 
     chosen = dialect_profile(parsed, options, profile, r2s)
+    if chosen is not None and r2s is not None and chosen.r2s is None:  # r2s= overrides the profile's
+        chosen = replace(chosen, r2s=r2s)
     if chosen is not None:
         return _run_operational(parsed, data, options, chosen, start, end, engine, notes)
     ((_, compiled),) = compile_variants(parsed, options, data.elements, notes)

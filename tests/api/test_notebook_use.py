@@ -164,3 +164,45 @@ def test_run_under_a_profile_equals_the_cli_and_checks_as_correct(cli):
     # an engine's output that is the run's own answer stream is correct under that profile
     assert rsplars.check(str(CHECK / "listing1.rq"), result, streams, profile="csparql",
                          stream_time_unit="ms").correct
+
+
+RSPQL_STREAMS = {"http://example.org/nearby": CHECK / "nearby.stream", "http://example.org/coupon": CHECK / "coupon.stream"}
+RSPQL_CLI = [*(x for iri, path in RSPQL_STREAMS.items() for x in ("--stream", f"{iri}={path}")),
+             "--static", CHECK / "shops.ttl"]
+
+
+@pytest.mark.parametrize("kwargs, argv", [
+    ({}, []),  # RSP-QL: the rsp-ql profile with its registration's R2S
+    ({"r2s": "istream"}, ["--r2s", "istream"]),
+    ({"profile": rsplars.ProfileOptions("cqels")}, ["--profile", "cqels"]),
+    ({"options": rsplars.TranslationOptions(mode="push")}, ["--mode", "push"]),
+])
+def test_rspql_runs_equal_the_cli(cli, kwargs, argv):
+    result = rsplars.run(CHECK / "qex.rq", RSPQL_STREAMS, CHECK / "shops.ttl", **kwargs)
+    code, out, err = cli("run", CHECK / "qex.rq", *RSPQL_CLI, *argv)
+    assert code == 0, err
+    assert result.write("jsonl") == out
+    assert any(ev.rows for ev in result)
+
+
+EX = "http://example.org/"
+ELEMENTS = [((f"<{EX}{s}>", f"<{EX}p>", f"<{EX}{o}>"), t) for s, o, t in
+            [("a", "b", 1), ("a", "c", 2), ("b", "c", 2), ("c", "a", 5)]]
+
+
+@pytest.mark.parametrize("head, columns, formats", [
+    ("CONSTRUCT { ?y <http://example.org/q> ?x }", ["t", "subject", "predicate", "object"], ["jsonl", "csv", "ntriples"]),
+    ("ASK", ["t", "answer"], ["jsonl", "csv", "sparql-json"]),
+])
+def test_construct_and_ask_results_equal_the_cli(cli, tmp_path, head, columns, formats):
+    query = tmp_path / "q.rq"
+    query.write_text(f"{head} WHERE {{ STREAM <{EX}s> [RANGE 2s] {{ ?x <{EX}p> ?y }} }}\n")
+    stream = tmp_path / "s.nt"
+    stream.write_text("".join(f'{s} {p} {o} "{t}" .\n' for (s, p, o), t in ELEMENTS))
+    result = rsplars.run(query, {f"{EX}s": ELEMENTS})
+    for fmt in formats:
+        code, out, err = cli("run", query, "--stream", f"{EX}s={stream}", "--format", fmt)
+        assert code == 0, err
+        assert result.write(fmt) == out, fmt
+    frame = result.to_dataframe()
+    assert list(frame.columns) == columns and len(frame) >= len(result)
