@@ -67,7 +67,7 @@ def agree(query: QueryInput | None = None, streams: Mapping[str, StreamInput] | 
           pull: QueryInput | None = None, push: QueryInput | None = None, as_variant: str = "cqels-brave",
           assign: Mapping[int, str] | None = None, period: str | None = None, unit: str = "s",
           window_bounds: str = "closed", other_window_bounds: str | None = None, diagnosis: bool = True,
-          start: int | None = None, end: int | None = None, engine: str = "auto",
+          start: int | None = None, end: int | None = None, lars_engine: str = "auto",
           stream_time_unit: str | None = None, epoch: str | None = None) -> AgreementResult:
     """Do a pull-based and a push-based run of a query agree, interval by interval? (Dao-Tran,
     Beck, Eiter 2015, §5; ``rsplars agree``.)
@@ -77,7 +77,8 @@ def agree(query: QueryInput | None = None, streams: Mapping[str, StreamInput] | 
     queries. ``period``: the pull period (a duration such as ``"5m"``, or base units; default the
     pull query's COMPUTED EVERY or window STEP, D4); ``window_bounds`` (D2) and
     ``other_window_bounds`` (the second convention of the diagnosis, ``"none"`` to skip);
-    ``diagnosis=False``: the two headline runs only; ``start``/``end``: the judged range.
+    ``diagnosis=False``: the two headline runs only; ``start``/``end``: the judged range;
+    ``lars_engine``: ``auto``, ``incremental`` or ``asp`` (clingo), for every run.
     Streams, static data and times as for :func:`rsplars.run`.
 
     >>> import rsplars
@@ -122,7 +123,7 @@ def agree(query: QueryInput | None = None, streams: Mapping[str, StreamInput] | 
     from translator.agreement.compare import solve_sequentially
 
     def solve(programs: Any, elements: Any, facts: Any, last: int | None) -> Any:
-        return solve_sequentially(programs, elements, facts, last, engine=engine)
+        return solve_sequentially(programs, elements, facts, last, engine=lars_engine)
 
     return AgreementResult(label, compare(comparison, elements, data.facts, settings, solve=solve))
 

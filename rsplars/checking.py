@@ -78,14 +78,15 @@ def check(query: QueryInput, answers: AnswersInput, streams: Mapping[str, Stream
           profile: str | ProfileOptions | None = None, options: TranslationOptions = TranslationOptions(),
           registration: int = 0, warm_up: int | None = None, end: int | None = None,
           ignore_timestamps: bool = False, max_candidates: int = 2000, answers_format: str = "auto",
-          answers_time_column: str | None = None, answers_time_unit: str | None = None, engine: str = "auto",
+          answers_time_column: str | None = None, answers_time_unit: str | None = None, lars_engine: str = "auto",
           stream_time_unit: str | None = None, epoch: str | None = None) -> CheckResult:
     """Is ``answers``, an engine's recorded output of ``query`` over ``streams``, correct under the
     engine ``profile`` (a name such as ``"csparql"``, or :class:`ProfileOptions`)? Every candidate
     t0 is tried (Dell'Aglio et al. 2014, Def. 25; from ``registration``); ``warm_up``: compare
     from that time on (Def. 26); ``ignore_timestamps``: the CSRBench oracle (a contiguous part of
     the expected relations). ``answers_time_unit``: the unit of the answers' timestamps (default
-    ``options.unit``). Streams, static data and times as for :func:`rsplars.run`.
+    ``options.unit``); ``lars_engine``: the LARS engine of the expected outputs' runs. Streams,
+    static data and times as for :func:`rsplars.run`.
 
     >>> import rsplars
     >>> q = '''PREFIX : <http://example.org/>
@@ -113,7 +114,7 @@ def check(query: QueryInput, answers: AnswersInput, streams: Mapping[str, Stream
     plain = replace(options, window_bounds=op.window_model, mode="none")
     ((_, compiled),) = compile_variants(parsed, plain, data.elements)
     evaluator = Evaluator(compiled.query, compiled.strategy, TimeBase(options.unit), data.elements, data.facts,
-                          engine=engine)
+                          engine=lars_engine)
     if evaluator.form != "select":
         raise RsplarsError(f"check judges SELECT answers; this is a {evaluator.form.upper()} query")
     verdict = judge(evaluator, actual, op, registration=registration, t0_fixed=chosen.t0 is not None,
@@ -129,7 +130,7 @@ def infer(query: QueryInput, answers: AnswersInput, streams: Mapping[str, Stream
           registration: int = 0, warm_up: int | None = None, end: int | None = None,
           ignore_timestamps: bool = False, max_candidates: int = 2000, max_tuple_evaluations: int = 1000,
           answers_format: str = "auto", answers_time_column: str | None = None,
-          answers_time_unit: str | None = None, engine: str = "auto", stream_time_unit: str | None = None,
+          answers_time_unit: str | None = None, lars_engine: str = "auto", stream_time_unit: str | None = None,
           epoch: str | None = None) -> InferenceResult:
     """Which settings explain ``answers``? Searches t0, the report policy, the content-change
     reading, the tick, R2S, the window bounds and the empty relations (those ``fixed`` gives, and
@@ -154,7 +155,7 @@ def infer(query: QueryInput, answers: AnswersInput, streams: Mapping[str, Stream
     parsed, data, actual, described = _inputs(query, answers, streams, static, named, options, answers_format,
                                               answers_time_column, answers_time_unit, stream_time_unit, epoch)
     ((_, compiled),) = compile_variants(parsed, options, data.elements)
-    evaluator = Evaluator(compiled.query, compiled.strategy, TimeBase(unit), data.elements, data.facts, engine=engine)
+    evaluator = Evaluator(compiled.query, compiled.strategy, TimeBase(unit), data.elements, data.facts, engine=lars_engine)
     if evaluator.form != "select":
         raise RsplarsError(f"check judges SELECT answers; this is a {evaluator.form.upper()} query")
     space = parameter_space(

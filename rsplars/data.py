@@ -63,6 +63,8 @@ def read_data(streams: Mapping[str, StreamInput] | None, static: StaticInput = N
     by_iri: dict[object, Sequence[Any]] = {}
     for iri, value in streams.items():
         key = str(iri).strip("<>")
+        if key in by_iri:
+            raise RsplarsError(f"stream <{key}> is given twice")
         if key in files:
             from rdflib import URIRef
 

@@ -40,7 +40,7 @@ def parse(text_or_path: str | os.PathLike[str], dialect: str = "auto", *, lenien
     (``Q = (V, P, D, S)`` of Dao-Tran, Beck, Eiter 2015, §3, with the dialects' additions).
 
     ``text_or_path``: the query text, or the path of a query file (a :class:`os.PathLike`, or a
-    one-line string naming an existing file). ``dialect``: one of :data:`DIALECTS`; ``auto`` detects
+    string without ``{``: every query text has one). ``dialect``: one of :data:`DIALECTS`; ``auto`` detects
     it from the text (the result's ``dialect`` says which). ``lenient`` accepts the quirks of the
     papers' printed queries (docs/model-json.md); the remarks are in the result's ``notes``.
     ``bare_ns``: the namespace of EP-SPARQL bare names.
@@ -78,7 +78,7 @@ def read_query_text(text_or_path: str | os.PathLike[str]) -> tuple[str, str]:
     if isinstance(text_or_path, os.PathLike):
         return read_file(Path(text_or_path), "query"), os.fspath(text_or_path)
     if isinstance(text_or_path, str):
-        if "\n" not in text_or_path and len(text_or_path) < 4096 and os.path.isfile(text_or_path):
+        if "{" not in text_or_path:  # every query has a group { … }: a path (read_file names a missing one)
             return read_file(Path(text_or_path), "query"), text_or_path
         return text_or_path, "<input>"
     raise TypeError(f"a query is a text, a path or a parsed Query, not {type(text_or_path).__name__}")

@@ -123,7 +123,7 @@ class RunResult:
 def run(query: QueryInput, streams: Mapping[str, StreamInput] | None = None, static: StaticInput = None,
         named: Mapping[str, str | os.PathLike[str]] | None = None, *,
         options: TranslationOptions = TranslationOptions(), profile: ProfileOptions | None = None,
-        start: int | None = None, end: int | None = None, r2s: str | None = None, engine: str = "auto",
+        start: int | None = None, end: int | None = None, r2s: str | None = None, lars_engine: str = "auto",
         stream_time_unit: str | None = None, epoch: str | None = None) -> RunResult:
     """Answer ``query`` (C-SPARQL, CQELS-QL or RSP-QL: a :class:`Query`, a text or a file) over
     ``streams`` (IRI → file path, iterable of ``(triple, time)`` or DataFrame with the columns
@@ -132,7 +132,7 @@ def run(query: QueryInput, streams: Mapping[str, StreamInput] | None = None, sta
 
     The query is translated by ``options`` (τ1 for C-SPARQL, τ2 for CQELS; pull with its period
     or push, D4) and its LARS program solved at every evaluation time in ``[start, end]`` by the
-    LARS ``engine`` (``auto``, ``incremental`` or ``asp``: clingo); ``r2s``: ``rstream``
+    LARS engine ``lars_engine`` (``auto``, ``incremental`` or ``asp``: clingo); ``r2s``: ``rstream``
     (default), ``istream`` or ``dstream``. With ``profile`` (and for RSP-QL queries, which run under
     the ``rsp-ql`` profile by default) the evaluations are the reports of the engine profile's
     report policy (docs/check.md). Integer times are base units (``options.unit``);
@@ -173,15 +173,15 @@ def run(query: QueryInput, streams: Mapping[str, StreamInput] | None = None, sta
     if chosen is not None and r2s is not None and chosen.r2s is None:  # r2s= overrides the profile's
         chosen = replace(chosen, r2s=r2s)
     if chosen is not None:
-        return _run_operational(parsed, data, options, chosen, start, end, engine, notes)
+        return _run_operational(parsed, data, options, chosen, start, end, lars_engine, notes)
     ((_, compiled),) = compile_variants(parsed, options, data.elements, notes)
     evaluations = tuple(answers(compiled, data.elements, data.facts, start=start, end=end, r2s=r2s or "rstream",
-                                on_note=lambda text: notes.append(f"note: {text}"), engine=engine))
+                                on_note=lambda text: notes.append(f"note: {text}"), engine=lars_engine))
     return RunResult(parsed, compiled, evaluations, tuple(notes))
 
 
 def _run_operational(query: Any, data: Any, options: TranslationOptions, profile: ProfileOptions,
-                     start: int | None, end: int | None, engine: str, notes: list[str]) -> RunResult:
+                     start: int | None, end: int | None, lars_engine: str, notes: list[str]) -> RunResult:
     """A run under an engine profile: the relations of
     :meth:`translator.evaluate.operational.Evaluator.relations` (``rsplars run --profile``)."""
     from translator.evaluate.operational import Evaluator
@@ -194,7 +194,7 @@ def _run_operational(query: Any, data: Any, options: TranslationOptions, profile
     plain = replace(options, window_bounds=op.window_model, mode="none")
     ((_, compiled),) = compile_variants(query, plain, data.elements, notes)
     evaluator = Evaluator(compiled.query, compiled.strategy, TimeBase(options.unit), data.elements, data.facts,
-                          engine=engine)
+                          engine=lars_engine)
     return RunResult(query, compiled, tuple(evaluator.relations(op, start, end)), tuple(notes))
 
 

@@ -87,3 +87,15 @@ def test_bad_profile_is_a_policy_error():
     with pytest.raises(rsplars.PolicyError, match="unknown profile 'nope'"):
         rsplars.run(CHECK / "listing1.rq", {CSR_STREAM: CHECK / "listing1.nt"},
                     profile=rsplars.ProfileOptions("nope"))
+
+
+def test_a_missing_query_file_is_named(tmp_path):
+    missing = tmp_path / "q1.rq"
+    for given in (missing, str(missing)):
+        with pytest.raises(rsplars.RsplarsError, match=f"cannot read query {re.escape(str(missing))}"):
+            rsplars.parse(given)
+
+
+def test_a_stream_given_twice_is_an_error():
+    with pytest.raises(rsplars.RsplarsError, match=f"stream <{S1}> is given twice"):
+        rsplars.run(Q2, {S1: [], f"<{S1}>": []})
