@@ -206,3 +206,19 @@ def test_construct_and_ask_results_equal_the_cli(cli, tmp_path, head, columns, f
         assert result.write(fmt) == out, fmt
     frame = result.to_dataframe()
     assert list(frame.columns) == columns and len(frame) >= len(result)
+
+
+def test_solutions_are_bags_duplicates_kept():
+    """Rows given as a bag (SPARQL 1.1 §18.1.6, ``translator.rdf.bags.Bag``) keep their duplicates in
+    every view of the result; as a set, each row once."""
+    from translator.evaluate.run import Evaluation
+    from translator.rdf.bags import Bag
+
+    compiled = rsplars.translations(Q2, options=rsplars.TranslationOptions(unit="m"))[0].compiled
+    row = ("<http://ex.org/b>", '"rayban"', '"25"')
+    bag = rsplars.RunResult(compiled.query, compiled, (Evaluation(18, Bag([row, row])),))
+    assert bag.solutions() == {18: [dict(zip(bag.variables, row))] * 2}
+    assert len(bag.to_dataframe()) == 2
+    assert bag.write("csv").count("18,") == 2
+    single = rsplars.RunResult(compiled.query, compiled, (Evaluation(18, frozenset([row])),))
+    assert len(single.to_dataframe()) == 1
