@@ -17,7 +17,7 @@ from rsplars.queries import QueryInput, as_query, source_of
 __all__ = ["AgreementResult", "agree"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class AgreementResult:
     """One agreement analysis: ``label`` (which runs were compared) and ``report``, the
     :class:`translator.agreement.report.AgreementReport` (inputs, the verdict of every interval,
@@ -25,6 +25,11 @@ class AgreementResult:
 
     label: str
     report: Any
+
+    def __repr__(self) -> str:
+        summary = self.report.result.summary
+        return (f"AgreementResult({self.label!r}, intervals={summary.intervals}, agreeing={summary.agreeing}, "
+                f"disagreeing={summary.disagreeing})")
 
     @property
     def all_agree(self) -> bool:

@@ -25,7 +25,7 @@ console; the format is detected or given), ``{t: [solution, …]}`` with N-Tripl
 (``{"room": "<http://ex.org/r1>"}``), or a :class:`rsplars.RunResult`."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class CheckResult:
     """The verdict on an engine's output: ``correct``, and ``report``, the JSON report of
     ``rsplars check --json`` (the t0 vectors tried, the matching one, or the first mismatch with
@@ -33,6 +33,9 @@ class CheckResult:
 
     correct: bool
     report: dict[str, Any]
+
+    def __repr__(self) -> str:
+        return f"CheckResult(correct={self.correct}, profile={self.report.get('profile')!r})"
 
     def to_dataframe(self) -> Any:
         """The timeline as a pandas DataFrame, one row per timestamp: ``t``, ``expected`` and
@@ -51,7 +54,7 @@ class CheckResult:
         return str(render_html(self.report))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class InferenceResult:
     """The settings that explain an engine's output (:mod:`translator.agreement.inference`):
     ``explained``, ``report`` (``rsplars check --infer --json``: the parameter values that explain
@@ -60,6 +63,9 @@ class InferenceResult:
     explained: bool
     report: dict[str, Any]
     inference: Any
+
+    def __repr__(self) -> str:
+        return f"InferenceResult(explained={self.explained}, profiles={self.profiles})"
 
     @property
     def profiles(self) -> list[str]:

@@ -22,7 +22,7 @@ __all__ = ["FORMATS", "RunResult", "run"]
 FORMATS = ("jsonl", "csv", "sparql-json", "ntriples", "nquads")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class RunResult:
     """The answers of a run: one evaluation per evaluation time, in time order.
 
@@ -65,6 +65,11 @@ class RunResult:
 
     def __iter__(self) -> Iterator[Any]:
         return iter(self.evaluations)
+
+    def __repr__(self) -> str:
+        answered = sum(1 for ev in self.evaluations if ev.rows)
+        return (f"RunResult({self.form}, variables={list(self.variables)}, evaluations={len(self.evaluations)}, "
+                f"with answers={answered})")
 
     def __len__(self) -> int:
         return len(self.evaluations)

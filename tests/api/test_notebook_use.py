@@ -222,3 +222,19 @@ def test_solutions_are_bags_duplicates_kept():
     assert bag.write("csv").count("18,") == 2
     single = rsplars.RunResult(compiled.query, compiled, (Evaluation(18, frozenset([row])),))
     assert len(single.to_dataframe()) == 1
+
+
+def test_results_show_briefly_in_a_notebook():
+    streams = {CSR_STREAM: str(CHECK / "listing1.nt")}
+    result = rsplars.run(str(CHECK / "listing1.rq"), streams, profile=rsplars.ProfileOptions("csparql"),
+                         stream_time_unit="ms")
+    assert repr(result) == "RunResult(select, variables=['room'], evaluations=2, with answers=2)"
+    verdict = rsplars.check(str(CHECK / "listing1.rq"), result, streams, profile="csparql", stream_time_unit="ms")
+    assert repr(verdict) == "CheckResult(correct=True, profile='csparql')"
+    assert repr(rsplars.infer(str(CHECK / "listing1.rq"), result, streams, stream_time_unit="ms")).startswith(
+        "InferenceResult(explained=True, profiles=[")
+    agreement = rsplars.agree(str(Q1), {S1: RUNNING / "offers.nt", S2: RUNNING / "near.nt"}, RUNNING / "static.ttl",
+                              unit="m", period="5m", diagnosis=False)
+    summary = agreement.to_dict()["summary"]
+    assert repr(agreement) == (f"AgreementResult({agreement.label!r}, intervals={summary['intervals']}, "
+                               f"agreeing={summary['agreeing']}, disagreeing={summary['disagreeing']})")
