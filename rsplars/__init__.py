@@ -12,7 +12,8 @@ The API researchers import (docs/api.md); the ``rsplars`` command line does the 
 * :func:`check` — an engine's recorded output under a profile → :class:`CheckResult`;
   :func:`infer` — the settings that explain it → :class:`InferenceResult` (``rsplars check``).
 
-Options are frozen dataclasses (:class:`TranslationOptions`, :class:`ProfileOptions`); user errors
+Options are frozen dataclasses (:class:`TranslationOptions`, :class:`ProfileOptions`,
+:class:`EventOptions`); user errors
 are :class:`RsplarsError` (with file, line and column: :class:`SourceError`).
 
 >>> import rsplars
@@ -36,7 +37,7 @@ from rsplars.errors import (
     SourceError,
     UnsupportedError,
 )
-from rsplars.options import ProfileOptions, TranslationOptions
+from rsplars.options import EventOptions, ProfileOptions, TranslationOptions
 from rsplars.queries import DIALECTS, Query, QueryInput, parse
 from rsplars.running import FORMATS, RunResult, run
 from rsplars.translating import TARGETS, Translation, translate, translations
@@ -50,6 +51,7 @@ __all__ = [
     "AnswersInput",
     "CheckResult",
     "DialectMismatchError",
+    "EventOptions",
     "InferenceResult",
     "PolicyError",
     "ProfileOptions",

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping
 
-__all__ = ["ProfileOptions", "TranslationOptions"]
+__all__ = ["EventOptions", "ProfileOptions", "TranslationOptions"]
 
 
 @dataclass(frozen=True)
@@ -71,3 +71,24 @@ class ProfileOptions:
             base, t0=self.t0, report=parse_report(self.report_policy) if self.report_policy is not None else None,
             cc_mode=self.cc_mode, tick=self.tick, r2s=self.r2s, empty_relations=self.empty_relations,
             window_model=window_bounds)
+
+
+@dataclass(frozen=True)
+class EventOptions:
+    """How an EP-SPARQL query's complex events are selected and consumed (the policies of RSEP-QL,
+    Dell'Aglio et al. 2016, §4.3, §4.4; docs/epsparql.md): ``selection`` and ``consumption``
+    (``unrestricted``, as ETALIS, ``chronological``, ``recent``, …) and ``policy_reading`` (how
+    SEQ^c/SEQ^r read "the earliest/latest E2 match": ``per-mapping`` or the other reading).
+
+    >>> EventOptions(selection="recent").consumption
+    'unrestricted'
+    """
+
+    selection: str = "unrestricted"
+    consumption: str = "unrestricted"
+    policy_reading: str = "per-mapping"
+
+    @property
+    def restricted(self) -> bool:
+        """Whether a selection or consumption policy applies (else every complex event counts)."""
+        return self.selection != "unrestricted" or self.consumption != "unrestricted"

@@ -13,7 +13,7 @@ from lars.errors import RsplarsError
 
 from rsplars.compiling import check_stream_iris, compile_variants
 from rsplars.data import StaticInput, StreamInput, read_data
-from rsplars.options import ProfileOptions, TranslationOptions
+from rsplars.options import EventOptions, ProfileOptions, TranslationOptions
 from rsplars.queries import QueryInput, as_query, source_of
 
 __all__ = ["FORMATS", "RunResult", "run"]
@@ -37,6 +37,9 @@ class RunResult:
     compiled: Any
     evaluations: tuple[Any, ...]
     notes: tuple[str, ...] = field(default=())
+    #: ``True`` for the complex events of an EP-SPARQL query: each row is ``(terms, start, end)``,
+    #: the event's interval in base units (docs/epsparql.md)
+    events: bool = False
 
     @property
     def variables(self) -> tuple[str, ...]:
@@ -55,7 +58,12 @@ class RunResult:
 
     def solutions(self) -> dict[int, list[dict[str, str]]]:
         """``{t: [solution, …]}``: each solution a mapping variable → N-Triples term (unbound
-        variables left out), in the query's ORDER BY or a fixed order; duplicates are kept."""
+        variables left out), in the query's ORDER BY or a fixed order; duplicates are kept. A
+        complex event (EP-SPARQL) also has ``"@start"`` and ``"@end"``, its interval."""
+        if self.events:
+            from translator.evaluate.epsparql_run import answer_dicts
+
+            return {ev.t: answer_dicts(self.variables, ev.rows) for ev in self.evaluations}
         from translator.evaluate.writers import csv_rows, order_by
 
         ordering = order_by(self.compiled)
@@ -78,7 +86,8 @@ class RunResult:
         """A pandas DataFrame with one row per solution and a ``t`` column first: SELECT gives the
         variables as columns (N-Triples terms, ``None`` unbound), ASK the column ``answer``
         (one row per evaluation time), CONSTRUCT the columns ``subject``, ``predicate``,
-        ``object`` (one row per triple). Needs pandas (``pip install 'rsplars[spark]'``)."""
+        ``object`` (one row per triple); complex events (EP-SPARQL) add the columns ``@start`` and
+        ``@end``. Needs pandas (``pip install 'rsplars[spark]'``)."""
         pd = _pandas()
         if self.form == "ask":
             return pd.DataFrame([(ev.t, bool(ev.rows)) for ev in self.evaluations], columns=["t", "answer"])
@@ -87,23 +96,37 @@ class RunResult:
             from translator.evaluate.writers import split_triple
 
             records = [(ev.t, *split_triple(line)) for ev in self.evaluations
-                       for line in construct_triples(self.compiled, ev.rows, ev.t)]
+                       for line in construct_triples(self.compiled, self._rows(ev), ev.t)]
             return pd.DataFrame(records, columns=["t", "subject", "predicate", "object"])
+        if self.events:
+            columns = ["t", *self.variables, "@start", "@end"]
+            return pd.DataFrame([(t, *(d.get(c) for c in columns[1:])) for t, ds in self.solutions().items() for d in ds],
+                                columns=columns)
         from translator.evaluate.writers import csv_rows, order_by
 
         ordering = order_by(self.compiled)
         records = [(ev.t, *row) for ev in self.evaluations for row in csv_rows(list(ev.rows), ordering)]
         return pd.DataFrame(records, columns=["t", *self.variables])
 
+    def _rows(self, ev: Any) -> Any:
+        """An evaluation's rows of terms (a complex event's without its interval)."""
+        return [row for row, _, _ in ev.rows] if self.events else ev.rows
+
     def write(self, fmt: str = "jsonl", file: str | os.PathLike[str] | TextIO | None = None) -> str | None:
         """Write the answers as ``rsplars run --format FMT`` does (:data:`FORMATS`,
-        :mod:`translator.evaluate.writers`): to ``file`` (a path, written atomically, or an open
-        text file), or, without ``file``, return the text."""
+        :mod:`translator.evaluate.writers`; complex events: ``jsonl`` or ``csv`` with their
+        intervals): to ``file`` (a path, written atomically, or an open text file), or, without
+        ``file``, return the text."""
         from translator.evaluate.writers import WRITERS, check_format
 
-        if fmt not in WRITERS:
+        if self.events:
+            from translator.evaluate import epsparql_run
+
+            epsparql_run.check_format(fmt)
+        elif fmt not in WRITERS:
             raise RsplarsError(f"unknown format {fmt!r} (expected one of {', '.join(FORMATS)})")
-        check_format(fmt, self.form)
+        else:
+            check_format(fmt, self.form)
         if file is None:
             buffer = io.StringIO()
             self._write_to(fmt, buffer)
@@ -118,9 +141,10 @@ class RunResult:
         return None
 
     def _write_to(self, fmt: str, out: TextIO) -> None:
+        from translator.evaluate.epsparql_run import writer
         from translator.evaluate.writers import WRITERS
 
-        write = WRITERS[fmt](out, self.compiled)
+        write = writer(fmt, out, self.compiled) if self.events else WRITERS[fmt](out, self.compiled)
         for ev in self.evaluations:
             write(ev)
 
@@ -128,9 +152,9 @@ class RunResult:
 def run(query: QueryInput, streams: Mapping[str, StreamInput] | None = None, static: StaticInput = None,
         named: Mapping[str, str | os.PathLike[str]] | None = None, *,
         options: TranslationOptions = TranslationOptions(), profile: ProfileOptions | None = None,
-        start: int | None = None, end: int | None = None, r2s: str | None = None, lars_engine: str = "auto",
+        events: EventOptions = EventOptions(), start: int | None = None, end: int | None = None, r2s: str | None = None, lars_engine: str = "auto",
         stream_time_unit: str | None = None, epoch: str | None = None) -> RunResult:
-    """Answer ``query`` (C-SPARQL, CQELS-QL or RSP-QL: a :class:`Query`, a text or a file) over
+    """Answer ``query`` (C-SPARQL, CQELS-QL, RSP-QL or EP-SPARQL: a :class:`Query`, a text or a file) over
     ``streams`` (IRI → file path, iterable of ``(triple, time)`` or DataFrame with the columns
     subject, predicate, object, time; :mod:`rsplars.data`), ``static`` (RDF files of the default
     graph) and ``named`` (IRI → RDF file), as ``rsplars run`` does.
@@ -140,7 +164,9 @@ def run(query: QueryInput, streams: Mapping[str, StreamInput] | None = None, sta
     LARS engine ``lars_engine`` (``auto``, ``incremental`` or ``asp``: clingo); ``r2s``: ``rstream``
     (default), ``istream`` or ``dstream``. With ``profile`` (and for RSP-QL queries, which run under
     the ``rsp-ql`` profile by default) the evaluations are the reports of the engine profile's
-    report policy (docs/check.md). Integer times are base units (``options.unit``);
+    report policy (docs/check.md). An EP-SPARQL query reads all streams as one event stream and is
+    pushed: each complex event is reported once, with its interval, under the ``events``
+    policies (docs/epsparql.md). Integer times are base units (``options.unit``);
     ``stream_time_unit`` and ``epoch`` say how stream files' timestamps read.
 
     >>> import rsplars
@@ -156,9 +182,8 @@ def run(query: QueryInput, streams: Mapping[str, StreamInput] | None = None, sta
 
     parsed = as_query(query)
     notes = [f"note: {n}" for n in parsed.notes]
-    if parsed.dialect in ("epsparql", "rsepql"):
-        raise RsplarsError(f"rsplars.run does not run {parsed.dialect.upper()} queries (event patterns); "
-                           "`rsplars run` does (docs/epsparql.md)")
+    if parsed.dialect == "rsepql":
+        raise RsplarsError("rsplars.run does not run RSEP-QL queries yet; `rsplars run` does (docs/epsparql.md)")
     if not streams:
         raise RsplarsError("rsplars.run needs streams (IRI → data); a query without streams is plain SPARQL, "
                            "which `rsplars run QUERY --static FILE` evaluates once")
@@ -169,6 +194,9 @@ def run(query: QueryInput, streams: Mapping[str, StreamInput] | None = None, sta
         raise RsplarsError(f"start {start} is after end {end}")
     if end is not None and end < 0:
         raise RsplarsError(f"end {end} lies before the start 0 of the timeline")
+    if parsed.dialect == "epsparql":
+        return _run_events(parsed, streams, static, named, options, profile, events, start, end, r2s, lars_engine,
+                           stream_time_unit, epoch, notes)
     parsed = _bind_now(parsed, options.unit, epoch)
     data = read_data(streams, static, named, unit=options.unit, stream_time_unit=stream_time_unit, epoch=epoch)
     check_stream_iris(parsed, data.stream_iris, notes)
@@ -201,6 +229,47 @@ def _run_operational(query: Any, data: Any, options: TranslationOptions, profile
     evaluator = Evaluator(compiled.query, compiled.strategy, TimeBase(options.unit), data.elements, data.facts,
                           engine=lars_engine)
     return RunResult(query, compiled, tuple(evaluator.relations(op, start, end)), tuple(notes))
+
+
+def _run_events(query: Any, streams: Mapping[str, StreamInput], static: StaticInput,
+                named: Mapping[str, str | os.PathLike[str]] | None, options: TranslationOptions,
+                profile: ProfileOptions | None, events: EventOptions, start: int | None, end: int | None,
+                r2s: str | None, lars_engine: str, stream_time_unit: str | None, epoch: str | None,
+                notes: list[str]) -> RunResult:
+    """An EP-SPARQL run (``rsplars run`` on event patterns, docs/epsparql.md): the streams are one
+    event stream, the query is pushed, each complex event reported once with its interval
+    (:func:`translator.evaluate.epsparql_run.event_answers`, or ``policy_answers`` under a
+    selection or consumption policy)."""
+    from translator.evaluate.epsparql_run import event_answers, policy_answers
+    from translator.translate.epsparql import compile_epsparql, compile_policy_operands
+    from translator.translate.normalize import TimeBase
+
+    if options.as_variant or options.strategy:
+        raise RsplarsError("as_variant and strategy do not apply to EP-SPARQL queries (event patterns, pushed)")
+    if options.mode not in (None, "push"):
+        raise RsplarsError("EP-SPARQL queries are push-evaluated (on every event): mode pull/none does not apply")
+    if profile is not None:
+        raise RsplarsError("engine profiles need windows; EP-SPARQL has none (Dell'Aglio et al. 2013, §7): use "
+                           "EventOptions(selection=…, consumption=…)")
+    if r2s not in (None, "rstream"):
+        raise RsplarsError("r2s does not apply to EP-SPARQL: each complex event is reported once, when detected")
+    base = TimeBase(options.unit)
+    if start is not None and end is not None and start > end:
+        raise RsplarsError(f"start {start} is after end {end}")
+    data = read_data(streams, None, None, unit=options.unit, stream_time_unit=stream_time_unit, epoch=epoch)
+    if static is not None or named:
+        notes.append("note: EP-SPARQL patterns match events only; static data is not read")
+    if events.restricted:
+        policy = compile_policy_operands(query, base=base)
+        notes.extend(f"warning: {w}" for w in policy.warnings)
+        found = list(policy_answers(policy, data.elements, selection=events.selection,
+                                    consumption=events.consumption, reading=events.policy_reading, start=start,
+                                    end=end, engine=lars_engine))
+        return RunResult(query, policy, tuple(found), tuple(notes), events=True)
+    compiled = compile_epsparql(query, base=base)
+    notes.extend(f"warning: {w}" for w in compiled.warnings)
+    found = list(event_answers(compiled, data.elements, start=start, end=end, engine=lars_engine))
+    return RunResult(query, compiled, tuple(found), tuple(notes), events=True)
 
 
 def _bind_now(query: Any, unit: str, epoch: str | None) -> Any:

@@ -1,0 +1,60 @@
+"""EP-SPARQL runs through the API equal ``rsplars run`` on event patterns (docs/epsparql.md): each
+complex event once, with its interval, under the selection and consumption policies of RSEP-QL."""
+
+from __future__ import annotations
+
+import pytest
+
+import rsplars
+
+from conftest import DATA
+
+FIGURE1 = DATA / "epsparql" / "rsepql_figure1.stream"
+SEQ = DATA / "epsparql" / "rsepql_seq.rq"
+S = "http://example.org/S"
+NS = "http://rsplars.invalid/bare#"
+STOCK = f"@prefix : <{NS}> .\n:company1 :hasStockPrice 1 [1] .\n:company1 :hasStockPrice 2 [2] .\n"
+
+
+@pytest.mark.parametrize("events, argv", [
+    (rsplars.EventOptions(), []),
+    (rsplars.EventOptions("chronological", "chronological"), ["--selection", "chronological",
+                                                               "--consumption", "chronological"]),
+    (rsplars.EventOptions(selection="recent"), ["--selection", "recent"]),
+])
+def test_policies_equal_the_cli(cli, events, argv):
+    result = rsplars.run(SEQ, {S: FIGURE1}, events=events)
+    for fmt in ("jsonl", "csv"):
+        code, out, err = cli("run", SEQ, "--stream", f"{S}={FIGURE1}", *argv, "--format", fmt)
+        assert code == 0, err
+        assert result.write(fmt) == out
+    frame = result.to_dataframe()
+    assert list(frame.columns)[-2:] == ["@start", "@end"]
+    assert sorted(zip(frame["@start"], frame["@end"])) == sorted(
+        (d["@start"], d["@end"]) for ds in result.solutions().values() for d in ds)
+
+
+@pytest.mark.parametrize("text", [
+    "SELECT ?company WHERE { ?company hasStockPrice ?price1 } SEQ { ?company hasStockPrice ?price2 }",
+    "CONSTRUCT ?company hasPrice ?price1 WHERE { ?company hasStockPrice ?price1 }",
+])
+def test_event_streams_as_pairs_equal_the_cli_on_a_file(cli, tmp_path, text):
+    query, stream = tmp_path / "q.rq", tmp_path / "s.stream"
+    query.write_text(text)
+    stream.write_text(STOCK)
+    integer = "<http://www.w3.org/2001/XMLSchema#integer>"
+    pairs = [((f"<{NS}company1>", f"<{NS}hasStockPrice>", f'"{k}"^^{integer}'), k) for k in (1, 2)]
+    result = rsplars.run(text, {"http://example.org/s": pairs})
+    code, out, err = cli("run", query, "--stream", f"http://example.org/s={stream}")
+    assert code == 0, err
+    assert result.write("jsonl") == out
+    assert result.events and len(result.to_dataframe()) >= 1
+
+
+def test_event_queries_refuse_what_does_not_apply():
+    with pytest.raises(rsplars.RsplarsError, match="need windows"):
+        rsplars.run(SEQ, {S: FIGURE1}, profile=rsplars.ProfileOptions("csparql"))
+    with pytest.raises(rsplars.RsplarsError, match="r2s does not apply"):
+        rsplars.run(SEQ, {S: FIGURE1}, r2s="istream")
+    with pytest.raises(rsplars.RsplarsError, match="EP-SPARQL runs write"):
+        rsplars.run(SEQ, {S: FIGURE1}).write("sparql-json")
