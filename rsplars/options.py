@@ -75,7 +75,7 @@ class ProfileOptions:
 
 @dataclass(frozen=True)
 class EventOptions:
-    """How an EP-SPARQL query's complex events are selected and consumed (the policies of RSEP-QL,
+    """How an EP-SPARQL or RSEP-QL query's complex events are selected and consumed (the policies of RSEP-QL,
     Dell'Aglio et al. 2016, §4.3, §4.4; docs/epsparql.md): ``selection`` and ``consumption``
     (``unrestricted``, as ETALIS, ``chronological``, ``recent``, …) and ``policy_reading`` (how
     SEQ^c/SEQ^r read "the earliest/latest E2 match": ``per-mapping`` or the other reading).
@@ -87,6 +87,8 @@ class EventOptions:
     selection: str = "unrestricted"
     consumption: str = "unrestricted"
     policy_reading: str = "per-mapping"
+    #: RSEP-QL: the evaluation times of ``MATCH`` (``None``: every time point with a stream item)
+    at: tuple[int, ...] | None = None
 
     @property
     def restricted(self) -> bool:

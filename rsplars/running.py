@@ -154,7 +154,7 @@ def run(query: QueryInput, streams: Mapping[str, StreamInput] | None = None, sta
         options: TranslationOptions = TranslationOptions(), profile: ProfileOptions | None = None,
         events: EventOptions = EventOptions(), start: int | None = None, end: int | None = None, r2s: str | None = None, lars_engine: str = "auto",
         stream_time_unit: str | None = None, epoch: str | None = None) -> RunResult:
-    """Answer ``query`` (C-SPARQL, CQELS-QL, RSP-QL or EP-SPARQL: a :class:`Query`, a text or a file) over
+    """Answer ``query`` (C-SPARQL, CQELS-QL, RSP-QL, EP-SPARQL or RSEP-QL: a :class:`Query`, a text or a file) over
     ``streams`` (IRI → file path, iterable of ``(triple, time)`` or DataFrame with the columns
     subject, predicate, object, time; :mod:`rsplars.data`), ``static`` (RDF files of the default
     graph) and ``named`` (IRI → RDF file), as ``rsplars run`` does.
@@ -166,7 +166,8 @@ def run(query: QueryInput, streams: Mapping[str, StreamInput] | None = None, sta
     the ``rsp-ql`` profile by default) the evaluations are the reports of the engine profile's
     report policy (docs/check.md). An EP-SPARQL query reads all streams as one event stream and is
     pushed: each complex event is reported once, with its interval, under the ``events``
-    policies (docs/epsparql.md). Integer times are base units (``options.unit``);
+    policies; an RSEP-QL query gives ``[[MATCH E]]^t`` at every time of ``events.at`` (else at
+    every time with a stream item), each event mapping with its interval (docs/epsparql.md). Integer times are base units (``options.unit``);
     ``stream_time_unit`` and ``epoch`` say how stream files' timestamps read.
 
     >>> import rsplars
@@ -182,8 +183,6 @@ def run(query: QueryInput, streams: Mapping[str, StreamInput] | None = None, sta
 
     parsed = as_query(query)
     notes = [f"note: {n}" for n in parsed.notes]
-    if parsed.dialect == "rsepql":
-        raise RsplarsError("rsplars.run does not run RSEP-QL queries yet; `rsplars run` does (docs/epsparql.md)")
     if not streams:
         raise RsplarsError("rsplars.run needs streams (IRI → data); a query without streams is plain SPARQL, "
                            "which `rsplars run QUERY --static FILE` evaluates once")
@@ -194,6 +193,9 @@ def run(query: QueryInput, streams: Mapping[str, StreamInput] | None = None, sta
         raise RsplarsError(f"start {start} is after end {end}")
     if end is not None and end < 0:
         raise RsplarsError(f"end {end} lies before the start 0 of the timeline")
+    if parsed.dialect == "rsepql":
+        return _run_rsepql(parsed, streams, static, named, options, profile, events, start, end, r2s, lars_engine,
+                           stream_time_unit, epoch, notes)
     if parsed.dialect == "epsparql":
         return _run_events(parsed, streams, static, named, options, profile, events, start, end, r2s, lars_engine,
                            stream_time_unit, epoch, notes)
@@ -269,6 +271,46 @@ def _run_events(query: Any, streams: Mapping[str, StreamInput], static: StaticIn
     compiled = compile_epsparql(query, base=base)
     notes.extend(f"warning: {w}" for w in compiled.warnings)
     found = list(event_answers(compiled, data.elements, start=start, end=end, engine=lars_engine))
+    return RunResult(query, compiled, tuple(found), tuple(notes), events=True)
+
+
+def _run_rsepql(query: Any, streams: Mapping[str, StreamInput], static: StaticInput,
+                named: Mapping[str, str | os.PathLike[str]] | None, options: TranslationOptions,
+                profile: ProfileOptions | None, events: EventOptions, start: int | None, end: int | None,
+                r2s: str | None, lars_engine: str, stream_time_unit: str | None, epoch: str | None,
+                notes: list[str]) -> RunResult:
+    """An RSEP-QL run (``rsplars run`` on ``MATCH``, docs/epsparql.md "RSEP-QL"): the LARS program of
+    the basic event patterns on their windows, ``MATCH`` evaluated at every evaluation time
+    (``events.at``, else every time point with a stream item), the full answer ``[[MATCH E]]^t``
+    with every event mapping's interval (:func:`translator.evaluate.rsepql_run.rsepql_answers`)."""
+    from translator.evaluate.epsparql_run import event_times
+    from translator.evaluate.rsepql_run import rsepql_answers
+    from translator.translate.normalize import TimeBase
+    from translator.translate.rsepql import compile_rsepql
+
+    if options.as_variant or options.strategy:
+        raise RsplarsError("as_variant and strategy do not apply to RSEP-QL queries (docs/epsparql.md)")
+    if options.mode not in (None, "push"):
+        raise RsplarsError("RSEP-QL queries are evaluated at the times of events.at or on every item: mode does "
+                           "not apply")
+    if profile is not None:
+        raise RsplarsError("engine profiles do not apply to RSEP-QL: give its evaluation times with "
+                           "EventOptions(at=…) (docs/epsparql.md)")
+    if r2s not in (None, "rstream"):
+        raise RsplarsError("r2s does not apply to RSEP-QL: the answer at t is [[MATCH E]]^t (Dell'Aglio et al. "
+                           "2016, Eq. 8)")
+    if start is not None and end is not None and start > end:
+        raise RsplarsError(f"start {start} is after end {end}")
+    compiled = compile_rsepql(query, base=TimeBase(options.unit))
+    data = read_data(streams, None, None, unit=options.unit, stream_time_unit=stream_time_unit, epoch=epoch)
+    if static is not None or named:
+        notes.append("note: RSEP-QL event patterns match stream items only; static data is not read")
+    if events.at is not None:
+        times = [t for t in sorted(set(events.at)) if (start is None or t >= start) and (end is None or t <= end)]
+    else:
+        times = event_times(data.elements, start, end)
+    found = rsepql_answers(compiled, data.elements, selection=events.selection, consumption=events.consumption,
+                           reading=events.policy_reading, times=times, engine=lars_engine)
     return RunResult(query, compiled, tuple(found), tuple(notes), events=True)
 
 

@@ -58,3 +58,28 @@ def test_event_queries_refuse_what_does_not_apply():
         rsplars.run(SEQ, {S: FIGURE1}, r2s="istream")
     with pytest.raises(rsplars.RsplarsError, match="EP-SPARQL runs write"):
         rsplars.run(SEQ, {S: FIGURE1}).write("sparql-json")
+
+
+RSEPQL = DATA / "rsepql"
+BARE_S = f"{NS}S"
+
+
+@pytest.mark.parametrize("query, events, argv", [
+    (RSEPQL / "example4.rq", rsplars.EventOptions(), []),
+    (RSEPQL / "example4.rq", rsplars.EventOptions(at=(8, 10)), ["--at", "8,10"]),
+    (RSEPQL / "example4_landmark1.rq", rsplars.EventOptions(selection="recent"), ["--selection", "recent"]),
+])
+def test_rsepql_runs_equal_the_cli(cli, query, events, argv):
+    result = rsplars.run(query, {BARE_S: FIGURE1}, events=events)
+    for fmt in ("jsonl", "csv"):
+        code, out, err = cli("run", query, "--stream", f"{BARE_S}={FIGURE1}", *argv, "--format", fmt)
+        assert code == 0, err
+        assert result.write(fmt) == out
+    assert result.events and len(result) == len(events.at or (2, 4, 6, 8, 10))  # the times of the items
+
+
+def test_rsepql_matches_carry_their_intervals():
+    result = rsplars.run(RSEPQL / "example4_landmark1.rq", {BARE_S: FIGURE1})
+    found = {(t, d["@start"], d["@end"]) for t, ds in result.solutions().items() for d in ds}
+    assert found and all(start <= end <= t for t, start, end in found)
+    assert set(result.to_dataframe().columns) == {"t", *result.variables, "@start", "@end"}
