@@ -10,6 +10,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Iterator, Mapping, TextIO
 
 from lars.errors import RsplarsError
+from translator.evaluate.writers import FORMATS  # the formats of RunResult.write (rsplars run --format)
+from translator.query.model import Query
 
 from rsplars.compiling import check_stream_iris, compile_variants
 from rsplars.data import StaticInput, StreamInput, read_data
@@ -17,9 +19,6 @@ from rsplars.options import EventOptions, ProfileOptions, TranslationOptions
 from rsplars.queries import QueryInput, as_query, source_of
 
 __all__ = ["FORMATS", "RunResult", "run"]
-
-#: the output formats of :meth:`RunResult.write` (those of ``rsplars run --format``)
-FORMATS = ("jsonl", "csv", "sparql-json", "ntriples", "nquads")
 
 
 @dataclass(frozen=True, repr=False)
@@ -33,11 +32,11 @@ class RunResult:
     ``ask`` or ``construct``; ``notes``: what the command line would say on stderr (dialect
     remarks, streams without data, aggregate limits)."""
 
-    query: Any
+    query: Query
     compiled: Any
     evaluations: tuple[Any, ...]
     notes: tuple[str, ...] = field(default=())
-    #: ``True`` for the complex events of an EP-SPARQL query: each row is ``(terms, start, end)``,
+    #: ``True`` for the complex events of an EP-SPARQL or RSEP-QL query: each row is ``(terms, start, end)``,
     #: the event's interval in base units (docs/epsparql.md)
     events: bool = False
 
