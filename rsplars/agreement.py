@@ -11,7 +11,7 @@ from typing import Any, Mapping
 from lars.errors import RsplarsError
 
 from rsplars.data import StaticInput, StreamInput, read_data
-from rsplars.options import TranslationOptions
+from rsplars.options import EventOptions, TranslationOptions
 from rsplars.queries import QueryInput, as_query, source_of
 
 __all__ = ["AgreementResult", "agree"]
@@ -72,14 +72,16 @@ def agree(query: QueryInput | None = None, streams: Mapping[str, StreamInput] | 
           pull: QueryInput | None = None, push: QueryInput | None = None, as_variant: str = "cqels-brave",
           assign: Mapping[int, str] | None = None, period: str | None = None, unit: str = "s",
           window_bounds: str = "closed", other_window_bounds: str | None = None, diagnosis: bool = True,
-          start: int | None = None, end: int | None = None, lars_engine: str = "auto",
+          start: int | None = None, end: int | None = None, events: EventOptions = EventOptions(),
+          lars_engine: str = "auto",
           stream_time_unit: str | None = None, epoch: str | None = None) -> AgreementResult:
     """Do a pull-based and a push-based run of a query agree, interval by interval? (Dao-Tran,
     Beck, Eiter 2015, §5; ``rsplars agree``.)
 
     Either one ``query`` — cs(Q) run with τ1, pulled, against the member ``as_variant`` of cq(Q)
     (``cqels-brave`` or ``cqels-cautious``) run with τ2, pushed — or ``pull`` and ``push``: two
-    queries. ``period``: the pull period (a duration such as ``"5m"``, or base units; default the
+    queries (``push`` may be an EP-SPARQL query: its complex events, pushed, under the ``events``
+    policies). ``period``: the pull period (a duration such as ``"5m"``, or base units; default the
     pull query's COMPUTED EVERY or window STEP, D4); ``window_bounds`` (D2) and
     ``other_window_bounds`` (the second convention of the diagnosis, ``"none"`` to skip);
     ``diagnosis=False``: the two headline runs only; ``start``/``end``: the judged range;
@@ -130,7 +132,35 @@ def agree(query: QueryInput | None = None, streams: Mapping[str, StreamInput] | 
     def solve(programs: Any, elements: Any, facts: Any, last: int | None) -> Any:
         return solve_sequentially(programs, elements, facts, last, engine=lars_engine)
 
-    return AgreementResult(label, compare(comparison, elements, data.facts, settings, solve=solve))
+    push_events = None
+    if comparison.push_query.dialect == "epsparql":  # complex events, pushed (docs/epsparql.md)
+        push_events = _event_answers(comparison.push_query, elements, events, unit, end, lars_engine)
+    return AgreementResult(label, compare(comparison, elements, data.facts, settings, solve=solve,
+                                          push_events=push_events))
+
+
+def _event_answers(query: Any, elements: Any, events: EventOptions, unit: str, end: int | None,
+                   lars_engine: str) -> dict[int, frozenset[Any]]:
+    """The complex events of an EP-SPARQL push query at every event time, projected on the result
+    variables (their intervals dropped: the pull engine has none), as agreement solutions."""
+    from translator.agreement import Solution
+    from translator.evaluate.epsparql_run import event_answers, policy_answers
+    from translator.translate.epsparql import compile_epsparql, compile_policy_operands
+    from translator.translate.normalize import TimeBase
+
+    base = TimeBase(unit)
+    found: Any
+    if events.restricted:
+        compiled: Any = compile_policy_operands(query, base=base)
+        found = policy_answers(compiled, elements, selection=events.selection, consumption=events.consumption,
+                               reading=events.policy_reading, end=end, engine=lars_engine)
+    else:
+        compiled = compile_epsparql(query, base=base)
+        found = event_answers(compiled, elements, end=end, engine=lars_engine)
+    if compiled.form == "construct":
+        raise RsplarsError("agree compares SELECT answers: the EP-SPARQL query is a CONSTRUCT query")
+    return {ev.t: frozenset(Solution.from_mapping(dict(zip(compiled.variables, row))) for row, _, _ in ev.rows)
+            for ev in found}
 
 
 def _comparison(query: QueryInput | None, pull: QueryInput | None, push: QueryInput | None, as_variant: str,
@@ -156,9 +186,10 @@ def _comparison(query: QueryInput | None, pull: QueryInput | None, push: QueryIn
     a, b = as_query(pull), as_query(push)
     if a.dialect == "epsparql":
         raise RsplarsError("an EP-SPARQL query is push-evaluated (on every event): give it as push")
-    if b.dialect == "epsparql":
-        raise RsplarsError("rsplars.agree does not compare EP-SPARQL push queries yet; `rsplars agree` does")
     sa, sb = source_of(a).source, source_of(b).source
+    if b.dialect == "epsparql":
+        label = "QUERY_A pulled (τ1) vs EP-SPARQL QUERY_B pushed (complex events)"
+        return label, Comparison(label, a, b, sa, sb, "two-queries")
     if b.dataset.streams:  # C-SPARQL: τ2 needs its CQELS counterpart
         ((member_label, member),) = _members(b, as_variant, assign, elements)
         label = f"QUERY_A pulled (τ1) vs {member_label} of QUERY_B pushed (τ2)"

@@ -83,3 +83,22 @@ def test_rsepql_matches_carry_their_intervals():
     found = {(t, d["@start"], d["@end"]) for t, ds in result.solutions().items() for d in ds}
     assert found and all(start <= end <= t for t, start, end in found)
     assert set(result.to_dataframe().columns) == {"t", *result.variables, "@start", "@end"}
+
+
+@pytest.mark.parametrize("bounds", ["left-open", "closed"])
+def test_agreement_with_an_epsparql_push_query_equals_the_cli(cli, tmp_path, bounds):
+    import json
+
+    ep, cs, stream = tmp_path / "ep.rq", tmp_path / "cs.rq", tmp_path / "s.stream"
+    ep.write_text("SELECT ?company ?price WHERE { ?company hasStockPrice ?price }")
+    cs.write_text(f"PREFIX : <{NS}>\nSELECT ?company ?price\nFROM STREAM <http://example.org/s> [RANGE 5s STEP 5s]\n"
+                  "WHERE { ?company :hasStockPrice ?price }\n")
+    stream.write_text(STOCK + ":company2 :hasStockPrice 3 [5] .\n")
+    result = rsplars.agree(pull=str(cs), push=str(ep), streams={"http://example.org/s": str(stream)}, end=10,
+                           window_bounds=bounds)
+    report = tmp_path / "r.json"
+    code, _, err = cli("agree", "--pull", cs, "--push", ep, "--stream", f"http://example.org/s={stream}", "--to", "10",
+                       "--window-bounds", bounds, "--report", report)
+    assert code == 0, err
+    assert result.to_dict() == json.loads(report.read_text())
+    assert result.all_agree is (bounds == "left-open")  # closed: [0,5] and [5,10] share 5, the pull side sees more
