@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from rsplars.agreement import AgreementResult, agree
 from rsplars.checking import AnswersInput, CheckResult, InferenceResult, check, infer
-from rsplars.data import StaticInput, StreamInput
+from rsplars.data import StaticDuring, StaticInput, StreamInput
 from rsplars.errors import (
     AgreementError,
     DialectMismatchError,
@@ -63,6 +63,7 @@ __all__ = [
     "RunError",
     "RunResult",
     "SourceError",
+    "StaticDuring",
     "StaticInput",
     "StreamInput",
     "TranslationOptions",

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from lars.errors import RsplarsError
 
-from rsplars.data import StaticInput, StreamInput, read_data
+from rsplars.data import StaticDuring, StaticInput, StreamInput, read_data
 from rsplars.options import EventOptions, TranslationOptions
 from rsplars.queries import QueryInput, as_query, source_of
 
@@ -74,7 +74,8 @@ def agree(query: QueryInput | None = None, streams: Mapping[str, StreamInput] | 
           window_bounds: str = "closed", other_window_bounds: str | None = None, diagnosis: bool = True,
           start: int | None = None, end: int | None = None, events: EventOptions = EventOptions(),
           lars_engine: str = "auto",
-          stream_time_unit: str | None = None, epoch: str | None = None) -> AgreementResult:
+          stream_time_unit: str | None = None, epoch: str | None = None,
+          static_during: Sequence[StaticDuring] = ()) -> AgreementResult:
     """Do a pull-based and a push-based run of a query agree, interval by interval? (Dao-Tran,
     Beck, Eiter 2015, §5; ``rsplars agree``.)
 
@@ -111,7 +112,8 @@ def agree(query: QueryInput | None = None, streams: Mapping[str, StreamInput] | 
         raise RsplarsError(f"start {start} is after end {end}")
     if not streams:
         raise RsplarsError("an agreement needs streams (IRI → data)")
-    data = read_data(streams, static, named, unit=unit, stream_time_unit=stream_time_unit, epoch=epoch)
+    data = read_data(streams, static, named, unit=unit, stream_time_unit=stream_time_unit, epoch=epoch,
+                     static_during=static_during)
     elements = ElementList(data.elements)
     label, comparison = _comparison(query, pull, push, as_variant, assign, elements)
     settings = Settings(

@@ -13,7 +13,7 @@ from typing import Any, Iterable, Mapping, Sequence, Union
 from lars.errors import RsplarsError
 
 from rsplars.compiling import check_stream_iris, compile_variants
-from rsplars.data import StaticInput, StreamInput, read_data
+from rsplars.data import StaticDuring, StaticInput, StreamInput, read_data
 from rsplars.options import ProfileOptions, TranslationOptions
 from rsplars.queries import QueryInput, as_query, read_file, source_of
 
@@ -85,7 +85,8 @@ def check(query: QueryInput, answers: AnswersInput, streams: Mapping[str, Stream
           registration: int = 0, warm_up: int | None = None, end: int | None = None,
           ignore_timestamps: bool = False, max_candidates: int = 2000, answers_format: str = "auto",
           answers_time_column: str | None = None, answers_time_unit: str | None = None, lars_engine: str = "auto",
-          stream_time_unit: str | None = None, epoch: str | None = None) -> CheckResult:
+          stream_time_unit: str | None = None, epoch: str | None = None,
+          static_during: Sequence[StaticDuring] = ()) -> CheckResult:
     """Is ``answers``, an engine's recorded output of ``query`` over ``streams``, correct under the
     engine ``profile`` (a name such as ``"csparql"``, or :class:`ProfileOptions`)? Every candidate
     t0 is tried (Dell'Aglio et al. 2014, Def. 25; from ``registration``); ``warm_up``: compare
@@ -107,7 +108,8 @@ def check(query: QueryInput, answers: AnswersInput, streams: Mapping[str, Stream
     from translator.translate.normalize import TimeBase
 
     parsed, data, actual, described = _inputs(query, answers, streams, static, named, options, answers_format,
-                                              answers_time_column, answers_time_unit, stream_time_unit, epoch)
+                                              answers_time_column, answers_time_unit, stream_time_unit, epoch,
+                                              static_during)
     chosen = ProfileOptions(profile) if isinstance(profile, str) else profile
     if chosen is None:
         from rsplars.translating import dialect_profile
@@ -116,7 +118,7 @@ def check(query: QueryInput, answers: AnswersInput, streams: Mapping[str, Stream
     if chosen is None or (chosen.profile is None and chosen.report_policy is None):
         raise RsplarsError("check needs the engine's profile (profile=NAME, see `rsplars profiles`) or at least "
                            "its report policy (ProfileOptions(report_policy=…))")
-    op: Any = chosen.operational(window_bounds=options.window_bounds)
+    op: Any = chosen.operational(window_bounds=options.window_bounds, unit=options.unit)
     plain = replace(options, window_bounds=op.window_model, mode="none")
     ((_, compiled),) = compile_variants(parsed, plain, data.elements)
     evaluator = Evaluator(compiled.query, compiled.strategy, TimeBase(options.unit), data.elements, data.facts,
@@ -137,7 +139,7 @@ def infer(query: QueryInput, answers: AnswersInput, streams: Mapping[str, Stream
           ignore_timestamps: bool = False, max_candidates: int = 2000, max_tuple_evaluations: int = 1000,
           answers_format: str = "auto", answers_time_column: str | None = None,
           answers_time_unit: str | None = None, lars_engine: str = "auto", stream_time_unit: str | None = None,
-          epoch: str | None = None) -> InferenceResult:
+          epoch: str | None = None, static_during: Sequence[StaticDuring] = ()) -> InferenceResult:
     """Which settings explain ``answers``? Searches t0, the report policy, the content-change
     reading, the tick, R2S, the window bounds and the empty relations (those ``fixed`` gives, and
     ``window_bounds``, are not searched; ``fixed.profile`` fixes nothing: the report says whether
@@ -157,9 +159,13 @@ def infer(query: QueryInput, answers: AnswersInput, streams: Mapping[str, Stream
     from translator.evaluate.report_policy import parse_report
     from translator.translate.normalize import TimeBase
 
+    if fixed.report_period is not None or fixed.report_window is not None:
+        raise RsplarsError("infer searches the periodic strategy with the window's slide and every window "
+                           "reporting; report_period and report_window are not searched")
     options = TranslationOptions(unit=unit, window_bounds=window_bounds or "closed", mode="none")
     parsed, data, actual, described = _inputs(query, answers, streams, static, named, options, answers_format,
-                                              answers_time_column, answers_time_unit, stream_time_unit, epoch)
+                                              answers_time_column, answers_time_unit, stream_time_unit, epoch,
+                                              static_during)
     ((_, compiled),) = compile_variants(parsed, options, data.elements)
     evaluator = Evaluator(compiled.query, compiled.strategy, TimeBase(unit), data.elements, data.facts, engine=lars_engine)
     if evaluator.form != "select":
@@ -187,14 +193,15 @@ def infer(query: QueryInput, answers: AnswersInput, streams: Mapping[str, Stream
 def _inputs(query: QueryInput, answers: AnswersInput, streams: Mapping[str, StreamInput] | None, static: StaticInput,
             named: Mapping[str, str | os.PathLike[str]] | None, options: TranslationOptions, answers_format: str,
             answers_time_column: str | None, answers_time_unit: str | None, stream_time_unit: str | None,
-            epoch: str | None) -> tuple[Any, Any, list[Any], dict[str, Any]]:
+            epoch: str | None, static_during: Sequence[StaticDuring]) -> tuple[Any, Any, list[Any], dict[str, Any]]:
     """(query, data, the actual relations, what the report says about the answers) of a check."""
     parsed = as_query(query)
     if options.as_variant == "cqels-all":
         raise RsplarsError("as_variant cqels-all gives several queries; check them one by one")
     if not streams:
         raise RsplarsError("a check needs the streams the engine read (IRI → data)")
-    data = read_data(streams, static, named, unit=options.unit, stream_time_unit=stream_time_unit, epoch=epoch)
+    data = read_data(streams, static, named, unit=options.unit, stream_time_unit=stream_time_unit, epoch=epoch,
+                     static_during=static_during)
     check_stream_iris(parsed, data.stream_iris, [])
     actual, described = _actual(parsed, answers, options.unit, answers_format, answers_time_column, answers_time_unit)
     return parsed, data, actual, described

@@ -23,10 +23,15 @@ from typing import Any, Iterable, Mapping, Sequence, Union
 
 from lars.errors import RsplarsError
 
-__all__ = ["Data", "StaticInput", "StreamInput", "read_data"]
+__all__ = ["Data", "StaticDuring", "StaticInput", "StreamInput", "read_data"]
 
 StreamInput = Union[str, "os.PathLike[str]", Iterable[tuple[Any, int]], Any]
 """One stream: a file path, an iterable of ``(triple, time)``, or a pandas DataFrame (module docstring)."""
+
+StaticDuring = tuple[Union[int, None], Union[int, None], Union[str, "os.PathLike[str]"]]
+"""``(start, end, file)``: the RDF file's triples hold in the default graph only from ``start`` to
+``end`` (base units, both included; ``None``: unbounded), a piece of a time-varying graph
+(Dell'Aglio et al. 2014, Def. 10; ``--static-during FROM..TO=FILE``)."""
 
 StaticInput = Union[str, "os.PathLike[str]", Sequence[Union[str, "os.PathLike[str]"]], None]
 """Static data of the default graph: one RDF file or several (any RDF syntax rdflib reads)."""
@@ -49,10 +54,12 @@ class Data:
 
 def read_data(streams: Mapping[str, StreamInput] | None, static: StaticInput = None,
               named: Mapping[str, str | os.PathLike[str]] | None = None, *, unit: str = "s",
-              stream_time_unit: str | None = None, epoch: str | None = None) -> Data:
+              stream_time_unit: str | None = None, epoch: str | None = None,
+              static_during: Sequence[StaticDuring] = ()) -> Data:
     """The stream elements and static facts of a run (module docstring). ``unit``: the base time
     unit; ``stream_time_unit``: the unit of integer timestamps in stream files (default ``unit``);
-    ``epoch``: time 0 for ``xsd:dateTime`` timestamps of files (default: the first one)."""
+    ``epoch``: time 0 for ``xsd:dateTime`` timestamps of files (default: the first one);
+    ``static_during``: :data:`StaticDuring` pieces of a time-varying static graph."""
     from translator.rdf.streams import merge_streams, read_streams
     from translator.rdf.timeunits import TimeSpec, parse_datetime
 
@@ -79,7 +86,19 @@ def read_data(streams: Mapping[str, StreamInput] | None, static: StaticInput = N
         from translator.rdf.static import load_static_facts
 
         facts = tuple(load_static_facts(list(static_files), named_files))
+    for piece in static_during:
+        facts = (*facts, *_held_during(piece))
     return Data(elements, facts, tuple(str(iri) for iri in by_iri), static_files, files)
+
+
+def _held_during(piece: StaticDuring) -> tuple[Any, ...]:
+    """The facts of one :data:`StaticDuring` piece (:func:`translator.rdf.static.hold_during`)."""
+    from translator.rdf.static import hold_during, load_static_facts
+
+    start, end, path = piece
+    if start is not None and end is not None and start > end:
+        raise RsplarsError(f"static_during {piece!r}: the start {start} is after the end {end}")
+    return tuple(hold_during(load_static_facts([os.fspath(path)]), start, end))
 
 
 def _paths(static: StaticInput) -> list[str | os.PathLike[str]]:

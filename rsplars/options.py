@@ -46,7 +46,9 @@ class ProfileOptions:
 
     ``t0``: the first window start, one value or one per window; ``report_policy``: e.g.
     ``"window-close,non-empty"``; ``r2s``: ``rstream``, ``istream`` or ``dstream``;
-    ``empty_relations``: ``emit`` or ``skip``; ``tick``: ``time``, ``tuple`` or ``batch``.
+    ``empty_relations``: ``emit`` or ``skip``; ``tick``: ``time``, ``tuple`` or ``batch``;
+    ``cc_mode``: how content change is read; ``report_period``: the period of the ``periodic``
+    strategy (a duration, ``"1s"``); ``report_window``: the windows (numbered from 1) that report.
 
     >>> ProfileOptions("csparql", t0=(2,)).t0
     (2,)
@@ -59,18 +61,28 @@ class ProfileOptions:
     empty_relations: str | None = None
     tick: str | None = None
     cc_mode: str | None = None
+    report_period: str | None = None
+    report_window: tuple[int, ...] | None = None
 
-    def operational(self, *, window_bounds: str | None) -> object:
+    def operational(self, *, window_bounds: str | None, unit: str = "s") -> object:
         """The :class:`translator.evaluate.profiles.Operational` parameters these options give
-        (``window_bounds``: the window model, if given)."""
+        (``window_bounds``: the window model, if given; ``unit``: the base unit of ``report_period``)."""
+        from lars.errors import RsplarsError
         from translator.evaluate.profiles import DEFAULT, get_profile, with_overrides
         from translator.evaluate.report_policy import parse_report
+        from translator.rdf.timeunits import duration_in_base_units
 
         base = get_profile(self.profile).params if self.profile else DEFAULT
+        windows = None
+        if self.report_window is not None:
+            if any(k < 1 for k in self.report_window):
+                raise RsplarsError("report_window: windows are numbered from 1")
+            windows = tuple(k - 1 for k in self.report_window)
         return with_overrides(
             base, t0=self.t0, report=parse_report(self.report_policy) if self.report_policy is not None else None,
             cc_mode=self.cc_mode, tick=self.tick, r2s=self.r2s, empty_relations=self.empty_relations,
-            window_model=window_bounds)
+            period=duration_in_base_units(self.report_period, unit) if self.report_period is not None else None,
+            report_windows=windows, window_model=window_bounds)
 
 
 @dataclass(frozen=True)

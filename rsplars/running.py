@@ -7,14 +7,14 @@ from __future__ import annotations
 import io
 import os
 from dataclasses import dataclass, field, replace
-from typing import Any, Iterator, Mapping, TextIO
+from typing import Any, Iterator, Mapping, Sequence, TextIO
 
 from lars.errors import RsplarsError
 from translator.evaluate.writers import FORMATS  # the formats of RunResult.write (rsplars run --format)
 from translator.query.model import Query
 
 from rsplars.compiling import check_stream_iris, compile_variants
-from rsplars.data import StaticInput, StreamInput, read_data
+from rsplars.data import StaticDuring, StaticInput, StreamInput, read_data
 from rsplars.options import EventOptions, ProfileOptions, TranslationOptions
 from rsplars.queries import QueryInput, as_query, source_of
 
@@ -152,7 +152,8 @@ def run(query: QueryInput, streams: Mapping[str, StreamInput] | None = None, sta
         named: Mapping[str, str | os.PathLike[str]] | None = None, *,
         options: TranslationOptions = TranslationOptions(), profile: ProfileOptions | None = None,
         events: EventOptions = EventOptions(), start: int | None = None, end: int | None = None, r2s: str | None = None, lars_engine: str = "auto",
-        stream_time_unit: str | None = None, epoch: str | None = None) -> RunResult:
+        stream_time_unit: str | None = None, epoch: str | None = None,
+        static_during: Sequence[StaticDuring] = ()) -> RunResult:
     """Answer ``query`` (C-SPARQL, CQELS-QL, RSP-QL, EP-SPARQL or RSEP-QL: a :class:`Query`, a text or a file) over
     ``streams`` (IRI → file path, iterable of ``(triple, time)`` or DataFrame with the columns
     subject, predicate, object, time; :mod:`rsplars.data`), ``static`` (RDF files of the default
@@ -167,7 +168,8 @@ def run(query: QueryInput, streams: Mapping[str, StreamInput] | None = None, sta
     pushed: each complex event is reported once, with its interval, under the ``events``
     policies; an RSEP-QL query gives ``[[MATCH E]]^t`` at every time of ``events.at`` (else at
     every time with a stream item), each event mapping with its interval (docs/epsparql.md). Integer times are base units (``options.unit``);
-    ``stream_time_unit`` and ``epoch`` say how stream files' timestamps read.
+    ``stream_time_unit`` and ``epoch`` say how stream files' timestamps read; ``static_during``:
+    pieces ``(start, end, file)`` of a time-varying static graph.
 
     >>> import rsplars
     >>> q = '''PREFIX : <http://example.org/>
@@ -199,7 +201,8 @@ def run(query: QueryInput, streams: Mapping[str, StreamInput] | None = None, sta
         return _run_events(parsed, streams, static, named, options, profile, events, start, end, r2s, lars_engine,
                            stream_time_unit, epoch, notes)
     parsed = _bind_now(parsed, options.unit, epoch)
-    data = read_data(streams, static, named, unit=options.unit, stream_time_unit=stream_time_unit, epoch=epoch)
+    data = read_data(streams, static, named, unit=options.unit, stream_time_unit=stream_time_unit, epoch=epoch,
+                     static_during=static_during)
     check_stream_iris(parsed, data.stream_iris, notes)
     from rsplars.translating import dialect_profile
 
@@ -224,7 +227,7 @@ def _run_operational(query: Any, data: Any, options: TranslationOptions, profile
     if options.mode or options.period:
         raise RsplarsError("mode/period and a profile exclude each other: the report policy decides when the "
                            "query is evaluated")
-    op: Any = profile.operational(window_bounds=options.window_bounds)
+    op: Any = profile.operational(window_bounds=options.window_bounds, unit=options.unit)
     plain = replace(options, window_bounds=op.window_model, mode="none")
     ((_, compiled),) = compile_variants(query, plain, data.elements, notes)
     evaluator = Evaluator(compiled.query, compiled.strategy, TimeBase(options.unit), data.elements, data.facts,

@@ -150,7 +150,7 @@ def _operational_lars(query: Any, options: TranslationOptions, profile: ProfileO
     if options.mode or options.period:
         raise RsplarsError("mode/period and a profile exclude each other: the report policy decides when the "
                            "query is evaluated")
-    op: Any = profile.operational(window_bounds=_given_bounds(options))
+    op: Any = profile.operational(window_bounds=_given_bounds(options), unit=options.unit)
     plain = replace(options, window_bounds=op.window_model, mode="none")
     out = []
     for label, compiled in compile_variants(query, plain):

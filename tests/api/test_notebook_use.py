@@ -238,3 +238,20 @@ def test_results_show_briefly_in_a_notebook():
     summary = agreement.to_dict()["summary"]
     assert repr(agreement) == (f"AgreementResult({agreement.label!r}, intervals={summary['intervals']}, "
                                f"agreeing={summary['agreeing']}, disagreeing={summary['disagreeing']})")
+
+
+def test_time_varying_static_data_equals_the_cli(cli):
+    """Dell'Aglio et al. 2014, Example 4: G_shops holds on [2, 13], g'_shops after 13."""
+    nearby = {"http://example.org/nearby": CHECK / "nearby.stream"}
+    during = [(2, 13, CHECK / "shops.ttl"), (14, None, str(CHECK / "shops_after13.ttl"))]
+    profile = rsplars.ProfileOptions("rsp-ql", report_policy="periodic", report_period="1s")
+    result = rsplars.run(CHECK / "t14_shops.rq", nearby, static_during=during, profile=profile, end=15)
+    code, out, err = cli("run", CHECK / "t14_shops.rq", "--stream", f"http://example.org/nearby={CHECK / 'nearby.stream'}",
+                         "--static-during", f"2..13={CHECK / 'shops.ttl'}",
+                         "--static-during", f"14..={CHECK / 'shops_after13.ttl'}",
+                         "--profile", "rsp-ql", "--report-policy", "periodic", "--report-period", "1s", "--to", "15")
+    assert code == 0, err
+    assert result.write("jsonl") == out
+    assert len({frozenset(map(frozenset, (d.items() for d in ds))) for ds in result.solutions().values()}) > 1
+    with pytest.raises(rsplars.RsplarsError, match="the start 14 is after the end 13"):
+        rsplars.run(CHECK / "t14_shops.rq", nearby, static_during=[(14, 13, CHECK / "shops.ttl")])
