@@ -29,6 +29,8 @@ class QuerySource:
 
     text: str
     source: str
+    lenient: bool = False
+    bare_ns: str | None = None
 
 
 _SOURCES: weakref.WeakKeyDictionary[Query, QuerySource] = weakref.WeakKeyDictionary()
@@ -61,7 +63,7 @@ def parse(text_or_path: str | os.PathLike[str], dialect: str = "auto", *, lenien
     from translator.query.parse import parse as parse_query
 
     query = parse_query(text, dialect, source=source, lenient=lenient, bare_ns=bare_ns)
-    remember(query, QuerySource(text, source))
+    remember(query, QuerySource(text, source, lenient, bare_ns))
     return query
 
 

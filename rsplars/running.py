@@ -39,6 +39,9 @@ class RunResult:
     #: ``True`` for the complex events of an EP-SPARQL or RSEP-QL query: each row is ``(terms, start, end)``,
     #: the event's interval in base units (docs/epsparql.md)
     events: bool = False
+    #: ``True`` for a query without streams, plain SPARQL evaluated once (at time 0) over the static
+    #: data: :meth:`write` gives SPARQL's own result formats, as ``rsplars run`` without ``--stream``
+    plain: bool = False
 
     @property
     def variables(self) -> tuple[str, ...]:
@@ -143,6 +146,12 @@ class RunResult:
         from translator.evaluate.epsparql_run import writer
         from translator.evaluate.writers import WRITERS
 
+        if self.plain:  # one SPARQL result (translator.evaluate.plain_sparql)
+            from translator.evaluate.plain_sparql import WRITERS as PLAIN_WRITERS
+
+            (evaluation,) = self.evaluations
+            PLAIN_WRITERS[fmt](out, self.compiled, evaluation)
+            return
         write = writer(fmt, out, self.compiled) if self.events else WRITERS[fmt](out, self.compiled)
         for ev in self.evaluations:
             write(ev)
@@ -169,7 +178,10 @@ def run(query: QueryInput, streams: Mapping[str, StreamInput] | None = None, sta
     policies; an RSEP-QL query gives ``[[MATCH E]]^t`` at every time of ``events.at`` (else at
     every time with a stream item), each event mapping with its interval (docs/epsparql.md). Integer times are base units (``options.unit``);
     ``stream_time_unit`` and ``epoch`` say how stream files' timestamps read; ``static_during``:
-    pieces ``(start, end, file)`` of a time-varying static graph.
+    pieces ``(start, end, file)`` of a time-varying static graph. Without ``streams``, a query
+    without streams is plain SPARQL (Dao-Tran, Beck, Eiter 2015, Proposition 2), evaluated once
+    at time 0 over ``static``/``named`` (or the files its FROM names), its result written in
+    SPARQL's formats.
 
     >>> import rsplars
     >>> q = '''PREFIX : <http://example.org/>
@@ -184,9 +196,9 @@ def run(query: QueryInput, streams: Mapping[str, StreamInput] | None = None, sta
 
     parsed = as_query(query)
     notes = [f"note: {n}" for n in parsed.notes]
-    if not streams:
-        raise RsplarsError("rsplars.run needs streams (IRI → data); a query without streams is plain SPARQL, "
-                           "which `rsplars run QUERY --static FILE` evaluates once")
+    if not streams:  # plain SPARQL over the static data, evaluated once (Dao-Tran, Beck, Eiter 2015, Prop. 2)
+        return _run_plain(parsed, static, named, options, profile, start, end, r2s, lars_engine, static_during,
+                          notes)
     if options.as_variant == "cqels-all":
         raise RsplarsError("as_variant cqels-all gives several queries; run them one by one (cqels-brave, "
                            "cqels-cautious)")
@@ -314,6 +326,70 @@ def _run_rsepql(query: Any, streams: Mapping[str, StreamInput], static: StaticIn
     found = rsepql_answers(compiled, data.elements, selection=events.selection, consumption=events.consumption,
                            reading=events.policy_reading, times=times, engine=lars_engine)
     return RunResult(query, compiled, tuple(found), tuple(notes), events=True)
+
+
+def _run_plain(query: Query, static: StaticInput, named: Mapping[str, str | os.PathLike[str]] | None,
+               options: TranslationOptions, profile: ProfileOptions | None, start: int | None, end: int | None,
+               r2s: str | None, lars_engine: str, static_during: Sequence[StaticDuring],
+               notes: list[str]) -> RunResult:
+    """A query without streams is plain SPARQL (Dao-Tran, Beck, Eiter 2015, Proposition 2): solved
+    once over the static data (``rsplars run QUERY --static FILE`` without ``--stream``,
+    :func:`translator.evaluate.plain_sparql.evaluate_once`). A query read from a file resolves
+    relative IRIs against the file's ``file:`` IRI; without ``static``, ``FROM <g>`` and
+    ``FROM NAMED <g>`` name the graphs (the ``named`` file of that IRI, else the file a ``file:``
+    IRI names; docs/translation.md)."""
+    from translator.evaluate.plain_sparql import evaluate_once
+    from translator.query.model import IRI, stream_graph_patterns
+
+    if query.dialect in ("epsparql", "rsepql"):
+        raise RsplarsError(f"the query was read as {query.dialect.upper()}, which reads an event stream: give it "
+                           "streams; a plain SPARQL query writes every IRI as <…> or prefix:name")
+    streams = sorted({f"<{p.stream.value}>" if isinstance(p.stream, IRI) else f"?{p.stream.name}"
+                      for p in stream_graph_patterns(query)})
+    if streams:
+        raise RsplarsError(f"the query reads the streams {', '.join(streams)}: give them with streams={{IRI: data}} "
+                           "(without streams, a query without streams is evaluated once, as plain SPARQL)")
+    given = [name for name, value in (("start", start), ("end", end), ("period", options.period),
+                                      ("as_variant", options.as_variant), ("profile", profile),
+                                      ("static_during", tuple(static_during) or None))
+             if value is not None] + (["r2s"] if r2s not in (None, "rstream") else []) + \
+        ([f"mode {options.mode}"] if options.mode not in (None, "none") else [])
+    if given:
+        raise RsplarsError(f"{given[0]} needs streams: without streams the query is evaluated once, as plain SPARQL")
+    src = source_of(query)
+    if src.source not in ("<input>", "<query>") and query.prologue.base is None:  # IRIs relative to the file
+        from pathlib import Path
+
+        from translator.query.parse import parse as parse_query
+
+        query = parse_query(src.text, query.dialect, source=src.source, lenient=src.lenient, bare_ns=src.bare_ns,
+                            base=Path(src.source).resolve().as_uri())
+    named_files = {str(iri).strip("<>"): os.fspath(p) for iri, p in (named or {}).items()}
+    static_files = [os.fspath(p) for p in ([static] if isinstance(static, (str, os.PathLike)) else static or [])]
+    if not static_files:
+        static_files = [_graph_file(iri.value, named_files, "FROM") for iri in query.dataset.default]
+    for iri in query.dataset.named:
+        if iri.value not in named_files:
+            named_files[iri.value] = _graph_file(iri.value, named_files, "FROM NAMED")
+    data = read_data(None, static_files, named_files, unit=options.unit)
+    ((_, compiled),) = compile_variants(query, replace(options, mode="none"), (), notes)
+    evaluation = evaluate_once(compiled, data.facts, engine=lars_engine,
+                               on_note=lambda text: notes.append(f"note: {text}"))
+    return RunResult(query, compiled, (evaluation,), tuple(notes), plain=True)
+
+
+def _graph_file(iri: str, named: Mapping[str, str], keyword: str) -> str:
+    """The file of the graph ``iri`` of a plain SPARQL query: the ``named`` file of that IRI, else
+    the file a ``file:`` IRI names (rsplars reads no data from the web)."""
+    from urllib.parse import unquote, urlparse
+
+    if iri in named:
+        return named[iri]
+    if urlparse(iri).scheme == "file":
+        return unquote(urlparse(iri).path)
+    give = "the default graph with static=FILE (or named={IRI: FILE})" if keyword == "FROM" else \
+        f"the graph with named={{{iri!r}: FILE}}"
+    raise RsplarsError(f"{keyword} <{iri}>: rsplars reads no data from the web; give {give}")
 
 
 def _bind_now(query: Any, unit: str, epoch: str | None) -> Any:

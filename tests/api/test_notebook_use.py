@@ -255,3 +255,27 @@ def test_time_varying_static_data_equals_the_cli(cli):
     assert len({frozenset(map(frozenset, (d.items() for d in ds))) for ds in result.solutions().values()}) > 1
     with pytest.raises(rsplars.RsplarsError, match="the start 14 is after the end 13"):
         rsplars.run(CHECK / "t14_shops.rq", nearby, static_during=[(14, 13, CHECK / "shops.ttl")])
+
+
+def test_plain_sparql_without_streams_equals_the_cli(cli, tmp_path):
+    """A query without streams is SPARQL (Dao-Tran, Beck, Eiter 2015, Prop. 2), evaluated once; FROM
+    names a file beside the query (its base IRI), as on the command line."""
+    (tmp_path / "static.ttl").write_text((RUNNING / "static.ttl").read_text())
+    query = tmp_path / "q.rq"
+    query.write_text("SELECT ?s ?p ?o FROM <static.ttl> WHERE { ?s ?p ?o } ORDER BY ?s ?p ?o LIMIT 3\n")
+    result = rsplars.run(query)
+    for fmt in ("jsonl", "csv", "sparql-json"):
+        code, out, err = cli("run", query, "--format", fmt)
+        assert code == 0, err
+        assert result.write(fmt) == out, fmt
+    assert result.plain and result.times == [0]
+    assert len(result.to_dataframe()) == len(result.solutions()[0]) == 2  # the two triples of static.ttl
+    ask = tmp_path / "ask.rq"
+    ask.write_text("ASK { ?s ?p ?o }\n")
+    code, out, err = cli("run", ask, "--static", RUNNING / "static.ttl", "--format", "sparql-json")
+    assert code == 0, err
+    assert rsplars.run(ask, static=RUNNING / "static.ttl").write("sparql-json") == out
+    with pytest.raises(rsplars.RsplarsError, match="reads the streams"):
+        rsplars.run(Q2)
+    with pytest.raises(rsplars.RsplarsError, match="FROM <http://example.org/g>: rsplars reads no data from the web"):
+        rsplars.run("SELECT * FROM <http://example.org/g> WHERE { ?s ?p ?o }")
