@@ -9,7 +9,7 @@ import pytest
 
 import rsplars
 
-from conftest import CHECK, CSR_STREAM, DATA, Q2, RUNNING, S1, S2
+from api_helpers import CHECK, CSR_STREAM, DATA, Q2, RUNNING, S1, S2
 
 MALFORMED = sorted((DATA / "queries" / "malformed").glob("*.rq"))
 

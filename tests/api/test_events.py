@@ -7,7 +7,7 @@ import pytest
 
 import rsplars
 
-from conftest import DATA
+from api_helpers import DATA
 
 FIGURE1 = DATA / "epsparql" / "rsepql_figure1.stream"
 SEQ = DATA / "epsparql" / "rsepql_seq.rq"

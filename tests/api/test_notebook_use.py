@@ -14,7 +14,7 @@ import rsplars
 from translator.rdf.streams import read_stream
 from translator.rdf.terms import to_nt
 
-from conftest import CHECK, CSR_STREAM, Q1, Q2, RUNNING, S1, S2
+from api_helpers import CHECK, CSR_STREAM, Q1, Q2, RUNNING, S1, S2
 
 RUNNING_CLI = ["--stream", f"{S1}={RUNNING / 'offers.nt'}", "--stream", f"{S2}={RUNNING / 'near.nt'}",
                "--static", str(RUNNING / "static.ttl"), "--unit", "m"]

@@ -6,7 +6,7 @@ import pytest
 
 import rsplars
 
-from conftest import CHECK, Q1, Q2, S1, S2
+from api_helpers import CHECK, Q1, Q2, S1, S2
 
 #: the triple patterns of Q1 each stream feeds (offers, reduce, on: the offers; isNear: the positions)
 ASSIGN = {1: S1, 2: S1, 3: S1, 4: S2}
