@@ -279,3 +279,20 @@ def test_plain_sparql_without_streams_equals_the_cli(cli, tmp_path):
         rsplars.run(Q2)
     with pytest.raises(rsplars.RsplarsError, match="FROM <http://example.org/g>: rsplars reads no data from the web"):
         rsplars.run("SELECT * FROM <http://example.org/g> WHERE { ?s ?p ?o }")
+
+
+def test_html_reports_equal_the_cli(cli, tmp_path):
+    streams = {CSR_STREAM: str(CHECK / "listing1.nt")}
+    answers = tmp_path / "answers.json"
+    answers.write_text(json.dumps({"relations": [{"timestamp": 12000, "results": {"bindings": []}}]}))
+    verdict = rsplars.check(str(CHECK / "listing1.rq"), str(answers), streams, profile="csparql",
+                            stream_time_unit="ms", answers_time_unit="ms")
+    page = tmp_path / "check.html"
+    cli("check", *LISTING1, "--answers", answers, "--answers-time-unit", "ms", "--profile", "csparql", "--html", page)
+    assert verdict.html() == page.read_text(encoding="utf-8")
+    agreement = rsplars.agree(str(Q1), {S1: str(RUNNING / "offers.nt"), S2: str(RUNNING / "near.nt")},
+                              str(RUNNING / "static.ttl"), unit="m", period="5m", diagnosis=False)
+    page = tmp_path / "agree.html"
+    code, _, err = cli("agree", Q1, *RUNNING_CLI, "--period", "5m", "--no-diagnosis", "--html", page)
+    assert code == 0, err
+    assert agreement.html() == page.read_text(encoding="utf-8")
