@@ -12,7 +12,7 @@ STAMP  := $(VENV)/.installed
 FAST_SKIP := --ignore=tests/spark_jobs --ignore=tests/robustness/test_spark_faults.py \
              --ignore=tests/test_notebooks.py --ignore=tests/fuzz -m "not spark"
 
-.PHONY: install demo lint java rsp-js test test-fast fuzz bench spark-env clean
+.PHONY: install demo lint docs-api java rsp-js test test-fast fuzz bench spark-env clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -29,6 +29,12 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
 	$(BIN)/mypy lars asp translator/query translator/translate
+	$(BIN)/mypy --strict --follow-imports=silent rsplars
+
+# the API reference of `import rsplars` (docs/api.md) from its docstrings, in build/api (ignored);
+# any pdoc warning (a broken docstring or annotation) fails it
+docs-api: $(STAMP)
+	$(BIN)/python -W error::UserWarning -m pdoc --docformat restructuredtext -o build/api rsplars
 
 java:
 	@command -v java >/dev/null 2>&1 || { echo "java missing: installing OpenJDK 17"; \
@@ -47,7 +53,7 @@ $(RSPJS_STAMP): engines/rsp-js/package.json engines/rsp-js/package-lock.json
 
 rsp-js: $(RSPJS_STAMP)
 
-test: $(STAMP) lint java rsp-js
+test: $(STAMP) lint docs-api java rsp-js
 	$(BIN)/python -m pytest -q
 
 test-fast: $(STAMP) lint rsp-js

@@ -1,0 +1,243 @@
+"""Judging a real engine's recorded output: :func:`check` (is it correct under an engine profile?
+Dell'Aglio et al. 2014, Defs. 25–26; the CSRBench oracle of Dell'Aglio et al. 2013, §6) and
+:func:`infer` (which settings explain it?), as ``rsplars check`` and ``rsplars check --infer``
+(docs/check.md)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, Iterable, Mapping, Sequence, Union
+
+from lars.errors import RsplarsError
+
+from rsplars.compiling import check_stream_iris, compile_variants
+from rsplars.data import StaticDuring, StaticInput, StreamInput, read_data
+from rsplars.options import ProfileOptions, TranslationOptions
+from rsplars.queries import QueryInput, as_query, read_file, source_of
+
+__all__ = ["AnswersInput", "CheckResult", "InferenceResult", "check", "infer"]
+
+AnswersInput = Union[str, "os.PathLike[str]", Mapping[int, Iterable[Mapping[str, str]]], Any]
+"""An engine's output: a file (CSRBench, SPARQL JSON, JSON lines, CSV, TSV, Yasper, the C-SPARQL
+console; the format is detected or given), ``{t: [solution, …]}`` with N-Triples terms
+(``{"room": "<http://ex.org/r1>"}``), or a :class:`rsplars.RunResult`."""
+
+
+@dataclass(frozen=True, repr=False)
+class CheckResult:
+    """The verdict on an engine's output: ``correct``, and ``report``, the JSON report of
+    ``rsplars check --json`` (the t0 vectors tried, the matching one, or the first mismatch with
+    its diagnosis, the expected vs actual ``timeline``)."""
+
+    correct: bool
+    report: dict[str, Any]
+
+    def __repr__(self) -> str:
+        return f"CheckResult(correct={self.correct}, profile={self.report.get('profile')!r})"
+
+    def to_dataframe(self) -> Any:
+        """The timeline as a pandas DataFrame, one row per timestamp: ``t``, ``expected`` and
+        ``actual`` (lists of solutions, ``None`` where there is no relation) and ``equal``."""
+        from rsplars.running import _pandas
+
+        rows = self.report.get("timeline") or []
+        columns = ["t", "expected", "actual", "equal"] if not rows or "equal" in rows[0] else \
+            ["index", "t", "expected", "actual"]
+        return _pandas().DataFrame([{c: row.get(c) for c in columns} for row in rows], columns=columns)
+
+    def html(self) -> str:
+        """The HTML report (expected vs actual timeline; ``rsplars check --html``)."""
+        from translator.agreement.check_html import render_html
+
+        return str(render_html(self.report))
+
+
+@dataclass(frozen=True, repr=False)
+class InferenceResult:
+    """The settings that explain an engine's output (:mod:`translator.agreement.inference`):
+    ``explained``, ``report`` (``rsplars check --infer --json``: the parameter values that explain
+    it, the profiles that do) and ``inference``, the full result."""
+
+    explained: bool
+    report: dict[str, Any]
+    inference: Any
+
+    def __repr__(self) -> str:
+        return f"InferenceResult(explained={self.explained}, profiles={self.profiles})"
+
+    @property
+    def profiles(self) -> list[str]:
+        """The engine profiles whose settings explain the output."""
+        return list(self.report["inference"]["profiles"])
+
+    def describe(self) -> list[str]:
+        """The lines ``rsplars check --infer`` prints."""
+        from translator.agreement.inference import describe
+
+        return list(describe(self.inference))
+
+
+def check(query: QueryInput, answers: AnswersInput, streams: Mapping[str, StreamInput] | None = None,
+          static: StaticInput = None, named: Mapping[str, str | os.PathLike[str]] | None = None, *,
+          profile: str | ProfileOptions | None = None, options: TranslationOptions = TranslationOptions(),
+          registration: int = 0, warm_up: int | None = None, end: int | None = None,
+          ignore_timestamps: bool = False, max_candidates: int = 2000, answers_format: str = "auto",
+          answers_time_column: str | None = None, answers_time_unit: str | None = None, lars_engine: str = "auto",
+          stream_time_unit: str | None = None, epoch: str | None = None,
+          static_during: Sequence[StaticDuring] = ()) -> CheckResult:
+    """Is ``answers``, an engine's recorded output of ``query`` over ``streams``, correct under the
+    engine ``profile`` (a name such as ``"csparql"``, or :class:`ProfileOptions`)? Every candidate
+    t0 is tried (Dell'Aglio et al. 2014, Def. 25; from ``registration``); ``warm_up``: compare
+    from that time on (Def. 26); ``ignore_timestamps``: the CSRBench oracle (a contiguous part of
+    the expected relations). ``answers_time_unit``: the unit of the answers' timestamps (default
+    ``options.unit``); ``lars_engine``: the LARS engine of the expected outputs' runs. Streams,
+    static data and times as for :func:`rsplars.run`.
+
+    >>> import rsplars
+    >>> q = '''PREFIX : <http://example.org/>
+    ... SELECT ?x WHERE { STREAM :s [RANGE 2s SLIDE 2s] { ?x :p ?y } }'''
+    >>> data = [(("<http://example.org/a>", "<http://example.org/p>", '"1"'), 1)]
+    >>> output = {2: [{"x": "<http://example.org/a>"}]}
+    >>> rsplars.check(q, output, {"http://example.org/s": data}, profile="cqels").correct
+    False
+    """
+    from translator.agreement.check import check as judge
+    from translator.evaluate.operational import Evaluator
+    from translator.translate.normalize import TimeBase
+
+    parsed, data, actual, described = _inputs(query, answers, streams, static, named, options, answers_format,
+                                              answers_time_column, answers_time_unit, stream_time_unit, epoch,
+                                              static_during)
+    chosen = ProfileOptions(profile) if isinstance(profile, str) else profile
+    if chosen is None:
+        from rsplars.translating import dialect_profile
+
+        chosen = dialect_profile(parsed, replace(options, mode=None, period=None, as_variant=None), None)
+    if chosen is None or (chosen.profile is None and chosen.report_policy is None):
+        raise RsplarsError("check needs the engine's profile (profile=NAME, see `rsplars profiles`) or at least "
+                           "its report policy (ProfileOptions(report_policy=…))")
+    op: Any = chosen.operational(window_bounds=options.window_bounds, unit=options.unit)
+    plain = replace(options, window_bounds=op.window_model, mode="none")
+    ((_, compiled),) = compile_variants(parsed, plain, data.elements)
+    evaluator = Evaluator(compiled.query, compiled.strategy, TimeBase(options.unit), data.elements, data.facts,
+                          engine=lars_engine)
+    if evaluator.form != "select":
+        raise RsplarsError(f"check judges SELECT answers; this is a {evaluator.form.upper()} query")
+    verdict = judge(evaluator, actual, op, registration=registration, t0_fixed=chosen.t0 is not None,
+                    ignore_timestamps=ignore_timestamps, warm_up=warm_up, max_candidates=max_candidates, end=end)
+    report = {"correct": verdict.correct, "query": source_of(parsed).source, **described,
+              "profile": chosen.profile, **{k: v for k, v in verdict.report.items() if k != "correct"}}
+    return CheckResult(bool(verdict.correct), report)
+
+
+def infer(query: QueryInput, answers: AnswersInput, streams: Mapping[str, StreamInput] | None = None,
+          static: StaticInput = None, named: Mapping[str, str | os.PathLike[str]] | None = None, *,
+          fixed: ProfileOptions = ProfileOptions(), window_bounds: str | None = None, unit: str = "s",
+          registration: int = 0, warm_up: int | None = None, end: int | None = None,
+          ignore_timestamps: bool = False, max_candidates: int = 2000, max_tuple_evaluations: int = 1000,
+          answers_format: str = "auto", answers_time_column: str | None = None,
+          answers_time_unit: str | None = None, lars_engine: str = "auto", stream_time_unit: str | None = None,
+          epoch: str | None = None, static_during: Sequence[StaticDuring] = ()) -> InferenceResult:
+    """Which settings explain ``answers``? Searches t0, the report policy, the content-change
+    reading, the tick, R2S, the window bounds and the empty relations (those ``fixed`` gives, and
+    ``window_bounds``, are not searched; ``fixed.profile`` fixes nothing: the report says whether
+    that profile explains the output). As ``rsplars check --infer``; other arguments as :func:`check`.
+
+    >>> import rsplars
+    >>> q = '''PREFIX : <http://example.org/>
+    ... SELECT ?x WHERE { STREAM :s [RANGE 2s SLIDE 2s] { ?x :p ?y } }'''
+    >>> data = [(("<http://example.org/a>", "<http://example.org/p>", '"1"'), 1)]
+    >>> output = {2: [{"x": "<http://example.org/a>"}]}
+    >>> "csparql" in rsplars.infer(q, output, {"http://example.org/s": data}).profiles
+    True
+    """
+    from translator.agreement.inference import infer as search
+    from translator.agreement.inference import parameter_space
+    from translator.evaluate.operational import Evaluator
+    from translator.evaluate.report_policy import parse_report
+    from translator.translate.normalize import TimeBase
+
+    if fixed.report_period is not None or fixed.report_window is not None:
+        raise RsplarsError("infer searches the periodic strategy with the window's slide and every window "
+                           "reporting; report_period and report_window are not searched")
+    options = TranslationOptions(unit=unit, window_bounds=window_bounds or "closed", mode="none")
+    parsed, data, actual, described = _inputs(query, answers, streams, static, named, options, answers_format,
+                                              answers_time_column, answers_time_unit, stream_time_unit, epoch,
+                                              static_during)
+    ((_, compiled),) = compile_variants(parsed, options, data.elements)
+    evaluator = Evaluator(compiled.query, compiled.strategy, TimeBase(unit), data.elements, data.facts, engine=lars_engine)
+    if evaluator.form != "select":
+        raise RsplarsError(f"check judges SELECT answers; this is a {evaluator.form.upper()} query")
+    space = parameter_space(
+        evaluator, registration=registration, t0=fixed.t0,
+        report=parse_report(fixed.report_policy) if fixed.report_policy is not None else None,
+        cc_mode=fixed.cc_mode, tick=fixed.tick, r2s=fixed.r2s, empty_relations=fixed.empty_relations,
+        window_bounds=window_bounds, max_candidates=max_candidates)
+    result = search(evaluator, actual, space, ignore_timestamps=ignore_timestamps, warm_up=warm_up, end=end,
+                    max_tuple_evaluations=max_tuple_evaluations)
+    report: dict[str, Any] = {
+        "correct": result.explained, "query": source_of(parsed).source,
+        **{k: v for k, v in described.items() if k != "answers_grouped_by_timestamp"},
+        "comparison": "oracle (contiguous subsequence, timestamps ignored)" if ignore_timestamps else "timed (Def 25)",
+        "inference": result.as_dict()}
+    if ignore_timestamps and not actual:
+        report["note"] = "an empty output is contained in every expected output (as in the CSRBench oracle)"
+    if fixed.profile is not None:
+        report["profile"] = fixed.profile
+        report["profile_explains"] = fixed.profile in report["inference"]["profiles"]
+    return InferenceResult(bool(result.explained), report, result)
+
+
+def _inputs(query: QueryInput, answers: AnswersInput, streams: Mapping[str, StreamInput] | None, static: StaticInput,
+            named: Mapping[str, str | os.PathLike[str]] | None, options: TranslationOptions, answers_format: str,
+            answers_time_column: str | None, answers_time_unit: str | None, stream_time_unit: str | None,
+            epoch: str | None, static_during: Sequence[StaticDuring]) -> tuple[Any, Any, list[Any], dict[str, Any]]:
+    """(query, data, the actual relations, what the report says about the answers) of a check."""
+    parsed = as_query(query)
+    if options.as_variant == "cqels-all":
+        raise RsplarsError("as_variant cqels-all gives several queries; check them one by one")
+    if not streams:
+        raise RsplarsError("a check needs the streams the engine read (IRI → data)")
+    data = read_data(streams, static, named, unit=options.unit, stream_time_unit=stream_time_unit, epoch=epoch,
+                     static_during=static_during)
+    check_stream_iris(parsed, data.stream_iris, [])
+    actual, described = _actual(parsed, answers, options.unit, answers_format, answers_time_column, answers_time_unit)
+    return parsed, data, actual, described
+
+
+def _actual(query: Any, answers: AnswersInput, unit: str, fmt: str, time_column: str | None,
+            time_unit: str | None) -> tuple[list[Any], dict[str, Any]]:
+    from translator.agreement.answers import read_answer_text
+    from translator.agreement.check import as_actual, time_factor
+    from translator.query.model import result_variables
+
+    if isinstance(answers, (str, os.PathLike)):
+        text = read_file(Path(answers), "answers")
+        got = read_answer_text(text, os.fspath(answers), fmt=fmt, time_column=time_column,
+                               time_factor=time_factor(time_unit or unit, unit),
+                               variables=[v.name for v in result_variables(query)])
+        return list(got.relations), {"answers": os.fspath(answers), "answers_format": got.format,
+                                     "answers_grouped_by_timestamp": got.grouped}
+    from rsplars.running import RunResult
+
+    if isinstance(answers, RunResult):
+        return as_actual(list(answers.evaluations), answers.variables), {"answers": "<run result>"}
+    if isinstance(answers, Mapping):
+        return _from_mapping(answers), {"answers": "<mapping>"}
+    raise RsplarsError(f"answers are a file, {{t: [solution, …]}} or a RunResult, not {type(answers).__name__}")
+
+
+def _from_mapping(answers: Mapping[int, Iterable[Mapping[str, str]]]) -> list[Any]:
+    """``{t: [solution, …]}`` as the engine's relations, in time order."""
+    from translator.agreement.answers.relation import ActualRelation
+    from translator.agreement.answers.terms import nt_key
+
+    out = []
+    for t in sorted(answers):
+        solutions: Sequence[Mapping[str, str]] = list(answers[t])
+        bindings = frozenset(frozenset((str(v).lstrip("?"), nt_key(x)) for v, x in s.items() if x is not None)
+                             for s in solutions)
+        out.append(ActualRelation(int(t), t, bindings, 0))
+    return out

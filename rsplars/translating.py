@@ -1,0 +1,167 @@
+"""Translating a query: :func:`translate` to LARS, ASP, the query model (JSON) or another dialect,
+as ``rsplars translate --to TARGET`` does (docs/translation.md)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from lars.errors import RsplarsError
+
+from rsplars.compiling import compile_variants
+from rsplars.options import ProfileOptions, TranslationOptions
+from rsplars.queries import QueryInput, as_query, source_of
+
+__all__ = ["TARGETS", "Translation", "translate", "translations"]
+
+#: the targets of :func:`translate` (those of ``rsplars translate --to``)
+TARGETS = ("model", "query", "lars", "asp", "rspql", "csparql", "cqels", "rsepql")
+
+
+@dataclass(frozen=True)
+class Translation:
+    """One compiled program of a query: ``label`` (``Q``, or ``cs(Q)``/a member of cq(Q) for
+    ``as_variant``), the :class:`translator.translate.compile.Compiled` program (``compiled.program``
+    the LARS program, ``compiled.variables`` the answer variables, ``compiled.mode`` push/pull/none,
+    ``compiled.period``), its LARS text and its ASP encoding."""
+
+    label: str
+    compiled: Any
+    lars: str
+    asp: str
+
+
+def translate(query: QueryInput, to: str = "lars", *, options: TranslationOptions = TranslationOptions(),
+              profile: ProfileOptions | None = None, unicode: bool = False, aggregates: str = "portable") -> str:
+    """The text of ``query`` as ``to`` (one of :data:`TARGETS`), as ``rsplars translate --to``:
+
+    * ``lars``: the LARS program (Dao-Tran, Beck, Eiter 2015, §4: τ1/τ2, Table 1 windows,
+      push/pull) after a ``% label: …`` comment line per program — text that
+      :func:`lars.syntax.parse_program` reads back (``unicode``: the paper's notation;
+      ``aggregates="native"``: the incremental engine's external aggregates); with ``profile``
+      (and for RSP-QL queries, which run under the ``rsp-ql`` profile) the program of the report
+      policy (docs/check.md);
+    * ``asp``: its clingo encoding (docs/asp-encoding.md);
+    * ``model``: the query model as JSON (docs/model-json.md); ``query``: the query printed back;
+    * ``rspql``, ``csparql``, ``cqels``, ``rsepql``: the query in that dialect, same answers.
+
+    >>> import rsplars
+    >>> q = '''PREFIX : <http://example.org/>
+    ... SELECT ?x WHERE { STREAM :s [RANGE 10s SLIDE 2s] { ?x :p ?y } }'''
+    >>> print(rsplars.translate(q, "lars").splitlines()[0])
+    % Q: strategy tau2, mode push, window bounds closed, time unit s; answers: answer(?x)
+    """
+    if to not in TARGETS:
+        raise RsplarsError(f"unknown target {to!r} (expected one of {', '.join(TARGETS)})")
+    parsed = as_query(query)
+    if to == "model":
+        from translator.query.model_json import query_json
+
+        return json.dumps(query_json(parsed), indent=2, ensure_ascii=False) + "\n"
+    if to == "query":
+        from translator.query.printer import print_query
+
+        return str(print_query(parsed))
+    if to in ("rspql", "csparql", "cqels", "rsepql"):
+        from translator.query.dialect_print import print_in_dialect
+
+        src = source_of(parsed)
+        text, _notes = print_in_dialect(parsed, to, source=src.source, text=src.text)
+        return str(text)
+    if to == "lars":
+        profile = dialect_profile(parsed, options, profile)
+        if profile is not None:
+            return _operational_lars(parsed, options, profile, unicode)
+    out = []
+    for label, compiled in compile_variants(parsed, options):
+        out.append(_header(label, compiled, options.unit))
+        if to == "asp":
+            from translator.translate.asp_export import program_text
+
+            out.append(program_text(compiled.program))
+        else:
+            from lars.printer import format_program
+
+            native = aggregates == "native" and compiled.native is not None
+            program = compiled.native if native else compiled.program
+            out.append(format_program(program, unicode, base_unit=options.unit).rstrip("\n") + "\n")
+    return "\n".join(out)
+
+
+def translations(query: QueryInput, *, options: TranslationOptions = TranslationOptions()) -> list[Translation]:
+    """The compiled programs of ``query`` (one, or one per counterpart of ``options.as_variant``),
+    each with its LARS text and ASP encoding.
+
+    >>> import rsplars
+    >>> q = '''PREFIX : <http://example.org/>
+    ... SELECT ?x WHERE { STREAM :s [RANGE 10s SLIDE 2s] { ?x :p ?y } }'''
+    >>> [t.label for t in rsplars.translations(q, options=rsplars.TranslationOptions(as_variant="csparql"))]
+    ['cs(Q)']
+    """
+    from lars.printer import format_program
+    from translator.translate.asp_export import program_text
+
+    return [Translation(label, compiled, format_program(compiled.program, False, base_unit=options.unit),
+                        program_text(compiled.program))
+            for label, compiled in compile_variants(as_query(query), options)]
+
+
+def _header(label: str, compiled: Any, unit: str) -> str:
+    """The comment line saying what the program is (as ``rsplars translate`` writes it)."""
+    from translator.translate.solution_modifiers import modifier_notes
+
+    mode = compiled.mode + (f", period {compiled.period} {unit}" if compiled.period else "")
+    names = ["?" + v for v in compiled.variables] + (["start", "end"] if getattr(compiled, "interval", False) else [])
+    answer = f"{compiled.answer_predicate}({', '.join(names)})"
+    notes = "".join(f"% note: {n}\n" for n in modifier_notes(getattr(compiled, "modifiers", None)))
+    return (f"% {label}: strategy {compiled.strategy}, mode {mode}, window bounds {compiled.bounds}, "
+            f"time unit {unit}; answers: {answer}\n{notes}")
+
+
+def dialect_profile(query: Any, options: TranslationOptions, profile: ProfileOptions | None,
+                     r2s: str | None = None) -> ProfileOptions | None:
+    """``profile``, else the profile of the query's dialect (RSP-QL: ``rsp-ql``, with the R2S of its
+    registration) unless the options ask for a plain translation (mode, period, as_variant) or the
+    query has windows a report policy cannot run (as ``rsplars run``/``translate`` decide,
+    :func:`translator.evaluate.profiles.dialect_defaults`)."""
+    if profile is not None:
+        return profile
+    if query.dialect != "rspql" or options.mode or options.period or options.as_variant:
+        return None
+    from translator.evaluate.profiles import dialect_defaults
+
+    registration = getattr(query, "registration", None)
+    name, default_r2s = dialect_defaults(query.dialect, registration.kind if registration is not None else None)
+    if name is None or {w.window.kind for w in query.dataset.windows} - {"range", "tumbling"}:
+        return None
+    return ProfileOptions(name, r2s=r2s or default_r2s)
+
+
+def _operational_lars(query: Any, options: TranslationOptions, profile: ProfileOptions, unicode: bool) -> str:
+    """The program of the report policy (:func:`translator.evaluate.operational.report_program`)
+    after comment lines with the parameters, as ``rsplars translate --to lars --profile``."""
+    from dataclasses import replace
+
+    from lars.printer import format_program
+    from translator.evaluate.operational import report_program
+    from translator.translate.normalize import TimeBase
+
+    if options.mode or options.period:
+        raise RsplarsError("mode/period and a profile exclude each other: the report policy decides when the "
+                           "query is evaluated")
+    op: Any = profile.operational(window_bounds=_given_bounds(options), unit=options.unit)
+    plain = replace(options, window_bounds=op.window_model, mode="none")
+    out = []
+    for label, compiled in compile_variants(query, plain):
+        program, notes = report_program(compiled.query, compiled.strategy, TimeBase(options.unit), op)
+        params = ", ".join(f"{k} {v}" for k, v in op.as_dict().items() if v is not None)
+        head = [f"% {label}: strategy {compiled.strategy}, report policy as trigger rules; {params}; "
+                f"time unit {options.unit}", *(f"% note: {n}" for n in notes)]
+        out.append("\n".join(head) + "\n" + format_program(program, unicode, base_unit=options.unit).rstrip("\n") + "\n")
+    return "\n".join(out)
+
+
+def _given_bounds(options: TranslationOptions) -> str | None:
+    """The window bounds the options name, ``None`` for the default (the profile's then decide)."""
+    return options.window_bounds
