@@ -233,11 +233,12 @@ def _from_mapping(answers: Mapping[int, Iterable[Mapping[str, str]]]) -> list[An
     """``{t: [solution, …]}`` as the engine's relations, in time order."""
     from translator.agreement.answers.relation import ActualRelation
     from translator.agreement.answers.terms import nt_key
+    from translator.rdf.bags import Bag
 
     out = []
     for t in sorted(answers):
         solutions: Sequence[Mapping[str, str]] = list(answers[t])
-        bindings = frozenset(frozenset((str(v).lstrip("?"), nt_key(x)) for v, x in s.items() if x is not None)
-                             for s in solutions)
+        bindings = Bag(frozenset((str(v).lstrip("?"), nt_key(x)) for v, x in s.items() if x is not None)  # type: ignore[misc]
+                       for s in solutions)
         out.append(ActualRelation(int(t), t, bindings, 0))
     return out
