@@ -35,6 +35,7 @@ from clingo.symbol import Function as SymFunction
 from clingo.symbol import Number, Symbol, SymbolType, Tuple_
 from clingo.solving import Model, SolveResult
 
+from asp import interruption
 from asp.encode import AT, BOX, CLOCK, DIA, HAS_NOW, IN, NONEMPTY, NOW, Encoding, encode
 from asp.termids import TermIds, id_safe
 from asp.symbols import find_literals, make_context
@@ -64,6 +65,14 @@ _COLLECT_FACTOR = 2
 
 class AspError(RsplarsError):
     """clingo rejected the encoded program (e.g. an unsafe rule)."""
+
+
+def _complete(result) -> None:
+    """A solve that ended by itself: an interrupted one (``asp.interruption``) is never read as an
+    answer (a requested stop has been raised by then; anything else interrupting clingo is a bug)."""
+    assert isinstance(result, SolveResult)
+    if result.interrupted:
+        raise AspError("clingo's solve was interrupted without a stop being requested")
 
 
 @dataclass
@@ -453,7 +462,8 @@ class _Run:
         )
         try:
             ctl.add("base", [], enc.text + interface)
-            ctl.ground([("base", [])], context=_Context(self.solver.functions, domains, epoch=(self.tmin, t)))
+            with interruption.running(ctl):
+                ctl.ground([("base", [])], context=_Context(self.solver.functions, domains, epoch=(self.tmin, t)))
         except RuntimeError as err:
             detail = "; ".join(m.strip().replace("\n", " ") for m in messages) or str(err)
             raise AspError(f"clingo cannot ground the encoded program: {detail}") from None
@@ -683,8 +693,9 @@ class _Run:
         self.solver.solves += 1
         if self.limit == 1:
             got: list = []
-            result = epoch.ctl.solve(on_model=lambda m: got.append(m.symbols(shown=True)))
-            assert isinstance(result, SolveResult)
+            with interruption.running(epoch.ctl):
+                result = epoch.ctl.solve(on_model=lambda m: got.append(m.symbols(shown=True)))
+            _complete(result)
             if not got:
                 self._forget_answer()
                 return Step(t, [], delta=None)
@@ -707,8 +718,9 @@ class _Run:
                 seen.add(answer)
                 found.append(answer)
 
-        result = epoch.ctl.solve(on_model=on_model)
-        assert isinstance(result, SolveResult)
+        with interruption.running(epoch.ctl):
+            result = epoch.ctl.solve(on_model=on_model)
+        _complete(result)
         found.sort()
         limit = self.show_limit
         if limit and len(found) > limit:
