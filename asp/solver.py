@@ -28,16 +28,17 @@ at t. How (``docs/asp-encoding.md``):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Iterator, Mapping
+from typing import Callable, Iterable, Iterator, Mapping, Sequence
 
 from clingo.control import Control
 from clingo.symbol import Function as SymFunction
 from clingo.symbol import Number, Symbol, SymbolType, Tuple_
 from clingo.solving import Model, SolveResult
 
+from asp import interruption
 from asp.encode import AT, BOX, CLOCK, DIA, HAS_NOW, IN, NONEMPTY, NOW, Encoding, encode
 from asp.termids import TermIds, id_safe
-from asp.symbols import assign_externals, find_function_literals, handle_symbol, make_context, model_handles
+from asp.symbols import find_literals, make_context
 from asp.windows import StreamIndex, WindowState, interval_difference
 from lars.errors import RsplarsError, UnsupportedError
 from lars.model import Integer, Program, Stream, Term
@@ -64,6 +65,14 @@ _COLLECT_FACTOR = 2
 
 class AspError(RsplarsError):
     """clingo rejected the encoded program (e.g. an unsafe rule)."""
+
+
+def _complete(result) -> None:
+    """A solve that ended by itself: an interrupted one (``asp.interruption``) is never read as an
+    answer (a requested stop has been raised by then; anything else interrupting clingo is a bug)."""
+    assert isinstance(result, SolveResult)
+    if result.interrupted:
+        raise AspError("clingo's solve was interrupted without a stop being requested")
 
 
 @dataclass
@@ -199,7 +208,7 @@ def _external_symbol(key: tuple, idx: StreamIndex) -> Symbol:
     """The external atom a solver key stands for (see ``asp.encode``)."""
     kind = key[0]
     name = _EXTERNAL_NAMES[kind]
-    make = idx.maker.function
+    make = SymFunction
     if kind == NOW:
         return make(name, [idx.symbol(key[2])])
     if kind in (DIA, BOX):
@@ -212,13 +221,8 @@ def _external_symbol(key: tuple, idx: StreamIndex) -> Symbol:
 
 
 def _lookup_literals(atoms, keys: list[tuple], idx: StreamIndex) -> dict[tuple, int]:
-    """The program literals of the declared externals (``asp.symbols.find_function_literals``,
-    grouped by external predicate)."""
-    groups: dict[str, list[tuple]] = {}
-    for key in keys:
-        groups.setdefault(key[0], []).append(key)
-    lits: dict[tuple, int] = {}
-    symbol = idx.symbol
+    """The program literals of the declared externals (``asp.symbols.find_literals``): one symbol
+    per key, the numbers among its arguments made once per value."""
     numbers: dict[int, Symbol] = {}
 
     def number(n: int) -> Symbol:
@@ -227,22 +231,23 @@ def _lookup_literals(atoms, keys: list[tuple], idx: StreamIndex) -> dict[tuple, 
             got = numbers[n] = Number(n)
         return got
 
-    for kind, group in groups.items():
-        argsets: list[tuple[Symbol, ...]]
+    symbol = idx.symbol
+    symbols: list[Symbol] = []
+    append = symbols.append
+    for key in keys:
+        kind = key[0]
+        name = _EXTERNAL_NAMES[kind]
         if kind == NOW:
-            argsets = [(symbol(key[2]),) for key in group]
+            append(SymFunction(name, [symbol(key[2])]))
         elif kind in (DIA, BOX):
-            argsets = [(number(key[1]), symbol(key[2])) for key in group]
+            append(SymFunction(name, [number(key[1]), symbol(key[2])]))
         elif kind == AT:
-            argsets = [(number(key[1]), symbol(key[2]), number(key[3])) for key in group]
+            append(SymFunction(name, [number(key[1]), symbol(key[2]), number(key[3])]))
         elif kind == IN:
-            argsets = [(number(key[1]), number(key[2])) for key in group]
+            append(SymFunction(name, [number(key[1]), number(key[2])]))
         else:
-            argsets = [(number(key[1]),) for key in group]
-        for key, lit in zip(group, find_function_literals(atoms, _EXTERNAL_NAMES[kind], argsets)):
-            if lit is not None:
-                lits[key] = lit
-    return lits
+            append(SymFunction(name, [number(key[1])]))
+    return {key: lit for key, lit in zip(keys, find_literals(atoms, symbols)) if lit is not None}
 
 
 def _domain_entry(key: tuple, idx: StreamIndex) -> tuple[tuple, Symbol]:
@@ -312,8 +317,9 @@ class _Run:
         self.limit = 1 if stratified else (0 if solver.models == 0 else solver.models + 1)
         self.show_limit = solver.models
         self.lookahead = solver.lookahead
-        self.strings: dict[int, str] = {}  # clingo symbol handle -> text, for the current answer
-        self.current: set[int] | None = None  # handles of the single answer stream at the previous step
+        self.strings: dict[Symbol, list] = {}  # shown symbol of the current answer -> [text, generation]
+        self.generation = 0  # solves read by _update_answer
+        self.current: bool | None = None  # whether the previous step left a single answer stream
         self.current_sorted: list[str] = []  # ... as sorted text
         self.collect_at = _COLLECT_MIN  # collect unused atom ids when the index holds more than this
 
@@ -456,7 +462,8 @@ class _Run:
         )
         try:
             ctl.add("base", [], enc.text + interface)
-            ctl.ground([("base", [])], context=_Context(self.solver.functions, domains, epoch=(self.tmin, t)))
+            with interruption.running(ctl):
+                ctl.ground([("base", [])], context=_Context(self.solver.functions, domains, epoch=(self.tmin, t)))
         except RuntimeError as err:
             detail = "; ".join(m.strip().replace("\n", " ") for m in messages) or str(err)
             raise AspError(f"clingo cannot ground the encoded program: {detail}") from None
@@ -494,7 +501,9 @@ class _Run:
         """Give every external of a new epoch its value at t (they start false)."""
         lits = epoch.lits
         true = [lit for lit in map(lits.get, self.true_keys(t, epoch.ta, epoch)) if lit is not None]
-        assign_externals(epoch.ctl, true, True)
+        assign = epoch.ctl.assign_external
+        for lit in true:
+            assign(lit, True)
         epoch.assigned.update(dict.fromkeys(true, True))
 
     def _changes(self, t: int, prev_t: int | None) -> list[tuple[tuple, bool]]:
@@ -561,8 +570,11 @@ class _Run:
         # the last value of a literal counts (a change list may name a literal twice)
         on = [lit for lit in on if assigned[lit]]
         off = [lit for lit in off if not assigned[lit]]
-        assign_externals(epoch.ctl, off, False)
-        assign_externals(epoch.ctl, on, True)
+        assign = epoch.ctl.assign_external
+        for lit in off:
+            assign(lit, False)
+        for lit in on:
+            assign(lit, True)
         return bool(on or off)
 
     def _step_fixed(self, t: int) -> Step:
@@ -659,33 +671,31 @@ class _Run:
         idx.collect(live)
         self.collect_at = max(_COLLECT_MIN, _COLLECT_FACTOR * len(idx.atoms))
 
-    def _text(self, handle: int) -> str:
-        """The text of a shown symbol (as ``lars.printer.format_atom`` prints it), cached per handle
-        while the atom holds (the cache follows the current answer, not the stream)."""
-        got = self.strings.get(handle)
-        if got is None and self.term_ids is not None:
-            got = self.strings[handle] = self.term_ids.render(handle_symbol(handle))
-        if got is None:
-            got = str(handle_symbol(handle))
-            if "\t" in got:  # clingo prints a tab raw; lars.printer.format_atom writes \t
-                got = got.replace("\t", "\\t")
-            self.strings[handle] = got
+    def _render(self, symbol: Symbol) -> str:
+        """The text of a shown symbol, as ``lars.printer.format_atom`` prints it."""
+        if self.term_ids is not None:
+            return self.term_ids.render(symbol)
+        got = str(symbol)
+        if "\t" in got:  # clingo prints a tab raw; lars.printer.format_atom writes \t
+            got = got.replace("\t", "\\t")
         return got
 
     def _solve(self, epoch: _Epoch, t: int) -> Step:
         """Solve and read the answer streams at t.
 
-        A stratified program has at most one answer stream. Its shown atoms are read as symbol
-        handles (integers, ``asp.symbols.model_handles``) and compared with the previous answer's:
-        only the atoms that became true are turned into text, and the sorted answer is updated by
+        A stratified program has at most one answer stream. Its shown atoms are read as symbols
+        (``Model.symbols(shown=True)``) and looked up among the previous answer's (one hash and
+        one comparison per atom, ``_update_answer``): only the atoms that became true are turned
+        into text, and the sorted answer is updated by
         dropping the atoms that stopped holding and merging the new ones (Timsort merges the two
         sorted runs in linear time) instead of re-reading, re-printing and re-sorting every atom at
         every time point. Other programs enumerate up to ``models + 1`` models."""
         self.solver.solves += 1
         if self.limit == 1:
             got: list = []
-            result = epoch.ctl.solve(on_model=lambda m: got.append(model_handles(m)))
-            assert isinstance(result, SolveResult)
+            with interruption.running(epoch.ctl):
+                result = epoch.ctl.solve(on_model=lambda m: got.append(m.symbols(shown=True)))
+            _complete(result)
             if not got:
                 self._forget_answer()
                 return Step(t, [], delta=None)
@@ -693,17 +703,24 @@ class _Run:
         self._forget_answer()
         found: list[tuple[str, ...]] = []
         seen: set[tuple[str, ...]] = set()
-        text = self._text
+        texts: dict[Symbol, str] = {}
+        render = self._render
+
+        def text(symbol: Symbol) -> str:
+            got = texts.get(symbol)
+            if got is None:
+                got = texts[symbol] = render(symbol)
+            return got
 
         def on_model(model: Model) -> None:
-            answer = tuple(sorted(map(text, model_handles(model))))
+            answer = tuple(sorted(map(text, model.symbols(shown=True))))
             if answer not in seen:
                 seen.add(answer)
                 found.append(answer)
 
-        result = epoch.ctl.solve(on_model=on_model)
-        assert isinstance(result, SolveResult)
-        self.strings.clear()
+        with interruption.running(epoch.ctl):
+            result = epoch.ctl.solve(on_model=on_model)
+        _complete(result)
         found.sort()
         limit = self.show_limit
         if limit and len(found) > limit:
@@ -715,23 +732,41 @@ class _Run:
         self.current_sorted = []
         self.strings.clear()
 
-    def _update_answer(self, t: int, handles) -> Step:
-        new = set(handles)
-        old = self.current
-        strings = self.strings
-        text = self._text
-        if old is None:
-            strings.clear()
-            answer = sorted(map(text, new))
-            self.current, self.current_sorted = new, answer
+    def _update_answer(self, t: int, symbols: Sequence[Symbol]) -> Step:
+        """The single answer stream at t from the model's shown symbols. ``self.strings`` holds the
+        previous answer's symbols with their text and the generation that last saw them: a symbol
+        found there is marked with this generation (no text, no second hash); the entries left
+        with an older generation are the atoms that stopped holding."""
+        entries = self.strings
+        render = self._render
+        self.generation += 1
+        generation = self.generation
+        if self.current is None:
+            entries.clear()
+            for s in symbols:
+                entries[s] = [render(s), generation]
+            answer = sorted(e[0] for e in entries.values())
+            self.current, self.current_sorted = True, answer
             return Step(t, [tuple(answer)], delta=None)
-        added = new - old
-        removed = old - new
+        get = entries.get
+        added: list[Symbol] = []
+        for s in symbols:
+            entry = get(s)
+            if entry is None:
+                added.append(s)
+            else:
+                entry[1] = generation
+        removed = [s for s, e in entries.items() if e[1] != generation] if len(symbols) - len(added) < len(entries) else []
         if not added and not removed:
             answer = self.current_sorted
             return Step(t, [tuple(answer)], delta=((), ()))
-        gone = sorted(strings.pop(h) for h in removed)
-        fresh = sorted(map(text, added))
+        gone = sorted(entries.pop(s)[0] for s in removed)
+        fresh_texts = []
+        for s in added:
+            text = render(s)
+            entries[s] = [text, generation]
+            fresh_texts.append(text)
+        fresh = sorted(fresh_texts)
         answer = self.current_sorted
         if gone:
             drop = set(gone)
@@ -741,5 +776,5 @@ class _Run:
         if fresh:
             answer += fresh
             answer.sort()  # two sorted runs: one linear merge
-        self.current, self.current_sorted = new, answer
+        self.current_sorted = answer
         return Step(t, [tuple(answer)], delta=(tuple(fresh), tuple(gone)))

@@ -12,7 +12,7 @@ a LARS program may not use them.
 from __future__ import annotations
 
 from functools import singledispatch
-from typing import Callable, Mapping
+from typing import Callable, Iterable, Mapping
 
 from clingo.symbol import Function as SymFunction
 from clingo.symbol import Number, String as SymString, Symbol, SymbolType
@@ -133,139 +133,16 @@ def check_name(name: str, what: str) -> None:
         raise UnsupportedError(f"{what} name {name!r}", "asp engine", f"the prefix {RESERVED!r} is reserved for the encoding")
 
 
-# ------------------------------------------------------------------------- bulk symbol access
-# The engine handles tens of thousands of symbols per time point on streams of fresh atoms. The
-# public clingo API wraps every symbol in a Python object and every call in error handling
-# (≈ 5 µs per ``Function``, per model symbol); the helpers below go through clingo's C API
-# (``clingo._internal``: the cffi library the Python API itself calls) for the hot paths, and
-# fall back to the public API where that module is not available. A symbol is identified by its
-# handle (``Symbol._rep``, an integer): clingo interns symbols, so equal symbols have equal handles
-# in every Control of the process.
-
-try:  # pragma: no branch
-    from clingo._internal import _ffi as _cffi, _lib as _clib
-
-    _SHOWN = _clib.clingo_show_type_shown
-except Exception:  # pragma: no cover - other clingo builds
-    _cffi = _clib = None
-    _SHOWN = 0
+# ------------------------------------------------------------------------- literals of symbols
 
 
-def model_handles(model) -> list[int]:
-    """The handles of the shown symbols of a clingo model (``model.symbols(shown=True)``)."""
-    if _clib is None:  # pragma: no cover
-        return [s._rep for s in model.symbols(shown=True)]
-    rep = model._rep
-    size = _cffi.new("size_t*")
-    if not _clib.clingo_model_symbols_size(rep, _SHOWN, size):
-        return [s._rep for s in model.symbols(shown=True)]
-    n = size[0]
-    arr = _cffi.new("clingo_symbol_t[]", n)
-    if not _clib.clingo_model_symbols(rep, _SHOWN, arr, n):
-        return [s._rep for s in model.symbols(shown=True)]
-    return _cffi.unpack(arr, n)
-
-
-def handle_symbol(handle: int) -> Symbol:
-    """The symbol of a handle (see :func:`model_handles`)."""
-    return Symbol(handle)
-
-
-class SymbolMaker:
-    """Function symbols ``name(args…)`` from argument symbols, through the C API (one call per
-    symbol instead of a Python ``Function`` with its argument array and error handling)."""
-
-    def __init__(self) -> None:
-        self._names: dict[str, bytes] = {}
-        if _clib is not None:
-            self._out = _cffi.new("clingo_symbol_t*")
-            self._arrays = [_cffi.new("clingo_symbol_t[]", n) for n in range(8)]
-
-    def function(self, name: str, args: list[Symbol]) -> Symbol:
-        if _clib is None or len(args) >= 8:
-            return SymFunction(name, args)
-        raw = self._names.get(name)
-        if raw is None:
-            raw = self._names[name] = name.encode()
-        arr = self._arrays[len(args)]
-        for i, a in enumerate(args):
-            arr[i] = a._rep
-        if not _clib.clingo_symbol_create_function(raw, arr, len(args), True, self._out):
-            return SymFunction(name, args)
-        return Symbol(self._out[0])
-
-
-def find_literals(symbolic_atoms, symbols: list[Symbol]) -> list[int | None]:
-    """The program literal of each symbol among ``ctl.symbolic_atoms`` (None: not an atom)."""
-    if _clib is None:  # pragma: no cover
-        out: list[int | None] = []
-        for s in symbols:
-            a = symbolic_atoms[s]
-            out.append(None if a is None else a.literal)
-        return out
-    rep = symbolic_atoms._rep
-    it = _cffi.new("clingo_symbolic_atom_iterator_t*")
-    valid = _cffi.new("bool*")
-    lit = _cffi.new("clingo_literal_t*")
-    end = _cffi.new("clingo_symbolic_atom_iterator_t*")
-    _clib.clingo_symbolic_atoms_end(rep, end)
-    find, literal, equal = _clib.clingo_symbolic_atoms_find, _clib.clingo_symbolic_atoms_literal, _clib.clingo_symbolic_atoms_iterator_is_equal_to
-    result: list[int | None] = []
+def find_literals(symbolic_atoms, symbols: Iterable[Symbol]) -> list[int | None]:
+    """The program literal of each symbol among ``ctl.symbolic_atoms`` (None: not an atom of the
+    ground program), through clingo's public ``SymbolicAtoms.__getitem__`` and
+    ``SymbolicAtom.literal``."""
+    out: list[int | None] = []
+    append = out.append
     for s in symbols:
-        find(rep, s._rep, it)
-        equal(rep, it[0], end[0], valid)
-        if valid[0]:
-            result.append(None)
-            continue
-        literal(rep, it[0], lit)
-        result.append(lit[0])
-    return result
-
-
-def find_function_literals(symbolic_atoms, name: str, argsets: list[tuple[Symbol, ...]]) -> list[int | None]:
-    """``find_literals`` of the symbols ``name(*args)`` for each tuple of argument symbols, without
-    building a Python symbol per atom."""
-    if _clib is None or not argsets or max(map(len, argsets)) >= 8:
-        return find_literals(symbolic_atoms, [SymFunction(name, list(args)) for args in argsets])
-    rep = symbolic_atoms._rep
-    it = _cffi.new("clingo_symbolic_atom_iterator_t*")
-    valid = _cffi.new("bool*")
-    lit = _cffi.new("clingo_literal_t*")
-    end = _cffi.new("clingo_symbolic_atom_iterator_t*")
-    out = _cffi.new("clingo_symbol_t*")
-    arrays = [_cffi.new("clingo_symbol_t[]", n) for n in range(8)]
-    raw = name.encode()
-    _clib.clingo_symbolic_atoms_end(rep, end)
-    create = _clib.clingo_symbol_create_function
-    find, literal, equal = _clib.clingo_symbolic_atoms_find, _clib.clingo_symbolic_atoms_literal, _clib.clingo_symbolic_atoms_iterator_is_equal_to
-    result: list[int | None] = []
-    for args in argsets:
-        n = len(args)
-        arr = arrays[n]
-        for i, a in enumerate(args):
-            arr[i] = a._rep
-        if not create(raw, arr, n, True, out):
-            result.extend(find_literals(symbolic_atoms, [SymFunction(name, list(args))]))
-            continue
-        find(rep, out[0], it)
-        equal(rep, it[0], end[0], valid)
-        if valid[0]:
-            result.append(None)
-            continue
-        literal(rep, it[0], lit)
-        result.append(lit[0])
-    return result
-
-
-def assign_externals(ctl, literals: list[int], value: bool) -> None:
-    """``ctl.assign_external(lit, value)`` for every literal (through the C API)."""
-    if _clib is None:  # pragma: no cover
-        for lit in literals:
-            ctl.assign_external(lit, value)
-        return
-    rep = ctl._rep
-    val = _clib.clingo_external_type_true if value else _clib.clingo_external_type_false
-    assign = _clib.clingo_control_assign_external
-    for lit in literals:
-        if not assign(rep, lit, val):
-            ctl.assign_external(lit, value)  # raises clingo's error
+        a = symbolic_atoms[s]
+        append(None if a is None else a.literal)
+    return out

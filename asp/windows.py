@@ -29,7 +29,9 @@ from typing import Iterable
 from clingo.symbol import Symbol
 
 from asp.encode import AT, BOX, DIA, Signature
-from asp.symbols import SymbolMaker, atom_symbol, term_symbol
+from clingo.symbol import Function as SymFunction
+
+from asp.symbols import atom_symbol, term_symbol
 from lars.model import Atom, Function, PartitionWindow, Stream, TimeWindow, TupleWindow, Variable
 
 
@@ -84,7 +86,6 @@ class StreamIndex:
         self._next = 0
         self._intern: dict[Atom, int] = {}
         self._by_object: dict[int, tuple[Atom, int]] = {}
-        self.maker = SymbolMaker()
         self._terms: dict = {}  # term -> clingo symbol (cleared when large: fresh terms never recur)
         self._ids: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}  # time index -> (ids, unique ids)
         self._last_atoms: object = None  # the atoms tuple of the last time point loaded, and its ids
@@ -174,7 +175,7 @@ class StreamIndex:
                 if hit is None or hit[0] is not a:
                     hit = terms[id(a)] = (a, term_symbol(a) if self.term_ids is None else self.term_ids.symbol(a))
                 args.append(hit[1])
-            s = self._symbols[i] = self.maker.function(atom.predicate, args) if args else atom_symbol(atom)
+            s = self._symbols[i] = SymFunction(atom.predicate, args) if args else atom_symbol(atom)
         return s
 
     def range(self, lo: int, hi: int) -> range:

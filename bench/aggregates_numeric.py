@@ -1,4 +1,4 @@
-"""Time of the issue-#12 query (AVG/MAX/SUM of om:floatValue readings GROUP BY ?sensor) over N
+"""Time of the sensor-averages query (AVG/MAX/SUM of om:floatValue readings GROUP BY ?sensor) over N
 readings of 10 sensors, two thirds xsd:double and one third xsd:decimal, in a C-SPARQL
 [RANGE 10s STEP 5s] window evaluated at 0…20 (docs/translation.md, "Exact values", Cost).
 

@@ -9,7 +9,7 @@ The cells: the queries of ``tests/data/csrbench_recorded/queries`` over the orac
 Turtle files (``tests/data/csrbench_recorded/data``, file k at k s), each engine's recorded answers
 (``…/answers``), each engine's own profile — CQELS with its tuple tick — and ``--ignore-timestamps``
 (the oracle's comparison, Dell'Aglio et al. 2013, §6.1). A cell without a recorded answer file is
-listed with the reason. Targets (the issue): ≤ 2 s a cell, ≤ 30 s for all, ≤ 60 s for the 1M stream.
+listed with the reason. Targets: ≤ 2 s a cell, ≤ 30 s for all, ≤ 60 s for the 1M stream.
 
 *Oracle*: an independent implementation of the oracle's definition (Dell'Aglio et al. 2013, §6.1):
 for every t0 in ``{0, …, max(β − 1, α)}``, the window contents per report (window close: ``[o, c)``

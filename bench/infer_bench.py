@@ -7,7 +7,7 @@ engines stamp relations with their own clocks).
     .venv/bin/python bench/infer_bench.py --quick     # C-SPARQL's Q1 and CQELS' Q4 only
 
 For each file: the wall time of the process, the settings in the space and how many were searched
-(the target of the issue: at least 500 settings in at most 60 s), how many explain the output, the
+(the target: at least 500 settings in at most 60 s), how many explain the output, the
 engine profiles among them, and the published verdict (Dell'Aglio et al. 2013, §7, Table 2). Results:
 ``bench/results/infer_bench.json`` (``infer_bench.quick.json``), with the commit measured.
 """

@@ -342,7 +342,7 @@ def bench(d: Path, quick: bool, measure, engine: str = "auto", lengths: tuple[in
     if len(longer) >= 2:
         peak = longer[-1]["rsplars"]["peak_mib"] / longer[0]["rsplars"]["peak_mib"]
         targets.append((f"run peak RSS {longer[-1]['triples']:,} / {longer[0]['triples']:,} triples <= 1.2x", peak <= 1.2, peak))
-    targets += [(f"run variant {v['variant']} >= 1x the faster pyoxigraph baseline (robustness, not an issue target)", v["ratio"] >= 1.0, v["ratio"])
+    targets += [(f"run variant {v['variant']} >= 1x the faster pyoxigraph baseline (robustness, beyond the stated targets)", v["ratio"] >= 1.0, v["ratio"])
                 for v in rows_v]
     if rows_v:
         same = all(v["identical_answers"] for v in rows_v)

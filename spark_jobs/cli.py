@@ -41,6 +41,8 @@ def start_spark(master: str = DEFAULT_MASTER) -> "SparkSession":
 
     try:
         return build_spark(master)
+    except RsplarsError:
+        raise
     except Exception as exc:  # noqa: BLE001 - Java/py4j start-up failures carry no RsplarsError
         raise RsplarsError(f"cannot start Spark on {master}: {exc.__class__.__name__}: {str(exc).splitlines()[0]}") from None
 

@@ -11,8 +11,12 @@ workers run:
   (``make spark-env``) the job ships its packed dependencies (``spark.archives``, unpacked as
   ``./environment`` on every executor, whose ``bin/python`` runs the workers) and the project's
   zip (``spark.submit.pyFiles``), as Spark documents for Python packaging; without it the workers
-  run the nodes' own ``python3`` (or the ``PYSPARK_PYTHON`` of the driver's environment), which
-  must then have the project installed.
+  run the ``PYSPARK_PYTHON`` the user exported (kept as given) or else the nodes' own ``python3``,
+  which must then have the project installed.
+
+Before a cluster's SparkSession is handed out, one tiny job checks that the workers' interpreter
+imports the project (:func:`check_workers`); if not, :class:`WorkerPythonError` says so and names
+the fixes, instead of a job that fails four times per task with ``No module named 'spark_jobs'``.
 
 Tests, notebooks and the CLI all go through :func:`build_spark` so their settings match.
 """
@@ -22,6 +26,8 @@ from __future__ import annotations
 import os
 import sys
 from typing import TYPE_CHECKING, Any
+
+from lars.errors import RsplarsError
 
 if TYPE_CHECKING:  # pragma: no cover
     from pyspark.sql import SparkSession
@@ -70,17 +76,24 @@ SHIPPED_CODE = "rsplars.shipped.pyFiles"
 SHIPPED_ENV_VARIABLE = "RSPLARS_SPARK_ENV"
 
 
+#: the ``PYSPARK_PYTHON`` this module set for a local master (the user's own is never changed)
+_SET_HERE: list[str] = []
+
+
 def worker_python(master: str) -> dict[str, str]:
     """Settings (and the ``PYSPARK_PYTHON`` of this process, which pyspark sends to the executors
     as the workers' interpreter) for where the Python workers of ``master`` run; see the module's
     docstring."""
     if is_local(master):
-        os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+        if "PYSPARK_PYTHON" not in os.environ:
+            os.environ["PYSPARK_PYTHON"] = sys.executable
+            _SET_HERE[:] = [sys.executable]
         return {}
     folder = os.environ.get(SHIPPED_ENV_VARIABLE)
     if not folder:
-        if os.environ.get("PYSPARK_PYTHON") == sys.executable:  # set by an earlier local SparkSession
+        if _SET_HERE and os.environ.get("PYSPARK_PYTHON") == _SET_HERE[0]:  # an earlier local SparkSession's
             del os.environ["PYSPARK_PYTHON"]
+            _SET_HERE.clear()
         return {}
     from spark_jobs.shipping import ARCHIVE_ALIAS, WORKER_PYTHON, load
 
@@ -110,4 +123,54 @@ def build_spark(master: str = "local[2]", app_name: str = "rsplars", **overrides
     if code and not is_local(master):
         spark.sparkContext.addPyFile(code)
     spark.sparkContext.setLogLevel("ERROR")
+    if not is_local(master):
+        check_workers(spark)
     return spark
+
+
+class WorkerPythonError(RsplarsError):
+    """The cluster's Python workers cannot import the project."""
+
+
+_CHECKED: set[str] = set()  # the applications whose workers were found able to run the project
+
+
+def _imports_the_project(_) -> list:
+    """On a worker: its interpreter and why it cannot import the project (``None``: it can)."""
+    import sys
+
+    try:
+        import spark_jobs.solve_blocks  # noqa: F401
+    except Exception as err:  # noqa: BLE001 - reported to the driver as text
+        return [(sys.executable, f"{type(err).__name__}: {err}")]
+    return [(sys.executable, None)]
+
+
+def check_workers(spark) -> None:
+    """One task on a worker of the cluster imports the project: if it cannot, stop here with
+    :class:`WorkerPythonError`, naming the interpreter and the fixes (docs/spark.md, "On a
+    cluster"). Once per Spark application."""
+    sc = spark.sparkContext
+    if sc.applicationId in _CHECKED:
+        return
+    # a function of no module (cloudpickle sends its code): the workers need nothing of rsplars to run it
+    probe = type(_imports_the_project)(_imports_the_project.__code__, {"__builtins__": __builtins__})
+    used = os.environ.get("PYSPARK_PYTHON") or sc.getConf().get("spark.pyspark.python") or "python3"
+    try:
+        found = sc.parallelize([0], 1).mapPartitions(probe).collect()
+        problem = found[0][1] if found else "no answer"
+        where = found[0][0] if found else used
+    except Exception as exc:  # noqa: BLE001 - Spark's error (py4j) carries the workers' message
+        lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
+        problem = next((line for line in reversed(lines) if "Error" in line and not line.startswith("at ")),
+                       lines[0] if lines else type(exc).__name__)
+        where = used
+    if problem is None:
+        _CHECKED.add(sc.applicationId)
+        return
+    spark.stop()
+    raise WorkerPythonError(
+        f"the Python workers of {sc.master} ({where}) cannot import rsplars: {problem}. Ship the "
+        f"project with the job: run `make spark-env` and `export {SHIPPED_ENV_VARIABLE}=build/spark-env` "
+        f"(docs/spark.md, \"On a cluster\"), or export PYSPARK_PYTHON as an interpreter that every node "
+        f"has with rsplars installed")

@@ -82,7 +82,6 @@ def solve_runs(elements: "DataFrame", runs: Mapping[str, Compiled], static: Sequ
     else:
         lo, hi = bounds
     plan = make_plan(runs, lo, hi, start, end, n)
-    import os
 
     from_block = None if solve_from is None else plan.blocks.block_of(solve_from)
     directory, done = None, []
@@ -92,9 +91,8 @@ def solve_runs(elements: "DataFrame", runs: Mapping[str, Compiled], static: Sequ
         directory = state[0]
         done = prepare(directory, fingerprint(plan.runs, static, plan.blocks, state[1]))
         done = [b for b in done if from_block is None or b >= from_block]
-    job = BlockJob(plan.runs, tuple(static), plan.blocks, fault=os.environ.get("RSPLARS_FAULT") or None,
-                   from_block=from_block, progress=progress, state=directory, done=frozenset(done),
-                   engine=engine)
+    job = BlockJob(plan.runs, tuple(static), plan.blocks, from_block=from_block, progress=progress, state=directory,
+                   done=frozenset(done), engine=engine)
     results = solve(with_blocks(elements, plan.look, plan.blocks), job)
     if done:
         from spark_jobs.frames import RESULT_SCHEMA

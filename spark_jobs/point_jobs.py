@@ -33,18 +33,14 @@ class BlockSolve:
     engine: str = "auto"
     models: int = 1
     sparql_functions: bool = False
-    #: fault injection of the robustness tests (``RSPLARS_FAULT`` on the driver, as for ``run``:
-    #: ``spark_jobs.solve_blocks.BlockJob.fault``), ``None`` in normal runs
-    fault: str | None = None
 
 
 def solve_point_block(solve: BlockSolve, block: PointBlock) -> list:
     """``solve.reader(step)`` for every evaluation time the block owns, in time order (plain Python:
     what a Spark task runs, and the tests' partitioned run without Spark)."""
-    from spark_jobs.solve_blocks import BlockError, inject_fault
+    from spark_jobs.solve_blocks import BlockError
 
     try:
-        inject_fault(solve.fault, block.index)
         return _solve(solve, block)
     except Exception as err:  # noqa: BLE001 - named with the block's times, then re-raised
         raise BlockError(f"block {block.index} covering the evaluation times {block.times[0]}..{block.times[-1]} "
@@ -80,11 +76,7 @@ functions of their input, so a retried block gives the same answers."""
     from spark_jobs.cli import start_spark, user_errors
     from spark_jobs.pipeline import default_partitions
 
-    import dataclasses
-    import os
-
     spark = start_spark(master)
-    solve = dataclasses.replace(solve, fault=os.environ.get("RSPLARS_FAULT") or None)
     count = partitions if partitions is not None else default_partitions(spark)
     blocks = point_blocks(points, times, look, count)
     if not blocks:

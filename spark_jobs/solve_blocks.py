@@ -52,11 +52,6 @@ class BlockJob:
     runs: tuple[BlockRun, ...]
     static: tuple[Rule, ...]
     blocks: Blocks
-    #: fault injection for the tests of docs/robustness.md (``RSPLARS_FAULT`` on the driver):
-    #: ``exit-once:MARKER`` — the first worker to start a block exits (the task is retried);
-    #: ``fail-block:B`` — block B raises every time (the job fails for good);
-    #: ``exit-block:B`` — the worker solving block B exits every time (it crashes at every attempt)
-    fault: str | None = None
     #: blocks before this one are not solved (``--resume-from``: their evaluation times are done)
     from_block: int | None = None
     #: a directory on the driver's file system where each attempt at a block leaves a mark
@@ -73,29 +68,6 @@ class BlockJob:
 
 class BlockError(RunError):
     """A block that failed: the message names the block and the time range it covered."""
-
-
-def inject_fault(fault: str | None, block: int) -> None:
-    """The fault ``fault`` (``BlockJob.fault``) if it concerns ``block``: tests of docs/robustness.md."""
-    if not fault:
-        return
-    kind, _, arg = fault.partition(":")
-    if kind == "exit-once":
-        import os
-
-        try:
-            fd = os.open(arg, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
-        except FileExistsError:
-            return
-        os.write(fd, f"block {block}\n".encode())
-        os.close(fd)
-        os._exit(3)  # a killed Python worker: no exception, no clean-up
-    if kind == "fail-block" and arg.lstrip("-").isdigit() and int(arg) == block:
-        raise RuntimeError(f"injected fault in block {block}")
-    if kind == "exit-block" and arg.lstrip("-").isdigit() and int(arg) == block:
-        import os
-
-        os._exit(3)  # a worker killed at every attempt
 
 
 def _mark(progress: str | None, block: int, what: str) -> None:
@@ -176,7 +148,6 @@ def solve_block(key: tuple, pdf: pd.DataFrame, job: BlockJob) -> pd.DataFrame:
     a, b = job.blocks.own(block)
     _mark(job.progress, block, "start")
     try:
-        inject_fault(job.fault, block)
         out = _solve_block(block, a, b, pdf, job)
         if job.state:
             from spark_jobs.state import save

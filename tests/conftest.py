@@ -48,11 +48,42 @@ def data_dir() -> Path:
     return DATA
 
 
+#: the folder of the tests' Spark worker daemon (``tests/spark_workers/fault_daemon.py``)
+SPARK_WORKERS = Path(__file__).parent / "spark_workers"
+
+
 @pytest.fixture(scope="session")
-def spark():
-    """One ``local[2]`` SparkSession for the whole run (STYLE.md §1.8). Needs Java: never skipped."""
+def spark_faults_file(tmp_path_factory) -> Path:
+    """The file the tests' Spark workers read their fault from (``spark_fault``)."""
+    return tmp_path_factory.mktemp("spark-faults") / "fault"
+
+
+@pytest.fixture(scope="session")
+def spark(spark_faults_file):
+    """One ``local[2]`` SparkSession for the whole run (STYLE.md §1.8). Needs Java: never skipped.
+    Its Python workers are PySpark's, started through ``tests/spark_workers/fault_daemon.py`` so
+    that a test can make them fail (``spark_fault``)."""
     from spark_jobs.context import build_spark
 
-    spark = build_spark("local[2]", app_name="rsplars-tests")
+    spark = build_spark("local[2]", app_name="rsplars-tests", **{
+        "spark.python.daemon.module": "fault_daemon",
+        "spark.executorEnv.PYTHONPATH": str(SPARK_WORKERS),
+        "spark.executorEnv.RSPLARS_TEST_FAULTS": str(spark_faults_file),
+    })
     yield spark
     spark.stop()
+
+
+@pytest.fixture
+def spark_fault(spark, spark_faults_file):
+    """``spark_fault("exit-once:MARKER")`` makes the workers of ``spark`` fail as
+    ``tests/spark_workers/fault_daemon.py`` says, until the test ends."""
+    conf = spark.sparkContext.getConf()
+    if conf.get("spark.python.daemon.module") != "fault_daemon":
+        pytest.fail("the SparkSession was built before the spark fixture: its workers cannot fail on demand")
+
+    def inject(fault: str) -> None:
+        spark_faults_file.write_text(fault + "\n", encoding="utf-8")
+
+    yield inject
+    spark_faults_file.unlink(missing_ok=True)

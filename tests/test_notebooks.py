@@ -51,7 +51,7 @@ def notebook_paths() -> list[Path]:
     return sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
 
 
-def test_every_notebook_of_the_issue_is_there() -> None:
+def test_every_documented_notebook_is_there() -> None:
     assert sorted(p.stem for p in notebook_paths()) == sorted(EXPECTED)
 
 

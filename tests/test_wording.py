@@ -11,7 +11,11 @@ lists (binary files skipped):
 * ``seed 000`` … ``seed 009`` (also ``seed000``, ``seeds 001``) and ``spec 000`` … ``spec 009``
   (also ``spec/001-…``): the internal names of the papers and of their extracts;
 * the paths ``shared/spec`` and ``shared/seeds``;
-* ``issue 14``, ``Issue 5``: the project's tracker (history lives in git).
+* the word ``issue`` (``issue 14``, ``the issue's query``, ``test_…_of_the_issue``): the project's
+  tracker (history lives in git). An external engine's tracker may be cited by its address
+  (``…/issues/3``) or as its ``issue tracker``;
+* test files named by a development label, ``test_<letter><digits>_….py``: a test file's name
+  says what it tests.
 
 A random seed (``--seed 1``, ``seeds 1–3``) is not a document name and is allowed.
 """
@@ -31,8 +35,12 @@ HISTORY_WORDS = {
     "a paper named by its seed number": re.compile(r"\bseeds? ?00[0-9]", re.IGNORECASE),
     "an extract named by its spec number": re.compile(r"\bspecs? ?00[0-9]\b|\bspec/00[0-9]", re.IGNORECASE),
     "a path users do not have": re.compile(r"shared/spec|shared/seeds", re.IGNORECASE),
-    "an issue of the project's tracker": re.compile(r"(?<![/#])\bissues? [0-9]+", re.IGNORECASE),
+    "an issue of the project's tracker": re.compile(r"(?<![A-Za-z/#])issues?(?![A-Za-z]| tracker)", re.IGNORECASE),
+    "a test file named by a development label": re.compile(r"\btest_[a-z][0-9]+_\w*\.py\b", re.IGNORECASE),
 }
+
+#: a tracked test file's name made of a development label (``test_<letter><digits>_…``)
+LABELLED_TEST_FILE = re.compile(r"^test_[a-z][0-9]+_", re.IGNORECASE)
 
 #: API names that contain the word: Spark's configuration keys and pytest's fixture scope
 ALLOWED = re.compile(r"spark\.sql\.session|scope\s*=\s*[\"']session[\"']", re.IGNORECASE)
@@ -79,8 +87,16 @@ def history_words(text: str) -> list[tuple[int, str, str]]:
     ("`spec/004-csparql.md` §8.2", ["an extract named by its spec number"]),
     ("../shared/spec/000-core.md", ["an extract named by its spec number", "a path users do not have"]),
     ("# measured in " + "session 11", ["the word session"]),  # written in two parts: the tree never holds it
-    ("Streams of fresh terms (issue 14)", ["an issue of the project's tracker"]),
+    ("Streams of fresh terms (" + "issue 14)", ["an issue of the project's tracker"]),
     ("github.com/CityBench/Benchmark/issues/3", []),
+    ("The " + "issue's query (#12)", ["an issue of the project's tracker"]),
+    ("def test_optional_of_the_" + "issue():", ["an issue of the project's tracker"]),
+    ("ISSUE" + "_EXAMPLE = ...", ["an issue of the project's tracker"]),
+    ("(robustness, not an " + "issue target)", ["an issue of the project's tracker"]),
+    ("reported on the CQELS " + "issue tracker", []),
+    ("an issued token; tissues", []),
+    ("see tests/check/test_" + "g6_expiry.py", ["a test file named by a development label"]),
+    ("test_time_varying_static_graph.py; test_d1_q2_sliding_count()", []),
     ("Sess" + "ions 7 and 8", ["the word session"]),
     ("from spark_jobs.session import build_session", ["the word session"]),
     ("rsplars gen coupons --seed 1; seeds 1–3 pooled; random.Random(seed)", []),
@@ -100,3 +116,10 @@ def test_no_tracked_file_speaks_of_history_or_of_documents_users_do_not_have():
         if text is not None:
             found += [f"{path.relative_to(ROOT)}:{n}: {what}: {match!r}" for n, what, match in history_words(text)]
     assert not found, "history words in tracked files (cite docs/references.md, docs/decisions.md):\n" + "\n".join(found)
+
+
+def test_no_test_file_is_named_by_a_development_label():
+    """``tests/check/test_window_expiry_hidden_by_istream.py``, not ``test_`` + ``g6_expiry.py``."""
+    labelled = [str(path.relative_to(ROOT)) for path in tracked_text_files()
+                if path.suffix == ".py" and LABELLED_TEST_FILE.match(path.name)]
+    assert not labelled, "test files named by a development label: " + ", ".join(labelled)

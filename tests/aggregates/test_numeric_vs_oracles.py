@@ -1,7 +1,7 @@
 """Aggregates over xsd:integer, xsd:decimal, xsd:float, xsd:double and mixed values against an
 independent SPARQL engine (Oxigraph, ``tests/oracles.py``) on window snapshots.
 
-The query is the issue's example (#12), the shape of CSRBench Q4 and SRBench Q3/Q5/Q9 — AVG and
+The query is the sensor-averages query, the shape of CSRBench Q4 and SRBench Q3/Q5/Q9 — AVG and
 MAX of sensor readings grouped by sensor — with SUM, MIN, COUNT added, in C-SPARQL (τ1: the default
 graph is the window content) over random observation streams whose readings are random numbers of
 every numeric type (and, in one test, strings and IRIs). At every evaluation time the engine's
@@ -62,7 +62,7 @@ NAMES = ("sensor", "avg", "mx", "mn", "sum", "n")
 
 
 def csparql(length: int, step: int) -> str:
-    """The issue's query (with SUM, MIN and COUNT added)."""
+    """The sensor-averages query (AVG and MAX, with SUM, MIN and COUNT added)."""
     return (f"{PREFIXES}SELECT ?sensor {AGGREGATES} FROM STREAM <{STREAM}> [RANGE {length}s STEP {step}s]\n"
             f"WHERE {{ {WHERE} }} GROUP BY ?sensor")
 
@@ -229,7 +229,7 @@ bounds = st.sampled_from(["closed", "left-open", "right-open"])
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(obs=observations(numbers), w=window, convention=bounds)
-def test_issue_query_over_every_numeric_type_equals_oxigraph(obs, w, convention) -> None:
+def test_sensor_averages_over_every_numeric_type_equal_oxigraph(obs, w, convention) -> None:
     check_on_every_window(obs, w, convention)
 
 
@@ -270,7 +270,7 @@ def test_mixed_groups_with_non_numbers(obs, w) -> None:
     check_on_every_window(obs, w, "closed", with_reference=False, non_numeric=True)
 
 
-def test_the_issue_example() -> None:
+def test_the_sensor_averages_example() -> None:
     """#12's example: AVG and MAX of xsd:float readings are bound, with SPARQL's datatypes."""
     values = [lit("21.5", XSD.float), lit("22.25", XSD.float), lit("30", XSD.float)]
     obs = [(1, EX.S1, values[0]), (3, EX.S1, values[1]), (4, EX.S2, values[2])]
@@ -284,7 +284,7 @@ def test_the_issue_example() -> None:
     }
     content = {tr for _, tr in triples_of(obs)}
     expected = rows(SPARQL, content, None, NAMES, "oxigraph")
-    assert_rows_agree(got[5], expected, group_values(content), "issue example")
+    assert_rows_agree(got[5], expected, group_values(content), "sensor averages example")
 
 
 def test_group_concat_and_sample_equal_oxigraph() -> None:

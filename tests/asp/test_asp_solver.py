@@ -270,35 +270,43 @@ def test_bounded_atoms_keep_one_control() -> None:
     assert steps[150].answers == [tuple(sorted([f"q({i})" for i in range(5)] + [f"r({i})" for i in range(2, 5)]))]
 
 
-def test_public_api_fallback_gives_the_same_answers(monkeypatch) -> None:
-    """The engine reads models, builds symbols and looks literals up through clingo's C API
-    (``asp.symbols``); with that switched off it uses the public API: the answers are the same."""
-    import asp.symbols as symbols_module
-
-    program = parse_program(REGRESSION_PROGRAMS[0] + " " + REGRESSION_PROGRAMS[2])
-    stream = parse_stream_text(REGRESSION_STREAM)
-    fast = solve_at_once(program, stream, range(8))
-    monkeypatch.setattr(symbols_module, "_clib", None)
-    assert solve_at_once(program, stream, range(8)) == fast
-
-
-def test_bulk_symbol_helpers_agree_with_the_public_api() -> None:
+def test_find_literals_agrees_with_symbolic_atoms() -> None:
     from clingo.control import Control
-    from clingo.symbol import Function, Number, String
+    from clingo.symbol import Function, Number
 
-    from asp.symbols import SymbolMaker, find_literals, handle_symbol, model_handles
+    from asp.symbols import find_literals
 
-    maker = SymbolMaker()
-    args = [Function("a"), Number(-3), String('x"\ty'), Function("f", [Number(1)])]
-    assert maker.function("p", args) == Function("p", args)
-    assert maker.function("q", []) == Function("q")
     ctl = Control(["--models=0"])
     ctl.add("base", [], '#external e(1). #external e(2). a(X) :- e(X). b("s"). #show a/1. #show b/1.')
     ctl.ground([("base", [])])
     wanted = [Function("e", [Number(2)]), Function("e", [Number(3)]), Function("e", [Number(1)])]
-    assert find_literals(ctl.symbolic_atoms, wanted) == [ctl.symbolic_atoms[wanted[0]].literal, None, ctl.symbolic_atoms[wanted[2]].literal]
-    ctl.assign_external(ctl.symbolic_atoms[wanted[0]].literal, True)
-    seen = []
-    ctl.solve(on_model=lambda m: seen.append((sorted(map(str, map(handle_symbol, model_handles(m)))), sorted(map(str, m.symbols(shown=True))))))
-    assert seen and all(fast == public for fast, public in seen)
-    assert seen[0][0] == ['a(2)', 'b("s")']
+    atoms = ctl.symbolic_atoms
+    assert find_literals(atoms, wanted) == [atoms[wanted[0]].literal, None, atoms[wanted[2]].literal]
+    assert None not in (atoms[wanted[0]].literal, atoms[wanted[2]].literal)
+
+
+def test_answers_and_deltas_follow_atoms_that_come_go_and_return() -> None:
+    """The single answer is updated from the model's symbols (``_Run._update_answer``): an atom
+    that leaves and comes back, in the same epoch and across epochs, is printed again, and every
+    delta is the set difference of two consecutive answers."""
+    content = {0: [1], 1: [1, 2], 2: [2], 3: [1], 4: [], 5: [1, 3], 6: [3], 7: [1, 2, 3], 8: [], 9: [2]}
+    stream = Stream({t: tuple(Atom("p", (Integer(i),)) for i in ids) for t, ids in content.items()})
+    for span in (100, 2):
+        solver = StreamSolver(parse_program("q(X) :- p(X)."), reuse=False, epoch_span=span, lookahead=0)
+        previous: set[str] | None = None
+        for step in solver.run(stream, range(10)):
+            expected = {f"q({i})" for i in content[step.t]}
+            assert step.answers == [tuple(sorted(expected))], (span, step.t)
+            if previous is not None and step.delta is not None:
+                assert step.delta == (tuple(sorted(expected - previous)), tuple(sorted(previous - expected))), (span, step.t)
+            previous = expected
+
+
+def test_the_engine_uses_only_the_public_clingo_api() -> None:
+    """clingo's cffi module and the handles behind its objects are not its API."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    for path in sorted((root / "asp").glob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        assert "clingo._internal" not in text and "._rep" not in text, path

@@ -1,4 +1,4 @@
-"""The issue's "done when": real RSP engines' recorded answers on a public benchmark (CSRBench,
+"""The acceptance test: real RSP engines' recorded answers on a public benchmark (CSRBench,
 Dell'Aglio et al., ISWC 2013), judged by ``rsplars check`` on the command line with their engine's
 profile and R2S, get the verdicts the benchmark's authors published (the paper's Table 2, rebuilt in
 Dell'Aglio et al. 2013, Table 2), and the report explains a failure.

@@ -40,15 +40,15 @@ STOCK = """@prefix : <http://rsplars.invalid/bare#> .
 :company1 :hasStockPrice 1 [1] .
 :company1 :hasStockPrice 2 [2] .
 """
-ISSUE_QUERIES = [
+EPSPARQL_QUERIES = [
     "SELECT ?company WHERE { ?company hasStockPrice ?price1 } SEQ { ?company hasStockPrice ?price2 }",
     "CONSTRUCT ?company hasPrice ?price1 WHERE { ?company hasStockPrice ?price1 }",
     "SELECT ?company ?price1 WHERE { ?company hasStockPrice ?price1 }",
 ]
 
 
-@pytest.mark.parametrize("text", ISSUE_QUERIES)
-def test_issue_queries_are_epsparql_and_parse_as_written(text):
+@pytest.mark.parametrize("text", EPSPARQL_QUERIES)
+def test_example_queries_are_epsparql_and_parse_as_written(text):
     detection = detect_dialect(text)
     assert detection.dialect == "epsparql"
     query = parse(text)
@@ -65,7 +65,7 @@ def test_plain_sparql_and_other_dialects_are_not_taken_for_epsparql():
 
 
 def test_bare_ns_option_and_forced_dialect(tmp_path, capsys):
-    q = write(tmp_path, "q.rq", ISSUE_QUERIES[2])
+    q = write(tmp_path, "q.rq", EPSPARQL_QUERIES[2])
     code, out, err = cli(capsys, "translate", q, "--to", "model", "--bare-ns", "http://stock.example/#")
     assert code == 0 and "http://stock.example/#hasStockPrice" in out
     assert err.count("read as IRIs in <http://stock.example/#>") == 1
@@ -110,7 +110,7 @@ def test_translate_lars_reads_back_and_warns_when_unbounded(capsys):
 
 
 def test_run_reports_each_complex_event_once_with_its_interval(tmp_path, capsys):
-    q = write(tmp_path, "q.rq", ISSUE_QUERIES[0])
+    q = write(tmp_path, "q.rq", EPSPARQL_QUERIES[0])
     s = write(tmp_path, "s.stream", STOCK)
     code, out, err = cli(capsys, "run", q, "--stream", f"http://example.org/s={s}")
     assert code == 0, err
@@ -120,13 +120,13 @@ def test_run_reports_each_complex_event_once_with_its_interval(tmp_path, capsys)
 
 
 def test_run_construct_gives_triples_and_csv_has_the_interval(tmp_path, capsys):
-    q = write(tmp_path, "c.rq", ISSUE_QUERIES[1])
+    q = write(tmp_path, "c.rq", EPSPARQL_QUERIES[1])
     s = write(tmp_path, "s.stream", STOCK)
     code, out, _ = cli(capsys, "run", q, "--stream", f"http://example.org/s={s}")
     assert code == 0
     assert json.loads(out.splitlines()[1]) == {
         "t": 2, "triples": [f'<{NS}company1> <{NS}hasPrice> "2"^^<{INT}> .']}
-    q2 = write(tmp_path, "q.rq", ISSUE_QUERIES[2])
+    q2 = write(tmp_path, "q.rq", EPSPARQL_QUERIES[2])
     code, out, _ = cli(capsys, "run", q2, "--stream", f"http://example.org/s={s}", "--format", "csv")
     assert list(csv.reader(out.splitlines())) == [
         ["t", "company", "price1", "@start", "@end"], ["1", f"<{NS}company1>", f'"1"^^<{INT}>', "1", "1"],
@@ -175,7 +175,7 @@ def test_agree_epsparql_with_csparql(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("text", [
-    *ISSUE_QUERIES,
+    *EPSPARQL_QUERIES,
     "SELECT ?c WHERE { ?c p ?x } SEQ { ?c q ?y } WITHIN 1 FILTER (getDURATION() < \"PT10S\"^^xsd:duration)",
     "SELECT ?c WHERE { { ?c p ?x } EQUALSOPTIONAL { ?c q ?y WITHIN 2m } } WITHIN \"PT1H\"^^xsd:duration",
 ])
@@ -193,7 +193,7 @@ def test_print_asp_at_gives_clingo_the_answers_at_t(tmp_path, capsys):
     import sys
 
     s = write(tmp_path, "s.stream", STOCK)
-    code, out, _ = cli(capsys, "run", write(tmp_path, "q.rq", ISSUE_QUERIES[0]), "--stream", f"http://e/s={s}",
+    code, out, _ = cli(capsys, "run", write(tmp_path, "q.rq", EPSPARQL_QUERIES[0]), "--stream", f"http://e/s={s}",
                        "--print-asp-at", "2")
     assert code == 0
     program = write(tmp_path, "p.lp", out)

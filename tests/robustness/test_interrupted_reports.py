@@ -131,8 +131,9 @@ def test_abort_raised_inside_a_clingo_callback_keeps_its_signal():
 
 def test_a_signal_inside_a_clingo_callback_is_delivered_after_clingo_returns():
     """clingo ends the process when an exception is raised in some of its callbacks (statistics),
-    so abort_on_signal recognises a frame inside clingo and raises in the code that called clingo,
-    once clingo has returned: the Abort comes there, with the signal's exit code."""
+    so abort_on_signal recognises a frame inside clingo and does not raise there: the Abort comes
+    once clingo has returned (here, where the block ends: this Control is not one of the engine's),
+    with the signal's exit code."""
     import clingo
 
     from translator.evaluate.interrupts import Abort, abort_on_signal, calling_clingo
@@ -152,30 +153,75 @@ def test_a_signal_inside_a_clingo_callback_is_delivered_after_clingo_returns():
             ctl = clingo.Control(["--warn=none"])
             ctl.add("base", [], "p(@f(1)).")
             ctl.ground([("base", [])], context=Context())
-            seen.append("ground returned")  # not reached: Abort at this line
-    assert seen == [True]
+            seen.append("ground returned")
+    assert seen == [True, "ground returned"]
     assert stop.value.exit_code == 128 + signal.SIGINT
+
+
+def _script(tmp_path: Path, body: str) -> subprocess.CompletedProcess:
+    script = tmp_path / "stop.py"
+    script.write_text(
+        "import os, signal, sys\nimport clingo\n"
+        "from asp.interruption import running\n"
+        "from translator.evaluate.interrupts import Abort, abort_on_signal\n"
+        "try:\n"
+        "    with abort_on_signal():\n" + body +
+        "except Abort as stop:\n"
+        "    sys.exit(stop.exit_code)\n")
+    return subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
 
 
 def test_a_signal_in_clingo_s_statistics_callback_stops_cleanly(tmp_path):
     """The case clingo cannot survive: an exception in its statistics callback ends the process
-    ("error in SolveEventHandler::on_statistics going to terminate", exit 1; seen when `check`
-    was stopped during a solve). Under abort_on_signal the signal handled there stops the command
-    once solve has returned: exit 128 + SIGINT."""
-    script = tmp_path / "stats.py"
-    script.write_text(
-        "import os, signal, sys\nimport clingo\n"
-        "from translator.evaluate.interrupts import Abort, abort_on_signal\n"
-        "try:\n"
-        "    with abort_on_signal():\n"
-        "        ctl = clingo.Control(['0'])\n"
-        "        ctl.add('base', [], '{a;b}.')\n"
-        "        ctl.ground([('base', [])])\n"
-        "        ctl.solve(on_statistics=lambda step, accu: os.kill(os.getpid(), signal.SIGINT))\n"
-        "        print('not stopped')\n"
-        "except Abort as stop:\n"
-        "    sys.exit(stop.exit_code)\n")
-    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60,
-                          env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])})
+    ("error in SolveEventHandler::on_statistics going to terminate", exit 1). Under
+    abort_on_signal the signal handled there stops the command once solve has returned: exit
+    128 + SIGINT, and the code after the solve is not run."""
+    done = _script(tmp_path,
+                   "        ctl = clingo.Control(['0'])\n"
+                   "        ctl.add('base', [], '{a;b}.')\n"
+                   "        ctl.ground([('base', [])])\n"
+                   "        with running(ctl):\n"
+                   "            ctl.solve(on_statistics=lambda step, accu: os.kill(os.getpid(), signal.SIGINT))\n"
+                   "        print('not stopped')\n")
     assert done.returncode == 128 + signal.SIGINT, done.stderr
     assert "terminate" not in done.stderr and "not stopped" not in done.stdout
+
+
+def test_a_signal_in_the_model_callback_interrupts_the_solve(tmp_path):
+    """A signal during a search that would enumerate 2^40 models: clingo is interrupted
+    (``Control.interrupt``) and the run ends at once with 128 + SIGTERM, the solve's partial
+    result unread."""
+    done = _script(tmp_path,
+                   "        ctl = clingo.Control(['0'])\n"
+                   "        ctl.add('base', [], '{a(1..40)}.')\n"
+                   "        ctl.ground([('base', [])])\n"
+                   "        models = []\n"
+                   "        def on_model(m):\n"
+                   "            models.append(1)\n"
+                   "            if len(models) == 3:\n"
+                   "                os.kill(os.getpid(), signal.SIGTERM)\n"
+                   "        with running(ctl):\n"
+                   "            ctl.solve(on_model=on_model)\n"
+                   "        print('not stopped')\n")
+    assert done.returncode == 128 + signal.SIGTERM, done.stderr
+    assert "not stopped" not in done.stdout and "Traceback" not in done.stderr
+
+
+def test_the_clingo_engine_stops_after_the_grounding_in_which_the_signal_came(tmp_path):
+    """A signal while clingo calls a grounding function of the engine (``asp.solver``): the
+    ground call ends, the Abort comes before anything is solved, no step is produced after it."""
+    done = _script(tmp_path,
+                   "        from asp.solver import StreamSolver\n"
+                   "        from lars.model import Integer\n"
+                   "        from lars.streams import parse_stream_text\n"
+                   "        from lars.syntax import parse_program\n"
+                   "        def f(x):\n"
+                   "            os.kill(os.getpid(), signal.SIGINT)\n"
+                   "            return Integer(x.value + 1)\n"
+                   "        program = parse_program('q(Y) :- p(X) [2], Y = @f(X).')\n"
+                   "        stream = parse_stream_text('0: p(1)\\n1: p(2)\\n2: p(3)')\n"
+                   "        for step in StreamSolver(program, functions={'f': f}).run(stream):\n"
+                   "            print('step', step.t, flush=True)\n")
+    assert done.returncode == 128 + signal.SIGINT, done.stderr
+    assert "step" not in done.stdout and "Traceback" not in done.stderr

@@ -131,3 +131,28 @@ def test_lars_resume_from_keeps_the_records_up_to_t_and_appends(tmp_path, capsys
     capsys.readouterr()
     assert main(["lars", str(program), "--stream", str(stream), "--resume-from", "9"]) == 0
     assert [json.loads(x)["t"] for x in capsys.readouterr().out.splitlines()] == [10, 11]
+
+
+def test_sigint_stops_the_clingo_engine_with_complete_evaluations_only(long_coupons, tmp_path):
+    """``--lars-engine asp``: the signal comes while clingo grounds or solves (or between two
+    evaluations); the run ends with 128 + SIGINT, the output file holds complete evaluations up
+    to the time point the message names, and no temporary file is left."""
+    out = tmp_path / "answers.csv"
+    argv = ["run", str(EX / "q2.rq"), *long_coupons, "--r2s", "istream", "--format", "csv", "--lars-engine", "asp"]
+    proc = subprocess.Popen([sys.executable, "-m", "translator", *argv, "--output", str(out)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline:  # wait until the temporary output holds a few evaluations
+        temps = list(tmp_path.glob(".answers.csv.*.tmp"))
+        if temps and temps[0].stat().st_size > 2000:
+            break
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=600)
+    assert proc.returncode == 128 + signal.SIGINT, err
+    assert "Traceback" not in err
+    last = _stopped_at(err)
+    kept = out.read_text().splitlines()
+    assert kept[0].startswith("t,")
+    assert kept[1:] and all(int(line.split(",")[0]) <= last for line in kept[1:])
+    assert not list(tmp_path.glob(".answers.csv.*"))

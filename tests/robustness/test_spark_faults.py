@@ -1,6 +1,7 @@
 """Faults on Spark (docs/robustness.md): a Python worker that dies at its first block is replaced
 and the task retried, with answers identical to the sequential run; a block that fails for good
-names the time range it covered."""
+names the time range it covered. The faults are the tests' own: the workers of the tests'
+SparkSession fail on demand (``spark_fault``, ``tests/spark_workers/fault_daemon.py``)."""
 
 from __future__ import annotations
 
@@ -33,11 +34,11 @@ def test_local_masters_retry_tasks():
     assert with_retries("spark://h:7077") == "spark://h:7077"
 
 
-def test_killed_worker_is_retried_with_identical_answers(spark, capsys, monkeypatch, tmp_path):
+def test_killed_worker_is_retried_with_identical_answers(spark_fault, capsys, tmp_path):
     assert main(ARGV) == 0
     sequential = capsys.readouterr().out
     marker = tmp_path / "worker-exited"
-    monkeypatch.setenv("RSPLARS_FAULT", f"exit-once:{marker}")
+    spark_fault(f"exit-once:{marker}")
     assert main([*ARGV, "--engine", "spark", "--master", "local[2]", "--partitions", "3"]) == 0
     parallel = capsys.readouterr().out
     assert marker.exists(), "no worker exited: the fault was not injected"
@@ -46,10 +47,10 @@ def test_killed_worker_is_retried_with_identical_answers(spark, capsys, monkeypa
     assert "rayban" in sequential
 
 
-def test_block_failing_for_good_names_its_time_range(spark, capsys, monkeypatch):
+def test_block_failing_for_good_names_its_time_range(spark_fault, capsys):
     from spark_jobs.blocks import Blocks
 
-    monkeypatch.setenv("RSPLARS_FAULT", "fail-block:1")
+    spark_fault("fail-block:1")
     assert main([*ARGV, "--engine", "spark", "--master", "local[2]", "--partitions", "3"]) == 2
     err = capsys.readouterr().err
     assert "Traceback" not in err
@@ -68,8 +69,8 @@ def _blocks():
     return Blocks.of([Timeline.of("pull", 3, 0, 21, None, 50)], 3)  # the blocks of ARGV (see above)
 
 
-def test_worker_crashing_at_every_attempt_names_the_blocks_time_range(spark, capsys, monkeypatch):
-    monkeypatch.setenv("RSPLARS_FAULT", "exit-block:1")  # the worker exits (os._exit) whenever it starts block 1
+def test_worker_crashing_at_every_attempt_names_the_blocks_time_range(spark_fault, capsys):
+    spark_fault("exit-block:1")  # the worker exits whenever it starts block 1
     assert main([*ARGV, "--engine", "spark", "--master", "local[2]", "--partitions", "3"]) == 2
     err = capsys.readouterr().err
     assert "Traceback" not in err
@@ -83,7 +84,7 @@ def test_worker_crashing_at_every_attempt_names_the_blocks_time_range(spark, cap
 
 
 @pytest.mark.parametrize("r2s, after", [("rstream", 0), ("istream", 3)])
-def test_resume_does_not_solve_the_blocks_already_done(spark, capsys, monkeypatch, r2s, after):
+def test_resume_does_not_solve_the_blocks_already_done(spark_fault, capsys, r2s, after):
     """Block 0 fails whenever it is solved: resuming after its evaluation times must not solve it,
     and gives the sequential resumed run's answers."""
     _, end0 = _blocks().own(0)
@@ -92,14 +93,14 @@ def test_resume_does_not_solve_the_blocks_already_done(spark, capsys, monkeypatc
     assert main(argv) == 0
     sequential = capsys.readouterr().out
     assert sequential and all(json.loads(line)["t"] > resume for line in sequential.splitlines())
-    monkeypatch.setenv("RSPLARS_FAULT", "fail-block:0")
+    spark_fault("fail-block:0")
     assert main([*argv, "--engine", "spark", "--master", "local[2]", "--partitions", "3"]) == 0, capsys.readouterr().err
     assert capsys.readouterr().out == sequential
     assert main([*ARGV, "--r2s", r2s, "--engine", "spark", "--master", "local[2]", "--partitions", "3"]) == 2
     assert "injected fault in block 0" in capsys.readouterr().err  # without --resume-from block 0 is solved
 
 
-def test_spark_state_keeps_solved_blocks_and_a_rerun_does_not_solve_them(spark, capsys, monkeypatch, tmp_path):
+def test_spark_state_keeps_solved_blocks_and_a_rerun_does_not_solve_them(spark_fault, capsys, tmp_path):
     """--spark-state DIR: every solved block is saved; a rerun reads the saved blocks (a fault in
     them is never met) and solves only those missing, with the sequential run's answers."""
     assert main([*ARGV, "--r2s", "istream"]) == 0
@@ -113,11 +114,11 @@ def test_spark_state_keeps_solved_blocks_and_a_rerun_does_not_solve_them(spark, 
     blocks = _blocks()
     assert saved == [f"block-{b}.parquet" for b in range(blocks.first_block, blocks.last_block + 1)]
     (state / "block-1.parquet").unlink()  # as if the run had stopped before block 1 was done
-    monkeypatch.setenv("RSPLARS_FAULT", "fail-block:0")  # block 0 must be read, not solved
+    spark_fault("fail-block:0")  # block 0 must be read, not solved
     assert main(argv) == 0, capsys.readouterr().err
     assert capsys.readouterr().out == sequential
     assert (state / "block-1.parquet").exists()  # solved again and saved
-    monkeypatch.setenv("RSPLARS_FAULT", "fail-block:1")
+    spark_fault("fail-block:1")
     assert main(argv) == 0  # now every block is saved: nothing is solved
     assert capsys.readouterr().out == sequential
     other = [a if a != "50" else "45" for a in argv]  # another range: another run

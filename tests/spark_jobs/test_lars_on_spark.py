@@ -127,7 +127,7 @@ def test_lars_engine_spark_refuses_whole_history_programs(spark, tmp_path, capsy
 
 
 @pytest.mark.spark
-def test_a_killed_worker_is_retried_and_a_failing_block_is_named(spark, tmp_path, capsys, monkeypatch) -> None:
+def test_a_killed_worker_is_retried_and_a_failing_block_is_named(spark_fault, tmp_path, capsys) -> None:
     stream = _stream(8, 60)
     text = "\n".join(f"{t}: {', '.join(f'rec({a.args[0].value})' for a in atoms)}" for t, atoms in stream.items())
     stream_file = _write(tmp_path, "s.txt", text + "\n")
@@ -136,11 +136,11 @@ def test_a_killed_worker_is_retried_and_a_failing_block_is_named(spark, tmp_path
     assert main(argv) == 0
     sequential = capsys.readouterr().out
     marker = tmp_path / "worker-exited"
-    monkeypatch.setenv("RSPLARS_FAULT", f"exit-once:{marker}")  # the first worker to start a block exits
+    spark_fault(f"exit-once:{marker}")  # the first worker to start a block exits
     assert main([*argv, "--engine", "spark", "--master", "local[2]", "--partitions", "4"]) == 0
     assert marker.exists() and marker.read_text().startswith("block ")
     assert capsys.readouterr().out == sequential
-    monkeypatch.setenv("RSPLARS_FAULT", "fail-block:2")
+    spark_fault("fail-block:2")
     assert main([*argv, "--engine", "spark", "--master", "local[2]", "--partitions", "4"]) == EXIT_USAGE
     err = capsys.readouterr().err
     look = program_look_back(parse_program(PROGRAMS["time windows"]))

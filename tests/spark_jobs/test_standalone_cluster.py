@@ -126,6 +126,40 @@ def test_run_on_the_cluster_equals_sequential(standalone_cluster, shipped_env, t
     assert expected.count(b"\n") > 50 and b'"answers": [{' in expected
 
 
+def test_the_users_pyspark_python_runs_the_workers(standalone_cluster, tmp_path, capsys) -> None:
+    """No shipped environment, PYSPARK_PYTHON exported as the driver's interpreter (which has the
+    project): the workers run it, and the job gives the sequential answers."""
+    data = coupons(tmp_path, 60)
+    base = ["run", str(EX / "q2.rq"), *data]
+    expected = sequential(capsys, base)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYSPARK_") and k != "RSPLARS_SPARK_ENV"}
+    env.update(PYSPARK_PYTHON=sys.executable, PYTHONPATH=str(ROOT), SPARK_LOCAL_IP="127.0.0.1")
+    out = tmp_path / "answers.jsonl"
+    proc = subprocess.Popen([sys.executable, "-m", "translator", *base, "--output", str(out), "--engine", "spark",
+                             "--master", standalone_cluster.master_url, "--partitions", "2"],
+                            env=env, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    finished(proc)
+    assert out.read_bytes() == expected and expected.count(b"\n") > 5
+
+
+def test_workers_without_the_project_stop_the_job_with_the_fix(standalone_cluster, tmp_path) -> None:
+    """No shipped environment and no PYSPARK_PYTHON: the workers run the nodes' ``python3``, which
+    has no rsplars. The run stops before its job with exit 2, a message naming the interpreter and
+    the fixes, no traceback and no output file."""
+    data = coupons(tmp_path, 30)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYSPARK_") and k != "RSPLARS_SPARK_ENV"}
+    env.update(PYTHONPATH=str(ROOT), SPARK_LOCAL_IP="127.0.0.1")
+    out = tmp_path / "answers.jsonl"
+    done = subprocess.run([sys.executable, "-m", "translator", "run", str(EX / "q2.rq"), *data, "--output", str(out),
+                           "--engine", "spark", "--master", standalone_cluster.master_url],
+                          env=env, cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2, done.stderr[-3000:]
+    assert "cannot import rsplars" in done.stderr and "No module named 'spark_jobs'" in done.stderr
+    assert "make spark-env" in done.stderr and "export RSPLARS_SPARK_ENV=" in done.stderr
+    assert "PYSPARK_PYTHON" in done.stderr and "Traceback" not in done.stderr
+    assert not out.exists()
+
+
 def stock_stream(path: Path, length: int, seed: int) -> Path:
     """Stock prices of three companies, one every second, in the papers' notation (EP-SPARQL's stream)."""
     rng = random.Random(seed)

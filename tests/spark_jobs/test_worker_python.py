@@ -26,9 +26,22 @@ def test_local_masters_use_the_drivers_interpreter(master, monkeypatch) -> None:
 
 def test_cluster_without_shipped_environment_does_not_impose_the_drivers_python(monkeypatch) -> None:
     monkeypatch.delenv(SHIPPED_ENV_VARIABLE, raising=False)
-    monkeypatch.setenv("PYSPARK_PYTHON", sys.executable)  # left by an earlier local SparkSession
+    monkeypatch.delenv("PYSPARK_PYTHON", raising=False)
+    monkeypatch.setattr("spark_jobs.context._SET_HERE", [])
+    worker_python("local[2]")  # an earlier local SparkSession of this process sets it...
+    assert os.environ["PYSPARK_PYTHON"] == sys.executable
     assert worker_python("spark://127.0.0.1:7077") == {}
-    assert "PYSPARK_PYTHON" not in os.environ
+    assert "PYSPARK_PYTHON" not in os.environ  # ...and a cluster's workers do not get it
+
+
+def test_the_users_pyspark_python_is_kept_for_a_cluster(monkeypatch) -> None:
+    """Exported by the user, even when it is the driver's own interpreter: never removed."""
+    monkeypatch.delenv(SHIPPED_ENV_VARIABLE, raising=False)
+    monkeypatch.setattr("spark_jobs.context._SET_HERE", [])
+    monkeypatch.setenv("PYSPARK_PYTHON", sys.executable)
+    worker_python("local[2]")
+    assert worker_python("spark://127.0.0.1:7077") == {}
+    assert os.environ["PYSPARK_PYTHON"] == sys.executable
 
 
 def test_cluster_ships_the_recorded_environment(tmp_path, monkeypatch) -> None:

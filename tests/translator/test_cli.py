@@ -75,7 +75,7 @@ def test_lenient_notes_and_query_target(capsys):
 
 
 def test_lars_target_reads_back(capsys):
-    """``--to lars`` (implemented since the translation issue) prints a program the LARS parser
+    """``--to lars`` prints a program the LARS parser
     reads back; the comment header names the strategy and mode."""
     from lars.syntax import parse_program
 

@@ -23,8 +23,8 @@ from translator.translate.rspql import lower_windows
 
 QUERIES = Path(__file__).resolve().parents[1] / "data" / "queries"
 
-#: the example of the issue, as RSP4J, YASPER and C-SPARQL 2.0 write RSP-QL
-ISSUE_EXAMPLE = """PREFIX c: <http://example.org/c#>
+#: an RSP-QL query as RSP4J, YASPER and C-SPARQL 2.0 write RSP-QL
+RSPQL_EXAMPLE = """PREFIX c: <http://example.org/c#>
 REGISTER RSTREAM <s1> AS
 SELECT (COUNT(?r) AS ?numRed)
 FROM NAMED WINDOW <rw> ON <red> [RANGE PT15S STEP PT5S]
@@ -45,8 +45,8 @@ def windows_of(q: M.Query) -> dict[str, M.NamedWindow]:
 # ------------------------------------------------------------------------------------- parsing
 
 
-def test_issue_example_reads_as_rspql():
-    q = parse(ISSUE_EXAMPLE)
+def test_rspql_example_reads_as_rspql():
+    q = parse(RSPQL_EXAMPLE)
     assert q.dialect == "rspql"
     assert q.registration == M.Registration("RSTREAM", "s1")
     (w,) = q.dataset.windows
@@ -162,7 +162,7 @@ def test_static_graphs_with_graph():
 
 
 @pytest.mark.parametrize("text", [
-    ISSUE_EXAMPLE,
+    RSPQL_EXAMPLE,
     PRE + "REGISTER ISTREAM <http://ex.org/o> AS CONSTRUCT { ?x :q ?y } FROM :g FROM NAMED WINDOW :a ON :s "
           "[FROM NOW-PT15M TO NOW-PT5M STEP PT1M] FROM NAMED WINDOW :b ON :s [ROWS 3] "
           "WHERE { WINDOW :a { ?x :p ?y OPTIONAL { ?x :r ?z } } FILTER NOT EXISTS { WINDOW ?w { ?y :p ?x } } }",
@@ -262,7 +262,7 @@ def test_window_ending_more_than_a_tick_before_now_fails_by_name():
 @pytest.mark.parametrize(
     "text, reason",
     [
-        (ISSUE_EXAMPLE, "REGISTER RSTREAM at 2:1"),
+        (RSPQL_EXAMPLE, "REGISTER RSTREAM at 2:1"),
         ("SELECT ?x FROM NAMED WINDOW <w> ON <s> [RANGE PT1S] WHERE { ?x ?p ?o }", "FROM NAMED WINDOW at 1:11"),
         ("SELECT ?x WHERE {\n  WINDOW ?w { ?x ?p ?o } }", "WINDOW graph pattern at 2:3"),
         ("SELECT ?x WHERE { WINDOW <w> { ?x ?p ?o } }", "WINDOW graph pattern at 1:19"),
@@ -274,8 +274,8 @@ def test_rspql_is_detected(text, reason):
     assert d.dialect == "rspql" and reason in d.reason
 
 
-def test_the_issue_example_was_never_ep_sparql():
-    d = detect_dialect(ISSUE_EXAMPLE)
+def test_the_rspql_example_was_never_ep_sparql():
+    d = detect_dialect(RSPQL_EXAMPLE)
     assert d.dialect != "epsparql" and "bare name" not in d.reason
 
 
@@ -302,7 +302,7 @@ def test_rspql_mixed_with_csparql_is_a_mismatch():
 
 def test_forcing_another_dialect_explains_rspql():
     with pytest.raises(DialectMismatchError, match="this looks like RSP-QL: REGISTER RSTREAM"):
-        parse(ISSUE_EXAMPLE, "csparql")
+        parse(RSPQL_EXAMPLE, "csparql")
 
 
 # ---------------------------------------------------------------------------------- translation

@@ -315,7 +315,7 @@ def test_tau1_any_pattern_inside_graph_of_named_stream_equals_sparql(stream_part
     check_snapshots(compiled, csparql, sparql, data, elements, length, step, convention, named_stream=True)
 
 
-def test_optional_inside_stream_pattern_of_the_issue() -> None:
+def test_optional_unit_of_measure_inside_stream_pattern() -> None:
     """The CQELS shape of the benchmark queries: ``?result om-owl:floatValue ?value OPTIONAL { ?result om-owl:uom ?uom }``
     inside a STREAM pattern, [RANGE 2s]: the unit arriving at 1 has left the window [2, 4] when the
     value arrives at 4, the unit arriving at 3 is in it until 5."""

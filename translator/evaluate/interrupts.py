@@ -7,6 +7,9 @@ far is kept (the output file is committed, ``translator.evaluate.fileio.atomic_o
 and the caller says up to which time point the answers are complete, so that ``--resume-from T``
 (:mod:`translator.evaluate.resume`) continues the run. A second signal stops at once (the output of
 the evaluation in progress is then not written: every evaluation is written in one piece).
+A signal that comes while clingo runs Python code stops clingo through its public API
+(``Control.interrupt``, :mod:`asp.interruption`) and is raised once clingo has returned; the
+incremental engine (pure Python) is stopped where the signal finds it.
 """
 
 from __future__ import annotations
@@ -17,6 +20,8 @@ import threading
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator, TextIO
+
+from asp import interruption
 
 SIGNAL_NAMES = {signal.SIGINT: "SIGINT", signal.SIGTERM: "SIGTERM"}
 
@@ -57,8 +62,9 @@ def calling_clingo(frame):
     inside a call of clingo (a grounding function, a model or a statistics callback: clingo's
     Python wrapper is on the stack), else ``None``. clingo turns an exception raised there into a
     fatal error for some callbacks ("error in SolveEventHandler::on_statistics going to
-    terminate", exit 1), so :func:`abort_on_signal` raises in that caller instead, once clingo has
-    returned to it."""
+    terminate", exit 1), so the handlers below do not raise there: they ask clingo to stop
+    (:func:`asp.interruption.request_stop`, ``Control.interrupt``) and the exception is raised
+    once clingo has returned (:func:`asp.interruption.checkpoint`)."""
     caller = None
     while frame is not None:
         if frame.f_globals.get("__name__", "").startswith("clingo"):
@@ -69,40 +75,44 @@ def calling_clingo(frame):
     return caller
 
 
-def _raise_in(frame, exc: BaseException) -> None:
-    """Raise ``exc`` in ``frame`` at its next line or return (a trace function of that frame only;
-    tracing is switched off again as it fires)."""
-    import sys
+def _raise_or_request(frame, exc: BaseException) -> None:
+    """Raise ``exc`` now, or, inside a call of clingo, once clingo has returned."""
+    if calling_clingo(frame) is None:
+        raise exc
+    interruption.request_stop(exc)
 
-    def local(fr, event, arg):  # noqa: ARG001
-        if event in ("line", "return"):
-            sys.settrace(None)
-            fr.f_trace = None
-            raise exc
-        return local
 
-    frame.f_trace = local
-    frame.f_trace_lines = True
-    sys.settrace(lambda *args: None)  # tracing on, no other frame traced
+@contextmanager
+def _delivered_after_clingo() -> Iterator[None]:
+    """A stop requested inside clingo and not yet raised (clingo was called outside
+    ``asp.interruption.running``) is raised when the block ends; none outlives it."""
+    try:
+        yield
+    except BaseException:
+        if interruption.stop_requested():
+            interruption.checkpoint()  # the signal's exception, in place of clingo's report of it
+        raise
+    else:
+        interruption.checkpoint()
+    finally:
+        interruption.clear()
 
 
 @contextmanager
 def abort_on_signal() -> Iterator[None]:
-    """SIGINT/SIGTERM raise :class:`Abort` at once (in the main thread; elsewhere nothing changes)."""
+    """SIGINT/SIGTERM raise :class:`Abort` at once (in the main thread; elsewhere nothing changes);
+    inside a call of clingo, once clingo has returned (an interrupted solve is not read)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
 
     def handler(signum, frame):
-        caller = calling_clingo(frame)
-        if caller is not None:  # inside clingo: raised in its caller, once clingo has returned
-            _raise_in(caller, Abort(signum))
-            return
-        raise Abort(signum)
+        _raise_or_request(frame, Abort(signum))
 
     previous = {s: signal.signal(s, handler) for s in SIGNAL_NAMES}
     try:
-        yield
+        with _delivered_after_clingo():
+            yield
     finally:
         for s, h in previous.items():
             signal.signal(s, h)
@@ -126,15 +136,17 @@ def graceful_stop() -> Iterator[StopFlag]:
         yield flag
         return
 
-    def handler(signum, frame):  # noqa: ARG001
+    def handler(signum, frame):
         if flag.signum is not None or (flag.at_once is not None and flag.at_once()):
             flag.signum = signum
-            raise Interrupted(signum)
+            _raise_or_request(frame, Interrupted(signum))
+            return
         flag.signum = signum
 
     previous = {s: signal.signal(s, handler) for s in SIGNAL_NAMES}
     try:
-        yield flag
+        with _delivered_after_clingo():
+            yield flag
     finally:
         for s, h in previous.items():
             signal.signal(s, h)

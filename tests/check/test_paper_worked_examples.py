@@ -5,8 +5,8 @@ windower unit tests, an R2S case).
 
 Expected values are the numbers printed in the papers or computed by hand from their definitions,
 not outputs of this code. The time-varying G_shops (Dell'Aglio et al. 2014, Example 4,
-``--static-during``) is in test_t14_time_varying.py; the expected outputs on the CSRBench data in
-test_csrbench_recorded.py; the expiry bug hidden by IStream in test_g6_expiry.py.
+``--static-during``) is in test_time_varying_static_graph.py; the expected outputs on the CSRBench data in
+test_csrbench_recorded.py; the expiry bug hidden by IStream in test_window_expiry_hidden_by_istream.py.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ def rsp(report=WCNC, **kw) -> Operational:
 
 def test_t1_one_time_sparql_answer_under_a_policy():
     """Dell'Aglio et al. 2014, Example 2: ?person :owns :a over g_shops is :alice (the UNION branch over the window is empty)."""
-    ev = rspql("t1_owns.rq")
+    ev = rspql("owners_of_a.rq")
     rels = ev.relations(rsp(frozenset({"periodic"}), t0=(0,), period=20), 0, 20)
     assert plain(rels) == [(0, [("alice",)]), (20, [("alice",)])]  # at t0 = 0 the window (0, 0] is empty
 

@@ -3,7 +3,7 @@ g_shops on [2, 13] (both ends included), g'_shops (Alice has left) after 13 — 
 as ``--static-during 2..13=shops.ttl --static-during 14..=shops_after13.ttl``: each piece is LARS
 rules ``triple(S,P,O,default) ← ⊞^0 @_T true, T ≥ from, T ≤ to`` (translator.rdf.static).
 
-The expected answers are computed here from the T14 table (a direct evaluation), not by rsplars."""
+The expected answers are computed here from G_shops(t) of Example 4 (a direct evaluation), not by rsplars."""
 
 from __future__ import annotations
 
@@ -26,11 +26,11 @@ def g_shops(t: int) -> set[tuple[str, str]]:
     return set() if t < 2 else G_SHOPS if t <= 13 else G_SHOPS_AFTER
 
 
-def test_t14_the_graph_at_each_instant(cli):
+def test_the_graph_at_each_instant(cli):
     """Evaluated at every instant 0 … 16 (periodic report, period 1 s): the owners of shops are
     those of G_shops(t) — none at 1, g_shops at 2 and at 13 (closed interval), g'_shops at 14. The
     query's stream branch (owners in S_nearby) never matches, so only the static graph answers."""
-    code, out, err = cli("run", DATA / "t14_shops.rq", *NEARBY, *DURING, "--profile", "rsp-ql",
+    code, out, err = cli("run", DATA / "shop_owners.rq", *NEARBY, *DURING, "--profile", "rsp-ql",
                          "--report-policy", "periodic", "--report-period", "1s", "--to", 16)
     assert code == 0, err
     got = {r["t"]: {(a["owner"].strip("<>").rsplit("/", 1)[-1], a["shop"].strip("<>").rsplit("/", 1)[-1])
@@ -50,7 +50,7 @@ def test_t5_with_the_time_varying_graph(cli):
 
 def test_without_the_later_piece_alice_stays_and_bob_goes(cli):
     """Dropping g'_shops: after 13 nothing holds (the pieces are the only static data)."""
-    code, out, err = cli("run", DATA / "t14_shops.rq", *NEARBY, "--static-during", f"2..13={DATA / 'shops.ttl'}",
+    code, out, err = cli("run", DATA / "shop_owners.rq", *NEARBY, "--static-during", f"2..13={DATA / 'shops.ttl'}",
                          "--profile", "rsp-ql", "--report-policy", "periodic", "--report-period", "1s", "--to", 15)
     assert code == 0, err
     answers = {r["t"]: r["answers"] for r in map(json.loads, out.splitlines())}
@@ -63,7 +63,7 @@ def test_without_the_later_piece_alice_stays_and_bob_goes(cli):
     ("2..13", "expected FROM..TO=FILE"),
 ])
 def test_bad_static_during(cli, spec, message):
-    code, out, err = cli("run", DATA / "t14_shops.rq", *NEARBY, "--static-during", spec, "--profile", "rsp-ql")
+    code, out, err = cli("run", DATA / "shop_owners.rq", *NEARBY, "--static-during", spec, "--profile", "rsp-ql")
     assert code == 2 and message in err and "Traceback" not in err and out == ""
 
 
