@@ -9,8 +9,9 @@ escapes of characters legal at that point may be given: the grammar then judges 
 A backslash that is itself escaped does not start a codepoint escape: ``"\\\\u0061"`` is the
 six characters ``\\u0061`` (a string escape ``\\\\`` followed by ``u0061``), as in Jena
 (JavaCC's unicode-escape rule, Java Language Specification §3.3: a ``\\`` begins an escape only
-after an even number of backslashes) and Oxigraph. A high surrogate escape followed by a low one
-(``\\uD83D\\uDE00``) is one code point; a lone surrogate is not a character (an error).
+after an even number of backslashes) and Oxigraph. A surrogate code point (U+D800–U+DFFF) is not a
+character (Unicode's scalar values exclude it, as the SPARQL 1.2 draft writes out): its escape is an
+error, also as half of a UTF-16 pair (Oxigraph refuses it too).
 
 :func:`unescape` gives the replaced text and a :class:`SourceMap` that maps positions of the
 replaced text back to the written text, so that errors keep the user's line and column.
@@ -69,13 +70,13 @@ class EscapeError(ValueError):
 
 def unescape(text: str) -> SourceMap:
     """The text with its codepoint escapes replaced (module docstring). Raises :class:`EscapeError`
-    for an escape of a surrogate without its pair, above U+10FFFF, or a ``\\u`` without 4 hex digits."""
+    for an escape of a surrogate code point or of a number above U+10FFFF, or a ``\\u`` without
+    4 hex digits (``\\U`` without 8)."""
     out: list[str] = []
     starts: list[int] = [0]
     origins: list[int] = [0]
     last = 0
     length = 0
-    pending_high: tuple[int, int] | None = None  # (code unit, offset) of a high surrogate escape
     for m in _ESCAPE.finditer(text):
         slashes = len(m.group()) - len(m.group().lstrip("\\"))
         backslash = m.start() + slashes - 1  # the backslash right before u/U
@@ -84,35 +85,17 @@ def unescape(text: str) -> SourceMap:
         if m.group(1) is None and m.group(2) is None:
             raise EscapeError("a codepoint escape needs 4 hex digits after \\u and 8 after \\U", backslash)
         code = int(m.group(1) or m.group(2), 16)
-        piece = text[last:backslash]
-        out.append(piece)
-        length += len(piece)
-        if pending_high is not None:
-            high, where = pending_high
-            if 0xDC00 <= code <= 0xDFFF and where + 6 == backslash and not piece:
-                out.append(chr(0x10000 + ((high - 0xD800) << 10) + (code - 0xDC00)))
-                pending_high = None
-                length += 1
-                last = m.end()
-                starts.append(length)
-                origins.append(last)
-                continue
-            raise EscapeError(f"\\u{high:04X} is half of a surrogate pair without its other half", where)
         if code > 0x10FFFF:
             raise EscapeError(f"U+{code:X} is beyond the last code point U+10FFFF", backslash)
-        if 0xD800 <= code <= 0xDBFF and m.group(1) is not None:
-            pending_high = (code, backslash)
-            last = m.end()
-            continue
         if 0xD800 <= code <= 0xDFFF:
-            raise EscapeError(f"U+{code:04X} is a surrogate code point, not a character", backslash)
+            raise EscapeError(f"U+{code:04X} is a surrogate code point, not a character (write \\U{0:08X} "
+                              "with the character's own code point)".replace("00000000", "XXXXXXXX"), backslash)
+        piece = text[last:backslash]
+        out.append(piece)
         out.append(chr(code))
-        length += 1
+        length += len(piece) + 1
         last = m.end()
         starts.append(length)
         origins.append(last)
-    if pending_high is not None:
-        high, where = pending_high
-        raise EscapeError(f"\\u{high:04X} is half of a surrogate pair without its other half", where)
     out.append(text[last:])
     return SourceMap(text, "".join(out), tuple(starts), tuple(origins))
