@@ -70,8 +70,10 @@ from translator.rdf.sparql_ops import (  # noqa: F401 - the numbers, re-exported
     KIND_TYPE,
     NUMERIC_KIND,
     XSD_NS,
+    VALUE_EXCEPTIONS,
     ExprError,
     Number,
+    SparqlFunctionFailure,
     arith_value,
     compare_numbers,
     double_lexical,
@@ -1104,7 +1106,9 @@ def operator_key(name: str) -> str:
 def call(name: str, args: Sequence[Value]) -> Value:
     """Apply operator ``name`` to ``args``: a term, or an :class:`ExprError`; never raises for
     bad values. An unknown operator or a wrong number of arguments is an
-    :class:`~lars.errors.UnsupportedError` (a translation problem, not a value)."""
+    :class:`~lars.errors.UnsupportedError` (a translation problem, not a value). A function that
+    raises anything but :data:`~translator.rdf.sparql_ops.VALUE_EXCEPTIONS` has a bug:
+    :class:`~translator.rdf.sparql_ops.SparqlFunctionFailure`, which stops the run."""
     key = operator_key(name)
     fn = OPERATORS.get(key)
     if fn is None:
@@ -1115,8 +1119,11 @@ def call(name: str, args: Sequence[Value]) -> Value:
         raise UnsupportedError(f"{key} with {len(args)} argument(s)", "FILTER evaluation")
     try:
         return fn(*args)
-    except Exception as err:  # noqa: BLE001 - a bug must not turn into a wrong answer silently
+    except VALUE_EXCEPTIONS as err:  # a value the function cannot handle: SPARQL's error (§17.2)
         return ExprError(f"{name}: {type(err).__name__}: {err}")
+    except Exception as err:  # a bug: it stops the run rather than make a FILTER false silently
+        shown = ", ".join("unbound" if a is None else a.reason if isinstance(a, ExprError) else to_nt(a) for a in args)
+        raise SparqlFunctionFailure(f"the SPARQL function {name}({shown}) failed: {type(err).__name__}: {err}") from err
 
 
 # ------------------------------------------------------------- N-Triples adapters (clingo context)
