@@ -362,10 +362,7 @@ class Tau:
             # SPARQL ranges ?g over the dataset's named graphs (§18.6 eval(D(G), Graph(var, P)))
             guards = [Literal(Atom(NAMED_GRAPH, (inner,))),
                       Comparison("!=", inner, DEFAULT_GRAPH), Comparison("!=", inner, STREAM_GRAPH)]
-            if not any(r.head == Atom(NAMED_GRAPH, (Variable("G"),)) for r in self.rules):
-                g = Variable("G")
-                self.add(Atom(NAMED_GRAPH, (g,)), [Literal(Atom(TRIPLE, (Variable("S"), Variable("P"), Variable("O"), g))),
-                                                    Comparison("!=", g, DEFAULT_GRAPH), Comparison("!=", g, STREAM_GRAPH)])
+            self.define_named_graphs()
         self.add(self.head(i, p, graph), [self.child(2 * i, p.pattern, inner), *guards])
 
     def _t_bind(self, p: A.Bind, graph: Term, i: int) -> None:
@@ -383,8 +380,26 @@ class Tau:
             self.add(Atom(self.prefix + ans(i), (*(NULL if (value := by_var[v]) is None else value for v in order), graph)), [])
 
     def _t_empty(self, p: A.Empty, graph: Term, i: int) -> None:
+        """``{}``: one solution with no bindings (§18.2.1), in the default graph and in a stream's
+        window; directly inside ``GRAPH ?g`` / ``GRAPH <g>`` one per named graph of the dataset
+        (§18.6 eval(D(G), Graph(var, P)); an IRI that names no graph: none)."""
+        if self.in_stream is None and graph not in (DEFAULT_GRAPH, STREAM_GRAPH):
+            self.define_named_graphs()
+            body = [Literal(Atom(NAMED_GRAPH, (graph,)))]
+            if isinstance(graph, Variable):
+                body += [Comparison("!=", graph, DEFAULT_GRAPH), Comparison("!=", graph, STREAM_GRAPH)]
+            self.add(Atom(self.prefix + ans(i), (graph,)), body)
+            return
         self.require_ground_graph(graph, "an empty group {}")
         self.add(Atom(self.prefix + ans(i), (graph,)), [])
+
+    def define_named_graphs(self) -> None:
+        """``named_graph(G) ← triple(S, P, O, G), G ≠ default, G ≠ stream`` (once): the graphs of
+        the dataset other than the default graph."""
+        g = Variable("G")
+        if not any(r.head == Atom(NAMED_GRAPH, (g,)) for r in self.rules):
+            self.add(Atom(NAMED_GRAPH, (g,)), [Literal(Atom(TRIPLE, (Variable("S"), Variable("P"), Variable("O"), g))),
+                                              Comparison("!=", g, DEFAULT_GRAPH), Comparison("!=", g, STREAM_GRAPH)])
 
     def _t_stream(self, p: A.Stream, graph: Term, i: int) -> None:
         """τ2: ``ans_i(V̄, D) ← τ(ω)(⋀_{(S,P,O)∈g} ◇ striple(S,P,O,s))`` when g is a basic graph
