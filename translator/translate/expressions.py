@@ -23,7 +23,7 @@ from lars.printer import format_term, string_text
 from lars.reference import clingo_order
 from translator.query import model as M
 from translator.rdf import sparql_ops as ops
-from translator.rdf.terms import from_lars, to_lars
+from translator.rdf.terms import NULL, from_lars, to_lars
 from translator.rdf.timeunits import timezone
 from translator.translate.numeric_tests import number_of_text
 
@@ -165,7 +165,22 @@ def _bindings(text: str, args: Sequence[GroundTerm]) -> tuple[M.Expr, dict[str, 
     expr, names = parse_expression(text)
     if len(args) != len(names):
         raise ValueError(f"{text!r} reads {len(names)} variable(s), got {len(args)} argument(s)")
-    return expr, {n: from_lars(a) for n, a in zip(names, args)}
+    return expr, {n: _value_of(a) for n, a in zip(names, args)}
+
+
+_NOT_A_TERM = ops.ExprError("a graph name of the translation (default, stream), not an RDF term")
+
+
+def _value_of(arg: GroundTerm) -> Value:
+    """The RDF term of an argument; a constant of the translation that is no RDF term (the graph
+    names ``default`` and ``stream`` of ``ans_i(…, D)``) is SPARQL's error value. An engine may
+    evaluate a rule's built-ins in any order, so a test can meet a graph name bound to ``?g``
+    before the rule's ``named_graph(?g), ?g ≠ default`` rejects it (``{ GRAPH ?g {…} } UNION {…}``
+    under a FILTER on ?g, once ``lars.incremental`` unfolds the union): its value does not matter
+    there, as that binding never reaches an answer."""
+    if isinstance(arg, Constant) and arg != NULL:
+        return _NOT_A_TERM
+    return from_lars(arg)
 
 
 def sparql_test(text: String, *args: GroundTerm) -> Integer:
