@@ -1,58 +1,19 @@
-"""``rsplars run`` on plain SPARQL 1.1 queries (no stream: ``--static`` / ``--named``), in this process."""
+"""The ``rsplars`` fixture: ``rsplars(query, data="", named={IRI: turtle}, *options)`` → :class:`Run`."""
 
 from __future__ import annotations
 
-import contextlib
-import io
-import json
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
+from sparql11_cli import Run, run_query
 
-@dataclass(frozen=True)
-class Run:
-    code: int
-    out: str
-    err: str
-
-    def records(self) -> list[dict]:
-        return [json.loads(line) for line in self.out.splitlines() if line.strip()]
-
-    def answers(self) -> list[dict]:
-        (record,) = self.records()
-        return record["answers"]
+__all__ = ["Run"]
 
 
 @pytest.fixture
 def rsplars(tmp_path: Path):
-    """``rsplars(query, data="", named={IRI: turtle}, *options)`` → :class:`Run` (jsonl output unless
-    ``--format`` is among the options)."""
-    from translator.cli.main import main
-
     def run(query: str, data: str = "", named: dict[str, str] | None = None, *options: str) -> Run:
-        q = tmp_path / "query.rq"
-        q.write_text(query, encoding="utf-8")
-        argv = ["run", str(q)]
-        if data:
-            d = tmp_path / "data.ttl"
-            d.write_text(data, encoding="utf-8")
-            argv += ["--static", str(d)]
-        for k, (iri, text) in enumerate((named or {}).items()):
-            f = tmp_path / f"named{k}.ttl"
-            f.write_text(text, encoding="utf-8")
-            argv += ["--named", f"{iri}={f}"]
-        if "--format" not in options:
-            argv += ["--format", "jsonl"]
-        out = tmp_path / "answers.out"
-        argv += [*options, "--output", str(out)]
-        err = io.StringIO()
-        with contextlib.redirect_stderr(err):
-            try:
-                code = main(argv)
-            except SystemExit as stop:
-                code = int(stop.code or 0)
-        return Run(code, out.read_text(encoding="utf-8") if out.exists() else "", err.getvalue())
+        return run_query(tmp_path, query, data, named, *options)
 
     return run
