@@ -50,7 +50,7 @@ def _described(query: M.Query, pattern: A.Pattern) -> tuple[list[A.Var], list[M.
     form = query.form
     assert isinstance(form, M.Describe)
     if not form.terms:  # DESCRIBE *: every variable in scope
-        return A.ordered(A.variables(pattern)), []
+        return list(A.ordered(A.variables(pattern))), []
     scope = A.variables(pattern)
     variables = [A.Var(t.name) for t in form.terms if isinstance(t, M.Var) and A.Var(t.name) in scope]
     return variables, [t for t in form.terms if isinstance(t, M.IRI)]
@@ -66,7 +66,9 @@ def describe_rules(query: M.Query, pattern: A.Pattern, tau: Tau, solutions: Atom
     for v in variables:
         rules.append(Rule(Atom(RESOURCE, (lars_var(v),)), (Literal(solutions), Comparison("!=", lars_var(v), NULL))))
     for iri in iris:
-        rules.append(Rule(Atom(RESOURCE, (normalize_term(iri),)), (Literal(solutions),)))
+        resource = normalize_term(iri)
+        assert isinstance(resource, String)
+        rules.append(Rule(Atom(RESOURCE, (resource,)), (Literal(solutions),)))
     s, p, o = (lars_var(A.Var(v)) for v in VARIABLES)
     rules.append(Rule(Atom(CBD, (s,)), (Literal(Atom(RESOURCE, (s,))),)))
     blank = Comparison("=", _call_is_blank(o), Integer(1))

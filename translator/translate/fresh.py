@@ -92,7 +92,7 @@ def solution_variables(pattern: object, scope: frozenset) -> list:
                 walk(getattr(node, f.name))
 
     walk(pattern)
-    return A.ordered(frozenset(v for v in scope if v not in targets))
+    return list(A.ordered(frozenset(v for v in scope if v not in targets)))
 
 
 def fresh_call(name: str, args: list, fresh: Fresh | None):

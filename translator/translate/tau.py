@@ -164,7 +164,7 @@ def expression_call(function: str, expr: A.Expression, scope: frozenset[A.Var], 
     calling RAND, UUID, STRUUID or BNODE also gets ``"target"`` and the solution (the variables of
     ``scope`` that no BIND of ``pattern`` computes): its values are functions of them
     (:mod:`translator.translate.fresh`)."""
-    args = [lars_var(v) if v in scope or v.name == NOW_TIME.name else NULL for v in expr.variables]
+    args: list[Term] = [lars_var(v) if v in scope or v.name == NOW_TIME.name else NULL for v in expr.variables]
     if reads_fresh(expr.text):
         solution = solution_variables(pattern, scope) if pattern is not None else A.ordered(scope)
         args += [String(target), *(lars_var(v) for v in solution)]
@@ -393,7 +393,7 @@ class Tau:
         (§18.6 eval(D(G), Graph(var, P)); an IRI that names no graph: none)."""
         if self.in_stream is None and graph not in (DEFAULT_GRAPH, STREAM_GRAPH):
             self.define_named_graphs()
-            body = [Literal(Atom(NAMED_GRAPH, (graph,)))]
+            body: list[BodyElement] = [Literal(Atom(NAMED_GRAPH, (graph,)))]
             if isinstance(graph, Variable):
                 body += [Comparison("!=", graph, DEFAULT_GRAPH), Comparison("!=", graph, STREAM_GRAPH)]
             self.add(Atom(self.prefix + ans(i), (graph,)), body)
