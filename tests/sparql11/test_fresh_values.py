@@ -97,3 +97,14 @@ def test_now_and_rand_on_a_stream(rsplars, tmp_path) -> None:
     # the three solutions differ
     assert all(len(values) == 1 for values in seen_r.values())
     assert len(set().union(*seen_r.values())) == 3
+
+
+def test_refused_by_name_in_ep_sparql() -> None:
+    """EP-SPARQL's translation passes no solution to its expressions: the functions are refused."""
+    from lars.errors import UnsupportedError
+    from translator.query.parse import parse
+    from translator.translate.epsparql import reject_unsupported
+
+    query = parse("SELECT ?x ?r WHERE { ?x p ?y BIND(RAND() AS ?r) } SEQ { ?y q ?z }", "epsparql")
+    with pytest.raises(UnsupportedError, match="RAND"):
+        reject_unsupported(query)

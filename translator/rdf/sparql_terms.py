@@ -42,8 +42,8 @@ Semantics implemented (with the spec section):
   HOURS, MINUTES, SECONDS, STRDT, STRLANG, ENCODE_FOR_URI, MD5, SHA1, SHA256, SHA384, SHA512, TZ,
   TIMEZONE, and the casts ``xsd:string|boolean|integer|decimal|float|double|dateTime(…)`` (§17.5,
   :func:`cast`); NOW (§17.4.5.1) on a stream as :func:`evaluation_datetime`, the evaluation time
-  (``translator.translate.now``). Not here, by design: RAND, UUID, STRUUID, BNODE (their value is
-  not a function of the solution; rejected at translation, ``docs/coverage.md``).
+  (``translator.translate.now``). Not here: RAND, UUID, STRUUID, BNODE, whose value is not a
+  function of their arguments but of the solution (``translator.translate.fresh``).
 
 Results are typed literals in canonical lexical form (XSD 1.1 §3.3: ``1.5``/``3.0`` for decimals,
 ``1.5E1``/``INF``/``NaN`` for doubles and floats). Where rdflib's own SPARQL engine deviates from

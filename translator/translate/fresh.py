@@ -131,3 +131,27 @@ def fresh_call(name: str, args: list, fresh: Fresh | None):
     h = raw.hex()
     text = f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
     return URIRef("urn:uuid:" + text) if upper == "UUID" else Literal(text)
+
+
+def reject_fresh(query: object, stage: str) -> None:
+    """Raise the named :class:`~lars.errors.UnsupportedError` for a call of one of :data:`FRESH` in
+    ``query`` (a translation that does not pass the solution to its expressions: EP-SPARQL,
+    RSEP-QL)."""
+    import dataclasses
+
+    from lars.errors import UnsupportedError
+    from translator.query import model as M
+
+    def walk(node: object) -> None:
+        if isinstance(node, M.FunctionCall) and node.name.upper() in FRESH:
+            raise UnsupportedError(f"the SPARQL function {node.name.upper()}", stage,
+                                   "RAND, UUID, STRUUID and BNODE are evaluated per solution in SPARQL, "
+                                   "C-SPARQL, CQELS-QL and RSP-QL queries only")
+        if isinstance(node, tuple):
+            for x in node:
+                walk(x)
+        elif dataclasses.is_dataclass(node) and not isinstance(node, type):
+            for f in dataclasses.fields(node):
+                walk(getattr(node, f.name))
+
+    walk(query)
