@@ -171,21 +171,15 @@ def _parsed_expression(text: str) -> tuple[M.Expr, tuple[str, ...]]:
     return part.expr, tuple(v.name for v in M.expression_variables(part.expr))
 
 
-def _bindings(text: str, args: Sequence[GroundTerm]) -> tuple[M.Expr, dict[str, Value]]:
-    expr, names = parse_expression(text)
-    if len(args) != len(names):
-        raise ValueError(f"{text!r} reads {len(names)} variable(s), got {len(args)} argument(s)")
-    return expr, {n: _value_of(a) for n, a in zip(names, args)}
-
-
 def _evaluated(text: str, args: Sequence[GroundTerm]) -> Value:
     """The value of the expression ``text`` for the arguments of ``@sparql_test``/``@sparql_value``:
     its variables' values, then — for an expression calling RAND, UUID, STRUUID or BNODE — where
     its value goes and the solution (``tau.expression_call``)."""
     expr, names = parse_expression(text)
-    if len(args) == len(names) or not reads_fresh(text):
-        expr, bindings = _bindings(text, args)
-        return evaluate(expr, bindings)
+    if len(args) == len(names):
+        return evaluate(expr, {n: _value_of(a) for n, a in zip(names, args)})
+    if not reads_fresh(text):
+        raise ValueError(f"{text!r} reads {len(names)} variable(s), got {len(args)} argument(s)")
     own, extra = args[: len(names)], args[len(names):]
     bindings = {n: _value_of(a) for n, a in zip(names, own)}
     texts = tuple(format_term(a) for a in extra)
