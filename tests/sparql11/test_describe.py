@@ -49,6 +49,8 @@ def rsplars_graph(run) -> Graph:
     "DESCRIBE ?x <http://e/z> WHERE { ?x <http://e/q> ?y }",
     "DESCRIBE ?y WHERE { ?x <http://e/p> ?y }",  # literals are not described
     "DESCRIBE ?x WHERE { GRAPH ?g { ?x ?p ?o } }",  # the description reads the default graph only
+    "DESCRIBE <http://e/c> WHERE { ?x <http://e/none> ?y }",  # no solution: nothing described
+    "DESCRIBE <http://e/c> ?x WHERE { OPTIONAL { ?x <http://e/none> ?y } }",  # ?x unbound
 ])
 def test_as_oxigraph(rsplars, query: str) -> None:
     run = rsplars(query, DATA, NAMED, "--format", "ntriples")
