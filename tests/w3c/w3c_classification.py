@@ -32,21 +32,10 @@ from dataclasses import dataclass
 SUBQUERY_LIMIT = ("LIMIT in a sub-query", "LIMIT in a sub-query")
 
 
-def _function(name: str) -> tuple[str, str]:
-    return (f"{name}()", f"the SPARQL function {name} ")
-
-
 UNSUPPORTED: dict[str, tuple[str, str]] = {
     # test -> (the feature as the coverage table names it, the text the CLI's error must contain)
     "bindings/graph": ("VALUES binding the variable of GRAPH ?g inside it",
                        "VALUES directly inside GRAPH ?var or STREAM ?var"),
-    "functions/bnode01": _function("BNODE"),
-    "functions/bnode02": _function("BNODE"),
-    "functions/now01": _function("NOW"),
-    "functions/rand01": _function("RAND"),
-    "functions/uuid01": _function("UUID"),
-    "functions/uuid02": _function("UUID"),
-    "functions/struuid01": _function("STRUUID"),
     "subquery/subquery11": SUBQUERY_LIMIT,
     "subquery/subquery14": SUBQUERY_LIMIT,
 }

@@ -14,6 +14,7 @@ from typing import Sequence
 
 from lars import cache
 from lars.errors import RsplarsError, report_error
+from translator.rdf.sparql_ops import SparqlFunctionFailure, report_internal_error
 from translator.cli.commands.cache_option import add_cache_option
 
 #: subcommand name -> module in translator.cli.commands that defines it (argparse lists them in this order)
@@ -72,6 +73,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return int(args.func(args))
     except RsplarsError as err:
         return report_error(err)
+    except SparqlFunctionFailure as err:  # a bug inside a SPARQL function (translator.rdf.sparql_ops)
+        return report_internal_error(err)
     except BrokenPipeError:
         return 0
     except KeyboardInterrupt:

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Iterable, Mapping
 
 from lars import cache
 
-from .errors import QuerySyntaxError, RsplarsError
+from .errors import QuerySyntaxError, RsplarsError, SourceError
+from .escapes import has_escapes
 from .model import DIALECTS, Query
 
 if TYPE_CHECKING:  # Lark is imported when a query is parsed, not when it comes from the cache (lars.cache)
@@ -59,6 +60,9 @@ def parse(
     ``DialectMismatchError`` (all :class:`lars.errors.SourceError`).
     """
     forced = dialect != "auto"
+    written = text
+    if has_escapes(text):  # SPARQL 1.1 §19.2: codepoint escapes are replaced before parsing
+        text = _unescaped(text, source)
     if not forced:
         from .dialect import detect_dialect  # not loaded by a run whose query comes from the cache
 
@@ -71,12 +75,47 @@ def parse(
     # per source name; an error is never kept (its located message comes from the parser every time)
     for source_key, usable in ((None, lambda q: isinstance(q, Query) and not q.notes),
                                (source, lambda q: isinstance(q, Query))):
-        query = cache.load("query", (text, *options, source_key))
+        query = cache.load("query", (written, *options, source_key))
         if query is not cache.MISS and usable(query):
             return query
-    query = _parse(text, dialect, forced, source, lenient, prefixes, bare_ns, base)
-    cache.store("query", (text, *options, source if query.notes else None), query)
+    if written is text:
+        query = _parse(text, dialect, forced, source, lenient, prefixes, bare_ns, base)
+    else:
+        try:
+            query = _parse(text, dialect, forced, source, lenient, prefixes, bare_ns, base)
+        except SourceError as err:
+            raise _at_written_position(err, text, written) from None
+    cache.store("query", (written, *options, source if query.notes else None), query)
     return query
+
+
+def _unescaped(text: str, source: str) -> str:
+    """``text`` with its codepoint escapes replaced (:mod:`translator.query.escapes`); an escape
+    that stands for no character is a syntax error at its place."""
+    from .escapes import EscapeError, unescape
+
+    try:
+        return unescape(text).replaced
+    except EscapeError as err:
+        line = text.count("\n", 0, err.offset) + 1
+        column = err.offset - (text.rfind("\n", 0, err.offset) + 1) + 1
+        raise QuerySyntaxError(str(err), source=source, line=line, column=column, text=text,
+                               expected="\\uXXXX (U+0000–U+FFFF, no lone surrogate) or \\UXXXXXXXX (up to U+10FFFF)") from None
+
+
+def _at_written_position(err: SourceError, replaced: str, written: str) -> SourceError:
+    """An error located in the text after codepoint escapes were replaced, located in the text as
+    the user wrote it (line, column and the line shown)."""
+    from .escapes import unescape
+
+    if err.text != replaced or err.line is None:
+        return err
+    line, column = unescape(written).position(err.line, err.column or 1)
+    err.line, err.text = line, written
+    if err.column is not None:
+        err.column = column
+    err.args = (err.render(),)
+    return err
 
 
 def detect(text: str, source: str) -> tuple[str, str]:
@@ -87,7 +126,7 @@ def detect(text: str, source: str) -> tuple[str, str]:
     def detected() -> tuple[str, str]:
         from .dialect import detect_dialect
 
-        detection = detect_dialect(text, source)
+        detection = detect_dialect(_unescaped(text, source) if has_escapes(text) else text, source)
         return detection.dialect, detection.reason
 
     return cache.cached("dialect", (text,), detected,

@@ -44,6 +44,32 @@ class ExprError:
         raise TypeError("ExprError has no truth value; use filter_holds()")
 
 
+class SparqlFunctionFailure(Exception):
+    """A SPARQL operator or function raised an exception that is not one of SPARQL's errors (§17.2:
+    a type error, an unbound or ill-formed operand, a value out of range, which the functions
+    return as :class:`ExprError`): a bug of rsplars. It stops the run (``rsplars`` exits 1 with
+    "internal error … please report it"), never turning a FILTER false and a solution lost."""
+
+
+#: exceptions that bad *values* raise inside a function (a lexical form Python cannot read, a
+#: number out of range, a decimal operation without a result): SPARQL errors (§17.2), not bugs
+VALUE_EXCEPTIONS: tuple[type[Exception], ...] = (ValueError, ArithmeticError)
+
+
+def report_internal_error(err: SparqlFunctionFailure) -> int:
+    """Print a :class:`SparqlFunctionFailure` as rsplars' bug, without a traceback unless the
+    environment sets ``RSPLARS_TRACEBACK=1``, and return the exit code 1."""
+    import os
+    import sys
+    import traceback
+
+    print(f"rsplars: internal error: {err}. This is a bug of rsplars, please report it "
+          "(RSPLARS_TRACEBACK=1 prints where it happened)", file=sys.stderr)
+    if os.environ.get("RSPLARS_TRACEBACK") == "1":
+        traceback.print_exception(err, file=sys.stderr)
+    return 1
+
+
 def is_error(value: object) -> bool:
     return isinstance(value, ExprError)
 

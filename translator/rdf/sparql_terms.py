@@ -28,8 +28,13 @@ Semantics implemented (with the spec section):
   ``xsd:string``) by code points, booleans, ``xsd:dateTime`` by instant; otherwise ``RDFterm-equal``
   (§17.4.1.7): equal terms are equal, two *different literals* are a type error, anything else is
   not equal. ``<`` ``<=`` ``>`` ``>=`` on numbers, strings, booleans and dateTimes only;
-* a dateTime with a time zone and one without cannot be compared (error; XPath's implicit time
-  zone is implementation-defined);
+* ``xsd:dateTime`` and ``xsd:date`` (a date as the first instant of its day) by XSD 1.1's partial
+  order (§3.2.7.4): a value without a time zone stands for every time zone from −14:00 to +14:00,
+  so against a zoned value it is ordered (and unequal) only when more than 14 hours apart, and
+  otherwise the comparison is indeterminate, a type error for ``=``, ``!=``, ``<`` … alike (no
+  implicit time zone); a date and a dateTime are never equal and not ordered (error for ``<`` …);
+  ``T24:00:00`` is the next day's ``T00:00:00``. ORDER BY has its own total order
+  (``translator.translate.expressions.sparql_order_key``: no zone read as Z);
 * ``&&``, ``||`` with the error truth tables of §17.2, ``!``;
 * functions of §17.4: BOUND, IF, COALESCE, sameTerm, isIRI/isURI, isBlank, isLiteral, isNumeric,
   STR, LANG, LANGMATCHES, DATATYPE, IRI/URI, STRLEN, SUBSTR, UCASE, LCASE, STRSTARTS, STRENDS,
@@ -37,8 +42,8 @@ Semantics implemented (with the spec section):
   HOURS, MINUTES, SECONDS, STRDT, STRLANG, ENCODE_FOR_URI, MD5, SHA1, SHA256, SHA384, SHA512, TZ,
   TIMEZONE, and the casts ``xsd:string|boolean|integer|decimal|float|double|dateTime(…)`` (§17.5,
   :func:`cast`); NOW (§17.4.5.1) on a stream as :func:`evaluation_datetime`, the evaluation time
-  (``translator.translate.now``). Not here, by design: RAND, UUID, STRUUID, BNODE (their value is
-  not a function of the solution; rejected at translation, ``docs/coverage.md``).
+  (``translator.translate.now``). Not here: RAND, UUID, STRUUID, BNODE, whose value is not a
+  function of their arguments but of the solution (``translator.translate.fresh``).
 
 Results are typed literals in canonical lexical form (XSD 1.1 §3.3: ``1.5``/``3.0`` for decimals,
 ``1.5E1``/``INF``/``NaN`` for doubles and floats). Where rdflib's own SPARQL engine deviates from
@@ -70,8 +75,10 @@ from translator.rdf.sparql_ops import (  # noqa: F401 - the numbers, re-exported
     KIND_TYPE,
     NUMERIC_KIND,
     XSD_NS,
+    VALUE_EXCEPTIONS,
     ExprError,
     Number,
+    SparqlFunctionFailure,
     arith_value,
     compare_numbers,
     double_lexical,
@@ -149,6 +156,8 @@ def evaluation_datetime(epoch: Value, unit_ms: Value, t: Value) -> Value:
 
 
 def datetime_value(term: Value) -> datetime | None:
+    """The value of a valid ``xsd:dateTime`` (aware iff it has a time zone), else ``None``;
+    ``24:00:00`` is the first instant of the next day (XSD 1.1 §3.3.7)."""
     if not isinstance(term, Literal) or term.datatype != XSD.dateTime:
         return None
     lex = str(term).strip()
@@ -157,9 +166,73 @@ def datetime_value(term: Value) -> datetime | None:
     try:
         # Python accepts at most 6 fractional digits: truncate further digits
         lex = re.sub(r"(\.\d{6})\d+", r"\1", lex)
+        midnight = re.search(r"T24:00:00(?:\.0+)?(?=Z|[+-]|\Z)", lex)
+        if midnight:
+            from datetime import timedelta
+
+            lex = lex[: midnight.start()] + "T00:00:00" + lex[midnight.end():]
+            return datetime.fromisoformat(lex.replace("Z", "+00:00")) + timedelta(days=1)
         return datetime.fromisoformat(lex.replace("Z", "+00:00"))
+    except (ValueError, OverflowError):
+        return None
+
+
+_DATE_LEX = re.compile(r"(-?[0-9]{4,})-([0-9]{2})-([0-9]{2})(Z|[+-][0-9]{2}:[0-9]{2})?\Z")
+
+
+def date_value(term: Value) -> datetime | None:
+    """An ``xsd:date`` as the first instant of its day (XSD 1.1 §3.3.9: its time zone kept, aware
+    iff it has one), else ``None``."""
+    if not isinstance(term, Literal) or term.datatype != XSD.date:
+        return None
+    m = _DATE_LEX.match(str(term).strip())
+    if not m:
+        return None
+    try:
+        return datetime.fromisoformat(f"{m.group(1)}-{m.group(2)}-{m.group(3)}T00:00:00"
+                                      + (m.group(4) or "").replace("Z", "+00:00"))
     except ValueError:
         return None
+
+
+def _temporal(term: Value) -> tuple[URIRef, datetime] | None:
+    when = datetime_value(term)
+    if when is not None:
+        return XSD.dateTime, when
+    when = date_value(term)
+    return None if when is None else (XSD.date, when)
+
+
+#: the time zones an unzoned value may stand for (XSD 1.1 §3.2.7.4, D.2.2 Order relations)
+_ZONE_SPAN_HOURS = 14
+
+UNORDERED_TYPES = 3
+""":func:`_compare`'s answer for values of two supported, disjoint value spaces (an ``xsd:date``
+and an ``xsd:dateTime``): not equal, and not ordered."""
+
+
+def _compare_instants(a: datetime, b: datetime) -> int | ExprError:
+    """XSD 1.1's partial order of dateTimes (§3.2.7.4, op:dateTime-less-than / -equal of XPath
+    F&O §10.4 without an implicit time zone): with or without time zones on both sides, by value;
+    an unzoned value Q stands for every instant from Q at +14:00 to Q at −14:00, so a zoned P is
+    below it only when below the earliest, above it only when above the latest; otherwise the order
+    is indeterminate, which SPARQL reports as a type error (§17.3: an operand the operator cannot
+    compare) — for ``=`` too (a determinate pair is never equal)."""
+    from datetime import timedelta, timezone as tz
+
+    if (a.tzinfo is None) == (b.tzinfo is None):
+        return (a > b) - (a < b)
+    flip = a.tzinfo is None
+    zoned, local = (b, a) if flip else (a, b)
+    earliest = local.replace(tzinfo=tz(timedelta(hours=_ZONE_SPAN_HOURS)))
+    latest = local.replace(tzinfo=tz(timedelta(hours=-_ZONE_SPAN_HOURS)))
+    if zoned < earliest:
+        c = -1
+    elif zoned > latest:
+        c = 1
+    else:
+        return ExprError("a dateTime with a time zone and one without, less than 14 hours apart: indeterminate")
+    return -c if flip else c
 
 
 def number_literal(kind: int, value: int | Decimal | float) -> Literal:
@@ -252,11 +325,11 @@ def _compare(a: Value, b: Value) -> int | ExprError | None:
     ba, bb = boolean_value(a), boolean_value(b)
     if ba is not None and bb is not None:
         return (ba > bb) - (ba < bb)
-    da, db = datetime_value(a), datetime_value(b)
-    if da is not None and db is not None:
-        if (da.tzinfo is None) != (db.tzinfo is None):
-            return ExprError("dateTimes with and without time zone are not comparable")
-        return (da > db) - (da < db)
+    ta, tb = _temporal(a), _temporal(b)
+    if ta is not None and tb is not None:
+        if ta[0] != tb[0]:
+            return UNORDERED_TYPES
+        return _compare_instants(ta[1], tb[1])
     return None
 
 
@@ -295,10 +368,12 @@ def _ordering(name: str, test: Callable[[int], bool]) -> Callable[[Value, Value]
             return ExprError(f"{name} is not defined on these terms")
         if isinstance(c, ExprError):
             return c
+        if c == UNORDERED_TYPES:
+            return ExprError(f"{name} between an xsd:date and an xsd:dateTime")
         return boolean(c != 2 and test(c))
 
     op.__name__ = name
-    op.__doc__ = f"``{name}`` on numbers, strings, booleans and dateTimes (§17.3)."
+    op.__doc__ = f"``{name}`` on numbers, strings, booleans, dateTimes and dates (§17.3)."
     return op
 
 
@@ -1104,7 +1179,9 @@ def operator_key(name: str) -> str:
 def call(name: str, args: Sequence[Value]) -> Value:
     """Apply operator ``name`` to ``args``: a term, or an :class:`ExprError`; never raises for
     bad values. An unknown operator or a wrong number of arguments is an
-    :class:`~lars.errors.UnsupportedError` (a translation problem, not a value)."""
+    :class:`~lars.errors.UnsupportedError` (a translation problem, not a value). A function that
+    raises anything but :data:`~translator.rdf.sparql_ops.VALUE_EXCEPTIONS` has a bug:
+    :class:`~translator.rdf.sparql_ops.SparqlFunctionFailure`, which stops the run."""
     key = operator_key(name)
     fn = OPERATORS.get(key)
     if fn is None:
@@ -1115,8 +1192,11 @@ def call(name: str, args: Sequence[Value]) -> Value:
         raise UnsupportedError(f"{key} with {len(args)} argument(s)", "FILTER evaluation")
     try:
         return fn(*args)
-    except Exception as err:  # noqa: BLE001 - a bug must not turn into a wrong answer silently
+    except VALUE_EXCEPTIONS as err:  # a value the function cannot handle: SPARQL's error (§17.2)
         return ExprError(f"{name}: {type(err).__name__}: {err}")
+    except Exception as err:  # a bug: it stops the run rather than make a FILTER false silently
+        shown = ", ".join("unbound" if a is None else a.reason if isinstance(a, ExprError) else to_nt(a) for a in args)
+        raise SparqlFunctionFailure(f"the SPARQL function {name}({shown}) failed: {type(err).__name__}: {err}") from err
 
 
 # ------------------------------------------------------------- N-Triples adapters (clingo context)

@@ -281,6 +281,12 @@ def compile_query(
     if grouping is not None:  # aggregation on top of τ's solutions (translator.translate.aggregates)
         extra, solutions, scope = grouping.rules(where)
         native, _, _ = grouping.rules(where, native=True)
+    elif isinstance(query.form, M.Describe):  # the concise bounded descriptions (translator.translate.describe)
+        from translator.translate.describe import as_construct, describe_rules
+
+        extra, solutions = describe_rules(query, pattern, tau, where)
+        scope = frozenset(A.Var(v) for v in variables)
+        query = as_construct(query)
     else:
         scope = A.variables(pattern)
     answer = Rule(  # a projected variable the pattern never binds is always unbound (null)
@@ -372,8 +378,7 @@ def _variables(rule: Rule) -> set[Variable]:
 
 
 def _reject_unsupported(query: M.Query) -> None:
-    if isinstance(query.form, M.Describe):
-        raise UnsupportedError("DESCRIBE", STAGE)
+    """Nothing is refused here any more (DESCRIBE: translator.translate.describe)."""
 
 
 def _result_form(query: M.Query, pattern: A.Pattern) -> tuple[str, tuple[str, ...], A.Pattern]:
@@ -386,6 +391,10 @@ def _result_form(query: M.Query, pattern: A.Pattern) -> tuple[str, tuple[str, ..
         return "construct", construct_variables(query, A.variables(pattern)), pattern
     if isinstance(form, M.Ask):
         return "ask", (), pattern
+    if isinstance(form, M.Describe):  # the described triples, read as CONSTRUCT { ?s ?p ?o } (describe)
+        from translator.translate.describe import VARIABLES
+
+        return "construct", VARIABLES, pattern
     raise UnsupportedError(type(form).__name__.upper(), STAGE)
 
 

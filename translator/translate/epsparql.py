@@ -510,6 +510,9 @@ def reject_unsupported(query: M.Query) -> None:
     from translator.query.errors import reject_property_paths
 
     reject_property_paths(query, STAGE)
+    from translator.translate.fresh import reject_fresh  # no solution reaches its expressions
+
+    reject_fresh(query, STAGE)
     mods = query.modifiers
     for name, present in (("ORDER BY", mods.order_by), ("LIMIT", mods.limit is not None),
                           ("OFFSET", mods.offset is not None), ("GROUP BY / HAVING", mods.group_by or mods.having)):

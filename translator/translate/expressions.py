@@ -23,8 +23,9 @@ from lars.printer import format_term, string_text
 from lars.reference import clingo_order
 from translator.query import model as M
 from translator.rdf import sparql_ops as ops
-from translator.rdf.terms import from_lars, to_lars
+from translator.rdf.terms import NULL, from_lars, to_lars
 from translator.rdf.timeunits import timezone
+from translator.translate.fresh import ARITY as FRESH_ARITY, FRESH, Fresh, fresh_call, reads_fresh
 from translator.translate.numeric_tests import number_of_text
 
 if TYPE_CHECKING:  # rdflib is imported where terms are built (evaluate, ORDER BY keys of non-numbers)
@@ -37,9 +38,10 @@ if TYPE_CHECKING:  # rdflib is imported where terms are built (evaluate, ORDER B
     Bindings = Mapping[str, Value]
 
 
-def evaluate(e: M.Expr, bindings: Bindings) -> Value:
+def evaluate(e: M.Expr, bindings: Bindings, fresh: Fresh | None = None) -> Value:
     """The value of ``e`` under ``bindings`` (variable name → term, ``None`` = unbound): a term or
-    an :class:`~translator.rdf.sparql_ops.ExprError`; never raises for bad values."""
+    an :class:`~translator.rdf.sparql_ops.ExprError`; never raises for bad values. ``fresh``: the
+    solution RAND, UUID, STRUUID and BNODE are evaluated for (:mod:`translator.translate.fresh`)."""
     from rdflib import Literal as RDFLiteral, URIRef
 
     from translator.rdf import sparql_terms
@@ -52,19 +54,21 @@ def evaluate(e: M.Expr, bindings: Bindings) -> Value:
         case M.Literal(lexical, datatype, lang):
             return RDFLiteral(lexical, lang=lang, datatype=URIRef(datatype) if datatype else None, normalize=False)
         case M.BinaryOp(op, left, right):
-            return sparql_terms.call(op, [evaluate(left, bindings), evaluate(right, bindings)])
+            return sparql_terms.call(op, [evaluate(left, bindings, fresh), evaluate(right, bindings, fresh)])
         case M.UnaryOp(op, operand):
-            return sparql_terms.call(op, [evaluate(operand, bindings)])
+            return sparql_terms.call(op, [evaluate(operand, bindings, fresh)])
         case M.In(expr, values, negated):
-            return _in(evaluate(expr, bindings), [evaluate(v, bindings) for v in values], negated)
+            return _in(evaluate(expr, bindings, fresh), [evaluate(v, bindings, fresh) for v in values], negated)
         case M.FunctionCall(name, args) if name.upper() == "NOW" and len(args) == 3:  # translator.translate.now
-            return sparql_terms.evaluation_datetime(*(evaluate(a, bindings) for a in args))
+            return sparql_terms.evaluation_datetime(*(evaluate(a, bindings, fresh) for a in args))
+        case M.FunctionCall(name, args) if name.upper() in FRESH:
+            return fresh_call(name, [evaluate(a, bindings, fresh) for a in args], fresh)
         case M.FunctionCall(name, args, base) if base is not None and name in ("IRI", "URI"):
-            return sparql_terms.resolve_iri(sparql_terms.call(name, [evaluate(a, bindings) for a in args]), base)
+            return sparql_terms.resolve_iri(sparql_terms.call(name, [evaluate(a, bindings, fresh) for a in args]), base)
         case M.FunctionCall(name, args):
-            return sparql_terms.call(name, [evaluate(a, bindings) for a in args])
+            return sparql_terms.call(name, [evaluate(a, bindings, fresh) for a in args])
         case M.IRICall(iri, args, _) if URIRef(iri.value) in sparql_terms.CAST_TYPES and len(args) == 1:
-            return sparql_terms.cast(URIRef(iri.value), evaluate(args[0], bindings))
+            return sparql_terms.cast(URIRef(iri.value), evaluate(args[0], bindings, fresh))
     raise UnsupportedError(f"the expression {type(e).__name__}", "FILTER evaluation")
 
 
@@ -101,6 +105,12 @@ def check_supported(e: M.Expr) -> None:
             if len(args) != 3:  # NOW() not bound to a run's clock (translator.translate.now.bind_now)
                 raise UnsupportedError("the SPARQL function NOW outside a stream run", "translation to LARS",
                                        "NOW() is the evaluation time of a stream run with --epoch")
+        case M.FunctionCall(name, args) if name.upper() in FRESH:  # translator.translate.fresh
+            lo, hi = FRESH_ARITY[name.upper()]
+            if not lo <= len(args) <= hi:
+                raise UnsupportedError(f"{name.upper()} with {len(args)} argument(s)", "translation to LARS")
+            for a in args:
+                check_supported(a)
         case M.FunctionCall(name, args):
             from translator.rdf import sparql_terms
 
@@ -161,11 +171,35 @@ def _parsed_expression(text: str) -> tuple[M.Expr, tuple[str, ...]]:
     return part.expr, tuple(v.name for v in M.expression_variables(part.expr))
 
 
-def _bindings(text: str, args: Sequence[GroundTerm]) -> tuple[M.Expr, dict[str, Value]]:
+def _evaluated(text: str, args: Sequence[GroundTerm]) -> Value:
+    """The value of the expression ``text`` for the arguments of ``@sparql_test``/``@sparql_value``:
+    its variables' values, then — for an expression calling RAND, UUID, STRUUID or BNODE — where
+    its value goes and the solution (``tau.expression_call``)."""
     expr, names = parse_expression(text)
-    if len(args) != len(names):
+    if len(args) == len(names):
+        return evaluate(expr, {n: _value_of(a) for n, a in zip(names, args)})
+    if not reads_fresh(text):
         raise ValueError(f"{text!r} reads {len(names)} variable(s), got {len(args)} argument(s)")
-    return expr, {n: from_lars(a) for n, a in zip(names, args)}
+    own, extra = args[: len(names)], args[len(names):]
+    bindings = {n: _value_of(a) for n, a in zip(names, own)}
+    texts = tuple(format_term(a) for a in extra)
+    fresh = Fresh((text, texts[0], *(format_term(a) for a in own)), texts[1:])
+    return evaluate(expr, bindings, fresh)
+
+
+_NOT_A_TERM = ops.ExprError("a graph name of the translation (default, stream), not an RDF term")
+
+
+def _value_of(arg: GroundTerm) -> Value:
+    """The RDF term of an argument; a constant of the translation that is no RDF term (the graph
+    names ``default`` and ``stream`` of ``ans_i(…, D)``) is SPARQL's error value. An engine may
+    evaluate a rule's built-ins in any order, so a test can meet a graph name bound to ``?g``
+    before the rule's ``named_graph(?g), ?g ≠ default`` rejects it (``{ GRAPH ?g {…} } UNION {…}``
+    under a FILTER on ?g, once ``lars.incremental`` unfolds the union): its value does not matter
+    there, as that binding never reaches an answer."""
+    if isinstance(arg, Constant) and arg != NULL:
+        return _NOT_A_TERM
+    return from_lars(arg)
 
 
 def sparql_test(text: String, *args: GroundTerm) -> Integer:
@@ -178,8 +212,7 @@ def sparql_test(text: String, *args: GroundTerm) -> Integer:
             return _ONE if got else _ZERO
     from translator.rdf import sparql_terms
 
-    expr, bindings = _bindings(text.value, args)
-    return _ONE if sparql_terms.filter_holds(evaluate(expr, bindings)) else _ZERO
+    return _ONE if sparql_terms.filter_holds(_evaluated(text.value, args)) else _ZERO
 
 
 _ONE, _ZERO = Integer(1), Integer(0)
@@ -248,8 +281,7 @@ def sparql_value(text: String, *args: GroundTerm) -> String | Constant:
         got = fast([a.value if isinstance(a, String) else None for a in args])
         if got is not None:
             return String(got)
-    expr, bindings = _bindings(text.value, args)
-    value = evaluate(expr, bindings)
+    value = _evaluated(text.value, args)
     return to_lars(None if isinstance(value, ops.ExprError) else value)
 
 

@@ -57,6 +57,16 @@ def bind_now(query: M.Query, epoch: datetime | None, unit_ms: int, text: str, so
     return _replace(query, bound_now(epoch, unit_ms))
 
 
+def bind_query_time(query: M.Query) -> M.Query:
+    """The query with every ``NOW()`` bound to the present moment (UTC, in milliseconds): the query
+    time of a query without streams, evaluated once at time 0 (§17.4.5.1: one value throughout the
+    query's execution)."""
+    from datetime import timezone
+
+    moment = datetime.now(timezone.utc)
+    return bind_now(query, moment.replace(microsecond=moment.microsecond // 1000 * 1000), 1, "", "")
+
+
 def with_evaluation_time(body: Iterable[BodyElement]) -> tuple[BodyElement, ...]:
     """``body``, with ``⊞^0 @_T ⊤`` (T the evaluation time) when one of its expressions reads
     :data:`NOW_VARIABLE` (Beck et al. 2015: ``⊤`` holds at every time point, ``⊞^0`` keeps only t)."""

@@ -57,6 +57,7 @@ from lars.model import (
 )
 from translator.translate import algebra as A
 from translator.translate.algebra import AllOf, AnyOf, Condition
+from translator.translate.fresh import reads_fresh, solution_variables
 from translator.translate.now import NOW_TIME, with_evaluation_time
 from translator.translate.paths import PathRules
 
@@ -156,24 +157,31 @@ def dnf(cond: Condition) -> list[list[A.Expression | A.ExistsTest]]:
     return [[e for conj in combo for e in conj] for combo in products]
 
 
-def expression_call(function: str, expr: A.Expression, scope: frozenset[A.Var]) -> Call:
+def expression_call(function: str, expr: A.Expression, scope: frozenset[A.Var], target: str = "filter",
+                    pattern: A.Pattern | None = None) -> Call:
     """``@function("expr", X1, …, Xn)``; a variable out of scope is passed as ``null`` (unbound),
-    the evaluation time of a bound ``NOW`` as itself (``translator.translate.now``)."""
-    args = (lars_var(v) if v in scope or v.name == NOW_TIME.name else NULL for v in expr.variables)
+    the evaluation time of a bound ``NOW`` as itself (``translator.translate.now``). An expression
+    calling RAND, UUID, STRUUID or BNODE also gets ``"target"`` and the solution (the variables of
+    ``scope`` that no BIND of ``pattern`` computes): its values are functions of them
+    (:mod:`translator.translate.fresh`)."""
+    args: list[Term] = [lars_var(v) if v in scope or v.name == NOW_TIME.name else NULL for v in expr.variables]
+    if reads_fresh(expr.text):
+        solution = solution_variables(pattern, scope) if pattern is not None else A.ordered(scope)
+        args += [String(target), *(lars_var(v) for v in solution)]
     return Call(function, (String(expr.text), *args))
 
 
-def test_literal(expr: A.Expression | A.ExistsTest, scope: frozenset[A.Var]) -> Comparison:
+def test_literal(expr: A.Expression | A.ExistsTest, scope: frozenset[A.Var], pattern: A.Pattern | None = None) -> Comparison:
     """``@sparql_test("expr", X1, …, Xn) = 1``: true iff the expression's EBV is true (D6)."""
     if isinstance(expr, A.ExistsTest):
         raise UnsupportedError("EXISTS / NOT EXISTS", "translation to LARS",
                                "supported only as a conjunct of a group's FILTER")
-    return Comparison("=", expression_call(SPARQL_TEST, expr, scope), Integer(1))
+    return Comparison("=", expression_call(SPARQL_TEST, expr, scope, "filter", pattern), Integer(1))
 
 
-def value_literal(expr: A.Expression, var: A.Var, scope: frozenset[A.Var]) -> Comparison:
+def value_literal(expr: A.Expression, var: A.Var, scope: frozenset[A.Var], pattern: A.Pattern | None = None) -> Comparison:
     """``V = @sparql_value("expr", X1, …, Xn)``: the expression's value, ``null`` on error."""
-    return Comparison("=", lars_var(var), expression_call(SPARQL_VALUE, expr, scope))
+    return Comparison("=", lars_var(var), expression_call(SPARQL_VALUE, expr, scope, f"bind ?{var.name}", pattern))
 
 
 # ------------------------------------------------------------------------------------- translation
@@ -319,7 +327,7 @@ class Tau:
                         exists[e] = self.exists_atom(e, p.pattern, graph)
                     tests.append(Literal(exists[e], negated=e.negated))
                 else:
-                    tests.append(test_literal(e, A.variables(p)))
+                    tests.append(test_literal(e, A.variables(p), p.pattern))
             self.add(self.head(i, p, graph), [self.child(2 * i, p.pattern, graph), *tests])
 
     def exists_atom(self, test: A.ExistsTest, outer: A.Pattern, graph: Term) -> Atom:
@@ -362,10 +370,7 @@ class Tau:
             # SPARQL ranges ?g over the dataset's named graphs (§18.6 eval(D(G), Graph(var, P)))
             guards = [Literal(Atom(NAMED_GRAPH, (inner,))),
                       Comparison("!=", inner, DEFAULT_GRAPH), Comparison("!=", inner, STREAM_GRAPH)]
-            if not any(r.head == Atom(NAMED_GRAPH, (Variable("G"),)) for r in self.rules):
-                g = Variable("G")
-                self.add(Atom(NAMED_GRAPH, (g,)), [Literal(Atom(TRIPLE, (Variable("S"), Variable("P"), Variable("O"), g))),
-                                                    Comparison("!=", g, DEFAULT_GRAPH), Comparison("!=", g, STREAM_GRAPH)])
+            self.define_named_graphs()
         self.add(self.head(i, p, graph), [self.child(2 * i, p.pattern, inner), *guards])
 
     def _t_bind(self, p: A.Bind, graph: Term, i: int) -> None:
@@ -373,7 +378,7 @@ class Tau:
             raise UnsupportedError(f"BIND to ?{p.var.name}, already in scope", "translation to LARS",
                                    "SPARQL forbids binding a variable that the group already binds")
         self.translate(p.pattern, graph, 2 * i)
-        self.add(self.head(i, p, graph), [self.child(2 * i, p.pattern, graph), value_literal(p.expression, p.var, A.variables(p.pattern))])
+        self.add(self.head(i, p, graph), [self.child(2 * i, p.pattern, graph), value_literal(p.expression, p.var, A.variables(p.pattern), p.pattern)])
 
     def _t_values(self, p: A.Values, graph: Term, i: int) -> None:
         self.require_ground_graph(graph, "VALUES")
@@ -383,8 +388,26 @@ class Tau:
             self.add(Atom(self.prefix + ans(i), (*(NULL if (value := by_var[v]) is None else value for v in order), graph)), [])
 
     def _t_empty(self, p: A.Empty, graph: Term, i: int) -> None:
+        """``{}``: one solution with no bindings (§18.2.1), in the default graph and in a stream's
+        window; directly inside ``GRAPH ?g`` / ``GRAPH <g>`` one per named graph of the dataset
+        (§18.6 eval(D(G), Graph(var, P)); an IRI that names no graph: none)."""
+        if self.in_stream is None and graph not in (DEFAULT_GRAPH, STREAM_GRAPH):
+            self.define_named_graphs()
+            body: list[BodyElement] = [Literal(Atom(NAMED_GRAPH, (graph,)))]
+            if isinstance(graph, Variable):
+                body += [Comparison("!=", graph, DEFAULT_GRAPH), Comparison("!=", graph, STREAM_GRAPH)]
+            self.add(Atom(self.prefix + ans(i), (graph,)), body)
+            return
         self.require_ground_graph(graph, "an empty group {}")
         self.add(Atom(self.prefix + ans(i), (graph,)), [])
+
+    def define_named_graphs(self) -> None:
+        """``named_graph(G) ← triple(S, P, O, G), G ≠ default, G ≠ stream`` (once): the graphs of
+        the dataset other than the default graph."""
+        g = Variable("G")
+        if not any(r.head == Atom(NAMED_GRAPH, (g,)) for r in self.rules):
+            self.add(Atom(NAMED_GRAPH, (g,)), [Literal(Atom(TRIPLE, (Variable("S"), Variable("P"), Variable("O"), g))),
+                                              Comparison("!=", g, DEFAULT_GRAPH), Comparison("!=", g, STREAM_GRAPH)])
 
     def _t_stream(self, p: A.Stream, graph: Term, i: int) -> None:
         """τ2: ``ans_i(V̄, D) ← τ(ω)(⋀_{(S,P,O)∈g} ◇ striple(S,P,O,s))`` when g is a basic graph

@@ -213,7 +213,9 @@ def _run_plain_sparql(args: argparse.Namespace, query) -> int:
     args.static = [*args.static, *from_graph_files(query, args)]
     args.named = [*args.named, *from_named_graphs(query, args)]
     facts = static_data(args)
-    ((_, compiled),) = compile_variants(args, query)
+    from translator.translate.now import bind_query_time  # NOW() = the query time (SPARQL 1.1 §17.4.5.1)
+
+    ((_, compiled),) = compile_variants(args, bind_query_time(query))
     check_format(args.format, compiled.form)
     evaluation = evaluate_once(compiled, facts, engine=args.lars_engine,
                                on_note=lambda text: print(f"rsplars: note: {text}", file=sys.stderr))
