@@ -57,9 +57,6 @@ KNOWN_TYPES = ("wrong", "optional SPARQL 1.0 features",
 
 FAILED: dict[str, tuple[str, str, str]] = {
     # test -> (measured status, cause, what goes wrong)
-    "basic/base-prefix-2": ("wrong", "parser", "`PREFIX : <#>` after `BASE <http://example.org/x/>` names "
-                            "`http://example.org/x/`: resolving `#` drops the empty fragment (RFC 3986 §5.2 "
-                            "keeps it: `http://example.org/x/#`)"),
     "open-world/open-eq-08": KNOWN_TYPES,
     "open-world/open-eq-10": KNOWN_TYPES,
     "open-world/open-eq-11": KNOWN_TYPES,
