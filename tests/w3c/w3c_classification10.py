@@ -11,13 +11,9 @@ from w3c_classification import NOT_EXAMINED, Classification
 
 ORDER_NOT_PROJECTED = ("ORDER BY a variable that is not projected", "which is not in the answer")
 EMPTY_GRAPH_GROUP = ("an empty group {} inside GRAPH ?g", "an empty group {} directly inside GRAPH ?var")
-COLLECTION = ("an RDF collection ( … ) in a WHERE pattern", "an RDF collection ( … ) in a triple pattern")
 
 UNSUPPORTED: dict[str, tuple[str, str]] = {
     # test -> (the feature as the coverage table names it, the text the CLI's error must contain)
-    "basic/list-2": COLLECTION,
-    "basic/list-3": COLLECTION,
-    "basic/list-4": COLLECTION,
     "graph/graph-empty": EMPTY_GRAPH_GROUP,
     "graph/graph-variable-scope": EMPTY_GRAPH_GROUP,
     "sort/dawg-sort-numbers": ORDER_NOT_PROJECTED,
@@ -130,21 +126,11 @@ RDFLIB_FAILED: dict[str, tuple[str, str]] = {
 
 SPARQL10 = Classification(UNSUPPORTED, DUPLICATES, BY_VALUE, FAILED, RDFLIB_FAILED)
 
-COLLECTION_SYNTAX = "an RDF collection ( … ) in a WHERE pattern is refused (unsupported, located)"
 BLANK_ACROSS_GROUPS = ("a blank node label used in two basic graph patterns (across a group, OPTIONAL, UNION, "
                        "GRAPH; SPARQL 1.1 §19.6) is read, not refused")
 
 SYNTAX_FAILED: dict[str, str] = {
     # syntax test -> what goes wrong: a positive test rsplars does not read, a negative one it reads
-    "syntax-sparql1/syntax-lists-01": COLLECTION_SYNTAX,
-    "syntax-sparql1/syntax-lists-02": COLLECTION_SYNTAX,
-    "syntax-sparql1/syntax-lists-03": COLLECTION_SYNTAX,
-    "syntax-sparql1/syntax-lists-04": COLLECTION_SYNTAX,
-    "syntax-sparql1/syntax-lists-05": COLLECTION_SYNTAX,
-    "syntax-sparql1/syntax-forms-01": COLLECTION_SYNTAX,
-    "syntax-sparql1/syntax-forms-02": COLLECTION_SYNTAX,
-    "syntax-sparql2/syntax-lists-04": COLLECTION_SYNTAX,
-    "syntax-sparql2/syntax-lists-05": COLLECTION_SYNTAX,
     "syntax-sparql2/syntax-esc-04": "a `\\u0078` codepoint escape in an IRI (SPARQL 1.1 §19.2) is a syntax error",
     "syntax-sparql2/syntax-esc-05": "a `\\u0078` codepoint escape in an IRI (SPARQL 1.1 §19.2) is a syntax error",
     "syntax-sparql3/blabel-cross-graph-bad": BLANK_ACROSS_GROUPS,
