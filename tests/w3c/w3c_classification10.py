@@ -126,22 +126,8 @@ RDFLIB_FAILED: dict[str, tuple[str, str]] = {
 
 SPARQL10 = Classification(UNSUPPORTED, DUPLICATES, BY_VALUE, FAILED, RDFLIB_FAILED)
 
-BLANK_ACROSS_GROUPS = ("a blank node label used in two basic graph patterns (across a group, OPTIONAL, UNION, "
-                       "GRAPH; SPARQL 1.1 §19.6) is read, not refused")
-
 SYNTAX_FAILED: dict[str, str] = {
     # syntax test -> what goes wrong: a positive test rsplars does not read, a negative one it reads
     "syntax-sparql2/syntax-esc-04": "a `\\u0078` codepoint escape in an IRI (SPARQL 1.1 §19.2) is a syntax error",
     "syntax-sparql2/syntax-esc-05": "a `\\u0078` codepoint escape in an IRI (SPARQL 1.1 §19.2) is a syntax error",
-    "syntax-sparql3/blabel-cross-graph-bad": BLANK_ACROSS_GROUPS,
-    "syntax-sparql3/blabel-cross-optional-bad": BLANK_ACROSS_GROUPS,
-    "syntax-sparql3/blabel-cross-union-bad": BLANK_ACROSS_GROUPS,
-    "syntax-sparql4/syn-bad-34": BLANK_ACROSS_GROUPS,
-    "syntax-sparql4/syn-bad-35": BLANK_ACROSS_GROUPS,
-    "syntax-sparql4/syn-bad-36": BLANK_ACROSS_GROUPS,
-    "syntax-sparql4/syn-bad-37": BLANK_ACROSS_GROUPS,
-    "syntax-sparql4/syn-bad-38": BLANK_ACROSS_GROUPS,
-    "syntax-sparql4/syn-bad-OPT-breaks-BGP": BLANK_ACROSS_GROUPS,
-    "syntax-sparql4/syn-bad-UNION-breaks-BGP": BLANK_ACROSS_GROUPS,
-    "syntax-sparql4/syn-bad-GRAPH-breaks-BGP": BLANK_ACROSS_GROUPS,
 }

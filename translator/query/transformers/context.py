@@ -8,6 +8,7 @@ from lark import Token, Transformer
 
 from ..errors import QuerySemanticError
 from ..model import DEFAULT_BARE_NAMESPACE, Position
+from .blank_scope import BlankScopes
 
 #: namespaces assumed for undeclared prefixes in lenient mode: the usual W3C ones and the two
 #: prefixes that the C-SPARQL paper omits "for brevity" (Barbieri et al. 2010, §2.4)
@@ -62,6 +63,8 @@ class ContextMixin(Transformer):
         #: lenient mode: undeclared prefixes and the namespaces assumed for them
         self.assumed_prefixes: dict[str, str] = {}
         self._anon = 0
+        #: SPARQL 1.1 §19.6: the basic graph pattern each blank node label belongs to
+        self.blank_scopes = BlankScopes()
 
     def __getattr__(self, name: str):
         """Rule aliases of imported grammars arrive namespaced (``sparql_core__iri_ref``); dispatch

@@ -169,6 +169,7 @@ class PatternRules(ContextMixin):
         return triples if triples is not None else ConstructTemplate(())
 
     def construct_triples(self, *groups) -> ConstructTemplate:
+        self.blank_scopes.drop()
         triples: list[TriplePattern] = []
         for g in groups:
             triples.extend(g)
@@ -242,13 +243,17 @@ class PatternRules(ContextMixin):
         return Group((sub,))
 
     def group_graph_pattern_sub(self, *parts) -> Group:
-        return Group(tuple(p for p in parts if not isinstance(p, Token)))
+        group = Group(tuple(p for p in parts if not isinstance(p, Token)))
+        self.blank_scopes.claim(group.parts, self.error)
+        return group
 
     def triples_block(self, *groups) -> BGP:
         triples: list[TriplePattern] = []
         for g in groups:
             triples.extend(g)
-        return BGP(tuple(triples))
+        bgp = BGP(tuple(triples))
+        self.blank_scopes.block(bgp)
+        return bgp
 
     def optional_graph_pattern(self, group: Group) -> Optional_:
         return Optional_(group)

@@ -123,6 +123,7 @@ class TermRules(ContextMixin):
 
     def blank_node(self, tok: Token) -> BlankNode:
         if str(tok).startswith("_:"):
+            self.blank_scopes.written(tok)
             return BlankNode(str(tok)[2:])
         return BlankNode(self.fresh_blank_label())
 
