@@ -46,17 +46,9 @@ DATETIME_ZONES = ("wrong", "datetime", "an xsd:dateTime with a time zone against
                   "equates no such pair, where XML Schema 1.1 §3.3.7 (the ±14:00 rule) decides some of them")
 DATE_VALUES = ("wrong", "datetime", "xsd:date values compared with `=` / `!=` (mf:requires mf:XsdDateOperations): "
                "rsplars compares no xsd:date values, so the filter is an error for every solution")
-KNOWN_TYPES = ("wrong", "optional SPARQL 1.0 features",
-               "`=` / `!=` between literals of different known types (`\"xyz\"`, `\"xyz\"@en`, `\"xyz\"^^xsd:integer`: "
-               "mf:requires mf:KnownTypesDefault2Neq, mf:LangTagAwareness) is a type error in rsplars "
-               "(SPARQL 1.1 §17.4.1.7 RDFterm-equal); the optional features make them unequal")
 
 FAILED: dict[str, tuple[str, str, str]] = {
     # test -> (measured status, cause, what goes wrong)
-    "open-world/open-eq-08": KNOWN_TYPES,
-    "open-world/open-eq-10": KNOWN_TYPES,
-    "open-world/open-eq-11": KNOWN_TYPES,
-    "open-world/open-eq-12": KNOWN_TYPES,
     "open-world/date-2": DATE_VALUES,
     "open-world/date-3": DATE_VALUES,
     "graph/graph-not-exist": ("wrong", "other", "`GRAPH ex:unknown {}` gives one empty solution; a graph the "
