@@ -74,3 +74,21 @@ def test_cli_refuses_with_exit_2_and_the_position(tmp_path: Path, capsys) -> Non
     assert main(["translate", str(query), "--to", "model"]) == 2
     err = capsys.readouterr().err
     assert f"{query}:3:14:" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("written", ["_:anon1", "_:anon2", "_:anon_1"])
+def test_anonymous_nodes_differ_from_every_written_label(written: str) -> None:
+    """``[ … ]`` and collections get labels that no ``_:label`` of the query is, whatever it is."""
+    query = parse(f"SELECT * {{ ?x <http://p> {written} . ?x <http://q> [ <http://r> (?y) ] }}", "rspql")
+    labels = [t.label for t in query.where.parts[0].triples for t in (t.subject, t.object) if hasattr(t, "label")]
+    assert labels.count(written[2:]) == 1 and len(set(labels)) == 3
+
+
+def test_a_written_anon_label_does_not_join_an_anonymous_node(tmp_path: Path, capsys) -> None:
+    (tmp_path / "q.rq").write_text("PREFIX : <http://ex.org/>\n"
+                                   "SELECT ?x ?y WHERE { ?x :p _:anon1 . OPTIONAL { ?x :q [ :r ?y ] } }", encoding="utf-8")
+    (tmp_path / "d.nt").write_text("<http://ex.org/a> <http://ex.org/p> <http://ex.org/b> .\n"
+                                   "<http://ex.org/a> <http://ex.org/q> <http://ex.org/c> .\n"
+                                   "<http://ex.org/c> <http://ex.org/r> \"1\" .\n", encoding="utf-8")
+    assert main(["run", str(tmp_path / "q.rq"), "--static", str(tmp_path / "d.nt"), "--format", "jsonl"]) == 0
+    assert '"y": "\\"1\\""' in capsys.readouterr().out
