@@ -415,7 +415,12 @@ def _blank_labels(node) -> set[str]:
     if isinstance(node, M.TriplePattern):
         return _blank_labels(node.subject) | _blank_labels(node.object)
     found: set[str] = set()
-    _map_children(node, lambda child: found.update(_blank_labels(child)) or child)
+
+    def collect(child):
+        found.update(_blank_labels(child))
+        return child
+
+    _map_children(node, collect)
     return found
 
 

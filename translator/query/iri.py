@@ -63,6 +63,9 @@ def resolve_iri(base: str, reference: str) -> str:
     with a scheme is taken as it is, dot segments removed), recomposed as §5.3 says."""
     r_scheme, r_authority, r_path, r_query, r_fragment = _split(reference)
     b_scheme, b_authority, b_path, b_query, _ = _split(base)
+    scheme: str | None
+    authority: str | None
+    query: str | None
     if r_scheme is not None:
         scheme, authority, path, query = r_scheme, r_authority, remove_dot_segments(r_path), r_query
     elif r_authority is not None:
