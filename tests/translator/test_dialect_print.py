@@ -393,3 +393,19 @@ def test_iso_8601_text_reads_back_as_the_same_milliseconds(ms):
     from translator.query.model import Duration
 
     assert Duration.from_iso8601(iso_8601(Decimal(ms))).ms == ms
+
+
+def test_window_variable_copies_get_their_own_blank_node_labels():
+    """``WINDOW ?w { P }`` printed as a union of one copy of P per window: each copy is a basic graph
+    pattern of its own, so its blank node labels differ from the other copies' (SPARQL 1.1 §19.6)."""
+    text = f"""PREFIX : <{EX}>
+REGISTER RSTREAM <{EX}out> AS
+SELECT ?x
+FROM NAMED WINDOW :w0 ON <{STREAMS[0]}> [RANGE PT2S STEP PT1S]
+FROM NAMED WINDOW :w1 ON <{STREAMS[1]}> [RANGE PT2S STEP PT1S]
+WHERE {{ WINDOW ?w {{ ?x :p _:n . _:n :q ?x }} }}
+"""
+    for target in ("csparql", "cqels"):
+        printed, _ = print_in_dialect(parse(text, "rspql"), target)
+        assert printed.count("_:n ") == 2 and printed.count("_:n_1 ") == 2, printed
+        parse(printed, target)  # read back: no label in two basic graph patterns
