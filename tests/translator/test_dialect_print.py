@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 
 from translator.cli import main
 from translator.query.dialect_print import NotExpressible, print_in_dialect
+from translator.query.errors import QuerySemanticError
 from translator.query.parse import parse
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -66,9 +67,12 @@ queries = st.fixed_dictionaries({
 def render(q: dict) -> str:
     """The query ``q`` as text of its dialect."""
     dialect = q["dialect"]
+    blocks_written = [0]
 
     def block(where, tps) -> str:
-        text = " ".join(f"{s} {p} {o} ." for s, p, o in tps)
+        # a blank node label is local to one basic graph pattern (SPARQL 1.1 §19.6): one per block
+        blocks_written[0] += 1
+        text = " ".join(f"{s} {p} {o} ." for s, p, o in tps).replace("_:n", f"_:n{blocks_written[0]}")
         if where is None:
             return text
         if where == "any":
@@ -333,14 +337,28 @@ WHERE {{ WINDOW ?w {{ ?x :p ?y }} }}
         assert run_text(tmp_path, f"printed.{target}", printed, target, options) == expected, printed
 
 
-def test_blank_node_label_shared_with_a_named_stream_graph_is_one_variable(tmp_path):
-    """C-SPARQL reads one label ``_:n`` as one variable, in ``GRAPH <s1>`` (a named stream) and in
-    the merged default graph alike; the RSP-QL and CQELS-QL prints name it ``?bnode_n`` in both."""
+def test_blank_node_label_shared_with_a_named_stream_graph_is_refused(tmp_path):
+    """One label ``_:n`` in ``GRAPH <s1>`` (a named stream) and in the merged default graph is used
+    in two basic graph patterns: refused where it is used again (SPARQL 1.1 §19.6)."""
     text = f"""PREFIX : <{EX}>
 SELECT ?x
 FROM NAMED STREAM <{STREAMS[0]}> [RANGE 2s STEP 1s]
 FROM STREAM <{STREAMS[1]}> [RANGE 2s STEP 1s]
 WHERE {{ GRAPH <{STREAMS[0]}> {{ ?x :q _:n }} ?x :p _:n }}
+"""
+    with pytest.raises(QuerySemanticError) as caught:
+        parse(text, "csparql")
+    assert (caught.value.line, caught.value.column) == (5, 59)  # the second _:n
+
+
+def test_blank_node_label_of_the_merged_graph_is_one_variable(tmp_path):
+    """C-SPARQL reads one label ``_:n`` of the merged default graph as one variable; the RSP-QL and
+    CQELS-QL prints, which split the pattern per window, name it ``?bnode_n`` in each part."""
+    text = f"""PREFIX : <{EX}>
+SELECT ?x
+FROM STREAM <{STREAMS[0]}> [RANGE 2s STEP 1s]
+FROM STREAM <{STREAMS[1]}> [RANGE 2s STEP 1s]
+WHERE {{ ?x :q _:n . ?x :p _:n }}
 """
     files.clear()
     (tmp_path / "s0.nt").write_text(f'<{EX}a> <{EX}q> <{EX}b> "0" .\n<{EX}c> <{EX}q> <{EX}d> "0" .\n')
@@ -375,3 +393,19 @@ def test_iso_8601_text_reads_back_as_the_same_milliseconds(ms):
     from translator.query.model import Duration
 
     assert Duration.from_iso8601(iso_8601(Decimal(ms))).ms == ms
+
+
+def test_window_variable_copies_get_their_own_blank_node_labels():
+    """``WINDOW ?w { P }`` printed as a union of one copy of P per window: each copy is a basic graph
+    pattern of its own, so its blank node labels differ from the other copies' (SPARQL 1.1 §19.6)."""
+    text = f"""PREFIX : <{EX}>
+REGISTER RSTREAM <{EX}out> AS
+SELECT ?x
+FROM NAMED WINDOW :w0 ON <{STREAMS[0]}> [RANGE PT2S STEP PT1S]
+FROM NAMED WINDOW :w1 ON <{STREAMS[1]}> [RANGE PT2S STEP PT1S]
+WHERE {{ WINDOW ?w {{ ?x :p _:n . _:n :q ?x }} }}
+"""
+    for target in ("csparql", "cqels"):
+        printed, _ = print_in_dialect(parse(text, "rspql"), target)
+        assert printed.count("_:n ") == 2 and printed.count("_:n_1 ") == 2, printed
+        parse(printed, target)  # read back: no label in two basic graph patterns

@@ -142,7 +142,7 @@ GRAPHS = [EX.g1, EX.g2]
 NODES = [EX.a, EX.b]
 PREDS = [EX.p, EX.q]
 # integer literals only (plus IRIs): = / != between literals of different datatypes is a type error
-# in SPARQL 1.1 and rsplars but false/true in rdflib 7 (docs/rdf-io.md §5.1)
+# in SPARQL 1.1 (in rsplars unless both types are known) but false/true in rdflib 7 (docs/rdf-io.md §5.1)
 OBJECTS = [RDFLiteral(1), RDFLiteral(2), EX.a, EX.b]
 
 var = st.sampled_from(["?x", "?y", "?z"])

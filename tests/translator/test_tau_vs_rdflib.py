@@ -39,8 +39,8 @@ S1, S2 = EX.s1, EX.s2
 NODES = [EX.a, EX.b, EX.c]
 PREDS = [EX.p, EX.q]
 # Literals are integers only: comparing two literals of different datatypes with = / != is a type
-# error in SPARQL 1.1 (RDFterm-equal, §17.4.1.7) and in rsplars, but rdflib 7 answers false / true
-# (docs/rdf-io.md §5.1, asserted there); mixed literal types would compare rdflib's deviation.
+# error in SPARQL 1.1 (RDFterm-equal, §17.4.1.7), in rsplars unless both types are known, and rdflib 7
+# answers false / true (docs/rdf-io.md §5.1, asserted there); mixed literal types would compare that.
 VALUES = [Literal(1), Literal(2), EX.a, EX.b]
 VARS = ["x", "y", "z"]
 

@@ -64,9 +64,3 @@ def test_printed_template_gives_the_same_graph(tmp_path: Path, query_file: Path)
     again.write_text(printed.getvalue(), encoding="utf-8")
     assert isomorphic(constructed(tmp_path, again), constructed(tmp_path, query_file))
 
-
-def test_collection_in_a_where_pattern_is_refused_with_its_position(tmp_path: Path) -> None:
-    (tmp_path / "d.ttl").write_text(DATA, encoding="utf-8")
-    (tmp_path / "w.rq").write_text("SELECT ?x WHERE {\n  ?x <http://p> (1 2) }", encoding="utf-8")
-    code, err = run_cli(["run", str(tmp_path / "w.rq"), "--static", str(tmp_path / "d.ttl")])
-    assert code == 2 and "w.rq:2:17" in err and "RDF collection" in err and "Traceback" not in err

@@ -11,13 +11,9 @@ from w3c_classification import NOT_EXAMINED, Classification
 
 ORDER_NOT_PROJECTED = ("ORDER BY a variable that is not projected", "which is not in the answer")
 EMPTY_GRAPH_GROUP = ("an empty group {} inside GRAPH ?g", "an empty group {} directly inside GRAPH ?var")
-COLLECTION = ("an RDF collection ( … ) in a WHERE pattern", "an RDF collection ( … ) in a triple pattern")
 
 UNSUPPORTED: dict[str, tuple[str, str]] = {
     # test -> (the feature as the coverage table names it, the text the CLI's error must contain)
-    "basic/list-2": COLLECTION,
-    "basic/list-3": COLLECTION,
-    "basic/list-4": COLLECTION,
     "graph/graph-empty": EMPTY_GRAPH_GROUP,
     "graph/graph-variable-scope": EMPTY_GRAPH_GROUP,
     "sort/dawg-sort-numbers": ORDER_NOT_PROJECTED,
@@ -50,20 +46,9 @@ DATETIME_ZONES = ("wrong", "datetime", "an xsd:dateTime with a time zone against
                   "equates no such pair, where XML Schema 1.1 §3.3.7 (the ±14:00 rule) decides some of them")
 DATE_VALUES = ("wrong", "datetime", "xsd:date values compared with `=` / `!=` (mf:requires mf:XsdDateOperations): "
                "rsplars compares no xsd:date values, so the filter is an error for every solution")
-KNOWN_TYPES = ("wrong", "optional SPARQL 1.0 features",
-               "`=` / `!=` between literals of different known types (`\"xyz\"`, `\"xyz\"@en`, `\"xyz\"^^xsd:integer`: "
-               "mf:requires mf:KnownTypesDefault2Neq, mf:LangTagAwareness) is a type error in rsplars "
-               "(SPARQL 1.1 §17.4.1.7 RDFterm-equal); the optional features make them unequal")
 
 FAILED: dict[str, tuple[str, str, str]] = {
     # test -> (measured status, cause, what goes wrong)
-    "basic/base-prefix-2": ("wrong", "parser", "`PREFIX : <#>` after `BASE <http://example.org/x/>` names "
-                            "`http://example.org/x/`: resolving `#` drops the empty fragment (RFC 3986 §5.2 "
-                            "keeps it: `http://example.org/x/#`)"),
-    "open-world/open-eq-08": KNOWN_TYPES,
-    "open-world/open-eq-10": KNOWN_TYPES,
-    "open-world/open-eq-11": KNOWN_TYPES,
-    "open-world/open-eq-12": KNOWN_TYPES,
     "open-world/date-2": DATE_VALUES,
     "open-world/date-3": DATE_VALUES,
     "graph/graph-not-exist": ("wrong", "other", "`GRAPH ex:unknown {}` gives one empty solution; a graph the "
@@ -133,32 +118,8 @@ RDFLIB_FAILED: dict[str, tuple[str, str]] = {
 
 SPARQL10 = Classification(UNSUPPORTED, DUPLICATES, BY_VALUE, FAILED, RDFLIB_FAILED)
 
-COLLECTION_SYNTAX = "an RDF collection ( … ) in a WHERE pattern is refused (unsupported, located)"
-BLANK_ACROSS_GROUPS = ("a blank node label used in two basic graph patterns (across a group, OPTIONAL, UNION, "
-                       "GRAPH; SPARQL 1.1 §19.6) is read, not refused")
-
 SYNTAX_FAILED: dict[str, str] = {
     # syntax test -> what goes wrong: a positive test rsplars does not read, a negative one it reads
-    "syntax-sparql1/syntax-lists-01": COLLECTION_SYNTAX,
-    "syntax-sparql1/syntax-lists-02": COLLECTION_SYNTAX,
-    "syntax-sparql1/syntax-lists-03": COLLECTION_SYNTAX,
-    "syntax-sparql1/syntax-lists-04": COLLECTION_SYNTAX,
-    "syntax-sparql1/syntax-lists-05": COLLECTION_SYNTAX,
-    "syntax-sparql1/syntax-forms-01": COLLECTION_SYNTAX,
-    "syntax-sparql1/syntax-forms-02": COLLECTION_SYNTAX,
-    "syntax-sparql2/syntax-lists-04": COLLECTION_SYNTAX,
-    "syntax-sparql2/syntax-lists-05": COLLECTION_SYNTAX,
     "syntax-sparql2/syntax-esc-04": "a `\\u0078` codepoint escape in an IRI (SPARQL 1.1 §19.2) is a syntax error",
     "syntax-sparql2/syntax-esc-05": "a `\\u0078` codepoint escape in an IRI (SPARQL 1.1 §19.2) is a syntax error",
-    "syntax-sparql3/blabel-cross-graph-bad": BLANK_ACROSS_GROUPS,
-    "syntax-sparql3/blabel-cross-optional-bad": BLANK_ACROSS_GROUPS,
-    "syntax-sparql3/blabel-cross-union-bad": BLANK_ACROSS_GROUPS,
-    "syntax-sparql4/syn-bad-34": BLANK_ACROSS_GROUPS,
-    "syntax-sparql4/syn-bad-35": BLANK_ACROSS_GROUPS,
-    "syntax-sparql4/syn-bad-36": BLANK_ACROSS_GROUPS,
-    "syntax-sparql4/syn-bad-37": BLANK_ACROSS_GROUPS,
-    "syntax-sparql4/syn-bad-38": BLANK_ACROSS_GROUPS,
-    "syntax-sparql4/syn-bad-OPT-breaks-BGP": BLANK_ACROSS_GROUPS,
-    "syntax-sparql4/syn-bad-UNION-breaks-BGP": BLANK_ACROSS_GROUPS,
-    "syntax-sparql4/syn-bad-GRAPH-breaks-BGP": BLANK_ACROSS_GROUPS,
 }

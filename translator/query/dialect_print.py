@@ -408,6 +408,32 @@ def _blank_nodes_renamed(node, labels: set[str]):
     return _map_children(node, lambda child: _blank_nodes_renamed(child, labels))
 
 
+def _blank_labels(node) -> set[str]:
+    """The labels of the blank nodes of a pattern's triple patterns."""
+    if isinstance(node, M.BlankNode):
+        return {node.label}
+    if isinstance(node, M.TriplePattern):
+        return _blank_labels(node.subject) | _blank_labels(node.object)
+    found: set[str] = set()
+
+    def collect(child):
+        found.update(_blank_labels(child))
+        return child
+
+    _map_children(node, collect)
+    return found
+
+
+def _blank_labels_renamed(node, renamed: dict[str, str]):
+    """``node`` with the blank nodes of ``renamed``'s labels relabelled."""
+    if isinstance(node, M.BlankNode):
+        return M.BlankNode(renamed.get(node.label, node.label))
+    if isinstance(node, M.TriplePattern):
+        return M.TriplePattern(_blank_labels_renamed(node.subject, renamed), node.predicate,
+                               _blank_labels_renamed(node.object, renamed))
+    return _map_children(node, lambda child: _blank_labels_renamed(child, renamed))
+
+
 def _projects(form) -> bool:
     """Whether a SELECT or DESCRIBE names what it returns (not ``*``)."""
     return bool(form.projection) if isinstance(form, M.Select) else bool(form.terms)
@@ -431,15 +457,31 @@ def _csparql_registration(query: M.Query, where: _Where, target: str) -> M.Regis
 def _window_variables_as_unions(query: M.Query) -> M.Query:
     """``WINDOW ?w { P }`` as the union over the declared windows wi of ``{ WINDOW <wi> { P }
     VALUES ?w { <wi> } }``, the reading of :func:`translator.translate.rspql.lower_windows`
-    (``GRAPH ?g`` of SPARQL 1.1 §18.6 over the window graphs)."""
+    (``GRAPH ?g`` of SPARQL 1.1 §18.6 over the window graphs). The blank node labels of P are
+    suffixed in each copy after the first, since a label belongs to one basic graph pattern
+    (SPARQL 1.1 §19.6) and each copy is a basic graph pattern of its own."""
     windows = query.dataset.windows
+    taken = _blank_labels(query.where)
+
+    def copy_labels(body, i: int):
+        if i == 0:
+            return body
+        renamed = {}
+        for label in sorted(_blank_labels(body)):
+            new = f"{label}_{i}"
+            while new in taken:
+                new += "_"
+            taken.add(new)
+            renamed[label] = new
+        return _blank_labels_renamed(body, renamed)
 
     def rewrite(node):
         if isinstance(node, M.WindowPattern) and isinstance(node.name, M.Var) and windows:
             body = rewrite(node.pattern)
             branches: list[M.Pattern] = [
-                M.Group((M.WindowPattern(w.name, body, node.position), M.Values((node.name,), ((w.name,),))))
-                for w in windows
+                M.Group((M.WindowPattern(w.name, copy_labels(body, i), node.position),
+                         M.Values((node.name,), ((w.name,),))))
+                for i, w in enumerate(windows)
             ]
             return reduce(union, branches) if len(branches) > 1 else branches[0]
         return _map_children(node, rewrite)

@@ -66,6 +66,7 @@ from rdflib.namespace import RDF, XSD
 
 from lars.bounds import TERM_CACHE_SIZE
 from lars.errors import UnsupportedError
+from translator.rdf.sparql_ops import known_types_unequal
 from translator.rdf.sparql_ops import (  # noqa: F401 - the numbers, re-exported
     DECIMAL,
     DOUBLE,
@@ -344,8 +345,14 @@ def op_equal(a: Value, b: Value) -> Value:
     if _same_term(a, b):
         return TRUE
     if isinstance(a, Literal) and isinstance(b, Literal):
+        if known_types_unequal(_typed(a), _typed(b)):
+            return FALSE
         return ExprError("RDFterm-equal of two different literals")
     return FALSE
+
+
+def _typed(lit: Literal) -> tuple[str, str | None, str | None]:
+    return str(lit), None if lit.datatype is None else str(lit.datatype), lit.language
 
 
 @_strict

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass, field
 
 from lark import Token, Transformer
 
 from ..errors import QuerySemanticError
 from ..model import DEFAULT_BARE_NAMESPACE, Position
+from .blank_scope import BlankScopes
 
 #: namespaces assumed for undeclared prefixes in lenient mode: the usual W3C ones and the two
 #: prefixes that the C-SPARQL paper omits "for brevity" (Barbieri et al. 2010, §2.4)
@@ -62,6 +65,9 @@ class ContextMixin(Transformer):
         #: lenient mode: undeclared prefixes and the namespaces assumed for them
         self.assumed_prefixes: dict[str, str] = {}
         self._anon = 0
+        self._fresh_prefix = "anon"
+        #: SPARQL 1.1 §19.6: the basic graph pattern each blank node label belongs to
+        self.blank_scopes = BlankScopes()
 
     def __getattr__(self, name: str):
         """Rule aliases of imported grammars arrive namespaced (``sparql_core__iri_ref``); dispatch
@@ -99,8 +105,16 @@ class ContextMixin(Transformer):
             self.notes.append(text)
 
     def fresh_blank_label(self) -> str:
+        """A label for ``[]``, ``[ … ]`` or a collection's node that no ``_:label`` of the text is
+        (SPARQL 1.1 §4.1.4: each such node is a blank node of its own): ``anon1``, ``anon2`` …,
+        with as many ``_`` after ``anon`` as it takes to differ from every written label."""
+        if self._anon == 0:
+            written = set(re.findall(r"_:([^\s,;(){}\[\]]+)", self.ctx.text))
+            self._fresh_prefix = "anon"
+            while any(re.fullmatch(re.escape(self._fresh_prefix) + r"[0-9]+\.*", w) for w in written):
+                self._fresh_prefix += "_"
         self._anon += 1
-        return f"anon{self._anon}"
+        return f"{self._fresh_prefix}{self._anon}"
 
 
 def token_text(tok: Token | str) -> str:

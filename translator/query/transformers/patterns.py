@@ -56,19 +56,10 @@ class _NamedGraph:
 
 @dataclass(frozen=True)
 class _Node:
-    """A blank node written as ``[ … ]`` or ``( … )`` together with the triples it stands for;
-    ``collection`` is the position of the first RDF collection inside it (None: there is none)."""
+    """A blank node written as ``[ … ]`` or ``( … )`` together with the triples it stands for."""
 
     node: BlankNode
     triples: tuple[TriplePattern, ...]
-    collection: object = None
-
-
-class _CollectionTriples(tuple):
-    """Triples written with an RDF collection ``( … )`` at position ``meta``: a CONSTRUCT template
-    takes them, a triple pattern of WHERE refuses them (located)."""
-
-    meta: object = None
 
 
 _RDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
@@ -178,6 +169,7 @@ class PatternRules(ContextMixin):
         return triples if triples is not None else ConstructTemplate(())
 
     def construct_triples(self, *groups) -> ConstructTemplate:
+        self.blank_scopes.drop()
         triples: list[TriplePattern] = []
         for g in groups:
             triples.extend(g)
@@ -251,19 +243,17 @@ class PatternRules(ContextMixin):
         return Group((sub,))
 
     def group_graph_pattern_sub(self, *parts) -> Group:
-        return Group(tuple(p for p in parts if not isinstance(p, Token)))
+        group = Group(tuple(p for p in parts if not isinstance(p, Token)))
+        self.blank_scopes.claim(group.parts, self.error)
+        return group
 
     def triples_block(self, *groups) -> BGP:
         triples: list[TriplePattern] = []
         for g in groups:
-            if isinstance(g, _CollectionTriples):
-                raise self.error(
-                    "unsupported: an RDF collection ( … ) in a triple pattern (supported in CONSTRUCT templates)",
-                    g.meta,
-                    expected="triple patterns without collections (write the rdf:first/rdf:rest triples)",
-                )
             triples.extend(g)
-        return BGP(tuple(triples))
+        bgp = BGP(tuple(triples))
+        self.blank_scopes.block(bgp)
+        return bgp
 
     def optional_graph_pattern(self, group: Group) -> Optional_:
         return Optional_(group)
@@ -320,22 +310,15 @@ class PatternRules(ContextMixin):
     # ---- triples --------------------------------------------------------------------------
     def triples_same_subject(self, subject, plist=None) -> tuple[TriplePattern, ...]:
         out: list[TriplePattern] = []
-        collection = None
         if isinstance(subject, _Node):
             out.extend(subject.triples)
-            collection = subject.collection
             subject = subject.node
         for verb, objects in plist or ():
             for obj in objects:
                 if isinstance(obj, _Node):
                     out.extend(obj.triples)
-                    collection = collection or obj.collection
                     obj = obj.node
                 out.append(TriplePattern(subject, verb, obj))
-        if collection is not None:
-            marked = _CollectionTriples(out)
-            marked.meta = collection
-            return marked
         return tuple(out)
 
     def property_list_not_empty(self, *items):
@@ -346,14 +329,13 @@ class PatternRules(ContextMixin):
 
     def blank_node_property_list(self, plist) -> _Node:
         node = BlankNode(self.fresh_blank_label())
-        triples = self.triples_same_subject(node, plist)
-        return _Node(node, tuple(triples), getattr(triples, "meta", None))
+        return _Node(node, self.triples_same_subject(node, plist))
 
-    @v_args(meta=True, inline=True)
-    def collection(self, meta, *nodes) -> _Node:
-        """``( n1 … nk )`` (SPARQL 1.1 §4.2.5, RDF collections): a blank node b1 with the triples
-        ``b_i rdf:first n_i . b_i rdf:rest b_{i+1}`` and ``b_k rdf:rest rdf:nil``; in a CONSTRUCT
-        template its blank nodes are fresh in every solution (§16.2.1)."""
+    def collection(self, *nodes) -> _Node:
+        """``( n1 … nk )`` (SPARQL 1.1 §4.2.4 and §19.5, RDF collections): a blank node b1 with the
+        triples ``b_i rdf:first n_i . b_i rdf:rest b_{i+1}`` and ``b_k rdf:rest rdf:nil``. In a WHERE
+        pattern its blank nodes are fresh, so they match as variables do that no answer shows
+        (§4.1.4); in a CONSTRUCT template they are fresh in every solution (§16.2.1)."""
         head = BlankNode(self.fresh_blank_label())
         triples: list[TriplePattern] = []
         current: BlankNode | IRI = head
@@ -365,7 +347,7 @@ class PatternRules(ContextMixin):
             triples.append(TriplePattern(current, IRI(_RDF + "first"), item))
             triples.append(TriplePattern(current, IRI(_RDF + "rest"), rest))
             current = rest
-        return _Node(head, tuple(triples), meta)
+        return _Node(head, tuple(triples))
 
     def path(self, *seqs):
         return seqs[0] if len(seqs) == 1 else Path("alt", tuple(seqs))

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal
-from urllib.parse import urljoin
 
 from lark import Token, v_args
 
+from ..iri import resolve_iri
 from ..model import (
     BUILTINS,
     DIALECT_BUILTINS,
@@ -57,7 +57,7 @@ class TermRules(ContextMixin):
 
     def _resolve_relative(self, value: str) -> str:
         if self.base and not re.match(r"^[A-Za-z][A-Za-z0-9+.\-]*:", value):
-            return urljoin(self.base, value)
+            return resolve_iri(self.base, value)
         return value
 
     # ---- IRIs -----------------------------------------------------------------------------
@@ -123,6 +123,7 @@ class TermRules(ContextMixin):
 
     def blank_node(self, tok: Token) -> BlankNode:
         if str(tok).startswith("_:"):
+            self.blank_scopes.written(tok)
             return BlankNode(str(tok)[2:])
         return BlankNode(self.fresh_blank_label())
 
