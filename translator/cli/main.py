@@ -14,7 +14,6 @@ from typing import Sequence
 
 from lars import cache
 from lars.errors import RsplarsError, report_error
-from translator.rdf.sparql_ops import SparqlFunctionFailure, report_internal_error
 from translator.cli.commands.cache_option import add_cache_option
 
 #: subcommand name -> module in translator.cli.commands that defines it (argparse lists them in this order)
@@ -73,12 +72,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             return int(args.func(args))
     except RsplarsError as err:
         return report_error(err)
-    except SparqlFunctionFailure as err:  # a bug inside a SPARQL function (translator.rdf.sparql_ops)
-        return report_internal_error(err)
     except BrokenPipeError:
         return 0
     except KeyboardInterrupt:
         return 130
+    except Exception as err:
+        # a bug inside a SPARQL function (translator.rdf.sparql_ops.SparqlFunctionFailure): reported as an
+        # internal error. Only a run that evaluated SPARQL loaded that module, so `rsplars lars` never does.
+        sparql_ops = sys.modules.get("translator.rdf.sparql_ops")
+        if sparql_ops is not None and isinstance(err, sparql_ops.SparqlFunctionFailure):
+            return int(sparql_ops.report_internal_error(err))
+        raise
 
 
 if __name__ == "__main__":
