@@ -34,9 +34,9 @@ from lars.errors import RsplarsError
 from translator.agreement.check import ActualRelation, candidates, check, contiguous_match, nt_key, oracle_terms
 from translator.agreement.early_stop import Judged, Progress, best_first
 from translator.agreement.slices import judge_slices, refuse_unjudged, slicing
-from translator.evaluate.operational import Evaluator, Relation, apply_r2s, horizon
+from translator.evaluate.operational import Evaluator, Relation, apply_r2s, grids_of, horizon
 from translator.evaluate.policy_names import ALIGNMENTS, HORIZONS
-from translator.evaluate.profiles import PROFILES, R2S, Operational
+from translator.evaluate.profiles import PROFILES, R2S, Operational, observation_end
 from translator.evaluate.report_policy import (
     CC_MODES,
     EMPTY_RELATIONS,
@@ -378,6 +378,7 @@ def infer(evaluator: Evaluator, actual: Sequence[ActualRelation], space: Space, 
     scores: dict[Setting, int] = {}
     expected: dict[Setting, list[Relation]] = {}
     correct: list[Setting] = []
+    refuted = 0
     order = {s: i for i, s in enumerate(settings)}
     judged: dict[Setting, Judged] = {}
     if ignore_timestamps:  # the oracle's comparison: no early decision (docs/check.md §8)
@@ -391,6 +392,7 @@ def infer(evaluator: Evaluator, actual: Sequence[ActualRelation], space: Space, 
                 if ok:
                     correct.append(s)
     else:
+        refuted = refute_by_report_times(plans, by_plan, comparison, scores)
         judged = judge_in_time_order(evaluator, plans, by_plan, comparison, keyed, early_stop)
         for s, j in judged.items():
             scores[s] = j.upper_bound()
@@ -411,8 +413,32 @@ def infer(evaluator: Evaluator, actual: Sequence[ActualRelation], space: Space, 
         "reports_planned": sum(len(r) for r in plans.values()),
         "reports_evaluated": sum(p.evaluated for p in progress) if judged else sum(len(r) for r in plans.values()),
         "settings_stopped_early": sum(1 for j in judged.values() if not j.finished),
+        "settings_refuted_by_report_times": refuted,
     }
     return result
+
+
+def refute_by_report_times(plans: dict[tuple, list], by_plan: dict[tuple, list[Setting]], comparison: Comparison,
+                           scores: dict[Setting, int]) -> int:
+    """Under the timed comparison a setting has a relation at its report times only (R2S and the
+    empty-relation policy drop relations, never add them): a plan none of whose reports falls on
+    some timestamp of the output is incorrect under each of its settings, found without evaluating
+    a report. Such plans are removed from ``plans``; their settings get the upper bound
+    ``|R ∪ A| − 2·|A \\ R|`` of their closeness (R: the plan's report times from the warm-up on, A: the
+    output's timestamps). Returns the number of settings refuted."""
+    stamps = set(comparison.timed)
+    refuted = 0
+    for key in list(plans):
+        times = {r.t for r in plans[key] if r.t >= comparison.low}
+        missing = stamps - times
+        if not missing:
+            continue
+        bound = len(times | stamps) - 2 * len(missing)
+        for s in by_plan[key]:
+            scores[s] = bound
+        refuted += len(by_plan[key])
+        del plans[key]
+    return refuted
 
 
 def judge_in_time_order(evaluator: Evaluator, plans: dict[tuple, list], by_plan: dict[tuple, list[Setting]],
@@ -454,6 +480,30 @@ def _ranked(judged: dict[Setting, Judged], scores: dict[Setting, int], order: di
         yield s
 
 
+class SharedPlans:
+    """The reports of a setting's plan (:meth:`Setting.plan_key`), computed once for the settings whose
+    grids open at the same offsets (the two window alignments meet there,
+    :func:`translator.evaluate.profiles.opening_offset`) and cut at each observation horizon from the
+    uncut plan: a horizon only ends the plan earlier (:meth:`Evaluator.plan`)."""
+
+    def __init__(self, evaluator: Evaluator, h: int) -> None:
+        self.evaluator = evaluator
+        self.h = h
+        self.last = max((e.t for e in evaluator.elements), default=None)
+        self.cache: dict[tuple, list] = {}
+
+    def __call__(self, s: Setting) -> list:
+        op = s.operational()
+        offsets = tuple(g.t0 for g in grids_of(self.evaluator.windows, op))
+        cc = "content-change" in s.report
+        key = (offsets, s.report, s.cc_mode if cc else None, s.tick if cc else "time", s.window_bounds)
+        reports = self.cache.get(key)
+        if reports is None:
+            reports = self.cache[key] = self.evaluator.plan(replace(op, horizon="none"), None, self.h)
+        cut = observation_end(op.horizon, self.last, "window-close" in op.report)
+        return reports if cut is None else [r for r in reports if r.t <= cut]
+
+
 def plan_settings(evaluator: Evaluator, by_plan: dict[tuple, list[Setting]], h: int,
                   max_tuple_evaluations: int, *, evaluate_all: bool = True) -> tuple[dict[tuple, list], Counter]:
     """The reports of every plan (:meth:`Setting.plan_key`), evaluated together (module docstring;
@@ -464,6 +514,7 @@ def plan_settings(evaluator: Evaluator, by_plan: dict[tuple, list[Setting]], h: 
     arrivals = Counter(e.t for e in evaluator.elements)
     plans: dict[tuple, list] = {}
     unsearched: Counter = Counter()
+    plan = SharedPlans(evaluator, h)
     tuple_keys = []
     for key, group in by_plan.items():
         s = group[0]
@@ -471,14 +522,14 @@ def plan_settings(evaluator: Evaluator, by_plan: dict[tuple, list[Setting]], h: 
             tuple_keys.append(key)
             continue
         try:
-            plans[key] = evaluator.plan(s.operational(), None, h)
+            plans[key] = plan(s)
         except PolicyError as exc:
             unsearched[f"not expressible: {exc}"] += len(group)
     # a tuple tick: one more evaluation per arriving tuple at each content-change report (docs/check.md)
     partial_times: set[int] = set()
     for key in tuple_keys:
         try:
-            reports = evaluator.plan(replace(by_plan[key][0], tick="time").operational(), None, h)
+            reports = plan(replace(by_plan[key][0], tick="time"))
         except PolicyError:
             continue
         partial_times.update(r.t for r in reports if arrivals[r.t] > 1)
@@ -490,7 +541,7 @@ def plan_settings(evaluator: Evaluator, by_plan: dict[tuple, list[Setting]], h: 
                        f"--max-tuple-evaluations {max_tuple_evaluations}"] += len(group)
             continue
         try:
-            plans[key] = evaluator.plan(group[0].operational(), None, h)
+            plans[key] = plan(group[0])
         except PolicyError as exc:
             unsearched[f"not expressible: {exc}"] += len(group)
     if not evaluate_all:
@@ -516,6 +567,8 @@ def closest_settings(evaluator: Evaluator, actual: Sequence[ActualRelation], res
     out = []
     seen_outputs: set[tuple] = set()
     for s in ranked:
+        if s not in result.expected:  # refuted by its report times (refute_by_report_times): evaluated now
+            result.expected[s] = evaluator.relations(s.operational(), None, result.horizon)
         signature = tuple((r.t, r.rows) for r in result.expected[s])
         if signature in seen_outputs:  # settings with the same expected output: one stands for all
             continue
