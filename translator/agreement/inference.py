@@ -109,7 +109,9 @@ def show_value(parameter: str, value):
 
 @dataclass(frozen=True)
 class Space:
-    """The values searched for each parameter (the product of them is the space)."""
+    """The values searched for each parameter (the product of them is the space). A space built by
+    hand searches windows opening at t0 without an observation horizon unless it says otherwise;
+    :func:`parameter_space` searches both alignments and the horizons ``none`` and ``last``."""
 
     t0: tuple[tuple[int, ...], ...]
     report: tuple[frozenset[str], ...]
@@ -118,8 +120,8 @@ class Space:
     r2s: tuple[str, ...] = R2S
     empty_relations: tuple[str, ...] = EMPTY_RELATIONS
     window_bounds: tuple[str, ...] = WINDOW_MODELS
-    window_alignment: tuple[str, ...] = ALIGNMENTS
-    horizon: tuple[str | int, ...] = HORIZONS
+    window_alignment: tuple[str, ...] = ("t0",)
+    horizon: tuple[str | int, ...] = ("none",)
     compare_end: int | None = field(default=None, compare=False)
     """the end of the comparison the t0 candidates were chosen for (:func:`parameter_space`)"""
 
@@ -392,8 +394,18 @@ def infer(evaluator: Evaluator, actual: Sequence[ActualRelation], space: Space, 
                 if ok:
                     correct.append(s)
     else:
-        refuted = refute_by_report_times(plans, by_plan, comparison, scores)
+        removed = refute_by_report_times(plans, by_plan, comparison)
+        refuted = sum(len(by_plan[key]) for key in removed)
+        stamps = set(comparison.timed)
+        for key, reports in removed.items():  # searched and incorrect: an upper bound of their closeness
+            times = {r.t for r in reports if r.t >= comparison.low}
+            for s in by_plan[key]:
+                scores[s] = len(times | stamps) - 2 * len(stamps - times)
         judged = judge_in_time_order(evaluator, plans, by_plan, comparison, keyed, early_stop)
+        if removed and not any(j.finished and j.first_mismatch is None for j in judged.values()):
+            # nothing explains the output: the refuted settings are ranked with the others for the closest
+            judged.update(judge_in_time_order(evaluator, removed, by_plan, comparison, keyed, early_stop))
+            plans.update(removed)
         for s, j in judged.items():
             scores[s] = j.upper_bound()
             expected[s] = j.relations
@@ -418,27 +430,21 @@ def infer(evaluator: Evaluator, actual: Sequence[ActualRelation], space: Space, 
     return result
 
 
-def refute_by_report_times(plans: dict[tuple, list], by_plan: dict[tuple, list[Setting]], comparison: Comparison,
-                           scores: dict[Setting, int]) -> int:
+def refute_by_report_times(plans: dict[tuple, list], by_plan: dict[tuple, list[Setting]],
+                           comparison: Comparison) -> dict[tuple, list]:
     """Under the timed comparison a setting has a relation at its report times only (R2S and the
     empty-relation policy drop relations, never add them): a plan none of whose reports falls on
     some timestamp of the output is incorrect under each of its settings, found without evaluating
-    a report. Such plans are removed from ``plans``; their settings get the upper bound
-    ``|R ∪ A| − 2·|A \\ R|`` of their closeness (R: the plan's report times from the warm-up on, A: the
-    output's timestamps). Returns the number of settings refuted."""
+    a report. Such plans are moved from ``plans`` to the dictionary returned (:func:`infer` counts
+    their settings as searched, with the upper bound ``|R ∪ A| − 2·|A \\ R|`` of their closeness — R
+    the plan's report times from the warm-up on, A the output's timestamps — and judges them only to
+    rank the closest settings when nothing explains the output)."""
     stamps = set(comparison.timed)
-    refuted = 0
+    removed = {}
     for key in list(plans):
-        times = {r.t for r in plans[key] if r.t >= comparison.low}
-        missing = stamps - times
-        if not missing:
-            continue
-        bound = len(times | stamps) - 2 * len(missing)
-        for s in by_plan[key]:
-            scores[s] = bound
-        refuted += len(by_plan[key])
-        del plans[key]
-    return refuted
+        if not stamps <= {r.t for r in plans[key]}:
+            removed[key] = plans.pop(key)
+    return removed
 
 
 def judge_in_time_order(evaluator: Evaluator, plans: dict[tuple, list], by_plan: dict[tuple, list[Setting]],
