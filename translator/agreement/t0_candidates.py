@@ -132,12 +132,12 @@ def policy_kinds(reports: Iterable[frozenset[str]], cc_modes: Iterable[str]) -> 
 
 
 def t0_candidates(evaluator: Evaluator, *, registration: int, alignments: Sequence[str], kinds: set[str],
-                  stamps: Sequence[int] | None, limits: Iterable[int], max_candidates: int) -> list[tuple[int, ...]]:
+                  stamps: Sequence[int] | None, limits: Iterable[int | None], max_candidates: int) -> list[tuple[int, ...]]:
     """The t0 vectors ``check --infer`` searches (module docstring). ``stamps``: the output's
     timestamps as the timed comparison counts them (``None`` under ``--ignore-timestamps``);
     ``limits``: the warm-up, end and observation horizons (events like the elements)."""
     windows = evaluator.windows
-    limits = [x for x in limits if x is not None]
+    events_beyond = [x for x in limits if x is not None]
     per_window: list[list[int]] = []
     content_only = evaluator.contents_index is not None
     arrivals = {t for w in windows for t in evaluator.contents.times.get(w.stream, ())}
@@ -146,7 +146,7 @@ def t0_candidates(evaluator: Evaluator, *, registration: int, alignments: Sequen
         if not content_only:
             per_window.append(list(range(first, last + 1)))
             continue
-        events = [*evaluator.contents.times.get(w.stream, ()), *limits]
+        events = [*evaluator.contents.times.get(w.stream, ()), *events_beyond]
         if stamps is None or len(windows) > 1 or not stamps:
             per_window.append(list(classes(w, events, registration, alignments).values))
             continue
