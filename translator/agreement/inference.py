@@ -691,6 +691,9 @@ def describe(inference: Inference) -> list[str]:
     for reason, count in inference.unsearched.items():
         lines.append(f"  not searched ({count} settings): {reason}")
     e = inference.evaluation
+    if e.get("settings_refuted_by_report_times"):
+        lines.append(f"  {e['settings_refuted_by_report_times']} settings refuted by their report times (no report at "
+                     "some timestamp of the output), without evaluation")
     if e.get("reports_evaluated", 0) < e.get("reports_planned", 0):
         lines.append(f"  stopped early: {e['reports_evaluated']} of {e['reports_planned']} planned reports evaluated "
                      f"({e['settings_stopped_early']} settings up to their first mismatch only)")
