@@ -237,3 +237,23 @@ def test_the_setting_that_produced_an_output_is_inferred_back(case):
         if ignore:
             mine, theirs = [x[1] for x in mine], [x[1] for x in theirs]
         assert mine == theirs or ignore, (setting, s)
+
+
+def test_check_at_milliseconds_tries_one_t0_per_class_and_names_the_profile(cli, tmp_path):
+    """``check`` under one profile: the 10,001 starts of a 10-second window on a millisecond clock
+    exceed --max-candidates; the classes of starts are tried instead (before: refused)."""
+    stream = tmp_path / "s.nt"
+    stream.write_text("".join(f'<{EX}x> <{EX}p> "{t}" "{t}" .\n' for t in ms_stream(11, 40)))
+    query = tmp_path / "q.rq"
+    query.write_text(QUERY)
+    base = [query, "--stream", f"{S}={stream}", "--unit", "ms"]
+    code, out, _ = cli("run", *base, "--profile", "rsp4j")
+    answers = tmp_path / "a.jsonl"
+    answers.write_text(out)
+    report = tmp_path / "r.json"
+    code, out, err = cli("check", *base, "--answers", answers, "--profile", "rsp4j", "--json", report)
+    assert code == 0, out + err
+    data = json.loads(report.read_text())
+    assert data["t0_candidates"] <= 10 and data["matching_t0"] == [0]
+    code, out, _ = cli("check", *base, "--answers", answers, "--profile", "csparql")
+    assert code == 1 and "correct under profile rsp4j" in out

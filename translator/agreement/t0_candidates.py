@@ -39,7 +39,11 @@ every policy. Under the timed comparison the output's timestamps also fix the bo
 
 A query that reads the evaluation time (``NOW()``) or when an element arrived keeps every t0 of the
 range (its answers differ along a run); so does a query with several windows under the timed
-comparison's pinning, which is per window (their candidate sets are multiplied).
+comparison when a searched policy reports at bounds (the output's timestamps pin the window that
+reported, not each window); otherwise the windows' candidate sets are multiplied.
+
+``rsplars check`` (one setting) takes these candidates where its range of t0 vectors exceeds
+``--max-candidates`` (:func:`check_candidates`).
 """
 
 from __future__ import annotations
@@ -147,7 +151,11 @@ def t0_candidates(evaluator: Evaluator, *, registration: int, alignments: Sequen
             per_window.append(list(range(first, last + 1)))
             continue
         events = [*evaluator.contents.times.get(w.stream, ()), *events_beyond]
-        if stamps is None or len(windows) > 1 or not stamps:
+        if stamps and len(windows) > 1 and kinds & {"bounds", "strict"}:
+            # the timestamps pin a reporting window, not each one: every t0 of the range
+            per_window.append(list(range(first, last + 1)))
+            continue
+        if stamps is None or not stamps:
             per_window.append(list(classes(w, events, registration, alignments).values))
             continue
         off_arrival = [t for t in stamps if t not in arrivals]
@@ -176,4 +184,22 @@ def t0_candidates(evaluator: Evaluator, *, registration: int, alignments: Sequen
     return list(itertools.product(*per_window))
 
 
-__all__ = ["OffsetCandidates", "classes", "pinned_by_bounds", "pinned_by_expiries", "policy_kinds", "t0_candidates"]
+def check_candidates(evaluator: Evaluator, op, actual, *, registration: int, ignore_timestamps: bool,
+                     warm_up: int | None, h: int, max_candidates: int) -> list[tuple[int, ...]] | None:
+    """The t0 vectors ``check`` tries under one setting ``op`` when its whole range is too large
+    (module docstring); ``h``: the end of its comparison. ``None`` when the classes do not apply
+    (a period other than the slide)."""
+    if op.period is not None and any(op.period != w.beta for w in evaluator.windows):
+        return None
+    stamps = None
+    if not ignore_timestamps:
+        low = warm_up if warm_up is not None else -(10**18)
+        stamps = sorted({a.t for a in actual if a.t is not None and a.t >= low and (a.t <= h or a.bindings)})
+    last = max((e.t for e in evaluator.elements), default=None)
+    limits = [warm_up, h, last, op.horizon if isinstance(op.horizon, int) else None]
+    return t0_candidates(evaluator, registration=registration, alignments=[op.alignment],
+                         kinds=policy_kinds([op.report], [op.cc_mode]), stamps=stamps, limits=limits,
+                         max_candidates=max_candidates)
+
+
+__all__ = ["check_candidates", "OffsetCandidates", "classes", "pinned_by_bounds", "pinned_by_expiries", "policy_kinds", "t0_candidates"]
