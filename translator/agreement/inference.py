@@ -26,6 +26,7 @@ tuple); beyond ``max_tuple_evaluations`` such settings are not searched, and the
 from __future__ import annotations
 
 import itertools
+import operator
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Iterable, Iterator, Sequence
@@ -633,14 +634,19 @@ def sufficient_choices(correct: set[Setting], searched: Iterable[Setting]) -> di
     searched = list(searched)
     if not correct:
         return {"size": None, "choices": []}
+    rows = [tuple(s.value(p) for p in PARAMETERS) for s in searched]
+    good_rows = [r for r, s in zip(rows, searched) if s in correct]  # in the order searched
+    bad_rows = [r for r, s in zip(rows, searched) if s not in correct]
     for k in range(len(PARAMETERS) + 1):
         found = []
-        for subset in itertools.combinations(PARAMETERS, k):
-            verdict: dict[tuple, bool] = {}
-            for s in searched:
-                key = tuple(s.value(p) for p in subset)
-                verdict[key] = verdict.get(key, True) and s in correct
-            found += [{p: show_value(p, v) for p, v in zip(subset, key)} for key, ok in verdict.items() if ok]
+        for subset in itertools.combinations(range(len(PARAMETERS)), k):
+            # a choice of values is sufficient when some correct setting and no incorrect one has it
+            project = (lambda r: ()) if k == 0 else operator.itemgetter(*subset) if k > 1 else \
+                (lambda r, i=subset[0]: (r[i],))
+            bad = set(map(project, bad_rows))
+            for key in dict.fromkeys(map(project, good_rows)):
+                if key not in bad:
+                    found.append({PARAMETERS[i]: show_value(PARAMETERS[i], v) for i, v in zip(subset, key)})
         if found:
             return {"size": k, "choices": found}
     return {"size": None, "choices": []}  # not reached: the full settings of ``correct`` are sufficient
