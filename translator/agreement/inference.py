@@ -379,7 +379,7 @@ def infer(evaluator: Evaluator, actual: Sequence[ActualRelation], space: Space, 
     unsearched.update(refused)
     keyed = KeyedRelations(evaluator)
     scores: dict[Setting, int] = {}
-    expected: dict[Setting, list[Relation]] = {}
+    expected = ExpectedRelations(evaluator, h)
     correct: list[Setting] = []
     refuted = 0
     order = {s: i for i, s in enumerate(settings)}
@@ -402,6 +402,7 @@ def infer(evaluator: Evaluator, actual: Sequence[ActualRelation], space: Space, 
             times = {r.t for r in reports if r.t >= comparison.low}
             for s in by_plan[key]:
                 scores[s] = len(times | stamps) - 2 * len(stamps - times)
+                expected.later.add(s)
         judged = judge_in_time_order(evaluator, plans, by_plan, comparison, keyed, early_stop)
         if removed and not any(j.finished and j.first_mismatch is None for j in judged.values()):
             # nothing explains the output: the refuted settings are ranked with the others for the closest
@@ -429,6 +430,30 @@ def infer(evaluator: Evaluator, actual: Sequence[ActualRelation], space: Space, 
         "settings_refuted_by_report_times": refuted,
     }
     return result
+
+
+class ExpectedRelations(dict):
+    """The expected relations of each searched setting (:attr:`Inference.expected`): those a judgement
+    evaluated, and — evaluated when first asked for — those of the settings refuted by their report
+    times (:func:`refute_by_report_times`)."""
+
+    def __init__(self, evaluator: Evaluator, h: int) -> None:
+        super().__init__()
+        self.evaluator = evaluator
+        self.h = h
+        self.later: set[Setting] = set()
+
+    def __missing__(self, s: Setting) -> list[Relation]:
+        if s not in self.later:
+            raise KeyError(s)
+        got = self[s] = self.evaluator.relations(s.operational(), None, self.h)
+        return got
+
+    def get(self, s, default=None):
+        return self[s] if s in self or s in self.later else default
+
+    def __contains__(self, s) -> bool:
+        return dict.__contains__(self, s) or s in self.later
 
 
 def refute_by_report_times(plans: dict[tuple, list], by_plan: dict[tuple, list[Setting]],
@@ -574,8 +599,6 @@ def closest_settings(evaluator: Evaluator, actual: Sequence[ActualRelation], res
     out = []
     seen_outputs: set[tuple] = set()
     for s in ranked:
-        if s not in result.expected:  # refuted by its report times (refute_by_report_times): evaluated now
-            result.expected[s] = evaluator.relations(s.operational(), None, result.horizon)
         signature = tuple((r.t, r.rows) for r in result.expected[s])
         if signature in seen_outputs:  # settings with the same expected output: one stands for all
             continue
