@@ -257,3 +257,46 @@ def test_check_at_milliseconds_tries_one_t0_per_class_and_names_the_profile(cli,
     assert data["t0_candidates"] <= 10 and data["matching_t0"] == [0]
     code, out, _ = cli("check", *base, "--answers", answers, "--profile", "csparql")
     assert code == 1 and "correct under profile rsp4j" in out
+
+
+@st.composite
+def wide_cases(draw):
+    """Windows wide against the data (few elements, β up to 6): many window starts are quiet."""
+    n = draw(st.integers(1, 4))
+    stream = [(draw(st.sampled_from(NODES)), draw(st.sampled_from([f"<{EX}p>", f"<{EX}q>"])),
+               draw(st.sampled_from(NODES)), draw(st.integers(0, 24))) for _ in range(n)]
+    stream.sort(key=lambda e: e[3])
+    alpha = draw(st.integers(4, 8))
+    beta = draw(st.integers(2, min(alpha, 6)))
+    setting = Setting((0,), draw(st.sampled_from(report_policies())), draw(st.sampled_from(["arrivals", "strict"])),
+                      "time", draw(st.sampled_from(["rstream", "istream"])), draw(st.sampled_from(["emit", "skip"])),
+                      draw(st.sampled_from(WINDOW_MODELS)), draw(st.sampled_from(["t0", "step"])),
+                      draw(st.sampled_from(["none", "last"])))
+    setting = replace(setting, t0=(draw(st.integers(0, max(beta - 1, alpha))),))
+    return stream, alpha, beta, draw(st.sampled_from(["pattern", "join"])), setting, draw(st.booleans())
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(wide_cases())
+def test_the_classes_lose_no_explanation_of_the_whole_range(case):
+    """Brute force: the settings that explain an output over every t0 of the range (Definition 25's
+    enumeration) against those over the classes of window starts: each correct setting of the range
+    is found, or (its t0 left out) one differing in t0 only; a setting that reports at window bounds
+    under the timed comparison is found itself (its t0 is pinned by the output's timestamps)."""
+    stream, alpha, beta, query, setting, ignore = case
+    ev, variables = make_evaluator(stream, alpha, beta, query)
+    output = as_actual(ev.relations(setting.operational(), None, horizon_of(ev, 0)), variables)
+    fixed = dict(tick="time", r2s=setting.r2s, empty_relations=setting.empty_relations, ignore_timestamps=ignore)
+    whole = parameter_space(ev, **{k: v for k, v in fixed.items() if k != "ignore_timestamps"})
+    whole = replace(whole, compare_end=horizon_of(ev, 0))
+    classes_space = parameter_space(ev, actual=output, **fixed)
+    assert set(classes_space.t0) <= set(whole.t0)
+    found = set(infer(ev, output, classes_space, ignore_timestamps=ignore).correct)
+    every = infer(ev, output, whole, ignore_timestamps=ignore).correct
+    assert found <= set(every)
+    for s in every:
+        if s in found:
+            continue
+        assert s.t0 not in classes_space.t0, s
+        assert not (not ignore and s.report & {"window-close", "periodic"}), s
+        assert any(replace(x, t0=s.t0) == s for x in found), s
