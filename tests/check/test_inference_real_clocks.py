@@ -68,18 +68,22 @@ def test_rsp4j_profile_reproduces_the_windows_rsp_js_triggered():
     assert got == [(5, {0, 3}), (10, {0, 3, 6}), (15, {6, 11, 12}), (20, {11, 12, 17})]
     # without the horizon the windows [15, 25) and later close too, and opening at t0 drops [-5, 5)
     none = values(ev.relations(replace(PROFILES["rsp4j"].params, horizon="none")))
-    assert [t for t, _ in none] == [5, 10, 15, 20, 25, 30, 35]  # the bounded horizon 23 + α + β; empty ones emitted
+    assert [t for t, _ in none] == [5, 10, 15, 20, 25, 30]  # up to the bounded horizon 23 + α + β; [25, 35) is empty
+    emitted = values(ev.relations(replace(PROFILES["rsp4j"].params, horizon="none", empty_relations="emit")))
+    assert [t for t, _ in emitted] == [5, 10, 15, 20, 25, 30, 35]
     at_t0 = values(ev.relations(replace(PROFILES["rsp4j"].params, alignment="t0")))
     assert [t for t, _ in at_t0] == [10, 15, 20]
     given_time = values(ev.relations(replace(PROFILES["rsp4j"].params, horizon=15)))
     assert [t for t, _ in given_time] == [5, 10]
 
 
-def test_rsp_js_profile_skips_empty_windows():
+def test_rsp_js_profile_does_not_evaluate_empty_windows():
     ev = evaluator([0, 3, 31], "s")  # windows [15, 25), [20, 30) are empty
     got = values(ev.relations(PROFILES["rsp-js"].params))
     assert [t for t, _ in got] == [5, 10]
-    assert [t for t, _ in values(ev.relations(PROFILES["rsp4j"].params))] == [5, 10, 15, 20, 25, 30]
+    assert [t for t, _ in values(ev.relations(PROFILES["rsp4j"].params))] == [5, 10]
+    assert [t for t, _ in values(ev.relations(replace(PROFILES["rsp4j"].params, empty_relations="emit")))] == \
+        [5, 10, 15, 20, 25, 30]
 
 
 def test_profiles_lists_rsp4j_and_rsp_js_with_a_source_for_every_parameter(cli):
@@ -104,7 +108,7 @@ def test_run_and_check_honour_the_profile_and_the_options(cli, tmp_path):
     code, out, _ = cli("run", *base, "--profile", "rsp4j")
     assert code == 0 and [json.loads(x)["t"] for x in out.splitlines()] == [5, 10, 15, 20]
     code, out, _ = cli("run", *base, "--profile", "rsp4j", "--horizon", "none", "--window-alignment", "t0")
-    assert code == 0 and [json.loads(x)["t"] for x in out.splitlines()] == [10, 15, 20, 25, 30, 35]
+    assert code == 0 and [json.loads(x)["t"] for x in out.splitlines()] == [10, 15, 20, 25, 30]
     answers = tmp_path / "a.jsonl"
     code, out, _ = cli("run", *base, "--profile", "rsp4j")
     answers.write_text(out)

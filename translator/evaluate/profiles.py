@@ -197,7 +197,7 @@ PROFILES: dict[str, Profile] = {
     ),
     "rsp4j": Profile(
         "rsp4j", "RSP4J / YASPER (RSP-QL's reference engine)",
-        Operational(frozenset({"window-close"}), tick="time", r2s="rstream", empty_relations="emit",
+        Operational(frozenset({"window-close"}), tick="time", r2s="rstream", empty_relations="skip",
                     window_model="right-open", alignment="step", horizon="last"),
         {"report": f"{_RSP4J}: the engines are built with ReportImpl + OnWindowClose, whose match is "
                    "`w.getC() < tapp` (api/.../secret/report/strategies/OnWindowClose.java); no non-empty guard",
@@ -205,8 +205,10 @@ PROFILES: dict[str, Profile] = {
                  "(`t_e > time.getAppTime()`, api/.../secret/tick/secret/TimeTicker.java)",
          "r2s": f"{_RSP4J}: the query's REGISTER RSTREAM|ISTREAM|DSTREAM (yasper querying/operators/Rstream, Istream, "
                 "Dstream); RSTREAM by default",
-         "empty_relations": f"{_RSP4J}: every report evaluates the R2R over the window content, empty or not "
-                            "(ContinuousQueryExecutionImpl.update)",
+         "empty_relations": f"{_RSP4J}: every report evaluates the R2R over the window content, empty or not, and "
+                            "puts each result on the output stream, `r2s.eval(eval(now), now).forEach(o -> "
+                            "outstream().put(o, now))` (ContinuousQueryExecutionImpl.update): an evaluation without "
+                            "results puts nothing",
          "window_bounds": f"{_RSP4J}: elements enter a window when `w.getO() <= t_e && t_e < w.getC()`, "
                           "windows [o, c) (CSPARQLStreamToRelationOp.windowing)",
          "window_alignment": f"{_RSP4J}: scope(t_e) opens windows closing at multiples of the step, "
