@@ -54,16 +54,12 @@ def add_operational_options(p: argparse.ArgumentParser, *, r2s: bool = True,
     g.add_argument("--report-window", metavar="N,…",
                    help="only these windows report, from 1 (Dell'Aglio et al. 2014, Example 9)")
     g.add_argument("--tick", choices=list(TICKS), metavar="TICK",
-                   help="tuple: content change per arriving tuple; time, batch: per instant (Dell'Aglio et al. "
-                        "2013, §3)")
+                   help="tuple: content change per arriving tuple; time, batch: per instant")
     g.add_argument("--empty-relations", choices=list(EMPTY_RELATIONS), metavar="E",
                    help="emit or skip relations empty after R2S (Dell'Aglio et al. 2013, §3)")
     g.add_argument("--window-alignment", choices=list(ALIGNMENTS), metavar="A",
-                   help="t0: windows open at t0 + i·step; step: windows close at t0 + k·step, the first opening "
-                        "before t0 (RSP4J, RSP-JS)")
-    g.add_argument("--horizon", metavar="none|last|T",
-                   help="the engine's clock: none (every window holding data is reported), last (it stands at the "
-                        "last element: windows closing at or after it are not), or a time T in base units")
+                   help="t0, or step: windows close at multiples of the step")
+    g.add_argument("--horizon", metavar="H", help="engine clock: none, last (element) or a time")
     if r2s:
         g.add_argument("--r2s", choices=["rstream", "istream", "dstream"], default="rstream", metavar="R2S",
                        help="%(choices)s: relation-to-stream operator (default: the profile's, else rstream)")
