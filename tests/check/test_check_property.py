@@ -63,9 +63,14 @@ def content_interval(t, alpha, beta, t0, model, closing, horizon):
 
 def direct(stream, query, alpha, beta, op, horizon):
     """{t: rows} of the answer stream under the operational parameters ``op`` (one window)."""
-    t0 = op.t0[0]
     s = op.report
     closing = "window-close" in s
+    # windows that close at multiples of the step open β − α after t0 (RSP4J, RSP-JS)
+    t0 = op.t0[0] + (beta - alpha if op.alignment == "step" else 0)
+    if op.horizon != "none":  # the engine's clock: a close is reported once the clock is past it
+        clock = max((e[3] for e in stream), default=None) if op.horizon == "last" else op.horizon
+        if clock is not None:
+            horizon = min(horizon, clock - 1 if closing else clock)
     out = {}
     previous = frozenset()
     first = True

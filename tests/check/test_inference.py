@@ -80,7 +80,12 @@ def test_every_correct_setting_is_correct_for_check_and_the_best_others_are_not(
 
 
 def test_an_early_report_is_explained_by_no_setting_and_the_closest_says_why(hot):
-    result = infer(hot, answers(EXAMPLE / "csparql-early.json"), parameter_space(hot))
+    """Under windows that open at t0 nothing explains the report at 3 of a window that closes at 4;
+    windows that close at multiples of the step do (t0 = 1: the first window [-1, 3) closes at 3)."""
+    early = answers(EXAMPLE / "csparql-early.json")
+    aligned = infer(hot, early, parameter_space(hot, actual=early))
+    assert aligned.explained and {(s.t0, s.window_alignment) for s in aligned.correct} == {((1,), "step")}
+    result = infer(hot, early, parameter_space(hot, window_alignment="t0"))
     assert not result.explained and result.summary()["choices"] == {}
     assert len(result.closest) == 3
     first = result.closest[0]
@@ -100,10 +105,10 @@ def test_explanation_names_choices_irrelevant_and_constrained_parameters():
     correct = [s for s in space.settings() if s.r2s == "istream"]
     e = explanation(correct, space, set(space.settings()))
     assert e["choices"] == {"report": "window-close", "cc_mode": "arrivals", "tick": "time", "r2s": "istream",
-                            "window_bounds": "closed"}
+                            "window_bounds": "closed", "window_alignment": "t0", "horizon": "none"}
     assert e["irrelevant"] == ["t0", "empty_relations"] and e["constrained"] == {}
     assert e["explanations"] == [{"report": "window-close", "cc_mode": "arrivals", "tick": "time", "r2s": "istream",
-                                  "window_bounds": "closed"}]
+                                  "window_bounds": "closed", "window_alignment": "t0", "horizon": "none"}]
     one = [s for s in correct if s.t0 == (0,)]
     e = explanation(one, space, set(space.settings()))
     assert e["choices"]["t0"] == 0 and e["irrelevant"] == ["empty_relations"]
@@ -162,12 +167,12 @@ def test_two_windows_the_rsp_ql_example_is_explained_by_its_own_profile():
 
     ev = rspql()
     output = as_actual(ev.relations(PROFILES["rsp-ql"].params), ev.variables)
-    space = parameter_space(ev)
+    space = parameter_space(ev, window_alignment="t0", horizon="none")
     assert all(len(z) == 2 for z in space.t0) and len(space.t0) == 6 * 3
     result = infer(ev, output, space)
     e = result.summary()
     assert e["choices"] == {"report": "window-close,non-empty", "empty_relations": "emit",
-                            "window_bounds": "left-open"}
+                            "window_bounds": "left-open", "window_alignment": "t0", "horizon": "none"}
     assert [0, 0] in result.profiles()["rsp-ql"]["t0"]
     for s in result.correct:
         assert check(ev, output, s.operational(), t0_fixed=True, end=result.horizon, other_profiles=False).correct
@@ -188,7 +193,8 @@ def test_cli_infer_exit_codes_reports_and_profile(tmp_path, capsys):
     assert len(data["inference"]["correct"]) == data["inference"]["correct_settings"]
     page = html.read_text()
     assert "explained: correct under" in page and "<td>istream</td>" in page and "cqels: t0 =" in page
-    code = main([*HOT, "--answers", str(EXAMPLE / "csparql-early.json"), "--infer", "--json", str(report)])
+    code = main([*HOT, "--answers", str(EXAMPLE / "csparql-early.json"), "--infer", "--window-alignment", "t0",
+                 "--json", str(report)])
     out = capsys.readouterr().out
     assert code == 1 and "not explained" in out and "early report of an open window" in out
     data = json.loads(report.read_text())

@@ -130,8 +130,10 @@ def test_agree_names_two_tie_choices_as_such(cli, tmp_path):
     (row,) = json.loads(report.read_text())["timeline"]
     assert row["verdict"] == "disagree" and row["cause"] == "a tie choice"
     assert "neither engine is wrong" in out
+    # every window closes (no observation horizon): a horizon at the last element explains B's relation
+    # at 10 as badly, by a report that is not due
     code, out, err = cli("agree", *query(tmp_path, TOP3), "--answers", recorded(tmp_path, "abc", "abc"),
-                         "--answers", recorded(tmp_path, "abe", "abe"), "--report", report)
+                         "--answers", recorded(tmp_path, "abe", "abe"), "--report", report, "--horizon", "none")
     (row,) = json.loads(report.read_text())["timeline"]
     assert row["cause"] == "at least one engine is wrong" and "B is wrong" in out and "a row outside the top-3" in out
 

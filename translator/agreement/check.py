@@ -158,11 +158,16 @@ def check(evaluator: Evaluator, actual: Sequence[ActualRelation], op: Operationa
         refuse_unjudged(evaluator, op.r2s, ignore_timestamps)
         judge_slices(evaluator, _timed(list(actual), view))
     zs = candidates(evaluator, op, registration, t0_fixed)
+    h = end if end is not None else max(horizon(evaluator.elements, evaluator.windows, zs[-1]), 0)
+    if len(zs) > max_candidates:  # one t0 per class of window starts (translator.agreement.t0_candidates)
+        from translator.agreement.t0_candidates import check_candidates
+
+        zs = check_candidates(evaluator, op, actual, registration=registration, ignore_timestamps=ignore_timestamps,
+                              warm_up=warm_up, h=h, max_candidates=max_candidates) or zs
     if len(zs) > max_candidates:
         raise RsplarsError(f"{len(zs)} t0 candidates (the product over the windows' ranges) exceed "
                            f"{max_candidates}; fix t0 with --t0, or choose a coarser --unit")
     last_answer = max([a.t for a in actual if a.t is not None], default=0)
-    h = end if end is not None else max(horizon(evaluator.elements, evaluator.windows, zs[-1]), 0)
     plans = _Plans(evaluator, op, h)
     if evaluator.contents_index is None:  # solve every candidate's reports at once: one solver run per width vector
         evaluator.evaluate(r for z in zs for r in plans[z])

@@ -30,6 +30,7 @@ def run_recorded(args: argparse.Namespace) -> int:
     from translator.agreement.check import time_factor
     from translator.agreement.compare import pull_period
     from translator.agreement.inference import parameter_space
+    from translator.cli.commands.operational_options import parse_horizon
     from translator.agreement.recorded_agreement import compare_recorded
     from translator.agreement.recorded_agreement_html import render_recorded_html
     from translator.evaluate.accounting import count_elements, new_accounting, print_summary
@@ -74,7 +75,9 @@ def run_recorded(args: argparse.Namespace) -> int:
     space = parameter_space(evaluator, t0=t0,
                             report=parse_report(args.report_policy) if args.report_policy is not None else None,
                             cc_mode=args.cc_mode, tick=args.tick, r2s=args.r2s if given(args.r2s) else None,
-                            empty_relations=args.empty_relations, window_bounds=bounds)
+                            empty_relations=args.empty_relations, window_bounds=bounds,
+                            window_alignment=getattr(args, "window_alignment", None),
+                            horizon=parse_horizon(getattr(args, "horizon", None)))
     report = compare_recorded(evaluator, outputs[0], outputs[1], space, period=period, start=args.start, end=args.end,
                               sources=(args.answers[0], args.answers[1]), compare=args.compare or "bags")
     report = {"query": args.query_file, **report}

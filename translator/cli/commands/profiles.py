@@ -8,7 +8,7 @@ import json
 
 from lars.errors import EXIT_OK
 
-HELP = "list the engine profiles (C-SPARQL, CQELS, SPARQLstream, RSP-QL) with their parameters and sources"
+HELP = "list the engine profiles (C-SPARQL, CQELS, SPARQLstream, RSP-QL, RSP4J, RSP-JS) with their parameters and sources"
 
 
 def add_parser(subparsers) -> None:
