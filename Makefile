@@ -12,7 +12,7 @@ STAMP  := $(VENV)/.installed
 FAST_SKIP := --ignore=tests/spark_jobs --ignore=tests/robustness/test_spark_faults.py \
              --ignore=tests/test_notebooks.py --ignore=tests/fuzz -m "not spark"
 
-.PHONY: install demo lint java test test-fast fuzz bench spark-env clean
+.PHONY: install demo lint java rsp-js test test-fast fuzz bench spark-env clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -34,10 +34,23 @@ java:
 	@command -v java >/dev/null 2>&1 || { echo "java missing: installing OpenJDK 17"; \
 	  (apt-get update -qq && apt-get install -y -qq openjdk-17-jre-headless) >/dev/null; }
 
-test: $(STAMP) lint java
+# RSP-JS for `--live-engine rsp-js` (docs/engines.md): its runner's pinned dependencies, `npm ci` into
+# engines/rsp-js/node_modules (not global); needs Node.js 18+ and npm
+RSPJS_STAMP := engines/rsp-js/node_modules/.package-lock.json
+
+$(RSPJS_STAMP): engines/rsp-js/package.json engines/rsp-js/package-lock.json
+	@command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || { \
+	  echo "node/npm missing: install Node.js 18+ and npm (e.g. apt-get install nodejs npm), then make rsp-js" >&2; \
+	  exit 2; }
+	cd engines/rsp-js && npm ci --no-audit --no-fund --loglevel=error
+	touch $(RSPJS_STAMP)
+
+rsp-js: $(RSPJS_STAMP)
+
+test: $(STAMP) lint java rsp-js
 	$(BIN)/python -m pytest -q
 
-test-fast: $(STAMP) lint
+test-fast: $(STAMP) lint rsp-js
 	$(BIN)/python -m pytest -q $(FAST_SKIP)
 
 # >= 10,000 generated inputs per reader (tests/fuzz, docs/robustness.md); prints the counts at the end
@@ -50,13 +63,14 @@ fuzz: $(STAMP)
 spark-env: $(STAMP)
 	$(BIN)/python -m spark_jobs.shipping --build-dir build/spark-env
 
-bench: $(STAMP)
+bench: $(STAMP) rsp-js
 	$(BIN)/python bench/lars_bench.py
 	$(BIN)/python bench/fresh_bench.py
 	$(BIN)/python bench/aggregate_window_bench.py
 	$(BIN)/python bench/citybench_bench.py
 	$(BIN)/python bench/agreement_density.py
 	$(BIN)/python bench/spark_bench.py
+	$(BIN)/python bench/rspjs_bench.py
 
 clean:
-	rm -rf .venv .venv-* build *.egg-info .pytest_cache
+	rm -rf .venv .venv-* build *.egg-info .pytest_cache engines/rsp-js/node_modules

@@ -63,6 +63,9 @@ def add_parser(subparsers) -> None:
     add_data_options(g["input"], stream_required=True)
     g["input"].add_argument("--answers", action="append", metavar="FILE",
                             help="an engine's recorded output; twice: compare two outputs (docs/check.md)")
+    from translator.cli.commands.live_engines import add_live_engine_options
+
+    add_live_engine_options(g["input"], several=True)
     add_query_options(g["query"], epsparql=g["epsparql"])
     g["query"].add_argument("--as", dest="as_", choices=AS_CHOICES, metavar="VARIANT",
                             help="%(choices)s: the member of cq(Q) pushed (default: brave; all: one report each)")
@@ -115,9 +118,13 @@ def run(args: argparse.Namespace) -> int:
 
     from translator.evaluate.accounting import count_elements, new_accounting, print_summary
 
-    if args.answers:  # two engines' recorded outputs (translator.cli.commands.agree_recorded)
+    if args.answers or args.live_engine:  # two engines' outputs (translator.cli.commands.agree_recorded)
         from translator.cli.commands.agree_recorded import run_recorded
 
+        if args.live_engine:  # run live first (docs/engines.md)
+            from translator.cli.commands.live_engines import agree_live
+
+            return agree_live(args, run_recorded)
         return run_recorded(args)
     _check_arguments(args)
     if operational_requested(args) or given(args.r2s):  # real engines' answer streams (docs/check.md)

@@ -51,8 +51,11 @@ def run_recorded(args: argparse.Namespace) -> int:
     check_stream_iris(query, [parse_stream_spec(spec)[0] for spec in args.stream])
     factor = time_factor(args.stream_time_unit or args.unit, args.unit)
     outputs = []
+    readings = getattr(args, "answer_readings", {})  # live runs: (format, time unit) of each engine's output
     for path in args.answers:
-        outputs.append(read_recorded_answers(path, query, time_factor=factor).relations)
+        fmt, unit = readings.get(path, ("auto", None))
+        read_factor = time_factor(unit, args.unit) if unit else factor
+        outputs.append(read_recorded_answers(path, query, fmt=fmt, time_factor=read_factor).relations)
     accounting = new_accounting(args.skip_bad_elements)
     elements, facts = read_data(args, accounting)
     bounds = args.window_bounds if given(args.window_bounds) else None

@@ -61,6 +61,9 @@ def add_parser(subparsers) -> None:
                             help="CSV/TSV answers: the timestamp column (default: t, timestamp, time or ts)")
     g["input"].add_argument("--answers-time-unit", choices=UNITS, metavar="U",
                             help="unit of the answers' timestamps (default: --unit)")
+    from translator.cli.commands.live_engines import add_live_engine_options
+
+    add_live_engine_options(g["input"], several=False)
     add_query_options(g["query"], epsparql=g["epsparql"])
     add_translation_options(g["semantics"], mode=False, query=g["query"])
     add_operational_options(g["profile"])
@@ -101,6 +104,10 @@ def add_parser(subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """One verdict; several (``--answers`` repeated, ``--batch``, ``--engine spark``): :func:`run_many`."""
+    if args.live_engine:  # run the engine, then judge its output as a recorded one (docs/engines.md)
+        from translator.cli.commands.live_engines import check_live
+
+        return check_live(args, run_one)
     answers = args.answers or []
     if args.batch is not None or len(answers) != 1 or args.engine == "spark":
         return run_many(args)
@@ -149,6 +156,8 @@ def run_one(args: argparse.Namespace) -> int:
     report = {"correct": verdict.correct, "query": args.query_file, "answers": args.answers, "answers_format": fmt,
               "answers_grouped_by_timestamp": answers.grouped,
               "profile": args.profile, **{k: v for k, v in verdict.report.items() if k != "correct"}}
+    if getattr(args, "live", None):
+        report["live_engine"] = args.live
     write_reports(report, args.json, args.html, render_html)
     print(summary(report))
     count_elements(accounting, elements, args.end if args.end is not None else max((e.t for e in elements), default=None))
