@@ -1,8 +1,9 @@
 """Hunting disagreements: random RSP-QL queries and streams run on an external engine and judged
 against the query's expected outputs under the engine's profile; each output that no setting of the
-profile explains is shrunk to a minimal query and stream (property-based testing with hypothesis,
-MacIver et al., "Hypothesis: A new approach to property-based testing", JOSS 2019) and written as a
-reproducible case.
+profile explains is shrunk to a minimal query and stream and written as a reproducible case. The
+cases are generated with hypothesis (MacIver et al., "Hypothesis: A new approach to property-based
+testing", JOSS 2019); each probe runs a real engine, which takes a second or more, so the shrinking is
+a greedy delta debugging over the case's parts (:func:`shrink`), which needs few probes.
 
 The queries are in the fragment that RSP-JS and RSP4J both accept (RSP-QL, Dell'Aglio et al. 2014,
 §4; RSP-JS's README): one named time-based window ``[RANGE r STEP s]`` (durations as bare numbers,
@@ -91,8 +92,7 @@ def _pattern(draw) -> tuple[str, str, str]:
 
 @st.composite
 def cases(draw) -> Case:
-    """Random cases (the fragment of the module docstring); hypothesis shrinks them towards fewer
-    elements, one pattern, no FILTER, ``SELECT *`` and small windows."""
+    """Random cases (the fragment of the module docstring); hypothesis starts with the simplest."""
     range_ = draw(st.integers(1, 8))
     step = draw(st.integers(1, range_))
     patterns = (_pattern(draw),) + ((_pattern(draw),) if draw(st.booleans()) else ())
@@ -154,76 +154,131 @@ class HuntReport:
                              for f in self.findings]}
 
 
-class _Unexplained(Exception):
-    """The probe's output is not explained (hypothesis then shrinks the case)."""
-
-
-class _TimeUp(BaseException):
-    """The search's (or the shrink's) time is up. Not an ``Exception``: hypothesis lets it through
-    instead of taking it for a failure to shrink; the smallest failing case seen is the finding."""
-
-
 def hunt(probe: Probe, *, seconds: float, shrink_seconds: float = 60.0, seed: int = 0,
          max_findings: int = 5, on_case: Callable[[int], None] | None = None) -> HuntReport:
     """Probe random cases for about ``seconds``; each unexplained output of a new kind is shrunk
-    (for at most ``shrink_seconds``) and reported. Kinds already found are not searched again, so
-    one cause does not hide the others."""
+    (for at most ``shrink_seconds`` more, :func:`shrink`) and reported. Kinds already found are not
+    searched again, so that one cause does not hide the others."""
     report = HuntReport()
     start = time.monotonic()
     known: set[str] = set()
-    attempt = 0
-    while time.monotonic() - start < seconds and len(report.findings) < max_findings:
-        found = _search(probe, deadline=start + seconds, shrink_seconds=shrink_seconds, seed=seed + attempt,
-                        known=known, report=report, on_case=on_case)
-        attempt += 1
-        if found is None:
-            break
-        known.add(found.kind)
-        report.findings.append(found)
-    report.seconds = time.monotonic() - start
-    return report
-
-
-def _search(probe: Probe, *, deadline: float, shrink_seconds: float, seed: int, known: set[str],
-            report: HuntReport, on_case) -> Finding | None:
     seen: dict[Case, Verdict] = {}
-    kind: list[str] = []  # the kind of unexplained output this search shrinks (the first one found)
-    shrink_deadline: list[float] = []
 
-    @fixed_seed(seed)
-    @settings(max_examples=100_000, deadline=None, database=None,
-              phases=(Phase.generate, Phase.shrink), report_multiple_bugs=False, print_blob=False,
-              suppress_health_check=list(HealthCheck))
-    @given(cases())
-    def probe_once(case: Case) -> None:
-        verdict = seen.get(case)  # hypothesis may run a case again: the same answer, not probed again
+    def judged(case: Case) -> Verdict:
+        verdict = seen.get(case)
         if verdict is None:
-            if time.monotonic() > (shrink_deadline[0] if shrink_deadline else deadline):
-                raise _TimeUp  # what was found so far is the finding
             report.probed += 1
             if on_case is not None:
                 on_case(report.probed)
             verdict = seen[case] = probe(case)
-        if verdict.explained or verdict.kind in known:
-            return
-        if kind and kind[0] != verdict.kind:
-            return  # another cause: left for a later search
-        if not kind:
-            kind.append(verdict.kind)
-            shrink_deadline.append(time.monotonic() + shrink_seconds)
-        raise _Unexplained(verdict.kind)
+        return verdict
+
+    attempt = 0
+    while time.monotonic() - start < seconds and len(report.findings) < max_findings:
+        found = _search(judged, deadline=start + seconds, seed=seed + attempt, known=known)
+        attempt += 1
+        if found is None:
+            break
+        case, verdict = found
+        case, verdict = shrink(case, verdict, judged, deadline=time.monotonic() + shrink_seconds)
+        known.add(verdict.kind)
+        report.findings.append(Finding(verdict.kind, case, verdict, report.probed))
+    report.seconds = time.monotonic() - start
+    return report
+
+
+class _Found(Exception):
+    """A case whose output is not explained, of a kind not found before: the search stops there."""
+
+
+class _TimeUp(BaseException):
+    """The search's time is up. Not an ``Exception``: hypothesis lets it through instead of taking it
+    for a failure of the property."""
+
+
+def _search(judged: Callable[[Case], Verdict], *, deadline: float, seed: int,
+            known: set[str]) -> tuple[Case, Verdict] | None:
+    """The first case hypothesis generates whose output is unexplained and of a new kind."""
+    found: list[tuple[Case, Verdict]] = []
+
+    @fixed_seed(seed)
+    @settings(max_examples=100_000, deadline=None, database=None, phases=(Phase.generate,),
+              suppress_health_check=list(HealthCheck))
+    @given(cases())
+    def probe_once(case: Case) -> None:
+        if time.monotonic() > deadline:
+            raise _TimeUp
+        verdict = judged(case)
+        if not verdict.explained and verdict.kind not in known:
+            found.append((case, verdict))
+            raise _Found
 
     try:
         probe_once()
-    except _Unexplained:
+    except (_Found, _TimeUp):
         pass
-    except _TimeUp:
-        pass
-    failing = [(case, v) for case, v in seen.items() if kind and not v.explained and v.kind == kind[0]]
-    if not failing:
-        return None
-    case, verdict = min(failing, key=lambda cv: (cv[0].size(), len(cv[0].query_text()) + len(cv[0].stream_text())))
-    return Finding(verdict.kind, case, verdict, report.probed)
+    return found[0] if found else None
+
+
+def shrink(case: Case, verdict: Verdict, judged: Callable[[Case], Verdict], *,
+           deadline: float) -> tuple[Case, Verdict]:
+    """A smaller case with the same kind of unexplained output: greedy, simplest change first (the
+    projection, the FILTER, a pattern, halves and single elements of the stream, smaller windows,
+    earlier times, the first term of the vocabulary), until no change keeps the failure or the time is
+    up (the delta debugging of Zeller and Hildebrandt, "Simplifying and isolating failure-inducing input",
+    IEEE TSE 2002, on the case's parts)."""
+    improved = True
+    while improved and time.monotonic() < deadline:
+        improved = False
+        for smaller in _simpler(case):
+            if time.monotonic() > deadline:
+                break
+            got = judged(smaller)
+            if not got.explained and got.kind == verdict.kind:
+                case, verdict, improved = smaller, got, True
+                break
+    return case, verdict
+
+
+def _simpler(case: Case) -> Iterator[Case]:
+    """Cases one step simpler than ``case``, the biggest steps first."""
+    from dataclasses import replace
+
+    if case.projection is not None:
+        yield replace(case, projection=None)
+    if case.filter is not None:
+        yield replace(case, filter=None)
+    for k in range(len(case.patterns)):
+        rest = case.patterns[:k] + case.patterns[k + 1:]
+        if rest and any(t.startswith("?") for tp in rest for t in tp):
+            yield _without_dangling(replace(case, patterns=rest))
+    n = len(case.elements)
+    for size in sorted({n // 2, 1} - {0}, reverse=True):
+        for k in range(0, n, size):
+            yield replace(case, elements=case.elements[:k] + case.elements[k + size:])
+    if case.range_ > 1:
+        yield replace(case, range_=case.range_ - 1, step=min(case.step, case.range_ - 1))
+    if case.step > 1:
+        yield replace(case, step=case.step - 1)
+    if case.elements and case.elements[0][0] > 0:
+        shift = case.elements[0][0]
+        yield replace(case, elements=tuple((t - shift, *rest) for t, *rest in case.elements))
+    for k, (t, s, p, o) in enumerate(case.elements):
+        for simpler in ((t, SUBJECTS[0], p, o), (t, s, PREDICATES[0], o), (t, s, p, OBJECTS[0])):
+            if simpler != case.elements[k]:
+                yield replace(case, elements=case.elements[:k] + (simpler,) + case.elements[k + 1:])
+
+
+def _without_dangling(case: Case) -> Case:
+    """The case with its projection and FILTER cut to the variables its patterns still bind."""
+    from dataclasses import replace
+
+    bound = {t for tp in case.patterns for t in tp if t.startswith("?")}
+    projection = case.projection
+    if projection is not None:
+        projection = tuple(v for v in projection if v in bound) or None
+    filter_ = case.filter if case.filter is None or case.filter.split()[0] in bound else None
+    return replace(case, projection=projection, filter=filter_)
 
 
 def write_case(finding: Finding, folder: Path, reproduce: Callable[[Path], list[str]]) -> None:
