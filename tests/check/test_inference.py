@@ -80,7 +80,12 @@ def test_every_correct_setting_is_correct_for_check_and_the_best_others_are_not(
 
 
 def test_an_early_report_is_explained_by_no_setting_and_the_closest_says_why(hot):
-    result = infer(hot, answers(EXAMPLE / "csparql-early.json"), parameter_space(hot))
+    """Under windows that open at t0 nothing explains the report at 3 of a window that closes at 4;
+    windows that close at multiples of the step do (t0 = 1: the first window [-1, 3) closes at 3)."""
+    early = answers(EXAMPLE / "csparql-early.json")
+    aligned = infer(hot, early, parameter_space(hot, actual=early))
+    assert aligned.explained and {(s.t0, s.window_alignment) for s in aligned.correct} == {((1,), "step")}
+    result = infer(hot, early, parameter_space(hot, window_alignment="t0"))
     assert not result.explained and result.summary()["choices"] == {}
     assert len(result.closest) == 3
     first = result.closest[0]

@@ -34,8 +34,9 @@ from lars.errors import RsplarsError
 from translator.agreement.check import ActualRelation, candidates, check, contiguous_match, nt_key, oracle_terms
 from translator.agreement.early_stop import Judged, Progress, best_first
 from translator.agreement.slices import judge_slices, refuse_unjudged, slicing
-from translator.evaluate.operational import Evaluator, Relation, apply_r2s, horizon
-from translator.evaluate.profiles import PROFILES, R2S, Operational
+from translator.evaluate.operational import Evaluator, Relation, apply_r2s, grids_of, horizon
+from translator.evaluate.policy_names import ALIGNMENTS, HORIZONS
+from translator.evaluate.profiles import PROFILES, R2S, Operational, observation_end
 from translator.evaluate.report_policy import (
     CC_MODES,
     EMPTY_RELATIONS,
@@ -45,7 +46,7 @@ from translator.evaluate.report_policy import (
 )
 
 #: the searched parameters, in the order reports list them
-PARAMETERS = ("t0", "report", "cc_mode", "tick", "r2s", "empty_relations", "window_bounds")
+PARAMETERS = ("t0", "report", "cc_mode", "tick", "r2s", "empty_relations", "window_bounds", "window_alignment", "horizon")
 #: the ticks searched: ``batch`` evaluates as ``time`` does (one evaluation per instant, docs/check.md)
 SEARCHED_TICKS = ("time", "tuple")
 
@@ -74,10 +75,13 @@ class Setting:
     r2s: str
     empty_relations: str
     window_bounds: str
+    window_alignment: str = "t0"
+    horizon: str | int = "none"
 
     def operational(self) -> Operational:
         return Operational(self.report, t0=self.t0, cc_mode=self.cc_mode, tick=self.tick, r2s=self.r2s,
-                           empty_relations=self.empty_relations, window_model=self.window_bounds)
+                           empty_relations=self.empty_relations, window_model=self.window_bounds,
+                           alignment=self.window_alignment, horizon=self.horizon)
 
     def value(self, parameter: str):
         return getattr(self, parameter)
@@ -85,7 +89,10 @@ class Setting:
     def plan_key(self) -> tuple:
         """What the report times and window contents depend on (module docstring)."""
         cc = "content-change" in self.report
-        return (self.t0, self.report, self.cc_mode if cc else None, self.tick if cc else "time", self.window_bounds)
+        # content change alone at arrivals reports at element times only: no horizon cuts it
+        arrivals_only = cc and self.cc_mode == "arrivals" and not self.report & {"window-close", "periodic"}
+        return (self.t0, self.report, self.cc_mode if cc else None, self.tick if cc else "time", self.window_bounds,
+                self.window_alignment, None if arrivals_only and self.horizon in ("none", "last") else self.horizon)
 
     def as_dict(self) -> dict:
         return {p: show_value(p, self.value(p)) for p in PARAMETERS}
@@ -111,6 +118,10 @@ class Space:
     r2s: tuple[str, ...] = R2S
     empty_relations: tuple[str, ...] = EMPTY_RELATIONS
     window_bounds: tuple[str, ...] = WINDOW_MODELS
+    window_alignment: tuple[str, ...] = ALIGNMENTS
+    horizon: tuple[str | int, ...] = HORIZONS
+    compare_end: int | None = field(default=None, compare=False)
+    """the end of the comparison the t0 candidates were chosen for (:func:`parameter_space`)"""
 
     def values(self, parameter: str) -> tuple:
         return getattr(self, parameter)
@@ -133,27 +144,58 @@ class Space:
 def parameter_space(evaluator: Evaluator, *, registration: int = 0, t0: tuple[int, ...] | None = None,
                     report: frozenset[str] | None = None, cc_mode: str | None = None, tick: str | None = None,
                     r2s: str | None = None, empty_relations: str | None = None, window_bounds: str | None = None,
-                    max_candidates: int = 2000) -> Space:
-    """The space of :func:`infer`: t0 vectors as ``check`` enumerates them (Dell'Aglio et al. 2014,
-    Definition 25, from ``registration``), every report policy, both content-change readings, the
-    time and tuple ticks, the three R2S operators, both empty-relation policies and the three
-    window-bounds conventions; a parameter given explicitly is fixed to that value."""
+                    window_alignment: str | None = None, horizon: str | int | None = None,
+                    max_candidates: int = 2000, actual: Sequence[ActualRelation] | None = None,
+                    ignore_timestamps: bool = False, warm_up: int | None = None, end: int | None = None) -> Space:
+    """The space of :func:`infer`: every report policy, both content-change readings, the time and
+    tuple ticks, the three R2S operators, both empty-relation policies, the three window-bounds
+    conventions, both window alignments and the observation horizons ``none`` and ``last``; a
+    parameter given explicitly is fixed to that value (a horizon given as a time is searched with
+    ``none`` and ``last``). The t0 vectors: given ``actual`` (the output to explain), one per class of
+    window starts with the same output (:mod:`translator.agreement.t0_candidates`, docs/check.md);
+    without it, every t0 ``check`` enumerates from ``registration`` (Dell'Aglio et al. 2014, Definition 25)."""
     n = len(evaluator.windows)
+
+    def one(value, default):
+        return (value,) if value is not None else default
+
+    reports = one(report, tuple(report_policies()))
+    cc_modes = one(cc_mode, CC_MODES)
+    alignments = one(window_alignment, ALIGNMENTS)
+    horizons: tuple = HORIZONS if horizon is None else (horizon,) if horizon in HORIZONS else (*HORIZONS, horizon)
     if t0 is not None:
         fixed = Operational(frozenset({"window-close"}), t0=t0)
         t0s = [tuple(fixed.t0_of(k, n) for k in range(n))]
+    elif actual is not None:
+        from translator.agreement.t0_candidates import policy_kinds, t0_candidates
+
+        last = max((e.t for e in evaluator.elements), default=None)
+        stamps = None
+        if not ignore_timestamps:
+            low = warm_up if warm_up is not None else -(10**18)
+            h = end if end is not None else horizon_of(evaluator, registration)
+            stamps = sorted({a.t for a in actual if a.t is not None and a.t >= low and (a.t <= h or a.bindings)})
+        limits = [warm_up, end, last, horizon_of(evaluator, registration),
+                  *(x for x in horizons if isinstance(x, int))]
+        t0s = t0_candidates(evaluator, registration=registration, alignments=alignments,
+                            kinds=policy_kinds(reports, cc_modes), stamps=stamps, limits=limits,
+                            max_candidates=max_candidates)
     else:
         t0s = candidates(evaluator, Operational(frozenset({"window-close"})), registration, False)
     if len(t0s) > max_candidates:
         raise RsplarsError(f"{len(t0s)} t0 candidates (the product over the windows' ranges) exceed {max_candidates}; "
                            "fix t0 with --t0, or choose a coarser --unit")
-
-    def one(value, default):
-        return (value,) if value is not None else default
-
-    return Space(tuple(t0s), one(report, tuple(report_policies())), one(cc_mode, CC_MODES),
+    return Space(tuple(t0s), reports, cc_modes,
                  one("time" if tick == "batch" else tick, SEARCHED_TICKS), one(r2s, R2S),
-                 one(empty_relations, EMPTY_RELATIONS), one(window_bounds, WINDOW_MODELS))
+                 one(empty_relations, EMPTY_RELATIONS), one(window_bounds, WINDOW_MODELS), alignments, horizons,
+                 compare_end=None if actual is None or end is not None else horizon_of(evaluator, registration))
+
+
+def horizon_of(evaluator: Evaluator, registration: int) -> int:
+    """The bounded horizon :func:`infer` compares up to by default (every window holding data closed,
+    for the latest t0 candidate of the range)."""
+    t_max = registration + max(max(w.beta - 1, w.alpha) for w in evaluator.windows)
+    return max(horizon(evaluator.elements, evaluator.windows, [t_max]), 0)
 
 
 # ------------------------------------------------------------------------------- comparing
@@ -260,7 +302,8 @@ class Inference:
         for name, profile in PROFILES.items():
             p = profile.params
             for z in self.space.t0:
-                s = Setting(z, p.report, p.cc_mode, p.tick, p.r2s, p.empty_relations, p.window_model)
+                s = Setting(z, p.report, p.cc_mode, p.tick, p.r2s, p.empty_relations, p.window_model, p.alignment,
+                            p.horizon)
                 note = None
                 if s not in self.scores and s.plan_key()[3] == "tuple":
                     s, note = replace(s, tick="time"), "its tuple tick was not searched: correct with a time tick"
@@ -310,7 +353,8 @@ def infer(evaluator: Evaluator, actual: Sequence[ActualRelation], space: Space, 
     if not ignore_timestamps and any(a.t is None for a in actual):
         raise RsplarsError("the answers have relations without a timestamp; use --ignore-timestamps")
     t_max = max(max(z) for z in space.t0)
-    h = end if end is not None else max(horizon(evaluator.elements, evaluator.windows, [t_max]), 0)
+    h = end if end is not None else space.compare_end if space.compare_end is not None else \
+        max(horizon(evaluator.elements, evaluator.windows, [t_max]), 0)
     comparison = Comparison(tuple(actual), ignore_timestamps, warm_up, h)
     settings = list(space.settings())
     refused = Counter()
@@ -334,6 +378,7 @@ def infer(evaluator: Evaluator, actual: Sequence[ActualRelation], space: Space, 
     scores: dict[Setting, int] = {}
     expected: dict[Setting, list[Relation]] = {}
     correct: list[Setting] = []
+    refuted = 0
     order = {s: i for i, s in enumerate(settings)}
     judged: dict[Setting, Judged] = {}
     if ignore_timestamps:  # the oracle's comparison: no early decision (docs/check.md §8)
@@ -347,6 +392,7 @@ def infer(evaluator: Evaluator, actual: Sequence[ActualRelation], space: Space, 
                 if ok:
                     correct.append(s)
     else:
+        refuted = refute_by_report_times(plans, by_plan, comparison, scores)
         judged = judge_in_time_order(evaluator, plans, by_plan, comparison, keyed, early_stop)
         for s, j in judged.items():
             scores[s] = j.upper_bound()
@@ -367,8 +413,32 @@ def infer(evaluator: Evaluator, actual: Sequence[ActualRelation], space: Space, 
         "reports_planned": sum(len(r) for r in plans.values()),
         "reports_evaluated": sum(p.evaluated for p in progress) if judged else sum(len(r) for r in plans.values()),
         "settings_stopped_early": sum(1 for j in judged.values() if not j.finished),
+        "settings_refuted_by_report_times": refuted,
     }
     return result
+
+
+def refute_by_report_times(plans: dict[tuple, list], by_plan: dict[tuple, list[Setting]], comparison: Comparison,
+                           scores: dict[Setting, int]) -> int:
+    """Under the timed comparison a setting has a relation at its report times only (R2S and the
+    empty-relation policy drop relations, never add them): a plan none of whose reports falls on
+    some timestamp of the output is incorrect under each of its settings, found without evaluating
+    a report. Such plans are removed from ``plans``; their settings get the upper bound
+    ``|R ∪ A| − 2·|A \\ R|`` of their closeness (R: the plan's report times from the warm-up on, A: the
+    output's timestamps). Returns the number of settings refuted."""
+    stamps = set(comparison.timed)
+    refuted = 0
+    for key in list(plans):
+        times = {r.t for r in plans[key] if r.t >= comparison.low}
+        missing = stamps - times
+        if not missing:
+            continue
+        bound = len(times | stamps) - 2 * len(missing)
+        for s in by_plan[key]:
+            scores[s] = bound
+        refuted += len(by_plan[key])
+        del plans[key]
+    return refuted
 
 
 def judge_in_time_order(evaluator: Evaluator, plans: dict[tuple, list], by_plan: dict[tuple, list[Setting]],
@@ -410,6 +480,30 @@ def _ranked(judged: dict[Setting, Judged], scores: dict[Setting, int], order: di
         yield s
 
 
+class SharedPlans:
+    """The reports of a setting's plan (:meth:`Setting.plan_key`), computed once for the settings whose
+    grids open at the same offsets (the two window alignments meet there,
+    :func:`translator.evaluate.profiles.opening_offset`) and cut at each observation horizon from the
+    uncut plan: a horizon only ends the plan earlier (:meth:`Evaluator.plan`)."""
+
+    def __init__(self, evaluator: Evaluator, h: int) -> None:
+        self.evaluator = evaluator
+        self.h = h
+        self.last = max((e.t for e in evaluator.elements), default=None)
+        self.cache: dict[tuple, list] = {}
+
+    def __call__(self, s: Setting) -> list:
+        op = s.operational()
+        offsets = tuple(g.t0 for g in grids_of(self.evaluator.windows, op))
+        cc = "content-change" in s.report
+        key = (offsets, s.report, s.cc_mode if cc else None, s.tick if cc else "time", s.window_bounds)
+        reports = self.cache.get(key)
+        if reports is None:
+            reports = self.cache[key] = self.evaluator.plan(replace(op, horizon="none"), None, self.h)
+        cut = observation_end(op.horizon, self.last, "window-close" in op.report)
+        return reports if cut is None else [r for r in reports if r.t <= cut]
+
+
 def plan_settings(evaluator: Evaluator, by_plan: dict[tuple, list[Setting]], h: int,
                   max_tuple_evaluations: int, *, evaluate_all: bool = True) -> tuple[dict[tuple, list], Counter]:
     """The reports of every plan (:meth:`Setting.plan_key`), evaluated together (module docstring;
@@ -420,6 +514,7 @@ def plan_settings(evaluator: Evaluator, by_plan: dict[tuple, list[Setting]], h: 
     arrivals = Counter(e.t for e in evaluator.elements)
     plans: dict[tuple, list] = {}
     unsearched: Counter = Counter()
+    plan = SharedPlans(evaluator, h)
     tuple_keys = []
     for key, group in by_plan.items():
         s = group[0]
@@ -427,14 +522,14 @@ def plan_settings(evaluator: Evaluator, by_plan: dict[tuple, list[Setting]], h: 
             tuple_keys.append(key)
             continue
         try:
-            plans[key] = evaluator.plan(s.operational(), None, h)
+            plans[key] = plan(s)
         except PolicyError as exc:
             unsearched[f"not expressible: {exc}"] += len(group)
     # a tuple tick: one more evaluation per arriving tuple at each content-change report (docs/check.md)
     partial_times: set[int] = set()
     for key in tuple_keys:
         try:
-            reports = evaluator.plan(replace(by_plan[key][0], tick="time").operational(), None, h)
+            reports = plan(replace(by_plan[key][0], tick="time"))
         except PolicyError:
             continue
         partial_times.update(r.t for r in reports if arrivals[r.t] > 1)
@@ -446,7 +541,7 @@ def plan_settings(evaluator: Evaluator, by_plan: dict[tuple, list[Setting]], h: 
                        f"--max-tuple-evaluations {max_tuple_evaluations}"] += len(group)
             continue
         try:
-            plans[key] = evaluator.plan(group[0].operational(), None, h)
+            plans[key] = plan(group[0])
         except PolicyError as exc:
             unsearched[f"not expressible: {exc}"] += len(group)
     if not evaluate_all:
@@ -472,6 +567,8 @@ def closest_settings(evaluator: Evaluator, actual: Sequence[ActualRelation], res
     out = []
     seen_outputs: set[tuple] = set()
     for s in ranked:
+        if s not in result.expected:  # refuted by its report times (refute_by_report_times): evaluated now
+            result.expected[s] = evaluator.relations(s.operational(), None, result.horizon)
         signature = tuple((r.t, r.rows) for r in result.expected[s])
         if signature in seen_outputs:  # settings with the same expected output: one stands for all
             continue

@@ -47,7 +47,7 @@ from lars.model import (
     Variable,
     WindowAt,
 )
-from translator.evaluate.profiles import Operational
+from translator.evaluate.profiles import Operational, observation_end, opening_offset
 from translator.evaluate.report_policy import Contents, Grid, Policy, PolicyError, Report, report_times
 from translator.evaluate.run import Row, engine_input, modified, query_solver, r2s_rows, step_rows, the_answer
 from translator.evaluate.semijoin import Conjunctive, conjunctive_triples, supported
@@ -108,7 +108,10 @@ def time_windows(query: M.Query, base: TimeBase) -> list[TimeWindowInfo]:
 
 
 def grids_of(windows: Sequence[TimeWindowInfo], op: Operational) -> list[Grid]:
-    return [Grid(w.stream, w.alpha, w.beta, op.t0_of(k, len(windows))) for k, w in enumerate(windows)]
+    """The windows' grids under ``op``: each opens its first window at the offset of its t0 and the
+    window alignment (:func:`translator.evaluate.profiles.opening_offset`)."""
+    return [Grid(w.stream, w.alpha, w.beta, opening_offset(op.t0_of(k, len(windows)), w.alpha, w.beta, op.alignment))
+            for k, w in enumerate(windows)]
 
 
 def policy_of(op: Operational) -> Policy:
@@ -379,9 +382,13 @@ class Evaluator:
                 self.cache[("content", k)] = rows[i - 1]
 
     def plan(self, op: Operational, start: int | None = None, end: int | None = None) -> list[Report]:
-        """ET on ``[start, end]``; by default from 0 (or the first element, if earlier) to the horizon."""
+        """ET on ``[start, end]``; by default from 0 (or the first element, if earlier) to the horizon,
+        cut where the engine's clock stopped (``op.horizon``, :func:`translator.evaluate.profiles.observation_end`)."""
         grids = grids_of(self.windows, op)
         last = horizon(self.elements, self.windows, [g.t0 for g in grids]) if end is None else end
+        cut = observation_end(op.horizon, max((e.t for e in self.elements), default=None), "window-close" in op.report)
+        if cut is not None:
+            last = min(last, cut)
         first = min([0, *(e.t for e in self.elements)]) if start is None else start
         reports = report_times(grids, self.contents, policy_of(op), op.window_model, first, last)
         if op.tick != "tuple" or "content-change" not in op.report:
@@ -533,6 +540,9 @@ def report_program(query: M.Query, strategy: str, base: TimeBase, op: Operationa
                      "that part; the program below shows the R2R rules with full windows")
     compiled = compile_query(with_windows(query, widths, base.unit), strategy=strategy, mode="none", bounds=kind, base=base)
     rules = (*with_trigger(compiled.program), *trigger_rules(windows, op))
+    if op.horizon != "none":
+        notes.append(f"the observation horizon '{op.horizon}' cuts the reports after solving: a window closing at or "
+                     "after the engine's clock is not reported (docs/check.md)")
     notes.append(f"R2S {op.r2s.upper()} and empty relations '{op.empty_relations}' are applied to the answer "
                  "stream after solving (as the CSRBench oracle, Dell'Aglio et al. 2013, §6.1)")
     notes.extend(modifier_notes(compiled.modifiers))

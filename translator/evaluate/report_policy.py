@@ -224,6 +224,7 @@ def report_times(grids: Sequence[Grid], contents: Contents, policy: Policy, mode
                 for c in g.closing_times(start, end + 1):
                     candidates.update((c, c + 1))
     out = []
+    described = policy.describe()
     for t in sorted(c for c in candidates if start <= c <= end):
         reasons = [k for k in reporting if _holds(grids[k], t, contents, policy, model)]
         if not reasons:
@@ -232,7 +233,7 @@ def report_times(grids: Sequence[Grid], contents: Contents, policy: Policy, mode
         for g in grids:
             sc = g.scope(t, model, policy.closing)
             scopes.append(sc if sc is not None else (t + 1, t))  # before t0: the empty window
-        why = " or ".join(f"{policy.describe()} on window {k + 1}" for k in reasons)
+        why = " or ".join(f"{described} on window {k + 1}" for k in reasons)
         out.append(Report(t, tuple(scopes), policy.closing, why))
     return out
 

@@ -192,7 +192,7 @@ def run_inference(args: argparse.Namespace, query) -> int:
     evaluator = Evaluator(compiled.query, compiled.strategy, TimeBase(args.unit), elements, facts, engine=args.lars_engine)
     if evaluator.form != "select":
         raise RsplarsError(f"check judges SELECT answers; this is a {evaluator.form.upper()} query")
-    space = inference_space(args, evaluator, bounds)
+    space = inference_space(args, evaluator, bounds, actual)
     result = infer(evaluator, actual, space, ignore_timestamps=args.ignore_timestamps, warm_up=args.warm_up,
                    end=args.end, max_tuple_evaluations=args.max_tuple_evaluations)
     report = {"correct": result.explained, "query": args.query_file, "answers": args.answers, "answers_format": fmt,
@@ -217,11 +217,14 @@ def run_inference(args: argparse.Namespace, query) -> int:
     return EXIT_OK if result.explained else EXIT_FAILURE
 
 
-def inference_space(args: argparse.Namespace, evaluator, window_bounds: str | None):
+def inference_space(args: argparse.Namespace, evaluator, window_bounds: str | None, actual=None):
     """The parameter space of ``--infer``: every value of each parameter, but those given on the command
     line (``--t0``, ``--report-policy``, ``--cc-mode``, ``--tick``, ``--r2s``, ``--empty-relations``,
-    ``--window-bounds``), which are fixed; ``--profile`` fixes nothing (the report says whether it explains)."""
+    ``--window-bounds``, ``--window-alignment``), which are fixed; ``--horizon T`` adds the time T to the
+    horizons searched; ``--profile`` fixes nothing (the report says whether it explains). The t0
+    candidates are chosen for the output ``actual`` (:mod:`translator.agreement.t0_candidates`)."""
     from translator.agreement.inference import parameter_space
+    from translator.cli.commands.operational_options import parse_horizon
     from translator.evaluate.report_policy import parse_report
 
     if args.report_period is not None or args.report_window is not None:
@@ -234,7 +237,10 @@ def inference_space(args: argparse.Namespace, evaluator, window_bounds: str | No
         cc_mode=args.cc_mode, tick=args.tick, r2s=args.r2s if given(args.r2s) else None,
         empty_relations=args.empty_relations,
         window_bounds=window_bounds,
-        max_candidates=args.max_candidates)
+        window_alignment=getattr(args, "window_alignment", None),
+        horizon=parse_horizon(getattr(args, "horizon", None)),
+        max_candidates=args.max_candidates, actual=actual, ignore_timestamps=args.ignore_timestamps,
+        warm_up=args.warm_up, end=args.end)
 
 
 def _tuple_tick_unsearched(profile: str, result) -> bool:

@@ -34,7 +34,7 @@ def add_operational_options(p: argparse.ArgumentParser, *, r2s: bool = True,
     (``translator.cli.commands.common.option_groups``), or a parser, which then gets a group of its
     own. The defaults of ``--r2s`` and ``--window-bounds`` become :class:`Default`: a profile
     overrides them, an explicit value overrides the profile."""
-    from translator.evaluate.policy_names import CC_MODES, EMPTY_RELATIONS, PROFILE_NAMES as PROFILES, TICKS
+    from translator.evaluate.policy_names import ALIGNMENTS, CC_MODES, EMPTY_RELATIONS, PROFILE_NAMES as PROFILES, TICKS
 
     g = p.add_argument_group(*OPTION_GROUPS["profile"]) if isinstance(p, argparse.ArgumentParser) else p
     g.add_argument("--profile", choices=list(PROFILES), metavar="NAME",
@@ -58,6 +58,12 @@ def add_operational_options(p: argparse.ArgumentParser, *, r2s: bool = True,
                         "2013, §3)")
     g.add_argument("--empty-relations", choices=list(EMPTY_RELATIONS), metavar="E",
                    help="emit or skip relations empty after R2S (Dell'Aglio et al. 2013, §3)")
+    g.add_argument("--window-alignment", choices=list(ALIGNMENTS), metavar="A",
+                   help="t0: windows open at t0 + i·step; step: windows close at t0 + k·step, the first opening "
+                        "before t0 (RSP4J, RSP-JS)")
+    g.add_argument("--horizon", metavar="none|last|T",
+                   help="the engine's clock: none (every window holding data is reported), last (it stands at the "
+                        "last element: windows closing at or after it are not), or a time T in base units")
     if r2s:
         g.add_argument("--r2s", choices=["rstream", "istream", "dstream"], default="rstream", metavar="R2S",
                        help="%(choices)s: relation-to-stream operator (default: the profile's, else rstream)")
@@ -81,7 +87,17 @@ def operational_requested(args: argparse.Namespace) -> bool:
 
 #: the options that select the report-policy run (``--r2s`` and ``--window-bounds`` only override)
 OPERATIONAL_DESTS = ("profile", "profiles", "t0", "report_policy", "cc_mode", "report_period", "report_window",
-                     "tick", "empty_relations")
+                     "tick", "empty_relations", "window_alignment", "horizon")
+
+
+def parse_horizon(text: str | None) -> str | int | None:
+    """``--horizon``: ``none``, ``last`` or a time in base units."""
+    if text is None or text in ("none", "last"):
+        return text
+    try:
+        return int(text)
+    except ValueError:
+        raise RsplarsError(f"--horizon: expected none, last or a time in base units, got {text!r}") from None
 
 
 def resolve_operational(args: argparse.Namespace, *, base_unit: str, profile: str | None = None):
@@ -113,6 +129,8 @@ def resolve_operational(args: argparse.Namespace, *, base_unit: str, profile: st
         r2s=args.r2s if given(getattr(args, "r2s", None)) else None,
         empty_relations=args.empty_relations,
         window_model=args.window_bounds if given(args.window_bounds) else None,
+        alignment=getattr(args, "window_alignment", None),
+        horizon=parse_horizon(getattr(args, "horizon", None)),
     )
 
 
