@@ -59,15 +59,15 @@ function durationMs(text) {
 // RSP-JS's own parser (RSPQLParser) reads a window as one line
 // `FROM NAMED WINDOW w ON STREAM s [RANGE n STEP n]` with n in milliseconds, and hands every other
 // line to Comunica as SPARQL. Three rewrites make the RSP-QL of rsplars' fixtures its dialect; each
-// is logged: ISO 8601 durations become milliseconds, `ON s` becomes `ON STREAM s`, and `FROM <g>`
-// lines are dropped (the static data of --static is the default graph; a FROM clause would make
-// Comunica read an empty graph instead).
+// is logged: ISO 8601 durations become milliseconds, `ON s` becomes `ON STREAM s` (spaces in a window
+// line collapsed to one), and `FROM <g>` lines are dropped (the static data of --static is the default
+// graph; a FROM clause would make Comunica read an empty graph instead).
 function forRspJs(text, log) {
   const out = [];
   for (const line of text.split(/\r?\n/)) {
     const trimmed = line.trim();
     if (/^FROM\s+NAMED\s+WINDOW\b/i.test(trimmed)) {
-      let rewritten = trimmed.replace(/^FROM\s+NAMED\s+WINDOW\s+(\S+)\s+ON\s+(?!STREAM\s)(\S+)/i,
+      let rewritten = trimmed.replace(/\s+/g, " ").replace(/^FROM\s+NAMED\s+WINDOW\s+(\S+)\s+ON\s+(?!STREAM\s)(\S+)/i,
         "FROM NAMED WINDOW $1 ON STREAM $2");
       rewritten = rewritten.replace(/\[\s*RANGE\s+(\S+)\s+STEP\s+(\S+)\s*\]/i,
         (_, r, s) => `[RANGE ${durationMs(r)} STEP ${durationMs(s)}]`);
@@ -170,6 +170,15 @@ async function main() {
     fail(`${args.query}: cannot read the query: ${err.message}`);
   }
   const engine = new RSPEngine(forRspJs(queryText, log));
+  // RSP-JS itself accepts a query it read no window from (or a window it read no number from) and then
+  // never reports: say so instead
+  if (engine.windows.length === 0) {
+    fail(`${args.query}: RSP-JS's parser reads no window from the query (it reads one line `
+      + "FROM NAMED WINDOW w ON STREAM s [RANGE n STEP n] per window)");
+  }
+  for (const w of engine.windows) {
+    if (!(w.width > 0) || !(w.slide > 0)) fail(`${args.query}: window ${w.name}: RSP-JS reads no RANGE/STEP number`);
+  }
   for (const file of args.statics) for (const q of readStatic(N3, file)) engine.addStaticData(q);
 
   // which window instance each report comes from: RSP-JS emits the content container of the window
@@ -248,6 +257,9 @@ async function main() {
   log(`fed ${elements.length} elements; ${reports.length} reports`);
   await new Promise((done) => logStream.end(done));
 }
+
+// an error in RSP-JS's own asynchronous report handler (e.g. Comunica rejecting the query) surfaces here
+process.on("unhandledRejection", (err) => fail(`RSP-JS failed: ${err && err.message ? err.message : err}`));
 
 main().catch((err) => {
   process.stderr.write(`rsp-js runner: ${err && err.stack ? err.stack : err}\n`);

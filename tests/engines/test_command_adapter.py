@@ -89,3 +89,26 @@ def test_live_engine_and_answers_exclude_each_other(cli, tmp_path):
     answers.write_text("")
     code, _, err = check(cli, FAKE + " {stream_nt}", "--answers", answers)
     assert code == 2 and "not both" in err
+
+
+def test_a_stream_from_stdin_and_an_unknown_engine_or_profile_are_errors(cli):
+    code, _, err = cli("check", QUERY, "--stream", f"{STREAM}=-", "--live-engine", "command", "--engine-command",
+                       FAKE + " {stream_nt}", "--profile", "rsp-ql")
+    assert code == 2 and "not stdin" in err
+    for name, message in (("yasper", "unknown engine"), ("rsplars:no-such-profile", "unknown profile")):
+        code, _, err = cli("agree", QUERY, "--stream", f"{STREAM}={DATA / 'tumbling.nt'}", "--live-engine", name,
+                           "--live-engine", "rsplars")
+        assert code == 2 and message in err, err
+
+
+def test_agree_compares_a_live_run_with_a_recorded_output(cli, tmp_path):
+    """One --live-engine and one --answers FILE: the live output is read in its engine's time unit (ms),
+    the file in the base unit; the same relations agree in every interval."""
+    recorded = tmp_path / "recorded.jsonl"
+    recorded.write_text("".join(json.dumps({"t": t, "answers": [{"s": f"<http://example.org/{s}>"} for s in subjects]})
+                                + "\n" for t, subjects in ((2, "ab"), (4, "c"), (6, "d"), (8, "e"))))
+    code, out, err = cli("agree", QUERY, "--stream", f"{STREAM}={DATA / 'tumbling.nt'}", "--answers", recorded,
+                         "--live-engine", "command", "--engine-command", FAKE + " {stream_nt} --scale 1000",
+                         "--engine-time-unit", "ms")
+    assert code == 0, out + err
+    assert "4 of 4 intervals of 2 agree" in out

@@ -66,6 +66,21 @@ def test_windows_are_right_open_and_only_the_latest_closed_window_reports(tmp_pa
     assert [(tuple(r["window"]), subjects(r)) for r in gap] == [((0, 4), [0, 1])]  # [-2, 2) is never reported
 
 
+def test_every_emitted_binding_moves_the_window_origin_by_one_step(tmp_path):
+    """RSP-JS's register() adds the slide to the window's t0 for every binding it emits, and scope() opens
+    the windows of an element from that t0: with ten elements per instant, 20 bindings at the first report
+    move t0 to 40 > t, and the windows [4, 8), [6, 10) are never opened, so never reported (with one element
+    per instant, as in its own example, t0 stays behind the elements and every window reports)."""
+    query = tmp_path / "q.rq"
+    query.write_text(EXAMPLE.read_text().replace("[RANGE 10 STEP 2]", "[RANGE 4 STEP 2]"))
+    times = [t for t in range(10) for _ in range(10)]
+    stream = tmp_path / "many.nt"
+    stream.write_text("".join(f'<https://rsp.js/e_{k}> <http://rsp.js/p> <http://rsp.js/o> "{t}" .\n'
+                              for k, t in enumerate(times)))
+    reports = run_rsp_js(tmp_path, query, stream)
+    assert [(tuple(r["window"]), len(r["answers"])) for r in reports] == [((-2, 2), 20), ((0, 4), 40), ((2, 6), 40)]
+
+
 def test_the_example_is_judged_live_and_explained_by_windows_opening_before_zero(cli, tmp_path):
     stream = timestamped(tmp_path / "s.nt", list(range(10)))
     base = ["check", EXAMPLE, "--stream", f"{STREAM1}={stream}", "--unit", "ms", "--live-engine", "rsp-js"]
@@ -159,3 +174,11 @@ def test_a_failing_run_is_an_error_with_the_runners_message(tmp_path):
     (tmp_path / "run" / "stream-1.nt").write_text(bad.read_text())  # the runner reads the bad line itself
     with pytest.raises(EngineError, match=r"RSP-JS failed \(exit 2\).*stream-1\.nt:1:1"):
         RspJsEngine().run(given)
+
+
+def test_a_window_rsp_js_cannot_read_is_an_error(tmp_path):
+    """RSP-JS's parser needs RANGE and STEP; without them it runs without windows and never reports."""
+    query = tmp_path / "q.rq"
+    query.write_text(EXAMPLE.read_text().replace("[RANGE 10 STEP 2]", "[RANGE 10]"))
+    with pytest.raises(EngineError, match="RSP-JS's parser reads no window from the query"):
+        run_rsp_js(tmp_path, query, timestamped(tmp_path / "s.nt", [0, 1, 2]))

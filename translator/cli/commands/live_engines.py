@@ -21,27 +21,18 @@ from pathlib import Path
 
 from lars.errors import RsplarsError
 from translator.cli.commands.common import UNITS, read_data
-from translator.rdf.streams import parse_stream_spec
-
-ENGINE_HELP = ("run a real engine on QUERY and the streams and judge its output (docs/engines.md): rsp-js (the "
-               "bundled RSP-JS runner, `make rsp-js`), command (--engine-command), rsplars[:PROFILE]")
-
 
 def add_live_engine_options(group, *, several: bool) -> None:
+    """``--live-engine`` (shown in the help) and the options of its engines (documented in docs/engines.md,
+    hidden from ``--help``, which stays within two screens)."""
     group.add_argument("--live-engine", action="append", metavar="NAME",
-                       help=ENGINE_HELP + ("; twice: compare two live runs" if several else ""))
-    group.add_argument("--engine-command", metavar="'PROGRAM ARGS…'",
-                       help="--live-engine command: the command line, with {query}, {stream}, {stream_nt}, "
-                            "{stream_iri}, {streams}, {static}, {output}, {workdir} (docs/engines.md)")
-    group.add_argument("--engine-output-format", default="auto", metavar="F",
-                       help="--live-engine command: the format of its output, as --answers-format (default auto)")
-    group.add_argument("--engine-time-unit", choices=UNITS, metavar="U",
-                       help="--live-engine command: the unit of the timestamps it reads and writes "
-                            "(default: --unit)")
-    group.add_argument("--engine-timeout", type=float, metavar="SECONDS",
-                       help="stop a live engine after SECONDS (an error, exit 2)")
-    group.add_argument("--live-dir", metavar="DIR",
-                       help="keep each live run's inputs, output and log in DIR/NAME (default: a temporary folder)")
+                       help="run live: rsp-js, command or rsplars[:P] (docs/engines.md)" + ("; twice" if several else ""))
+    hidden = argparse.SUPPRESS
+    group.add_argument("--engine-command", metavar="'PROGRAM ARGS…'", help=hidden)  # with {query}, {stream}, …
+    group.add_argument("--engine-output-format", default="auto", metavar="F", help=hidden)
+    group.add_argument("--engine-time-unit", choices=UNITS, metavar="U", help=hidden)
+    group.add_argument("--engine-timeout", type=float, metavar="SECONDS", help=hidden)
+    group.add_argument("--live-dir", metavar="DIR", help=hidden)
 
 
 @contextlib.contextmanager
@@ -51,6 +42,7 @@ def live_outputs(args: argparse.Namespace) -> Iterator[list]:
     from translator.agreement.answers import FORMATS
     from translator.engines import engine_named
     from translator.engines.inputs import prepare_input
+    from translator.rdf.streams import parse_stream_spec
 
     if args.engine_output_format not in ("auto", *FORMATS):
         raise RsplarsError(f"--engine-output-format {args.engine_output_format!r}: expected auto, {', '.join(FORMATS)}")
@@ -64,8 +56,13 @@ def live_outputs(args: argparse.Namespace) -> Iterator[list]:
     for engine in engines:
         if args.engine_timeout is not None and hasattr(engine, "timeout"):
             engine.timeout = args.engine_timeout
-    elements, _ = read_data(args)
     streams = [parse_stream_spec(spec) for spec in args.stream]
+    if any(str(path) == "-" for _, path in streams):
+        raise RsplarsError("a live engine reads its streams from files (not stdin): give --stream IRI=FILE")
+    from lars.accounting import Accounting
+
+    # the judgement reads the data again and reports what --skip-bad-elements skipped: silent here
+    elements, _ = read_data(args, Accounting(skip_bad=getattr(args, "skip_bad_elements", False)))
     keep = args.live_dir is not None
     root = Path(args.live_dir) if keep else Path(tempfile.mkdtemp(prefix="rsplars-live-"))
     try:
