@@ -140,7 +140,7 @@ class CheckProbe:
             files["check-report.json"] = report.read_text(encoding="utf-8")
             kind = _kind(json.loads(files["check-report.json"]))
         else:
-            kind = "failed: " + _normal((said.strip().splitlines() or ["no message"])[-1].removeprefix("rsplars: "))
+            kind = _failure_kind(said)
         shutil.rmtree(folder, ignore_errors=True)
         return Verdict(False, kind, files)
 
@@ -164,6 +164,14 @@ def _kind(report: dict) -> str:
     diagnosis = (report.get("mismatch") or {}).get("diagnosis") or ["no diagnosis"]
     first = diagnosis[0] if isinstance(diagnosis, list) else str(diagnosis)
     return _normal(first)
+
+
+def _failure_kind(said: str) -> str:
+    """The kind of a failed run: the message's first part and, for a parse error, the token the
+    parser got (so that two causes of failure are two findings)."""
+    last = (said.strip().splitlines() or ["no message"])[-1].removeprefix("rsplars: ")
+    got = re.search(r"got '([^']*)'", last)
+    return "failed: " + _normal(last) + (f", the parser got {got.group(1)}" if got else "")
 
 
 def _normal(text: str) -> str:
