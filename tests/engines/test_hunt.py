@@ -113,3 +113,49 @@ def test_kinds_ignore_terms_and_numbers(_) -> None:
     a = _kind({"mismatch": {"diagnosis": ['dropped relation at t = 8: <http://x/a> "3": more']}})
     b = _kind({"mismatch": {"diagnosis": ['dropped relation at t = 12: <http://x/b> "4": other']}})
     assert a == b == "dropped relation at t = …"
+
+
+FOUND = DATA / "hunt-rsp-js"
+HUNT_STREAM = "http://hunt.example/s"
+
+
+def test_hunt_on_rsp_js_runs_in_its_time_and_writes_a_case(cli, tmp_path) -> None:
+    out = tmp_path / "found"
+    start = time.monotonic()
+    code, said, err = cli("hunt", "--live-engine", "rsp-js", "--seconds", "25", "--shrink-seconds", "20",
+                          "--max-findings", "1", "--out", out)
+    assert time.monotonic() - start < 25 + 20 + 30  # a probe started before the deadline may finish after it
+    assert code == 1, said + err  # RSP-JS 1.3.5 has findings within seconds (the two below)
+    (folder,) = sorted(out.iterdir())
+    assert {"query.rq", "stream.nt", "diagnosis.txt", "README.md", "case.json"} <= {p.name for p in folder.iterdir()}
+
+
+def test_finding_a_window_clause_on_the_where_line_fails_in_rsp_js(cli, tmp_path) -> None:
+    """RSP-JS reads a WINDOW clause only at the start of a line (RSPQLParser turns a line that starts with
+    WINDOW into GRAPH): the same query with its WINDOW on a line of its own runs and is correct."""
+    case = FOUND / "window-on-the-where-line"
+    query = (case / "query.rq").read_text()
+    assert "WHERE { WINDOW" in query
+    args = ("--stream", f"{HUNT_STREAM}={case / 'stream.nt'}", "--unit", "ms", "--live-engine", "rsp-js",
+            "--profile", "rsp-js")
+    code, said, err = cli("check", case / "query.rq", *args)
+    assert code == 2 and "RSP-JS failed" in err, said + err
+    relaid = tmp_path / "q.rq"
+    relaid.write_text(query.replace("WHERE { WINDOW", "WHERE {\nWINDOW"))
+    code, said, err = cli("check", relaid, *args)
+    assert code == 0, said + err
+
+
+def test_finding_a_window_lost_after_a_gap_in_rsp_js(cli, tmp_path) -> None:
+    """Two windows hold the element at 13 ([12, 14) and [13, 15)); the next element comes at 20, and RSP-JS
+    reports only the latest closed window, [13, 15): the relation at 14 is lost."""
+    case = FOUND / "window-lost-after-a-gap"
+    code, said, err = cli("check", case / "query.rq", "--stream", f"{HUNT_STREAM}={case / 'stream.nt'}", "--unit", "ms",
+                          "--live-engine", "rsp-js", "--profile", "rsp-js", "--json", tmp_path / "r.json")
+    assert code == 1, said + err
+    report = json.loads((tmp_path / "r.json").read_text())
+    assert report["mismatch"]["timestamp"] == 14 and report["mismatch"]["actual"] is None
+    assert "dropped relation" in " ".join(report["mismatch"]["diagnosis"])
+    recorded = [json.loads(line)["t"] for line in (case / "rsp-js-output.jsonl").read_text().splitlines()]
+    expected = [json.loads(line)["t"] for line in (case / "expected.jsonl").read_text().splitlines()]
+    assert recorded == [15] and expected == [14, 15]
