@@ -24,7 +24,7 @@ import pytest
 from nbclient import NotebookClient
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
-EXPECTED = ("01_running_example", "02_translations", "03_agreement_vs_density", "04_performance")
+EXPECTED = ("01_running_example", "02_translations", "03_agreement_vs_density", "04_performance", "05_judging_engines")
 CELL_TIMEOUT_S = 240
 NOTEBOOK_BUDGET_S = 300
 MAX_COMMITTED_BYTES = 600_000

@@ -25,6 +25,7 @@ SUBCOMMANDS: dict[str, str] = {
     "gen": "gen",
     "check": "check",
     "profiles": "profiles",
+    "hunt": "hunt",
 }
 
 
