@@ -60,7 +60,7 @@ def engine_bag(compiled, data, engine: str) -> Bag:
     """The same through ``translator.evaluate.run.answers`` (``incremental`` or ``asp``)."""
     facts = static_facts(oracles.rdflib_dataset(data))
     (ev,) = list(answers(compiled, [], facts, start=0, end=0, engine=engine))
-    return Bag.of_witnessed(ev.rows, compiled.width)
+    return ev.rows  # the bag of visible rows (translator.evaluate.run.Evaluation)
 
 
 def oracle_bag(text: str, data, names: tuple[str, ...], oracle: str) -> Bag:

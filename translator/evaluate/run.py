@@ -302,8 +302,8 @@ def evaluations(compiled: Compiled, steps: Iterable, r2s: str, on_note: Callable
             out, moved = base, (EMPTY, EMPTY)  # the same solutions: the same object
         else:
             out = Bag.of_witnessed(current, width)
-            if change is not None:
-                moved = _visible_change(change, width)
+            if change is not None and 4 * (len(change[0]) + len(change[1])) <= len(current) + 8:
+                moved = _visible_change(change, width)  # small enough for a writer to place (AnswerTexts.joined)
         rows = r2s_rows(r2s, out, base)
         previous, previous_out = current, out
         yield Evaluation(step.t, rows, (base, *moved) if moved is not None and r2s == "rstream" else None)
