@@ -17,8 +17,9 @@ result in the standard formats of SPARQL 1.1 (:data:`WRITERS`):
   N-Triples terms (the CSV format has no graph form);
 * ``ntriples`` (CONSTRUCT): plain N-Triples ``<s> <p> <o> .``, without the time stamp of a stream.
 
-The answers are a set of solutions (D5, docs/decisions.md); rows are written sorted, in the order of
-the query's ORDER BY if it has one (its LIMIT and OFFSET are applied by ``answers``).
+The answers are a multiset of solutions (SPARQL 1.1 §18.1.6; D5, docs/decisions.md): each solution is
+written as often as it occurs, sorted, or in the order of the query's ORDER BY if it has one (its
+LIMIT and OFFSET, counting duplicates, are applied by ``answers``).
 """
 
 from __future__ import annotations

@@ -591,8 +591,9 @@ def _instantiate(term: object, row: Row, index: dict[str, int], fresh: str) -> s
 
 def solution_dicts(variables: Sequence[str], rows: Iterable[Row],
                    ordering: Callable[[Iterable[Row]], list[Row]] | None = None) -> list[dict[str, str]]:
-    """Rows as ``{var: term}`` mappings (unbound variables left out), sorted deterministically, or
-    in the order ``ordering`` gives (the query's ORDER BY, ``translator.evaluate.writers.order_by``)."""
+    """Rows as ``{var: term}`` mappings (unbound variables left out; a row that occurs n times, as in
+    a :class:`~translator.rdf.bags.Bag`, gives n mappings), sorted deterministically, or in the order
+    ``ordering`` gives (the query's ORDER BY, ``translator.evaluate.writers.order_by``)."""
     if ordering is not None:
         rows = ordering(rows)
     out = [{v: term for v, term in zip(variables, row) if term is not None} for row in rows]

@@ -31,7 +31,7 @@ DISTINCT, aggregates, CONSTRUCT) is refused when the run starts (:meth:`Solution
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
-from typing import Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from lars.errors import UnsupportedError
 from lars.model import String
@@ -269,7 +269,7 @@ def _read_computed(expr: M.Expr, computed: dict) -> M.Expr:
     if got is not None:
         return got
     if isinstance(expr, (M.BinaryOp, M.UnaryOp, M.In, M.FunctionCall, M.IRICall)):
-        changes = {}
+        changes: dict[str, Any] = {}
         for f in fields(expr):
             value = getattr(expr, f.name)
             new = tuple(_read_computed(x, computed) for x in value) if isinstance(value, tuple) \
