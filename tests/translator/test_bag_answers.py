@@ -123,7 +123,7 @@ def test_the_difference_of_a_sequence_keeps_its_order(order: list, before: Bag) 
 # ------------------------------------------------------------------ static data, the command line
 
 
-@pytest.mark.parametrize("fmt", ["jsonl", "csv", "sparql-json"])
+@pytest.mark.parametrize("fmt", ["jsonl", "csv", "tsv", "sparql-json"])
 def test_each_solution_as_often_as_it_occurs(tmp_path, capsys, fmt: str) -> None:
     """``SELECT ?x WHERE { ?x :p ?y }`` over ``:a :p "1", "2" . :b :p "1"``: three solutions, :a twice,
     in every SELECT format, as Oxigraph and rdflib count them."""
@@ -135,6 +135,10 @@ def test_each_solution_as_often_as_it_occurs(tmp_path, capsys, fmt: str) -> None
         got = Bag((a["x"],) for a in json.loads(out)["answers"])
     elif fmt == "sparql-json":
         got = Bag((f"<{b['x']['value']}>",) for b in json.loads(out)["results"]["bindings"])
+    elif fmt == "tsv":
+        lines = out.splitlines()
+        assert lines[0] == "?x"
+        got = Bag((line,) for line in lines[1:])
     else:
         got = Bag((f"<{r[0]}>",) for r in list(csv.reader(io.StringIO(out)))[1:])
     assert len(got) == 3 and got.count((f"<{EX.a}>",)) == 2
@@ -285,3 +289,28 @@ def test_operational_reports_are_the_window_bags(profile: str) -> None:
         assert got == oracle_bag(PLAIN, content, ("x",)), report
         seen_duplicates |= any(n > 1 for _, n in got.items())
     assert seen_duplicates
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "csv", "tsv", "sparql-json"])
+def test_stream_writers_write_each_solution_as_often_as_it_occurs(tmp_path, capsys, fmt: str) -> None:
+    """``rsplars run`` over a stream: every format gives, at every evaluation time, the oracle's bag."""
+    stream = write(tmp_path, "s.nt", "".join(f'{to_nt(s)} {to_nt(p)} {to_nt(o)} "{t}" .\n' for t, (s, p, o) in ELEMENTS))
+    code = main(["run", write(tmp_path, "q.rq", STREAM_QUERY), "--stream", f"{S1}={stream}", "--unit", "s",
+                 "--stream-time-unit", "s", "--mode", "none", "--format", fmt, "--to", "7"])
+    out = capsys.readouterr().out
+    assert code == 0
+    got: dict[int, list] = {}
+    if fmt in ("jsonl", "sparql-json"):
+        for line in out.splitlines():
+            record = json.loads(line)
+            if fmt == "jsonl":
+                got[record["t"]] = [(a["x"],) for a in record["answers"]]
+            else:
+                got[record["t"]] = [(f"<{b['x']['value']}>",) for b in record["results"]["bindings"]]
+    else:
+        table = list(csv.reader(io.StringIO(out), delimiter="," if fmt == "csv" else "\t"))
+        assert table[0] == ["t", "x" if fmt == "csv" else "?x"]
+        for t, x in table[1:]:
+            got.setdefault(int(t), []).append((x,))
+    expected = window_bags(PLAIN, ("x",), range(0, 8))
+    assert {t: Bag(rows) for t, rows in got.items() if rows} == {t: b for t, b in expected.items() if b}

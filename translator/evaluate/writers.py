@@ -9,6 +9,9 @@ in the order of the query's ORDER BY if it has one (the evaluation's
   N-Triples form, unbound variables left out; ASK gives ``{"t": 18, "answer": true}``;
   CONSTRUCT ``{"t": 400, "triples": ["<s> <p> <o> .", …]}`` (a set of triples, RDF graphs are sets);
 * ``csv``: a header ``t,var1,…`` then one row per solution (N-Triples terms, empty = unbound);
+* ``tsv``: SPARQL 1.1 Query Results TSV (W3C 2013) with a first column ``t``: a header
+  ``t<TAB>?var1<TAB>…`` then one line per solution (N-Triples terms, a tab in a literal written
+  ``\\t``, empty = unbound); ASK ``t<TAB>answer`` then ``true``/``false``;
 * ``sparql-json``: one SPARQL 1.1 Query Results JSON object per line, with an extra member ``t``;
 * ``ntriples`` (CONSTRUCT): the timestamped N-Triples of CSRBench, ``<s> <p> <o> "t" .``;
 * ``nquads`` (CONSTRUCT, also with RSP-QL ``GRAPH`` blocks in the template): N-Quads per
@@ -27,14 +30,14 @@ from typing import TextIO
 from lars.bounds import TERM_CACHE_SIZE
 from lars.errors import RsplarsError
 
-FORMATS = ("jsonl", "csv", "sparql-json", "ntriples", "nquads")
+FORMATS = ("jsonl", "csv", "tsv", "sparql-json", "ntriples", "nquads")
 
 
 def check_format(fmt: str, form: str) -> None:
     if fmt in ("ntriples", "nquads") and form != "construct":
         raise RsplarsError(f"--format {fmt} writes the triples of a CONSTRUCT query; this is a {form.upper()} query")
-    if fmt == "sparql-json" and form == "construct":
-        raise RsplarsError("--format sparql-json is for SELECT and ASK; a CONSTRUCT query gives triples: "
+    if fmt in ("sparql-json", "tsv") and form == "construct":
+        raise RsplarsError(f"--format {fmt} is for SELECT and ASK; a CONSTRUCT query gives triples: "
                            "use --format jsonl, csv or ntriples")
 
 
@@ -296,4 +299,28 @@ def _nquads(out: TextIO, compiled):
     return write
 
 
-WRITERS = {"jsonl": _jsonl, "csv": _csv, "sparql-json": _sparql_json, "ntriples": _ntriples, "nquads": _nquads}
+def tsv_term(text: str | None) -> str:
+    """An N-Triples term as a field of SPARQL 1.1 TSV (§4: Turtle syntax, which N-Triples terms are;
+    a tab inside a literal escaped), empty for unbound."""
+    return "" if text is None else text.replace("\t", "\\t")
+
+
+def _tsv(out: TextIO, compiled):
+    """SPARQL 1.1 Query Results TSV with the evaluation time as a first column ``t`` (a reader of
+    recorded answers finds it by that name, ``translator.agreement.answers.table``)."""
+    header = ["t", "answer"] if compiled.form == "ask" else ["t", *("?" + v for v in compiled.variables)]
+    out.write("\t".join(header) + "\n")
+    ordering = order_by(compiled)
+
+    def write(ev) -> None:
+        if compiled.form == "ask":
+            out.write(f"{ev.t}\t{'true' if ev.rows else 'false'}\n")
+            return
+        t = str(ev.t)
+        out.write("".join(t + "".join("\t" + tsv_term(x) for x in row) + "\n" for row in csv_rows(ev.rows, ordering)))
+
+    return write
+
+
+WRITERS = {"jsonl": _jsonl, "csv": _csv, "tsv": _tsv, "sparql-json": _sparql_json, "ntriples": _ntriples,
+           "nquads": _nquads}
