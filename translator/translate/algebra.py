@@ -227,8 +227,8 @@ class SolutionModifier(Protocol):
     """Grouping, aggregates, HAVING and SELECT expressions over the solutions of a pattern
     (:class:`translator.translate.aggregates.Aggregation`)."""
 
-    def rules(self, solutions: Atom, native: bool = False,
-              graph: Variable | None = None) -> tuple[list[Rule], Atom, frozenset["Var"]]:
+    def rules(self, solutions: Atom, native: bool = False, graph: Variable | None = None,
+              witness: tuple["Var", ...] = ()) -> tuple[list[Rule], Atom, frozenset["Var"]]:
         ...
 
 
