@@ -14,6 +14,7 @@ chooses the engine that is right on the shape). Programs are solved by the refer
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
@@ -37,6 +38,7 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")  # rdflib'
 EX = Namespace("http://e/")
 PREFIX = "PREFIX : <http://e/>\n"
 EMPTY = Stream({}, 0, 0)
+DATA_DIR = Path(__file__).parent.parent / "data"
 
 
 # ------------------------------------------------------------------------------------- helpers
@@ -440,3 +442,34 @@ def test_random_paths_count_as_sparql(p: str, data, ends, project: bool) -> None
     else:
         assume(False)
     assert reference_bag(compiled, data) == expected, (text, data)
+
+
+# ------------------------------------------------------------------- W3C tests with duplicates
+
+W3C = DATA_DIR / "w3c-sparql11" / "sparql11"
+#: W3C SPARQL 1.1 tests whose expected results repeat a solution: (folder, query, data, result)
+W3C_DUPLICATES = [
+    ("property-path", "pp11.rq", "pp11.ttl", "pp11.srx"),
+    ("property-path", "path-p2.rq", "path-p1.ttl", "path-p2.srx"),
+    ("bind", "bind07.rq", "data.ttl", "bind07.srx"),
+    ("bindings", "values05.rq", "data05.ttl", "values05.srx"),
+    ("functions", "concat02.rq", "data2.ttl", "concat02.srx"),
+]
+
+
+@pytest.mark.parametrize("folder,query,data,result", W3C_DUPLICATES, ids=[q for _, q, _, _ in W3C_DUPLICATES])
+def test_w3c_results_with_duplicates(folder: str, query: str, data: str, result: str) -> None:
+    """The answers equal the W3C test's expected results as bags (the same solutions, each as many times)."""
+    from rdflib import Graph
+    from rdflib.query import Result
+
+    here = W3C / folder
+    graph = Graph().parse(here / data, format="turtle")
+    compiled = compile_query(parse((here / query).read_text(), "csparql"), strategy="tau1", mode="none")
+    with open(here / result, "rb") as f:
+        expected = Result.parse(f, format="xml" if result.endswith(".srx") else "json")
+    want = Bag(tuple(to_nt(b[v]) if b.get(v) is not None else None for v in compiled.variables)
+               for b in ({str(k): x for k, x in solution.items()} for solution in expected.bindings))
+    got = reference_bag(compiled, list(graph))
+    assert max(want.count(r) for r in want.distinct()) > 1  # the test is about duplicates
+    assert got == want, (counts(got), counts(want))
