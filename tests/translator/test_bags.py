@@ -61,8 +61,8 @@ def reference_bag(compiled, data, named=None, stream: Stream = EMPTY, t: int = 0
 
 
 def engine_bag(compiled, data, engine: str) -> Bag:
-    """The same through ``translator.evaluate.run.answers`` (``incremental`` or ``asp``): its rows are
-    the witnessed ones, or already the bag of visible rows (once the run reads the hidden columns)."""
+    """The same through ``translator.evaluate.run.answers`` (``incremental`` or ``asp``), whose
+    evaluation holds either the bag of visible rows or the witnessed rows themselves."""
     facts = static_facts(oracles.rdflib_dataset(data, NAMED))
     (ev,) = list(answers(compiled, [], facts, start=0, end=0, engine=engine))
     if isinstance(ev.rows, Bag):
