@@ -231,6 +231,10 @@ class SolutionModifier(Protocol):
               witness: tuple["Var", ...] = ()) -> tuple[list[Rule], Atom, frozenset["Var"]]:
         ...
 
+    def row_identity(self, scope: frozenset["Var"]) -> frozenset["Var"]:
+        """The variables of the final rows (``scope``) that tell them apart (decision D5)."""
+        ...
+
 
 @dataclass(frozen=True)
 class SubQuery:
