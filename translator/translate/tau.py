@@ -537,7 +537,8 @@ class Tau:
         n = self.subquery_count[0]
         distinct = _distinct(p)
         sub = Tau(self.strategy, self.stream_sources, self.bounds, self.rules, self.in_stream, f"sq{n}_",
-                  self.exists_count, self.subquery_count, bags=self.bags and (not distinct or p.aggregation is not None))
+                  self.exists_count, self.subquery_count,
+                  bags=p.aggregation is not None or (self.bags and not distinct))  # aggregates see duplicates
         sub.translate(p.pattern, graph, 1)
         solutions = sub.head(1, p.pattern, graph)
         scope = identity = A.variables(p.pattern)
