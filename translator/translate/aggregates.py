@@ -176,6 +176,15 @@ class Aggregation:
             current = self._add("selected", A.ordered(scope), [Literal(current), *values])
         return self.out, current, scope
 
+    def row_identity(self, scope: frozenset[A.Var]) -> frozenset[A.Var]:
+        """The variables of the final rows (``scope``, as :meth:`rules` gives it) that tell them
+        apart (decision D5): a SPARQL grouping gives one row per group (§18.5 Aggregation), so its
+        keys — the aggregates and SELECT expressions are functions of the group; C-SPARQL's
+        aggregation extends every solution, so all of them (with the witness)."""
+        if self.per_row:
+            return scope
+        return frozenset(k for g in self.groupings for k in g.keys) & scope
+
     # -- helpers
 
     def _inlined(self, atom: Atom, j: int) -> list[BodyElement]:

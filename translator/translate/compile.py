@@ -284,11 +284,12 @@ def compile_query(
     if grouping is not None:  # aggregation on top of τ's solutions (translator.translate.aggregates)
         extra, solutions, scope = grouping.rules(where, witness=witness)
         native, _, _ = grouping.rules(where, native=True, witness=witness)
+        identity = grouping.row_identity(scope)
     else:
-        scope = A.variables(pattern) | frozenset(witness)
+        scope = identity = A.variables(pattern) | frozenset(witness)
     # multisets (D5): the in-scope variables not projected and the witness columns follow the
     # projected ones, so that distinct answer atoms are distinct solutions (SPARQL 1.1 §18.5 Project)
-    hidden = tuple(v for v in A.ordered(scope) if v.name not in variables) if bags else ()
+    hidden = tuple(v for v in A.ordered(identity) if v.name not in variables) if bags else ()
     answer = Rule(  # a projected variable the pattern never binds is always unbound (null)
         Atom(ANSWER, (*(lars_var(A.Var(v)) if A.Var(v) in scope else NULL for v in variables),
                       *(lars_var(v) for v in hidden))),

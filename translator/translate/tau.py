@@ -537,10 +537,11 @@ class Tau:
         n = self.subquery_count[0]
         distinct = _distinct(p)
         sub = Tau(self.strategy, self.stream_sources, self.bounds, self.rules, self.in_stream, f"sq{n}_",
-                  self.exists_count, self.subquery_count, bags=self.bags and (not distinct or p.aggregation is not None))
+                  self.exists_count, self.subquery_count,
+                  bags=p.aggregation is not None or (self.bags and not distinct))  # aggregates see duplicates
         sub.translate(p.pattern, graph, 1)
         solutions = sub.head(1, p.pattern, graph)
-        scope = A.variables(p.pattern)
+        scope = identity = A.variables(p.pattern)
         inner_witness = sub.witness(1)
         if p.aggregation is not None:
             if isinstance(graph, Variable) and self.in_stream is not None:
@@ -548,12 +549,13 @@ class Tau:
                                        "translation to LARS", "its groups would have to be formed per stream")
             extra, final, scope = p.aggregation.rules(solutions, graph=graph if isinstance(graph, Variable) else None,
                                                       witness=inner_witness)
+            identity = p.aggregation.row_identity(scope)
             inner_witness = ()
             names = {r.head.predicate: f"{r.head.predicate}_sq{n}" for r in extra if isinstance(r.head, Atom)}
             self.rules.extend(renamed_predicates(r, names) for r in extra)
             solutions = renamed_predicates(final, names)
         if self.bags and not distinct:
-            local = {v: self.tag("s", n, v.name) for v in A.ordered(scope - frozenset(p.projected))}
+            local = {v: self.tag("s", n, v.name) for v in A.ordered(identity - frozenset(p.projected))}
             solutions = substitute(solutions, local)
             self.witnesses[i] = (*local.values(), *inner_witness)
         args = tuple(lars_var(v) if v in scope else NULL for v in A.ordered(A.variables(p)))
