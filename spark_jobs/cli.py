@@ -27,7 +27,8 @@ from lars.model import Rule
 from spark_jobs.options import DEFAULT_MASTER, ENGINES, add_engine_options  # noqa: F401 - re-exported
 from translator.translate.compile import Compiled
 from translator.rdf.streams import StreamElement
-from translator.evaluate.run import R2S, Evaluation, RunError, modified, r2s_rows
+from translator.evaluate.run import EMPTY, R2S, Evaluation, RunError, answer_modifiers, modified, r2s_rows
+from translator.rdf.bags import Bag
 
 if TYPE_CHECKING:  # pragma: no cover
     from pyspark.sql import DataFrame, SparkSession
@@ -147,16 +148,16 @@ def run_answers_spark(
 def _answers_spark(compiled, elements, static_facts, start, end, r2s, master, partitions, parquet,
                    solve_from=None, progress=None, plan_out=None, state=None, engine="auto"):
     from spark_jobs.frames import r2s as apply_r2s
+    from spark_jobs.frames import visible
     from spark_jobs.pipeline import solve_runs
     from spark_jobs.solve_blocks import decode_row
 
     if r2s not in R2S:
         raise RunError(f"unknown R2S operator {r2s!r} (expected one of {', '.join(R2S)})")
-    slicing = compiled.modifiers is not None and compiled.modifiers.slices
-    if slicing and parquet is not None:
+    modifiers = answer_modifiers(compiled)  # an ORDER BY over a variable the answers do not hold: refused here
+    if modifiers is not None and modifiers.slices and parquet is not None:
         raise UnsupportedError("--parquet of a query with LIMIT or OFFSET", "Spark",
                                "its table holds the relations before the slice; write the answers with --output")
-    final_r2s, r2s = r2s, ("rstream" if slicing else r2s)  # LIMIT/OFFSET before R2S (run.modified): R2S here
     data = _start(master, elements)
     if state is not None and data.table is None:
         raise RsplarsError("--spark-state needs the stream elements read by rsplars (not an elements table)")
@@ -166,41 +167,44 @@ def _answers_spark(compiled, elements, static_facts, start, end, r2s, master, pa
     if plan_out is not None:
         plan_out["blocks"] = plan.blocks
     results = results.cache()
-    out = apply_r2s(results, "run", r2s)
+    shown = visible(results, {"run": compiled.width})
+    out = apply_r2s(shown, "run", r2s)
     if parquet is not None:
         from pyspark.sql import functions as F
 
         write_parquet(out.withColumn("run", F.lit("run")), {"run": compiled}, parquet)
-    yield from _modified(compiled, _collected(out, decode_row), final_r2s if slicing else None)
+    if modifiers is None:
+        yield from (Evaluation(t, Bag(rows)) for t, rows in _collected(out, decode_row))
+    else:  # ORDER BY, LIMIT, OFFSET read the witnessed rows (hidden columns too): then R2S, as a sequential run
+        yield from _modified(compiled, _collected(apply_r2s(results, "run", "rstream"), decode_row), r2s)
     results.unpersist()
 
 
-def _collected(out, decode_row) -> Iterator[Evaluation]:
-    """The relations of Spark's answer frame, one :class:`Evaluation` per evaluation time."""
+def _collected(out, decode_row) -> Iterator[tuple[int, list]]:
+    """The answers of Spark's answer frame, ``(t, rows)`` per evaluation time in time order (a row
+    as many times as it has records)."""
     current: int | None = None
-    rows: set = set()
+    rows: list = []
     for record in out.orderBy("t").toLocalIterator():
         t = int(record["t"])
         if current is not None and t != current:
-            yield Evaluation(current, frozenset(rows))
-            rows = set()
+            yield current, rows
+            rows = []
         current = t
         if record["row"] is not None:
-            rows.add(decode_row(record["row"]))
+            rows.append(decode_row(record["row"]))
     if current is not None:
-        yield Evaluation(current, frozenset(rows))
+        yield current, rows
 
 
-def _modified(compiled: Compiled, evaluations: Iterator[Evaluation], r2s: str | None) -> Iterator[Evaluation]:
-    """``evaluations`` (RStream) after the query's LIMIT/OFFSET and then the R2S operator ``r2s``
-    (:func:`translator.evaluate.run.modified`, as a sequential run applies them); ``None``: as they are."""
-    if r2s is None:
-        yield from evaluations
-        return
-    previous: frozenset = frozenset()
-    for ev in evaluations:
-        out = modified(compiled, ev.rows)
-        yield Evaluation(ev.t, r2s_rows(r2s, out, previous))
+def _modified(compiled: Compiled, answers: Iterator[tuple[int, list]], r2s: str) -> Iterator[Evaluation]:
+    """The RStream witnessed rows ``answers`` after the query's ORDER BY, LIMIT and OFFSET and then
+    the R2S operator ``r2s`` (:func:`translator.evaluate.run.modified` and ``r2s_rows``, as a
+    sequential run applies them)."""
+    previous: Bag = EMPTY
+    for t, rows in answers:
+        out = modified(compiled, frozenset(rows))
+        yield Evaluation(t, r2s_rows(r2s, out, previous))
         previous = out
 
 
@@ -246,7 +250,7 @@ def _agreement_spark(runs, elements, static_facts, start, end, master, partition
     from translator.agreement import Solution
     from translator.agreement.verdicts import judged_intervals
 
-    from spark_jobs.frames import verdicts
+    from spark_jobs.frames import verdicts, visible
     from spark_jobs.pipeline import solve_runs
     from spark_jobs.solve_blocks import decode_row
 
@@ -266,7 +270,8 @@ def _agreement_spark(runs, elements, static_facts, start, end, master, partition
                                partitions=partitions, bounds=data.bounds, progress=progress, engine=engine)
     if plan_out is not None:
         plan_out["blocks"] = plan.blocks
-    results = results.cache()
+    # the visible rows: the agreement compares sets of solutions (Dao-Tran, Beck, Eiter 2015, §5)
+    results = visible(results, {label: getattr(c, "width", None) for label, c in runs.items()}).cache()
     answers: dict[str, dict[int, set]] = {label: {} for label in runs}
     for record in results.toLocalIterator():
         stream = answers[record["run"]].setdefault(int(record["t"]), set())

@@ -11,15 +11,20 @@ block and to the later blocks whose look-back reaches it, computed with window f
 * ``⊞^∞ ◇``: ``row_number() = 1`` per distinct (stream, triple) marks the first occurrence, which
   every later block gets (the prefix state).
 
+The answer rows of the blocks are *witnessed* rows (decision D5: the visible columns, then the
+hidden ones that tell duplicate solutions apart), one per solution; :func:`visible` projects them on
+the visible columns, so that a frame of answers is the multiset of solutions (one record each).
+
 :func:`r2s` applies RStream/IStream/DStream (Dao-Tran, Beck, Eiter 2015, §4 step 4) relationally
-over all evaluation times (``lag`` gives the previous evaluation time); :func:`verdicts` judges
+over all evaluation times (``lag`` gives the previous evaluation time), over multisets (decision
+D13: IStream/DStream emit a solution ``max(0, card_now − card_before)`` times); :func:`verdicts` judges
 every interval ``[i·U, (i+1)·U]`` (Dao-Tran, Beck, Eiter 2015, §5) as
 ``translator.agreement.verdicts.judge`` does.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING, Iterable, Mapping
 
 import pandas as pd
 
@@ -167,27 +172,51 @@ def solve(blocked: "DataFrame", job: BlockJob) -> "DataFrame":
     return spread.groupBy("block").applyInPandas(solve_group, schema=RESULT_SCHEMA)
 
 
+def visible(results: "DataFrame", widths: "Mapping[str, int | None]") -> "DataFrame":
+    """``results`` with each answer ``row`` of run ``label`` cut to its first ``widths[label]``
+    columns (the visible ones; ``None``: all), one record per witnessed row, so one per solution
+    (SPARQL 1.1 §18.5, Project). When a run is cut, every row is written again by Spark's JSON
+    writer, so that the rows of all runs compare as texts (R2S, verdicts) whatever their width;
+    ``results`` itself when no run is."""
+    from pyspark.sql import functions as F
+
+    if all(width is None for width in widths.values()):
+        return results
+    values = F.from_json("row", "array<string>")
+    projected = F.to_json(values)
+    for label, width in widths.items():
+        if width is not None:
+            projected = F.when(F.col("run") == F.lit(label), F.to_json(F.slice(values, 1, width))).otherwise(projected)
+    return results.withColumn("row", F.when(F.col("row").isNull(), F.col("row")).otherwise(projected))
+
+
 def r2s(results: "DataFrame", label: str, operator: str) -> "DataFrame":
-    """``t, row`` of run ``label`` after R2S: the answers (``row`` non-null) and one row with a
-    null ``row`` per evaluation time. IStream at t: answers at t not at the previous evaluation
-    time; DStream at t: answers at the previous evaluation time not at t."""
+    """``t, row`` of run ``label`` after R2S over multisets (decision D13): the answers (``row``
+    non-null, a solution that occurs n times as n records) and one record with a null ``row`` per
+    evaluation time. RStream at t: every answer at t; IStream at t: each answer as many times as it
+    occurs at t more than at the previous evaluation time; DStream at t: as many times as it
+    occurred at the previous evaluation time more than at t."""
     from pyspark.sql import Window
     from pyspark.sql import functions as F
 
     run = results.filter(F.col("run") == label).select("t", "row")
     times = run.select("t").distinct()
-    rows = run.filter(F.col("row").isNotNull()).distinct()
+    rows = run.filter(F.col("row").isNotNull())
     if operator == "rstream":
         out = rows
     else:
+        counts = rows.groupBy("t", "row").agg(F.count(F.lit(1)).alias("n"))
         prev = times.withColumn("prev", F.lag("t").over(Window.orderBy("t")))
         if operator == "istream":
-            cur = rows.join(prev, "t")
-            before = rows.select(F.col("t").alias("prev"), "row")
-            out = cur.join(before, ["prev", "row"], "left_anti").select("t", "row")
+            now = counts.join(prev, "t")
+            before = counts.select(F.col("t").alias("prev"), "row", F.col("n").alias("m"))
+            diff = now.join(before, ["prev", "row"], "left")
         else:
-            gone = rows.select(F.col("t").alias("prev"), "row").join(prev.filter(F.col("prev").isNotNull()), "prev")
-            out = gone.join(rows, ["t", "row"], "left_anti").select("t", "row")
+            gone = counts.select(F.col("t").alias("prev"), "row", "n").join(prev.filter(F.col("prev").isNotNull()), "prev")
+            diff = gone.join(counts.select("t", "row", F.col("n").alias("m")), ["t", "row"], "left")
+        k = (F.col("n") - F.coalesce(F.col("m"), F.lit(0))).cast("int")
+        out = (diff.select("t", "row", k.alias("k")).filter(F.col("k") > 0)
+               .select("t", F.explode(F.expr("array_repeat(row, k)")).alias("row")))
     return out.unionByName(times.withColumn("row", F.lit(None).cast("string")))
 
 
@@ -196,6 +225,9 @@ def verdicts(results: "DataFrame", pull: str, push: str, period: int, intervals:
     the union of the push answers on ``(i·U, (i+1)·U]`` (Dao-Tran, Beck, Eiter 2015, §5), with the
     counts of answers, missing (pull − push) and extra (push − pull) solutions, and push evaluation
     times.
+
+    ``results`` holds the visible rows (:func:`visible`): the agreement compares sets of solutions
+    (§5), so a solution counts once however often it occurs.
 
     Two aggregations: per (interval, answer) whether the pull and the push run have it (and, on the
     push run's evaluation-time markers, how many there are), then per interval the counts."""

@@ -10,8 +10,9 @@ one task of a ``fork`` pool, and the workers read the data stream the parent bui
 not shipped). A time-window look-back slices the data stream by time directly; tuple windows and
 ``⊞^∞`` take the general partition of :func:`spark_jobs.partition.partition`.
 
-Answers come back as rstream rows (``{label: {t: frozenset[Row]}}``, every evaluation time
-present, empty answers included), as :func:`translator.evaluate.run.answers` yields them.
+Answers come back as rstream answers (``{label: {t: Bag}}``: the multiset of solutions, visible
+rows, every evaluation time present, empty answers included), as
+:func:`translator.evaluate.run.answers` yields them.
 """
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ from lars.errors import RsplarsError
 from lars.model import Atom, Rule
 from spark_jobs.lookback import PartitionError
 from spark_jobs.pipeline import Plan, make_plan
-from translator.evaluate.run import Row, RunError
+from translator.evaluate.run import RunError
+from translator.rdf.bags import Bag
 from translator.rdf.streams import ElementList, StreamElement
 from translator.translate.compile import Compiled
 
@@ -63,7 +65,7 @@ def can_run_locally(programs: Mapping[str, Compiled], elements: Sequence[StreamE
 
 def solve_local(programs: Mapping[str, Compiled], elements: Sequence[StreamElement], static: Sequence[Rule] = (),
                 *, start: int | None = None, end: int | None = None, jobs: int = 2,
-                engine: str = "auto") -> dict[str, dict[int, frozenset[Row]]]:
+                engine: str = "auto") -> dict[str, dict[int, Bag]]:
     """``{label: {t: rstream rows}}`` of every program at every evaluation time, solved block by
     block in ``jobs`` processes (module docstring) by the LARS engine ``engine``."""
     elements = elements if isinstance(elements, ElementList) else ElementList(elements)
@@ -87,7 +89,7 @@ def solve_local(programs: Mapping[str, Compiled], elements: Sequence[StreamEleme
                 points=elements.lars_points(), engine=engine)
     if parts is None:
         _JOB["sorted"] = sorted(_JOB["points"])
-    out: dict[str, dict[int, frozenset[Row]]] = {label: {} for label in programs}
+    out: dict[str, dict[int, Bag]] = {label: {} for label in programs}
     try:
         with multiprocessing.get_context("fork").Pool(max(1, jobs), initializer=_worker_signals) as pool:
             for label, answers, error in pool.imap_unordered(_task, tasks):
@@ -121,8 +123,8 @@ def _block_points(b: int) -> Mapping[int, tuple[Atom, ...]]:
     return {t: points[t] for t in ordered[i:j]}
 
 
-def _task(task: tuple[str, int]) -> tuple[str, dict[int, frozenset[Row]], str | None]:
-    """One program over one block: its rstream rows at the block's own evaluation times."""
+def _task(task: tuple[str, int]) -> tuple[str, dict[int, Bag], str | None]:
+    """One program over one block: its rstream answers at the block's own evaluation times."""
     from spark_jobs.solve_blocks import block_steps
 
     label, b = task
@@ -133,12 +135,12 @@ def _task(task: tuple[str, int]) -> tuple[str, dict[int, frozenset[Row]], str | 
     try:
         points = _block_points(b)
         times = timeline.times(a, z, [t for t in points if a <= t <= z])
-        answers: dict[int, frozenset[Row]] = {}
+        answers: dict[int, Bag] = {}
         if not times:
             return label, answers, None
-        previous: frozenset[Row] = frozenset()
+        previous = Bag()
         for t, rows in block_steps(compiled, _JOB["static"], points, timeline, times, _JOB["engine"]):
-            got = frozenset(rows)
+            got = Bag.of_witnessed(rows, compiled.width)
             if got == previous:
                 got = previous  # one object for an answer that stays (smaller to send back)
             answers[t] = previous = got

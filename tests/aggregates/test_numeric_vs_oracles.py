@@ -278,7 +278,7 @@ def test_the_sensor_averages_example() -> None:
     elements = [StreamElement(tr, t, STREAM) for t, tr in triples_of(obs)]
     got = {ev.t: ev.rows for ev in answers(compiled, elements, (), start=0, end=10)}
     flt, integer = "<http://www.w3.org/2001/XMLSchema#float>", "<http://www.w3.org/2001/XMLSchema#integer>"
-    assert got[5] == {
+    assert set(got[5]) == {
         (to_nt(EX.S1), f'"2.1875E1"^^{flt}', f'"22.25"^^{flt}', f'"21.5"^^{flt}', f'"4.375E1"^^{flt}', f'"2"^^{integer}'),
         (to_nt(EX.S2), f'"3.0E1"^^{flt}', f'"30"^^{flt}', f'"30"^^{flt}', f'"3.0E1"^^{flt}', f'"1"^^{integer}'),
     }

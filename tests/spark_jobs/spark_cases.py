@@ -15,6 +15,7 @@ from translator.translate.normalize import TimeBase
 from translator.query.parse import parse
 from translator.rdf.streams import StreamElement
 from translator.evaluate.run import Evaluation, answers
+from translator.rdf.bags import Bag
 
 EX = "http://example.org/"
 S1 = URIRef(EX + "s1")
@@ -61,18 +62,19 @@ def sequential(compiled: Compiled, elements: Iterable[StreamElement], *, start=N
     return list(answers(compiled, list(elements), (), start=start, end=end, r2s=r2s))
 
 
-def as_evaluations(frame: pd.DataFrame, label: str | None = None) -> list[Evaluation]:
-    """Rows ``run, t, row`` of the per-block solver back into evaluations in time order."""
+def as_evaluations(frame: pd.DataFrame, label: str | None = None, width: int | None = None) -> list[Evaluation]:
+    """Rows ``run, t, row`` of the per-block solver (witnessed rows, one per solution) back into
+    evaluations in time order: the multisets of their first ``width`` columns (``None``: all)."""
     from spark_jobs.solve_blocks import decode_row
 
-    rows: dict[int, set] = {}
+    rows: dict[int, list] = {}
     for run, t, row in zip(frame["run"], frame["t"], frame["row"]):
         if label is not None and run != label:
             continue
-        bucket = rows.setdefault(int(t), set())
+        bucket = rows.setdefault(int(t), [])
         if row is not None:
-            bucket.add(decode_row(row))
-    return [Evaluation(t, frozenset(r)) for t, r in sorted(rows.items())]
+            bucket.append(decode_row(row))
+    return [Evaluation(t, Bag.of_witnessed(r, width)) for t, r in sorted(rows.items())]
 
 
 def partitioned(runs: Mapping[str, Compiled], elements: list[StreamElement], partitions: int, *,

@@ -110,7 +110,7 @@ def test_block_by_block_equals_sequential_on_edge_stream(window, mode, period) -
     compiled = cqels(window, mode, period)
     expected = sequential(compiled, stream)
     for parts in (1, 3, 8):
-        assert as_evaluations(partitioned({"r": compiled}, stream, parts)) == expected, parts
+        assert as_evaluations(partitioned({"r": compiled}, stream, parts), width=compiled.width) == expected, parts
 
 
 @pytest.mark.parametrize("engine", ["asp", "incremental"])
@@ -121,7 +121,7 @@ def test_blocks_solved_by_either_lars_engine_equal_sequential(window, engine) ->
     stream = edge_stream()
     for compiled in (cqels(window, "push"), csparql("RANGE 4s STEP 2s", 2)):
         expected = sequential(compiled, stream)
-        assert as_evaluations(partitioned({"r": compiled}, stream, 4, engine=engine)) == expected
+        assert as_evaluations(partitioned({"r": compiled}, stream, 4, engine=engine), width=compiled.width) == expected
 
 
 def test_blocks_use_the_engine_chosen() -> None:
@@ -133,7 +133,7 @@ def test_blocks_use_the_engine_chosen() -> None:
     compiled = cqels("TRIPLES 2", "push")
     with pytest.raises(BlockError, match="block .* failed: NotInFragment: .*tuple"):
         partitioned({"r": compiled}, stream, 3, engine="incremental")
-    assert as_evaluations(partitioned({"r": compiled}, stream, 3, engine="auto")) == sequential(compiled, stream)
+    assert as_evaluations(partitioned({"r": compiled}, stream, 3, engine="auto"), width=compiled.width) == sequential(compiled, stream)
 
 
 @pytest.mark.parametrize("bounds", ["left-open", "right-open"])
@@ -147,14 +147,14 @@ def test_other_bounds_conventions_and_csparql_pull(bounds) -> None:
     }
     out = partitioned(runs, stream, 5)
     for label, compiled in runs.items():
-        assert as_evaluations(out, label) == sequential(compiled, stream), label
+        assert as_evaluations(out, label, compiled.width) == sequential(compiled, stream), label
 
 
 def test_from_to_and_time_zero() -> None:
     stream = edge_stream()
     for compiled in (cqels("RANGE 3s", "pull", 4), cqels("TRIPLES 2", "push")):
         for start, end in ((0, 12), (5, 23), (8, None), (None, 40)):
-            got = as_evaluations(partitioned({"r": compiled}, stream, 3, start=start, end=end))
+            got = as_evaluations(partitioned({"r": compiled}, stream, 3, start=start, end=end), width=compiled.width)
             assert got == sequential(compiled, stream, start=start, end=end), (start, end)
 
 
@@ -194,7 +194,7 @@ triples = st.tuples(st.integers(0, 40), st.sampled_from("abc"), st.sampled_from(
 def test_random_streams_block_by_block_equal_sequential(raw, window, other, mode, period, parts) -> None:
     stream = sorted((element(t, x, y, s, "p" if s == S1 else "q") for t, x, y, s in raw), key=lambda e: e.t)
     compiled = cqels(window, mode, period if mode == "pull" else None, other=other)
-    assert as_evaluations(partitioned({"r": compiled}, stream, parts)) == sequential(compiled, stream)
+    assert as_evaluations(partitioned({"r": compiled}, stream, parts), width=compiled.width) == sequential(compiled, stream)
 
 
 def test_elements_table_writes_each_lexical_form_as_given() -> None:
@@ -226,4 +226,4 @@ def test_property_paths_and_sub_queries_block_by_block_equal_sequential(where, e
     expected = sequential(compiled, stream)
     assert any(ev.rows for ev in expected)
     for parts in (1, 3, 8):
-        assert as_evaluations(partitioned({"r": compiled}, stream, parts, engine=engine)) == expected, parts
+        assert as_evaluations(partitioned({"r": compiled}, stream, parts, engine=engine), width=compiled.width) == expected, parts

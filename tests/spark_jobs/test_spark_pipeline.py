@@ -34,7 +34,7 @@ def test_spark_blocks_and_answers_equal_plain_partition_and_sequential(spark) ->
     results, plan = solve_runs(frame, RUNS, partitions=3)
     out = results.toPandas()
     for label, compiled in RUNS.items():
-        assert as_evaluations(out, label) == sequential(compiled, stream), label
+        assert as_evaluations(out, label, compiled.width) == sequential(compiled, stream), label
     # what every block got: Spark window functions == the plain-Python reference
     spark_rows = {tuple(r) for r in with_blocks(frame, plan.look, plan.blocks)
                   .select("block", "seq", "t", "stream", "s", "p", "o").collect()}

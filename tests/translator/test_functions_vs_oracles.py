@@ -87,7 +87,7 @@ def rsplars_answers(text: str) -> set[tuple]:
     out = set()
     for atom in answer:
         if atom.predicate == compiled.answer_predicate:
-            out.add(tuple(None if from_lars(a) is None else to_nt(from_lars(a)) for a in atom.args))
+            out.add(tuple(None if from_lars(a) is None else to_nt(from_lars(a)) for a in atom.args[:len(compiled.variables)]))
     return out
 
 

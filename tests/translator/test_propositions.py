@@ -134,7 +134,7 @@ def reference_rows(compiled, facts) -> set[tuple[str | None, ...]]:
     program = Program((*compiled.program.rules, *facts))
     answer = reference.answer_at(program, Stream({}, 0, 0), 0, functions=FUNCTIONS)
     assert answer is not None
-    return {tuple(None if from_lars(a) is None else to_nt(from_lars(a)) for a in atom.args)
+    return {tuple(None if from_lars(a) is None else to_nt(from_lars(a)) for a in atom.args[:len(compiled.variables)])
             for atom in answer if atom.predicate == compiled.answer_predicate}
 
 EX = Namespace("http://example.org/")

@@ -26,6 +26,7 @@ from translator.rdf.static import static_facts
 from translator.rdf.streams import StreamElement
 from translator.rdf.terms import to_nt
 from translator.query import model as M
+from translator.rdf.bags import Bag
 from translator.translate.compile import compile_query
 from translator.translate.solution_modifiers import SolutionModifiers
 import oracles
@@ -121,7 +122,7 @@ def compiled_query(text: str, dialect: str, convention: str = "closed"):
     return compile_query(parse(text, dialect), mode="none", bounds=convention)
 
 
-def stream_answers(compiled, r2s: str = "rstream") -> dict[int, frozenset]:
+def stream_answers(compiled, r2s: str = "rstream") -> dict[int, Bag]:
     elements = [StreamElement(tr, t, URIRef(str(S1))) for t, tr in ELEMENTS]
     return {ev.t: ev.rows for ev in answers(compiled, elements, (), start=0, end=6, r2s=r2s)}
 
@@ -165,7 +166,7 @@ def test_modifiers_apply_before_r2s(r2s: str) -> None:
     base = f"{PREFIX}SELECT ?o ?v ?w FROM STREAM <{S1}> [RANGE 3s STEP 1s] WHERE {{ {WHERE} }} ORDER BY DESC(?v) ?o"
     top = stream_answers(compiled_query(base + " LIMIT 2", "csparql"))
     got = stream_answers(compiled_query(base + " LIMIT 2", "csparql"), r2s)
-    previous: frozenset = frozenset()
+    previous = Bag()
     for t in sorted(top):
         expected = {"rstream": top[t], "istream": top[t] - previous, "dstream": previous - top[t]}[r2s]
         assert got[t] == expected, t
@@ -179,7 +180,7 @@ def test_limit_keeps_k_rows_each_evaluation() -> None:
     full = stream_answers(compiled_query(text.replace(" LIMIT 1", ""), "csparql"))
     got = stream_answers(compiled_query(text, "csparql"))
     for t, rows in got.items():
-        assert len(rows) == min(1, len(full[t])) and rows <= full[t]
+        assert len(rows) == min(1, len(full[t])) and rows.distinct() <= full[t].distinct()
         if rows:
             assert min(full[t]) in rows  # ?o IRIs: the least one (IRIs compared by their text, §15.1)
 
@@ -264,7 +265,7 @@ def test_choose_gives_any_allowed_slice_it_prefers(pairs, offset, limit, descend
     rows = frozenset((f'"{k}"^^<http://www.w3.org/2001/XMLSchema#integer>', f"<http://example.org/r{r}>")
                      for k, r in pairs)
     mods = SolutionModifiers(("v", "o"), ((M.Var("v"), descending),), limit, offset)
-    assert mods.choose(rows, lambda row: False) == mods.apply(rows)
+    assert mods.visible(mods.choose(rows, lambda row: False)) == mods.apply(rows)
     by: dict[int, list] = {}
     for row in rows:
         by.setdefault(int(row[0].split('"')[1]), []).append(row)

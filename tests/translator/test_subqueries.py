@@ -218,7 +218,7 @@ def lars_stream(elements, end: int) -> Stream:
 def reference_rows(compiled, facts, stream: Stream, t: int) -> set[tuple]:
     answer = reference.answer_at(Program((*compiled.program.rules, *facts)), stream, t, functions=FUNCTIONS)
     assert answer is not None
-    return {tuple(None if from_lars(a) is None else to_nt(from_lars(a)) for a in atom.args)
+    return {tuple(None if from_lars(a) is None else to_nt(from_lars(a)) for a in atom.args[:len(compiled.variables)])
             for atom in answer if atom.predicate == compiled.answer_predicate}
 
 

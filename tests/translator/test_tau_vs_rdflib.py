@@ -113,7 +113,7 @@ def lars_answers(compiled, extra_facts, stream: Stream, t: int) -> set[tuple]:
     out = set()
     for atom in answer:
         if atom.predicate == compiled.answer_predicate:
-            out.add(tuple(None if from_lars(a) is None else to_nt(from_lars(a)) for a in atom.args))
+            out.add(tuple(None if from_lars(a) is None else to_nt(from_lars(a)) for a in atom.args[:len(compiled.variables)]))
     return out
 
 

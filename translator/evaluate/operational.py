@@ -49,10 +49,11 @@ from lars.model import (
 )
 from translator.evaluate.profiles import Operational, observation_end, opening_offset
 from translator.evaluate.report_policy import Contents, Grid, Policy, PolicyError, Report, report_times
-from translator.evaluate.run import Row, engine_input, modified, query_solver, r2s_rows, step_rows, the_answer
+from translator.evaluate.run import EMPTY, Row, answer_modifiers, engine_input, modified, query_solver, r2s_rows, step_rows, the_answer
 from translator.evaluate.semijoin import Conjunctive, conjunctive_triples, supported
 from translator.evaluate.window_contents import CHAIN_WIDTH, ContentIndex, chain_run, chains, content_only, relevance
 from translator.query import model as M
+from translator.rdf.bags import Bag
 from translator.rdf.streams import StreamElement
 from translator.translate.compile import Compiled, compile_query, rewrite_patterns
 from translator.translate.expressions import FUNCTIONS
@@ -81,13 +82,13 @@ class TimeWindowInfo:
 
 @dataclass(frozen=True)
 class Relation:
-    """One relation of an answer stream: the rows emitted at t (after R2S) and the report that
-    produced it (``rows_before_r2s``: the R2R result at t)."""
+    """One relation of an answer stream: the multiset of solutions emitted at t (after R2S) and the
+    report that produced it (``rows_before_r2s``: the R2R result at t)."""
 
     t: int
-    rows: frozenset[Row]
+    rows: Bag
     report: Report
-    rows_before_r2s: frozenset[Row]
+    rows_before_r2s: Bag
 
 
 def time_windows(query: M.Query, base: TimeBase) -> list[TimeWindowInfo]:
@@ -161,7 +162,9 @@ class Evaluator:
         self.windows = time_windows(query, base)
         self.contents = Contents(self._times_by_stream())
         self.compiled: dict[tuple, Compiled] = {}
-        self.cache: dict[tuple, frozenset[Row]] = {}
+        self.cache: dict[tuple, Bag | frozenset[Row]] = {}
+        """The R2R answer of each (contents, t): a multiset of visible rows, or while slices are
+        chosen (:meth:`choose_slices`) the whole relation as distinct witnessed rows."""
         self.solver_runs = 0
         self.variables: tuple[str, ...] = self.compile_for(("closed", tuple(w.alpha for w in self.windows))).variables
         self.form = self.compile_for(("closed", tuple(w.alpha for w in self.windows))).form
@@ -174,18 +177,21 @@ class Evaluator:
         (``translator.evaluate.semijoin``); ``False`` adds every element the engine's filters admit."""
         self.judged_rows: dict[frozenset, frozenset] = {}
         """Rows as ``rsplars check`` compares them, kept for every candidate and policy it tries."""
-        self.modifiers = self.compile_for(("closed", tuple(w.alpha for w in self.windows))).modifiers
+        self.modifiers = answer_modifiers(self.compile_for(("closed", tuple(w.alpha for w in self.windows))))
+        """The query's ORDER BY, LIMIT and OFFSET over the answer atoms' columns, hidden ones included."""
         self.slice_choice: Callable[[Report, frozenset[Row]], frozenset[Row]] | None = None
-        """Set by :meth:`choose_slices`: the cache then holds each evaluation's whole relation, and
-        :meth:`rows` and :meth:`answers` give the slice this function chooses of it."""
-        self._chosen: dict[tuple, frozenset[Row]] = {}
+        """Set by :meth:`choose_slices`: the cache then holds each evaluation's whole relation (its
+        distinct witnessed rows), and :meth:`rows` and :meth:`answers` give the visible rows of the
+        slice this function chooses of it."""
+        self._chosen: dict[tuple, Bag] = {}
         self.contents_index = self._content_index()
         """Set when R2R depends on the windows' contents only (``translator.evaluate.window_contents``):
         the cache is then keyed by content and growing contents share one solver run."""
 
     def choose_slices(self, choice: Callable[[Report, frozenset[Row]], frozenset[Row]] | None) -> None:
         """Judge the slices of a LIMIT/OFFSET query against a recorded output: ``choice(report, rows)``
-        picks, of the whole relation ``rows`` at a report, the slice the output is judged against
+        picks, of the whole relation ``rows`` at a report (distinct witnessed rows, whose first
+        ``len(variables)`` columns are the visible ones), the slice the output is judged against
         (SPARQL 1.1 §15.1 leaves the order of tied rows undefined, so an engine may keep other
         tied rows than :meth:`SolutionModifiers.apply`). ``None``: the query's own slice. Without
         LIMIT/OFFSET nothing changes."""
@@ -197,26 +203,28 @@ class Evaluator:
         self.slice_choice = choice
         self._chosen = {}
 
-    def full_rows(self, report: Report) -> frozenset[Row]:
-        """The whole relation at a report before OFFSET and LIMIT (while :meth:`choose_slices` is set;
-        otherwise the sliced one)."""
+    def full_rows(self, report: Report) -> Bag | frozenset[Row]:
+        """The whole relation at a report before OFFSET and LIMIT, as distinct witnessed rows, one
+        per solution (while :meth:`choose_slices` is set; otherwise the sliced multiset)."""
         self.evaluate([report])
         if self.contents_index is not None:
             return self.cache[("content", self._content_key(report))]
         return self.cache[(self.key(report), report.t, self._variant(report))]
 
-    def _sliced(self, report: Report, rows: frozenset[Row]) -> frozenset[Row]:
+    def _sliced(self, report: Report, rows) -> Bag:
         if self.slice_choice is None:
             return rows
         k = (report.t, report.prefix, rows)
         got = self._chosen.get(k)
         if got is None:
-            got = self._chosen[k] = self.slice_choice(report, rows)
+            assert self.modifiers is not None
+            got = self._chosen[k] = self.modifiers.visible(self.slice_choice(report, rows))
         return got
 
-    def _modified(self, compiled: Compiled, rows: frozenset[Row]) -> frozenset[Row]:
-        """The relation the cache keeps: sliced (:func:`translator.evaluate.run.modified`), or whole
-        while slices are chosen (:meth:`choose_slices`)."""
+    def _modified(self, compiled: Compiled, rows: frozenset[Row]) -> Bag | frozenset[Row]:
+        """The relation the cache keeps: the multiset of solutions after the solution modifiers
+        (:func:`translator.evaluate.run.modified`), or the whole relation's witnessed rows while
+        slices are chosen (:meth:`choose_slices`)."""
         return rows if self.slice_choice is not None else modified(compiled, rows)
 
     def _content_index(self) -> ContentIndex | None:
@@ -321,7 +329,8 @@ class Evaluator:
         for step in solver.run(run.stream, times):
             self.cache[(k, step.t, variant)] = self._modified(compiled, frozenset(step_rows(compiled, the_answer(step))))
 
-    def rows(self, report: Report) -> frozenset[Row]:
+    def rows(self, report: Report) -> Bag:
+        """The R2R answer at a report (solved by :meth:`evaluate` beforehand): a multiset of solutions."""
         if self.contents_index is not None:
             return self._sliced(report, self.cache[("content", self._content_key(report))])
         return self._sliced(report, self.cache[(self.key(report), report.t, self._variant(report))])
@@ -333,7 +342,7 @@ class Evaluator:
             got = self._keys[report] = self.contents_index.key(report)
         return got
 
-    def answers(self, reports: Sequence[Report]) -> list[frozenset[Row]]:
+    def answers(self, reports: Sequence[Report]) -> list[Bag]:
         """The R2R answer of each report (:meth:`rows`), solved where not cached (:meth:`evaluate`);
         with a content index, the reports' content keys are found in one pass
         (:meth:`translator.evaluate.window_contents.ContentIndex.keys`) instead of one lookup each."""
@@ -373,7 +382,7 @@ class Evaluator:
         for chain in chains(todo):
             self.solver_runs += 1
             stream, at = chain_run(index, chain)
-            rows: list[frozenset[Row]] = []
+            rows: list = []
             for step in solver.run(stream, range(1, stream.end + 1)):
                 got = self._modified(compiled, frozenset(step_rows(compiled, the_answer(step))))
                 # an unchanged answer is the previous object: R2S then compares by identity (apply_r2s)
@@ -412,10 +421,10 @@ class Evaluator:
         return apply_r2s(zip(reports, self.answers(reports)), op.r2s, op.empty_relations)
 
 
-def apply_r2s(reports: Iterable[tuple[Report, frozenset[Row]]], r2s: str, empty: str) -> list[Relation]:
-    """Steps 4–5 of the module docstring."""
+def apply_r2s(reports: Iterable[tuple[Report, Bag]], r2s: str, empty: str) -> list[Relation]:
+    """Steps 4–5 of the module docstring (R2S over multisets, :func:`translator.evaluate.run.r2s_rows`)."""
     out = []
-    previous: frozenset[Row] = frozenset()
+    previous: Bag = EMPTY
     changes_only = r2s != "rstream"
     for n, (report, current) in enumerate(reports):
         # the same answer object as the previous report's (a tuple tick's prefixes that add nothing):
@@ -423,7 +432,7 @@ def apply_r2s(reports: Iterable[tuple[Report, frozenset[Row]]], r2s: str, empty:
         if current is previous:
             if changes_only and empty == "skip":
                 continue  # an empty relation, skipped
-            rows = frozenset() if changes_only else current
+            rows = EMPTY if changes_only else current
         else:
             rows = r2s_rows(r2s, current, previous)
         previous = current

@@ -15,10 +15,14 @@ result in the standard formats of SPARQL 1.1 (:data:`WRITERS`):
   and language tags), blank nodes ``_:label``, an unbound variable an empty field, CRLF line ends.
   ASK: the header ``answer`` and ``true``/``false``; CONSTRUCT: ``subject,predicate,object`` with
   N-Triples terms (the CSV format has no graph form);
+* ``tsv``: SPARQL 1.1 Query Results TSV (W3C, 2013, §4): a header ``?var1<TAB>…``, one line per
+  solution, terms in N-Triples form (a tab in a literal ``\\t``), an unbound variable an empty field;
+  ASK: the header ``?answer`` and ``true``/``false`` (TSV has no boolean form);
 * ``ntriples`` (CONSTRUCT): plain N-Triples ``<s> <p> <o> .``, without the time stamp of a stream.
 
-The answers are a set of solutions (D5, docs/decisions.md); rows are written sorted, in the order of
-the query's ORDER BY if it has one (its LIMIT and OFFSET are applied by ``answers``).
+The answers are a multiset of solutions (SPARQL 1.1 §18.1.6; D5, docs/decisions.md): each solution is
+written as often as it occurs, sorted, or in the order of the query's ORDER BY if it has one (its
+LIMIT and OFFSET, counting duplicates, are applied by ``answers``).
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ from typing import Callable, Sequence, TextIO
 from lars.model import Rule
 
 from translator.evaluate.run import Evaluation, answers, construct_triples, solution_dicts
-from translator.evaluate.writers import WRITERS as STREAM_WRITERS, csv_rows, order_by, split_triple, term_json
+from translator.evaluate.writers import WRITERS as STREAM_WRITERS, csv_rows, order_by, split_triple, term_json, tsv_term
 from translator.translate.compile import Compiled
 
 STATIC_TIME = 0
@@ -82,13 +86,22 @@ def _csv(out: TextIO, compiled: Compiled, evaluation: Evaluation) -> None:
             writer.writerow([csv_value(x) for x in row])
 
 
+def _tsv(out: TextIO, compiled: Compiled, evaluation: Evaluation) -> None:
+    if compiled.form == "ask":
+        out.write("?answer\n" + ("true" if evaluation.rows else "false") + "\n")
+        return
+    out.write("\t".join("?" + v for v in compiled.variables) + "\n")
+    for row in csv_rows(evaluation.rows, order_by(compiled)):
+        out.write("\t".join(tsv_term(x) for x in row) + "\n")
+
+
 def _ntriples(out: TextIO, compiled: Compiled, evaluation: Evaluation) -> None:
     for line in construct_triples(compiled, evaluation.rows, evaluation.t):
         out.write(line + "\n")
 
 
 WRITERS: dict[str, Callable[[TextIO, Compiled, Evaluation], None]] = {
-    "jsonl": _jsonl, "csv": _csv, "sparql-json": _sparql_json, "ntriples": _ntriples,
+    "jsonl": _jsonl, "csv": _csv, "tsv": _tsv, "sparql-json": _sparql_json, "ntriples": _ntriples,
     "nquads": _ntriples,  # a plain SPARQL template has no GRAPH block: its N-Triples are N-Quads
 }
 """``WRITERS[fmt](out, compiled, evaluation)`` writes the one result of a query without streams."""

@@ -28,8 +28,8 @@ def record_time(line: str, fmt: str) -> int | None:
             return None
         t = record.get("t") if isinstance(record, dict) else None
         return t if isinstance(t, int) and not isinstance(t, bool) else None
-    if fmt == "csv":
-        head = line.split(",", 1)[0]
+    if fmt in ("csv", "tsv"):
+        head = line.split("," if fmt == "csv" else "\t", 1)[0]
         return int(head) if head.lstrip("-").isdigit() else None
     if fmt == "ntriples":
         m = _NT_TIME.search(line)
@@ -55,7 +55,7 @@ def kept_output(path: str | None, resume_from: int, fmt: str) -> str | None:
     for k, line in enumerate(lines):
         t = record_time(line, fmt)
         if t is None:
-            if fmt == "csv" and k == 0 and line.startswith("t,"):
+            if fmt in ("csv", "tsv") and k == 0 and line.startswith("t," if fmt == "csv" else "t\t"):
                 kept.append(line)  # the header
                 continue
             if line.strip():

@@ -13,10 +13,18 @@ timeline starts at 0 (both engines start at time 0, §5) or at the first element
 default ``to`` is the last element's time, rounded up to a multiple of U in pull mode so that the
 interval holding the last element is evaluated at its end.
 
-R2S (§4 step 4, post-processing): ``rstream`` reports all current answers, ``istream`` those new
-since the previous evaluation, ``dstream`` those dropped since then. Before R2S, the query's ORDER
-BY, LIMIT and OFFSET are applied to each evaluation's answers (:func:`modified`,
-:mod:`translator.translate.solution_modifiers`).
+Each evaluation's answer is a multiset of solutions (SPARQL 1.1 §18.1.6; Dell'Aglio et al. 2014,
+Definitions 21–22): a :class:`translator.rdf.bags.Bag` of visible rows, counted from the distinct
+witnessed rows of the answer atoms (``Compiled.hidden``, decision D5). Inside a run the witnessed
+rows are kept as sets, so that the engine's change of answer atoms updates them (:func:`evaluations`).
+
+R2S (§4 step 4, post-processing) over multisets (decision D13): ``rstream`` reports the current
+multiset, ``istream`` the multiset difference of the current and the previous evaluation's
+(``card = max(0, card_now − card_before)``), ``dstream`` that of the previous and the current one
+(:func:`r2s_rows`). Before R2S, the query's ORDER BY, LIMIT and OFFSET are applied to each
+evaluation's solutions (:func:`modified`, :mod:`translator.translate.solution_modifiers`); with
+ORDER BY the answer is a :class:`translator.translate.solution_modifiers.SolutionSequence`, which
+keeps the order, also through IStream and DStream.
 
 Result forms: a SELECT row holds the projected variables; a CONSTRUCT row the template's
 variables, turned into triples by :func:`construct_triples`; ASK is true at t iff there is a row.
@@ -39,6 +47,8 @@ from lars.streams import parse_ground_atom
 from translator.query import model as M
 from translator.translate.compile import Compiled
 from translator.translate.expressions import functions_noting_limits
+from translator.translate.solution_modifiers import SolutionModifiers
+from translator.rdf.bags import Bag
 from translator.rdf.predicates import STRIPLE
 from translator.rdf.streams import ElementList, StreamElement, to_lars_stream
 from translator.rdf.terms import from_lars, iri_nt, literal_nt, to_nt
@@ -62,15 +72,22 @@ def the_answer(step) -> Sequence[str]:
     return step.answers[0]
 
 
+EMPTY = Bag()
+"""The empty multiset of solutions (the answer before the first evaluation)."""
+
+
 @dataclass(frozen=True)
 class Evaluation:
-    """The answers at one evaluation time (after R2S). ``change``, when known, is ``(base, plus,
-    minus)`` with ``rows == (base - minus) | plus``, ``base`` being the previous evaluation's rows
-    object: a writer that still holds ``base`` then touches only the rows that came and went."""
+    """The answers at one evaluation time (after R2S): the multiset of solutions as visible rows
+    (with ORDER BY a :class:`~translator.translate.solution_modifiers.SolutionSequence`, iterated in
+    its order). ``change``, when known, is ``(base, plus, minus)`` with ``rows == base - minus +
+    plus`` (multisets, ``plus`` and ``minus`` without a row in common), ``base`` being the previous
+    evaluation's rows object: a writer that still holds ``base`` then touches only the solutions
+    that came and went."""
 
     t: int
-    rows: frozenset[Row]
-    change: tuple[frozenset[Row], frozenset[Row], frozenset[Row]] | None = field(default=None, compare=False, repr=False)
+    rows: Bag
+    change: tuple[Bag, Bag, Bag] | None = field(default=None, compare=False, repr=False)
 
 
 def data_stream(elements: Iterable[StreamElement], start: int = 0, end: int | None = None) -> Stream:
@@ -231,13 +248,17 @@ class LimitMet:
 def evaluations(compiled: Compiled, steps: Iterable, r2s: str, on_note: Callable[[str], None] | None,
                 limit: LimitMet | None = None) -> Iterator[Evaluation]:
     """The engine's steps (one per evaluation time) as :class:`Evaluation` records: the answer
-    stream's rows under the R2S operator (RStream: all; IStream/DStream: the rows new/gone since the
-    previous evaluation, RSP-QL §1.19), with the once-per-run note of ``answers``: at the first step
-    with an ``agglimit`` atom (the portable program) or after which ``limit`` was told (the native one)."""
-    previous: frozenset[Row] = frozenset()
-    previous_out: frozenset[Row] = frozenset()  # ``previous`` after the solution modifiers
-    modifiers = compiled.modifiers
-    slicing = modifiers is not None and modifiers.slices
+    stream's solutions after the solution modifiers (:func:`modified`) under the R2S operator
+    (:func:`r2s_rows`, RSP-QL §1.19), with the once-per-run note of ``answers``: at the first step
+    with an ``agglimit`` atom (the portable program) or after which ``limit`` was told (the native one).
+
+    The witnessed rows of the answer atoms are kept as a set from step to step: the engine's change
+    of answer atoms (``Step.delta``/``Step.rows``) updates it, and the multiset of visible rows
+    follows from the rows that came and went."""
+    previous: frozenset[Row] = frozenset()  # the witnessed rows of the previous step
+    previous_out: Bag = EMPTY  # the previous step's answer after the solution modifiers
+    modifiers = answer_modifiers(compiled)
+    width = compiled.width
     noted = False
     prefix = compiled.answer_predicate
     known = False  # is ``previous`` the rows of the previous step (so that its delta applies)?
@@ -257,7 +278,7 @@ def evaluations(compiled: Compiled, steps: Iterable, r2s: str, on_note: Callable
                 minus = frozenset(_answer_atoms(delta[1], prefix, _row_of))
             if not plus and not minus:
                 current = previous  # no answer atom came or went: the same rows (the window's other atoms moved)
-                change = (previous, plus, minus)
+                change = (plus, minus)
             else:
                 # the rows of the atoms that stayed and came: exact when there are as many rows as
                 # answer atoms (then no two atoms give one row), else read the answer atoms again
@@ -265,7 +286,7 @@ def evaluations(compiled: Compiled, steps: Iterable, r2s: str, on_note: Callable
                 if len(current) != _answer_count(atoms, prefix):
                     current = None
                 else:
-                    change = (previous, plus, minus)
+                    change = (plus.difference(previous), minus.intersection(previous).difference(current))
         if current is None:
             current = frozenset(step_rows(compiled, atoms))
         known = True
@@ -273,10 +294,29 @@ def evaluations(compiled: Compiled, steps: Iterable, r2s: str, on_note: Callable
             noted = True
             on_note(f"at t={step.t} a SUM or AVG met more values in one group than it adds exactly (at most "
                     "32767 per group) and is left unbound (docs/translation.md, Aggregates)")
-        out = modified(compiled, current)
-        rows = r2s_rows(r2s, out, previous_out)
+        base = previous_out
+        moved: tuple[Bag, Bag] | None = None
+        if modifiers is not None:
+            out = modifiers.apply(current)
+        elif current is previous:
+            out, moved = base, (EMPTY, EMPTY)  # the same solutions: the same object
+        else:
+            out = Bag.of_witnessed(current, width)
+            if change is not None and 4 * (len(change[0]) + len(change[1])) <= len(current) + 8:
+                moved = _visible_change(change, width)  # small enough for a writer to place (AnswerTexts.joined)
+        rows = r2s_rows(r2s, out, base)
         previous, previous_out = current, out
-        yield Evaluation(step.t, rows, change if r2s == "rstream" and not slicing else None)
+        yield Evaluation(step.t, rows, (base, *moved) if moved is not None and r2s == "rstream" else None)
+
+
+def _visible_change(change: tuple[frozenset[Row], frozenset[Row]], width: int | None) -> tuple[Bag, Bag]:
+    """``(plus, minus)`` of the visible rows from the witnessed rows that came and went between two
+    steps (``change``: the rows new in the current step, the rows gone from the previous one), with
+    no row in both: the current multiset is the previous one ``- minus + plus``."""
+    plus, minus = Bag.of_witnessed(change[0], width), Bag.of_witnessed(change[1], width)
+    if width is None or not plus or not minus:
+        return plus, minus
+    return plus - minus, minus - plus
 
 
 def _answer_atoms(atoms: Sequence[str], prefix: str, row_of: Callable[[str], Row]) -> Iterator[Row]:
@@ -309,21 +349,40 @@ AGGREGATE_ERROR = "agglimit"
 more values than the limb sums hold exactly."""
 
 
-def modified(compiled: Compiled, rows: frozenset[Row]) -> frozenset[Row]:
-    """One evaluation's answer relation after the query's ORDER BY, LIMIT and OFFSET
-    (:mod:`translator.translate.solution_modifiers`): the last step of R2R, applied after solving
-    and before R2S, by every run (sequential, incremental, live, operational, Spark)."""
-    return rows if compiled.modifiers is None else compiled.modifiers.apply(rows)
+def answer_modifiers(compiled: Compiled) -> SolutionModifiers | None:
+    """The query's ORDER BY, LIMIT and OFFSET over the columns of its answer atoms, the visible and
+    the hidden ones (:meth:`SolutionModifiers.over`: a condition over a variable they do not hold
+    is an error, raised before the first evaluation); ``None``: it has none."""
+    if compiled.modifiers is None:
+        return None
+    return _bound(compiled.modifiers, compiled.variables, compiled.hidden)
 
 
-def r2s_rows(r2s: str, current: frozenset[Row], previous: frozenset[Row]) -> frozenset[Row]:
-    """The relation-to-stream operator at one evaluation time (RSP-QL §1.19): RStream all of
-    ``current``, IStream the rows new since ``previous``, DStream the rows gone since it."""
+@lru_cache(maxsize=64)
+def _bound(modifiers: SolutionModifiers, variables: tuple[str, ...], hidden: tuple[str, ...]) -> SolutionModifiers:
+    return modifiers.over(variables, hidden)
+
+
+def modified(compiled: Compiled, rows: Iterable[Row]) -> Bag:
+    """One evaluation's answer: the multiset of the visible rows of the solutions ``rows`` (distinct
+    witnessed rows) after the query's ORDER BY, LIMIT and OFFSET
+    (:mod:`translator.translate.solution_modifiers`; with ORDER BY a ``SolutionSequence``): the
+    last step of R2R, applied after solving and before R2S, by every run (sequential,
+    incremental, live, operational, Spark)."""
+    modifiers = answer_modifiers(compiled)
+    return Bag.of_witnessed(rows, compiled.width) if modifiers is None else modifiers.apply(rows)
+
+
+def r2s_rows(r2s: str, current: Bag, previous: Bag) -> Bag:
+    """The relation-to-stream operator at one evaluation time (RSP-QL §1.19) over multisets
+    (decision D13): RStream all of ``current``; IStream the multiset difference ``current −
+    previous``, DStream ``previous − current`` (``card = max(0, card_a − card_b)``: a solution
+    that occurs twice now and once before is new once). A ``SolutionSequence`` keeps its order."""
     if r2s == "rstream":
         return current
     if r2s == "istream":
-        return current - previous
-    return previous - current
+        return current - previous if previous else current
+    return previous - current if current else previous
 
 
 def answer_rows(compiled: Compiled, atoms: Iterable[str]) -> Iterator[Row]:
@@ -532,8 +591,9 @@ def _instantiate(term: object, row: Row, index: dict[str, int], fresh: str) -> s
 
 def solution_dicts(variables: Sequence[str], rows: Iterable[Row],
                    ordering: Callable[[Iterable[Row]], list[Row]] | None = None) -> list[dict[str, str]]:
-    """Rows as ``{var: term}`` mappings (unbound variables left out), sorted deterministically, or
-    in the order ``ordering`` gives (the query's ORDER BY, ``translator.evaluate.writers.order_by``)."""
+    """Rows as ``{var: term}`` mappings (unbound variables left out; a row that occurs n times, as in
+    a :class:`~translator.rdf.bags.Bag`, gives n mappings), sorted deterministically, or in the order
+    ``ordering`` gives (the query's ORDER BY, ``translator.evaluate.writers.order_by``)."""
     if ordering is not None:
         rows = ordering(rows)
     out = [{v: term for v, term in zip(variables, row) if term is not None} for row in rows]

@@ -1,10 +1,17 @@
 """Writers of answer streams in the ecosystem's formats, one record per evaluation time.
 
+An evaluation's answer is a multiset of solutions (SPARQL 1.1 §18.1.6; ``Evaluation.rows``, a
+:class:`translator.rdf.bags.Bag`): the SELECT formats write every solution as often as it occurs,
+in the order of the query's ORDER BY if it has one (the evaluation's
+:class:`translator.translate.solution_modifiers.SolutionSequence`), else sorted (so in every format):
+
 * ``jsonl``: ``{"t": 18, "answers": [{"shop": "<http://…>", "percent": "\\"25\\"^^<…>"}]}`` — terms in
-  N-Triples form, unbound variables left out, answers sorted (in the order of the query's ORDER BY
-  if it has one; so in every format); ASK gives ``{"t": 18, "answer": true}``;
-  CONSTRUCT ``{"t": 400, "triples": ["<s> <p> <o> .", …]}``;
-* ``csv``: a header ``t,var1,…`` then one row per answer (N-Triples terms, empty = unbound);
+  N-Triples form, unbound variables left out; ASK gives ``{"t": 18, "answer": true}``;
+  CONSTRUCT ``{"t": 400, "triples": ["<s> <p> <o> .", …]}`` (a set of triples, RDF graphs are sets);
+* ``csv``: a header ``t,var1,…`` then one row per solution (N-Triples terms, empty = unbound);
+* ``tsv``: SPARQL 1.1 Query Results TSV (W3C 2013) with a first column ``t``: a header
+  ``t<TAB>?var1<TAB>…`` then one line per solution (N-Triples terms, a tab in a literal written
+  ``\\t``, empty = unbound); ASK ``t<TAB>answer`` then ``true``/``false``;
 * ``sparql-json``: one SPARQL 1.1 Query Results JSON object per line, with an extra member ``t``;
 * ``ntriples`` (CONSTRUCT): the timestamped N-Triples of CSRBench, ``<s> <p> <o> "t" .``;
 * ``nquads`` (CONSTRUCT, also with RSP-QL ``GRAPH`` blocks in the template): N-Quads per
@@ -23,14 +30,14 @@ from typing import TextIO
 from lars.bounds import TERM_CACHE_SIZE
 from lars.errors import RsplarsError
 
-FORMATS = ("jsonl", "csv", "sparql-json", "ntriples", "nquads")
+FORMATS = ("jsonl", "csv", "tsv", "sparql-json", "ntriples", "nquads")
 
 
 def check_format(fmt: str, form: str) -> None:
     if fmt in ("ntriples", "nquads") and form != "construct":
         raise RsplarsError(f"--format {fmt} writes the triples of a CONSTRUCT query; this is a {form.upper()} query")
-    if fmt == "sparql-json" and form == "construct":
-        raise RsplarsError("--format sparql-json is for SELECT and ASK; a CONSTRUCT query gives triples: "
+    if fmt in ("sparql-json", "tsv") and form == "construct":
+        raise RsplarsError(f"--format {fmt} is for SELECT and ASK; a CONSTRUCT query gives triples: "
                            "use --format jsonl, csv or ntriples")
 
 
@@ -46,11 +53,20 @@ def refuse_graph_templates(compiled, fmt: str) -> None:
 
 
 def order_by(compiled):
-    """The query's ORDER BY as a function from an evaluation's rows to the rows in its order
-    (:meth:`translator.translate.solution_modifiers.SolutionModifiers.ordered`), or ``None``
-    without ORDER BY (then the writers sort the rows their own way)."""
+    """The query's ORDER BY as a function from an evaluation's rows to the rows in its order (each
+    solution as often as it occurs), or ``None`` without ORDER BY (then the writers sort the rows
+    their own way). The order is the one the run gave the evaluation (a ``SolutionSequence``,
+    which ORDER BY over variables that are not projected needs); rows without it (a bag built by
+    hand) are ordered by :meth:`translator.translate.solution_modifiers.SolutionModifiers.ordered`."""
     modifiers = getattr(compiled, "modifiers", None)
-    return modifiers.ordered if modifiers is not None and modifiers.conditions else None
+    if modifiers is None or not modifiers.conditions:
+        return None
+
+    def in_order(rows) -> list:
+        order = getattr(rows, "order", None)
+        return list(order) if order is not None else modifiers.ordered(rows)
+
+    return in_order
 
 
 def csv_rows(rows, ordering) -> list:
@@ -136,25 +152,25 @@ class AnswerTexts:
         return got
 
     def joined(self, rows, change=None) -> str:
-        """The answers' JSON texts in ``solution_dicts`` order, joined by ``", "`` (json.dumps' separator).
+        """The answers' JSON texts in ``solution_dicts`` order (each solution as often as it
+        occurs), joined by ``", "`` (json.dumps' separator).
 
-        ``change`` (``Evaluation.change``): ``(base, plus, minus)`` with ``rows == (base - minus) |
-        plus``. When ``base`` is the rows of the previous call and the change is small (a quarter of
-        the answers: each bisection then costs less than a sort of them all), only the answers that
-        came and went are placed (by bisection: with distinct variables the sort keys are distinct)
-        or taken out; otherwise every answer is placed again."""
+        ``change`` (``Evaluation.change``): ``(base, plus, minus)`` with ``rows == base - minus +
+        plus`` (multisets). When ``base`` is the rows of the previous call and the change is small
+        (a quarter of the answers: each bisection then costs less than a sort of them all), only
+        the solutions that came and went are placed (by bisection: with distinct variables distinct
+        rows have distinct sort keys, and the copies of one row are equal items) or taken out;
+        otherwise every answer is placed again."""
         items = self.items
         if (change is not None and change[0] is self.rows and self.names is not None
                 and 4 * (len(change[1]) + len(change[2])) <= len(rows) + 8):
             base, plus, minus = change
             if rows is not base:
                 for row in minus:
-                    if row in base and row not in rows:
-                        del items[bisect_left(items, (self.item(row)[0],))]
+                    del items[bisect_left(items, (self.item(row)[0],))]
                 for row in plus:
-                    if row not in base:
-                        item = self.item(row)
-                        items.insert(bisect_left(items, item), item)
+                    item = self.item(row)
+                    items.insert(bisect_left(items, item), item)
                 self.text = ", ".join([text for _, text in items])
         else:
             get, item = self.cache.get, self.item
@@ -283,4 +299,28 @@ def _nquads(out: TextIO, compiled):
     return write
 
 
-WRITERS = {"jsonl": _jsonl, "csv": _csv, "sparql-json": _sparql_json, "ntriples": _ntriples, "nquads": _nquads}
+def tsv_term(text: str | None) -> str:
+    """An N-Triples term as a field of SPARQL 1.1 TSV (§4: Turtle syntax, which N-Triples terms are;
+    a tab inside a literal escaped), empty for unbound."""
+    return "" if text is None else text.replace("\t", "\\t")
+
+
+def _tsv(out: TextIO, compiled):
+    """SPARQL 1.1 Query Results TSV with the evaluation time as a first column ``t`` (a reader of
+    recorded answers finds it by that name, ``translator.agreement.answers.table``)."""
+    header = ["t", "answer"] if compiled.form == "ask" else ["t", *("?" + v for v in compiled.variables)]
+    out.write("\t".join(header) + "\n")
+    ordering = order_by(compiled)
+
+    def write(ev) -> None:
+        if compiled.form == "ask":
+            out.write(f"{ev.t}\t{'true' if ev.rows else 'false'}\n")
+            return
+        t = str(ev.t)
+        out.write("".join(t + "".join("\t" + tsv_term(x) for x in row) + "\n" for row in csv_rows(ev.rows, ordering)))
+
+    return write
+
+
+WRITERS = {"jsonl": _jsonl, "csv": _csv, "tsv": _tsv, "sparql-json": _sparql_json, "ntriples": _ntriples,
+           "nquads": _nquads}

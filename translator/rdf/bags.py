@@ -16,7 +16,8 @@ to it (SPARQL 1.1 §18.5, ``Project``).
 from __future__ import annotations
 
 from collections import Counter
-from itertools import repeat
+from itertools import chain, repeat
+from operator import itemgetter
 from typing import Iterable, Iterator, Mapping
 
 Row = tuple[str | None, ...]
@@ -45,7 +46,10 @@ class Bag:
     def from_counts(cls, counts: Mapping[Row, int]) -> Bag:
         """The bag with these cardinalities (rows counted 0 or less are left out)."""
         bag = cls.__new__(cls)
-        bag._counts = {row: n for row, n in counts.items() if n > 0}
+        if counts and min(counts.values()) > 0:  # nothing to leave out: a copy, without a loop in Python
+            bag._counts = dict(counts)
+        else:
+            bag._counts = {row: n for row, n in counts.items() if n > 0}
         bag._size = sum(bag._counts.values())
         bag._hash = None
         return bag
@@ -53,7 +57,11 @@ class Bag:
     @classmethod
     def of_set(cls, rows: Iterable[Row]) -> Bag:
         """Each distinct row once (a set read as a bag)."""
-        return cls.from_counts(dict.fromkeys(rows, 1))
+        bag = cls.__new__(cls)
+        bag._counts = dict.fromkeys(rows, 1)
+        bag._size = len(bag._counts)
+        bag._hash = None
+        return bag
 
     @classmethod
     def of_witnessed(cls, rows: Iterable[Row], width: int | None) -> Bag:
@@ -62,7 +70,8 @@ class Bag:
         (SPARQL 1.1 §18.5, ``Project``: ``card(μ) = Σ card(μ')`` over the μ' that restrict to μ)."""
         if width is None:
             return cls.of_set(rows)
-        return cls(row[:width] for row in set(rows))
+        distinct = rows if isinstance(rows, (set, frozenset)) else set(rows)
+        return cls.from_counts(Counter(map(itemgetter(slice(0, width)), distinct)))
 
     def count(self, row: Row) -> int:
         """The cardinality of ``row`` (0 if it is not a member)."""
@@ -79,8 +88,10 @@ class Bag:
         return self._counts.items()
 
     def __iter__(self) -> Iterator[Row]:
-        for row, n in self._counts.items():
-            yield from repeat(row, n)
+        counts = self._counts
+        if self._size == len(counts):  # every row once
+            return iter(counts)
+        return chain.from_iterable(map(repeat, counts, counts.values()))
 
     def __len__(self) -> int:
         return self._size

@@ -2,7 +2,7 @@
 covers graph patterns only.
 
 Two kinds of aggregation read the solutions of the WHERE pattern, the atoms ``ans1(X̄, default)``
-of τ/τ1/τ2 (one per *distinct* solution, D5):
+of τ/τ1/τ2 (with their witness columns, one per member of SPARQL's multiset of solutions, D5):
 
 * **SPARQL 1.1 GROUP BY / HAVING** (§11, §18.2.4.1, §18.5): the solutions are partitioned by the
   values of the group keys (an unbound key is a value of its own; without GROUP BY there is one
@@ -38,11 +38,11 @@ unbound), never a wrong number. Unbound arguments are skipped (as rdflib, Jena a
 argument expression is bound to a hidden variable first (BIND), so an expression error is skipped
 like an unbound value.
 
-Set semantics (D5, the paper's Datalog semantics): a group's solutions are the *distinct* tuples
-``X̄`` of ``ans1``, so ``COUNT(*)`` counts distinct solutions, not SPARQL's bag multiplicities
-(two identical solutions count once; solutions that differ in any variable of the WHERE pattern,
-projected or not, count separately), and ``SUM``/``AVG`` sum over distinct solutions. ``DISTINCT``
-inside an aggregate aggregates distinct argument terms instead.
+Multisets (D5; SPARQL 1.1 §18.5.1: a group is a multiset): a group's solutions are the distinct
+tuples ``X̄, W̄`` of ``ans1`` — the WHERE pattern's variables and τ's witness columns
+(:meth:`translator.translate.tau.Tau.witness`) — one per member of the multiset, so ``COUNT(*)``,
+``COUNT``, ``SUM``, ``AVG`` and ``GROUP_CONCAT`` see every duplicate solution (MIN, MAX and SAMPLE do
+not depend on them). ``DISTINCT`` inside an aggregate aggregates distinct argument terms instead.
 """
 
 from __future__ import annotations
@@ -132,21 +132,24 @@ class Aggregation:
     graph: Variable | None = None
     """While :meth:`rules` runs: the graph variable of a sub-query inside ``GRAPH ?g``."""
 
-    def rules(self, solutions: Atom, native: bool = False,
-              graph: Variable | None = None) -> tuple[list[Rule], Atom, frozenset[A.Var]]:
+    def rules(self, solutions: Atom, native: bool = False, graph: Variable | None = None,
+              witness: tuple[A.Var, ...] = ()) -> tuple[list[Rule], Atom, frozenset[A.Var]]:
         """The rules over ``solutions`` (τ's ``ans1(X̄, default)``), the atom whose instances are
         the final solutions, and the variables it binds. ``native``: the aggregates the engines of
         Python evaluate directly as external aggregates (:func:`native_rules`). ``graph``: the
         variable G of the solutions ``sqN_ans1(X̄, G)`` of a sub-query inside ``GRAPH ?g``, which
         SPARQL evaluates once per named graph (§18.6): G is a group key of every group, and without
-        GROUP BY every named graph has its one group, with solutions or without."""
+        GROUP BY every named graph has its one group, with solutions or without. ``witness``: the
+        witness columns that follow X̄ in ``solutions`` (decision D5): every aggregate counts the
+        distinct (X̄, witness) tuples, so it sees every duplicate solution (SPARQL 1.1 §18.5.1, a
+        group is a multiset), and C-SPARQL's extended solutions keep them."""
         self.out = []
         self.graph = graph
         where = A.ordered(A.variables(self.pattern))
         for k, grouping in enumerate(self.groupings, start=1):
-            self._grouping(k, grouping, solutions, where, native)
+            self._grouping(k, grouping, solutions, where, native, witness)
         if self.per_row:
-            row_vars = (*where, *(a.var for g in self.groupings for a in g.aggregates))
+            row_vars = (*where, *(a.var for g in self.groupings for a in g.aggregates), *witness)
             body: list[BodyElement] = [Literal(solutions)]
             for k, g in enumerate(self.groupings, start=1):
                 for j, a in enumerate(g.aggregates, start=1):
@@ -172,6 +175,15 @@ class Aggregation:
                 scope = scope | {var}
             current = self._add("selected", A.ordered(scope), [Literal(current), *values])
         return self.out, current, scope
+
+    def row_identity(self, scope: frozenset[A.Var]) -> frozenset[A.Var]:
+        """The variables of the final rows (``scope``, as :meth:`rules` gives it) that tell them
+        apart (decision D5): a SPARQL grouping gives one row per group (§18.5 Aggregation), so its
+        keys — the aggregates and SELECT expressions are functions of the group; C-SPARQL's
+        aggregation extends every solution, so all of them (with the witness)."""
+        if self.per_row:
+            return scope
+        return frozenset(k for g in self.groupings for k in g.keys) & scope
 
     # -- helpers
 
@@ -199,7 +211,8 @@ class Aggregation:
         self.out.append(Rule(head, with_evaluation_time(body)))
         return head
 
-    def _grouping(self, k: int, g: Grouping, solutions: Atom, where: tuple[A.Var, ...], native: bool) -> None:
+    def _grouping(self, k: int, g: Grouping, solutions: Atom, where: tuple[A.Var, ...], native: bool,
+                  witness: tuple[A.Var, ...] = ()) -> None:
         group = Atom(f"group{k}", self._keys(g, where))
         if not g.implicit:
             self.out.append(Rule(group, (Literal(solutions),)))
@@ -209,7 +222,8 @@ class Aggregation:
             self.out.append(Rule(group, (Literal(Atom(NAMED_GRAPH, (self.graph,))), Comparison("!=", self.graph, DEFAULT_GRAPH),
                                          Comparison("!=", self.graph, STREAM_GRAPH))))
         for j, spec in enumerate(g.aggregates, start=1):
-            self.out.extend(aggregate_rules(spec, f"{k}_{j}", group, solutions, where, A.certain(self.pattern), native))
+            self.out.extend(aggregate_rules(spec, f"{k}_{j}", group, solutions, where, A.certain(self.pattern), native,
+                                            witness))
 
 
 def _renamed(element, names: dict):
@@ -238,10 +252,12 @@ def _key_terms(g: Grouping, where: tuple[A.Var, ...]) -> tuple[Term, ...]:
 
 
 def aggregate_rules(spec: AggregateSpec, suffix: str, group: Atom, solutions: Atom, where: tuple[A.Var, ...],
-                    certain: frozenset[A.Var] = frozenset(), native: bool = False) -> list[Rule]:
+                    certain: frozenset[A.Var] = frozenset(), native: bool = False,
+                    witness: tuple[A.Var, ...] = ()) -> list[Rule]:
     """The rules of one aggregate (module docstring): ``agg<suffix>(K̄, V)`` with V the value, or
     ``null`` when the aggregate is an error (``aggerr<suffix>(K̄)``). ``where`` are the variables
-    of the solutions, ``certain`` those bound in every solution (no ``!= null`` test needed).
+    of the solutions, ``witness`` their witness columns (an element per witnessed solution: the
+    aggregate sees duplicates, D5), ``certain`` those bound in every solution (no ``!= null`` test needed).
     ``native``: SUM/AVG/MIN/MAX/SAMPLE as one external aggregate (:func:`native_rules`)."""
     keys = group.args
     value = Variable("V")
@@ -256,7 +272,7 @@ def aggregate_rules(spec: AggregateSpec, suffix: str, group: Atom, solutions: At
     if spec.distinct and z is not None:
         ident: tuple[Term, ...] = (z,)
     else:
-        ident = tuple(lars_var(v) for v in where) or (Constant("row"),)
+        ident = tuple(lars_var(v) for v in (*where, *witness)) or (Constant("row"),)
 
     def count(var: str) -> AggregateAssignment:
         return AggregateAssignment(Variable(var), "count", (AggregateElement(ident, condition),))

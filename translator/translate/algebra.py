@@ -227,8 +227,12 @@ class SolutionModifier(Protocol):
     """Grouping, aggregates, HAVING and SELECT expressions over the solutions of a pattern
     (:class:`translator.translate.aggregates.Aggregation`)."""
 
-    def rules(self, solutions: Atom, native: bool = False,
-              graph: Variable | None = None) -> tuple[list[Rule], Atom, frozenset["Var"]]:
+    def rules(self, solutions: Atom, native: bool = False, graph: Variable | None = None,
+              witness: tuple["Var", ...] = ()) -> tuple[list[Rule], Atom, frozenset["Var"]]:
+        ...
+
+    def row_identity(self, scope: frozenset["Var"]) -> frozenset["Var"]:
+        """The variables of the final rows (``scope``) that tell them apart (decision D5)."""
         ...
 
 

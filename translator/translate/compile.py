@@ -6,13 +6,14 @@ result form, and the execution mode (:mod:`translator.translate.modes`, §4.1). 
 predicate and the order of its arguments, so that answers can be read back (§5: "answers are the
 facts of ans_1 projected on the result variables").
 
-Result forms: SELECT (projection, ``(expr AS ?v)``, DISTINCT/REDUCED — answers are sets, D5),
+Result forms: SELECT (projection, ``(expr AS ?v)``, DISTINCT/REDUCED — answers are multisets,
+witnessed by hidden columns of the ``answer`` atoms: :attr:`Compiled.hidden`, D5),
 CONSTRUCT (the answer holds the template's variables; the template is instantiated per answer by
 :func:`translator.evaluate.run.construct_triples`), ASK (``answer`` without arguments). Aggregates — SPARQL
 1.1 GROUP BY/HAVING with COUNT, SUM, AVG, MIN, MAX and C-SPARQL's AGGREGATE clauses — become
-clingo aggregates over τ's ``ans1`` (:mod:`translator.translate.aggregates`; COUNT counts distinct
-solutions, D5). ORDER BY, LIMIT and OFFSET are not part of the program: the program computes each
-evaluation's answer relation as a set, and :attr:`Compiled.modifiers`
+clingo aggregates over τ's ``ans1`` (:mod:`translator.translate.aggregates`; COUNT counts the
+witnessed solutions, so duplicates, D5). ORDER BY, LIMIT and OFFSET are not part of the program: the
+program computes each evaluation's answer relation (witnessed rows), and :attr:`Compiled.modifiers`
 (:mod:`translator.translate.solution_modifiers`) orders and slices it after solving, before R2S.
 """
 
@@ -272,25 +273,32 @@ def compile_query(
         form, variables, pattern = grouping.form, grouping.variables, grouping.pattern
     else:
         form, variables, pattern = _result_form(query, pattern)
-    tau = Tau(strategy, stream_sources(query, base), bounds)
+    bags = answers_are_bags(query, form)
+    tau = Tau(strategy, stream_sources(query, base), bounds, bags=bags or grouping is not None)
     program = tau.program(pattern)
-    solutions = Atom("ans1", (*(lars_var(v) for v in A.ordered(A.variables(pattern))), DEFAULT_GRAPH))
+    witness = tau.witness(1)
+    solutions = Atom("ans1", (*(lars_var(v) for v in (*A.ordered(A.variables(pattern)), *witness)), DEFAULT_GRAPH))
     extra: list[Rule] = []
     native: list[Rule] | None = None
     where = solutions
     if grouping is not None:  # aggregation on top of τ's solutions (translator.translate.aggregates)
-        extra, solutions, scope = grouping.rules(where)
-        native, _, _ = grouping.rules(where, native=True)
+        extra, solutions, scope = grouping.rules(where, witness=witness)
+        native, _, _ = grouping.rules(where, native=True, witness=witness)
+        identity = grouping.row_identity(scope)
     elif isinstance(query.form, M.Describe):  # the concise bounded descriptions (translator.translate.describe)
         from translator.translate.describe import as_construct, describe_rules
 
         extra, solutions = describe_rules(query, pattern, tau, where)
-        scope = frozenset(A.Var(v) for v in variables)
+        scope = identity = frozenset(A.Var(v) for v in variables)  # triples: a set (SPARQL 1.1 §16.4)
         query = as_construct(query)
     else:
-        scope = A.variables(pattern)
+        scope = identity = A.variables(pattern) | frozenset(witness)
+    # multisets (D5): the in-scope variables not projected and the witness columns follow the
+    # projected ones, so that distinct answer atoms are distinct solutions (SPARQL 1.1 §18.5 Project)
+    hidden = tuple(v for v in A.ordered(identity) if v.name not in variables) if bags else ()
     answer = Rule(  # a projected variable the pattern never binds is always unbound (null)
-        Atom(ANSWER, tuple(lars_var(A.Var(v)) if A.Var(v) in scope else NULL for v in variables)),
+        Atom(ANSWER, (*(lars_var(A.Var(v)) if A.Var(v) in scope else NULL for v in variables),
+                      *(lars_var(v) for v in hidden))),
         (Literal(solutions),),
     )
     programs = [Program((*program.rules, *extra, answer))]
@@ -310,7 +318,15 @@ def compile_query(
         period = None
     return Compiled(query, programs[0], variables, form, strategy, mode, period, bounds,
                     native=programs[1] if len(programs) > 1 else None,
-                    modifiers=solution_modifiers(query, variables))
+                    modifiers=solution_modifiers(query, variables), hidden=tuple(v.name for v in hidden))
+
+
+def answers_are_bags(query: M.Query, form: str) -> bool:
+    """Whether the query's answers are multisets (decision D5): a SELECT without DISTINCT or REDUCED
+    (SPARQL 1.1 §18.5: ``Project`` keeps cardinalities, ``Distinct`` makes them 1, and ``Reduced``
+    may give any cardinality between — rsplars reads it as DISTINCT). CONSTRUCT gives a set of
+    triples (§16.2: an RDF graph) and ASK a boolean."""
+    return form == "select" and isinstance(query.form, M.Select) and query.form.modifier not in ("DISTINCT", "REDUCED")
 
 
 def _answer_in_place(rules: list[Rule], answer: Rule) -> list[Rule]:

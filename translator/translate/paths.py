@@ -24,8 +24,23 @@ variables, every subject and object of G (``pathN_node``). A constant end is car
 ``alt``, ``inv``, ``?``, ``*``, ``+`` and the outer ends of ``seq``, as §18.2.2.4 rewrites the
 pattern; the closure from a constant c is the set ALP(c, P) of §18.4: P evaluated from c, then the
 closure of P (over variables) from what it reaches — the terms other than c that a path reaches
-are terms of G, where P over variables and P from a constant agree. Answers are sets (D5), as
-§18.4 defines ``*``, ``+`` and ``?`` (no duplicates).
+are terms of G, where P over variables and P from a constant agree.
+
+Multisets (decision D5; SPARQL 1.1 §18.4, the spec extract ``006-sparql-multisets``): with ``bags``
+a path atom carries a *witness* after its ends, ``p(S, O, W̄, G)``, so that distinct atoms are the
+members of the path's multiset:
+
+* ``seq``: the middle nodes ``Z1 … Z{n−1}`` (a join over projected-away variables: two ways
+  through different middle nodes are two solutions) and the parts' witnesses;
+* ``alt``: a branch number (a union: a pair reached by two alternatives counts twice) and the
+  parts' witnesses (``null`` for the other parts);
+* ``inv``: its part's witness;
+* a negated property set: the predicate of the matched triple (once per matching triple, as
+  rdflib and Oxigraph count ``?s !:p ?o``; with forward and inverse members, the ``alt`` of the two
+  readings of §18.2.2.4 also counts the direction — Oxigraph gives that alternative once per pair);
+* ``*``, ``+``, ``?``: no witness — §18.4 defines ``ALP`` and ``ZeroOrOnePath`` on sets of nodes,
+  so each pair of ends counts once (as Oxigraph; rdflib counts ``?`` twice when the zero-length
+  and the one-step path meet), and their sub-path is translated without witness.
 
 Rules are positive; the closure is recursive, which clingo grounds and the incremental engine
 evaluates as a recursive block (``lars.incremental.aggregates``).
@@ -37,7 +52,8 @@ from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from lars.errors import UnsupportedError
-from lars.model import Atom, BodyElement, Comparison, Literal, Term, Variable
+from lars.model import Atom, BodyElement, Comparison, Integer, Literal, Term, Variable
+from translator.rdf.terms import NULL
 from translator.translate import algebra as A
 
 Edges = Callable[[Term, Term, Term], list[tuple[BodyElement, ...]]]
@@ -66,6 +82,8 @@ class PathRules:
     edges: Edges
     add: Callable[[Atom, Sequence[BodyElement]], None]
     graph_binding: tuple[BodyElement, ...] | None = ()
+    bags: bool = False
+    """Witnessed path atoms (module docstring, "Multisets"): ``p(S, O, W̄, G)``."""
     count: int = 0
     variables: int = 0
     node_defined: bool = False
@@ -80,35 +98,50 @@ class PathRules:
         self.variables += 1
         return Variable(f"{stem}{self.variables}_")  # τ's variables are V_name: no clash
 
-    def atom(self, predicate: str, s: Term, o: Term) -> Atom:
-        return Atom(predicate, (s, o, self.graph))
+    def atom(self, predicate: str, s: Term, o: Term, witness: Sequence[Term] = ()) -> Atom:
+        return Atom(predicate, (s, o, *witness, self.graph))
 
     # -- entry point
 
-    def define(self, path: A.PathExpr, s: Term, o: Term) -> Atom:
-        """An atom ``p(s, o, G)`` true exactly for the solutions of ``s path o`` in G (§18.4)."""
-        head = self.atom(self.fresh_predicate(), s, o)
+    def define(self, path: A.PathExpr, s: Term, o: Term, bags: bool | None = None) -> Atom:
+        """An atom ``p(s, o, W̄, G)`` true exactly for the solutions of ``s path o`` in G (§18.4);
+        the witness W̄ (its variables) is empty unless ``bags`` (default: :attr:`bags`)."""
+        bags = self.bags if bags is None else bags
+        predicate = self.fresh_predicate()
+        head = self.atom(predicate, s, o)
         match path:
             case A.PathLink(iri):
                 for body in self.edges(s, iri, o):
                     self.add(head, body)
             case A.NegatedSet(forward, inverse):
-                self.negated(head, forward, inverse, s, o)
+                return self.negated(predicate, forward, inverse, s, o, bags)
             case A.PathOp("inv", (inner,)):
-                self.add(head, [Literal(self.define(inner, o, s))])
+                part = self.define(inner, o, s, bags)
+                head = self.atom(predicate, s, o, _witness(part))
+                self.add(head, [Literal(part)])
             case A.PathOp("alt", parts):
-                for part in parts:
-                    self.add(head, [Literal(self.define(part, s, o))])
+                atoms = [self.define(part, s, o, bags) for part in parts]
+                branch = [self.fresh_variable("B")] if bags else []
+                witness = [*branch, *(w for a in atoms for w in _witness(a))]
+                head = self.atom(predicate, s, o, witness)
+                for k, a in enumerate(atoms, start=1):
+                    mine = set(_witness(a))
+                    values = [Integer(k), *(w if w in mine else NULL for w in witness[1:])] if bags else []
+                    self.add(self.atom(predicate, s, o, values), [Literal(a)])
             case A.PathOp("seq", parts):
-                ends = [s, *(self.fresh_variable() for _ in parts[1:]), o]
-                self.add(head, [Literal(self.define(part, ends[k], ends[k + 1])) for k, part in enumerate(parts)])
+                middle = [self.fresh_variable() for _ in parts[1:]]
+                ends = [s, *middle, o]
+                atoms = [self.define(part, ends[k], ends[k + 1], bags) for k, part in enumerate(parts)]
+                witness = [*middle, *(w for a in atoms for w in _witness(a))] if bags else []
+                head = self.atom(predicate, s, o, witness)
+                self.add(head, [Literal(a) for a in atoms])
             case A.PathOp("+", (inner,)):
                 self.closure(head, inner, s, o)
             case A.PathOp("*", (inner,)):
                 self.closure(head, inner, s, o)
                 self.zero_length(head, s, o)
             case A.PathOp("?", (inner,)):
-                self.add(head, [Literal(self.define(inner, s, o))])
+                self.add(head, [Literal(self.define(inner, s, o, bags=False))])
                 self.zero_length(head, s, o)
             case _:
                 raise UnsupportedError(f"the property path {path!r}", STAGE)
@@ -116,16 +149,24 @@ class PathRules:
 
     # -- operators
 
-    def negated(self, head: Atom, forward: tuple[Term, ...], inverse: tuple[Term, ...], s: Term, o: Term) -> None:
+    def negated(self, predicate: str, forward: tuple[Term, ...], inverse: tuple[Term, ...], s: Term, o: Term,
+                bags: bool) -> Atom:
         """``!(…)``: §18.2.2.4 gives ``NPS(forward)`` when there is no inverse member,
-        ``inv(NPS(inverse))`` when there is no forward member, and their ``alt`` otherwise."""
+        ``inv(NPS(inverse))`` when there is no forward member, and their ``alt`` otherwise. With
+        ``bags`` the witness is the matched triple's predicate (and, for the ``alt``, the direction)."""
         p = self.fresh_variable("P")
+        both = bool(forward) and bool(inverse)
+        direction = [self.fresh_variable("B")] if bags and both else []
+        head = self.atom(predicate, s, o, [*direction, p] if bags else [])
         if forward or not inverse:
             for body in self.edges(s, p, o):
-                self.add(head, [*body, *(Comparison("!=", p, iri) for iri in forward)])
+                self.add(self.atom(predicate, s, o, [*(Integer(1) for _ in direction), p] if bags else []),
+                         [*body, *(Comparison("!=", p, iri) for iri in forward)])
         if inverse:
             for body in self.edges(o, p, s):
-                self.add(head, [*body, *(Comparison("!=", p, iri) for iri in inverse)])
+                self.add(self.atom(predicate, s, o, [*(Integer(2) for _ in direction), p] if bags else []),
+                         [*body, *(Comparison("!=", p, iri) for iri in inverse)])
+        return head
 
     def closure(self, head: Atom, inner: A.PathExpr, s: Term, o: Term) -> None:
         """``P+`` (§18.4, ALP without the start itself): with a constant subject c, the terms
@@ -133,19 +174,19 @@ class PathRules:
         (and a variable subject) the same backwards; with two variable ends the transitive
         closure ``c(X, Y) ← P(X, Y)``, ``c(X, Y) ← c(X, Z), P(Z, Y)``."""
         x, y, z = self.fresh_variable("X"), self.fresh_variable("Y"), self.fresh_variable()
-        step = self.define(inner, x, y)  # P between two variables
+        step = self.define(inner, x, y, bags=False)  # P between two variables (ALP: sets of nodes, §18.4)
 
         def step_atom(a: Term, b: Term) -> Literal:
             return Literal(Atom(step.predicate, (a, b, self.graph)))
 
         if not _is_var(s):
             reach = self.fresh_predicate()
-            self.add(self.atom(reach, s, y), [Literal(self.define(inner, s, y))])
+            self.add(self.atom(reach, s, y), [Literal(self.define(inner, s, y, bags=False))])
             self.add(self.atom(reach, s, y), [Literal(self.atom(reach, s, z)), step_atom(z, y)])
             self.add(head, [Literal(self.atom(reach, s, o))])
         elif not _is_var(o):
             reach = self.fresh_predicate()
-            self.add(self.atom(reach, x, o), [Literal(self.define(inner, x, o))])
+            self.add(self.atom(reach, x, o), [Literal(self.define(inner, x, o, bags=False))])
             self.add(self.atom(reach, x, o), [step_atom(x, z), Literal(self.atom(reach, z, o))])
             self.add(head, [Literal(self.atom(reach, s, o))])
         else:
@@ -177,6 +218,11 @@ class PathRules:
             for body in [*self.edges(n, p, other), *self.edges(other, p, n)]:
                 self.add(Atom(predicate, (n, self.graph)), body)
         return Atom(predicate, (x, self.graph))
+
+
+def _witness(atom: Atom) -> tuple[Term, ...]:
+    """The witness arguments of a path atom ``p(S, O, W̄, G)``."""
+    return atom.args[2:-1]
 
 
 __all__ = ["Edges", "PathRules"]

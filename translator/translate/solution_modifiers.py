@@ -1,57 +1,121 @@
 """SPARQL 1.1 solution sequence modifiers of a continuous query: ORDER BY, LIMIT, OFFSET (SPARQL 1.1
 §15.1, §15.4, §15.5; ToList, OrderBy and Slice of §18.2.5 and §18.5).
 
-The LARS program computes each evaluation's answer relation as a set (D5). The modifiers are the
-last step of the query's R2R operator (Dell'Aglio et al. 2014, Definitions 21–22: the query
-function), applied to each evaluation's relation after solving and before the R2S operator, which
-then streams the modified relations:
+The LARS program computes each evaluation's answers as *witnessed* rows (decision D5): the visible
+columns (the result variables) followed by hidden ones (``Compiled.hidden``) that tell duplicate
+solutions apart, so that each distinct witnessed row is one solution of the multiset
+(:meth:`translator.rdf.bags.Bag.of_witnessed`). The modifiers are the last step of the query's R2R
+operator (Dell'Aglio et al. 2014, Definitions 21–22: the query function), applied to each
+evaluation's solutions after solving and before the R2S operator, which then streams the modified
+relations:
 
-* ORDER BY sorts the rows by its conditions, in SPARQL's order of terms (§15.1: unbound first, then
-  blank nodes < IRIs < literals, completed to a total order by :func:`translator.translate.expressions.term_order`,
-  the order MIN and MAX pick by); ``DESC`` reverses a condition; a condition is an expression over
-  the row's variables, and a key whose evaluation is an error sorts as unbound (§15.1). Rows that
-  tie on every condition, and all rows when there is no ORDER BY, are ordered by the whole row
-  (each column in the same term order, unbound first), so that the order, and the slice taken
-  from it, are deterministic.
-* OFFSET n drops the first n rows, LIMIT m keeps at most m of the rest (Slice, §18.5).
+* ORDER BY sorts the solutions by its conditions, in SPARQL's order of terms (§15.1: unbound first,
+  then blank nodes < IRIs < literals, completed to a total order by
+  :func:`translator.translate.expressions.term_order`, the order MIN and MAX pick by); ``DESC``
+  reverses a condition; a condition is an expression over the variables in scope of the WHERE
+  pattern, projected or not (§18.2.5: OrderBy comes before Project): a projected one is read from
+  its visible column, another from the hidden column named after it; a key whose evaluation is an
+  error sorts as unbound (§15.1). Solutions that tie on every condition, and all solutions when
+  there is no ORDER BY, are ordered by the whole witnessed row (each column in the same term
+  order, unbound first), so that the order, and the slice taken from it, are deterministic.
+* OFFSET n drops the first n solutions, LIMIT m keeps at most m of the rest (Slice, §18.5); a
+  solution that occurs twice (two witnessed rows with the same visible columns) counts twice.
 
-ORDER BY alone leaves the set of rows as it is; its order is the order in which the output writers
-write the rows (:meth:`SolutionModifiers.ordered`). An ORDER BY condition may read only the
-variables of the answer (the projected ones, or a CONSTRUCT template's): the relation holds no others.
+The result of one evaluation (:meth:`SolutionModifiers.apply`) is the multiset of the visible rows
+of the kept solutions; with ORDER BY it is a :class:`SolutionSequence`, which also keeps their order
+(the order in which the output writers write them). An ORDER BY condition over a variable that the
+answer atoms do not hold (not in scope; or not projected where the answer keeps no witness: SELECT
+DISTINCT, aggregates, CONSTRUCT) is refused when the run starts (:meth:`SolutionModifiers.over`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Callable, Iterable
+from dataclasses import dataclass, fields, replace
+from typing import Any, Callable, Iterable, Iterator
 
 from lars.errors import UnsupportedError
 from lars.model import String
 from translator.query import model as M
+from translator.rdf.bags import Bag
 from translator.translate.expressions import check_supported, evaluate, term_order
 
 STAGE = "translation to LARS"
 
 Row = tuple[str | None, ...]
-"""One solution: the N-Triples text of each answer variable (``None``: unbound)."""
+"""One solution: the N-Triples text of each answer column (``None``: unbound)."""
 
 UNBOUND_KEY: tuple = (0,)
 
 
+class SolutionSequence(Bag):
+    """A multiset of solutions together with its order (SPARQL 1.1 §18.5: ``ToList`` then ``OrderBy``):
+    equal to a :class:`~translator.rdf.bags.Bag` with the same cardinalities, and iterated in the
+    order of the sequence (each solution as often as it occurs)."""
+
+    __slots__ = ("order",)
+
+    def __init__(self, rows: Iterable[Row] = ()) -> None:
+        order = tuple(rows)
+        super().__init__(order)
+        self.order: tuple[Row, ...] = order
+        """The solutions in sequence order, duplicates kept."""
+
+    def __iter__(self) -> Iterator[Row]:
+        return iter(self.order)
+
+    def __sub__(self, other: Bag) -> Bag:
+        """The multiset difference (``card = max(0, card_self − card_other)``) in this sequence's
+        order: of the occurrences of a solution, the first ``card_other`` are dropped."""
+        if not other:
+            return self
+        drop = {row: n for row, n in other.items() if row in self}
+        out = []
+        for row in self.order:
+            n = drop.get(row)
+            if n:
+                drop[row] = n - 1
+            else:
+                out.append(row)
+        return SolutionSequence(out)
+
+    def __repr__(self) -> str:
+        return f"SolutionSequence({list(self.order)!r})"
+
+
 @dataclass(frozen=True)
 class SolutionModifiers:
-    """ORDER BY conditions (expression, descending), OFFSET and LIMIT of a query whose answer
-    relation has the columns ``variables`` (module docstring)."""
+    """ORDER BY conditions (expression, descending), OFFSET and LIMIT of a query whose answer atoms
+    have the columns ``variables`` (module docstring), of which the first ``width`` are visible
+    (``None``: all; the others are hidden witness columns, named after the variable they hold or
+    starting with ``_``)."""
 
     variables: tuple[str, ...]
     conditions: tuple[tuple[M.Expr, bool], ...] = ()
     limit: int | None = None
     offset: int | None = None
+    width: int | None = None
 
     @property
     def slices(self) -> bool:
-        """Whether the modifiers change the set of rows (LIMIT or OFFSET), not only their order."""
+        """Whether the modifiers change the multiset of solutions (LIMIT or OFFSET), not only their order."""
         return self.limit is not None or self.offset is not None
+
+    def over(self, variables: tuple[str, ...], hidden: tuple[str, ...] = ()) -> SolutionModifiers:
+        """The modifiers over answer atoms with the visible columns ``variables`` followed by the
+        hidden ones ``hidden`` (``Compiled.variables``, ``Compiled.hidden``). An ORDER BY condition
+        over a variable that no column holds is an *unsupported* error naming it."""
+        columns = (*variables, *hidden)
+        width = len(variables) if hidden else None
+        for expr, _ in self.conditions:
+            missing = [v.name for v in M.expression_variables(expr) if v.name not in columns]
+            if missing:
+                raise UnsupportedError(
+                    f"ORDER BY over ?{missing[0]}, which the answers do not hold", STAGE,
+                    "ORDER BY reads the projected variables and, where the answers keep every solution (not "
+                    "with DISTINCT, aggregates or CONSTRUCT), the other variables in scope of the WHERE pattern")
+        if columns == self.variables and width == self.width:
+            return self
+        return replace(self, variables=columns, width=width)
 
     def ordered(self, rows: Iterable[Row]) -> list[Row]:
         """The rows in the order of the ORDER BY conditions, ties by the whole row (ToList, OrderBy)."""
@@ -62,13 +126,26 @@ class SolutionModifiers:
             out.sort(key=keys.__getitem__, reverse=descending)  # stable, also reversed
         return out
 
-    def apply(self, rows: frozenset[Row]) -> frozenset[Row]:
-        """The rows that OFFSET and LIMIT keep of the ordered rows (Slice), as a set: ``rows`` itself
-        when there is no LIMIT or OFFSET."""
+    def apply(self, rows: Iterable[Row]) -> Bag:
+        """The visible rows of the solutions OFFSET and LIMIT keep of the ordered ``rows`` (distinct
+        witnessed rows, one per solution): a :class:`SolutionSequence` in ORDER BY order when the
+        query has ORDER BY, else a bag."""
         if not self.slices:
-            return rows
+            return self.visible(rows)
         start, stop = self.span()
-        return frozenset(self.ordered(rows)[start:stop])
+        return self._project(self.ordered(rows)[start:stop])
+
+    def visible(self, rows: Iterable[Row]) -> Bag:
+        """The visible rows of the solutions ``rows`` (distinct witnessed rows), without a slice: in
+        ORDER BY order (a :class:`SolutionSequence`) when the query has ORDER BY."""
+        if not self.conditions:
+            return Bag.of_witnessed(rows, self.width)
+        return self._project(self.ordered(rows))
+
+    def _project(self, ordered: list[Row]) -> Bag:
+        width = self.width
+        seq = ordered if width is None else [row[:width] for row in ordered]
+        return SolutionSequence(seq) if self.conditions else Bag(seq)
 
     def span(self) -> tuple[int, int | None]:
         """``(start, stop)`` of the slice in the ordered rows (Slice, §18.5; ``None``: to the end)."""
@@ -102,12 +179,13 @@ class SolutionModifiers:
         return groups
 
     def choose(self, rows: frozenset[Row], prefer: Callable[[Row], bool]) -> frozenset[Row]:
-        """The rows that OFFSET and LIMIT keep of *an* order of ``rows`` consistent with the ORDER BY
-        keys (§15.1, §15.4–15.5): within each group of tied rows the slice cuts, the rows ``prefer``
-        holds for are placed where the slice keeps them (the rows it does not hold for first, as
-        many as the slice drops before the group), the others ordered by the whole row. When the
-        rows ``prefer`` holds for are one of the slices SPARQL allows, they are the result; with
-        ``prefer`` false everywhere, the result is :meth:`apply`'s."""
+        """The rows (distinct witnessed rows) that OFFSET and LIMIT keep of *an* order of ``rows``
+        consistent with the ORDER BY keys (§15.1, §15.4–15.5): within each group of tied rows the
+        slice cuts, the rows ``prefer`` holds for are placed where the slice keeps them (the rows it
+        does not hold for first, as many as the slice drops before the group), the others ordered
+        by the whole row. When the rows ``prefer`` holds for are one of the slices SPARQL allows,
+        they are the result; with ``prefer`` false everywhere, the result is the solutions whose
+        visible rows :meth:`apply` gives (:meth:`visible` of it equals :meth:`apply`)."""
         if not self.slices:
             return rows
         out: list[Row] = []
@@ -122,7 +200,7 @@ class SolutionModifiers:
         return frozenset(out)
 
     def size(self, total: int) -> int:
-        """The number of rows of the slice of a relation of ``total`` rows (§18.5, Slice)."""
+        """The number of solutions of the slice of a multiset of ``total`` solutions (§18.5, Slice)."""
         rest = max(0, total - (self.offset or 0))
         return rest if self.limit is None else min(self.limit, rest)
 
@@ -155,32 +233,57 @@ def row_key(row: Row) -> tuple:
 
 
 def solution_modifiers(query: M.Query, variables: tuple[str, ...]) -> SolutionModifiers | None:
-    """The query's ORDER BY, LIMIT and OFFSET over an answer relation with columns ``variables``
-    (``None``: it has none). An ORDER BY condition over another variable, or with an aggregate or
+    """The query's ORDER BY, LIMIT and OFFSET over answer atoms whose visible columns are
+    ``variables`` (``None``: it has none; :meth:`SolutionModifiers.over` adds the hidden columns).
+    An aggregate of an ORDER BY condition that a ``(expr AS ?v)`` of the SELECT clause computes
+    is read from ``?v`` (§11.4: the same aggregate over the same group); another aggregate, or an
     EXISTS, is an *unsupported* error."""
     mods = query.modifiers
     if not mods.order_by and mods.limit is None and mods.offset is None:
         return None
+    computed = _computed(query)
     conditions = []
     for c in mods.order_by:
-        if _has(c.expr, (M.Aggregate, M.Exists)):
-            raise UnsupportedError("ORDER BY with an aggregate or EXISTS", STAGE,
-                                   "order by a projected variable bound to it: SELECT (COUNT(?x) AS ?n) … ORDER BY ?n")
-        missing = [v.name for v in M.expression_variables(c.expr) if v.name not in variables]
-        if missing:
-            raise UnsupportedError(f"ORDER BY over ?{missing[0]}, which is not in the answer", STAGE,
-                                   "the answer relation holds only the projected variables (D5); project it")
-        check_supported(c.expr)
-        conditions.append((c.expr, c.descending))
+        expr = _read_computed(c.expr, computed)
+        if _has(expr, (M.Aggregate, M.Exists)):
+            raise UnsupportedError("ORDER BY with an aggregate or EXISTS that the SELECT clause does not compute", STAGE,
+                                   "project it: SELECT (COUNT(?x) AS ?n) … ORDER BY ?n (or ORDER BY COUNT(?x))")
+        check_supported(expr)
+        conditions.append((expr, c.descending))
     return SolutionModifiers(variables, tuple(conditions), mods.limit, mods.offset)
+
+
+def _computed(query: M.Query) -> dict:
+    """``expr -> ?v`` of the SELECT clause's ``(expr AS ?v)`` whose expression holds an aggregate."""
+    form = query.form
+    if not isinstance(form, M.Select):
+        return {}
+    return {p.expr: p.var for p in form.projection if isinstance(p, M.Projection) and _has(p.expr, (M.Aggregate,))}
+
+
+def _read_computed(expr: M.Expr, computed: dict) -> M.Expr:
+    """``expr`` with each sub-expression that ``computed`` names replaced by its variable."""
+    if not computed:
+        return expr
+    got = computed.get(expr)
+    if got is not None:
+        return got
+    if isinstance(expr, (M.BinaryOp, M.UnaryOp, M.In, M.FunctionCall, M.IRICall)):
+        changes: dict[str, Any] = {}
+        for f in fields(expr):
+            value = getattr(expr, f.name)
+            new = tuple(_read_computed(x, computed) for x in value) if isinstance(value, tuple) \
+                else _read_computed(value, computed)
+            if new != value:
+                changes[f.name] = new
+        return replace(expr, **changes) if changes else expr
+    return expr
 
 
 def _has(expr: object, kinds: tuple[type, ...]) -> bool:
     if isinstance(expr, kinds):
         return True
     if isinstance(expr, (M.BinaryOp, M.UnaryOp, M.In, M.FunctionCall, M.IRICall)):
-        from dataclasses import fields
-
         for f in fields(expr):
             value = getattr(expr, f.name)
             items = value if isinstance(value, tuple) else (value,)
@@ -191,10 +294,10 @@ def _has(expr: object, kinds: tuple[type, ...]) -> bool:
 
 def modifier_notes(modifiers: SolutionModifiers | None) -> list[str]:
     """The ``% note:`` of a translated program whose query has ORDER BY, LIMIT or OFFSET: the
-    program computes the relation as a set, the modifiers are applied after solving, before R2S."""
+    program computes each evaluation's solutions, the modifiers are applied after solving, before R2S."""
     if modifiers is None:
         return []
     named = [name for name, present in (("ORDER BY", modifiers.conditions), ("OFFSET", modifiers.offset is not None),
                                         ("LIMIT", modifiers.limit is not None)) if present]
     return [f"{', '.join(named)} are applied to each evaluation's answers after solving, before R2S "
-            "(SPARQL 1.1 §15; docs/translation.md, Solution modifiers); the program computes the answers as a set"]
+            "(SPARQL 1.1 §15; docs/translation.md, Solution modifiers); the program computes the solutions"]

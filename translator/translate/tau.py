@@ -79,11 +79,26 @@ def ans(i: int) -> str:
     return f"ans{i}"
 
 
+WITNESS_MARK = "_."
+"""The start of the name of a witness column (:func:`witness_var`): no SPARQL variable name holds a
+dot at its start, so a witness never meets a variable of the query."""
+
+
 def lars_var(v: A.Var) -> Variable:
     """The LARS variable for SPARQL ``?name``: ``V_name``; characters ASP does not allow in a
-    variable name are written ``_uXXXX`` so that distinct SPARQL names stay distinct."""
+    variable name are written ``_uXXXX`` so that distinct SPARQL names stay distinct. A witness
+    column ``_.tag`` (:func:`witness_var`) is ``W_tag``."""
+    if v.name.startswith(WITNESS_MARK):
+        return Variable("W_" + re.sub(r"[^A-Za-z0-9_]", lambda m: f"_u{ord(m.group()):04X}", v.name[2:]))
     safe = re.sub(r"[^A-Za-z0-9]", lambda m: f"_u{ord(m.group()):04X}", v.name)
     return Variable(f"V_{safe}")
+
+
+def witness_var(tag: str) -> A.Var:
+    """A witness column (decision D5): a hidden argument of the ``ans_i`` atoms that tells apart
+    solutions SPARQL counts separately (a branch of a UNION, a row of VALUES, a side's own value of
+    a shared variable, a projected-away variable of a sub-query or a path)."""
+    return A.Var(WITNESS_MARK + tag)
 
 
 def lars_term(t: A.PatternTerm) -> Term:
@@ -206,6 +221,13 @@ class Tau:
     exists_count: list[int] = field(default_factory=lambda: [0])
     subquery_count: list[int] = field(default_factory=lambda: [0])
     """Numbers the EXISTS patterns and the sub-queries of the whole query (their predicates)."""
+    bags: bool = True
+    """Derive SPARQL's multisets (decision D5): every ``ans_i`` atom carries, after the pattern's
+    variables, the witness columns of node i (:meth:`witness`), so that distinct atoms are distinct
+    members of the multiset ``eval(D, P_i)`` (SPARQL 1.1 §18.5; Angles and Gutierrez 2016).
+    ``False``: sets of solutions (DISTINCT, CONSTRUCT, ASK, the pattern of an EXISTS)."""
+    witnesses: dict[int, tuple[A.Var, ...]] = field(default_factory=dict)
+    """The witness columns of each node translated so far (none: the node's variables suffice)."""
 
     def __post_init__(self) -> None:
         if self.strategy not in ("tau", "tau1", "tau2"):
@@ -238,10 +260,56 @@ class Tau:
         method = getattr(self, f"_t_{type(pattern).__name__.rstrip('_').lower()}")
         method(pattern, graph, i)
 
+    def witness(self, i: int) -> tuple[A.Var, ...]:
+        """The witness columns of node i (after its children are translated)."""
+        return self.witnesses.get(i, ())
+
     def head(self, i: int, pattern: A.Pattern, graph: Term, values: Mapping[A.Var, Term] | None = None) -> Atom:
+        """``ans_i(V̄, W̄, D)``: the pattern's variables V̄, node i's witness columns W̄, the graph."""
         values = values or {}
-        args = tuple(values.get(v, lars_var(v)) for v in A.ordered(A.variables(pattern)))
+        args = tuple(values.get(v, lars_var(v)) for v in (*A.ordered(A.variables(pattern)), *self.witness(i)))
         return Atom(self.prefix + ans(i), (*args, graph))
+
+    def solutions(self, i: int, pattern: A.Pattern, graph: Term, name: str) -> Atom:
+        """``name_i(V̄, D)``: the solutions of node i's pattern without their witness (what
+        ``compat_i`` and ``minus_i`` test: whether a *mapping* is compatible with another)."""
+        return Atom(f"{self.prefix}{name}{i}", (*(lars_var(v) for v in A.ordered(A.variables(pattern))), graph))
+
+    def tag(self, kind: str, i: int, rest: str = "") -> A.Var:
+        """A witness column of node i of this translation (unique in the whole program)."""
+        return witness_var(f"{self.prefix}{kind}{i}" + (f"_{rest}" if rest else ""))
+
+    def merge_witness(self, i: int, left: A.Pattern, right: A.Pattern) -> tuple[A.Var, ...]:
+        """The witness of a join (or the join part of OPTIONAL) at node i: both sides' witnesses and,
+        for a shared variable that a side may leave unbound, that side's own value (``jl``/``jr``):
+        SPARQL's ``Join`` counts the *pairs* (μ1, μ2) that merge to a mapping (§18.5), and
+        (x, unbound), (unbound, x), (x, x) all merge to x."""
+        if not self.bags:
+            return ()
+        own: list[A.Var] = []
+        sure_l, sure_r = A.certain(left), A.certain(right)
+        for v in A.ordered(A.variables(left) & A.variables(right)):
+            if v not in sure_l:
+                own.append(self.tag("jl", i, v.name))
+            if v not in sure_r:
+                own.append(self.tag("jr", i, v.name))
+        return (*self.witness(2 * i), *self.witness(2 * i + 1), *own)
+
+    def side_values(self, i: int, left: A.Pattern, right: A.Pattern, left_vals: Mapping[A.Var, Term],
+                    right_vals: Mapping[A.Var, Term] | None) -> dict[A.Var, Term]:
+        """The values of the ``jl``/``jr`` columns of :meth:`merge_witness` in one case of
+        :func:`compatible_cases` (``right_vals`` ``None``: no right solution, OPTIONAL's
+        left-only rule, where the right side's columns are ``null``)."""
+        out: dict[A.Var, Term] = {}
+        if not self.bags:
+            return out
+        sure_l, sure_r = A.certain(left), A.certain(right)
+        for v in A.ordered(A.variables(left) & A.variables(right)):
+            if v not in sure_l:
+                out[self.tag("jl", i, v.name)] = left_vals.get(v, lars_var(v))
+            if v not in sure_r:
+                out[self.tag("jr", i, v.name)] = NULL if right_vals is None else right_vals.get(v, lars_var(v))
+        return out
 
     def child(self, i: int, pattern: A.Pattern, graph: Term, values: dict[A.Var, Term] | None = None) -> Literal:
         return Literal(self.head(i, pattern, graph, values))
@@ -271,32 +339,50 @@ class Tau:
         binding: tuple[BodyElement, ...] | None = ()
         if isinstance(graph, Variable):  # GRAPH ?g: a constant end of a zero-length path is in every named graph
             binding = None if self.in_stream is not None else (Literal(Atom(NAMED_GRAPH, (graph,))),)
-        rules = PathRules(f"{self.prefix}path{i}", graph, lambda s, q, o: self.edges(s, q, o, graph), self.add, binding)
+        rules = PathRules(f"{self.prefix}path{i}", graph, lambda s, q, o: self.edges(s, q, o, graph), self.add, binding,
+                          bags=self.bags)
         atom = rules.define(p.path, lars_term(p.s), lars_term(p.o))
+        witness = atom.args[2:-1]  # the path's own witness (PathRules): middle nodes, branches, predicates
+        if witness:
+            columns = tuple(self.tag("p", i, str(k)) for k in range(1, len(witness) + 1))
+            self.witnesses[i] = columns
+            atom = Atom(atom.predicate, (*atom.args[:2], *(lars_var(c) for c in columns), atom.args[-1]))
         self.add(self.head(i, p, graph), [Literal(atom)])
 
     def _t_join(self, p: A.Join, graph: Term, i: int) -> None:
         self.translate(p.left, graph, 2 * i)
         self.translate(p.right, graph, 2 * i + 1)
+        self.witnesses[i] = self.merge_witness(i, p.left, p.right)
         for left_vals, right_vals, guards in compatible_cases(p.left, p.right):
             body = [self.child(2 * i, p.left, graph, left_vals), self.child(2 * i + 1, p.right, graph, right_vals)]
-            self.add(self.head(i, p, graph), [*body, *guards])
+            sides = self.side_values(i, p.left, p.right, left_vals, right_vals)
+            self.add(self.head(i, p, graph, sides), [*body, *guards])
 
     def _t_union(self, p: A.Union_, graph: Term, i: int) -> None:
+        """SPARQL's ``Union`` adds the cardinalities of the two sides (§18.5): with bags, a branch
+        column ``u_i`` (1 or 2) keeps a mapping that both sides give twice — unless a variable
+        bound in every solution of one side is not a variable of the other, which already tells
+        the sides apart. The other side's witness columns are ``null``."""
         self.translate(p.left, graph, 2 * i)
         self.translate(p.right, graph, 2 * i + 1)
-        for k, side in ((2 * i, p.left), (2 * i + 1, p.right)):
-            missing = {v: NULL for v in A.variables(p) - A.variables(side)}
+        left_w, right_w = self.witness(2 * i), self.witness(2 * i + 1)
+        apart = (A.certain(p.left) - A.variables(p.right)) or (A.certain(p.right) - A.variables(p.left))
+        branch = (self.tag("u", i),) if self.bags and not apart else ()
+        self.witnesses[i] = (*branch, *left_w, *right_w)
+        for k, side, other_w in ((2 * i, p.left, right_w), (2 * i + 1, p.right, left_w)):
+            missing: dict[A.Var, Term] = {v: NULL for v in (*(A.variables(p) - A.variables(side)), *other_w)}
+            missing.update({b: Integer(1 if k == 2 * i else 2) for b in branch})
             self.add(self.head(i, p, graph, missing), [self.child(k, side, graph)])
 
     def _t_minus(self, p: A.Minus, graph: Term, i: int) -> None:
         self.translate(p.left, graph, 2 * i)
         self.translate(p.right, graph, 2 * i + 1)
         shared = A.variables(p.left) & A.variables(p.right)
+        self.witnesses[i] = self.witness(2 * i)  # Minus keeps the cardinalities of the left side (§18.5)
         if not shared:  # SPARQL 1.1: disjoint domains never remove anything
             self.add(self.head(i, p, graph), [self.child(2 * i, p.left, graph)])
             return
-        removed = Atom(f"{self.prefix}minus{i}", self.head(i, p.left, graph).args)
+        removed = self.solutions(i, p.left, graph, "minus")
         for left_vals, right_vals, guards in compatible_cases(p.left, p.right, need_shared=True):
             body = [self.child(2 * i, p.left, graph, left_vals), self.child(2 * i + 1, p.right, graph, right_vals)]
             self.add(substitute(removed, left_vals), [*body, *guards])
@@ -306,18 +392,23 @@ class Tau:
         self.translate(p.left, graph, 2 * i)
         self.translate(p.right, graph, 2 * i + 1)
         conjunctions = dnf(p.condition) if p.condition is not None else [[]]
-        compat = Atom(f"{self.prefix}compat{i}", self.head(i, p.left, graph).args)
+        compat = self.solutions(i, p.left, graph, "compat")
+        self.witnesses[i] = self.merge_witness(i, p.left, p.right)
         for left_vals, right_vals, guards in compatible_cases(p.left, p.right):
             body = [self.child(2 * i, p.left, graph, left_vals), self.child(2 * i + 1, p.right, graph, right_vals)]
+            sides = self.side_values(i, p.left, p.right, left_vals, right_vals)
             for conj in conjunctions:
                 tests = [test_literal(e, A.variables(p)) for e in conj]  # EXISTS here: a named error
-                self.add(self.head(i, p, graph), [*body, *guards, *tests])
+                self.add(self.head(i, p, graph, sides), [*body, *guards, *tests])
                 self.add(substitute(compat, left_vals), [*body, *guards, *tests])
-        missing = {v: NULL for v in A.variables(p) - A.variables(p.left)}
+        # LeftJoin's Diff part (§18.5): a left solution with no compatible right one, once per left member
+        missing: dict[A.Var, Term] = {v: NULL for v in (*(A.variables(p) - A.variables(p.left)), *self.witness(2 * i + 1))}
+        missing.update(self.side_values(i, p.left, p.right, {}, None))
         self.add(self.head(i, p, graph, missing), [self.child(2 * i, p.left, graph), Literal(compat, negated=True)])
 
     def _t_filter(self, p: A.Filter, graph: Term, i: int) -> None:
         self.translate(p.pattern, graph, 2 * i)
+        self.witnesses[i] = self.witness(2 * i)  # Filter keeps the cardinalities (§18.5)
         exists: dict[A.ExistsTest, Atom] = {}
         for conj in dnf(p.condition):
             tests: list[BodyElement] = []
@@ -355,7 +446,7 @@ class Tau:
         self.exists_count[0] += 1
         n = self.exists_count[0]
         sub = Tau(self.strategy, self.stream_sources, self.bounds, self.rules, self.in_stream, f"ex{n}_",
-                  self.exists_count, self.subquery_count)
+                  self.exists_count, self.subquery_count, bags=False)  # EXISTS asks for one solution only
         sub.translate(test.pattern, graph, 1)
         atom = Atom(f"exists{n}", (*(lars_var(v) for v in shared), graph))
         self.add(atom, [Literal(sub.head(1, test.pattern, graph))])
@@ -364,6 +455,7 @@ class Tau:
     def _t_graph(self, p: A.Graph, graph: Term, i: int) -> None:
         inner = lars_term(p.graph)
         self.translate(p.pattern, inner, 2 * i)
+        self.witnesses[i] = self.witness(2 * i)
         guards: list[BodyElement] = []
         if isinstance(p.graph, A.Var):  # a named graph: not the default graph, not the merged streams
             # named_graph(G) binds G even when the body does not (GRAPH ?g { GRAPH <g1> { … } }):
@@ -378,14 +470,21 @@ class Tau:
             raise UnsupportedError(f"BIND to ?{p.var.name}, already in scope", "translation to LARS",
                                    "SPARQL forbids binding a variable that the group already binds")
         self.translate(p.pattern, graph, 2 * i)
-        self.add(self.head(i, p, graph), [self.child(2 * i, p.pattern, graph), value_literal(p.expression, p.var, A.variables(p.pattern), p.pattern)])
+        self.witnesses[i] = self.witness(2 * i)
+        self.add(self.head(i, p, graph), [self.child(2 * i, p.pattern, graph),
+                                          value_literal(p.expression, p.var, A.variables(p.pattern), p.pattern)])
 
     def _t_values(self, p: A.Values, graph: Term, i: int) -> None:
+        """One fact per row of the data block. SPARQL's ``ToMultiSet`` counts a row written twice
+        twice (§18.2.4.3): with bags and a repeated row, a column ``v_i`` holds the row's number."""
         self.require_ground_graph(graph, "VALUES")
         order = A.ordered(A.variables(p))
-        for row in p.rows:
+        numbered = self.bags and len(set(p.rows)) < len(p.rows)
+        self.witnesses[i] = (self.tag("v", i),) if numbered else ()
+        for k, row in enumerate(p.rows, start=1):
             by_var = dict(zip(p.variables, row))
-            self.add(Atom(self.prefix + ans(i), (*(NULL if (value := by_var[v]) is None else value for v in order), graph)), [])
+            number = (Integer(k),) if numbered else ()
+            self.add(Atom(self.prefix + ans(i), (*(NULL if (value := by_var[v]) is None else value for v in order), *number, graph)), [])
 
     def _t_empty(self, p: A.Empty, graph: Term, i: int) -> None:
         """``{}``: one solution with no bindings (§18.2.1), in the default graph and in a stream's
@@ -438,6 +537,7 @@ class Tau:
             self.translate(p.pattern, stream, 2 * i)
         finally:
             self.in_stream = None
+        self.witnesses[i] = self.witness(2 * i)
         self.add(self.head(i, p, graph), [self.child(2 * i, p.pattern, stream)])
 
     def _t_subquery(self, p: A.SubQuery, graph: Term, i: int) -> None:
@@ -447,26 +547,43 @@ class Tau:
         (if any) over ``sqN_ans1`` with predicates ending in ``_sqN``, and
         ``ans_i(V̄, D) ← sqN_ans1(X̄, D)`` (or the final atom of the aggregation) projects the
         solutions on the projected variables V̄, ``null`` for one that P never binds. A variable
-        of X̄ outside V̄ occurs in that rule's body only: it is the sub-query's own."""
+        of X̄ outside V̄ occurs in that rule's body only: it is the sub-query's own.
+
+        Multisets (decision D5): the sub-query's projected multiset joins the outer pattern
+        (§18.2.1 ``ToMultiSet``), so with bags the rule keeps the sub-query's witness — its
+        variables outside V̄, renamed apart as columns ``s<N>_name``, and P's own witness columns —
+        unless the sub-query is DISTINCT or REDUCED (a set, REDUCED read as DISTINCT). A grouping
+        sub-query's rows are one per group (a set over its keys and aggregates): its keys outside
+        V̄ are its witness."""
         if p.grouped and p.aggregation is None:
             raise ValueError("a sub-query that aggregates needs translator.translate.subqueries.with_aggregation first")
         self.subquery_count[0] += 1
         n = self.subquery_count[0]
+        distinct = _distinct(p)
         sub = Tau(self.strategy, self.stream_sources, self.bounds, self.rules, self.in_stream, f"sq{n}_",
-                  self.exists_count, self.subquery_count)
+                  self.exists_count, self.subquery_count,
+                  bags=p.aggregation is not None or (self.bags and not distinct))  # aggregates see duplicates
         sub.translate(p.pattern, graph, 1)
         solutions = sub.head(1, p.pattern, graph)
-        scope = A.variables(p.pattern)
+        scope = identity = A.variables(p.pattern)
+        inner_witness = sub.witness(1)
         if p.aggregation is not None:
             if isinstance(graph, Variable) and self.in_stream is not None:
                 raise UnsupportedError("a sub-query with GROUP BY or aggregates inside STREAM ?var",
                                        "translation to LARS", "its groups would have to be formed per stream")
-            extra, final, scope = p.aggregation.rules(solutions, graph=graph if isinstance(graph, Variable) else None)
+            extra, final, scope = p.aggregation.rules(solutions, graph=graph if isinstance(graph, Variable) else None,
+                                                      witness=inner_witness)
+            identity = p.aggregation.row_identity(scope)
+            inner_witness = ()
             names = {r.head.predicate: f"{r.head.predicate}_sq{n}" for r in extra if isinstance(r.head, Atom)}
             self.rules.extend(renamed_predicates(r, names) for r in extra)
             solutions = renamed_predicates(final, names)
+        if self.bags and not distinct:
+            local = {v: self.tag("s", n, v.name) for v in A.ordered(identity - frozenset(p.projected))}
+            solutions = substitute(solutions, local)
+            self.witnesses[i] = (*local.values(), *inner_witness)
         args = tuple(lars_var(v) if v in scope else NULL for v in A.ordered(A.variables(p)))
-        self.add(Atom(self.prefix + ans(i), (*args, graph)), [Literal(solutions)])
+        self.add(Atom(self.prefix + ans(i), (*args, *(lars_var(w) for w in self.witness(i)), graph)), [Literal(solutions)])
 
     @staticmethod
     def require_ground_graph(graph: Term, what: str) -> None:
@@ -516,6 +633,12 @@ def compatible_cases(
             yield left_vals, right_vals, guard
 
 
+def _distinct(p: A.SubQuery) -> bool:
+    """Whether the sub-query says DISTINCT or REDUCED (its answers are then a set)."""
+    select = getattr(p.source, "select", None)
+    return getattr(select, "modifier", None) in ("DISTINCT", "REDUCED")
+
+
 def _has_minus(pattern: A.Pattern) -> bool:
     match pattern:
         case A.Minus():
@@ -556,8 +679,10 @@ def renamed_predicates(x: _T, names: Mapping[str, str]) -> _T:
     return x
 
 
-def substitute(atom: Atom, values: Mapping[A.Var, Term]) -> Atom:
-    by_name: dict[Term, Term] = {lars_var(v): t for v, t in values.items()}
+def substitute(atom: Atom, values: Mapping[A.Var, Term | A.Var]) -> Atom:
+    """``atom`` with the LARS variables of ``values``' keys replaced (a value that is a SPARQL
+    variable or witness column by its LARS variable)."""
+    by_name: dict[Term, Term] = {lars_var(v): lars_var(t) if isinstance(t, A.Var) else t for v, t in values.items()}
     return Atom(atom.predicate, tuple(by_name.get(a, a) for a in atom.args))
 
 
