@@ -9,30 +9,13 @@ from __future__ import annotations
 
 from w3c_classification import NOT_EXAMINED, Classification
 
-ORDER_NOT_PROJECTED = ("ORDER BY a variable that is not projected", "which is not in the answer")
-EMPTY_GRAPH_GROUP = ("an empty group {} inside GRAPH ?g", "an empty group {} directly inside GRAPH ?var")
 
 UNSUPPORTED: dict[str, tuple[str, str]] = {
     # test -> (the feature as the coverage table names it, the text the CLI's error must contain)
-    "graph/graph-empty": EMPTY_GRAPH_GROUP,
-    "graph/graph-variable-scope": EMPTY_GRAPH_GROUP,
-    "sort/dawg-sort-numbers": ORDER_NOT_PROJECTED,
-    "sort/dawg-sort-builtin": ORDER_NOT_PROJECTED,
-    "sort/dawg-sort-function": ORDER_NOT_PROJECTED,
-    "sort/sort-not-projected": ORDER_NOT_PROJECTED,
 }
 
 DUPLICATES: dict[str, str] = {
     # test -> the duplicate solutions of its expected result
-    "expr-equals/eq-2-1": "each pair of equal values once per pair of triples: 40 solutions, 29 distinct",
-    "expr-equals/eq-2-2": "each pair of equal values once per pair of triples: 40 solutions, 29 distinct",
-    "distinct/no-distinct-1": "the query of distinct-1 without DISTINCT: 22 solutions, 9 distinct",
-    "distinct/no-distinct-2": "the query of distinct-2 without DISTINCT: 18 solutions, 6 distinct",
-    "distinct/no-distinct-3": "the query of distinct-3 without DISTINCT: 4 solutions, 2 distinct",
-    "distinct/no-distinct-4": "the query of distinct-4 without DISTINCT: 6 solutions, 3 distinct",
-    "distinct/no-distinct-9": "the query of distinct-9 without DISTINCT: 44 solutions, 17 distinct",
-    "solution-seq/limit-2": "`[] :num ?v` matches ?v = 1, 2, 3 for two subjects: 8 solutions, 5 distinct",
-    "solution-seq/offset-2": "`[] :num ?v` matches ?v = 1, 2, 3 for two subjects: 8 solutions, 5 distinct",
 }
 
 BY_VALUE: set[str] = {
@@ -40,28 +23,9 @@ BY_VALUE: set[str] = {
     "expr-ops/divide-numbers-cast", "expr-ops/unplus-2", "expr-ops/unminus-2",
 }
 
-SLICE_OF_A_BAG = ("wrong", "bags", "ORDER BY ?v with OFFSET/LIMIT over `[] :num ?v`, whose solutions repeat "
-                  "(?v = 1, 2, 3 for two subjects): the slice of the set of answers is not the slice of the bag")
-DATETIME_ZONES = ("wrong", "datetime", "an xsd:dateTime with a time zone against one without: rsplars orders or "
-                  "equates no such pair, where XML Schema 1.1 §3.3.7 (the ±14:00 rule) decides some of them")
-DATE_VALUES = ("wrong", "datetime", "xsd:date values compared with `=` / `!=` (mf:requires mf:XsdDateOperations): "
-               "rsplars compares no xsd:date values, so the filter is an error for every solution")
 
 FAILED: dict[str, tuple[str, str, str]] = {
     # test -> (measured status, cause, what goes wrong)
-    "open-world/date-2": DATE_VALUES,
-    "open-world/date-3": DATE_VALUES,
-    "graph/graph-not-exist": ("wrong", "other", "`GRAPH ex:unknown {}` gives one empty solution; a graph the "
-                              "dataset does not name matches nothing, not even the empty group"),
-    "expr-ops/dateTime-le-2": DATETIME_ZONES,
-    "expr-ops/dateTime-ge-2": DATETIME_ZONES,
-    "expr-ops/dateTime-lt-2": DATETIME_ZONES,
-    "expr-ops/dateTime-gt-2": DATETIME_ZONES,
-    "expr-equals/eq-dateTime": DATETIME_ZONES,
-    "solution-seq/offset-1": SLICE_OF_A_BAG,
-    "solution-seq/slice-1": SLICE_OF_A_BAG,
-    "solution-seq/slice-2": SLICE_OF_A_BAG,
-    "solution-seq/slice-4": SLICE_OF_A_BAG,
 }
 
 RDFLIB_NORMALISES = ("rdflib rewrites the data's literals as it parses them (`\"01\"^^xsd:integer` as `\"1\"`), so "
@@ -120,6 +84,4 @@ SPARQL10 = Classification(UNSUPPORTED, DUPLICATES, BY_VALUE, FAILED, RDFLIB_FAIL
 
 SYNTAX_FAILED: dict[str, str] = {
     # syntax test -> what goes wrong: a positive test rsplars does not read, a negative one it reads
-    "syntax-sparql2/syntax-esc-04": "a `\\u0078` codepoint escape in an IRI (SPARQL 1.1 §19.2) is a syntax error",
-    "syntax-sparql2/syntax-esc-05": "a `\\u0078` codepoint escape in an IRI (SPARQL 1.1 §19.2) is a syntax error",
 }
