@@ -86,14 +86,15 @@ def check(query: QueryInput, answers: AnswersInput, streams: Mapping[str, Stream
           ignore_timestamps: bool = False, max_candidates: int = 2000, answers_format: str = "auto",
           answers_time_column: str | None = None, answers_time_unit: str | None = None, lars_engine: str = "auto",
           stream_time_unit: str | None = None, epoch: str | None = None,
-          static_during: Sequence[StaticDuring] = ()) -> CheckResult:
+          static_during: Sequence[StaticDuring] = (), compare: str = "bags") -> CheckResult:
     """Is ``answers``, an engine's recorded output of ``query`` over ``streams``, correct under the
     engine ``profile`` (a name such as ``"csparql"``, or :class:`ProfileOptions`)? Every candidate
     t0 is tried (Dell'Aglio et al. 2014, Def. 25; from ``registration``); ``warm_up``: compare
     from that time on (Def. 26); ``ignore_timestamps``: the CSRBench oracle (a contiguous part of
     the expected relations). ``answers_time_unit``: the unit of the answers' timestamps (default
     ``options.unit``); ``lars_engine``: the LARS engine of the expected outputs' runs. Streams,
-    static data and times as for :func:`rsplars.run`.
+    static data and times as for :func:`rsplars.run`. ``compare``: ``bags`` (SPARQL's multisets: a row
+    dropped or doubled is wrong) or ``sets`` (the papers' set view).
 
     >>> import rsplars
     >>> q = '''PREFIX : <http://example.org/>
@@ -126,7 +127,8 @@ def check(query: QueryInput, answers: AnswersInput, streams: Mapping[str, Stream
     if evaluator.form != "select":
         raise RsplarsError(f"check judges SELECT answers; this is a {evaluator.form.upper()} query")
     verdict = judge(evaluator, actual, op, registration=registration, t0_fixed=chosen.t0 is not None,
-                    ignore_timestamps=ignore_timestamps, warm_up=warm_up, max_candidates=max_candidates, end=end)
+                    ignore_timestamps=ignore_timestamps, warm_up=warm_up, max_candidates=max_candidates, end=end,
+                    compare=compare)
     report = {"correct": verdict.correct, "query": source_of(parsed).source, **described,
               "profile": chosen.profile, **{k: v for k, v in verdict.report.items() if k != "correct"}}
     return CheckResult(bool(verdict.correct), report)
@@ -139,7 +141,8 @@ def infer(query: QueryInput, answers: AnswersInput, streams: Mapping[str, Stream
           ignore_timestamps: bool = False, max_candidates: int = 2000, max_tuple_evaluations: int = 1000,
           answers_format: str = "auto", answers_time_column: str | None = None,
           answers_time_unit: str | None = None, lars_engine: str = "auto", stream_time_unit: str | None = None,
-          epoch: str | None = None, static_during: Sequence[StaticDuring] = ()) -> InferenceResult:
+          epoch: str | None = None, static_during: Sequence[StaticDuring] = (),
+          compare: str = "bags") -> InferenceResult:
     """Which settings explain ``answers``? Searches t0, the report policy, the content-change
     reading, the tick, R2S, the window bounds and the empty relations (those ``fixed`` gives, and
     ``window_bounds``, are not searched; ``fixed.profile`` fixes nothing: the report says whether
@@ -174,14 +177,16 @@ def infer(query: QueryInput, answers: AnswersInput, streams: Mapping[str, Stream
         evaluator, registration=registration, t0=fixed.t0,
         report=parse_report(fixed.report_policy) if fixed.report_policy is not None else None,
         cc_mode=fixed.cc_mode, tick=fixed.tick, r2s=fixed.r2s, empty_relations=fixed.empty_relations,
-        window_bounds=window_bounds, max_candidates=max_candidates)
+        window_bounds=window_bounds, window_alignment=fixed.window_alignment, horizon=fixed.horizon,
+        max_candidates=max_candidates, actual=actual, ignore_timestamps=ignore_timestamps, warm_up=warm_up,
+        end=end)
     result = search(evaluator, actual, space, ignore_timestamps=ignore_timestamps, warm_up=warm_up, end=end,
-                    max_tuple_evaluations=max_tuple_evaluations)
+                    max_tuple_evaluations=max_tuple_evaluations, compare=compare)
     report: dict[str, Any] = {
         "correct": result.explained, "query": source_of(parsed).source,
         **{k: v for k, v in described.items() if k != "answers_grouped_by_timestamp"},
         "comparison": "oracle (contiguous subsequence, timestamps ignored)" if ignore_timestamps else "timed (Def 25)",
-        "inference": result.as_dict()}
+        "compare": result.compare, "inference": result.as_dict()}
     if ignore_timestamps and not actual:
         report["note"] = "an empty output is contained in every expected output (as in the CSRBench oracle)"
     if fixed.profile is not None:

@@ -48,7 +48,10 @@ class ProfileOptions:
     ``"window-close,non-empty"``; ``r2s``: ``rstream``, ``istream`` or ``dstream``;
     ``empty_relations``: ``emit`` or ``skip``; ``tick``: ``time``, ``tuple`` or ``batch``;
     ``cc_mode``: how content change is read; ``report_period``: the period of the ``periodic``
-    strategy (a duration, ``"1s"``); ``report_window``: the windows (numbered from 1) that report.
+    strategy (a duration, ``"1s"``); ``report_window``: the windows (numbered from 1) that report;
+    ``window_alignment``: ``t0`` (windows open at t0 + i·step) or ``step`` (they close at multiples of
+    the step, RSP4J and RSP-JS); ``horizon``: the engine's clock, ``none``, ``last`` (its last
+    element) or a time in base units.
 
     >>> ProfileOptions("csparql", t0=(2,)).t0
     (2,)
@@ -63,6 +66,8 @@ class ProfileOptions:
     cc_mode: str | None = None
     report_period: str | None = None
     report_window: tuple[int, ...] | None = None
+    window_alignment: str | None = None
+    horizon: str | int | None = None
 
     def operational(self, *, window_bounds: str | None, unit: str = "s") -> object:
         """The :class:`translator.evaluate.profiles.Operational` parameters these options give
@@ -82,7 +87,8 @@ class ProfileOptions:
             base, t0=self.t0, report=parse_report(self.report_policy) if self.report_policy is not None else None,
             cc_mode=self.cc_mode, tick=self.tick, r2s=self.r2s, empty_relations=self.empty_relations,
             period=duration_in_base_units(self.report_period, unit) if self.report_period is not None else None,
-            report_windows=windows, window_model=window_bounds)
+            report_windows=windows, window_model=window_bounds, alignment=self.window_alignment,
+            horizon=self.horizon)
 
 
 @dataclass(frozen=True)

@@ -87,3 +87,16 @@ def spark_fault(spark, spark_faults_file):
 
     yield inject
     spark_faults_file.unlink(missing_ok=True)
+
+
+@pytest.fixture
+def cli(capsys):
+    """``cli(*argv) -> (exit code, stdout, stderr)`` of the rsplars command line, in process."""
+    from translator.cli import main
+
+    def call(*argv):
+        code = main([str(a) for a in argv])
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return call

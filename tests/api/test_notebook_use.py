@@ -245,8 +245,8 @@ def test_time_varying_static_data_equals_the_cli(cli):
     nearby = {"http://example.org/nearby": CHECK / "nearby.stream"}
     during = [(2, 13, CHECK / "shops.ttl"), (14, None, str(CHECK / "shops_after13.ttl"))]
     profile = rsplars.ProfileOptions("rsp-ql", report_policy="periodic", report_period="1s")
-    result = rsplars.run(CHECK / "t14_shops.rq", nearby, static_during=during, profile=profile, end=15)
-    code, out, err = cli("run", CHECK / "t14_shops.rq", "--stream", f"http://example.org/nearby={CHECK / 'nearby.stream'}",
+    result = rsplars.run(CHECK / "shop_owners.rq", nearby, static_during=during, profile=profile, end=15)
+    code, out, err = cli("run", CHECK / "shop_owners.rq", "--stream", f"http://example.org/nearby={CHECK / 'nearby.stream'}",
                          "--static-during", f"2..13={CHECK / 'shops.ttl'}",
                          "--static-during", f"14..={CHECK / 'shops_after13.ttl'}",
                          "--profile", "rsp-ql", "--report-policy", "periodic", "--report-period", "1s", "--to", "15")
@@ -254,7 +254,7 @@ def test_time_varying_static_data_equals_the_cli(cli):
     assert result.write("jsonl") == out
     assert len({frozenset(map(frozenset, (d.items() for d in ds))) for ds in result.solutions().values()}) > 1
     with pytest.raises(rsplars.RsplarsError, match="the start 14 is after the end 13"):
-        rsplars.run(CHECK / "t14_shops.rq", nearby, static_during=[(14, 13, CHECK / "shops.ttl")])
+        rsplars.run(CHECK / "shop_owners.rq", nearby, static_during=[(14, 13, CHECK / "shops.ttl")])
 
 
 def test_plain_sparql_without_streams_equals_the_cli(cli, tmp_path):

@@ -37,6 +37,8 @@ the hash; a fresh blank node's label is ``fresh`` and 32 hex digits.
 
 from __future__ import annotations
 
+from typing import Iterator
+
 import hashlib
 import re
 from dataclasses import dataclass, field
@@ -71,27 +73,26 @@ class Fresh:
         return hashlib.sha256("\x1f".join((*self.call, "|", *self.solution, *parts)).encode("utf-8")).digest()
 
 
+def _nodes(tree: object) -> Iterator[object]:
+    """Every node of a tree of dataclasses and tuples (a query model or an algebra pattern), depth first."""
+    import dataclasses
+
+    yield tree
+    if isinstance(tree, tuple):
+        for x in tree:
+            yield from _nodes(x)
+    elif dataclasses.is_dataclass(tree) and not isinstance(tree, type):
+        for f in dataclasses.fields(tree):
+            yield from _nodes(getattr(tree, f.name))
+
+
 def solution_variables(pattern: object, scope: frozenset) -> list:
     """The variables of ``scope`` that identify a solution: all but the targets of the BINDs (and
     SELECT expressions) inside ``pattern``, whose values are computed from the others — so that
     ``BNODE("x")`` is one node in two BIND expressions of one solution."""
-    import dataclasses
-
     from translator.translate import algebra as A
 
-    targets: set = set()
-
-    def walk(node: object) -> None:
-        if isinstance(node, A.Bind):
-            targets.add(node.var)
-        if isinstance(node, tuple):
-            for x in node:
-                walk(x)
-        elif dataclasses.is_dataclass(node) and not isinstance(node, type):
-            for f in dataclasses.fields(node):
-                walk(getattr(node, f.name))
-
-    walk(pattern)
+    targets = {node.var for node in _nodes(pattern) if isinstance(node, A.Bind)}
     return list(A.ordered(frozenset(v for v in scope if v not in targets)))
 
 
@@ -137,21 +138,11 @@ def reject_fresh(query: object, stage: str) -> None:
     """Raise the named :class:`~lars.errors.UnsupportedError` for a call of one of :data:`FRESH` in
     ``query`` (a translation that does not pass the solution to its expressions: EP-SPARQL,
     RSEP-QL)."""
-    import dataclasses
-
     from lars.errors import UnsupportedError
     from translator.query import model as M
 
-    def walk(node: object) -> None:
+    for node in _nodes(query):
         if isinstance(node, M.FunctionCall) and node.name.upper() in FRESH:
             raise UnsupportedError(f"the SPARQL function {node.name.upper()}", stage,
                                    "RAND, UUID, STRUUID and BNODE are evaluated per solution in SPARQL, "
                                    "C-SPARQL, CQELS-QL and RSP-QL queries only")
-        if isinstance(node, tuple):
-            for x in node:
-                walk(x)
-        elif dataclasses.is_dataclass(node) and not isinstance(node, type):
-            for f in dataclasses.fields(node):
-                walk(getattr(node, f.name))
-
-    walk(query)
