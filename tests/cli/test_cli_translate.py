@@ -174,7 +174,6 @@ def test_stdin(run_cli, monkeypatch):
 
 
 @pytest.mark.parametrize("text, construct", [
-    ("SELECT ?s WHERE { STREAM <http://s> [NOW] { ?s ?p ?o } } ORDER BY ?o", "ORDER BY over ?o"),
     ("SELECT ?s WHERE { STREAM <http://s> [NOW] { ?s ?p ?o } FILTER(<http://f>(?o)) }", "the function call <http://f>"),
     ("SELECT ?s WHERE { STREAM <http://s> [NOW] { ?s ?p ?o } BIND(EXISTS { ?s ?p 1 } AS ?b) }", "EXISTS / NOT EXISTS"),
 ])
