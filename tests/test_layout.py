@@ -55,3 +55,10 @@ def test_import_contracts_hold():
     done = subprocess.run([lint, "--no-cache"], cwd=ROOT, capture_output=True, text=True)
     assert done.returncode == 0, done.stdout[-3000:]
     assert "0 broken" in done.stdout
+
+
+def test_test_modules_have_names_of_their_own():
+    """pytest imports the test folders' modules by their base names (the folders are not packages): two
+    test files of one name in two folders stop the whole run at collection."""
+    names = [p.name for p in (ROOT / "tests").rglob("test_*.py")]
+    assert sorted({n for n in names if names.count(n) > 1}) == []
