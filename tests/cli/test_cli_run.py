@@ -276,7 +276,7 @@ def test_unknown_stream_iri(run_cli):
 
 def test_query_stream_without_data_gets_a_note(run_cli):
     code, out, err = run_cli("run", Q2, "--stream", f"{S1}={RUNNING / 'offers.nt'}", "--unit", "m")
-    assert code == 0 and f"no data for the stream <{S2}>" in err and jsonl(out) == {10: [], 15: []}
+    assert code == 0 and f"no --stream for <{S2}>" in err and jsonl(out) == {10: [], 15: []}
 
 
 def test_missing_period_and_unit_errors(run_cli):

@@ -200,56 +200,82 @@ def _static_during(spec: str):
 
 
 def check_stream_iris(query, stream_iris) -> None:
-    """Every ``--stream IRI`` must be a stream the query reads, a query stream without data is
-    noted on stderr (:func:`rsplars.compiling.check_stream_iris`)."""
-    from rsplars.compiling import check_stream_iris as check_iris
+    """Every ``--stream IRI`` must be a stream the query reads (a typo would otherwise run the
+    query over no data and report empty answers); a query stream without ``--stream`` data gets a
+    note on stderr (it is read as an empty stream). Queries whose stream is a variable (CQELS
+    ``STREAM ?s``) accept any IRI."""
+    from translator.query import model as M
 
-    notes: list[str] = []
-    try:
-        check_iris(query, [str(iri) for iri in stream_iris], notes)
-    except RsplarsError as err:
-        raise RsplarsError(f"--{err}") from None  # the option's name: "--stream <…> is not a stream of the query"
-    for note in notes:
-        print(f"rsplars: {note}", file=sys.stderr)
-
-
-def translation_options(args: argparse.Namespace):
-    """The translation options of the command line as the API's :class:`rsplars.TranslationOptions`
-    (``--assign I=IRI`` read here, where its text is the option's)."""
-    from rsplars.options import TranslationOptions
-
-    assign = {}
-    for spec in getattr(args, "assign", None) or ():
-        number, sep, iri = spec.partition("=")
-        if not sep or not number.strip().isdigit() or int(number) < 1:
-            raise RsplarsError(f"--assign: expected I=IRI with I a triple pattern number from 1, got {spec!r}")
-        assign[int(number)] = iri
-    return TranslationOptions(mode=getattr(args, "mode", None) or None, period=getattr(args, "period", None),
-                              strategy=getattr(args, "strategy", None), window_bounds=args.window_bounds,
-                              unit=args.unit, as_variant=getattr(args, "as_", None), assign=assign)
+    patterns = M.stream_graph_patterns(query)
+    if any(not isinstance(p.stream, M.IRI) for p in patterns):
+        return
+    declared = {p.stream.value for p in patterns}
+    given = {str(iri) for iri in stream_iris}
+    unknown = sorted(given - declared)
+    if unknown:
+        names = ", ".join(f"<{i}>" for i in sorted(declared)) or "none"
+        raise RsplarsError(f"--stream <{unknown[0]}> is not a stream of the query (its streams: {names})")
+    for iri in sorted(declared - given):
+        print(f"rsplars: note: no --stream for <{iri}>: read as an empty stream", file=sys.stderr)
 
 
 def assignment_from(args: argparse.Namespace, query, elements) -> dict[int, str] | None:
-    """``--assign`` if given, else read off the stream data (for ``--as cqels-*`` on C-SPARQL;
-    :func:`rsplars.compiling.assignment_of`)."""
-    from rsplars.compiling import assignment_of
+    """``--assign`` if given, else read off the stream data (for ``--as cqels-*`` on C-SPARQL)."""
+    from translator.translate.compile import assign_by_data
+    from translator.rdf.terms import to_nt
 
-    return assignment_of(query, translation_options(args), elements)
+    if args.assign:
+        out = {}
+        for spec in args.assign:
+            number, sep, iri = spec.partition("=")
+            if not sep or not number.strip().isdigit() or int(number) < 1:
+                raise RsplarsError(f"--assign: expected I=IRI with I a triple pattern number from 1, got {spec!r}")
+            out[int(number) - 1] = iri.strip().strip("<>")
+        return out
+    if not elements:
+        return None
+    triples: dict[str, set[tuple[str, str, str]]] = {}
+    for e in elements:
+        triples.setdefault(str(e.stream_iri), set()).add(tuple(to_nt(x) for x in e.triple))  # type: ignore[arg-type]
+    return assign_by_data(query, triples)
 
 
 def compile_variants(args: argparse.Namespace, query, elements=()) -> list[tuple[str, object]]:
-    """[(label, Compiled)] for the query or the counterparts ``--as`` asks for
-    (:func:`rsplars.compiling.compile_variants`); warnings on stderr."""
-    from rsplars.compiling import compile_variants as compile_with
+    """[(label, Compiled)] for the query or the counterparts ``--as`` asks for."""
+    from translator.translate.compile import compile_query, counterparts
+    from translator.translate.normalize import TimeBase
     from translator.rdf.timeunits import duration_in_base_units
 
-    if getattr(args, "period", None) and duration_in_base_units(args.period, args.unit) < 1:
+    base = TimeBase(args.unit)
+    period = duration_in_base_units(args.period, args.unit) if getattr(args, "period", None) else None
+    if period is not None and period < 1:
         raise RsplarsError(f"--period {args.period}: the pull period must be positive")
-    notes: list[str] = []
-    variants = compile_with(query, translation_options(args), elements, notes)
-    for note in notes:
-        print(f"rsplars: {note}", file=sys.stderr)
-    return variants
+    if query.dialect == "rsepql":  # basic event patterns on windows: translator.translate.rsepql
+        from translator.translate.rsepql import compile_rsepql
+
+        return [("Q", compile_rsepql(query, base=base))]
+    if query.dialect == "epsparql":  # event patterns: translator.translate.epsparql (docs/epsparql.md)
+        from translator.translate.epsparql import compile_epsparql
+
+        if args.as_ or getattr(args, "strategy", None) or getattr(args, "mode", None) not in (None, "push"):
+            raise RsplarsError("EP-SPARQL queries are translated as event patterns and pushed: "
+                               "--as, --strategy and --mode pull/none do not apply")
+        compiled = compile_epsparql(query, base=base)
+        for warning in compiled.warnings:
+            print(f"rsplars: warning: {warning}", file=sys.stderr)
+        return [("Q", compiled)]
+    queries = [("Q", query)]
+    if args.as_:
+        assignment = assignment_from(args, query, elements) if query.dialect == "csparql" else None
+        queries = counterparts(query, args.as_, assignment)
+    out = []
+    for label, q in queries:
+        strategy = args.strategy
+        if args.as_ and strategy is None:
+            strategy = "tau1" if args.as_ == "csparql" else "tau2"
+        out.append((label, compile_query(q, strategy=strategy, mode=getattr(args, "mode", None) or None,
+                                         period=period, bounds=args.window_bounds, base=base)))
+    return out
 
 
 def output(path: str | None):

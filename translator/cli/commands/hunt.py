@@ -125,7 +125,7 @@ class CheckProbe:
         stream.write_text(case.stream_text(), encoding="utf-8")
         live = folder / "live"
         argv = ["check", str(query), "--stream", f"{STREAM}={stream}", "--unit", "ms", "--live-engine", self.engine,
-                "--profile", self.profile, "--json", str(report), "--live-dir", str(live), "--no-cache"]
+                "--profile", self.profile, "--json", str(report), "--live-dir", str(live)]
         if self.command:
             argv += ["--engine-command", self.command]
         code, said = _cli(argv)
@@ -154,7 +154,7 @@ class CheckProbe:
         query.write_text(case.query_text(), encoding="utf-8")
         stream.write_text(case.stream_text(), encoding="utf-8")
         code, said = _cli(["run", str(query), "--stream", f"{STREAM}={stream}", "--unit", "ms", "--profile",
-                           self.profile, "--no-cache"], stderr=False)
+                           self.profile], stderr=False)
         return said if code == EXIT_OK else None
 
 
@@ -181,10 +181,19 @@ def _normal(text: str) -> str:
 
 
 def _cli(argv: list[str], stderr: bool = True) -> tuple[int, str]:
-    """``rsplars ARGV`` in this process: (exit code, what it printed)."""
-    from translator.cli.main import main
+    """``rsplars ARGV`` in this process (``check`` or ``run``, built from their own modules: the hunt is
+    itself a command of :mod:`translator.cli.main`): (exit code, what it printed)."""
+    import importlib
 
+    from lars.errors import report_error
+
+    parser = argparse.ArgumentParser(prog="rsplars")
+    importlib.import_module(f"translator.cli.commands.{argv[0]}").add_parser(parser.add_subparsers(dest="command"))
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = main(argv)
+        try:
+            args = parser.parse_args(argv)
+            code = int(args.func(args))
+        except RsplarsError as error:
+            code = report_error(error)
     return code, out.getvalue() + (err.getvalue() if stderr else "")

@@ -62,7 +62,7 @@ def add_operational_options(p: argparse.ArgumentParser, *, r2s: bool = True,
     g.add_argument("--horizon", metavar="H", help="engine clock: none, last (element) or a time")
     if r2s:
         g.add_argument("--r2s", choices=["rstream", "istream", "dstream"], default="rstream", metavar="R2S",
-                       help="%(choices)s: relation-to-stream operator (default: the profile's, else rstream)")
+                       help="%(choices)s (default: the profile's, else rstream)")
     for dest in ("r2s", "window_bounds"):
         value = p.get_default(dest)
         if isinstance(value, str):
