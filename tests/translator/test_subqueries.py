@@ -328,8 +328,8 @@ inner_where = st.one_of(
 
 @st.composite
 def sub_queries(draw) -> tuple[str, str]:
-    """(a sub-query, its oracle reading): aggregation reads the *distinct* solutions of the
-    sub-query's WHERE (D5), which the oracle reads as ``{ SELECT DISTINCT * WHERE { P } }``."""
+    """(a sub-query, its oracle reading): the same text — aggregation reads every solution of the
+    sub-query's WHERE, duplicates included (SPARQL's multisets, D5)."""
     where, bound = draw(inner_where)
     names = sorted(names_in(where))
     projected = draw(st.lists(st.sampled_from(names), min_size=1, max_size=len(names), unique=True))
@@ -343,8 +343,8 @@ def sub_queries(draw) -> tuple[str, str]:
         keys = projected[:1] if draw(st.booleans()) else []
         select = " ".join([f"?{k}" for k in keys] + [f"({a} AS ?r{i})" for i, a in enumerate(aggs)])
         group = f" GROUP BY ?{keys[0]}" if keys else ""
-        return (f"{{ SELECT {select} WHERE {{ {where} }}{group} }}",
-                f"{{ SELECT {select} WHERE {{ {{ SELECT DISTINCT * WHERE {{ {where} }} }} }}{group} }}")
+        text = f"{{ SELECT {select} WHERE {{ {where} }}{group} }}"
+        return text, text
     distinct = draw(st.sampled_from(["", "DISTINCT "]))
     text = f"{{ SELECT {distinct}{' '.join('?' + n for n in projected)} WHERE {{ {where} }} }}"
     return text, text
