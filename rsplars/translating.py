@@ -73,9 +73,11 @@ def translate(query: QueryInput, to: str = "lars", *, options: TranslationOption
         profile = dialect_profile(parsed, options, profile)
         if profile is not None:
             return _operational_lars(parsed, options, profile, unicode)
+    from translator.translate.compile import program_header
+
     out = []
     for label, compiled in compile_variants(parsed, options):
-        out.append(_header(label, compiled, options.unit))
+        out.append(program_header(label, compiled, options.unit))
         if to == "asp":
             from translator.translate.asp_export import program_text
 
@@ -105,18 +107,6 @@ def translations(query: QueryInput, *, options: TranslationOptions = Translation
     return [Translation(label, compiled, format_program(compiled.program, False, base_unit=options.unit),
                         program_text(compiled.program))
             for label, compiled in compile_variants(as_query(query), options)]
-
-
-def _header(label: str, compiled: Any, unit: str) -> str:
-    """The comment line saying what the program is (as ``rsplars translate`` writes it)."""
-    from translator.translate.solution_modifiers import modifier_notes
-
-    mode = compiled.mode + (f", period {compiled.period} {unit}" if compiled.period else "")
-    names = ["?" + v for v in compiled.variables] + (["start", "end"] if getattr(compiled, "interval", False) else [])
-    answer = f"{compiled.answer_predicate}({', '.join(names)})"
-    notes = "".join(f"% note: {n}\n" for n in modifier_notes(getattr(compiled, "modifiers", None)))
-    return (f"% {label}: strategy {compiled.strategy}, mode {mode}, window bounds {compiled.bounds}, "
-            f"time unit {unit}; answers: {answer}\n{notes}")
 
 
 def dialect_profile(query: Any, options: TranslationOptions, profile: ProfileOptions | None,

@@ -525,3 +525,17 @@ def counterparts(query: M.Query, as_: str, assignment: dict[int, str] | None = N
         label = "cq(Q) cautious on " + (", ".join(f"<{i}>" for i in sorted(chosen)) if chosen else "no stream (brave)")
         out.append((label, make(chosen)))
     return out
+
+
+def program_header(label: str, compiled, unit: str) -> str:
+    """The comment lines that say what a translated program is (readable by the LARS parser and by
+    clingo): its strategy, mode, window bounds, time unit and answer atom, then the notes of its
+    ORDER BY, LIMIT and OFFSET. ``rsplars translate`` and :func:`rsplars.translate` write them."""
+    from translator.translate.solution_modifiers import modifier_notes
+
+    mode = compiled.mode + (f", period {compiled.period} {unit}" if compiled.period else "")
+    names = ["?" + v for v in compiled.variables] + (["start", "end"] if getattr(compiled, "interval", False) else [])
+    answer = f"{compiled.answer_predicate}({', '.join(names)})"
+    notes = "".join(f"% note: {n}\n" for n in modifier_notes(getattr(compiled, "modifiers", None)))
+    return (f"% {label}: strategy {compiled.strategy}, mode {mode}, window bounds {compiled.bounds}, "
+            f"time unit {unit}; answers: {answer}\n{notes}")

@@ -41,6 +41,7 @@ def target_lars(query, args: argparse.Namespace) -> str:
     """The LARS program(s) (Dao-Tran, Beck, Eiter 2015, §4): text the LARS parser reads back, or ``--unicode``."""
     from lars.printer import format_program
     from translator.cli.commands.common import compile_variants
+    from translator.translate.compile import program_header
 
     from translator.cli.commands.operational_options import operational_requested
 
@@ -51,7 +52,7 @@ def target_lars(query, args: argparse.Namespace) -> str:
     variants = compile_variants(args, query)
     out = []
     for label, compiled in variants:
-        out.append(_header(label, compiled, args.unit))
+        out.append(program_header(label, compiled, args.unit))
         native = getattr(args, "aggregates", "portable") == "native" and compiled.native is not None
         program = compiled.native if native else compiled.program
         out.append(format_program(program, args.unicode, base_unit=args.unit).rstrip("\n") + "\n")
@@ -64,25 +65,14 @@ def target_asp(query, args: argparse.Namespace) -> str:
     prints those too)."""
     from translator.translate.asp_export import program_text
     from translator.cli.commands.common import compile_variants
+    from translator.translate.compile import program_header
 
     variants = compile_variants(args, query)
     out = []
     for label, compiled in variants:
-        out.append(_header(label, compiled, args.unit))
+        out.append(program_header(label, compiled, args.unit))
         out.append(program_text(compiled.program))
     return "\n".join(out)
-
-
-def _header(label: str, compiled, unit: str) -> str:
-    """A comment line saying what the program is (readable by the LARS parser and by clingo)."""
-    mode = compiled.mode + (f", period {compiled.period} {unit}" if compiled.period else "")
-    names = ['?' + v for v in compiled.variables] + (["start", "end"] if getattr(compiled, "interval", False) else [])
-    answer = f"{compiled.answer_predicate}({', '.join(names)})"
-    from translator.translate.solution_modifiers import modifier_notes
-
-    notes = "".join(f"% note: {n}\n" for n in modifier_notes(getattr(compiled, "modifiers", None)))
-    return (f"% {label}: strategy {compiled.strategy}, mode {mode}, window bounds {compiled.bounds}, "
-            f"time unit {unit}; answers: {answer}\n{notes}")
 
 
 def target_dialect(dialect: str) -> Callable:
