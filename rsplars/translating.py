@@ -133,23 +133,14 @@ def _operational_lars(query: Any, options: TranslationOptions, profile: ProfileO
     after comment lines with the parameters, as ``rsplars translate --to lars --profile``."""
     from dataclasses import replace
 
-    from lars.printer import format_program
-    from translator.evaluate.operational import report_program
-    from translator.translate.normalize import TimeBase
+    from translator.evaluate.operational import report_programs_text
 
     if options.mode or options.period:
         raise RsplarsError("mode/period and a profile exclude each other: the report policy decides when the "
                            "query is evaluated")
     op: Any = profile.operational(window_bounds=_given_bounds(options), unit=options.unit)
     plain = replace(options, window_bounds=op.window_model, mode="none")
-    out = []
-    for label, compiled in compile_variants(query, plain):
-        program, notes = report_program(compiled.query, compiled.strategy, TimeBase(options.unit), op)
-        params = ", ".join(f"{k} {v}" for k, v in op.as_dict().items() if v is not None)
-        head = [f"% {label}: strategy {compiled.strategy}, report policy as trigger rules; {params}; "
-                f"time unit {options.unit}", *(f"% note: {n}" for n in notes)]
-        out.append("\n".join(head) + "\n" + format_program(program, unicode, base_unit=options.unit).rstrip("\n") + "\n")
-    return "\n".join(out)
+    return str(report_programs_text(compile_variants(query, plain), op, options.unit, unicode))
 
 
 def _given_bounds(options: TranslationOptions) -> str | None:

@@ -556,3 +556,19 @@ def report_program(query: M.Query, strategy: str, base: TimeBase, op: Operationa
                  "stream after solving (as the CSRBench oracle, Dell'Aglio et al. 2013, §6.1)")
     notes.extend(modifier_notes(compiled.modifiers))
     return Program(rules), notes
+
+
+def report_programs_text(variants, op: Operational, unit: str, unicode: bool = False) -> str:
+    """The report-policy program of each ``(label, Compiled)`` (:func:`report_program`) after comment
+    lines with the parameters and the notes, as ``rsplars translate --to lars --profile`` and
+    :func:`rsplars.translate` write it."""
+    from lars.printer import format_program
+
+    out = []
+    for label, compiled in variants:
+        program, notes = report_program(compiled.query, compiled.strategy, TimeBase(unit), op)
+        params = ", ".join(f"{k} {v}" for k, v in op.as_dict().items() if v is not None)
+        head = [f"% {label}: strategy {compiled.strategy}, report policy as trigger rules; {params}; "
+                f"time unit {unit}", *(f"% note: {n}" for n in notes)]
+        out.append("\n".join(head) + "\n" + format_program(program, unicode, base_unit=unit).rstrip("\n") + "\n")
+    return "\n".join(out)

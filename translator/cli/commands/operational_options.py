@@ -171,10 +171,8 @@ def run_operational(args: argparse.Namespace, query) -> int:
 def operational_lars(args: argparse.Namespace, query) -> str:
     """``translate --to lars`` with operational options: the program of
     :func:`translator.evaluate.operational.report_program`, after comment lines with the parameters."""
-    from lars.printer import format_program
     from translator.cli.commands.common import compile_variants
-    from translator.evaluate.operational import report_program
-    from translator.translate.normalize import TimeBase
+    from translator.evaluate.operational import report_programs_text
 
     if getattr(args, "mode", None) or getattr(args, "period", None):
         raise RsplarsError("--mode/--period and the operational options exclude each other: the report policy "
@@ -182,14 +180,7 @@ def operational_lars(args: argparse.Namespace, query) -> str:
     op = resolve_operational(args, base_unit=args.unit)
     args.window_bounds = args.window_bounds if given(args.window_bounds) else op.window_model
     args.mode = "none"
-    out = []
-    for label, compiled in compile_variants(args, query):
-        program, notes = report_program(compiled.query, compiled.strategy, TimeBase(args.unit), op)
-        params = ", ".join(f"{k} {v}" for k, v in op.as_dict().items() if v is not None)
-        head = [f"% {label}: strategy {compiled.strategy}, report policy as trigger rules; {params}; "
-                f"time unit {args.unit}", *(f"% note: {n}" for n in notes)]
-        out.append("\n".join(head) + "\n" + format_program(program, args.unicode, base_unit=args.unit).rstrip("\n") + "\n")
-    return "\n".join(out)
+    return report_programs_text(compile_variants(args, query), op, args.unit, args.unicode)
 
 
 def add_profile_agreement_options(p: argparse.ArgumentParser) -> None:
