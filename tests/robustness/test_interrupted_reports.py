@@ -225,3 +225,28 @@ def test_the_clingo_engine_stops_after_the_grounding_in_which_the_signal_came(tm
                    "            print('step', step.t, flush=True)\n")
     assert done.returncode == 128 + signal.SIGINT, done.stderr
     assert "step" not in done.stdout and "Traceback" not in done.stderr
+
+
+def test_a_signal_whose_abort_is_swallowed_still_stops_before_any_report_is_committed(tmp_path, capsys):
+    """The handler's exception can land in code that swallows it (here a ``__del__``, as in an
+    import lock's weak-reference callback: Python prints "Exception ignored in" and goes on). The
+    signal is not lost: the atomic writer refuses to rename the report into place and the block
+    ends with the signal's Abort."""
+    import gc
+
+    from translator.evaluate.fileio import write_atomic
+    from translator.evaluate.interrupts import Abort, abort_on_signal
+
+    class Landing:
+        def __del__(self):
+            os.kill(os.getpid(), signal.SIGTERM)  # handled here, where exceptions are ignored
+
+    report = tmp_path / "r.json"
+    with pytest.raises(Abort) as stop:
+        with abort_on_signal():
+            Landing()
+            gc.collect()
+            write_atomic(report, "{}")
+    assert stop.value.exit_code == 128 + signal.SIGTERM
+    assert list(tmp_path.iterdir()) == []
+    assert "Exception ignored" not in capsys.readouterr().err  # no traceback printed for it either

@@ -13,6 +13,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, Iterator, TextIO
 
+from translator.evaluate.interrupts import raise_if_aborted
+
 
 COMMITTED: list[str] = []
 """The files this process wrote (renamed into place), in order (``agree``/``check`` say which
@@ -67,6 +69,7 @@ def atomic_output(path: str | os.PathLike[str] | None,
                 raise
             handle.flush()
             os.fsync(handle.fileno())
+        raise_if_aborted()  # a signal whose exception was swallowed where it landed
         os.replace(tmp, target)
         COMMITTED.append(str(target))
     except BaseException:

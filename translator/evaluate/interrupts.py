@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import io
 import signal
+import sys
 import threading
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -98,6 +99,20 @@ def _delivered_after_clingo() -> Iterator[None]:
         interruption.clear()
 
 
+_received_aborts: list[int] = []
+"""The signals :func:`abort_on_signal` received and whose :class:`Abort` has not yet left its block."""
+
+
+def raise_if_aborted() -> None:
+    """Raise the :class:`Abort` of a signal already received. The handler's exception can be
+    swallowed where it lands (a weak-reference callback of the import system, a ``__del__``: Python
+    prints "Exception ignored in" and goes on), so the atomic writers
+    (:mod:`translator.evaluate.fileio`) call this before they rename a file into place, and
+    :func:`abort_on_signal` when its block ends: a stopped command never commits a report."""
+    if _received_aborts:
+        raise Abort(_received_aborts[0])
+
+
 @contextmanager
 def abort_on_signal() -> Iterator[None]:
     """SIGINT/SIGTERM raise :class:`Abort` at once (in the main thread; elsewhere nothing changes);
@@ -107,13 +122,22 @@ def abort_on_signal() -> Iterator[None]:
         return
 
     def handler(signum, frame):
+        _received_aborts.append(signum)
         _raise_or_request(frame, Abort(signum))
 
+    def unraisable(info) -> None:  # an Abort swallowed where it landed is raised later, not printed
+        if not isinstance(info.exc_value, Abort):
+            previous_hook(info)
+
     previous = {s: signal.signal(s, handler) for s in SIGNAL_NAMES}
+    previous_hook, sys.unraisablehook = sys.unraisablehook, unraisable
     try:
         with _delivered_after_clingo():
             yield
+            raise_if_aborted()
     finally:
+        _received_aborts.clear()
+        sys.unraisablehook = previous_hook
         for s, h in previous.items():
             signal.signal(s, h)
 
