@@ -37,7 +37,7 @@ from rsplars.errors import (
     SourceError,
     UnsupportedError,
 )
-from rsplars.options import EventOptions, ProfileOptions, TranslationOptions
+from translator.options import EventOptions, ProfileOptions, TranslationOptions
 from rsplars.queries import DIALECTS, Query, QueryInput, parse
 from rsplars.running import FORMATS, RunResult, run
 from rsplars.translating import TARGETS, Translation, translate, translations

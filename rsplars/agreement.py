@@ -11,7 +11,7 @@ from typing import Any, Mapping, Sequence
 from lars.errors import RsplarsError
 
 from rsplars.data import StaticDuring, StaticInput, StreamInput, read_data
-from rsplars.options import EventOptions, TranslationOptions
+from translator.options import EventOptions, TranslationOptions
 from rsplars.queries import QueryInput, as_query, source_of
 
 __all__ = ["AgreementResult", "agree"]
@@ -205,7 +205,7 @@ def _comparison(query: QueryInput | None, pull: QueryInput | None, push: QueryIn
 
 
 def _members(query: Any, as_variant: str, assign: Mapping[int, str] | None, elements: Any) -> list[tuple[str, Any]]:
-    from rsplars.compiling import assignment_of
+    from translator.translate.variants import assignment_of
     from translator.translate.compile import counterparts
 
     assignment = None

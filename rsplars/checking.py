@@ -12,9 +12,9 @@ from typing import Any, Iterable, Mapping, Sequence, Union
 
 from lars.errors import RsplarsError
 
-from rsplars.compiling import check_stream_iris, compile_variants
+from translator.translate.variants import check_stream_iris, compile_variants
 from rsplars.data import StaticDuring, StaticInput, StreamInput, read_data
-from rsplars.options import ProfileOptions, TranslationOptions
+from translator.options import ProfileOptions, TranslationOptions
 from rsplars.queries import QueryInput, as_query, read_file, source_of
 
 __all__ = ["AnswersInput", "CheckResult", "InferenceResult", "check", "infer"]
@@ -119,7 +119,9 @@ def check(query: QueryInput, answers: AnswersInput, streams: Mapping[str, Stream
     if chosen is None or (chosen.profile is None and chosen.report_policy is None):
         raise RsplarsError("check needs the engine's profile (profile=NAME, see `rsplars profiles`) or at least "
                            "its report policy (ProfileOptions(report_policy=…))")
-    op: Any = chosen.operational(window_bounds=options.window_bounds, unit=options.unit)
+    from translator.evaluate.profiles import operational_parameters
+
+    op: Any = operational_parameters(chosen, window_bounds=options.window_bounds, unit=options.unit)
     plain = replace(options, window_bounds=op.window_model, mode="none")
     ((_, compiled),) = compile_variants(parsed, plain, data.elements)
     evaluator = Evaluator(compiled.query, compiled.strategy, TimeBase(options.unit), data.elements, data.facts,

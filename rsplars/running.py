@@ -13,9 +13,9 @@ from lars.errors import RsplarsError
 from translator.evaluate.writers import FORMATS  # the formats of RunResult.write (rsplars run --format)
 from translator.query.model import Query
 
-from rsplars.compiling import check_stream_iris, compile_variants
+from translator.translate.variants import check_stream_iris, compile_variants
 from rsplars.data import StaticDuring, StaticInput, StreamInput, read_data
-from rsplars.options import EventOptions, ProfileOptions, TranslationOptions
+from translator.options import EventOptions, ProfileOptions, TranslationOptions
 from rsplars.queries import QueryInput, as_query, source_of
 
 __all__ = ["FORMATS", "RunResult", "run"]
@@ -239,7 +239,9 @@ def _run_operational(query: Any, data: Any, options: TranslationOptions, profile
     if options.mode or options.period:
         raise RsplarsError("mode/period and a profile exclude each other: the report policy decides when the "
                            "query is evaluated")
-    op: Any = profile.operational(window_bounds=options.window_bounds, unit=options.unit)
+    from translator.evaluate.profiles import operational_parameters
+
+    op: Any = operational_parameters(profile, window_bounds=options.window_bounds, unit=options.unit)
     plain = replace(options, window_bounds=op.window_model, mode="none")
     ((_, compiled),) = compile_variants(query, plain, data.elements, notes)
     evaluator = Evaluator(compiled.query, compiled.strategy, TimeBase(options.unit), data.elements, data.facts,

@@ -9,8 +9,8 @@ from typing import Any
 
 from lars.errors import RsplarsError
 
-from rsplars.compiling import compile_variants
-from rsplars.options import ProfileOptions, TranslationOptions
+from translator.translate.variants import compile_variants
+from translator.options import ProfileOptions, TranslationOptions
 from rsplars.queries import QueryInput, as_query, source_of
 
 __all__ = ["TARGETS", "Translation", "translate", "translations"]
@@ -138,7 +138,9 @@ def _operational_lars(query: Any, options: TranslationOptions, profile: ProfileO
     if options.mode or options.period:
         raise RsplarsError("mode/period and a profile exclude each other: the report policy decides when the "
                            "query is evaluated")
-    op: Any = profile.operational(window_bounds=_given_bounds(options), unit=options.unit)
+    from translator.evaluate.profiles import operational_parameters
+
+    op: Any = operational_parameters(profile, window_bounds=_given_bounds(options), unit=options.unit)
     plain = replace(options, window_bounds=op.window_model, mode="none")
     return str(report_programs_text(compile_variants(query, plain), op, options.unit, unicode))
 

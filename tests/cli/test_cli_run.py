@@ -83,7 +83,7 @@ def test_mode_option_on_run(run_cli):
     (("--from", "5", "--to", "2"), "--from 5 is after --to 2"),
     (("--from", "-3"), "lies before the start 0 of the timeline"),
     (("--to", "-3"), "--to -3 lies before the start 0 of the timeline"),
-    (("--mode", "pull", "--period", "0m"), "--period 0m: the pull period must be positive"),
+    (("--mode", "pull", "--period", "0m"), "period 0m: the pull period must be positive"),
 ])
 def test_bad_ranges(run_cli, extra, message):
     code, out, err = run_cli("run", Q2, *running_example_data("stream"), *extra)
@@ -276,7 +276,7 @@ def test_unknown_stream_iri(run_cli):
 
 def test_query_stream_without_data_gets_a_note(run_cli):
     code, out, err = run_cli("run", Q2, "--stream", f"{S1}={RUNNING / 'offers.nt'}", "--unit", "m")
-    assert code == 0 and f"no --stream for <{S2}>" in err and jsonl(out) == {10: [], 15: []}
+    assert code == 0 and f"no data for the stream <{S2}>" in err and jsonl(out) == {10: [], 15: []}
 
 
 def test_missing_period_and_unit_errors(run_cli):

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from translator.evaluate.policy_names import ALIGNMENTS, HORIZONS
+from translator.options import ProfileOptions
 from translator.evaluate.report_policy import (
     CC_MODES,
     EMPTY_RELATIONS,
@@ -281,3 +282,25 @@ def with_overrides(base: Operational, **overrides) -> Operational:
 DEFAULT = Operational(frozenset({"window-close"}))
 """Parameters when options are given without a profile: window close at t0 = 0, RSTREAM, empty
 relations emitted, RSP-QL windows (o, c] opening at t0, no observation horizon."""
+
+
+def operational_parameters(options: ProfileOptions, *, window_bounds: str | None, unit: str = "s") -> Operational:
+    """The :class:`Operational` parameters of engine-profile ``options`` (the profile's, overridden
+    by the options given; ``window_bounds``: the window model, if given; ``unit``: the base unit of
+    ``report_period``)."""
+    from lars.errors import RsplarsError
+    from translator.evaluate.report_policy import parse_report
+    from translator.rdf.timeunits import duration_in_base_units
+
+    base = get_profile(options.profile).params if options.profile else DEFAULT
+    windows = None
+    if options.report_window is not None:
+        if any(k < 1 for k in options.report_window):
+            raise RsplarsError("report_window: windows are numbered from 1")
+        windows = tuple(k - 1 for k in options.report_window)
+    period = duration_in_base_units(options.report_period, unit) if options.report_period is not None else None
+    return with_overrides(
+        base, t0=options.t0, report=parse_report(options.report_policy) if options.report_policy is not None else None,
+        cc_mode=options.cc_mode, tick=options.tick, r2s=options.r2s, empty_relations=options.empty_relations,
+        period=period, report_windows=windows, window_model=window_bounds, alignment=options.window_alignment,
+        horizon=options.horizon)

@@ -7,6 +7,8 @@ import argparse
 import sys
 
 from lars.errors import RsplarsError
+from translator.options import TranslationOptions
+from translator.translate import variants
 from translator.translate.tau import WINDOW_BOUNDS
 
 UNITS = ("ms", "s", "m", "h", "d")
@@ -200,81 +202,40 @@ def _static_during(spec: str):
 
 
 def check_stream_iris(query, stream_iris) -> None:
-    """Every ``--stream IRI`` must be a stream the query reads (a typo would otherwise run the
-    query over no data and report empty answers); a query stream without ``--stream`` data gets a
-    note on stderr (it is read as an empty stream). Queries whose stream is a variable (CQELS
-    ``STREAM ?s``) accept any IRI."""
-    from translator.query import model as M
+    """Every ``--stream IRI`` must be a stream the query reads
+    (:func:`translator.translate.variants.check_stream_iris`); the notes go to stderr."""
+    notes: list[str] = []
+    variants.check_stream_iris(query, stream_iris, notes)
+    for note in notes:
+        print(f"rsplars: {note}", file=sys.stderr)
 
-    patterns = M.stream_graph_patterns(query)
-    if any(not isinstance(p.stream, M.IRI) for p in patterns):
-        return
-    declared = {p.stream.value for p in patterns}
-    given = {str(iri) for iri in stream_iris}
-    unknown = sorted(given - declared)
-    if unknown:
-        names = ", ".join(f"<{i}>" for i in sorted(declared)) or "none"
-        raise RsplarsError(f"--stream <{unknown[0]}> is not a stream of the query (its streams: {names})")
-    for iri in sorted(declared - given):
-        print(f"rsplars: note: no --stream for <{iri}>: read as an empty stream", file=sys.stderr)
+
+def translation_options(args: argparse.Namespace) -> TranslationOptions:
+    """The :class:`~translator.options.TranslationOptions` of ``--mode``, ``--period``,
+    ``--strategy``, ``--window-bounds``, ``--unit``, ``--as`` and ``--assign I=IRI``."""
+    assign: dict[int, str] = {}
+    for spec in getattr(args, "assign", None) or ():
+        number, sep, iri = spec.partition("=")
+        if not sep or not number.strip().isdigit() or int(number) < 1:
+            raise RsplarsError(f"--assign: expected I=IRI with I a triple pattern number from 1, got {spec!r}")
+        assign[int(number)] = iri
+    return TranslationOptions(mode=getattr(args, "mode", None) or None, period=getattr(args, "period", None),
+                              strategy=getattr(args, "strategy", None), window_bounds=args.window_bounds,
+                              unit=args.unit, as_variant=getattr(args, "as_", None), assign=assign)
 
 
 def assignment_from(args: argparse.Namespace, query, elements) -> dict[int, str] | None:
     """``--assign`` if given, else read off the stream data (for ``--as cqels-*`` on C-SPARQL)."""
-    from translator.translate.compile import assign_by_data
-    from translator.rdf.terms import to_nt
-
-    if args.assign:
-        out = {}
-        for spec in args.assign:
-            number, sep, iri = spec.partition("=")
-            if not sep or not number.strip().isdigit() or int(number) < 1:
-                raise RsplarsError(f"--assign: expected I=IRI with I a triple pattern number from 1, got {spec!r}")
-            out[int(number) - 1] = iri.strip().strip("<>")
-        return out
-    if not elements:
-        return None
-    triples: dict[str, set[tuple[str, str, str]]] = {}
-    for e in elements:
-        triples.setdefault(str(e.stream_iri), set()).add(tuple(to_nt(x) for x in e.triple))  # type: ignore[arg-type]
-    return assign_by_data(query, triples)
+    return variants.assignment_of(query, translation_options(args), elements)
 
 
 def compile_variants(args: argparse.Namespace, query, elements=()) -> list[tuple[str, object]]:
-    """[(label, Compiled)] for the query or the counterparts ``--as`` asks for."""
-    from translator.translate.compile import compile_query, counterparts
-    from translator.translate.normalize import TimeBase
-    from translator.rdf.timeunits import duration_in_base_units
-
-    base = TimeBase(args.unit)
-    period = duration_in_base_units(args.period, args.unit) if getattr(args, "period", None) else None
-    if period is not None and period < 1:
-        raise RsplarsError(f"--period {args.period}: the pull period must be positive")
-    if query.dialect == "rsepql":  # basic event patterns on windows: translator.translate.rsepql
-        from translator.translate.rsepql import compile_rsepql
-
-        return [("Q", compile_rsepql(query, base=base))]
-    if query.dialect == "epsparql":  # event patterns: translator.translate.epsparql (docs/epsparql.md)
-        from translator.translate.epsparql import compile_epsparql
-
-        if args.as_ or getattr(args, "strategy", None) or getattr(args, "mode", None) not in (None, "push"):
-            raise RsplarsError("EP-SPARQL queries are translated as event patterns and pushed: "
-                               "--as, --strategy and --mode pull/none do not apply")
-        compiled = compile_epsparql(query, base=base)
-        for warning in compiled.warnings:
-            print(f"rsplars: warning: {warning}", file=sys.stderr)
-        return [("Q", compiled)]
-    queries = [("Q", query)]
-    if args.as_:
-        assignment = assignment_from(args, query, elements) if query.dialect == "csparql" else None
-        queries = counterparts(query, args.as_, assignment)
-    out = []
-    for label, q in queries:
-        strategy = args.strategy
-        if args.as_ and strategy is None:
-            strategy = "tau1" if args.as_ == "csparql" else "tau2"
-        out.append((label, compile_query(q, strategy=strategy, mode=getattr(args, "mode", None) or None,
-                                         period=period, bounds=args.window_bounds, base=base)))
+    """[(label, Compiled)] for the query or the counterparts ``--as`` asks for
+    (:func:`translator.translate.variants.compile_variants`); its warnings go to stderr."""
+    notes: list[str] = []
+    out = variants.compile_variants(query, translation_options(args), elements, notes)
+    for note in notes:
+        print(f"rsplars: {note}", file=sys.stderr)
     return out
 
 

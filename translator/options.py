@@ -1,6 +1,7 @@
-"""The options of translations and runs, as frozen dataclasses (the ``rsplars`` command line's
-``--mode``, ``--period``, ``--strategy``, ``--window-bounds``, ``--unit``, ``--as``, ``--assign``,
-``--profile``, …)."""
+"""The options of translations and runs, as frozen dataclasses: what the public API
+(``rsplars``), the command line (``--mode``, ``--period``, ``--strategy``, ``--window-bounds``,
+``--unit``, ``--as``, ``--assign``, ``--profile``, …) and the Spark jobs pass down the pipeline. Plain
+data: this module imports nothing of the project, so every stage may read it."""
 
 from __future__ import annotations
 
@@ -68,27 +69,6 @@ class ProfileOptions:
     report_window: tuple[int, ...] | None = None
     window_alignment: str | None = None
     horizon: str | int | None = None
-
-    def operational(self, *, window_bounds: str | None, unit: str = "s") -> object:
-        """The :class:`translator.evaluate.profiles.Operational` parameters these options give
-        (``window_bounds``: the window model, if given; ``unit``: the base unit of ``report_period``)."""
-        from lars.errors import RsplarsError
-        from translator.evaluate.profiles import DEFAULT, get_profile, with_overrides
-        from translator.evaluate.report_policy import parse_report
-        from translator.rdf.timeunits import duration_in_base_units
-
-        base = get_profile(self.profile).params if self.profile else DEFAULT
-        windows = None
-        if self.report_window is not None:
-            if any(k < 1 for k in self.report_window):
-                raise RsplarsError("report_window: windows are numbered from 1")
-            windows = tuple(k - 1 for k in self.report_window)
-        return with_overrides(
-            base, t0=self.t0, report=parse_report(self.report_policy) if self.report_policy is not None else None,
-            cc_mode=self.cc_mode, tick=self.tick, r2s=self.r2s, empty_relations=self.empty_relations,
-            period=duration_in_base_units(self.report_period, unit) if self.report_period is not None else None,
-            report_windows=windows, window_model=window_bounds, alignment=self.window_alignment,
-            horizon=self.horizon)
 
 
 @dataclass(frozen=True)

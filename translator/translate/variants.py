@@ -1,6 +1,6 @@
-"""A query and its :class:`~rsplars.options.TranslationOptions` → the compiled programs
-(:func:`translator.translate.compile.compile_query`, or the EP-SPARQL / RSEP-QL translations), as
-``rsplars translate``/``run`` compile them, without the command line."""
+"""A query and its :class:`~translator.options.TranslationOptions` → the compiled programs
+(:func:`translator.translate.compile.compile_query`, or the EP-SPARQL / RSEP-QL translations): the
+one place where the public API, the command line and the Spark jobs compile a query."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from typing import Any, Sequence
 from lars.errors import RsplarsError
 from translator.query.model import Query
 
-from rsplars.options import TranslationOptions
+from translator.options import TranslationOptions
 
-__all__ = ["compile_variants"]
+__all__ = ["assignment_of", "check_stream_iris", "compile_variants"]
 
 
 def compile_variants(query: Query, options: TranslationOptions, elements: Sequence[Any] = (),
