@@ -2,7 +2,10 @@
 (``bench/rdf_window_baseline.py``), whole process, on the SRBench-style stream of fresh
 observation IRIs (not a test).
 
-    python bench/aggregate_window_bench.py [--seconds 300] [--per 30] [--asp] [--dir DIR] [--output FILE]
+    python bench/aggregate_window_bench.py [--seconds 1200] [--per 30] [--asp] [--dir DIR] [--output FILE]
+                                           [--against CHECKOUT]
+
+``--against CHECKOUT`` also runs another checkout's rsplars in the same run (``bench/checkouts.py``).
 
 Results (wall and CPU seconds, peak RSS, ratios, the load average, the commit measured):
 ``bench/results/aggregate_window_bench.json``.
@@ -29,6 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 from rdf_window_baseline import E, write_srbench  # noqa: E402
+from checkouts import compile_trees, rsplars_command  # noqa: E402
 from recording import results_path, revision  # noqa: E402
 
 WHERE = f"""FROM STREAM <{E}stream> [RANGE 10s STEP 1s]
@@ -106,21 +110,22 @@ def _timed_once(cmd: list[str], out: Path) -> tuple[float, float, float]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=int, default=300)
+    parser.add_argument("--seconds", type=int, default=1200,
+                        help="stream length (default 1200: the baseline needs more than 10 s)")
     parser.add_argument("--per", type=int, default=30, help="observations per second")
     parser.add_argument("--asp", action="store_true", help="also time --lars-engine asp (clingo)")
     parser.add_argument("--dir", help="keep the files here (default: a temporary directory)")
     parser.add_argument("--output", help="default: bench/results/aggregate_window_bench[.NNNs][.PERper][.asp].json "
                         "(the parts for options other than the defaults)")
     parser.add_argument("--repeat", type=int, default=1, metavar="N", help="runs per command, medians reported (default 1)")
+    parser.add_argument("--against", type=Path, metavar="CHECKOUT", help="also run the rsplars of this checkout")
     args = parser.parse_args(argv)
+    against = revision(args.against) if args.against else None
     global REPEAT
     REPEAT = max(1, args.repeat)
     load_before = os.getloadavg()
     results: list[dict] = []
-    # rsplars as installed: bytecode compiled (as bench/fresh_bench.py does)
-    subprocess.run([sys.executable, "-m", "compileall", "-q", *(str(ROOT / pkg) for pkg in ("lars", "translator", "asp", "spark_jobs"))],
-                   check=True, stdout=subprocess.DEVNULL)
+    compile_trees(args.against)
     d = Path(args.dir or tempfile.mkdtemp(prefix="aggbench"))
     d.mkdir(parents=True, exist_ok=True)
     stream = d / "s.nt"
@@ -130,26 +135,35 @@ def main(argv: list[str] | None = None) -> int:
     for name, text in QUERIES.items():
         query = d / f"{name}.rq"
         query.write_text(text)
-        run = [py, "-m", "translator", "run", str(query), "--stream", f"{E}stream={stream}", "--unit", "s"]
-        inc = timed(run + ["--lars-engine", "incremental"], d / f"{name}.incremental.jsonl")
+        run = ["run", str(query), "--stream", f"{E}stream={stream}", "--unit", "s"]
+        inc = timed([*rsplars_command(), *run, "--lars-engine", "incremental"], d / f"{name}.incremental.jsonl")
         base = timed([py, str(ROOT / "bench" / "rdf_window_baseline.py"), str(stream), "10", "1", str(query)], d / f"{name}.oxigraph.jsonl")
         ok, rows = same_values(values(d / f"{name}.incremental.jsonl"), values(d / f"{name}.oxigraph.jsonl"))
         row = {"query": name, "triples": triples, "rsplars": {"wall_s": inc[0], "cpu_s": inc[1], "peak_mib": inc[2]},
                "pyoxigraph": {"wall_s": base[0], "cpu_s": base[1], "peak_mib": base[2]},
                "ratio_wall": base[0] / inc[0], "ratio_cpu": base[1] / inc[1], "equal_values": ok, "rows": rows}
         results.append(row)
+        if args.against:
+            other = timed([*rsplars_command(args.against), *run, "--lars-engine", "incremental"], d / f"{name}.against.jsonl")
+            row["against"] = {**against, "wall_s": other[0], "cpu_s": other[1], "peak_mib": other[2],
+                              "ratio_wall": base[0] / other[0], "ratio_cpu": base[1] / other[1],
+                              "equal_values": same_values(values(d / f"{name}.against.jsonl"),
+                                                          values(d / f"{name}.incremental.jsonl"))[0]}
         line = (f"  {name:13} rsplars (incremental) {inc[0]:7.2f} s ({inc[1]:6.2f} s CPU) | pyoxigraph {base[0]:6.2f} s ({base[1]:5.2f} s CPU) | "
                 f"ratio {base[0] / inc[0]:5.2f}x wall, {base[1] / inc[1]:5.2f}x CPU | "
                 f"answers {'equal as values' if ok else 'DIFFER'} at every time point ({rows} rows)")
+        if args.against:
+            line += (f" | against {against['commit']}: {row['against']['wall_s']:7.2f} s, ratio "
+                     f"{row['against']['ratio_wall']:5.2f}x wall, {row['against']['ratio_cpu']:5.2f}x CPU")
         if args.asp:
-            asp = timed(run + ["--lars-engine", "asp"], d / f"{name}.asp.jsonl")
+            asp = timed([*rsplars_command(), *run, "--lars-engine", "asp"], d / f"{name}.asp.jsonl")
             same = (d / f"{name}.asp.jsonl").read_bytes() == (d / f"{name}.incremental.jsonl").read_bytes()
             line += (f" | clingo {asp[0]:7.2f} s ({asp[1]:6.2f} s CPU; incremental {asp[1] / inc[1]:4.1f}x less CPU), "
                      f"output {'byte-identical' if same else 'DIFFERENT'}")
             row["clingo"] = {"wall_s": asp[0], "cpu_s": asp[1], "peak_mib": asp[2], "byte_identical": same}
         print(line, flush=True)
     out = Path(args.output) if args.output else results_path(
-        "aggregate_window_bench", f"{args.seconds}s" if args.seconds != 300 else "",
+        "aggregate_window_bench", f"{args.seconds}s" if args.seconds != 1200 else "",
         f"{args.per}per" if args.per != 30 else "", "asp" if args.asp else "")
     out.write_text(json.dumps({**revision(), "machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0]},
                                              "load_before": load_before, "load_after": os.getloadavg(),

@@ -4,6 +4,7 @@ definition in the same run; and one judgement of a 1M-triple stream (not a test)
 
     .venv/bin/python bench/check_bench.py                # the 21 cells and the 1M-triple stream
     .venv/bin/python bench/check_bench.py --quick        # the cells only
+    .venv/bin/python bench/check_bench.py --against DIR  # also another checkout's rsplars (A/B, bench/checkouts.py)
 
 The cells: the queries of ``tests/data/csrbench_recorded/queries`` over the oracle's own folder of
 Turtle files (``tests/data/csrbench_recorded/data``, file k at k s), each engine's recorded answers
@@ -53,6 +54,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data" / "csrbench_recorded"
 STREAM_IRI = "http://cwi.nl/SRBench/observations"
 sys.path.insert(0, str(ROOT / "bench"))
+from checkouts import rsplars_command  # noqa: E402
 from recording import results_path, revision  # noqa: E402
 
 #: (engine, query, query file, recorded answer file or None, published verdict: True = pass)
@@ -100,14 +102,15 @@ def load() -> float:
 
 
 def run_check(engine: str, query: str, answers: Path, stream: Path, stream_unit: str, *,
-              ignore_timestamps: bool = True, cache: Path | None = None) -> dict:
-    """One ``rsplars check`` process; ``cache``: its user cache folder (``RSPLARS_CACHE_DIR``)."""
+              ignore_timestamps: bool = True, cache: Path | None = None, checkout: Path | None = None) -> dict:
+    """One ``rsplars check`` process; ``cache``: its user cache folder (``RSPLARS_CACHE_DIR``);
+    ``checkout``: run that checkout's rsplars (default: this tree's)."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     if cache is not None:
         env["RSPLARS_CACHE_DIR"] = str(cache)
     with tempfile.TemporaryDirectory() as d:
         report = Path(d) / "report.json"
-        argv = [sys.executable, "-m", "translator", "check", str(query), "--stream", f"{STREAM_IRI}={stream}",
+        argv = [*rsplars_command(checkout), "check", str(query), "--stream", f"{STREAM_IRI}={stream}",
                 "--stream-time-unit", stream_unit, "--answers", str(answers), "--answers-time-unit", "ms",
                 "--profile", engine, "--json", str(report)] + (["--ignore-timestamps"] if ignore_timestamps else [])
         start = time.perf_counter()
@@ -285,6 +288,7 @@ def million(folder: Path, repeats: int = 66) -> tuple[Path, Path, int]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="the cells only, no 1M-triple stream")
+    parser.add_argument("--against", type=Path, metavar="CHECKOUT", help="also run the rsplars of this checkout (warm)")
     args = parser.parse_args()
     graphs = instants()
     cells = []
@@ -307,6 +311,11 @@ def main() -> int:
                 entry.unlink()  # the stream read as new data; the query and the parse tables stay cached
             cell["rsplars_cold"] = run_check(*cell_args, cache=folder)
             cell["rsplars"] = run_check(*cell_args, cache=folder)
+        if args.against:
+            with tempfile.TemporaryDirectory() as cache:
+                folder = Path(cache) / "rsplars"
+                run_check(*cell_args, cache=folder, checkout=args.against)  # fills its cache
+                cell["against"] = run_check(*cell_args, cache=folder, checkout=args.against)
         if len({cell[k].get("correct") for k in ("rsplars_first", "rsplars_cold", "rsplars")}) != 1:
             cell["rsplars"]["error"] = "the verdict from the cache differs from the verdict without it"
         cell["oracle"] = oracle(engine, text, graphs, recorded(path))
@@ -339,6 +348,10 @@ def main() -> int:
         "rsplars_first_total_s": round(sum(first), 3),
         "rsplars_first_max_s": max(first),
         "oracle_total_s": round(sum(c["oracle"]["wall_s"] for c in cells if "oracle" in c), 3),
+        **({"against": {**revision(args.against),
+                        "total_s": round(sum(c["against"]["wall_s"] for c in cells if "against" in c), 3),
+                        "same_verdicts": all(c["against"].get("correct") == c["rsplars"].get("correct")
+                                             for c in cells if "against" in c)}} if args.against else {}),
         "targets": {"cell_s": 2, "all_cells_s": 30, "million_s": 60},
     }
     if not args.quick:
@@ -348,11 +361,18 @@ def main() -> int:
             generated = time.perf_counter() - start
             got = run_check("csparql", DATA / "queries" / "q1.rq", answers, stream, "ms", ignore_timestamps=False,
                             cache=Path(d) / "cache")  # an N-Triples file: its elements are read, not cached
+            other = run_check("csparql", DATA / "queries" / "q1.rq", answers, stream, "ms", ignore_timestamps=False,
+                              cache=Path(d) / "cache-against", checkout=args.against) if args.against else None
         result["million"] = {"triples": count, "generate_s": round(generated, 3), "load_before": round(load(), 2),
-                             **got}
-        print(f"1M triples ({count:,}): rsplars check {got.get('correct')} in {got['wall_s']} s", flush=True)
+                             **got, **({"against": other} if other else {})}
+        print(f"1M triples ({count:,}): rsplars check {got.get('correct')} in {got['wall_s']} s"
+              + (f"; against {result['against']['commit']}: {other.get('correct')} in {other['wall_s']} s" if other else ""),
+              flush=True)
     out = results_path("check_bench", "quick" if args.quick else "")
     out.write_text(json.dumps(result, indent=2) + "\n")
+    if args.against:
+        print(f"cells, warm, in all: rsplars {result['rsplars_total_s']} s, against {result['against']['commit']} "
+              f"{result['against']['total_s']} s; same verdicts: {result['against']['same_verdicts']}")
     print(f"wrote {out.relative_to(ROOT)}")
     return 0
 

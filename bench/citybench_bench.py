@@ -3,7 +3,12 @@ a static sensor repository: ``rsplars run`` against the faster of the two pyoxig
 baselines (``bench/rdf_window_baseline.py``: the window kept in one store, or a fresh store per
 evaluation, ``--fresh-store``), whole process, side by side (not a test).
 
-    python bench/citybench_bench.py [--seconds 600] [--per 3] [--queries Q1,Q3,Q12] [--dir DIR] [--output FILE]
+    python bench/citybench_bench.py [--seconds 4800] [--per 3] [--queries Q1,Q3,Q12] [--dir DIR] [--output FILE]
+                                    [--against CHECKOUT]
+
+``--against CHECKOUT`` also runs the rsplars of another checkout of the project (e.g. a
+``git worktree`` of an earlier commit) on the same files in the same run, with the same
+interpreter and packages, so that a change is measured A/B beside the same baseline.
 
 The queries are CityBench's own C-SPARQL files (``tests/data/queries/csparql/``, copied from
 github.com/CityBench/Benchmark, GPL-3.0, see that folder's README), unchanged: two traffic streams
@@ -24,9 +29,9 @@ that its GROUP BY has several groups.
 Results (wall and CPU seconds, peak RSS, ratios, the load average, the commit measured):
 ``bench/results/citybench_bench.json``.
 Answers are compared at every time point as values (Q3's average is an xsd:decimal, whose lexical
-form oxigraph writes differently: ``6`` where rsplars writes ``6.0``) and as sets: rsplars' answers
-are sets (D5, docs/translation.md "Set semantics"), oxigraph's SELECT a multiset (Q12 gives one
-``?obCnt`` row per group, and groups of equal counts repeat it).
+form oxigraph writes differently: ``6`` where rsplars writes ``6.0``) and as multisets: both sides
+answer SPARQL's bags (D5; Q12 gives one ``?obCnt`` row per group, and groups of equal counts repeat
+it). A checkout given by ``--against`` that answers sets is compared as sets.
 """
 
 from __future__ import annotations
@@ -35,7 +40,6 @@ import argparse
 import json
 import os
 import random
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -44,6 +48,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 import aggregate_window_bench  # noqa: E402
 from aggregate_window_bench import same_values, timed, values  # noqa: E402
+from checkouts import compile_trees, rsplars_command  # noqa: E402
 from recording import results_path, revision  # noqa: E402
 
 SES = "http://www.insight-centre.org/dataset/SampleEventService#"
@@ -98,19 +103,20 @@ def distinct(answers: dict[int, list]) -> dict[int, list]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=int, default=600)
+    parser.add_argument("--seconds", type=int, default=4800,
+                        help="stream length (default 4800: the faster baseline needs more than 10 s)")
     parser.add_argument("--per", type=int, default=3, help="events per second and service (4 observations each)")
     parser.add_argument("--queries", default=",".join(QUERIES))
     parser.add_argument("--dir", help="keep the files here (default: a temporary directory)")
     parser.add_argument("--output", help="default: bench/results/citybench_bench[.QUERIES-NNNs].json (the part when "
                         "--queries or --seconds is not the default, e.g. citybench_bench.q12-20s.json)")
     parser.add_argument("--repeat", type=int, default=1, metavar="N", help="runs per command, medians reported (default 1)")
+    parser.add_argument("--against", type=Path, metavar="CHECKOUT", help="also run the rsplars of this checkout")
     args = parser.parse_args(argv)
+    against = revision(args.against) if args.against else None
     aggregate_window_bench.REPEAT = max(1, args.repeat)
     load_before = os.getloadavg()
-    # rsplars as installed: bytecode compiled (as bench/fresh_bench.py does)
-    subprocess.run([sys.executable, "-m", "compileall", "-q", *(str(ROOT / pkg) for pkg in ("lars", "translator", "asp", "spark_jobs"))],
-                   check=True, stdout=subprocess.DEVNULL)
+    compile_trees(args.against)
     d = Path(args.dir or tempfile.mkdtemp(prefix="citybench"))
     d.mkdir(parents=True, exist_ok=True)
     services = sorted({s for streams in QUERIES.values() for carried in streams.values() for s in carried})
@@ -132,20 +138,27 @@ def main(argv: list[str] | None = None) -> int:
             files.append((stream, path))
         triples = 4 * observations
         query = QUERY_DIR / f"{name}.txt"
-        run = [py, "-m", "translator", "run", str(query), "--unit", "s", "--static", str(static),
+        run = ["run", str(query), "--unit", "s", "--static", str(static),
                *(a for stream, path in files for a in ("--stream", f"{SES}{stream}={path}"))]
-        mine = timed(run, d / f"{name}.rsplars.jsonl")
+        mine = timed([*rsplars_command(None), *run], d / f"{name}.rsplars.jsonl")
+        other = timed([*rsplars_command(args.against), *run], d / f"{name}.against.jsonl") if args.against else None
         base_cmd = [py, str(ROOT / "bench" / "rdf_window_baseline.py"), ",".join(str(p) for _, p in files),
                     str(RANGE_S), str(STEP_S), str(query), "--static", str(static)]
         kept = timed(base_cmd, d / f"{name}.oxigraph.jsonl")
         fresh = timed([*base_cmd, "--fresh-store"], d / f"{name}.oxigraph-fresh.jsonl")
-        got = distinct(values(d / f"{name}.rsplars.jsonl"))
-        ok, rows = same_values(got, distinct(values(d / f"{name}.oxigraph.jsonl")))
-        ok_fresh, _ = same_values(got, distinct(values(d / f"{name}.oxigraph-fresh.jsonl")))
+        got = values(d / f"{name}.rsplars.jsonl")
+        ok, rows = same_values(got, values(d / f"{name}.oxigraph.jsonl"))
+        ok_fresh, _ = same_values(got, values(d / f"{name}.oxigraph-fresh.jsonl"))
         base = min(kept, fresh)  # the faster baseline (by wall time)
         ratio = base[0] / mine[0]
+        compared = {}
+        if other is not None:
+            ok_other = same_values(distinct(values(d / f"{name}.against.jsonl")), distinct(got))[0]
+            compared = {"against": {**against, "wall_s": other[0], "cpu_s": other[1], "peak_mib": other[2],
+                                    "ratio_wall": base[0] / other[0], "ratio_cpu": base[1] / other[1],
+                                    "equal_sets": ok_other}}
         results.append({"query": name, "streams": len(files), "triples": triples,
-                        "rsplars": {"wall_s": mine[0], "cpu_s": mine[1], "peak_mib": mine[2]},
+                        "rsplars": {"wall_s": mine[0], "cpu_s": mine[1], "peak_mib": mine[2]}, **compared,
                         "pyoxigraph": {"wall_s": kept[0], "cpu_s": kept[1], "peak_mib": kept[2]},
                         "pyoxigraph_fresh_store": {"wall_s": fresh[0], "cpu_s": fresh[1], "peak_mib": fresh[2]},
                         "faster_baseline": "kept store" if base is kept else "fresh store",
@@ -154,7 +167,11 @@ def main(argv: list[str] | None = None) -> int:
               f"pyoxigraph kept store {kept[0]:6.2f} s, fresh store {fresh[0]:6.2f} s | ratio to the faster {ratio:5.2f}x wall, "
               f"{base[1] / mine[1]:5.2f}x CPU | answers {'equal as values' if ok and ok_fresh else 'DIFFER'} at every time point "
               f"({rows} rows)", flush=True)
-    default = args.queries == ",".join(QUERIES) and args.seconds == 600 and args.per == 3
+        if other is not None:
+            print(f"       against {against['commit']}: {other[0]:6.2f} s ({other[1]:5.2f} s CPU, {other[2]:5.1f} MiB) | "
+                  f"ratio to the faster {base[0] / other[0]:5.2f}x wall, {base[1] / other[1]:5.2f}x CPU | answers "
+                  f"{'equal as sets' if compared['against']['equal_sets'] else 'DIFFER'}", flush=True)
+    default = args.queries == ",".join(QUERIES) and args.seconds == 4800 and args.per == 3
     variant = "" if default else "-".join([*args.queries.lower().split(","), f"{args.seconds}s", *([f"{args.per}per"] if args.per != 3 else [])])
     out = Path(args.output) if args.output else results_path("citybench_bench", variant)
     out.write_text(json.dumps({**revision(), "machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0]},
