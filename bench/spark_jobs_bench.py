@@ -1,6 +1,6 @@
 """Throughput of the jobs of docs/spark_jobs.md (not a test): sequential against Spark ``local[2]``.
 
-    .venv/bin/python bench/spark_jobs_bench.py            # the sizes of the README rows
+    .venv/bin/python bench/spark_jobs_bench.py            # the sizes of the rows of docs/spark_jobs.md
     .venv/bin/python bench/spark_jobs_bench.py --quick    # smoke run (a tenth of the sizes)
 
 Three jobs, each run sequentially and on Spark ``local[2]`` (Spark's start-up included), every case in a

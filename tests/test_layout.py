@@ -1,7 +1,7 @@
 """The folders are the pipeline's stages and imports flow one way.
 
 One query is followed from its text to an agreement verdict through the public library functions,
-and each step lives in the stage folder the README's layout names, in pipeline order. The import
+and each step lives in the stage folder docs/layout.md names, in pipeline order. The import
 rules themselves are the import-linter contracts of ``pyproject.toml``, checked here as well as by
 ``make lint`` (so a plain ``pytest`` run also fails on an import back up the pipeline).
 """

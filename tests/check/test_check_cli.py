@@ -145,7 +145,7 @@ EXAMPLE = DATA.parents[2] / "examples" / "check"
     ("cqels-answers.json", "csparql", 1, "correct under profile cqels"),
 ])
 def test_the_worked_example(cli, answers, profile, code, text):
-    """docs/check.md §6 and the README section, as printed there."""
+    """docs/check.md §6 and the README's example, as printed there."""
     got, out, err = cli("check", EXAMPLE / "hot.rq", "--stream", f"http://example.org/temps={EXAMPLE / 'temps.nt'}",
                         "--stream-time-unit", "ms", "--answers-time-unit", "ms", "--answers", EXAMPLE / answers,
                         "--profile", profile)

@@ -202,8 +202,8 @@ def test_print_asp_at_gives_clingo_the_answers_at_t(tmp_path, capsys):
     assert f'answer("<{NS}company1>",1,2)' in solved.stdout
 
 
-def test_readme_example_equals_the_evaluator(capsys):
-    """The README's EP-SPARQL example (examples/epsparql) against the independent evaluator."""
+def test_documented_example_equals_the_evaluator(capsys):
+    """The EP-SPARQL example of docs/epsparql.md (examples/epsparql) against the independent evaluator."""
     from ep_oracle import Oracle, nt
     from translator.rdf.streams import read_stream
 

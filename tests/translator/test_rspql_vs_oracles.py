@@ -103,7 +103,7 @@ def test_window_patterns_equal_sparql_on_the_window_graphs(name, bounds, seed, t
             have = {tuple(sorted((k, comparable_nt(v)) for k, v in a.items())) for a in record["answers"]}
         want = as_set(oxigraph_rows(sparql, typed, graphs))
         assert have == want, (t, "pyoxigraph")
-        if name not in ("minus",):  # rdflib evaluates MINUS with the bindings before it (README)
+        if name not in ("minus",):  # rdflib evaluates MINUS with the bindings before it (docs/coverage.md)
             assert rdflib_rows(sparql, typed, graphs) == want, (t, "rdflib")
         answered += bool(want)
     assert answered or name == "ask"

@@ -163,7 +163,7 @@ def test_sparql_syntax_of_plain_queries_equals_rdflib(where: str, files, tmp_pat
     from rdflib.query import Result
 
     got = Result.parse(source=io.StringIO(out.read_text(encoding="utf-8")), format="json")
-    if "*" in where:  # rdflib 7 types an integer product as xsd:decimal (README, oracles): Oxigraph
+    if "*" in where:  # rdflib 7 types an integer product as xsd:decimal (docs/coverage.md, oracles): Oxigraph
         from rdflib import Graph
         from oxigraph_oracle import oxigraph_rows
 

@@ -5,8 +5,8 @@ SPARQL 1.1 tests do (``test_sparql11_suite.py``: the test's data as ``--static``
 the query's own FROM / FROM NAMED read beside the query), its answers compared as bags
 (``w3c_results``; REDUCED and ``mf:LaxCardinality`` with their lax cardinality). Every test passes
 unless ``w3c_classification10`` lists it, and then it fails exactly as listed; rdflib's engine runs
-every test too (the README's reference column). Approval (``dawgt:approval``) and optional features
-(``mf:requires``) are read from the manifests: every listed test is run, and the README says which
+every test too (the reference column of docs/conformance.md). Approval (``dawgt:approval``) and optional features
+(``mf:requires``) are read from the manifests: every listed test is run, and docs/conformance.md says which
 are not approved. Each syntax test runs through ``rsplars translate``: a positive one is read
 (exit 0), a negative one is refused as a located syntax error (exit 2, no traceback).
 """
@@ -24,7 +24,7 @@ from w3c_classification10 import SPARQL10, SYNTAX_FAILED  # noqa: E402
 from w3c_conformance import W3C_SPARQL10  # noqa: E402
 from w3c_manifest import SyntaxTest, W3CTest, all_tests10, syntax_tests  # noqa: E402
 from w3c_runner import read_syntax_test  # noqa: E402
-from w3c_suite_checks import (assert_names_tests_once, assert_rdflib_outcome, assert_readme_table,  # noqa: E402
+from w3c_suite_checks import (assert_names_tests_once, assert_rdflib_outcome, assert_conformance_table,  # noqa: E402
                               assert_rsplars_outcome)
 
 TESTS = all_tests10()
@@ -45,8 +45,8 @@ def test_classification_names_tests_of_the_suite_once() -> None:
     assert_names_tests_once(TESTS, SPARQL10)
 
 
-def test_readme_conformance_table_is_the_classification() -> None:
-    assert_readme_table(TESTS, W3C_SPARQL10, SYNTAX)
+def test_conformance_table_is_the_classification() -> None:
+    assert_conformance_table(TESTS, W3C_SPARQL10, SYNTAX)
 
 
 def test_the_manifests_are_read_with_approval_requirements_and_cardinality() -> None:
@@ -54,7 +54,7 @@ def test_the_manifests_are_read_with_approval_requirements_and_cardinality() -> 
     assert len(TESTS) == 283 and len(SYNTAX) == 199
     assert by_key["basic/base-prefix-1"].approved and not by_key["sort/sort-not-projected"].approved
     assert by_key["open-world/date-2"].requires == ("XsdDateOperations",)
-    assert sum(not t.approved for t in TESTS) == 41 and sum(bool(t.requires) for t in TESTS) == 8  # as the README says
+    assert sum(not t.approved for t in TESTS) == 41 and sum(bool(t.requires) for t in TESTS) == 8  # as docs/conformance.md says
     assert all(t.lax_cardinality for t in TESTS if t.category == "reduced")
     assert by_key["dataset/dawg-dataset-01"].data == ()  # the query's FROM names its data
 

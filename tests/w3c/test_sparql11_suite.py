@@ -7,8 +7,8 @@ compared with the expected result as SPARQL's tests compare them (``w3c_results`
 up to one renaming, numbers by value within their datatype; where the query has ORDER BY, the sequence
 of the rows' ORDER BY keys too). Every test passes unless ``w3c_classification`` lists it, and then it
 fails exactly as listed: refused *by name* for an unsupported feature, a set equal to a bag with
-duplicates, or a failure whose reason is written in the README. rdflib's own engine runs every test
-too, compared the same way (the README's reference column). The README's conformance table is the
+duplicates, or a failure whose reason is written in docs/conformance.md. rdflib's own engine runs every test
+too, compared the same way (the reference column there). The conformance table of docs/conformance.md is the
 one ``w3c_conformance`` generates from the same lists.
 """
 
@@ -27,7 +27,7 @@ from w3c_conformance import W3C_SPARQL11  # noqa: E402
 from w3c_manifest import SUITE, W3CTest, all_tests  # noqa: E402
 from w3c_results import ResultSet, order_keys, read_expected, same_bag, top_modifiers, within_reduced  # noqa: E402
 from w3c_runner import UNSUPPORTED_MESSAGE, arguments, cli_answers, compare, run_cli_subprocess  # noqa: E402
-from w3c_suite_checks import (assert_names_tests_once, assert_rdflib_outcome, assert_readme_table,  # noqa: E402
+from w3c_suite_checks import (assert_names_tests_once, assert_rdflib_outcome, assert_conformance_table,  # noqa: E402
                               assert_rsplars_outcome)
 
 TESTS = all_tests()
@@ -48,8 +48,8 @@ def test_classification_names_tests_of_the_suite_once() -> None:
     assert_names_tests_once(TESTS, SPARQL11)
 
 
-def test_readme_conformance_table_is_the_classification() -> None:
-    assert_readme_table(TESTS, W3C_SPARQL11)
+def test_conformance_table_is_the_classification() -> None:
+    assert_conformance_table(TESTS, W3C_SPARQL11)
 
 
 def _jsonl(variables, rows) -> str:

@@ -1,10 +1,10 @@
 """Which W3C SPARQL 1.1 evaluation tests rsplars does not pass, by name, and why; and which ones
-rdflib's own SPARQL engine does not pass (the README's reference column).
+rdflib's own SPARQL engine does not pass (the reference column of docs/conformance.md).
 
 Every test not listed here must pass (``test_sparql11_suite.py`` measures each one, answers compared
 as bags, ``w3c_results``). The lists:
 
-* :data:`UNSUPPORTED`: the query uses a feature the coverage table of the README calls unsupported;
+* :data:`UNSUPPORTED`: the query uses a feature the coverage table of docs/coverage.md calls unsupported;
   the test asserts that ``rsplars run`` refuses it *by name* (exit 2, ``unsupported in translation
   to LARS: …`` or a located ``unsupported: …`` naming the feature), so that it cannot give a wrong
   answer;
@@ -94,7 +94,7 @@ RDFLIB_FAILED: dict[str, tuple[str, str]] = {
 
 CAUSES = ("bags", "ORDER BY of non-projected variables", "parser", "functions", "datetime", "optional SPARQL 1.0 features",
           "internal error", "other")
-"""The causes a failed test is filed under (the README groups the failed tests by them)."""
+"""The causes a failed test is filed under (docs/conformance.md groups the failed tests by them)."""
 
 
 @dataclass(frozen=True)

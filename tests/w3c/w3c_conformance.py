@@ -1,7 +1,7 @@
-"""The README's conformance tables of the W3C SPARQL test suites, generated from the classifications.
+"""The conformance tables of the W3C SPARQL test suites (docs/conformance.md), generated from the classifications.
 
-``python tests/w3c/w3c_conformance.py`` prints the blocks that go between the README's markers (one
-per suite); ``test_sparql11_suite.py`` and ``test_sparql10_suite.py`` check that the README holds
+``python tests/w3c/w3c_conformance.py`` prints the blocks that go between the markers of docs/conformance.md (one
+per suite); ``test_sparql11_suite.py`` and ``test_sparql10_suite.py`` check that docs/conformance.md holds
 exactly these blocks and that every test's measured outcome, rsplars' and rdflib's, is the one the
 classification gives, so the tables cannot drift from what the runner measures.
 """
@@ -23,7 +23,7 @@ DUPLICATE_FEATURE = "duplicate solutions (answers are sets, D5)"
 
 @dataclass(frozen=True)
 class Suite:
-    """One W3C suite as the README shows it: its marker name, folders, tests and classification."""
+    """One W3C suite as docs/conformance.md shows it: its marker name, folders, tests and classification."""
 
     name: str
     categories: tuple[str, ...]

@@ -27,7 +27,7 @@ DAWGT = "http://www.w3.org/2001/sw/DataAccess/tests/test-dawg#"
 
 CATEGORIES = ("aggregates", "bind", "bindings", "cast", "construct", "exists", "functions", "grouping",
               "negation", "project-expression", "property-path", "subquery")
-"""The folders of the SPARQL 1.1 suite, in the order the README's conformance table lists them."""
+"""The folders of the SPARQL 1.1 suite, in the order the conformance table of docs/conformance.md lists them."""
 
 CATEGORIES10 = ("basic", "triple-match", "open-world", "algebra", "bnode-coreference", "optional",
                 "optional-filter", "graph", "dataset", "type-promotion", "cast", "boolean-effective-value",
@@ -58,7 +58,7 @@ class W3CTest:
 
     @property
     def key(self) -> str:
-        """``category/name``, how the classification and the README name a test."""
+        """``category/name``, how the classification and docs/conformance.md name a test."""
         return f"{self.category}/{self.name}"
 
 

@@ -145,7 +145,7 @@ def rdf_format(path: Path) -> str:
 
 
 def measure_rdflib(test: W3CTest) -> Outcome:
-    """The outcome of rdflib's SPARQL engine on the test (the reference column of the README):
+    """The outcome of rdflib's SPARQL engine on the test (the reference column of docs/conformance.md):
     ``passed``, ``wrong``, or ``error`` (an exception, named)."""
     expected = read_expected(test.result)
     try:

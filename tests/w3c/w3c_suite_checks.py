@@ -1,6 +1,6 @@
 """The assertions the W3C suite tests make of each test and of each classification
 (``test_sparql11_suite.py``, ``test_sparql10_suite.py``): a measured outcome is the classified one,
-a classification names tests of its suite once, and the README holds the generated table."""
+a classification names tests of its suite once, and docs/conformance.md holds the generated table."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from w3c_conformance import Suite, table
 from w3c_manifest import W3CTest
 from w3c_runner import measure, measure_rdflib
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+CONFORMANCE = Path(__file__).resolve().parents[2] / "docs" / "conformance.md"
 
 
 def assert_rsplars_outcome(test: W3CTest, c: Classification) -> None:
@@ -27,7 +27,7 @@ def assert_rsplars_outcome(test: W3CTest, c: Classification) -> None:
 
 
 def assert_rdflib_outcome(test: W3CTest, c: Classification) -> None:
-    """rdflib's outcome on the test is the classified one (the README's reference column)."""
+    """rdflib's outcome on the test is the classified one (the reference column of docs/conformance.md)."""
     outcome = measure_rdflib(test)
     assert outcome.status == c.expected_rdflib(test.key), (test.key, outcome)
 
@@ -44,7 +44,7 @@ def assert_names_tests_once(tests: list[W3CTest], c: Classification) -> None:
     assert {status for status, _ in c.rdflib_failed.values()} <= {"wrong", "error"}
 
 
-def assert_readme_table(tests: list[W3CTest], suite: Suite, syntax=None) -> None:
-    text = README.read_text(encoding="utf-8")
+def assert_conformance_table(tests: list[W3CTest], suite: Suite, syntax=None) -> None:
+    text = CONFORMANCE.read_text(encoding="utf-8")
     start, end = text.index(suite.start), text.index(suite.end) + len(suite.end)
     assert text[start:end] == table(tests, suite, syntax), "regenerate with: python tests/w3c/w3c_conformance.py"
