@@ -199,7 +199,9 @@ def test_print_asp_at_gives_clingo_the_answers_at_t(tmp_path, capsys):
     program = write(tmp_path, "p.lp", out)
     solved = subprocess.run([sys.executable, "-m", "clingo", "--enable-python", str(program)], capture_output=True,
                             text=True, timeout=120)
-    assert f'answer("<{NS}company1>",1,2)' in solved.stdout
+    # the projected company, the hidden prices and event times (witness columns, D5), the interval
+    price = '"\\"{}\\"^^<http://www.w3.org/2001/XMLSchema#integer>"'.format
+    assert f'answer("<{NS}company1>",{price(1)},{price(2)},1,2,1,2)' in solved.stdout
 
 
 def test_readme_example_equals_the_evaluator(capsys):
