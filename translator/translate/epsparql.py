@@ -11,9 +11,15 @@ condition; UNION, FILTER carry the interval along; ``getDURATION()`` is ``e − 
 time t are the results over the stream up to t (D9) whose interval ends at t: every complex event
 is reported once, when it is detected, with its interval.
 
-The LARS program (:func:`compile_epsparql`), one predicate ``ev<i>(X̄, S, E)`` per sub-pattern i
+Answers are bags (D5): a complex event is one event per triple pattern the operators use, so the
+same mapping on the same interval made of other events is another complex event, and the SELECT
+projection keeps duplicates (SPARQL 1.1 §18.5 over the pairs (μ, interval)).
+
+The LARS program (:func:`compile_epsparql`), one predicate ``ev<i>(X̄, W̄, S, E)`` per sub-pattern i
 (children ``2i`` and ``2i+1`` as in τ, Dao-Tran, Beck, Eiter 2015, §4.3), X̄ the pattern's variables in lexicographic
-order (``null`` when unbound, D5), S and E the interval's ends as time points:
+order (``null`` when unbound, D5), W̄ its witness columns (:func:`witness`: the event time of each
+triple pattern, a UNION's branch, a sub-query's hidden variables; left out below), S and E the
+interval's ends as time points:
 
 * triple pattern (s, p, o):  ``ev_i(X̄, T, T) ← ⊞^w @_T striple(s, p, o, G)`` — every stream is one
   event stream (G is free); ``w`` is ``∞`` or the query's time bound;
@@ -25,7 +31,9 @@ order (``null`` when unbound, D5), S and E the interval's ends as time points:
   duration is a built-in comparison on S and E (``E − S < 2592000``); anything else is evaluated
   exactly by ``@sparql_test`` with ``E − S``, S or E passed for the time functions (D6);
 * WITHIN d:  ``ev_i(X̄, S, E) ← ev_2i(X̄, S, E), E − S ≤ d``;
-* answer:  ``answer(V̄, S, E) ← ev_1(X̄, S, E), ⊞^0 @_E true`` — the complex event ends now.
+* answer:  ``answer(V̄, H̄, S, E) ← ev_1(X̄, W̄, S, E), ⊞^0 @_E true`` — the complex event ends now;
+  H̄ (:attr:`EventCompiled.hidden`) are the pattern's variables outside the SELECT and W̄, so each
+  distinct answer atom is one complex event (none under DISTINCT/REDUCED, CONSTRUCT, ASK).
 
 A bound at the top of the pattern (``WITHIN d`` or a top-level conjunct ``getDURATION() < d`` /
 ``≤ d``) becomes the time window ``⊞^d`` of every triple pattern: every event of an answer ending at
