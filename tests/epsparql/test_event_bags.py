@@ -222,3 +222,64 @@ def test_rsepql_run_writes_a_row_per_match(tmp_path, capsys):
     assert code == 0
     records = [json.loads(line) for line in out.splitlines()]
     assert records[-1] == {"t": 2, "answers": [{"x": f"<{ex}a>", "@start": 1, "@end": 2}] * 2}
+
+
+# ---- check and agree --answers on event outputs ----------------------------------------------
+
+def stock_files(tmp_path):
+    stream = tmp_path / "s.stream"
+    stream.write_text(STOCK)
+    query = tmp_path / "q.rq"
+    query.write_text("SELECT ?company WHERE { ?company hasStockPrice ?price1 } SEQ { ?company hasStockPrice ?price2 }")
+    return query, ["--stream", f"http://e/s={stream}"]
+
+
+def test_check_judges_an_event_output_as_a_bag(tmp_path, capsys):
+    """rsplars's own output (JSON lines and CSV) is correct; the same output with the duplicate
+    dropped — what a run with set answers writes — is wrong as a bag (the row named with both
+    counts) and right in the set view."""
+    query, options = stock_files(tmp_path)
+    for fmt in ("jsonl", "csv"):
+        code, out = cli(capsys, "run", query, *options, "--format", fmt)
+        recorded = tmp_path / f"out.{fmt}"
+        recorded.write_text(out)
+        code, out = cli(capsys, "check", query, *options, "--answers", recorded)
+        assert code == 0 and out.startswith("correct:") and "compared as bags" in out
+    once = tmp_path / "once.jsonl"
+    once.write_text('{"t": 1, "answers": []}\n'
+                    f'{{"t": 2, "answers": [{{"company": "{C1}", "@start": 1, "@end": 2}}]}}\n')
+    code, out = cli(capsys, "check", query, *options, "--answers", once, "--json", tmp_path / "r.json")
+    assert code == 1
+    assert f"t=2: ?company = {C1} on [1, 2]: recorded 1 time(s), expected 2" in out
+    report = json.loads((tmp_path / "r.json").read_text())
+    assert report["correct"] is False and report["first_mismatches"][0]["expected"] == 2
+    code, out = cli(capsys, "check", query, *options, "--answers", once, "--compare", "sets")
+    assert code == 0 and "compared as sets" in out
+
+
+def test_agree_compares_two_event_outputs_as_bags(tmp_path, capsys):
+    query, options = stock_files(tmp_path)
+    code, out = cli(capsys, "run", query, *options)
+    both = tmp_path / "both.jsonl"
+    both.write_text(out)
+    once = tmp_path / "once.csv"
+    once.write_text(f"t,company,@start,@end\n2,{C1},1,2\n")
+    code, out = cli(capsys, "agree", query, *options, "--answers", both, "--answers", once)
+    assert code == 1 and f"t=2: ?company = {C1} on [1, 2]: A 2 time(s), B 1" in out
+    code, out = cli(capsys, "agree", query, *options, "--answers", both, "--answers", once, "--compare", "sets")
+    assert code == 0 and "agree:" in out
+
+
+@pytest.mark.parametrize("content, message", [
+    ('{"t": 2, "answers": [{"company": "<bad", "@start": 1, "@end": 2}]}\n', "out.jsonl:1: ?company = '<bad'"),
+    ('{"t": 2, "answers": [{"price": "<a>", "@start": 1, "@end": 2}]}\n', "out.jsonl:1: price is not a result variable"),
+    ('{"t": 2, "answers": [{"company": "<a>"}]}\n', "out.jsonl:1: an answer without @start and @end"),
+    ('{"t": 2}\n', 'out.jsonl:1: expected {"t": T, "answers": [...]}'),
+])
+def test_check_names_a_bad_event_output(tmp_path, capsys, content, message):
+    query, options = stock_files(tmp_path)
+    recorded = tmp_path / "out.jsonl"
+    recorded.write_text(content)
+    code = main([str(a) for a in ("check", query, *options, "--answers", recorded)])
+    err = capsys.readouterr().err
+    assert code == 2 and message in err and "Traceback" not in err
