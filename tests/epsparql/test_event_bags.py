@@ -10,7 +10,9 @@ projection makes (SPARQL 1.1 §18.5, ``Project``).
   LARS engines, equal the independent evaluator of ``ep_oracle.py`` (nested loops over the events,
   results kept as lists) as bags at every event time;
 * ``rsplars run`` writes a row once per complex event (JSON lines and CSV), and once under DISTINCT;
-  the same for RSEP-QL and for a selection policy.
+  the same for RSEP-QL and for a selection policy;
+* ``check`` and ``agree --answers`` judge event outputs as bags (an output with the duplicate
+  dropped is wrong, right in the set view), and name a malformed output with its line (exit 2).
 """
 
 from __future__ import annotations
@@ -222,6 +224,13 @@ def test_rsepql_run_writes_a_row_per_match(tmp_path, capsys):
     assert code == 0
     records = [json.loads(line) for line in out.splitlines()]
     assert records[-1] == {"t": 2, "answers": [{"x": f"<{ex}a>", "@start": 1, "@end": 2}] * 2}
+    recorded = tmp_path / "out.jsonl"
+    recorded.write_text(out)
+    code, report = cli(capsys, "check", query, "--stream", f"{ex}S={stream}", "--answers", recorded)
+    assert code == 0 and report.startswith("correct:")
+    recorded.write_text(out.replace(f', {{"x": "<{ex}a>", "@start": 1, "@end": 2}}]', "]"))
+    code, report = cli(capsys, "check", query, "--stream", f"{ex}S={stream}", "--answers", recorded)
+    assert code == 1 and "recorded 1 time(s), expected 2" in report
 
 
 # ---- check and agree --answers on event outputs ----------------------------------------------

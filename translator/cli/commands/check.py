@@ -47,7 +47,7 @@ def add_parser(subparsers) -> None:
     g = option_groups(p, "input", "query", "semantics", "profile", "epsparql", "comparison", "output", "scale_out",
                       "robustness")
     g["input"].add_argument("query_file", metavar="QUERY", nargs="?",
-                            help="query file (C-SPARQL, CQELS-QL, RSP-QL), or - for stdin")
+                            help="query file (C-SPARQL, CQELS-QL, RSP-QL, EP-SPARQL, RSEP-QL), or - for stdin")
     add_data_options(g["input"], stream_required=False)
     g["input"].add_argument("--answers", action="append", metavar="FILE",
                             help="the engine's output (see --answers-format); repeated: one verdict per file")
