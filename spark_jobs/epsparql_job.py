@@ -33,7 +33,7 @@ from lars.solver import Step
 from spark_jobs.lookback import look_back
 from spark_jobs.options import DEFAULT_MASTER
 from spark_jobs.point_jobs import BlockSolve, solve_blocks_locally, solve_blocks_on_spark
-from translator.evaluate.epsparql_run import EventEvaluation, event_rows, event_times
+from translator.evaluate.epsparql_run import EventEvaluation, event_bag, event_rows, event_times
 from translator.evaluate.run import data_stream, the_answer
 from translator.rdf.streams import StreamElement
 from translator.translate.epsparql import EventCompiled
@@ -66,14 +66,15 @@ def event_block_solve(compiled: EventCompiled, lo: int, end: int, engine: str = 
             "--engine spark needs an EP-SPARQL pattern with a time bound (WITHIN d, or FILTER (getDURATION() < d)): "
             "without one a complex event may span the whole stream, so the stream cannot be cut into blocks; "
             "add WITHIN d or run it with the sequential engine (--engine sequential)")
-    return BlockSolve(compiled.program, lo, end, partial(event_step, compiled.answer_predicate), engine,
+    return BlockSolve(compiled.program, lo, end, partial(event_step, compiled.answer_predicate, compiled.width), engine,
                       sparql_functions=True)
 
 
-def event_step(predicate: str, step: Step) -> tuple[int, frozenset]:
-    """The complex events reported at one step (their interval ends at ``step.t``), as a plain tuple
-    (it pickles faster than an object; :class:`EventEvaluation` is built on the driver)."""
-    return step.t, frozenset(event_rows(predicate, the_answer(step)))
+def event_step(predicate: str, width: int | None, step: Step) -> tuple[int, tuple]:
+    """The complex events reported at one step (their interval ends at ``step.t``; a bag, the
+    witness columns after ``width`` cut off), as a plain tuple (it pickles faster than an object;
+    :class:`EventEvaluation` is built on the driver)."""
+    return step.t, event_bag(event_rows(predicate, the_answer(step), width))
 
 
 def event_answers_spark(compiled: EventCompiled, elements: Sequence[StreamElement], *, start: int | None = None,

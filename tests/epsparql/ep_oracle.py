@@ -2,10 +2,16 @@
 Anicic et al. 2011 (docs/epsparql.md): nested loops over event intervals, no LARS, no
 clingo, no code of ``translator.translate`` or ``translator.evaluate``.
 
-Events are ``(s, p, o, t)`` with rdflib terms; a result is ``(μ, start, end)`` with μ a frozenset of
-``(variable, rdflib term)``. The answers at t are the results over the events up to t whose interval
-ends at t (each complex event reported once, when detected). Times are numbers of one unit; an
-``xsd:duration`` literal is converted with ``unit_seconds`` (seconds per time unit).
+Events are ``(s, p, o, t)`` with rdflib terms (an event occurs once, however often it is listed);
+a result is ``(μ, start, end)`` with μ a frozenset of ``(variable, rdflib term)``. Results are
+**bags**, kept as lists with one entry per complex event: a triple pattern gives one result per
+matching event, a join, SEQ or EQUALS one per pair of results of its sides, UNION the results of
+both sides, OPTIONALSEQ / EQUALSOPTIONAL one per extending pair plus each unextended left result,
+FILTER and WITHIN keep or drop each, a sub-query's SELECT and the query's projection map each
+result (SPARQL 1.1 §18.5 over the pairs (μ, interval); docs/epsparql.md, "Answers are bags").
+The answers at t are the results over the events up to t whose interval ends at t (each complex
+event reported once, when detected). Times are numbers of one unit; an ``xsd:duration`` literal is
+converted with ``unit_seconds`` (seconds per time unit).
 
 FILTER expressions: a small evaluator of the operators the tests use (numbers, comparisons,
 ``+ - * /``, ``&& || !``, ``BOUND``, the three time functions) with SPARQL's error semantics
@@ -44,11 +50,11 @@ def compatible(a: dict, b: dict) -> bool:
 
 class Oracle:
     def __init__(self, events, unit_seconds: int = 1):
-        self.events = list(events)
+        self.events = list(dict.fromkeys(events))
         self.unit_seconds = unit_seconds
 
     # ---- patterns
-    def group(self, g: M.Group, events) -> set:
+    def group(self, g: M.Group, events) -> list:
         results = None
         filters, withins = [], []
         for part in g.parts:
@@ -65,25 +71,25 @@ class Oracle:
             for el in elements:
                 results = el if results is None else self.join(results, el)
         assert results is not None
-        out = set()
+        out = []
         for mu, s, e in results:
             if any(e - s > d for d in withins):
                 continue
             if all(self.filter_true(f, dict(mu), s, e) for f in filters):
-                out.add((mu, s, e))
+                out.append((mu, s, e))
         return out
 
-    def element(self, p, events) -> set:
+    def element(self, p, events) -> list:
         if isinstance(p, M.Group):
             return self.group(p, events)
         if isinstance(p, M.Union_):
-            return self.element(p.left, events) | self.element(p.right, events)
+            return self.element(p.left, events) + self.element(p.right, events)
         if isinstance(p, M.EventPattern):
             left, right = self.element(p.left, events), self.element(p.right, events)
             return self.event(p.op, left, right)
         if isinstance(p, M.SubSelect):
             inner = self.group(p.where, events)
-            out = set()
+            out = []
             for mu, s, e in inner:
                 d = dict(mu)
                 new = {}
@@ -96,12 +102,12 @@ class Oracle:
                             new[item.var.name] = self.node(self.expr(item.expr, d, s, e))
                         except Err:
                             pass
-                out.add((frozenset(new.items()), s, e))
+                out.append((frozenset(new.items()), s, e))
             return out
         raise AssertionError(f"oracle: no {type(p).__name__}")
 
-    def triple(self, t: M.TriplePattern, events) -> set:
-        out = set()
+    def triple(self, t: M.TriplePattern, events) -> list:
+        out = []
         for ev in events:
             mu: dict = {}
             ok = True
@@ -114,42 +120,43 @@ class Oracle:
                 elif term(pat) != val:
                     ok = False
             if ok:
-                out.add((frozenset(mu.items()), ev[3], ev[3]))
+                out.append((frozenset(mu.items()), ev[3], ev[3]))
         return out
 
     @staticmethod
-    def join(left, right) -> set:
-        out = set()
+    def join(left, right) -> list:
+        out = []
         for m1, s1, e1 in left:
             for m2, s2, e2 in right:
                 if compatible(dict(m1), dict(m2)):
-                    out.add((m1 | m2, min(s1, s2), max(e1, e2)))
+                    out.append((m1 | m2, min(s1, s2), max(e1, e2)))
         return out
 
     @staticmethod
-    def event(op: str, left, right) -> set:
-        out = set()
+    def event(op: str, left, right) -> list:
+        out = []
         for m1, s1, e1 in left:
             extended = False
             for m2, s2, e2 in right:
                 if not compatible(dict(m1), dict(m2)):
                     continue
                 if op in ("SEQ", "OPTIONALSEQ") and e1 < s2:
-                    out.add((m1 | m2, s1, e2))
+                    out.append((m1 | m2, s1, e2))
                     extended = True
                 if op in ("EQUALS", "EQUALSOPTIONAL") and (s1, e1) == (s2, e2):
-                    out.add((m1 | m2, s1, e1))
+                    out.append((m1 | m2, s1, e1))
                     extended = True
             if op in ("OPTIONALSEQ", "EQUALSOPTIONAL") and not extended:
-                out.add((m1, s1, e1))
+                out.append((m1, s1, e1))
         return out
 
     # ---- answers
-    def answers(self, query: M.Query, t) -> set:
-        """{(projected μ, start, end)} reported at t: results over events up to t ending at t."""
+    def answers(self, query: M.Query, t) -> list:
+        """[(projected μ, start, end)] reported at t, one per complex event (a bag; once each under
+        SELECT DISTINCT): the results over the events up to t that end at t."""
         events = [ev for ev in self.events if ev[3] <= t]
         results = self.group(query.where, events)
-        out = set()
+        out = []
         for mu, s, e in results:
             if e != t:
                 continue
@@ -166,7 +173,9 @@ class Oracle:
                         except Err:
                             pass
                 d = proj
-            out.add((frozenset(d.items()), s, e))
+            out.append((frozenset(d.items()), s, e))
+        if isinstance(query.form, M.Select) and query.form.modifier in ("DISTINCT", "REDUCED"):
+            return list(dict.fromkeys(out))
         return out
 
     # ---- expressions

@@ -4,8 +4,10 @@ over the stream items: no LARS, no code of rsplars. Unrestricted SEQ only.
 
 A stream is a list of items ``(t, frozenset of (s, p, o))``; an event pattern is ``("E", window,
 triples)`` (window ``("lnd", t0)`` or ``("tau", a, b)``; triples with variables ``"?x"``),
-``("FIRST", E)``, ``("LAST", E)`` or ``("SEQ", E1, E2)``. A result is a set of
-``(frozenset(mu.items()), t1, t2)``.
+``("FIRST", E)``, ``("LAST", E)`` or ``("SEQ", E1, E2)``. A result is a bag, a list of
+``(frozenset(mu.items()), t1, t2)`` with one entry per event mapping: a basic event pattern gives
+one per match in an item, SEQ one per pair (Eq. 7 over the pairs, SPARQL 1.1 §18.5's Join), so
+two pairs with the same mapping and interval through other events are two entries.
 """
 
 from __future__ import annotations
@@ -54,18 +56,18 @@ def evaluate(e, stream, t, mu=None, cut=None):
     mu = mu or {}
     if e[0] == "E":
         items = [(ti, g) for ti, g in window(stream, e[1], t) if cut is None or ti <= cut - 1]
-        return {(frozenset(m.items()), ti, ti) for ti, g in items for m in bgp(e[2], g, mu)}
+        return [(frozenset(m.items()), ti, ti) for ti, g in items for m in bgp(e[2], g, mu)]
     if e[0] in ("FIRST", "LAST"):
         inner = evaluate(e[1], stream, t, mu, cut)
         if e[0] == "FIRST":
-            return {x for x in inner if not any(before(y[1:], x[1:]) for y in inner)}
-        return {x for x in inner if not any(before(x[1:], y[1:]) for y in inner)}
+            return [x for x in inner if not any(before(y[1:], x[1:]) for y in inner)]
+        return [x for x in inner if not any(before(x[1:], y[1:]) for y in inner)]
     assert e[0] == "SEQ"
-    out = set()
+    out = []
     for m2, t3, t4 in evaluate(e[2], stream, t, mu, cut):
         new_cut = t3 if cut is None else min(cut, t3)
         for m1, t1, _ in evaluate(e[1], stream, t, {**mu, **dict(m2)}, new_cut):
-            out.add((frozenset({**dict(m1), **dict(m2)}.items()), t1, t4))
+            out.append((frozenset({**dict(m1), **dict(m2)}.items()), t1, t4))
     return out
 
 

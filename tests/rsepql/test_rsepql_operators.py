@@ -7,12 +7,13 @@ and on random streams, at every time point; plus the ties of FIRST/LAST and the 
 from __future__ import annotations
 
 import random
+from collections import Counter
 from pathlib import Path
 
 import pytest
 
 from rsep_oracle import evaluate
-from translator.evaluate.rsepql_run import rsepql_evaluations
+from translator.evaluate.rsepql_run import rsepql_answers, rsepql_evaluations
 from translator.query.parse import parse
 from translator.rdf.streams import read_stream
 from translator.translate.rsepql import compile_rsepql
@@ -38,8 +39,8 @@ EXPRESSIONS = {
 }
 
 
-def query_text(expr: str, w1: str, w2: str) -> str:
-    return (f"PREFIX : <{NS}>\nSELECT *\nFROM NAMED :S WIN {WINDOWS[w1][0]} AS :w1\n"
+def query_text(expr: str, w1: str, w2: str, select: str = "*") -> str:
+    return (f"PREFIX : <{NS}>\nSELECT {select}\nFROM NAMED :S WIN {WINDOWS[w1][0]} AS :w1\n"
             f"FROM NAMED :S WIN {WINDOWS[w2][0]} AS :w2\n"
             "EVENT ON :w1 { ?x :p ?y } AS E1\nEVENT ON :w2 { ?y :q ?z } AS E2\n"
             f"WHERE {{ MATCH {{ {expr} }} }}\n")
@@ -53,12 +54,20 @@ def oracle_items(elements):
     return sorted((t, frozenset(g)) for t, g in items.items())
 
 
-def ours(text: str, elements, times):
+def ours(text: str, elements, times) -> dict[int, Counter]:
+    """The event mappings at each time, as a bag (every match counts)."""
     compiled = compile_rsepql(parse(text))
     out = {}
     for t, matches in rsepql_evaluations(compiled, elements, times=times):
-        out[t] = {(frozenset((k, v[len(NS) + 1:-1]) for k, v in m.mu), m.start, m.end) for m in matches}
+        out[t] = Counter((frozenset((k, v[len(NS) + 1:-1]) for k, v in m.mu), m.start, m.end) for m in matches)
     return out
+
+
+def projected(text: str, elements, times) -> dict[int, Counter]:
+    """``rsepql_answers``: the SELECT's rows with their intervals, as a bag."""
+    compiled = compile_rsepql(parse(text))
+    return {ev.t: Counter((tuple(None if x is None else x[len(NS) + 1:-1] for x in row), s, e) for row, s, e in ev.rows)
+            for ev in rsepql_answers(compiled, elements, times=times)}
 
 
 def compare(expr: str, w1: str, w2: str, elements) -> None:
@@ -66,7 +75,11 @@ def compare(expr: str, w1: str, w2: str, elements) -> None:
     times = sorted({t for t, _ in items} | {t + 1 for t, _ in items})
     tree = EXPRESSIONS[expr](("E", WINDOWS[w1][1], E1), ("E", WINDOWS[w2][1], E2))
     expected = {t: evaluate(tree, items, t) for t in times}
-    assert ours(query_text(expr, w1, w2), elements, times) == expected
+    assert ours(query_text(expr, w1, w2), elements, times) == {t: Counter(r) for t, r in expected.items()}
+    # SELECT ?x: a projection keeps every match (SPARQL 1.1 §18.5, Project)
+    rows = {t: Counter(((dict(mu)["x"],) if "x" in dict(mu) else (None,), s, e) for mu, s, e in r)
+            for t, r in expected.items()}
+    assert projected(query_text(expr, w1, w2, "?x"), elements, times) == rows
 
 
 def write_stream(path: Path, items) -> None:

@@ -7,6 +7,13 @@ the incremental engine when the program is in its fragment, else clingo) on the 
 :func:`translator.translate.epsparql.compile_epsparql`, and each complex event is reported once, at
 the time point its interval ends, with that interval (:func:`event_answers`).
 
+Answers are bags (decision D5, docs/decisions.md; docs/epsparql.md "Answers are bags"): a complex
+event is one way of taking an event for each triple pattern that the operators allow (Anicic et al.
+2011; ETALIS's unrestricted policy detects every such combination), which is SPARQL's bag semantics
+(SPARQL 1.1 §18.5) over the pairs (μ, interval). The answer atoms carry hidden witness columns
+(:attr:`translator.translate.epsparql.EventCompiled.hidden`), and two complex events with the same
+projected row and the same interval are two answers (:attr:`EventEvaluation.rows` repeats it).
+
 Selection and consumption policies (Dell'Aglio et al. 2016, §4.3–4.4) cannot be
 written in LARS: a policy compares matches with each other (the earliest, the latest) and
 consumption is state carried from one evaluation to the next. They are a post-processing step of
@@ -45,10 +52,33 @@ EventRow = tuple[Row, int, int]
 
 @dataclass(frozen=True)
 class EventEvaluation:
-    """The complex events reported at evaluation time t."""
+    """The complex events reported at evaluation time t: ``rows`` is their multiset (a row as many
+    times as complex events give it, in :func:`event_bag`'s order)."""
 
     t: int
-    rows: frozenset[EventRow]
+    rows: tuple[EventRow, ...]
+
+
+def _row_key(r: EventRow) -> tuple:
+    row, s, e = r
+    return e, s, tuple((x is not None, x or "") for x in row)
+
+
+def event_bag(rows: Iterable[EventRow]) -> tuple[EventRow, ...]:
+    """A multiset of answers as a sorted tuple (by end, start, then the terms; unbound first)."""
+    return tuple(sorted(rows, key=_row_key))
+
+
+def is_distinct(query: M.Query) -> bool:
+    """SELECT DISTINCT or REDUCED (read as DISTINCT, D5): each (row, interval) once."""
+    return isinstance(query.form, M.Select) and query.form.modifier in ("DISTINCT", "REDUCED")
+
+
+def projected_bag(compiled, matches: Iterable["Match"]) -> tuple[EventRow, ...]:
+    """The answers of distinct matches: each match's projection with its interval, duplicates kept
+    (SPARQL 1.1 §18.5, ``Project``), or each once under DISTINCT/REDUCED."""
+    rows = [(project(compiled, m), m.start, m.end) for m in matches]
+    return event_bag(set(rows) if is_distinct(compiled.query) else rows)
 
 
 def event_times(elements: Sequence[StreamElement], start: int | None, end: int | None) -> list[int]:
@@ -76,22 +106,26 @@ def event_answers(
     engine: str = "auto",
 ) -> Iterator[EventEvaluation]:
     """The complex events of ``compiled`` (unrestricted policy), one :class:`EventEvaluation` per
-    event time: the answers whose interval ends at t."""
+    event time: the answers whose interval ends at t, one per distinct witnessed answer atom."""
     times = event_times(elements, start, end)
     for done, (t, atoms) in enumerate(_solve(compiled.program, elements, times, engine), start=1):
-        rows = frozenset(event_rows(compiled.answer_predicate, atoms))
+        rows = event_bag(event_rows(compiled.answer_predicate, atoms, compiled.width))
         if on_progress is not None:
             on_progress(done, len(times))
         yield EventEvaluation(t, rows)
 
 
-def event_rows(predicate: str, atoms: Iterable[str]) -> Iterator[EventRow]:
-    """``answer(v1, …, vn, S, E)`` atoms as (row of N-Triples terms, S, E)."""
+def event_rows(predicate: str, atoms: Iterable[str], width: int | None = None) -> Iterator[EventRow]:
+    """``answer(v1, …, vn, h1, …, hk, S, E)`` atoms (distinct texts) as (row of N-Triples terms of
+    the first ``width`` columns, S, E): one row per atom, so a row that several witnessed atoms
+    project to is repeated (None: every column is visible)."""
     for text in atoms:
         if not (text == predicate or text.startswith(predicate + "(")):
             continue
         atom = parse_ground_atom(text)
         *values, s, e = atom.args
+        if width is not None:
+            values = values[:width]
         assert isinstance(s, Integer) and isinstance(e, Integer), text
         row = tuple(None if (term := from_lars(a)) is None else to_nt(term) for a in values)  # type: ignore[arg-type]
         yield row, s.value, e.value
@@ -105,12 +139,16 @@ Leaf = tuple[str, str, str, int]
 
 @dataclass(frozen=True)
 class Match:
-    """An event mapping ``(μ, t1, t2)`` of Dell'Aglio et al. 2016 with its justification (the events it is made of)."""
+    """An event mapping ``(μ, t1, t2)`` of Dell'Aglio et al. 2016 with its justification (the events
+    it is made of) and ``leaves``: the event of each triple pattern, in the pattern's order. Two
+    matches are the same complex event when all four agree (docs/epsparql.md, "Answers are bags"):
+    the same mapping and interval made of other events are two matches."""
 
     mu: frozenset[tuple[str, str]]
     start: int
     end: int
     just: frozenset[Leaf]
+    leaves: tuple[Leaf, ...] = ()
 
     def binding(self) -> dict[str, str]:
         return dict(self.mu)
@@ -178,7 +216,7 @@ def extreme(matches: list[Match], first: bool) -> list[Match]:
 
 
 def combine(m1: Match, m2: Match) -> Match:
-    return Match(m1.mu | m2.mu, m1.start, m2.end, m1.just | m2.just)
+    return Match(m1.mu | m2.mu, m1.start, m2.end, m1.just | m2.just, m1.leaves + m2.leaves)
 
 
 def operand_matches(op: Operand, atoms: Iterable[str]) -> list[Match]:
@@ -193,11 +231,11 @@ def operand_matches(op: Operand, atoms: Iterable[str]) -> list[Match]:
         values = [to_nt(from_lars(a)) for a in args[: len(op.variables)]]  # type: ignore[arg-type]
         times = [a.value for a in args[len(op.variables):]]  # type: ignore[union-attr]
         mu = dict(zip(op.variables, values))
-        just = set()
+        leaves = []
         for t, time in zip(op.triples, times):
             s, p, o = (mu[x.name] if isinstance(x, A.Var) else x.value for x in (t.s, t.p, t.o))  # type: ignore[union-attr]
-            just.add((s, p, o, time))
-        out.append(Match(frozenset(mu.items()), min(times), max(times), frozenset(just)))
+            leaves.append((s, p, o, time))
+        out.append(Match(frozenset(mu.items()), min(times), max(times), frozenset(leaves), tuple(leaves)))
     return out
 
 
@@ -272,15 +310,22 @@ def policy_answers(
     engine: str = "auto",
 ) -> Iterator[EventEvaluation]:
     """The complex events of a policy run, each reported once: at the first evaluation time whose
-    selection holds it."""
-    reported: set[EventRow] = set()
+    selection holds it (a complex event is a match, :class:`Match`; its projections are a bag)."""
+    reported: set[Match] = set()
+    reported_rows: set[EventRow] = set()
     times = event_times(elements, start, end)
+    distinct = is_distinct(compiled.query)
     for t, matches in policy_evaluations(compiled, elements, selection=selection, consumption=consumption,
                                          reading=reading, times=times, engine=engine):
-        rows = {(project(compiled, m), m.start, m.end) for m in matches}
-        new = frozenset(rows - reported)
+        new = matches - reported
         reported |= new
-        yield EventEvaluation(t, new)
+        if distinct:  # a (row, interval) once over the whole run
+            rows = {(project(compiled, m), m.start, m.end) for m in new}
+            rows -= reported_rows
+            reported_rows |= rows
+            yield EventEvaluation(t, event_bag(rows))
+        else:
+            yield EventEvaluation(t, projected_bag(compiled, new))
 
 
 def project(compiled: PolicyCompiled, m: Match) -> Row:

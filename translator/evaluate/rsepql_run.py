@@ -42,7 +42,7 @@ from translator.evaluate.epsparql_run import (
     event_times,
     extreme,
     passes,
-    project,
+    projected_bag,
     select_pairs,
 )
 from translator.evaluate.run import data_stream, the_answer
@@ -67,9 +67,9 @@ def basic_matches(event: BasicEvent, atoms: Iterable[str]) -> list[Match]:
         args = parse_ground_atom(text).args
         mu = {n: to_nt(from_lars(a)) for n, a in zip(event.variables, args)}  # type: ignore[arg-type]
         t = args[-1].value  # type: ignore[union-attr]
-        just = frozenset(tuple(mu[x.name] if isinstance(x, A.Var) else x.value for x in (tr.s, tr.p, tr.o)) + (t,)
-                         for tr in event.triples)
-        out.append(Match(frozenset(mu.items()), t, t, just))  # type: ignore[arg-type]
+        leaves = tuple(tuple(mu[x.name] if isinstance(x, A.Var) else x.value for x in (tr.s, tr.p, tr.o)) + (t,)
+                       for tr in event.triples)
+        out.append(Match(frozenset(mu.items()), t, t, frozenset(leaves), leaves))  # type: ignore[arg-type]
     return out
 
 
@@ -137,6 +137,7 @@ def rsepql_evaluations(
 
 def rsepql_answers(compiled: RsepCompiled, elements: Sequence[StreamElement], **options) -> Iterator[EventEvaluation]:
     """The answers at every evaluation time: the result variables of every event mapping of MATCH,
-    with its interval."""
+    with its interval — a bag: two matches made of other events give two answers even where their
+    projections and intervals agree (docs/epsparql.md, "Answers are bags")."""
     for t, matches in rsepql_evaluations(compiled, elements, **options):
-        yield EventEvaluation(t, frozenset((project(compiled, m), m.start, m.end) for m in matches))  # type: ignore[arg-type]
+        yield EventEvaluation(t, projected_bag(compiled, matches))

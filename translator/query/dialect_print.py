@@ -10,9 +10,11 @@ Def 14), the one form all three dialects map to exactly:
 * C-SPARQL ``FROM STREAM <s> [ω]`` merges the window content into the one default graph together
   with the static data (τ1, §4.3; Barbieri et al. 2010, §2.3): every triple pattern of the default
   graph matches the union of the windows and the static data. Printed as RSP-QL, each such triple
-  pattern ``tp`` becomes ``{ WINDOW <s1> { tp } } UNION … UNION { tp }``. Since answers are sets
-  (D5 (docs/decisions.md)), a triple in both a window and the static data gives one solution, as
-  in the merged graph. A blank node of such a pattern becomes a variable ``?bnode_<label>`` that
+  pattern ``tp`` becomes ``{ SELECT DISTINCT ?v… WHERE { { WINDOW <s1> { tp } } UNION … UNION { tp } } }``
+  over tp's variables ``?v…``: the merged graph is a set of triples, and tp's variables fix the triple
+  matched, so a triple in both a window and the static data (or in two windows) gives one solution,
+  as in the merged graph, and the answers keep their multiplicities (D5, docs/decisions.md: a plain
+  UNION would count such a triple once per graph). A blank node of such a pattern becomes a variable ``?bnode_<label>`` that
   is not projected (the reading of translator.translate.normalize); under ``SELECT *`` it would be
   projected, a named error, as are property paths over the merged graph (a path cannot be split
   per triple pattern).
@@ -326,9 +328,13 @@ def _csparql_to_rspql(query: M.Query, where: _Where, target: str) -> M.Query:
     registration = _csparql_registration(query, where, target)
 
     def tp_union(t: M.TriplePattern) -> M.Pattern:
+        """``tp`` over the merged graph: the union over the windows and the static data, each triple
+        once (a sub-query ``SELECT DISTINCT`` over tp's variables: they fix the matched triple)."""
         branches: list[M.Pattern] = [M.Group((M.WindowPattern(w, M.Group((M.BGP((t,)),))),)) for w in merged]
         branches.append(M.Group((M.BGP((t,)),)))
-        return reduce(union, branches)
+        names = sorted({x.name for x in (t.subject, t.predicate, t.object) if isinstance(x, M.Var)})
+        return M.SubSelect(M.Select(tuple(M.Var(n) for n in names), "DISTINCT"),
+                           M.Group((reduce(union, branches),)), M.Modifiers())
 
     def check_triple(t: M.TriplePattern) -> None:
         if isinstance(t.predicate, M.Path):

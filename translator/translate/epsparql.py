@@ -11,9 +11,15 @@ condition; UNION, FILTER carry the interval along; ``getDURATION()`` is ``e − 
 time t are the results over the stream up to t (D9) whose interval ends at t: every complex event
 is reported once, when it is detected, with its interval.
 
-The LARS program (:func:`compile_epsparql`), one predicate ``ev<i>(X̄, S, E)`` per sub-pattern i
+Answers are bags (D5): a complex event is one event per triple pattern the operators use, so the
+same mapping on the same interval made of other events is another complex event, and the SELECT
+projection keeps duplicates (SPARQL 1.1 §18.5 over the pairs (μ, interval)).
+
+The LARS program (:func:`compile_epsparql`), one predicate ``ev<i>(X̄, W̄, S, E)`` per sub-pattern i
 (children ``2i`` and ``2i+1`` as in τ, Dao-Tran, Beck, Eiter 2015, §4.3), X̄ the pattern's variables in lexicographic
-order (``null`` when unbound, D5), S and E the interval's ends as time points:
+order (``null`` when unbound, D5), W̄ its witness columns (:func:`witness`: the event time of each
+triple pattern, a UNION's branch, a sub-query's hidden variables; left out below), S and E the
+interval's ends as time points:
 
 * triple pattern (s, p, o):  ``ev_i(X̄, T, T) ← ⊞^w @_T striple(s, p, o, G)`` — every stream is one
   event stream (G is free); ``w`` is ``∞`` or the query's time bound;
@@ -25,7 +31,9 @@ order (``null`` when unbound, D5), S and E the interval's ends as time points:
   duration is a built-in comparison on S and E (``E − S < 2592000``); anything else is evaluated
   exactly by ``@sparql_test`` with ``E − S``, S or E passed for the time functions (D6);
 * WITHIN d:  ``ev_i(X̄, S, E) ← ev_2i(X̄, S, E), E − S ≤ d``;
-* answer:  ``answer(V̄, S, E) ← ev_1(X̄, S, E), ⊞^0 @_E true`` — the complex event ends now.
+* answer:  ``answer(V̄, H̄, S, E) ← ev_1(X̄, W̄, S, E), ⊞^0 @_E true`` — the complex event ends now;
+  H̄ (:attr:`EventCompiled.hidden`) are the pattern's variables outside the SELECT and W̄, so each
+  distinct answer atom is one complex event (none under DISTINCT/REDUCED, CONSTRUCT, ASK).
 
 A bound at the top of the pattern (``WITHIN d`` or a top-level conjunct ``getDURATION() < d`` /
 ``≤ d``) becomes the time window ``⊞^d`` of every triple pattern: every event of an answer ending at
@@ -161,6 +169,36 @@ def certain(p: EPattern) -> frozenset[A.Var]:
         case EProject(inner, items):
             return frozenset(A.Var(n) for n, e in items if e is None and A.Var(n) in certain(inner))
     raise TypeError(p)
+
+
+def witness(i: int, p: EPattern) -> tuple[str, ...]:
+    """The witness columns of sub-pattern ``i`` (its node number, as in :class:`EventTau`): the
+    names of the LARS variables that, after the pattern's variables and before its interval, tell
+    two of its complex events apart (decision D5 for events, docs/epsparql.md "Answers are bags"):
+    a triple pattern's event time ``W<i>`` (with the mapping it fixes the event), a UNION's branch
+    ``B<i>`` (1 or 2) followed by both branches' witnesses (``null`` on the branch not taken), a
+    sub-query's variables outside its SELECT ``H<i>_<k>`` followed by its pattern's witnesses; the
+    other operators keep their operands' witnesses, so a complex event of ``P1 SEQ P2`` (join,
+    EQUALS, OPTIONAL forms: ``null`` for an unextended right side) is one pair of complex events."""
+    match p:
+        case ETriple():
+            return (f"W{i}",)
+        case EBinary("UNION", left, right):
+            return (f"B{i}", *witness(2 * i, left), *witness(2 * i + 1, right))
+        case EBinary(_, left, right):
+            return (*witness(2 * i, left), *witness(2 * i + 1, right))
+        case EFilter(inner, _) | EWithin(inner, _):
+            return witness(2 * i, inner)
+        case EProject(inner, items):
+            hidden = (f"H{i}_{k}" for k, _ in enumerate(_hidden_inside(inner, items), start=1))
+            return (*hidden, *witness(2 * i, inner))
+    raise TypeError(p)
+
+
+def _hidden_inside(inner: EPattern, items: tuple[tuple[str, M.Expr | None], ...]) -> tuple[A.Var, ...]:
+    """The variables of a sub-query's pattern that its SELECT leaves out (ordered)."""
+    projected = {A.Var(name) for name, _ in items}
+    return tuple(A.ordered(variables(inner) - projected))
 
 
 # ------------------------------------------------------------------------------- model → algebra
@@ -357,9 +395,14 @@ class EventTau:
     window: Window = ALL
     rules: list[Rule] = field(default_factory=list)
 
-    def head(self, i: int, p: EPattern, s: Term = S, e: Term = E, values: Mapping[A.Var, Term] | None = None) -> Atom:
-        values = values or {}
-        return Atom(ev(i), (*(values.get(v, lars_var(v)) for v in A.ordered(variables(p))), s, e))
+    def head(self, i: int, p: EPattern, s: Term = S, e: Term = E, values: Mapping[A.Var, Term] | None = None,
+             witnesses: Mapping[str, Term] | None = None) -> Atom:
+        """``ev_i(X̄, W̄, S, E)``: the pattern's variables (``values`` replace some), its witness
+        columns (:func:`witness`, each the variable of its name unless ``witnesses`` gives a term),
+        the interval."""
+        values, witnesses = values or {}, witnesses or {}
+        return Atom(ev(i), (*(values.get(v, lars_var(v)) for v in A.ordered(variables(p))),
+                            *(witnesses.get(w, Variable(w)) for w in witness(i, p)), s, e))
 
     def add(self, head: Atom, body: list[BodyElement]) -> None:
         self.rules.append(Rule(head, tuple(body)))
@@ -369,7 +412,7 @@ class EventTau:
             case ETriple(t):
                 terms = tuple(lars_var(x) if isinstance(x, A.Var) else x for x in (t.s, t.p, t.o))
                 at = WindowAt(self.window, Atom(STRIPLE, (*terms, Variable("G"))), T)
-                self.add(self.head(i, p, T, T), [Literal(at)])
+                self.add(self.head(i, p, T, T, witnesses={witness(i, p)[0]: T}), [Literal(at)])
             case EBinary(op, left, right):
                 self.translate(left, 2 * i)
                 self.translate(right, 2 * i + 1)
@@ -389,7 +432,8 @@ class EventTau:
                 scope = variables(inner)
                 values = [self.value(expr, A.Var(name), scope) for name, expr in items if expr is not None]
                 head_values = {A.Var(n): NULL for n, e in items if e is None and A.Var(n) not in scope}
-                self.add(self.head(i, p, values=head_values), [Literal(self.head(2 * i, inner)), *values])
+                kept = dict(zip(witness(i, p), (lars_var(v) for v in _hidden_inside(inner, items))))
+                self.add(self.head(i, p, values=head_values, witnesses=kept), [Literal(self.head(2 * i, inner)), *values])
             case _:
                 raise TypeError(p)
 
@@ -416,9 +460,11 @@ class EventTau:
                     self.add(self.head(i, p, start, end), [*body, start_test, end_test])
 
     def _union(self, p: EBinary, i: int) -> None:
-        for k, side in ((2 * i, p.left), (2 * i + 1, p.right)):
+        for branch, (k, side, other) in enumerate(((2 * i, p.left, (2 * i + 1, p.right)),
+                                                   (2 * i + 1, p.right, (2 * i, p.left))), start=1):
             missing = {v: NULL for v in variables(p) - variables(side)}
-            self.add(self.head(i, p, values=missing), [Literal(self.head(k, side))])
+            tags: dict[str, Term] = {f"B{i}": Integer(branch), **{w: NULL for w in witness(*other)}}
+            self.add(self.head(i, p, values=missing, witnesses=tags), [Literal(self.head(k, side))])
 
     def _event_body(self, p: EBinary, i: int, op: str, lv: dict, rv: dict) -> tuple[list[BodyElement], Term, Term]:
         body: list[BodyElement]
@@ -440,14 +486,17 @@ class EventTau:
             self.add(self.head(i, p, s, e), body)
 
     def _optional(self, p: EBinary, i: int, op: str) -> None:
-        extended = Atom(f"ext{i}", self.head(2 * i, p.left, S1, E1).args)
+        # whether a left result is extended depends on its mapping and interval, not on its witness
+        extended = Atom(f"ext{i}", (*(lars_var(v) for v in A.ordered(variables(p.left))), S1, E1))
         for lv, rv, _ in self._pairs(p, i):
             body, s, e = self._event_body(p, i, op, lv, rv)
             self.add(self.head(i, p, s, e), body)
             self.add(Atom(extended.predicate, tuple(lv.get(v, lars_var(v)) for v in A.ordered(variables(p.left))) + (S1, E1)),
                      body)
         missing = {v: NULL for v in variables(p) - variables(p.left)}
-        self.add(self.head(i, p, S1, E1, missing), [Literal(self.head(2 * i, p.left, S1, E1)), Literal(extended, negated=True)])
+        unmatched = {w: NULL for w in witness(2 * i + 1, p.right)}
+        self.add(self.head(i, p, S1, E1, missing, unmatched),
+                 [Literal(self.head(2 * i, p.left, S1, E1)), Literal(extended, negated=True)])
 
     def _optionalseq(self, p: EBinary, i: int) -> None:
         self._optional(p, i, "SEQ")
@@ -504,6 +553,15 @@ class EventCompiled:
     bounds: str = "closed"
     answer_predicate: str = ANSWER
     interval: bool = True
+    hidden: tuple[str, ...] = ()
+    """Names of the hidden columns between the result variables and the interval of the ``answer``
+    atoms: the pattern's other variables, then its witness columns (``_w4``, ``_b2``, …; D5)."""
+
+    @property
+    def width(self) -> int | None:
+        """The number of visible columns when the answers carry hidden ones (None: every answer
+        atom is a distinct answer, as after DISTINCT, in CONSTRUCT and ASK)."""
+        return len(self.variables) if self.hidden else None
 
 
 def reject_unsupported(query: M.Query) -> None:
@@ -544,9 +602,16 @@ def compile_epsparql(query: M.Query, *, base: TimeBase = TimeBase()) -> EventCom
     body: list[BodyElement] = [Literal(tau.head(1, pattern)), *extra, Literal(WindowAt(NOW, TRUE, E))]
     bound_vars = scope | {A.Var(n) for n in names if any(isinstance(x, Comparison) and x.left == lars_var(A.Var(n))
                                                            for x in extra)}
-    head = Atom(ANSWER, (*(lars_var(A.Var(n)) if A.Var(n) in bound_vars else NULL for n in names), S, E))
+    hidden_vars: tuple[A.Var, ...] = ()
+    hidden_witness: tuple[str, ...] = ()
+    if form == "select" and getattr(query.form, "modifier", None) not in ("DISTINCT", "REDUCED"):
+        hidden_vars = tuple(v for v in A.ordered(scope) if v.name not in names)
+        hidden_witness = witness(1, pattern)
+    head = Atom(ANSWER, (*(lars_var(A.Var(n)) if A.Var(n) in bound_vars else NULL for n in names),
+                         *(lars_var(v) for v in hidden_vars), *(Variable(w) for w in hidden_witness), S, E))
     program = modes.push(Program((*tau.rules, Rule(head, tuple(body)))))
-    return EventCompiled(query, program, names, form, bound, unbounded_warning(bound))
+    hidden = (*(v.name for v in hidden_vars), *("_" + w.lower() for w in hidden_witness))
+    return EventCompiled(query, program, names, form, bound, unbounded_warning(bound), hidden=hidden)
 
 
 def result_form(query: M.Query, scope: frozenset[A.Var], tau: EventTau) -> tuple[str, tuple[str, ...], list]:

@@ -49,6 +49,10 @@ def run_recorded(args: argparse.Namespace) -> int:
     if args.start is not None and args.end is not None and args.start > args.end:
         raise RsplarsError(f"--from {args.start} is after --to {args.end}")
     query = parse_query(args, args.query_file)
+    if query.dialect in ("epsparql", "rsepql"):  # complex events, compared as bags (docs/epsparql.md)
+        from translator.cli.commands.event_check import compare_event_outputs
+
+        return compare_event_outputs(args, query)
     check_stream_iris(query, [parse_stream_spec(spec)[0] for spec in args.stream])
     factor = time_factor(args.stream_time_unit or args.unit, args.unit)
     outputs = []

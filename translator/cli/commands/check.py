@@ -47,7 +47,7 @@ def add_parser(subparsers) -> None:
     g = option_groups(p, "input", "query", "semantics", "profile", "epsparql", "comparison", "output", "scale_out",
                       "robustness")
     g["input"].add_argument("query_file", metavar="QUERY", nargs="?",
-                            help="query file (C-SPARQL, CQELS-QL, RSP-QL), or - for stdin")
+                            help="query file (C-SPARQL, CQELS-QL, RSP-QL, EP-SPARQL, RSEP-QL), or - for stdin")
     add_data_options(g["input"], stream_required=False)
     g["input"].add_argument("--answers", action="append", metavar="FILE",
                             help="the engine's output (see --answers-format); repeated: one verdict per file")
@@ -130,6 +130,10 @@ def run_one(args: argparse.Namespace) -> int:
     if args.as_ == "cqels-all":
         raise RsplarsError("--as cqels-all gives several queries; check them one by one (cqels-brave, cqels-cautious)")
     query = parse_query(args, args.query_file)
+    if query.dialect in ("epsparql", "rsepql"):  # complex events, judged as bags (docs/epsparql.md)
+        from translator.cli.commands.event_check import check_events
+
+        return check_events(args, query)
     check_stream_iris(query, [parse_stream_spec(spec)[0] for spec in args.stream])
     if args.infer:
         return run_inference(args, query)
