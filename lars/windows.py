@@ -51,13 +51,12 @@ class WindowBounds(StrEnum):
             return cls(text)
         except ValueError:
             raise WindowBoundsError(
-                f"unknown window bounds {text!r}; expected one of {', '.join(choices())}"
+                f"unknown window bounds {text!r}; expected one of {', '.join(b.value for b in cls)}"
             ) from None
 
 
-def choices() -> tuple[str, ...]:
-    """The option strings of the conventions, default first (for ``choices=`` of a command line)."""
-    return tuple(b.value for b in WindowBounds)
+WINDOW_BOUNDS: tuple[str, ...] = tuple(b.value for b in WindowBounds)
+"""The option strings of the conventions, the default first (``choices=`` of a command line)."""
 
 
 def reach(bounds: WindowBounds | str, start: int | None, end: int = 0) -> tuple[int | None, int]:

@@ -16,9 +16,9 @@ from lars.model import Arith, Atom, Constant, Function, Integer, PartitionWindow
 from lars.reference import time_window_bounds as reference_bounds
 from lars.reference import window_view
 from lars.windows import (
+    WINDOW_BOUNDS,
     WindowBounds,
     WindowBoundsError,
-    choices,
     first_point,
     in_partition,
     in_window,
@@ -82,7 +82,7 @@ def test_user_strings_parse_into_the_enum_and_equal_it() -> None:
     assert WindowBounds.parse("right-open") is WindowBounds.RIGHT_OPEN
     assert WindowBounds.parse(WindowBounds.LEFT_OPEN) is WindowBounds.LEFT_OPEN
     assert WindowBounds.LEFT_OPEN == "left-open" and f"{WindowBounds.RIGHT_OPEN}" == "right-open"
-    assert choices() == ("closed", "left-open", "right-open")
+    assert WINDOW_BOUNDS == ("closed", "left-open", "right-open")
 
 
 @pytest.mark.parametrize("text", ["open", "Closed", "left_open", "", "[t-L, t]"])

@@ -7,7 +7,7 @@ import argparse
 import sys
 
 from lars.errors import RsplarsError
-from translator.translate.tau import WINDOW_BOUNDS
+from lars.windows import WINDOW_BOUNDS
 
 UNITS = ("ms", "s", "m", "h", "d")
 
