@@ -55,6 +55,10 @@ class WindowBounds(StrEnum):
             ) from None
 
 
+_EXCLUDED: dict[str, tuple[int, int]] = {WindowBounds.CLOSED: (0, 0), WindowBounds.LEFT_OPEN: (1, 0),
+                                         WindowBounds.RIGHT_OPEN: (0, 1)}
+"""Per convention, whether its left end and its right end are left out (one tick each in integer time)."""
+
 WINDOW_BOUNDS: tuple[str, ...] = tuple(b.value for b in WindowBounds)
 """The option strings of the conventions, the default first (``choices=`` of a command line)."""
 
@@ -70,12 +74,12 @@ def reach(bounds: WindowBounds | str, start: int | None, end: int = 0) -> tuple[
     ``start = None`` is unbounded (``⊞^∞``: l is ``None``; the open left end of an unbounded
     window is no end). A length-L window ending at t is ``reach(bounds, L)``. The interval may be
     empty (``l < −u``), e.g. a left-open window of length 0."""
-    bounds = WindowBounds.parse(bounds)
-    l = start
-    if start is not None and bounds is WindowBounds.LEFT_OPEN:
-        l = start - 1
-    u = -end - 1 if bounds is WindowBounds.RIGHT_OPEN else -end
-    return l, u
+    try:
+        left, right = _EXCLUDED[bounds]  # a member or its option string (a StrEnum member hashes as its value)
+    except (KeyError, TypeError):
+        WindowBounds.parse(bounds)  # raises WindowBoundsError naming the choices
+        raise
+    return (None if start is None else start - left), -end - right
 
 
 def first_point(t: int, length: int, bounds: WindowBounds | str) -> int:

@@ -50,7 +50,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Sequence
 
 from lars.errors import RsplarsError
-from lars.windows import WindowBounds, first_point, last_point
+from lars.windows import WindowBounds, reach
 from translator.evaluate.policy_names import CC_MODES, EMPTY_RELATIONS, TICKS  # noqa: F401 - re-exported
 
 STRATEGIES = ("window-close", "content-change", "non-empty", "periodic")
@@ -130,14 +130,14 @@ class Grid:
         """The content interval ``[lo, hi]`` (closed, time points) of this window at report time t
         (module docstring); ``None`` before t0, where the window is undefined (Dell'Aglio et al. 2014, Definition 13).
         The first point of the present window closing at c and the last point at t are those of the
-        window of length α ending at c resp. t under the model (``lars.windows``)."""
+        window of length α ending at c resp. t under the model (``lars.windows.reach``)."""
         if t < self.t0:
             return None
-        model = WindowBounds.parse(model)
-        if model is WindowBounds.RIGHT_OPEN and not closing:  # the earliest window holding t, cut at t
+        if not closing and model == WindowBounds.RIGHT_OPEN:  # the earliest window holding t, cut at t
             return (self.opening(self.holding(t)), t)
-        close = self.opening(self.earliest_open(t)) + self.alpha
-        return (first_point(close, self.alpha, model), last_point(t, self.alpha, model))
+        back, ahead = reach(model, self.alpha)  # the window of length α ending at c: [c − back, c + ahead]
+        assert back is not None
+        return (self.opening(self.earliest_open(t)) + self.alpha - back, t + ahead)
 
 
 @dataclass(frozen=True)
