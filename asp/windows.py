@@ -10,6 +10,9 @@ stream-fed external atoms of ``asp.encode`` change truth value:
   ``[t_n, t]`` with t_n the time of the oldest atom kept (``tmin`` if fewer than n exist, ``t`` if
   n = 0); partition windows do the same over the stream atoms that match their key.
 
+Both come from ``lars.windows`` (``time_window_bounds``, ``in_partition``), the one definition every
+engine uses.
+
 Counting is per atom: ``present[a]`` = number of the window's time points at which a is in the
 window, so ``◇a ⇔ present[a] > 0`` and ``□a ⇔ present[a] = |timeline|`` (every □ holds on an
 empty timeline). Moving the window touches only the time points (or tuples) that enter or leave:
@@ -32,35 +35,8 @@ from asp.encode import AT, BOX, DIA, Signature
 from clingo.symbol import Function as SymFunction
 
 from asp.symbols import atom_symbol, term_symbol
-from lars.model import Atom, Function, PartitionWindow, Stream, TimeWindow, TupleWindow, Variable
-
-
-def time_window_bounds(window: TimeWindow, t: int, tmin: int) -> tuple[int, int]:
-    """``⊞^{l,u,d}`` at t (Dao-Tran, Beck, Eiter 2015, §2.3, D9): ``t' = ⌊t/d⌋·d``, ``[max(tmin, t'−l), min(t'+u, t)]``
-    (``l = None``: from tmin; ``u = −1``: right-open, ends at t'−1). Empty when lo > hi."""
-    pivot = (t // window.d) * window.d
-    lo = tmin if window.l is None else max(tmin, pivot - window.l)
-    return lo, min(pivot + window.u, t)
-
-
-def _matches(pattern, ground) -> bool:
-    """Partition keys: variables (and ``_``) match anything, everything else must be equal."""
-    if isinstance(pattern, Variable):
-        return True
-    if isinstance(pattern, Function):
-        return (
-            isinstance(ground, Function)
-            and pattern.name == ground.name
-            and len(pattern.args) == len(ground.args)
-            and all(_matches(p, g) for p, g in zip(pattern.args, ground.args))
-        )
-    return pattern == ground
-
-
-def matches_key(key: Atom, atom: Atom) -> bool:
-    return key.predicate == atom.predicate and len(key.args) == len(atom.args) and all(
-        _matches(p, g) for p, g in zip(key.args, atom.args)
-    )
+from lars.model import Atom, PartitionWindow, Stream, TimeWindow, TupleWindow
+from lars.windows import in_partition, time_window_bounds
 
 
 class StreamIndex:
@@ -227,7 +203,7 @@ class Sequence:
             ids = self.index.ids(i)
             if self.key is not None:
                 atoms = self.index.atoms
-                ids = tuple(x for x in ids if matches_key(self.key, atoms[x]))
+                ids = tuple(x for x in ids if in_partition(self.key, atoms[x]))
             got = (ids, self.index.times[i])
             self._entries[i] = got
         return got[0]

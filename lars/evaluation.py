@@ -1,11 +1,12 @@
 """Ground terms, built-ins and strata as both LARS engines compute them (no engine, no oracle).
 
 The clingo engine (``asp``) and the incremental engine (``lars.incremental``) share these small
-definitions: the time window function ``⊞^{l,u,d}`` (Dao-Tran, Beck, Eiter 2015, §2.3), clingo's
-built-ins and its total order of symbols (integers < constants < strings < compound terms;
-``/`` truncates towards zero, ``\\`` keeps the dividend's sign, undefined arithmetic makes an
-instance inapplicable), unification of a term pattern with a ground term, the external
+definitions: clingo's built-ins and its total order of symbols (integers < constants < strings <
+compound terms; ``/`` truncates towards zero, ``\\`` keeps the dividend's sign, undefined
+arithmetic makes an instance inapplicable), unification of a term pattern with a ground term, the external
 aggregates' calling convention, and the strata of a stratified program (Apt, Blair, Walker 1988).
+The window functions' arithmetic (window bounds, the time window function, partition keys) is
+``lars.windows``.
 
 ``lars.reference``, the oracle the engines are tested against, keeps its own copies of these
 definitions and imports nothing from here, so that a mistake here shows up as a disagreement
@@ -33,21 +34,11 @@ from lars.model import (
     Rule,
     String,
     Term,
-    TimeWindow,
     Variable,
 )
 
 GroundTerm = Constant | Integer | String | Function
 Theta = Mapping[str, GroundTerm]
-
-
-def time_window_bounds(window: TimeWindow, t: int, tmin: int, tmax: int | None = None) -> tuple[int, int]:
-    """``⊞^{l,u,d}`` at t on the timeline [tmin, tmax] (Dao-Tran, Beck, Eiter 2015, §2.3): ``t' = ⌊t/d⌋·d``,
-    ``[max(tmin, t'−l), min(t'+u, tmax)]``; ``l = None`` is ``⊞^∞``. The online semantics (D9)
-    evaluates at t on the timeline [tmin, t], so ``tmax`` defaults to t (the window is cut at t)."""
-    pivot = (t // window.d) * window.d
-    lo = tmin if window.l is None else max(tmin, pivot - window.l)
-    return lo, min(pivot + window.u, t if tmax is None else tmax)
 
 
 def clingo_order(term: Term) -> tuple:

@@ -9,8 +9,8 @@ evaluation times ``[a, z]`` is solved exactly from the time points up to z that 
 
 * time windows ``⊞^{l,u,d}``: every time point ``≥ a − ticks`` (``ticks = max(l+d−1)``);
 * tuple and partition windows ``⊞^{#n}``: whole time points back to the latest one by which n
-  matching stream atoms have arrived before a (more atoms than n change nothing: the window keeps
-  the last n, D11);
+  matching stream atoms (``lars.windows.in_partition``) have arrived before a (more atoms than n
+  change nothing: the window keeps the last n, D11);
 * ``◇`` over ``⊞^∞``: the first occurrence of every atom before a (an atom held somewhere since
   the start iff its first occurrence is there).
 
@@ -25,7 +25,8 @@ import bisect
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
-from lars.model import Atom, Variable
+from lars.model import Atom
+from lars.windows import in_partition
 from spark_jobs.lookback import LookBack, TupleNeed
 
 Points = Mapping[int, tuple[Atom, ...]]
@@ -56,15 +57,6 @@ def cut(times: Sequence[int], count: int) -> list[tuple[int, ...]]:
     return out
 
 
-def _matches(key: Atom | None, atom: Atom) -> bool:
-    """Whether ``atom`` is in the partition of ``key`` (variables and ``_`` are wildcards)."""
-    if key is None:
-        return True
-    if key.predicate != atom.predicate or len(key.args) != len(atom.args):
-        return False
-    return all(isinstance(k, Variable) or k == a for k, a in zip(key.args, atom.args))
-
-
 def _tuple_start(points: Points, ordered: Sequence[int], a: int, need: TupleNeed) -> int | None:
     """The latest time point s < a such that the points in ``[s, a)`` hold ``need.n`` matching atoms
     (``None``: fewer arrived before a, every earlier point is needed)."""
@@ -73,7 +65,7 @@ def _tuple_start(points: Points, ordered: Sequence[int], a: int, need: TupleNeed
     found = 0
     for i in range(bisect.bisect_left(ordered, a) - 1, -1, -1):
         t = ordered[i]
-        found += sum(1 for atom in points[t] if _matches(need.key, atom))
+        found += sum(1 for atom in points[t] if need.key is None or in_partition(need.key, atom))
         if found >= need.n:
             return t
     return None

@@ -14,7 +14,8 @@ from itertools import filterfalse
 from typing import Any, Callable, Collection, Iterable, Iterator, Mapping
 
 from lars.errors import RsplarsError, UnsupportedError
-from lars.evaluation import Undefined, comparison_holds, evaluate, time_window_bounds, unify
+from lars.evaluation import Undefined, comparison_holds, evaluate, unify
+from lars.windows import time_window_bounds
 from lars.incremental.aggregates import flush_aux, flush_block
 from lars.incremental.answer import SortedAnswer
 from lars.incremental.compiling import compile_program

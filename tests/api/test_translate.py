@@ -52,3 +52,10 @@ def test_translations_hold_the_compiled_programs():
 def test_unknown_target_is_a_user_error():
     with pytest.raises(rsplars.RsplarsError, match="unknown target 'sql'"):
         rsplars.translate(Q1, "sql")
+
+
+def test_unknown_window_bounds_are_a_user_error_naming_the_choices():
+    options = rsplars.TranslationOptions(unit="m", period="5m", window_bounds="half-open")
+    with pytest.raises(rsplars.RsplarsError, match="unknown window bounds 'half-open'; expected one of closed, "
+                                                   "left-open, right-open"):
+        rsplars.translate(Q1, "lars", options=options)

@@ -2,7 +2,7 @@
 inside functions included):
 
 * ``lars.reference``, the oracle the engines are tested against, imports neither engine nor what
-  they share (``lars.evaluation``, ``lars.solver``): it computes from the definitions on its own;
+  they share (``lars.evaluation``, ``lars.solver``, ``lars.windows``): it computes from the definitions on its own;
 * neither engine (``asp``, ``lars.incremental``) imports ``lars.reference``;
 * no module of the incremental engine imports or reads a private name (``_x``) of another module,
   and the engine's run is used through its public methods only (no ``engine._x``);
@@ -16,7 +16,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 ENGINE_PACKAGES = ("lars.incremental", "asp")
-SHARED = ("lars.evaluation", "lars.solver")
+SHARED = ("lars.evaluation", "lars.solver", "lars.windows")
 
 
 def _module_name(path: Path) -> str:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable, Mapping, Sequence
 
 from lars.errors import RsplarsError
+from lars.windows import WindowBounds
 from translator.agreement.analysis import analyse
 from translator.agreement.diagnosis import BoundsAlternative
 from translator.agreement.query_patterns import condition_ii_patterns
@@ -30,7 +31,8 @@ from translator.translate.compile import compile_query, default_period
 from translator.translate.normalize import TimeBase
 
 #: the second convention of the window-bounds factor when none is given
-DEFAULT_OTHER_BOUNDS = {"closed": "left-open", "left-open": "closed", "right-open": "closed"}
+DEFAULT_OTHER_BOUNDS = {WindowBounds.CLOSED: WindowBounds.LEFT_OPEN, WindowBounds.LEFT_OPEN: WindowBounds.CLOSED,
+                        WindowBounds.RIGHT_OPEN: WindowBounds.CLOSED}
 
 #: solves several compiled programs over the same data: ``{label: Compiled} -> {label: {t: answer}}``
 Solver = Callable[[Mapping[str, object], Sequence, Sequence, "int | None"], Mapping[str, Mapping[int, frozenset]]]
@@ -54,8 +56,8 @@ class Settings:
 
     period: int
     unit: str = "s"
-    window_bounds: str = "closed"
-    other_window_bounds: str | None = None  # None: the default of DEFAULT_OTHER_BOUNDS; "none": skip
+    window_bounds: WindowBounds | str = WindowBounds.CLOSED  # an option string is parsed into WindowBounds
+    other_window_bounds: WindowBounds | str | None = None  # None: the default of DEFAULT_OTHER_BOUNDS; "none": skip
     diagnosis: bool = True
     time_from: int | None = None
     time_to: int | None = None
@@ -66,10 +68,15 @@ class Settings:
     #: comparison of a run (:func:`stream_triples`); ``None``: computed from the elements
     stream_triples: Mapping[str, Sequence[tuple[str, str, str]]] | None = None
 
+    def __post_init__(self) -> None:  # the option strings of the conventions (D2), parsed once
+        object.__setattr__(self, "window_bounds", WindowBounds.parse(self.window_bounds))
+        if self.other_window_bounds not in (None, "none"):
+            object.__setattr__(self, "other_window_bounds", WindowBounds.parse(self.other_window_bounds))
+
     @property
-    def other_bounds(self) -> str | None:
+    def other_bounds(self) -> WindowBounds | None:
         other = self.other_window_bounds or DEFAULT_OTHER_BOUNDS[self.window_bounds]
-        return None if other in ("none", self.window_bounds) or not self.diagnosis else other
+        return None if other in ("none", self.window_bounds) or not self.diagnosis else WindowBounds.parse(other)
 
 
 def pull_period(pull_query, period: str | None, unit: str) -> int:

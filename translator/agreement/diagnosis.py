@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from functools import cached_property
 
+from lars.windows import WindowBounds
 from translator.agreement.solutions import Answers, Solution
 from translator.agreement.verdicts import AgreementResult, IntervalVerdict, Verdict, judge
 
@@ -43,14 +44,14 @@ class Runs:
     tau1_pull: Answers
     tau2_pull: Answers
     tau2_push: Answers
-    window_bounds: str = "closed"
+    window_bounds: WindowBounds = WindowBounds.CLOSED
 
 
 @dataclass(frozen=True)
 class BoundsAlternative:
     """The headline runs ``(τ1, pull)`` and ``(τ2, push)`` repeated under another convention (D2)."""
 
-    window_bounds: str
+    window_bounds: WindowBounds
     tau1_pull: Answers
     tau2_push: Answers
 
@@ -90,8 +91,8 @@ class Diagnosis:
 
     headline: AgreementResult
     intervals: tuple[IntervalDiagnosis, ...]
-    window_bounds: str
-    other_window_bounds: str | None = None
+    window_bounds: WindowBounds
+    other_window_bounds: WindowBounds | None = None
     counts: dict[str, int] = field(default_factory=dict)
 
     @property

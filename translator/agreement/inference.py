@@ -32,6 +32,7 @@ from dataclasses import dataclass, field, replace
 from typing import Iterable, Iterator, Sequence
 
 from lars.errors import RsplarsError
+from lars.windows import WindowBounds
 from translator.agreement.check import ActualRelation, candidates, check, contiguous_match, oracle_terms
 from translator.agreement.early_stop import Judged, Progress, best_first
 from translator.agreement.multisets import BAGS, View, keyed_relation, view_of
@@ -192,7 +193,7 @@ def parameter_space(evaluator: Evaluator, *, registration: int = 0, t0: tuple[in
                            "fix t0 with --t0, or choose a coarser --unit")
     return Space(tuple(t0s), reports, cc_modes,
                  one("time" if tick == "batch" else tick, SEARCHED_TICKS), one(r2s, R2S),
-                 one(empty_relations, EMPTY_RELATIONS), one(window_bounds, WINDOW_MODELS), alignments, horizons,
+                 one(empty_relations, EMPTY_RELATIONS), one(None if window_bounds is None else WindowBounds.parse(window_bounds), WINDOW_MODELS), alignments, horizons,
                  compare_end=None if actual is None or end is not None else horizon_of(evaluator, registration))
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from lars.windows import WindowBounds, WindowBoundsError
 from translator.agreement.diagnosis import Diagnosis
 from translator.agreement.errors import AgreementError
 from translator.agreement.static_check import StaticCheck
@@ -15,8 +16,6 @@ from translator.agreement.verdicts import AgreementResult
 
 #: how the two runs were obtained (``mode`` in the JSON report)
 MODES = ("two-queries", "cqels-brave", "cqels-cautious", "cqels-all")
-#: window-bounds conventions of D2
-WINDOW_BOUNDS = ("closed", "left-open", "right-open")
 
 
 @dataclass(frozen=True)
@@ -44,7 +43,7 @@ class ReportInputs:
     queries: tuple[QueryInput, ...]
     streams: tuple[StreamInput, ...]
     period: int
-    window_bounds: str = "closed"
+    window_bounds: WindowBounds | str = WindowBounds.CLOSED  # an option string is parsed into WindowBounds
     mode: str = "two-queries"
     static: tuple[str, ...] = ()
     time_from: int | None = None
@@ -54,10 +53,10 @@ class ReportInputs:
     def __post_init__(self) -> None:
         if self.mode not in MODES:
             raise AgreementError(f"unknown agreement mode {self.mode!r}; expected one of {', '.join(MODES)}")
-        if self.window_bounds not in WINDOW_BOUNDS:
-            raise AgreementError(
-                f"unknown window-bounds convention {self.window_bounds!r}; expected one of {', '.join(WINDOW_BOUNDS)}"
-            )
+        try:  # an option string (D2)
+            object.__setattr__(self, "window_bounds", WindowBounds.parse(self.window_bounds))
+        except WindowBoundsError as error:
+            raise AgreementError(str(error)) from None
         for query in self.queries:
             if query.role not in ("pull", "push"):
                 raise AgreementError(f"a query's role is 'pull' or 'push', got {query.role!r}")

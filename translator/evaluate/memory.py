@@ -29,6 +29,7 @@ from typing import Callable, Iterable
 
 from lars.errors import RsplarsError
 from lars.model import Box, Diamond, Literal, PartitionWindow, Program, Stream, TimeWindow, TupleWindow, WindowAt
+from lars.windows import time_window_bounds
 
 DEFAULT_FRACTION = 0.8
 
@@ -116,9 +117,7 @@ def _content(window, stream: Stream, t: int, signature: tuple[str, int] | None =
 
     lo, _ = stream.timeline
     if isinstance(window, TimeWindow):
-        ref = t // window.d * window.d if window.d else t
-        start = lo if window.l is None else max(lo, ref - window.l)
-        end = min(ref + window.u, t)
+        start, end = time_window_bounds(window, t, lo)
         return sum(size(a) for u, a in stream.items() if start <= u <= end)
     upto = sum(size(a) for u, a in stream.items() if u <= t)
     if isinstance(window, (TupleWindow, PartitionWindow)):
@@ -198,9 +197,7 @@ class _Sorted:
 
     def content(self, window, t: int, signature: tuple[str, int] | None) -> int:
         if isinstance(window, TimeWindow):
-            ref = t // window.d * window.d if window.d else t
-            start = self.lo if window.l is None else max(self.lo, ref - window.l)
-            return self.between(signature, start, min(ref + window.u, t))
+            return self.between(signature, *time_window_bounds(window, t, self.lo))
         upto = self.between(signature, self.lo, t)
         if isinstance(window, (TupleWindow, PartitionWindow)):
             return min(window.n, upto)

@@ -47,6 +47,7 @@ from lars.model import (
     Variable,
     WindowAt,
 )
+from lars.windows import WindowBounds, first_point, last_point, reach
 from translator.evaluate.profiles import Operational, observation_end, opening_offset
 from translator.evaluate.report_policy import Contents, Grid, Policy, PolicyError, Report, report_times
 from translator.evaluate.run import EMPTY, Row, answer_modifiers, engine_input, modified, query_solver, r2s_rows, step_rows, the_answer
@@ -66,9 +67,9 @@ from translator.rdf.terms import to_lars
 STAGE = "operational profile"
 
 
-def chain_key(n: int) -> tuple[str, tuple[int, ...]]:
+def chain_key(n: int) -> tuple[WindowBounds, tuple[int, ...]]:
     """The compile key of the program a content chain runs (every window ``⊞^{CHAIN_WIDTH}``)."""
-    return ("closed", (CHAIN_WIDTH,) * n)
+    return (WindowBounds.CLOSED, (CHAIN_WIDTH,) * n)
 
 
 @dataclass(frozen=True)
@@ -166,8 +167,8 @@ class Evaluator:
         """The R2R answer of each (contents, t): a multiset of visible rows, or while slices are
         chosen (:meth:`choose_slices`) the whole relation as distinct witnessed rows."""
         self.solver_runs = 0
-        self.variables: tuple[str, ...] = self.compile_for(("closed", tuple(w.alpha for w in self.windows))).variables
-        self.form = self.compile_for(("closed", tuple(w.alpha for w in self.windows))).form
+        self.variables: tuple[str, ...] = self.compile_for((WindowBounds.CLOSED, tuple(w.alpha for w in self.windows))).variables
+        self.form = self.compile_for((WindowBounds.CLOSED, tuple(w.alpha for w in self.windows))).form
         self._arrivals: dict[int, list[str]] | None = None  # the streams of each instant's arrivals, in order
         self._keys: dict[Report, tuple] = {}
         self._chain_solver = None  # the solver of every content chain (_solve_contents), made once
@@ -177,7 +178,7 @@ class Evaluator:
         (``translator.evaluate.semijoin``); ``False`` adds every element the engine's filters admit."""
         self.judged_rows: dict[frozenset, frozenset] = {}
         """Rows as ``rsplars check`` compares them, kept for every candidate and policy it tries."""
-        self.modifiers = answer_modifiers(self.compile_for(("closed", tuple(w.alpha for w in self.windows))))
+        self.modifiers = answer_modifiers(self.compile_for((WindowBounds.CLOSED, tuple(w.alpha for w in self.windows))))
         """The query's ORDER BY, LIMIT and OFFSET over the answer atoms' columns, hidden ones included."""
         self.slice_choice: Callable[[Report, frozenset[Row]], frozenset[Row]] | None = None
         """Set by :meth:`choose_slices`: the cache then holds each evaluation's whole relation (its
@@ -256,21 +257,25 @@ class Evaluator:
         return out
 
     @staticmethod
-    def key(report: Report) -> tuple[str, tuple[int, ...]]:
-        """(bounds, widths) of the LARS windows that select the report's contents at its t."""
-        kind = "right-open" if any(hi == report.t - 1 for lo, hi in report.scopes if lo <= hi) else "closed"
+    def key(report: Report) -> tuple[WindowBounds, tuple[int, ...]]:
+        """(bounds, widths) of the LARS windows that select the report's contents at its t: each content
+        ``[lo, hi]`` is the window of length ``t − lo`` ending at t, closed (``hi = t``) or right-open
+        (``hi = t − 1``)."""
+        closed, right_open = WindowBounds.CLOSED, WindowBounds.RIGHT_OPEN
+        ends_before = any(hi == last_point(report.t, 0, right_open) for lo, hi in report.scopes if lo <= hi)
+        kind = right_open if ends_before else closed
         widths = []
         for lo, hi in report.scopes:
             if lo > hi:  # not started: an empty window (width 0; see _variant)
                 widths.append(0)
                 continue
-            if kind == "right-open" and hi != report.t - 1 or kind == "closed" and hi != report.t:
+            if hi != last_point(report.t, 0, kind):
                 raise PolicyError(f"at t={report.t} the windows end at different times; not expressible as one "
                                   "LARS program (mixed window models)")
             widths.append(max(report.t - lo, 0))
         return kind, tuple(widths)
 
-    def compile_for(self, key: tuple[str, tuple[int, ...]]) -> Compiled:
+    def compile_for(self, key: tuple[WindowBounds, tuple[int, ...]]) -> Compiled:
         if key not in self.compiled:
             kind, widths = key
             q = with_windows(self.query, widths, self.base.unit)
@@ -478,9 +483,10 @@ def trigger_rules(windows: Sequence[TimeWindowInfo], op: Operational) -> tuple[R
     now = Literal(WindowAt(NOW, TRUE, T))
     rules: list[Rule] = []
     reporting = range(len(grids)) if policy.windows is None else policy.windows
-    model = op.window_model
+    model = WindowBounds.parse(op.window_model)
     for k in reporting:
         g = grids[k]
+        shift = first_point(g.t0 + g.alpha, g.alpha, model) - g.t0  # 1 if a window's opening instant is outside it
         stream = to_lars(_iri(g.stream))
         body: list = [now]
         s = op.report
@@ -496,26 +502,24 @@ def trigger_rules(windows: Sequence[TimeWindowInfo], op: Operational) -> tuple[R
             if g.alpha < g.beta:
                 raise UnsupportedError("content change on a window with gaps (α < β)", "report policy as LARS rules")
             atom = Atom(STRIPLE, (Variable("X1"), Variable("X2"), Variable("X3"), stream))
-            body += [Literal(Diamond(NOW, atom)), Comparison(">" if model == "left-open" else ">=", T, Integer(g.t0))]
+            body += [Literal(Diamond(NOW, atom)), Comparison(">" if shift else ">=", T, Integer(g.t0))]
         if "non-empty" not in s:
             rules.append(Rule(TRIGGER, tuple(body)))
             continue
         content = Atom(STRIPLE, (Variable("Y1"), Variable("Y2"), Variable("Y3"), stream))
         if policy.closing:
-            w = {"left-open": TimeWindow(g.alpha - 1, 0, 1), "right-open": TimeWindow(g.alpha, -1, 1),
-                 "closed": TimeWindow(g.alpha, 0, 1)}[model]
+            w = TimeWindow(*reach(model, g.alpha), 1)
             rules.append(Rule(TRIGGER, (*body, Literal(Diamond(w, content)))))
             continue
         within = Literal(WindowAt(TimeWindow(g.alpha, 0, 1), content, U))
-        shift = 1 if model == "left-open" else 0
         x = Arith("-", T, Integer(g.t0 + g.alpha))
-        if model == "right-open":  # earliest window holding T: i = max(0, ⌊x/β⌋ + 1)
+        if model is WindowBounds.RIGHT_OPEN:  # earliest window holding T: i = max(0, ⌊x/β⌋ + 1)
             first = Comparison("<", T, Integer(g.t0 + g.alpha))
             index = Arith("+", Arith("/", x, Integer(g.beta)), Integer(1))
         else:  # earliest window not closed at T: i = max(0, ⌈x/β⌉)
             first = Comparison("<=", T, Integer(g.t0 + g.alpha))
             index = Arith("/", Arith("+", x, Integer(g.beta - 1)), Integer(g.beta))
-        later = Comparison(">=" if model == "right-open" else ">", T, Integer(g.t0 + g.alpha))
+        later = Comparison(">=" if model is WindowBounds.RIGHT_OPEN else ">", T, Integer(g.t0 + g.alpha))
         lo_later = Arith("+", Integer(g.t0 + shift), Arith("*", index, Integer(g.beta)))
         rules.append(Rule(TRIGGER, (*body, first, within, Comparison(">=", U, Integer(g.t0 + shift)))))
         rules.append(Rule(TRIGGER, (*body, later, within, Comparison(">=", U, lo_later))))
@@ -537,12 +541,12 @@ def report_program(query: M.Query, strategy: str, base: TimeBase, op: Operationa
     windows = time_windows(query, base)
     notes = []
     closing = "window-close" in op.report
-    if op.window_model == "left-open":
-        kind, widths = "closed", tuple(w.alpha - 1 for w in windows)
-    elif op.window_model == "right-open" and closing:
-        kind, widths = "right-open", tuple(w.alpha for w in windows)
+    if op.window_model is WindowBounds.LEFT_OPEN:  # (t−α, t] is the closed [t−(α−1), t]
+        kind, widths = WindowBounds.CLOSED, tuple(reach(WindowBounds.LEFT_OPEN, w.alpha)[0] for w in windows)
+    elif op.window_model is WindowBounds.RIGHT_OPEN and closing:
+        kind, widths = WindowBounds.RIGHT_OPEN, tuple(w.alpha for w in windows)
     else:
-        kind, widths = "closed", tuple(w.alpha for w in windows)
+        kind, widths = WindowBounds.CLOSED, tuple(w.alpha for w in windows)
     if not closing and any(w.beta > 1 for w in windows):
         notes.append("between window closes a report sees the present window cut at t (Dell'Aglio et al. 2014, Definition 13), "
                      "narrower than α: `run` evaluates each such report with the window that selects exactly "

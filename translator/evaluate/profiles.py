@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from lars.windows import WindowBounds
 from translator.evaluate.policy_names import ALIGNMENTS, HORIZONS
 from translator.options import ProfileOptions
 from translator.evaluate.report_policy import (
     CC_MODES,
     EMPTY_RELATIONS,
     TICKS,
-    WINDOW_MODELS,
     PolicyError,
     check_strategies,
     format_report,
@@ -43,20 +43,20 @@ class Operational:
     tick: str = "time"
     r2s: str = "rstream"
     empty_relations: str = "emit"
-    window_model: str = "left-open"
+    window_model: WindowBounds = WindowBounds.LEFT_OPEN
     report_windows: tuple[int, ...] | None = None
     alignment: str = "t0"
     horizon: str | int = "none"
 
     def __post_init__(self) -> None:
         check_strategies(self.report)
+        object.__setattr__(self, "window_model", WindowBounds.parse(self.window_model))  # an option string (D2)
         if self.alignment not in ALIGNMENTS:
             raise PolicyError(f"unknown window alignment {self.alignment!r} (expected {', '.join(ALIGNMENTS)})")
         if not isinstance(self.horizon, int) and self.horizon not in HORIZONS:
             raise PolicyError(f"unknown observation horizon {self.horizon!r} (expected {', '.join(HORIZONS)} or a time)")
         for name, value, allowed in (("tick", self.tick, TICKS), ("r2s", self.r2s, R2S),
                                      ("empty relations", self.empty_relations, EMPTY_RELATIONS),
-                                     ("window model", self.window_model, WINDOW_MODELS),
                                      ("content-change reading", self.cc_mode, CC_MODES)):
             if value not in allowed:
                 raise PolicyError(f"unknown {name} {value!r} (expected {', '.join(allowed)})")

@@ -50,12 +50,14 @@ from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Sequence
 
 from lars.errors import RsplarsError
+from lars.windows import WindowBounds, reach
 from translator.evaluate.policy_names import CC_MODES, EMPTY_RELATIONS, TICKS  # noqa: F401 - re-exported
 
 STRATEGIES = ("window-close", "content-change", "non-empty", "periodic")
 CODES = {"window-close": "WC", "content-change": "CC", "non-empty": "NC", "periodic": "P"}
 TRIGGERS = ("window-close", "content-change", "periodic")
-WINDOW_MODELS = ("left-open", "right-open", "closed")
+WINDOW_MODELS = (WindowBounds.LEFT_OPEN, WindowBounds.RIGHT_OPEN, WindowBounds.CLOSED)
+"""The window models in the order the inference tries them (RSP-QL's first)."""
 
 
 class PolicyError(RsplarsError):
@@ -124,17 +126,18 @@ class Grid:
     def opening(self, i: int) -> int:
         return self.t0 + i * self.beta
 
-    def scope(self, t: int, model: str, closing: bool) -> tuple[int, int] | None:
+    def scope(self, t: int, model: WindowBounds | str, closing: bool) -> tuple[int, int] | None:
         """The content interval ``[lo, hi]`` (closed, time points) of this window at report time t
-        (module docstring); ``None`` before t0, where the window is undefined (Dell'Aglio et al. 2014, Definition 13)."""
+        (module docstring); ``None`` before t0, where the window is undefined (Dell'Aglio et al. 2014, Definition 13).
+        The first point of the present window closing at c and the last point at t are those of the
+        window of length α ending at c resp. t under the model (``lars.windows.reach``)."""
         if t < self.t0:
             return None
-        if model == "right-open":
-            if closing:
-                return (self.opening(self.earliest_open(t)), t - 1)
+        if not closing and model == WindowBounds.RIGHT_OPEN:  # the earliest window holding t, cut at t
             return (self.opening(self.holding(t)), t)
-        lo = self.opening(self.earliest_open(t)) + (1 if model == "left-open" else 0)
-        return (lo, t)
+        back, ahead = reach(model, self.alpha)  # the window of length α ending at c: [c − back, c + ahead]
+        assert back is not None
+        return (self.opening(self.earliest_open(t)) + self.alpha - back, t + ahead)
 
 
 @dataclass(frozen=True)
@@ -198,12 +201,11 @@ class Contents:
         return sorted(set(self.times.get(stream, [])))
 
 
-def report_times(grids: Sequence[Grid], contents: Contents, policy: Policy, model: str,
+def report_times(grids: Sequence[Grid], contents: Contents, policy: Policy, model: WindowBounds | str,
                  start: int, end: int) -> list[Report]:
     """ET of the policy on ``[start, end]`` (Dell'Aglio et al. 2014, Definition 23: ``t ∈ ET_P iff P holds at t``), with
     the content interval of every window at each t."""
-    if model not in WINDOW_MODELS:
-        raise PolicyError(f"unknown window model {model!r} (expected {', '.join(WINDOW_MODELS)})")
+    model = WindowBounds.parse(model)
     reporting = range(len(grids)) if policy.windows is None else policy.windows
     for k in reporting:
         if not 0 <= k < len(grids):

@@ -24,6 +24,7 @@ from typing import Iterable, Iterator, Sequence
 
 from lars.errors import RsplarsError, UnsupportedError
 from lars.model import AggregateAssignment, Atom, Literal, Program, Rule, Variable
+from lars.windows import WindowBounds
 from dataclasses import dataclass
 from translator.translate import algebra as A
 from translator.query import model as M
@@ -59,7 +60,7 @@ class Compiled:
     strategy: str
     mode: str
     period: int | None
-    bounds: str
+    bounds: WindowBounds
     answer_predicate: str = ANSWER
     native: Program | None = None
     """The same program with SPARQL's SUM/AVG/MIN/MAX/SAMPLE as external aggregates
@@ -244,10 +245,12 @@ def compile_query(
     strategy: str | None = None,
     mode: str | None = None,
     period: int | None = None,
-    bounds: str = "closed",
+    bounds: WindowBounds | str = WindowBounds.CLOSED,
     base: TimeBase = TimeBase(),
 ) -> Compiled:
-    """Translate ``query`` with τ1 (C-SPARQL's default) or τ2 (CQELS's) under a mode."""
+    """Translate ``query`` with τ1 (C-SPARQL's default) or τ2 (CQELS's) under a mode and a window-bounds
+    convention (D2; the option string is parsed here, ``lars.windows.WindowBoundsError`` for another)."""
+    bounds = WindowBounds.parse(bounds)
     strategy = strategy or default_strategy(query)
     mode = mode or default_mode(query)
     if strategy not in STRATEGIES:

@@ -78,6 +78,7 @@ from lars.model import (
     Window,
     WindowAt,
 )
+from lars.windows import WindowBounds
 from translator.query import model as M
 from translator.query.printer import expression_text
 from translator.translate import algebra as A
@@ -550,7 +551,7 @@ class EventCompiled:
     strategy: str = "epsparql"
     mode: str = "push"
     period: int | None = None
-    bounds: str = "closed"
+    bounds: WindowBounds = WindowBounds.CLOSED
     answer_predicate: str = ANSWER
     interval: bool = True
     hidden: tuple[str, ...] = ()

@@ -40,6 +40,7 @@ from lars.model import (
     Variable,
     WindowAt,
 )
+from lars.windows import WindowBounds, reach
 from translator.query import model as M
 from translator.translate import algebra as A
 from translator.translate.epsparql import reject_unsupported
@@ -81,7 +82,7 @@ class RsepCompiled:
     strategy: str = "rsepql"
     mode: str = "push"
     period: int | None = None
-    bounds: str = "left-open"
+    bounds: WindowBounds = WindowBounds.LEFT_OPEN
     answer_predicate: str = "bep<k>"
     interval: bool = False
     native: None = None
@@ -92,7 +93,7 @@ def lars_event_window(w: M.EventWindow) -> tuple[TimeWindow, list]:
     if w.kind == "landmark":
         return ALL, [Comparison(">=", T, Integer(w.start or 0))]
     assert w.width is not None
-    return TimeWindow(w.width - 1, 0, w.slide), []
+    return TimeWindow(*reach(WindowBounds.LEFT_OPEN, w.width), w.slide), []
 
 
 def lars_term(x: A.PatternTerm) -> Variable | Constant | String | Integer:

@@ -36,7 +36,6 @@ from typing import Iterable, Iterator, Mapping, Sequence, TypeVar
 
 from lars.errors import UnsupportedError
 from lars.model import (
-    ALL,
     NOW,
     Atom,
     BodyElement,
@@ -55,6 +54,7 @@ from lars.model import (
     Variable,
     Window,
 )
+from lars.windows import WindowBounds, reach
 from translator.translate import algebra as A
 from translator.translate.algebra import AllOf, AnyOf, Condition
 from translator.translate.fresh import reads_fresh, solution_variables
@@ -71,8 +71,6 @@ _T = TypeVar("_T")
 
 SPARQL_TEST = "sparql_test"
 SPARQL_VALUE = "sparql_value"
-
-WINDOW_BOUNDS = ("closed", "left-open", "right-open")
 
 
 def ans(i: int) -> str:
@@ -108,7 +106,7 @@ def lars_term(t: A.PatternTerm) -> Term:
 # ------------------------------------------------------------------------------------------ windows
 
 
-def lars_window(spec: A.WindowSpec, stream: Term, bounds: str = "closed") -> Window:
+def lars_window(spec: A.WindowSpec, stream: Term, bounds: WindowBounds | str = WindowBounds.CLOSED) -> Window:
     """τ(ω) of Table 1 (Dao-Tran, Beck, Eiter 2015, §4.2) under a window-bounds convention (D2).
 
     ``closed`` is Table 1 literally: ``[RANGE L STEP D]`` ↦ ``⊞^{L,0,D}``, the window
@@ -119,14 +117,15 @@ def lars_window(spec: A.WindowSpec, stream: Term, bounds: str = "closed") -> Win
     RSP-QL's ``[FROM NOW-a TO NOW-b STEP d]`` (kind ``interval``) is ``⊞^{a,−b,d}``, the window
     ``[t'−a, t'−b]`` (left-open ``⊞^{a−1,−b,d}``, right-open ``⊞^{a,−b−1,d}``); LARS time windows
     end at most one tick before t' (``lars.model.TimeWindow``, u ≥ −1), so b is at most one tick
-    (closed and left-open) or zero (right-open), else a named error.
+    (closed and left-open) or zero (right-open), else a named error. The ``(l, u)`` of every
+    convention is ``lars.windows.reach``; ``bounds`` may be the option string (parsed here, a
+    ``lars.windows.WindowBoundsError`` naming the choices for any other).
     """
-    if bounds not in WINDOW_BOUNDS:
-        raise ValueError(f"window bounds must be one of {WINDOW_BOUNDS}, not {bounds!r}")
+    bounds = WindowBounds.parse(bounds)
     if spec.kind == "now":
         return NOW
     if spec.kind == "all":
-        return TimeWindow(None, -1, 1) if bounds == "right-open" else ALL
+        return TimeWindow(*reach(bounds, None), 1)
     if spec.kind == "triples":
         if not isinstance(stream, (String, Constant)):
             raise UnsupportedError("[TRIPLES n] on a stream variable", "translation to LARS",
@@ -135,20 +134,14 @@ def lars_window(spec: A.WindowSpec, stream: Term, bounds: str = "closed") -> Win
         return PartitionWindow(spec.rows or 0, Atom(STRIPLE, (wildcard, wildcard, wildcard, stream)))
     if spec.kind == "range":
         length = spec.range or 0
-        if bounds == "closed":
-            return TimeWindow(length, 0, spec.step)
-        if bounds == "left-open":
-            if length < 1:
-                raise UnsupportedError("a left-open window of length 0", "translation to LARS",
-                                       "(t−0, t] is empty")
-            return TimeWindow(length - 1, 0, spec.step)
-        return TimeWindow(length, -1, spec.step)
+        l, u = reach(bounds, length)
+        assert l is not None
+        if l < 0:
+            raise UnsupportedError(f"a {bounds} window of length 0", "translation to LARS", "(t−0, t] is empty")
+        return TimeWindow(l, u, spec.step)
     if spec.kind == "interval":
-        start, end = spec.range or 0, -spec.until
-        if bounds == "left-open":
-            start -= 1
-        elif bounds == "right-open":
-            end -= 1
+        start, end = reach(bounds, spec.range or 0, spec.until)
+        assert start is not None
         if end < -1:
             raise UnsupportedError(f"a window ending {spec.until} ticks before now ([FROM NOW-… TO NOW-…], "
                                    f"{bounds} bounds)", "translation to LARS",
@@ -212,7 +205,7 @@ class Tau:
 
     strategy: str = "tau"
     stream_sources: Sequence[A.StreamSource] = ()
-    bounds: str = "closed"
+    bounds: WindowBounds | str = WindowBounds.CLOSED
     rules: list[Rule] = field(default_factory=list)
     in_stream: tuple[Term, Window] | None = None
     """While translating the body of a non-BGP ``STREAM s ω { g }``: (s, τ(ω))."""
@@ -687,7 +680,7 @@ def substitute(atom: Atom, values: Mapping[A.Var, Term | A.Var]) -> Atom:
 
 
 def translate(pattern: A.Pattern, strategy: str = "tau", *, stream_sources: Sequence[A.StreamSource] = (),
-              bounds: str = "closed") -> Program:
+              bounds: WindowBounds | str = WindowBounds.CLOSED) -> Program:
     """``τ(Q)``, ``τ1(Q)`` or ``τ2(Q)`` for the pattern of a query (Dao-Tran, Beck, Eiter 2015, §4.3)."""
     return Tau(strategy, stream_sources, bounds).program(pattern)
 

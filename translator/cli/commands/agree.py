@@ -43,7 +43,7 @@ from translator.cli.commands.operational_options import (
     operational_requested,
     run_profile_agreement,
 )
-from translator.translate.tau import WINDOW_BOUNDS
+from lars.windows import WINDOW_BOUNDS
 
 HELP = ("compare a pull-based (C-SPARQL) and a push-based (CQELS) run interval by interval (Dao-Tran, Beck, "
         "Eiter 2015, §5)")

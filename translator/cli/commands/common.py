@@ -7,9 +7,9 @@ import argparse
 import sys
 
 from lars.errors import RsplarsError
+from lars.windows import WINDOW_BOUNDS
 from translator.options import TranslationOptions
 from translator.translate import variants
-from translator.translate.tau import WINDOW_BOUNDS
 
 UNITS = ("ms", "s", "m", "h", "d")
 
