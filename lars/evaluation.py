@@ -7,8 +7,8 @@ built-ins and its total order of symbols (integers < constants < strings < compo
 instance inapplicable), unification of a term pattern with a ground term, the external
 aggregates' calling convention, and the strata of a stratified program (Apt, Blair, Walker 1988).
 
-``lars.reference``, the oracle the engines are tested against, keeps its own copies of these
-definitions and imports nothing from here, so that a mistake here shows up as a disagreement
+``lars.reference``, the oracle the engines are tested against, computes these definitions itself
+from the papers and imports nothing from here, so that a mistake here shows up as a disagreement
 with it (``tests/lars/test_engine_imports.py`` checks the import rules).
 """
 
