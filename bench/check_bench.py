@@ -26,7 +26,7 @@ shifted by 34 s per repetition; C-SPARQL's Q1 output on it is computed directly 
 temperatures above 80 °F) and judged with timestamps (``rsplars check --profile csparql``).
 
 *First, cold and warm*: each cell runs three times, as three processes with a user cache folder of
-its own (``RSPLARS_CACHE_DIR``, ``lars.cache``): ``rsplars_first`` with the folder empty — the 34
+its own (``RSPLARS_CACHE_DIR``, ``translator.cache``): ``rsplars_first`` with the folder empty — the 34
 Turtle files, the query and the grammar's parse tables are parsed and stored —; ``rsplars_cold``
 with the stream's entry removed (new data: the files parsed again, the query and the parse tables
 from the cache, as for any run after the first); ``rsplars`` (warm) with the folder filled (a

@@ -180,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="the rsplars engine measured (default: auto, what a user gets)")
     parser.add_argument("--program-cache", choices=["user", "cold"], default="user",
                         help="user (default, what a user gets): rsplars lars keeps parsed programs in the user's cache "
-                             "folder (lars.cache), so only the first run of a program parses it; cold: every "
+                             "folder (translator.cache), so only the first run of a program parses it; cold: every "
                              "run parses its program (RSPLARS_CACHE_DIR empty)")
     parser.add_argument("--run-seconds", default="", metavar="N[,N…]",
                         help="run group: also the main query on SRBench-style streams of N seconds (30 observations, "

@@ -10,7 +10,7 @@ Cases (each a separate process of this interpreter, timed from start to exit):
   N-Triples stream, and ``rsplars lars`` of a two-rule program on a 3-time-point stream, each
   **cold** (an empty user cache folder every repeat: Lark builds the parse tables, the query or
   program is parsed, the entries written) and **warm** (the folder filled by a run before: the
-  parse tables, query and program read from ``lars.cache``);
+  parse tables, query and program read from ``translator.cache``);
 * ``python -c "import rdflib"``: what a Python RDF library costs to import;
 * a pyoxigraph script that imports pyoxigraph and runs the same query's SPARQL part (the SELECT,
   WHERE and FILTER, without the stream clause C-SPARQL adds) on an empty ``pyoxigraph.Store()``:

@@ -1,17 +1,13 @@
-"""Errors a user can act on, shared by every stage of rsplars.
+"""Errors a user can act on: what the LARS parser and stream readers raise, and the base every stage
+of rsplars derives its own errors from.
 
-``lars`` is the lowest package of the pipeline (text → query model → LARS → ASP), so the common
-error base lives here; ``translator`` and ``asp`` derive their own errors from it. The CLI prints
-``str(error)`` and exits with :data:`EXIT_USAGE` (2), never a traceback.
+The types stay in ``lars``, the lowest package of the pipeline (text → query model → LARS → ASP),
+because the LARS parser raises them (:class:`SourceError`, with line and column) and ``translator``
+and ``asp`` derive from :class:`RsplarsError`. How the command line reports them (exit codes,
+printing without a traceback) is not part of the language: :mod:`translator.cli.errors`.
 """
 
 from __future__ import annotations
-
-import sys
-
-EXIT_OK = 0
-EXIT_FAILURE = 1
-EXIT_USAGE = 2
 
 
 class RsplarsError(Exception):
@@ -71,9 +67,3 @@ class SourceError(RsplarsError):
             out.append(f"expected: {self.expected}")
         return "\n".join(out)
 
-
-def report_error(err: RsplarsError) -> int:
-    """Print a user error without a traceback and return the exit code 2. A SourceError starts with
-    FILE:LINE:COLUMN; anything else is prefixed with the program name."""
-    print(err if isinstance(err, SourceError) else f"rsplars: {err}", file=sys.stderr)
-    return EXIT_USAGE

@@ -8,8 +8,8 @@ aggregates' calling convention, and the strata of a stratified program (Apt, Bla
 The window functions' arithmetic (window bounds, the time window function, partition keys) is
 ``lars.windows``.
 
-``lars.reference``, the oracle the engines are tested against, keeps its own copies of these
-definitions and imports nothing from here, so that a mistake here shows up as a disagreement
+``lars.reference``, the oracle the engines are tested against, computes these definitions itself
+from the papers and imports nothing from here, so that a mistake here shows up as a disagreement
 with it (``tests/lars/test_engine_imports.py`` checks the import rules).
 """
 

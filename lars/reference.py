@@ -1,100 +1,361 @@
-"""Reference semantics of LARS: the oracle both engines (``asp``, ``lars.incremental``) are tested against.
+"""The meaning of a LARS program, computed as the definitions state it: the oracle the engines
+(``asp``, ``lars.incremental``) are tested against.
 
-It imports neither engine nor what they share (``lars.evaluation``), and neither engine imports it:
-its small definitions (window bounds, built-ins, clingo's order of terms, unification, strata)
-are its own copies, so that a mistake in the engines' versions shows up as a disagreement
-(``tests/lars/test_engine_imports.py`` checks the import rules).
+Sources: Beck, Dao-Tran, Eiter, Fink, "LARS: A Logic-based Framework for Analyzing Reasoning over
+Streams" (AAAI 2015, §2: streams, window functions, the entailment relation; answer streams) and
+the fragment of it that Dao-Tran, Beck, Eiter 2015 use (§2.3–2.4, Definition 3), read with the
+decisions D2 and D9–D11 of docs/decisions.md. The module follows them section by section, on
+sets, and favours being checkable against the text over speed. It uses the syntax tree
+(``lars.model``), the error types of ``lars.errors`` and the standard library only: no code of the
+engines or of what they share (``lars.evaluation``), so that a mistake there shows up here as a
+disagreement instead of being inherited (``tests/lars/test_engine_imports.py``).
 
-A direct, readable implementation of the definitions of Beck, Dao-Tran, Eiter, Fink (AAAI 2015),
-as summarised in Dao-Tran, Beck, Eiter 2015, §2.3–2.4, with decisions D9–D11 (docs/decisions.md). It
-favours clarity over speed: no incremental evaluation, no indexes beyond predicate signatures.
+**§1 Streams.** A stream S = (T, υ) has a timeline T, an interval of integers, and an evaluation
+function υ mapping each u ∈ T to a set of ground atoms; S' = (T', υ') is a substream of S when
+T' ⊆ T and υ'(u) ⊆ υ(u). At reference time t the data stream D is seen on T = [tmin, t], tmin its
+start or first time point (D9: the answer at t depends on the stream up to t only). The
+interpretation stream I ⊇ D adds the program's facts, which hold at every u ∈ T (D11), the atom
+``true``, and the atoms the rules put.
 
-Evaluation at reference time t (``answer_stream_at``):
+**§2 Window functions** w(S, t) return a substream of S (:class:`Substream`):
 
-1. **Timeline** ``[tmin, t]`` with ``tmin`` the stream's explicit start or its first time point
-   (D9: the answer at t depends only on the stream up to t; windows are cut at t).
-2. **Interpretation** ``M(u)`` for u in the timeline: the stream atoms at u, the program's facts
-   (they hold at every time point, D11), and the intensional atoms derived so far. Rules apply at
-   t only (D10): a rule with head ``a`` puts a at t; a rule with head ``@_T a`` puts a at T.
-   An atom may be both in the stream and in a head: it holds where either puts it.
-3. **Window functions** (:func:`window_view`): the time window ``⊞^{l,u,d}`` at t is
-   ``[max(tmin, t'−l), min(t'+u, t)]`` with ``t' = ⌊t/d⌋·d`` (empty if ``tmin`` lies past its
-   end; ``u = −1``, the right-open extension of ``lars.model.TimeWindow``, ends it before t'); the tuple window ``⊞^{#n}`` keeps the last n *stream* atoms up to t in arrival order
-   (D11), its timeline is ``[t_n, t]`` with t_n the time of the oldest atom kept (``tmin`` if
-   fewer than n atoms exist), and at ``t_n`` only the atoms kept; the partition window does the
-   same with the stream atoms that match its key pattern only (other stream atoms are not in the
-   window). Non-stream atoms (facts, derived atoms) of the window's time points are always in it.
-4. **Satisfaction** ``M, t ⊨ β`` (:meth:`_Evaluation.matches`): ``a`` holds if a ∈ M(t);
-   ``@_T a`` if T ∈ [tmin, t] and a ∈ M(T); ``⊞^w ◇a`` if a holds at some point of the window;
-   ``⊞^w □a`` if at every point of it (so an empty window satisfies every □); ``⊞^w @_T a`` if T is
-   a point of the window and a holds there. ``not β`` holds if no instance of β does; each ``_``
-   is a fresh variable local to its literal (``not p(X,_)``: no p(X,·) at all).
-5. **Answer stream** = the minimal model of the reduct (Definition 3). For a stratified program
-   it is unique and computed stratum by stratum (:func:`strata`): each stratum's rules are applied
-   until nothing changes; negation only looks at lower strata, where nothing changes any more.
-   Non-stratified programs raise ``UnsupportedError("non-stratified negation", "reference semantics")``.
-6. **No answer stream** (returned as ``None``): a constraint ``:- body`` whose body holds, or an
-   ``@_T`` head whose body holds with T outside the timeline ``[tmin, t]`` (such a head cannot be
-   put anywhere, so the rule acts as a constraint; also when T is not an integer).
+* time-based ⊞^{l,u,d}: with t' = ⌊t/d⌋·d, the whole of S on [max(tmin, t'−l), min(t'+u, t)]
+  (l = ∞: from tmin; cut at t, D9; u = −1 ends it one tick before t', the right-open bound of
+  D2; empty when tmin lies past its end);
+* tuple-based ⊞^{#n}: the last n data atoms up to t in order of arrival (D11: data atoms only,
+  an atom counted once per time point), on [t_n, t] with t_n the time of the oldest one kept
+  (tmin when fewer than n exist, t when n = 0); at t_n only the atoms kept;
+* filter: the atoms of S of a given form; a partition-based window is the tuple window applied to
+  the filter of its key (variables and ``_`` in the key match any term);
+* a window selects data atoms only: the atoms of I that D does not provide (facts, ``true``,
+  derived atoms) are in every window at each of its time points (D10, D11).
 
-Grounding is by matching the body against M (the same instances as grounding over the active
-domain, for safe rules); a variable that no positive literal or ``=`` can bind ranges over the
-active domain (all constants of the program, the stream and the timeline's time points).
-Built-ins follow clingo: ``/`` truncates towards zero, ``\\`` is the remainder with the sign of
-the dividend, arithmetic on non-integers or division by zero makes the instance inapplicable, and
-comparisons use clingo's total order (integers < constants < strings < compound terms).
-A ``Call`` term ``@name(…)`` is evaluated by the function of that name passed as ``functions=``
-(as clingo calls its grounding context); its arguments must be bound.
+**§3 Entailment** M, S, t ⊨ α by structural recursion (:meth:`Interpretation.entails`):
+a iff a ∈ υ(t); @_u a iff u ∈ T and a ∈ υ(u); ◇a iff a ∈ υ(u) for some u ∈ T; □a iff for every
+u ∈ T (so always on an empty window); ⊞^w α iff M, w(S, t), t ⊨ α. A literal ``not β`` holds iff
+no instance of β does. Each ``_`` is a variable of its own literal only: ``not s(X,_)`` says that
+no s(X, ·) holds, ``s(_) always [2]`` that one s(c) holds at every point.
+
+**§4 Answer streams** (Definition 3): I is an answer stream of P for D at t iff M = ⟨T, υ_I⟩ is a
+minimal model of the reduct P^{M,t} = {r ∈ P | M, t ⊨ β(r)}. Rules are applied at t (D10): a head
+a puts a at t, a head @_T a puts a at T. For a stratified program (no predicate depends on itself
+through ``not`` or an aggregate) this minimal model is unique: the strata (:func:`strata`) are
+closed one after the other, lowest first, each by applying its rules until nothing new follows;
+negation then only reads strata that are complete. A program that is not stratified raises
+``UnsupportedError("non-stratified negation", …)``. There is no answer stream (``None``) when the
+body of a constraint holds, or the body of a rule with head @_T a holds for a T that is not a
+time point of [tmin, t] (the head has no place in any interpretation).
+
+**§5 Ground instances and built-ins.** The ground instances of a rule are found by matching its
+positive literals against I; a variable that no positive literal and no ``X = term`` binds ranges
+over the active domain (the terms of the program, of the data up to t, and the time points of
+[tmin, t]), as grounding over the active domain would give. Arithmetic and comparisons are
+clingo's: ``/`` rounds towards zero, ``\\`` keeps the sign of the dividend, an operand that is no
+integer or a division by zero leaves the instance out, and terms compare in clingo's order
+(integers < constants < strings < function terms). ``@f(…)`` terms and ``#@f{…}`` aggregates call
+the Python function ``f`` given by name in ``functions``. Aggregates (``lars.model.AggregateAssignment``)
+read the atoms holding at t: count the distinct tuples, sum their first terms that are integers,
+or take the least/greatest first term; of no tuple, ``#min`` is above every term and ``#max``
+below every term, so neither assigns a value.
 """
 
 from __future__ import annotations
 
+import operator
 from collections import Counter
 from dataclasses import dataclass
-from functools import cached_property
-from itertools import count
-from typing import Callable, Hashable, Iterable, Iterator, Mapping, TypeVar, cast
+from functools import lru_cache
+from itertools import chain
+from typing import Callable, Iterable, Iterator, Mapping, Union
 
 from lars.errors import UnsupportedError
-from lars.model import (
-    AggregateAssignment,
-    AggregateElement,
-    Arith,
-    At,
-    Atom,
-    Box,
-    Call,
-    Comparison,
-    Constant,
-    Diamond,
-    Function,
-    Integer,
-    Literal,
-    PartitionWindow,
-    Program,
-    Rule,
-    Stream,
-    String,
-    TRUE,
-    Term,
-    TimeWindow,
-    TupleWindow,
-    Variable,
-    WindowAt,
-)
+from lars.model import (TRUE, AggregateAssignment, AggregateElement, Arith, At, Atom, Box, Call, Comparison,
+                        Constant, Diamond, Function, Integer, Literal, PartitionWindow, Program, Rule, Stream,
+                        String, Term, TimeWindow, TupleWindow, Variable, WindowAt)
 
+#: the atoms of an answer at one time point
 Answer = frozenset[Atom]
-Theta = Mapping[str, "GroundTerm"]
-GroundTerm = Constant | Integer | String | Function
+Ground = Union[Constant, Integer, String, Function]
+#: an assignment of ground terms to variable names
+Binding = dict[str, Ground]
+#: the functions of ``@name(…)`` terms and ``#@name{…}`` aggregates, by name
+Functions = Mapping[str, Callable[..., Ground]]
 
-# ======================================================================================= windows
+_STAGE = "reference semantics"
+
+# ================================================================ §5 terms, order and arithmetic
+
+
+def clingo_order(term: Ground) -> tuple:
+    """A sort key placing ground terms in clingo's total order of symbols: integers by value, then
+    constants by name, then strings, then function terms by arity, name and arguments."""
+    match term:
+        case Integer(number):
+            return (0, number)
+        case Constant(name):
+            return (1, name)
+        case String(text):
+            return (2, text)
+        case Function(name, args):
+            return (3, len(args), name, tuple(clingo_order(arg) for arg in args))  # type: ignore[arg-type]
+    raise TypeError(f"not a ground term: {term!r}")
+
+
+#: the keys of clingo's #inf and #sup, below and above the key of every term
+_BOTTOM, _TOP = (-1,), (4,)
+
+_RELATION: dict[str, Callable[[tuple, tuple], bool]] = {
+    "=": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
+}
+
+
+class _NoValue(Exception):
+    """A term clingo gives no value: arithmetic on a term that is no integer, or division by zero."""
+
+
+def _quotient(a: int, b: int) -> int:
+    """clingo's ``a / b``: the quotient rounded towards zero."""
+    magnitude = abs(a) // abs(b)
+    return magnitude if a * b >= 0 else -magnitude
+
+
+_ARITHMETIC: dict[str, Callable[[int, int], int]] = {
+    "+": operator.add,
+    "-": operator.sub,
+    "*": operator.mul,
+    "/": _quotient,
+    "\\": lambda a, b: a - b * _quotient(a, b),
+}
+
+
+def _value(term: Term, binding: Mapping[str, Ground], functions: Functions | None) -> Ground:
+    """The ground term ``term`` denotes under ``binding`` (which binds all its variables)."""
+    match term:
+        case Variable(name):
+            return binding[name]
+        case Constant() | Integer() | String():
+            return term
+        case Function(name, args):
+            return Function(name, tuple(_value(arg, binding, functions) for arg in args))
+        case Call(name, args):
+            if functions is None or name not in functions:
+                raise UnsupportedError(f"function @{name}", _STAGE, "no such function was given")
+            return functions[name](*(_value(arg, binding, functions) for arg in args))
+        case Arith(op, left, right):
+            x, y = _value(left, binding, functions), _value(right, binding, functions)
+            if not (isinstance(x, Integer) and isinstance(y, Integer)) or (op in ("/", "\\") and y.value == 0):
+                raise _NoValue
+            return Integer(_ARITHMETIC[op](x.value, y.value))
+    raise TypeError(f"not a term: {term!r}")
+
+
+def _text(term: Ground) -> str:
+    """A ground term as clingo prints it."""
+    match term:
+        case Integer(number):
+            return str(number)
+        case Constant(name):
+            return name
+        case String(text):
+            escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\t", "\\t")
+            return f'"{escaped}"'
+        case Function(name, args):
+            return f"{name}({','.join(_text(arg) for arg in args)})"  # type: ignore[arg-type]
+    raise TypeError(f"not a ground term: {term!r}")
+
+
+def _atom_text(atom: Atom) -> str:
+    return atom.predicate + (f"({','.join(_text(arg) for arg in atom.args)})" if atom.args else "")  # type: ignore[arg-type]
+
+
+# ============================================================================ variables of a rule
+
+#: the names given to the ``_`` of a body: no variable written in a program starts so
+_LOCAL = "_'"
+
+
+def _is_local(name: str) -> bool:
+    return name.startswith(_LOCAL)
+
+
+_NONE: frozenset[str] = frozenset()
+
+
+@lru_cache(maxsize=None)
+def _variables(node: object) -> frozenset[str]:
+    """The names of the variables occurring in a term, atom, extended atom or body element (not in
+    a window's partition key, whose variables only say "any term")."""
+    match node:
+        case Variable(name):
+            return frozenset((name,))
+        case Function(_, args) | Call(_, args) | Atom(_, args):
+            return _NONE.union(*map(_variables, args))
+        case Arith(_, left, right) | Comparison(_, left, right):
+            return _variables(left) | _variables(right)
+        case At(atom, time) | WindowAt(_, atom, time):
+            return _variables(atom) | _variables(time)
+        case Diamond(_, atom) | Box(_, atom) | Literal(atom, _):
+            return _variables(atom)
+        case AggregateElement(terms, condition):
+            return _NONE.union(*map(_variables, terms), *map(_variables, condition))
+        case AggregateAssignment(left, _, elements, _):
+            return _variables(left).union(*map(_variables, elements))
+    return _NONE
+
+
+@lru_cache(maxsize=None)
+def _computed_variables(node: object) -> frozenset[str]:
+    """The variables under arithmetic or a function call: a match cannot bind them, they must be
+    bound before."""
+    match node:
+        case Arith() | Call():
+            return _variables(node)
+        case Function(_, args) | Atom(_, args):
+            return _NONE.union(*map(_computed_variables, args))
+        case At(atom, time) | WindowAt(_, atom, time):
+            return _computed_variables(atom) | _computed_variables(time)
+        case Diamond(_, atom) | Box(_, atom):
+            return _computed_variables(atom)
+    return _NONE
+
+
+@lru_cache(maxsize=None)
+def _visible_variables(element: object) -> frozenset[str]:
+    """The variables of a body element that the rest of the rule sees: an aggregate shows only its
+    left term (the variables of its elements are its own unless the rule uses them elsewhere)."""
+    if isinstance(element, AggregateAssignment):
+        return _variables(element.left)
+    return frozenset(name for name in _variables(element) if not _is_local(name))
+
+
+class _Locals:
+    """Gives each ``_`` of a rule's body a variable of its own (§3)."""
+
+    def __init__(self) -> None:
+        self.used = 0
+
+    def term(self, term: Term) -> Term:
+        match term:
+            case Variable("_"):
+                self.used += 1
+                return Variable(f"{_LOCAL}{self.used}")
+            case Function(name, args):
+                return Function(name, tuple(map(self.term, args)))
+            case Call(name, args):
+                return Call(name, tuple(map(self.term, args)))
+            case Arith(op, left, right):
+                return Arith(op, self.term(left), self.term(right))
+        return term
+
+    def atom(self, atom: Atom) -> Atom:
+        return Atom(atom.predicate, tuple(map(self.term, atom.args)))
+
+    def element(self, element: object) -> object:
+        match element:
+            case Literal(Atom() as atom, negated):
+                return Literal(self.atom(atom), negated)
+            case Literal(At(atom, time), negated):
+                return Literal(At(self.atom(atom), self.term(time)), negated)
+            case Literal(WindowAt(window, atom, time), negated):
+                return Literal(WindowAt(window, self.atom(atom), self.term(time)), negated)
+            case Literal(Diamond(window, atom), negated):
+                return Literal(Diamond(window, self.atom(atom)), negated)
+            case Literal(Box(window, atom), negated):
+                return Literal(Box(window, self.atom(atom)), negated)
+            case AggregateAssignment(left, function, elements, op):
+                own = tuple(AggregateElement(e.terms, tuple(self.element(c) for c in e.condition))  # type: ignore[misc]
+                            for e in elements)
+                return AggregateAssignment(left, function, own, op)
+        return element
+
+
+def _with_local_wildcards(program: Program) -> Program:
+    rules = []
+    for rule in program.rules:
+        names = _Locals()
+        rules.append(Rule(rule.head, tuple(names.element(b) for b in rule.body)))  # type: ignore[misc]
+    return Program(tuple(rules))
+
+
+# ==================================================================================== §4 strata
+
+Signature = tuple[str, int]
+
+
+def _head_signature(rule: Rule) -> Signature:
+    head = rule.head
+    assert head is not None
+    return (head.atom if isinstance(head, At) else head).signature
+
+
+def _dependencies(rule: Rule, defined: frozenset[Signature]) -> Iterator[tuple[Signature, bool]]:
+    """The defined predicates the body of ``rule`` reads, each with whether it reads them through
+    ``not`` or an aggregate (whose value may drop when an atom is added)."""
+    for element in rule.body:
+        if isinstance(element, Literal):
+            atom = element.atom if isinstance(element.atom, Atom) else element.atom.atom
+            if atom.signature in defined:
+                yield atom.signature, element.negated
+        elif isinstance(element, AggregateAssignment):
+            for aggregated in element.elements:
+                for condition in aggregated.condition:
+                    if isinstance(condition, Literal) and isinstance(condition.atom, Atom):
+                        if condition.atom.signature in defined:
+                            yield condition.atom.signature, True
+
+
+def strata(program: Program) -> list[list[Rule]]:
+    """The rules of ``program`` (not its facts or constraints) in strata, the stratum a rule needs
+    first: a stratum is a set of predicates that depend on each other (each reaches the other in
+    the graph "the head's predicate depends on a body's predicate"), ordered so that a stratum
+    comes after every stratum it depends on. A predicate that depends on its own stratum through
+    ``not`` or an aggregate makes the program non-stratified (``UnsupportedError``)."""
+    defined = program.intensional()
+    rules = [r for r in program.rules if r.head is not None and not r.is_fact]
+    edges: dict[Signature, set[tuple[Signature, bool]]] = {s: set() for s in defined}
+    for rule in rules:
+        edges[_head_signature(rule)].update(_dependencies(rule, defined))
+
+    reach: dict[Signature, set[Signature]] = {}
+    for start in defined:
+        seen, frontier = {start}, [start]
+        while frontier:
+            for target, _ in edges[frontier.pop()]:
+                if target not in seen:
+                    seen.add(target)
+                    frontier.append(target)
+        reach[start] = seen
+    stratum_of = {s: frozenset(q for q in reach[s] if s in reach[q]) for s in defined}
+
+    for s in sorted(defined):
+        for target, through_negation in sorted(edges[s]):
+            if through_negation and target in stratum_of[s]:
+                raise UnsupportedError("non-stratified negation", _STAGE,
+                                       f"{s[0]}/{s[1]} depends through not or an aggregate on "
+                                       f"{target[0]}/{target[1]}, which depends on it")
+
+    ordered: list[frozenset[Signature]] = []
+    waiting = sorted(set(stratum_of.values()), key=sorted)
+    while waiting:
+        done = set().union(*ordered)
+        ready = next(c for c in waiting if all(target in done or target in c
+                                              for s in c for target, _ in edges[s]))
+        ordered.append(ready)
+        waiting.remove(ready)
+    by_stratum: dict[frozenset[Signature], list[Rule]] = {c: [] for c in ordered}
+    for rule in rules:
+        by_stratum[stratum_of[_head_signature(rule)]].append(rule)
+    return [group for group in by_stratum.values() if group]
+
+
+# ========================================================================== §2 window functions
 
 
 @dataclass(frozen=True)
-class WindowSelection:
-    """What a window function keeps of the stream at reference time t: the window's timeline
-    ``[lo, hi]`` (empty if ``lo > hi``) and, per time point, the stream atoms kept (``None``: all
-    stream atoms of that time point)."""
+class Substream:
+    """What a window function keeps of the stream at reference time t: its timeline [lo, hi]
+    (empty when lo > hi) and, per time point, the data atoms kept (``kept`` ``None``: every data
+    atom of its time points, as a time-based window keeps them)."""
 
     lo: int
     hi: int
@@ -105,700 +366,497 @@ class WindowSelection:
 
 
 def time_window_bounds(window: TimeWindow, t: int, tmin: int, tmax: int | None = None) -> tuple[int, int]:
-    """``⊞^{l,u,d}`` at t on the timeline [tmin, tmax] (Dao-Tran, Beck, Eiter 2015, §2.3): ``t' = ⌊t/d⌋·d``,
-    ``[max(tmin, t'−l), min(t'+u, tmax)]``; ``l = None`` is ``⊞^∞``. The online semantics (D9)
-    evaluates at t on the timeline [tmin, t], so ``tmax`` defaults to t (the window is cut at t)."""
-    pivot = (t // window.d) * window.d
+    """The timeline [lo, hi] of ⊞^{l,u,d} at t on [tmin, tmax] (Dao-Tran, Beck, Eiter 2015, §2.3):
+    t' = ⌊t/d⌋·d, lo = max(tmin, t'−l) (tmin for l = ∞), hi = min(t'+u, tmax), tmax = t by default
+    (D9). ⊞^L is ⊞^{L,0,1} = [t−L, t], both ends in (D2, closed); u = −1 gives [t'−l, t'−1] (D2,
+    right-open); a left-open window (t−L, t] is written ⊞^{L−1}."""
+    pivot = t - t % window.d  # Python's % is never negative for d > 0: this is ⌊t/d⌋·d for every t
     lo = tmin if window.l is None else max(tmin, pivot - window.l)
-    return lo, min(pivot + window.u, t if tmax is None else tmax)
+    hi = min(pivot + window.u, t if tmax is None else tmax)
+    return lo, hi
 
 
-def _last_n(atoms_by_time: Iterable[tuple[int, tuple[Atom, ...]]], n: int, t: int, tmin: int) -> WindowSelection:
-    """The last n atoms (in arrival order) of ``atoms_by_time`` up to t (D11); an atom repeated
-    at one time point counts once, at its first arrival (υ(u) is a set)."""
-    timed = [(u, a) for u, atoms in atoms_by_time if tmin <= u <= t for a in dict.fromkeys(atoms)]
-    chosen = timed[max(0, len(timed) - n) :] if n > 0 else []
+def _arrivals(stream: Stream, tmin: int, t: int) -> list[tuple[int, Atom]]:
+    """The data atoms of [tmin, t] as they arrived, each once per time point (υ(u) is a set)."""
+    return [(u, atom) for u, atoms in stream.items() if tmin <= u <= t for atom in dict.fromkeys(atoms)]
+
+
+def _last(arrivals: list[tuple[int, Atom]], n: int, t: int, tmin: int) -> Substream:
+    """⊞^{#n}: the last n of ``arrivals``, on [t_n, t]."""
     if n == 0:
+        chosen: list[tuple[int, Atom]] = []
         lo = t
-    elif len(timed) < n:
-        lo = tmin
+    elif len(arrivals) < n:
+        chosen, lo = arrivals, tmin
     else:
+        chosen = arrivals[len(arrivals) - n:]
         lo = chosen[0][0]
     kept: dict[int, set[Atom]] = {u: set() for u in range(lo, t + 1)}
-    for u, a in chosen:
-        kept[u].add(a)
-    return WindowSelection(lo, t, {u: frozenset(s) for u, s in kept.items()})
+    for u, atom in chosen:
+        kept[u].add(atom)
+    return Substream(lo, t, {u: frozenset(atoms) for u, atoms in kept.items()})
 
 
-def window_view(window: TimeWindow | TupleWindow | PartitionWindow, stream: Stream, t: int, tmin: int) -> WindowSelection:
-    """The window function of ``window`` applied at reference time t to ``stream`` (module doc, 3)."""
-    if isinstance(window, TimeWindow):
-        lo, hi = time_window_bounds(window, t, tmin)
-        return WindowSelection(lo, hi, None)
-    if isinstance(window, TupleWindow):
-        return _last_n(stream.items(), window.n, t, tmin)
-    if isinstance(window, PartitionWindow):
-        partition = ((u, tuple(a for a in atoms if _matches_pattern(window.key, a))) for u, atoms in stream.items())
-        return _last_n(partition, window.n, t, tmin)
+def _fits(pattern: Term, term: Term) -> bool:
+    """Whether a data term has the form of a partition key's term (a variable fits anything)."""
+    match pattern:
+        case Variable():
+            return True
+        case Function(name, args):
+            return (isinstance(term, Function) and term.name == name and len(term.args) == len(args)
+                    and all(map(_fits, args, term.args)))
+    return pattern == term
+
+
+def _filtered(arrivals: list[tuple[int, Atom]], key: Atom) -> list[tuple[int, Atom]]:
+    """The filter window of the key: the atoms of its predicate whose arguments fit its arguments."""
+    return [(u, atom) for u, atom in arrivals
+            if atom.signature == key.signature and all(map(_fits, key.args, atom.args))]
+
+
+def window_view(window: TimeWindow | TupleWindow | PartitionWindow, stream: Stream, t: int, tmin: int) -> Substream:
+    """w(S, t) for the data stream S cut at t (module doc, §2)."""
+    match window:
+        case TimeWindow():
+            lo, hi = time_window_bounds(window, t, tmin)
+            return Substream(lo, hi)
+        case TupleWindow(n):
+            return _last(_arrivals(stream, tmin, t), n, t, tmin)
+        case PartitionWindow(n, key):
+            return _last(_filtered(_arrivals(stream, tmin, t), key), n, t, tmin)
     raise TypeError(f"not a window: {window!r}")
 
 
-def _matches_pattern(pattern: Atom, atom: Atom) -> bool:
-    """Partition keys: variables and ``_`` are wildcards (each on its own), constants must be equal."""
-    if pattern.signature != atom.signature:
-        return False
-    return all(_unify(p, g, {}, wildcards=True) is not None for p, g in zip(pattern.args, atom.args))
+# ========================================================================== §3 entailment
 
 
-# ================================================================================ terms & built-ins
+@dataclass(frozen=True)
+class _Sometime:
+    """◇a, inside a window."""
+
+    atom: Atom
 
 
-def clingo_order(term: GroundTerm) -> tuple:
-    """clingo's total order on symbols: integers < constants < strings < compound terms
-    (those by arity, then name, then arguments)."""
-    if isinstance(term, Integer):
-        return (0, term.value)
-    if isinstance(term, Constant):
-        return (1, term.name)
-    if isinstance(term, String):
-        return (2, term.value)
-    return (3, len(term.args), term.name, tuple(clingo_order(cast(GroundTerm, a)) for a in term.args))  # a ground term's arguments are ground
+@dataclass(frozen=True)
+class _Always:
+    """□a, inside a window."""
+
+    atom: Atom
 
 
-class _Undefined(Exception):
-    """Arithmetic clingo leaves undefined (non-integer operand, division by zero)."""
+@dataclass(frozen=True)
+class _Windowed:
+    """⊞^w α."""
+
+    window: TimeWindow | TupleWindow | PartitionWindow
+    formula: object
 
 
-def _truncating_div(a: int, b: int) -> int:
-    q = abs(a) // abs(b)
-    return q if (a >= 0) == (b >= 0) else -q
+def _formula(extended: object) -> object:
+    """An extended atom of ``lars.model`` as the formula of the definitions: ``⊞^w ◇a`` is the
+    window operator applied to ◇a, and so on; ``a`` and ``@_T a`` stay as they are."""
+    match extended:
+        case Diamond(window, atom):
+            return _Windowed(window, _Sometime(atom))
+        case Box(window, atom):
+            return _Windowed(window, _Always(atom))
+        case WindowAt(window, atom, time):
+            return _Windowed(window, At(atom, time))
+    return extended
 
 
-Functions = Mapping[str, Callable[..., "GroundTerm"]]
-"""Grounding-time functions for ``Call`` terms (clingo's ``@name(…)``), by name."""
+class _NoAnswerStream(Exception):
+    """The program has no answer stream at t (§4)."""
 
 
-def evaluate(term: Term, theta: Theta, functions: Functions | None = None) -> GroundTerm:
-    """The value of a term under a substitution (all its variables bound). A ``Call`` applies the
-    function of that name from ``functions`` to its evaluated arguments (as clingo's context)."""
-    if isinstance(term, Variable):
-        return theta[term.name]
-    if isinstance(term, (Constant, Integer, String)):
-        return term
-    if isinstance(term, Function):
-        return Function(term.name, tuple(evaluate(a, theta, functions) for a in term.args))
-    if isinstance(term, Call):
-        if functions is None or term.name not in functions:
-            raise UnsupportedError(f"function @{term.name}", "reference semantics", "no such function was given")
-        return functions[term.name](*(evaluate(a, theta, functions) for a in term.args))
-    left, right = evaluate(term.left, theta, functions), evaluate(term.right, theta, functions)
-    if not isinstance(left, Integer) or not isinstance(right, Integer):
-        raise _Undefined
-    a, b = left.value, right.value
-    if term.op == "+":
-        return Integer(a + b)
-    if term.op == "-":
-        return Integer(a - b)
-    if term.op == "*":
-        return Integer(a * b)
-    if b == 0:
-        raise _Undefined
-    if term.op == "/":
-        return Integer(_truncating_div(a, b))
-    return Integer(a - b * _truncating_div(a, b))  # "\": remainder with the dividend's sign
+class Interpretation:
+    """The interpretation stream I at reference time t over [tmin, t] (§1), the entailment relation
+    on it (§3) and the ground instances of rules (§5); :meth:`close` makes it the answer stream."""
 
-
-_COMPARE: dict[str, Callable[[tuple, tuple], bool]] = {
-    "=": lambda x, y: x == y,
-    "!=": lambda x, y: x != y,
-    "<": lambda x, y: x < y,
-    "<=": lambda x, y: x <= y,
-    ">": lambda x, y: x > y,
-    ">=": lambda x, y: x >= y,
-}
-
-
-def external_aggregate(function: str, firsts: Mapping[GroundTerm, int], functions: Functions | None) -> GroundTerm:
-    """``#@name{…}`` (``lars.model.AggregateAssignment``): the function ``name`` of ``functions``
-    applied to the multiset of first terms (term -> number of tuples with it).
-
-    A function may also offer its value *incrementally*: an attribute ``incremental``, called
-    with no argument, gives a state for the empty multiset with ``change(term, times)`` (``times``
-    more tuples with the first term ``term``; fewer if negative, never below none) and ``value()``,
-    which must be the function applied to the multiset the changes so far have made; it may also
-    offer ``text()``, ``lars.printer.format_term(value())`` without building the term. The
-    incremental engine keeps one per group of a kept aggregate (``lars.incremental.aggregates``).
-    A function whose value on a non-empty multiset is always its first term least (or greatest)
-    by a key of terms that is injective (distinct terms: distinct keys) may declare so: an attribute
-    ``extreme = (min, key)`` (or ``(max, key)``); the incremental engine then picks that term among
-    its groups' terms itself (the function is still called on the empty multiset)."""
-    name = function[1:]
-    if functions is None or name not in functions:
-        raise UnsupportedError(f"the external aggregate #{function}", "reference semantics", "no such function was given")
-    return functions[name](firsts)
-
-
-def comparison_holds(c: Comparison, theta: Theta, functions: Functions | None = None) -> bool:
-    """Does the comparison hold under ``theta`` (all its variables bound)? Undefined arithmetic
-    (division by zero, a non-integer operand) makes it false, as in clingo; terms compare in
-    clingo's order of symbols."""
-    try:
-        left, right = evaluate(c.left, theta, functions), evaluate(c.right, theta, functions)
-    except _Undefined:
-        return False
-    return _COMPARE[c.op](clingo_order(left), clingo_order(right))
-
-
-def _variables(obj: object) -> set[str]:
-    """Names of the variables in a term, atom, extended atom or comparison."""
-    if isinstance(obj, Variable):
-        return {obj.name}
-    if isinstance(obj, (Constant, Integer, String)) or obj is None:
-        return set()
-    if isinstance(obj, (Function, Call, Atom)):
-        return set().union(*(_variables(a) for a in obj.args))
-    if isinstance(obj, Arith):
-        return _variables(obj.left) | _variables(obj.right)
-    if isinstance(obj, Comparison):
-        return _variables(obj.left) | _variables(obj.right)
-    if isinstance(obj, (At, WindowAt)):
-        return _variables(obj.atom) | _variables(obj.time)
-    if isinstance(obj, (Diamond, Box)):
-        return _variables(obj.atom)
-    if isinstance(obj, Literal):
-        return _variables(obj.atom)
-    if isinstance(obj, AggregateElement):
-        return set().union(*(_variables(t) for t in obj.terms), *(_variables(c) for c in obj.condition))
-    if isinstance(obj, AggregateAssignment):
-        return _variables(obj.left).union(*(_variables(e) for e in obj.elements))
-    raise TypeError(f"unexpected {obj!r}")
-
-
-def _unify(
-    pattern: Term, ground: Term, theta: dict[str, GroundTerm], *, wildcards: bool = False, functions: Functions | None = None
-) -> dict[str, GroundTerm] | None:
-    """Extend ``theta`` so that ``pattern`` equals ``ground`` (``None`` if impossible). Arithmetic
-    and calls in a pattern must be fully bound (callers ensure it)."""
-    ground = cast(GroundTerm, ground)  # the arguments of ground atoms (lars.model types them as any Term)
-    if isinstance(pattern, Variable):
-        if wildcards or pattern.name == "_":
-            return theta
-        bound = theta.get(pattern.name)
-        if bound is None:
-            out = dict(theta)
-            out[pattern.name] = ground
-            return out
-        return theta if bound == ground else None
-    if isinstance(pattern, Function):
-        if not isinstance(ground, Function) or ground.name != pattern.name or len(ground.args) != len(pattern.args):
-            return None
-        for p, g in zip(pattern.args, ground.args):
-            theta = _unify(p, g, theta, wildcards=wildcards, functions=functions)  # type: ignore[assignment]
-            if theta is None:
-                return None
-        return theta
-    if isinstance(pattern, (Arith, Call)):
-        try:
-            return theta if evaluate(pattern, theta, functions) == ground else None
-        except _Undefined:
-            return None
-    return theta if pattern == ground else None
-
-
-def _unify_atom(pattern: Atom, ground: Atom, theta: dict[str, GroundTerm], functions: Functions | None = None) -> dict[str, GroundTerm] | None:
-    if pattern.signature != ground.signature:
-        return None
-    for p, g in zip(pattern.args, ground.args):
-        theta = _unify(p, g, theta, functions=functions)  # type: ignore[assignment]
-        if theta is None:
-            return None
-    return theta
-
-
-def _arith_variables(obj: object) -> set[str]:
-    """Variables that occur inside arithmetic or calls (they must be bound before matching)."""
-    if isinstance(obj, (Arith, Call)):
-        return _variables(obj)
-    if isinstance(obj, Function):
-        return set().union(*(_arith_variables(a) for a in obj.args))
-    if isinstance(obj, Atom):
-        return set().union(*(_arith_variables(a) for a in obj.args))
-    if isinstance(obj, (At, WindowAt)):
-        return _arith_variables(obj.atom) | _arith_variables(obj.time)
-    if isinstance(obj, (Diamond, Box)):
-        return _arith_variables(obj.atom)
-    return set()
-
-
-# ====================================================================================== program
-
-
-def _fresh_wildcards(rule: Rule, fresh: Iterator[int]) -> Rule:
-    """Rename every ``_`` of the body to a fresh variable ``_#k`` local to its literal."""
-
-    def term(t: Term) -> Term:
-        if isinstance(t, Variable) and t.name == "_":
-            return Variable(f"_#{next(fresh)}")
-        if isinstance(t, Function):
-            return Function(t.name, tuple(term(a) for a in t.args))
-        if isinstance(t, Arith):
-            return Arith(t.op, term(t.left), term(t.right))
-        if isinstance(t, Call):
-            return Call(t.name, tuple(term(a) for a in t.args))
-        return t
-
-    def atom(a: Atom) -> Atom:
-        return Atom(a.predicate, tuple(term(x) for x in a.args))
-
-    def ext(e: object) -> object:
-        if isinstance(e, Atom):
-            return atom(e)
-        if isinstance(e, At):
-            return At(atom(e.atom), term(e.time))
-        if isinstance(e, WindowAt):
-            return WindowAt(e.window, atom(e.atom), term(e.time))
-        if isinstance(e, Diamond):
-            return Diamond(e.window, atom(e.atom))
-        if isinstance(e, Box):
-            return Box(e.window, atom(e.atom))
-        raise TypeError(e)
-
-    body = tuple(Literal(ext(b.atom), b.negated) if isinstance(b, Literal) else b for b in rule.body)  # type: ignore[arg-type]
-    return Rule(rule.head, body)
-
-
-def _head_signature(rule: Rule) -> tuple[str, int] | None:
-    if rule.head is None:
-        return None
-    return (rule.head.atom if isinstance(rule.head, At) else rule.head).signature
-
-
-def strata(program: Program) -> list[list[Rule]]:
-    """The rules (facts and constraints excluded) grouped by stratum, lowest first: the strongly
-    connected components of the predicate dependency graph in topological order. A negative
-    dependency inside a component means the program is not stratified."""
-    intensional = program.intensional()
-    rules = [r for r in program.rules if r.head is not None and not r.is_fact]
-    depends: dict[tuple[str, int], set[tuple[tuple[str, int], bool]]] = {s: set() for s in intensional}
-    for r in rules:
-        head = _head_signature(r)
-        assert head is not None
-        for b in r.body:
-            if isinstance(b, Literal):
-                sig = b.atom.signature if isinstance(b.atom, Atom) else b.atom.atom.signature
-                if sig in intensional:
-                    depends[head].add((sig, b.negated))
-            elif isinstance(b, AggregateAssignment):  # aggregates are non-monotone: like negation
-                for e in b.elements:
-                    for c in e.condition:
-                        if isinstance(c, Literal) and c.atom.signature in intensional:  # type: ignore[union-attr]
-                            depends[head].add((c.atom.signature, True))  # type: ignore[union-attr]
-    components = _strongly_connected(sorted(intensional), lambda s: [d for d, _ in depends[s]])
-    component_of = {s: i for i, comp in enumerate(components) for s in comp}
-    for s, edges in depends.items():
-        for d, negated in edges:
-            if negated and component_of[d] == component_of[s]:
-                raise UnsupportedError(
-                    "non-stratified negation", "reference semantics", f"{s[0]}/{s[1]} depends negatively on {d[0]}/{d[1]} in a cycle"
-                )
-    grouped: list[list[Rule]] = [[] for _ in components]
-    for r in rules:
-        head = _head_signature(r)
-        assert head is not None
-        grouped[component_of[head]].append(r)
-    return [g for g in grouped if g]
-
-
-#: a node of the graph :func:`_strongly_connected` reads
-Node = TypeVar("Node", bound=Hashable)
-
-
-def _strongly_connected(nodes: list[Node], successors: Callable[[Node], list[Node]]) -> list[list[Node]]:
-    """Tarjan's algorithm; components come out dependencies first (reverse topological order of
-    the "depends on" edges), which is the evaluation order of strata."""
-    index: dict[Node, int] = {}
-    low: dict[Node, int] = {}
-    stack: list[Node] = []
-    on_stack: set[Node] = set()
-    out: list[list[Node]] = []
-    counter = count()
-
-    def visit(v: Node) -> None:
-        index[v] = low[v] = next(counter)
-        stack.append(v)
-        on_stack.add(v)
-        for w in successors(v):
-            if w not in index:
-                visit(w)
-                low[v] = min(low[v], low[w])
-            elif w in on_stack:
-                low[v] = min(low[v], index[w])
-        if low[v] == index[v]:
-            comp: list[Node] = []
-            while True:
-                w = stack.pop()
-                on_stack.discard(w)
-                comp.append(w)
-                if w == v:
-                    break
-            out.append(comp)
-
-    for v in nodes:
-        if v not in index:
-            visit(v)
-    return out
-
-
-# =================================================================================== evaluation
-
-
-class _NoAnswer(Exception):
-    """The program has no answer stream at t (a constraint fired, or an @-head left the timeline)."""
-
-
-class _Evaluation:
-    """One evaluation at reference time t: the interpretation M over ``[tmin, t]`` and satisfaction."""
-
-    def __init__(self, program: Program, stream: Stream, t: int, functions: Functions | None = None) -> None:
-        self.program = program
-        self.functions = functions
-        self.stream = stream
-        self.tmin = stream.timeline[0]
-        self.t = t
+    def __init__(self, program: Program, data: Stream, t: int, functions: Functions | None) -> None:
+        self.tmin = data.timeline[0]
         if t < self.tmin:
             raise ValueError(f"reference time {t} lies before the start {self.tmin} of the stream")
-        self.stream_atoms: dict[int, frozenset[Atom]] = {
-            u: frozenset(atoms) for u, atoms in stream.items() if self.tmin <= u <= t
-        }
-        self.facts: set[Atom] = {TRUE}  # ``true`` holds at every time point of the timeline
+        self.t = t
+        self.program = program
+        self.data_stream = data
+        self.functions = functions
+        self.whole = Substream(self.tmin, t)
+        # υ of the data, of the background (every time point) and of the derived atoms, by predicate
+        self.data: dict[int, dict[Signature, set[Atom]]] = {}
+        for u, atoms in data.items():
+            if self.tmin <= u <= t:
+                for atom in atoms:
+                    self.data.setdefault(u, {}).setdefault(atom.signature, set()).add(atom)
+        self.background: dict[Signature, set[Atom]] = {TRUE.signature: {TRUE}}
+        self.derived: dict[int, dict[Signature, set[Atom]]] = {}
+        self.windows: dict[object, Substream] = {}
+        self.plans: dict[tuple, list[tuple[bool, object]]] = {}
+        self._domain: list[Ground] | None = None
         for rule in program.rules:
             if rule.is_fact:
-                for theta in self._free_instances(_variables(rule.head), {}):
+                for binding in self._spread(_variables(rule.head), [{}]):
                     try:
-                        self.facts.add(self._ground_atom(rule.head, theta))  # type: ignore[arg-type]
-                    except _Undefined:
-                        pass
-        self.derived: dict[int, set[Atom]] = {}
-        self._views: dict[object, WindowSelection] = {}
+                        fact = self._ground(rule.head, binding)  # type: ignore[arg-type]
+                    except _NoValue:
+                        continue
+                    self.background.setdefault(fact.signature, set()).add(fact)
 
-    # ------------------------------------------------------------------------ interpretation
+    # ------------------------------------------------------------------ υ and the windows
+    def window(self, window: TimeWindow | TupleWindow | PartitionWindow) -> Substream:
+        if window not in self.windows:
+            self.windows[window] = window_view(window, self.data_stream, self.t, self.tmin)
+        return self.windows[window]
+
+    def holding(self, signature: Signature, u: int, scope: Substream) -> Iterable[Atom]:
+        """The atoms of ``signature`` in υ(u) of the substream ``scope`` of I."""
+        if scope.kept is None:
+            data: Iterable[Atom] = self.data.get(u, {}).get(signature, ())
+        else:
+            data = [atom for atom in scope.kept.get(u, ()) if atom.signature == signature]
+        return chain(data, self.background.get(signature, ()), self.derived.get(u, {}).get(signature, ()))
+
+    def stream(self) -> dict[int, set[Atom]]:
+        """υ_I on [tmin, t]."""
+        out = {}
+        for u in self.whole.points():
+            parts = chain(self.data.get(u, {}).values(), self.background.values(), self.derived.get(u, {}).values())
+            out[u] = set().union(*parts)
+        return out
+
     @property
-    def timeline(self) -> range:
-        return range(self.tmin, self.t + 1)
+    def domain(self) -> list[Ground]:
+        """The active domain (§5): the ground terms of the program and of the data up to t, and the
+        time points of [tmin, t]."""
+        if self._domain is None:
+            found: set[Ground] = {Integer(u) for u in self.whole.points()}
+            nodes: list[object] = [atom for by_signature in self.data.values() for atoms in by_signature.values()
+                                   for atom in atoms]
+            for rule in self.program.rules:
+                nodes.append(rule.head)
+                nodes.extend(rule.body)
+            while nodes:
+                node = nodes.pop()
+                match node:
+                    case Constant() | Integer() | String():
+                        found.add(node)
+                    case Function(_, args):
+                        if not _variables(node) and not _computed_variables(node):
+                            found.add(node)
+                        nodes.extend(args)
+                    case Atom(_, args) | Call(_, args):
+                        nodes.extend(args)
+                    case Arith(_, left, right) | Comparison(_, left, right):
+                        nodes += [left, right]
+                    case At(atom, time) | WindowAt(_, atom, time):
+                        nodes += [atom, time]
+                    case Diamond(_, atom) | Box(_, atom) | Literal(atom, _):
+                        nodes.append(atom)
+                    case AggregateAssignment(left, _, elements, _):
+                        nodes.append(left)
+                        for element in elements:
+                            nodes.extend(element.terms)
+                            nodes.extend(element.condition)
+            self._domain = sorted(found, key=clingo_order)
+        return self._domain
 
-    def holds_at(self, u: int, kept: Mapping[int, frozenset[Atom]] | None = None) -> set[Atom]:
-        """M(u), or the window's view of it when ``kept`` restricts the stream atoms."""
-        stream = self.stream_atoms.get(u, frozenset()) if kept is None else kept.get(u, frozenset())
-        return set(stream) | self.facts | self.derived.get(u, set())
+    # ------------------------------------------------------------------ M, S, t ⊨ α
+    def _match(self, pattern: Term, term: Term, binding: Binding) -> Binding | None:
+        """``binding`` extended so that ``pattern`` denotes the ground ``term`` (``None``: impossible)."""
+        match pattern:
+            case Variable(name):
+                if name not in binding:
+                    return {**binding, name: term}  # type: ignore[dict-item]
+                return binding if binding[name] == term else None
+            case Function(name, args):
+                if not (isinstance(term, Function) and term.name == name and len(term.args) == len(args)):
+                    return None
+                extended = binding
+                for own, other in zip(args, term.args):
+                    narrower = self._match(own, other, extended)
+                    if narrower is None:
+                        return None
+                    extended = narrower
+                return extended
+            case Arith() | Call():
+                try:
+                    return binding if _value(pattern, binding, self.functions) == term else None
+                except _NoValue:
+                    return None
+        return binding if pattern == term else None
 
-    def view(self, window: TimeWindow | TupleWindow | PartitionWindow) -> WindowSelection:
-        if window not in self._views:
-            self._views[window] = window_view(window, self.stream, self.t, self.tmin)
-        return self._views[window]
+    def _fit(self, atom: Atom, candidate: Atom, binding: Binding) -> Binding | None:
+        """``binding`` extended so that ``atom`` denotes the ground ``candidate`` (same predicate)."""
+        extended = binding
+        for own, other in zip(atom.args, candidate.args):
+            narrower = self._match(own, other, extended)
+            if narrower is None:
+                return None
+            extended = narrower
+        return extended
 
-    @cached_property
-    def active_domain(self) -> list[GroundTerm]:
-        """Constants of the program, the stream and the timeline (for variables nothing binds)."""
-        found: set[GroundTerm] = {Integer(u) for u in self.timeline}
+    def _instances(self, atom: Atom, u: int, scope: Substream, binding: Binding) -> Iterator[Binding]:
+        """The extensions of ``binding`` that make ``atom`` an atom of υ(u) in ``scope``."""
+        for candidate in self.holding(atom.signature, u, scope):
+            found = self._fit(atom, candidate, binding)
+            if found is not None:
+                yield found
 
-        def collect(obj: object) -> None:
-            if isinstance(obj, (Constant, Integer, String)):
-                found.add(obj)
-            elif isinstance(obj, (Function, Atom, Call)):
-                for a in obj.args:
-                    collect(a)
-                if isinstance(obj, Function) and not _variables(obj):
-                    found.add(obj)
-            elif isinstance(obj, (Arith, Comparison)):
-                collect(obj.left)
-                collect(obj.right)
-            elif isinstance(obj, (At, WindowAt)):
-                collect(obj.atom)
-                collect(obj.time)
-            elif isinstance(obj, (Diamond, Box)):
-                collect(obj.atom)
-            elif isinstance(obj, Literal):
-                collect(obj.atom)
-            elif isinstance(obj, AggregateAssignment):
-                collect(obj.left)
-                for e in obj.elements:
-                    for x in (*e.terms, *e.condition):
-                        collect(x)
-
-        for atoms in self.stream_atoms.values():
-            for a in atoms:
-                collect(a)
-        for rule in self.program.rules:
-            if rule.head is not None:
-                collect(rule.head)
-            for b in rule.body:
-                collect(b)
-        return sorted(found, key=clingo_order)
-
-    def _free_instances(self, names: set[str], theta: dict[str, GroundTerm]) -> Iterator[dict[str, GroundTerm]]:
-        """All extensions of theta binding ``names`` over the active domain."""
-        unbound = sorted(n for n in names if n not in theta)
-        if not unbound:
-            yield theta
-            return
-        first, rest = unbound[0], set(unbound[1:])
-        for value in self.active_domain:
-            yield from self._free_instances(rest, {**theta, first: value})
-
-    def _ground_atom(self, atom: Atom, theta: Theta) -> Atom:
-        return Atom(atom.predicate, tuple(evaluate(a, theta, self.functions) for a in atom.args))
-
-    # ------------------------------------------------------------------------ satisfaction
-    def _match_at(self, atom: Atom, atoms: set[Atom], theta: dict[str, GroundTerm]) -> Iterator[dict[str, GroundTerm]]:
-        for ground in atoms:
-            out = _unify_atom(atom, ground, theta, self.functions)
-            if out is not None:
-                yield out
-
-    def _time_points(self, time: Term, lo: int, hi: int, theta: dict[str, GroundTerm]) -> Iterator[tuple[int, dict[str, GroundTerm]]]:
-        """The points u of [lo, hi] that the time term can denote, with the binding."""
-        if isinstance(time, Variable) and time.name not in theta:
-            for u in range(lo, hi + 1):
-                yield u, {**theta, time.name: Integer(u)}
+    def _times(self, time: Term, scope: Substream, binding: Binding) -> Iterator[tuple[int, Binding]]:
+        """The time points of ``scope`` that ``time`` can denote, each with the binding that says so."""
+        if isinstance(time, Variable) and time.name not in binding:
+            for u in scope.points():
+                yield u, {**binding, time.name: Integer(u)}
             return
         try:
-            value = evaluate(time, theta, self.functions)
-        except _Undefined:
+            when = _value(time, binding, self.functions)
+        except _NoValue:
             return
-        if isinstance(value, Integer) and lo <= value.value <= hi:
-            yield value.value, theta
+        if isinstance(when, Integer) and scope.lo <= when.value <= scope.hi:
+            yield when.value, binding
 
-    def matches(self, ext: object, theta: dict[str, GroundTerm]) -> Iterator[dict[str, GroundTerm]]:
-        """All extensions θ' of θ with ``M, t ⊨ ext θ'`` (module doc, 4)."""
-        if isinstance(ext, Atom):
-            yield from self._match_at(ext, self.holds_at(self.t), theta)
-        elif isinstance(ext, At):
-            for u, th in self._time_points(ext.time, self.tmin, self.t, theta):
-                yield from self._match_at(ext.atom, self.holds_at(u), th)
-        elif isinstance(ext, WindowAt):
-            view = self.view(ext.window)
-            for u, th in self._time_points(ext.time, view.lo, view.hi, theta):
-                yield from self._match_at(ext.atom, self.holds_at(u, view.kept), th)
-        elif isinstance(ext, Diamond):
-            view = self.view(ext.window)
-            for u in view.points():
-                yield from self._match_at(ext.atom, self.holds_at(u, view.kept), theta)
-        elif isinstance(ext, Box):
-            view = self.view(ext.window)
-            points = list(view.points())
-            if not points:  # every □ holds on an empty window (_ready: the variables are bound)
-                yield theta
-                return
-            for candidate in self._match_at(ext.atom, self.holds_at(points[0], view.kept), theta):
-                ground = self._ground_atom(ext.atom, candidate)
-                if all(ground in self.holds_at(u, view.kept) for u in points[1:]):
-                    yield candidate
-        else:
-            raise TypeError(f"not an extended atom: {ext!r}")
+    def entails(self, formula: object, binding: Binding, scope: Substream | None = None) -> Iterator[Binding]:
+        """The extensions θ of ``binding`` with M, S, t ⊨ formula·θ, S the substream ``scope`` of
+        I (all of it by default), by recursion on the formula (module doc, §3)."""
+        scope = self.whole if scope is None else scope
+        match formula:
+            case Atom():
+                yield from self._instances(formula, self.t, scope, binding)
+            case At(atom, time):
+                for u, at_u in self._times(time, scope, binding):
+                    yield from self._instances(atom, u, scope, at_u)
+            case _Sometime(atom):
+                for u in scope.points():
+                    yield from self._instances(atom, u, scope, binding)
+            case _Always(atom):
+                points = scope.points()
+                if not points:
+                    yield binding  # □ holds on an empty timeline
+                    return
+                everywhere = set.intersection(*(set(self.holding(atom.signature, u, scope)) for u in points))
+                for candidate in everywhere:
+                    found = self._fit(atom, candidate, binding)
+                    if found is not None:
+                        yield found
+            case _Windowed(window, inner):
+                yield from self.entails(inner, binding, self.window(window))
+            case Diamond() | Box() | WindowAt():
+                yield from self.entails(_formula(formula), binding, scope)
+            case _:
+                raise TypeError(f"not an extended atom: {formula!r}")
 
-    def _ready(self, element: object, theta: Mapping[str, GroundTerm]) -> bool:
-        """Can ``element`` be evaluated now (every variable it cannot bind itself is bound)?"""
-        if isinstance(element, Comparison):
-            unbound = _variables(element) - theta.keys()
-            if not unbound:
+    # ------------------------------------------------------------------ §5 ground instances
+    def _spread(self, names: Iterable[str], bindings: list[Binding]) -> list[Binding]:
+        """Every binding extended by each value of the active domain for each of ``names`` it lacks."""
+        for name in sorted(names):
+            spread: list[Binding] = []
+            for binding in bindings:
+                if name in binding:
+                    spread.append(binding)
+                else:
+                    spread.extend({**binding, name: value} for value in self.domain)
+            bindings = spread
+        return bindings
+
+    def _ground(self, atom: Atom, binding: Binding) -> Atom:
+        return Atom(atom.predicate, tuple(_value(arg, binding, self.functions) for arg in atom.args))
+
+    def _can_evaluate(self, element: object, others: list, bound: set[str]) -> bool:
+        """Whether ``element`` can be decided (or can bind its variables) once ``bound`` are bound."""
+        match element:
+            case Comparison(op, left, right):
+                free = _variables(element) - bound
+                if not free:
+                    return True
+                return op == "=" and len(free) == 1 and any(
+                    isinstance(side, Variable) and side.name in free and not _variables(other) - bound
+                    for side, other in ((left, right), (right, left)))
+            case AggregateAssignment(left, _, elements, op):
+                outside = set().union(*map(_visible_variables, others))
+                shared = set().union(*map(_variables, elements)) & outside
+                if shared - bound:
+                    return False
+                return not _variables(left) - bound or (op == "=" and isinstance(left, Variable))
+            case Literal(atom, True):
+                return not _visible_variables(element) - bound
+            case Literal(atom, False):
+                if _computed_variables(atom) - bound:
+                    return False
+                if isinstance(atom, Box) and not self.window(atom.window).points():
+                    return not _visible_variables(element) - bound  # □ on an empty window binds nothing
                 return True
-            if element.op == "=" and len(unbound) == 1:
-                for side, other in ((element.left, element.right), (element.right, element.left)):
-                    if isinstance(side, Variable) and side.name in unbound and not (_variables(other) - theta.keys()):
-                        return True
-            return False
-        assert isinstance(element, Literal)
-        if element.negated:
-            return not {v for v in _variables(element) if not v.startswith("_#")} - theta.keys()
-        if _arith_variables(element.atom) - theta.keys():
-            return False
-        if isinstance(element.atom, Box) and not list(self.view(element.atom.window).points()):
-            return not {v for v in _variables(element.atom) if not v.startswith("_#")} - theta.keys()
-        return True
+        raise TypeError(f"not a body element: {element!r}")
 
-    def _compare(self, c: Comparison, theta: dict[str, GroundTerm]) -> Iterator[dict[str, GroundTerm]]:
-        unbound = _variables(c) - theta.keys()
-        try:
-            if unbound:  # X = term: assignment
-                var, other = (c.left, c.right) if isinstance(c.left, Variable) and c.left.name in unbound else (c.right, c.left)
-                yield {**theta, var.name: evaluate(other, theta, self.functions)}  # type: ignore[union-attr]
-                return
-        except _Undefined:
-            return
-        if comparison_holds(c, theta, self.functions):
-            yield theta
-
-    def body_instances(self, body: tuple, theta: dict[str, GroundTerm]) -> Iterator[dict[str, GroundTerm]]:
-        """All substitutions that satisfy every element of ``body`` (order-independent)."""
-        if not body:
-            yield theta
-            return
-        ready = [
-            i for i, b in enumerate(body)
-            if (self._aggregate_ready(b, body[:i] + body[i + 1 :], theta) if isinstance(b, AggregateAssignment) else self._ready(b, theta))
-        ]
-        if not ready:
-            # nothing can bind the remaining variables: range them over the active domain (never
-            # the local variables of an aggregate)
-            names = set().union(*(self._outer_variables(b) for b in body)) - theta.keys()
-            name = sorted(n for n in names if not n.startswith("_#"))[0]
-            for value in self.active_domain:
-                yield from self.body_instances(body, {**theta, name: value})
-            return
-        # comparisons and negations first (they only filter), then the first positive literal
-        def rank(i: int) -> int:
-            b = body[i]
-            return 0 if isinstance(b, Comparison) else 1 if isinstance(b, AggregateAssignment) or b.negated else 2
-
-        i = min(ready, key=lambda j: (rank(j), j))
-        element, rest = body[i], body[:i] + body[i + 1 :]
-        if isinstance(element, AggregateAssignment):
-            for th in self._aggregate(element, rest, theta):
-                yield from self.body_instances(rest, th)
-        elif isinstance(element, Comparison):
-            for th in self._compare(element, theta):
-                yield from self.body_instances(rest, th)
-        elif element.negated:
-            if next(self.matches(element.atom, theta), None) is None:
-                yield from self.body_instances(rest, theta)
-        else:
-            seen: set[frozenset] = set()
-            for th in self.matches(element.atom, theta):
-                th = {k: v for k, v in th.items() if not k.startswith("_#")}
-                key = frozenset(th.items())
-                if key not in seen:
-                    seen.add(key)
-                    yield from self.body_instances(rest, th)
-
-    # ------------------------------------------------------------------------ aggregates
-    @staticmethod
-    def _outer_variables(element: object) -> set[str]:
-        """The variables of a body element seen from the rest of the rule (an aggregate: its left
-        term only; its other variables are global only if they occur elsewhere)."""
-        if isinstance(element, AggregateAssignment):
-            return _variables(element.left)
-        return _variables(element)
-
-    def _aggregate_ready(self, agg: AggregateAssignment, rest: tuple, theta: Mapping[str, GroundTerm]) -> bool:
-        """An aggregate can be evaluated once its global variables (those the rest of the body
-        also mentions) are bound; an unbound variable on the left of ``=`` is assigned."""
-        outside = set().union(*(self._outer_variables(b) for b in rest)) if rest else set()
-        inner = set().union(set(), *(_variables(e) for e in agg.elements))
-        pending = (inner & outside) - theta.keys()
-        left = _variables(agg.left) - theta.keys()
-        if left and not (agg.op == "=" and isinstance(agg.left, Variable)):
-            return False
-        return not pending
-
-    def _aggregate(self, agg: AggregateAssignment, rest: tuple, theta: dict[str, GroundTerm]) -> Iterator[dict[str, GroundTerm]]:
-        """``left op #f{…}`` under θ: the set of element tuples over the atoms holding at t, then
-        the function (``lars.model.AggregateAssignment``), then the comparison or assignment."""
-        # every variable bound so far was bound outside the aggregate: it is global (_aggregate_ready
-        # waits for the global variables of the rest of the body)
-        tuples: set[tuple[GroundTerm, ...]] = set()
-        for element in agg.elements:
-            for th in self.body_instances(element.condition, dict(theta)):
-                try:
-                    tuples.add(tuple(evaluate(term, th, self.functions) for term in element.terms))
-                except (_Undefined, KeyError):
+    def _plan(self, body: tuple, bound: frozenset[str]) -> list[tuple[bool, object]]:
+        """The order in which :meth:`satisfying` takes the elements of ``body`` when ``bound`` are
+        bound at the start: tests first (comparisons, ``not``, aggregates), then matches, each as
+        soon as it can be evaluated; ``(True, name)``: no element can, the variable ``name`` takes
+        each value of the active domain."""
+        key = (body, bound)
+        if key not in self.plans:
+            todo, known = list(body), set(bound)
+            steps: list[tuple[bool, object]] = []
+            while todo:
+                ready = [i for i, e in enumerate(todo) if self._can_evaluate(e, todo[:i] + todo[i + 1:], known)]
+                if not ready:
+                    name = min(_NONE.union(*map(_visible_variables, todo)) - known)
+                    steps.append((True, name))
+                    known.add(name)
                     continue
-        firsts = [tup[0] for tup in tuples]
-        value: GroundTerm | str
-        if agg.function[0] == "@":  # an external aggregate: the function of the first terms' multiset
-            value = external_aggregate(agg.function, Counter(firsts), self.functions)
-        elif agg.function == "count":
-            value = Integer(len(tuples))
-        elif agg.function == "sum":
-            value = Integer(sum(x.value for x in firsts if isinstance(x, Integer)))
-        elif not firsts:
-            value = "#sup" if agg.function == "min" else "#inf"
+
+                def rank(i: int) -> tuple[int, int]:
+                    e = todo[i]
+                    return (0 if isinstance(e, Comparison) else 2 if isinstance(e, Literal) and not e.negated else 1, i)
+
+                element = todo.pop(min(ready, key=rank))
+                steps.append((False, element))
+                if not (isinstance(element, Literal) and element.negated):
+                    known |= _visible_variables(element)
+            self.plans[key] = steps
+        return self.plans[key]
+
+    def satisfying(self, body: Iterable[object], binding: Binding) -> list[Binding]:
+        """Every extension of ``binding`` to the variables of ``body`` under which each element of
+        ``body`` holds at t, built element by element (:meth:`_plan`)."""
+        bindings = [binding]
+        for spread, step in self._plan(tuple(body), frozenset(binding)):
+            if not bindings:
+                break
+            bindings = self._spread([step], bindings) if spread else self._apply(step, bindings)  # type: ignore[list-item]
+        return bindings
+
+    def _apply(self, element: object, bindings: list[Binding]) -> list[Binding]:
+        match element:
+            case Comparison(op, left, right):
+                return [b for given in bindings for b in self._compare(op, left, right, given)]
+            case AggregateAssignment():
+                return [b for given in bindings for b in self._aggregate(element, given)]
+            case Literal(atom, True):
+                return [b for b in bindings if next(self.entails(atom, b), None) is None]
+            case Literal(atom, False):
+                unique: dict[frozenset, Binding] = {}
+                for given in bindings:
+                    for found in self.entails(atom, given):
+                        kept = {name: term for name, term in found.items() if not _is_local(name)}
+                        unique.setdefault(frozenset(kept.items()), kept)
+                return list(unique.values())
+        raise TypeError(f"not a body element: {element!r}")
+
+    def _compare(self, op: str, left: Term, right: Term, binding: Binding) -> Iterator[Binding]:
+        try:
+            for side, other in ((left, right), (right, left)):
+                if isinstance(side, Variable) and side.name not in binding:  # X = term assigns X
+                    yield {**binding, side.name: _value(other, binding, self.functions)}
+                    return
+            if _RELATION[op](clingo_order(_value(left, binding, self.functions)),
+                             clingo_order(_value(right, binding, self.functions))):
+                yield binding
+        except _NoValue:
+            return
+
+    def _aggregate(self, aggregate: AggregateAssignment, binding: Binding) -> Iterator[Binding]:
+        """``left op #f{…}`` under ``binding`` (module doc, §5)."""
+        tuples: set[tuple[Ground, ...]] = set()
+        for element in aggregate.elements:
+            for instance in self.satisfying(element.condition, binding):
+                try:
+                    tuples.add(tuple(_value(term, instance, self.functions) for term in element.terms))
+                except (_NoValue, KeyError):  # undefined arithmetic, or a term the condition leaves unbound
+                    pass
+        firsts = [values[0] for values in tuples]
+        function = aggregate.function
+        result: Ground | None = None
+        key: tuple
+        if function.startswith("@"):
+            if self.functions is None or function[1:] not in self.functions:
+                raise UnsupportedError(f"the external aggregate #{function}", _STAGE, "no such function was given")
+            result = self.functions[function[1:]](Counter(firsts))
+        elif function == "count":
+            result = Integer(len(tuples))
+        elif function == "sum":
+            result = Integer(sum(first.value for first in firsts if isinstance(first, Integer)))
+        elif firsts:
+            result = (min if function == "min" else max)(firsts, key=clingo_order)
+        if result is None:
+            key = _TOP if function == "min" else _BOTTOM
         else:
-            pick = min if agg.function == "min" else max
-            value = pick(firsts, key=clingo_order)
-        if isinstance(agg.left, Variable) and agg.left.name not in theta:
-            if not isinstance(value, str):  # #min/#max of nothing assigns nothing
-                yield {**theta, agg.left.name: value}
+            key = clingo_order(result)
+        left = aggregate.left
+        if isinstance(left, Variable) and left.name not in binding:
+            if result is not None:
+                yield {**binding, left.name: result}
             return
         try:
-            left = evaluate(agg.left, theta, self.functions)
-        except _Undefined:
+            if _RELATION[aggregate.op](clingo_order(_value(left, binding, self.functions)), key):
+                yield binding
+        except _NoValue:
             return
-        if isinstance(value, str):  # #sup is above every term, #inf below
-            holds = {"=": False, "!=": True}.get(agg.op, (agg.op in ("<", "<=")) == (value == "#sup"))
-        else:
-            holds = _COMPARE[agg.op](clingo_order(left), clingo_order(value))
-        if holds:
-            yield theta
 
-    # ------------------------------------------------------------------------ fixpoint
-    def _fire(self, rule: Rule) -> bool:
-        """Apply one rule at t for every body instance; True if something new was derived."""
-        new = False
-        for body_theta in list(self.body_instances(rule.body, {})):
-            # head variables no body element binds range over the active domain (unsafe rules)
-            for theta in self._free_instances(_variables(rule.head), body_theta):
-                head = rule.head
-                try:
-                    if isinstance(head, At):
-                        when = evaluate(head.time, theta, self.functions)
-                        if not isinstance(when, Integer) or not self.tmin <= when.value <= self.t:
-                            raise _NoAnswer(f"@-head at {when} outside the timeline [{self.tmin}, {self.t}]")
-                        u, ground = when.value, self._ground_atom(head.atom, theta)
-                    else:
-                        u, ground = self.t, self._ground_atom(head, theta)  # type: ignore[arg-type]
-                except _Undefined:
-                    continue
-                target = self.derived.setdefault(u, set())
-                if ground not in target:
-                    target.add(ground)
-                    new = True
-        return new
+    # ------------------------------------------------------------------ §4 the answer stream
+    def _placed(self, rule: Rule) -> list[tuple[int, Atom]]:
+        """Where the ground instances of ``rule`` whose body holds put their head atoms."""
+        head = rule.head
+        out = []
+        for binding in self._spread(_variables(head), self.satisfying(rule.body, {})):
+            try:
+                if isinstance(head, At):
+                    when = _value(head.time, binding, self.functions)
+                    if not (isinstance(when, Integer) and self.tmin <= when.value <= self.t):
+                        raise _NoAnswerStream(f"@{_text(when)} lies outside [{self.tmin}, {self.t}]")
+                    out.append((when.value, self._ground(head.atom, binding)))
+                else:
+                    out.append((self.t, self._ground(head, binding)))  # type: ignore[arg-type]
+            except _NoValue:
+                continue
+        return out
 
-    def run(self, rule_strata: list[list[Rule]]) -> dict[int, set[Atom]]:
-        for stratum in rule_strata:
-            while any([self._fire(rule) for rule in stratum]):
-                pass
+    def close(self, layers: list[list[Rule]]) -> None:
+        """Apply the rules of each stratum until nothing new follows, lowest stratum first; then
+        check the constraints (raises :class:`_NoAnswerStream`)."""
+        for layer in layers:
+            grown = True
+            while grown:
+                grown = False
+                for rule in layer:
+                    for u, atom in self._placed(rule):
+                        atoms = self.derived.setdefault(u, {}).setdefault(atom.signature, set())
+                        if atom not in atoms:
+                            atoms.add(atom)
+                            grown = True
         for rule in self.program.rules:
-            if rule.head is None and next(self.body_instances(rule.body, {}), None) is not None:
-                raise _NoAnswer("a constraint is violated")
-        return {u: self.holds_at(u) for u in self.timeline}
-
-
-def _prepare(program: Program) -> tuple[list[list[Rule]], Program]:
-    fresh = count()
-    renamed = Program(tuple(_fresh_wildcards(r, fresh) for r in program.rules))
-    return strata(renamed), renamed
+            if rule.head is None and self.satisfying(rule.body, {}):
+                raise _NoAnswerStream("the body of a constraint holds")
 
 
 def answer_stream_at(program: Program, stream: Stream, t: int, *, functions: Functions | None = None) -> dict[int, Answer] | None:
-    """The answer stream at t restricted to intensional atoms: time point → atoms (time points
-    with none left out); ``None`` if there is no answer stream at t. ``functions`` supplies the
-    grounding-time functions of ``Call`` terms by name."""
-    rule_strata, prepared = _prepare(program)
-    intensional = program.intensional()
+    """The answer stream of ``program`` for ``stream`` at t, restricted to the predicates the program
+    defines (rule heads and facts): time point → atoms, time points without any left out; ``None``
+    when there is no answer stream. ``functions``: the functions of ``@name`` terms and aggregates."""
+    program = _with_local_wildcards(program)
+    layers = strata(program)
+    interpretation = Interpretation(program, stream, t, functions)
     try:
-        model = _Evaluation(prepared, stream, t, functions).run(rule_strata)
-    except _NoAnswer:
+        interpretation.close(layers)
+    except _NoAnswerStream:
         return None
-    out = {u: frozenset(a for a in atoms if a.signature in intensional) for u, atoms in model.items()}
-    return {u: atoms for u, atoms in out.items() if atoms}
+    defined = program.intensional()
+    answer = {u: frozenset(a for a in atoms if a.signature in defined) for u, atoms in interpretation.stream().items()}
+    return {u: atoms for u, atoms in answer.items() if atoms}
 
 
 def answer_at(program: Program, stream: Stream, t: int, *, functions: Functions | None = None) -> Answer | None:
-    """The intensional atoms that hold at t in the answer stream at t (``None``: no answer stream)."""
-    answer = answer_stream_at(program, stream, t, functions=functions)
-    return None if answer is None else answer.get(t, frozenset())
+    """The atoms of the program's predicates holding at t in its answer stream at t (``None``: none)."""
+    found = answer_stream_at(program, stream, t, functions=functions)
+    return None if found is None else found.get(t, frozenset())
 
 
 def run(program: Program, stream: Stream, times: Iterable[int], *, functions: Functions | None = None) -> dict[int, Answer | None]:
-    """``answer_at`` for every reference time in ``times``."""
+    """:func:`answer_at` at each reference time of ``times``."""
     return {t: answer_at(program, stream, t, functions=functions) for t in times}
 
 
 def expected_answers(program: Program, stream: Stream, t: int, *, functions: Functions | None = None) -> list[tuple[str, ...]]:
-    """``answer_at`` in the form of ``asp.solver.Step.answers``: ``[]`` for no answer stream, else
-    one sorted tuple of atom strings as ``lars.printer.format_atom`` prints them."""
-    from lars.printer import format_atom
-
-    answer = answer_at(program, stream, t, functions=functions)
-    return [] if answer is None else [tuple(sorted(format_atom(a) for a in answer))]
+    """:func:`answer_at` as the engines report a step (``lars.solver.Step.answers``): ``[]`` when
+    there is no answer stream, else one sorted tuple of the atoms as clingo prints them."""
+    found = answer_at(program, stream, t, functions=functions)
+    return [] if found is None else [tuple(sorted(map(_atom_text, found)))]

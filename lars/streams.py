@@ -21,9 +21,7 @@ from __future__ import annotations
 import itertools
 import operator
 import json
-import select
 import re
-import sys
 from typing import Any, Callable, Generic, Iterable, Iterator, Sized, TypeVar
 
 from lars.accounting import OUT_OF_ORDER, Accounting, reject_or_raise
@@ -501,21 +499,15 @@ def _by_line(parse, text: str, source: str, accounting: Accounting) -> Stream:
     return builder.stream()
 
 
-def read_stream(path: str, format: str = "auto", accounting: Accounting | None = None) -> Stream:
-    """Read a stream file (``-`` = standard input) in ``text``, ``jsonl`` or ``auto`` format."""
-    if format not in ("auto", "text", "jsonl"):
+STREAM_FORMATS = ("auto", "text", "jsonl")
+
+
+def parse_stream(text: str, source: str = "<stream>", format: str = "auto",
+                 accounting: Accounting | None = None) -> Stream:
+    """A stream text in the ``text`` or ``jsonl`` format, or either (``auto``: JSON lines when the
+    first character that is not blank nor in a comment is ``{``)."""
+    if format not in STREAM_FORMATS:
         raise RsplarsError(f"unknown stream format {format!r} (auto, text or jsonl)")
-    source = "<stdin>" if path == "-" else path
-    try:
-        if path == "-":
-            text = sys.stdin.read()
-        else:
-            with open(path, encoding="utf-8") as handle:
-                text = handle.read()
-    except OSError as err:
-        raise SourceError(f"cannot read the stream: {err.strerror or err}", source=source) from None
-    except UnicodeDecodeError as err:
-        raise SourceError(f"the stream is not UTF-8 text ({err.reason})", source=source) from None
     if format == "jsonl" or (format == "auto" and _looks_like_jsonl(text)):
         return parse_stream_jsonl(text, source, accounting)
     return parse_stream_text(text, source, accounting)
@@ -623,53 +615,28 @@ def live_times(stream: LiveStream, start: int) -> Iterator[int]:
 
 
 def open_stream_lines(path: str) -> Iterator[str]:
-    """The lines of a stream file (``-``: standard input), read lazily, with the reader's errors."""
-    source = "<stdin>" if path == "-" else path
+    """The lines of a stream file, read lazily, with the reader's errors (the file is opened now,
+    closed when its lines are read)."""
     try:
-        handle = sys.stdin if path == "-" else open(path, encoding="utf-8")
+        handle = open(path, encoding="utf-8")
     except OSError as err:
-        raise SourceError(f"cannot read the stream: {err.strerror or err}", source=source) from None
+        raise SourceError(f"cannot read the stream: {err.strerror or err}", source=path) from None
 
     def lines() -> Iterator[str]:
-        try:
-            for line in handle:
-                yield line.rstrip("\n")
-        except UnicodeDecodeError as err:
-            raise SourceError(f"the stream is not UTF-8 text ({err.reason})", source=source) from None
-        finally:
-            if handle is not sys.stdin:
-                handle.close()
+        with handle:
+            yield from stream_lines(handle, path)
 
     return lines()
 
 
-def read_stream_live(path: str, format: str = "auto", accounting: Accounting | None = None) -> LiveStream:
-    """A stream read as it is evaluated (``-``: standard input). The text format is read line by
-    line; JSON lines (``format="jsonl"`` or detected) are read whole first. ``accounting`` counts
-    the atoms read and the duplicates as the time points arrive."""
-    if format not in ("auto", "text", "jsonl"):
-        raise RsplarsError(f"unknown stream format {format!r} (auto, text or jsonl)")
-    source = "<stdin>" if path == "-" else path
-    lines = open_stream_lines(path)
-    head: list[str] = []
-    for line in lines:
-        head.append(line)
-        stripped = line.strip()
-        if stripped and not stripped.startswith("%"):
-            break
-    if format == "jsonl" or (format == "auto" and head and head[-1].strip().startswith("{")):
-        stream = parse_stream_jsonl("\n".join([*head, *lines]), source, accounting)
-        return LiveStream(stream.items())
-    return LiveStream(iter_stream_text(itertools.chain(head, lines), source, notify=True, accounting=accounting),
-                      _stdin_ready if path == "-" else None)
-
-
-def _stdin_ready() -> bool:
-    """Whether standard input has data waiting (a pipe fed by a live source may not)."""
+def stream_lines(handle: Iterable[str], source: str) -> Iterator[str]:
+    """The lines of an open stream text, their line ends removed; a text that is not UTF-8 is a
+    :class:`SourceError` at ``source``."""
     try:
-        return bool(select.select([sys.stdin], [], [], 0)[0])
-    except (OSError, ValueError):  # not selectable (e.g. replaced in tests): read as a file
-        return True
+        for line in handle:
+            yield line.rstrip("\n")
+    except UnicodeDecodeError as err:
+        raise SourceError(f"the stream is not UTF-8 text ({err.reason})", source=source) from None
 
 
 def scan_stream_text_file(path: str) -> tuple[int, int] | None:

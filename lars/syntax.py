@@ -36,8 +36,8 @@ from typing import Any, Iterable
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
-from lars.cache import lark_parser
 from lars.errors import RsplarsError, SourceError
+from lars.lalr import lalr_parser
 from lars.model import (
     AggregateAssignment,
     AggregateElement,
@@ -109,8 +109,8 @@ _TERMINAL_WORDS: dict[str, str] = {
 @lru_cache(maxsize=None)
 def _parser() -> Lark:
     """The LALR parser of ``grammars/lars.lark``, built once."""
-    # the parse tables come from the user's cache folder when the command line uses it (lars.cache)
-    return lark_parser(__package__, "grammars/lars.lark", propagate_positions=True, start=["start", "atom_text"])
+    # by the builder a caller installed (the command line: parse tables from its cache), else by Lark
+    return lalr_parser(__package__, "grammars/lars.lark", propagate_positions=True, start=["start", "atom_text"])
 
 
 class _Invalid(Exception):

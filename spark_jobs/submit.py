@@ -25,7 +25,8 @@ from typing import Sequence
 if __package__ in (None, ""):  # run as a file (spark-submit spark_jobs/submit.py): the repository on the path
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from lars.errors import EXIT_OK, RsplarsError
+from lars.errors import RsplarsError
+from translator.cli.errors import EXIT_OK
 from spark_jobs.options import add_engine_options
 from translator.cli.commands.common import (
     add_data_options,
@@ -175,7 +176,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         with user_errors():
             return int(args.func(args))
     except RsplarsError as err:
-        from lars.errors import report_error
+        from translator.cli.errors import report_error
 
         return report_error(err)
 

@@ -24,7 +24,7 @@ DATA = Path(__file__).parent / "data"
 
 @pytest.fixture(scope="session", autouse=True)
 def _user_cache_in_a_temporary_folder(tmp_path_factory):
-    """Tests write only to temporary folders: the command line's cache (``lars.cache``, used by
+    """Tests write only to temporary folders: the command line's cache (``translator.cache``, used by
     ``main([...])`` and the ``rsplars`` processes of the tests) is one of this run's own."""
     previous = os.environ.get("RSPLARS_CACHE_DIR")
     os.environ["RSPLARS_CACHE_DIR"] = str(tmp_path_factory.mktemp("user-cache"))
@@ -37,7 +37,7 @@ def _user_cache_in_a_temporary_folder(tmp_path_factory):
 
 @pytest.fixture
 def cache(tmp_path: Path, monkeypatch) -> Path:
-    """A user cache folder of its own (``RSPLARS_CACHE_DIR``, ``lars.cache``: parsed queries and programs)."""
+    """A user cache folder of its own (``RSPLARS_CACHE_DIR``, ``translator.cache``: parsed queries and programs)."""
     folder = tmp_path / "cache"
     monkeypatch.setenv("RSPLARS_CACHE_DIR", str(folder))
     return folder

@@ -8,7 +8,7 @@ changed in the step, their result diffed against the previous one (a row that ap
 head one support, a row that vanishes takes it back: the rest of the engine keeps counting):
 
 * **An aggregate rule** (``lars.model.AggregateAssignment``: ``#count``, ``#sum``, ``#min``,
-  ``#max``, clingo's aggregates as ``lars.reference`` defines them, ``_Evaluation._aggregate``;
+  ``#max``, clingo's aggregates as ``lars.reference`` defines them (its module doc, §5);
   and external aggregates ``#@name``, the function of the multiset of first terms):
   the rule's other literals and the comparisons they bind (its *core*) are matched with the
   engine's join plans; for each instance, every aggregate takes the set of tuples of its elements'
@@ -357,7 +357,7 @@ def _agg_step(a: _Aggregate):
 
 def _settle(engine, agg: AggregateAssignment, theta: dict, value: "str | None") -> bool:
     """``left op value`` under θ as ``lars.reference`` evaluates an aggregate
-    (``_Evaluation._aggregate``; ``value`` its text, ``None`` for #min/#max of nothing): an unbound
+    (its module doc, §5; ``value`` its text, ``None`` for #min/#max of nothing): an unbound
     ``left`` is assigned in θ (nothing assigned: fails), a bound one compared in clingo's order."""
     left = agg.left
     if isinstance(left, Variable) and left.name not in theta:
@@ -381,7 +381,7 @@ def _holds(engine, c: Comparison, theta: dict) -> bool:
 
 def _aggregate_value(engine, a: _Aggregate, theta: dict, cache: dict) -> "str | None":
     """The value (text) of aggregate ``a`` in the group of θ, as ``lars.reference`` computes it
-    (``_Evaluation._aggregate``; ``None``: #min/#max of nothing), once per group and evaluation."""
+    (its module doc, §5; ``None``: #min/#max of nothing), once per group and evaluation."""
     agg = a.agg
     key = (id(a), tuple([theta[g] for g in a.globals_]))
     value = cache.get(key, _MISSING)
@@ -526,7 +526,7 @@ class _Group:
             if got is _MISSING:
                 state = group.states.get(function) if group.states is not None else None
                 text_of = getattr(state, "text", None)
-                if text_of is not None:  # the state gives the text itself (lars.reference.external_aggregate)
+                if text_of is not None:  # the state gives the text itself (lars.evaluation.external_aggregate)
                     got = text_of()
                 elif state is not None:  # the same term as last time (a #min/#max the change left): the same text
                     term = state.value()
@@ -921,7 +921,7 @@ def _block_lits(block) -> Iterator:
 
 def _aggregate_block(r, aggs: list, intensional: "set | frozenset", fresh) -> AggregateBlock:
     """Compile one rule with aggregates: its core, then aggregates and what needs their values, in
-    an order where each item is ready (the reference's readiness, ``_Evaluation._ready``)."""
+    an order where each item is ready (as ``lars.reference`` decides it, its module doc §5)."""
     rule = r.rule
     # the core: positive literals, then negated literals and comparisons once bound (as the planner)
     bound: set[str] = set()

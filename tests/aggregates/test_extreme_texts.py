@@ -1,5 +1,5 @@
 """MIN/MAX read from a group's texts (``lars.incremental.aggregates._Group``: external aggregates
-that declare ``extreme = (min | max, key)``, ``lars.reference.external_aggregate``).
+that declare ``extreme = (min | max, key)``, ``lars.evaluation.external_aggregate``).
 
 The group keeps the multiset of its values' texts and the extreme text with its key while it
 stays (a new text replaces it when better, its last copy leaving forgets it). Oracles:

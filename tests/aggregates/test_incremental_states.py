@@ -1,6 +1,6 @@
 """Incremental states of the external aggregates (``incremental`` of ``#@sparql_sum_of``,
 ``#@sparql_avg_of``, ``#@sparql_min_of``, ``#@sparql_max_of``; the protocol of
-``lars.reference.external_aggregate``), and the canonical float form they print
+``lars.evaluation.external_aggregate``), and the canonical float form they print
 (``translator.rdf.sparql_ops._float_lexical``).
 
 Oracles: the functions applied to the whole multiset from scratch after every change (those are

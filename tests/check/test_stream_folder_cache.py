@@ -1,5 +1,5 @@
 """A stream given as a folder of Turtle files (the CSRBench oracle's input) is parsed once and then
-read from the user's cache (``lars.cache``, the command line only): keyed by the files' names and
+read from the user's cache (``translator.cache``, the command line only): keyed by the files' names and
 bytes, so a changed file is parsed again; literals keep their lexical forms; off with ``--no-cache``."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import rdflib
 
-from lars import cache as user_cache
+from translator import cache as user_cache
 from translator.cli.main import main
 from translator.rdf import streams
 from translator.rdf.streams import read_streams

@@ -1,4 +1,4 @@
-"""The user's cache (``lars.cache``) as ``rsplars`` processes use it: a run again parses nothing and
+"""The user's cache (``translator.cache``) as ``rsplars`` processes use it: a run again parses nothing and
 answers the same; ``RSPLARS_CACHE_DIR=`` and ``--no-cache`` write nothing anywhere and read
 nothing; the default folder is ``$XDG_CACHE_HOME/rsplars`` or ``~/.cache/rsplars``; an entry
 planted in a folder others can write is not read."""

@@ -1,7 +1,7 @@
 """Start-up of ``rsplars run`` and ``rsplars lars``, guarded without timing: what a plain run imports
 and what its command line offers (bench/startup_bench.py measures the time).
 
-A plain run (N-Triples stream, query or program already in the user's cache, ``lars.cache``) does
+A plain run (N-Triples stream, query or program already in the user's cache, ``translator.cache``) does
 not import the big modules that only other commands or options need: each is imported by a plain
 ``import`` inside the function that needs it. The runs are real processes (``python -m
 translator``), so the list is what a user's run loads."""
@@ -28,7 +28,7 @@ NOT_ON_THE_RUN_PATH = (
     "translator.evaluate.report_policy",
     "translator.evaluate.operational",
     "translator.query.dialect",  # the dialect of a cached query comes from the cache
-    "lark",  # the query itself comes from the cache (lars.cache)
+    "lark",  # the query itself comes from the cache (translator.cache)
     "spark_jobs.cli",  # --engine spark (the options are in spark_jobs.options)
     "pyspark",
     "translator.agreement",

@@ -64,6 +64,16 @@ def test_the_reference_imports_no_engine_and_nothing_they_share() -> None:
     assert imported and not bad
 
 
+def test_the_reference_reads_the_syntax_tree_and_the_standard_library_only() -> None:
+    """Written from the definitions: of rsplars it takes the syntax tree (``lars.model``) and the
+    error types it raises (``lars.errors``), nothing else."""
+    import sys
+
+    imports = _imports(ROOT / "lars" / "reference.py")
+    assert {m for m, names in imports if names and m.split(".")[0] == "lars"} == {"lars.model", "lars.errors"}
+    assert {m.split(".")[0] for m, _ in imports} - {"lars", "__future__"} <= set(sys.stdlib_module_names)
+
+
 def test_no_engine_imports_the_reference() -> None:
     modules = _modules(*ENGINE_PACKAGES)
     assert "lars.incremental.engine" in modules and "asp.solver" in modules

@@ -34,7 +34,7 @@ FUNCTIONS = {"profile": _profile}
 
 
 class _ProfileState:
-    """``_profile`` offered incrementally (``lars.reference.external_aggregate``): the multiset
+    """``_profile`` offered incrementally (``lars.evaluation.external_aggregate``): the multiset
     kept under the changes the engine reports, the function applied to it when asked; an engine
     that missed or mis-signed a change gives another value than the reference's."""
 

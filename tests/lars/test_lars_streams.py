@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import io
-
 import pytest
 
 from lars.errors import RsplarsError, SourceError
 from lars.model import Atom, Constant, Function, Integer, String
-from lars.streams import parse_ground_atom, parse_stream_jsonl, parse_stream_text, read_stream
+from lars.streams import parse_ground_atom, parse_stream, parse_stream_jsonl, parse_stream_text
 
 TEXT = """\
 % the tram stream
@@ -91,21 +89,15 @@ def test_jsonl_errors(text: str, line: int, column: int, message: str) -> None:
     assert message in info.value.message
 
 
-def test_read_stream_auto_and_stdin(tmp_path, monkeypatch) -> None:
-    text_file = tmp_path / "s.txt"
-    text_file.write_text("% comment\n0: p\n")
-    json_file = tmp_path / "s.jsonl"
-    json_file.write_text('\n% comment\n{"t": 0, "atoms": ["p"]}\n')
-    assert read_stream(str(text_file)) == read_stream(str(json_file))
-    assert read_stream(str(json_file), format="jsonl").at(0) == (a("p"),)
+def test_parse_stream_detects_the_format() -> None:
+    text = "% comment\n0: p\n"
+    jsonl = '\n% comment\n{"t": 0, "atoms": ["p"]}\n'
+    assert parse_stream(text) == parse_stream(jsonl) == parse_stream_text(text)
+    assert parse_stream(jsonl, format="jsonl").at(0) == (a("p"),)
     with pytest.raises(SourceError):
-        read_stream(str(json_file), format="text")
-    monkeypatch.setattr("sys.stdin", io.StringIO("7: q\n"))
-    assert read_stream("-").at(7) == (a("q"),)
-    with pytest.raises(SourceError, match="cannot read"):
-        read_stream(str(tmp_path / "missing.txt"))
+        parse_stream(jsonl, format="text")
     with pytest.raises(RsplarsError, match="unknown stream format"):
-        read_stream(str(text_file), format="csv")
+        parse_stream(text, format="csv")
 
 
 def test_parse_ground_atom_errors() -> None:

@@ -1,4 +1,4 @@
-"""Parsed queries and detected dialects in the user's cache (``lars.cache``, used by
+"""Parsed queries and detected dialects in the user's cache (``translator.cache``, used by
 ``translator.query.parse``): inside the command line, ``parse`` returns the query the parser gives,
 from the cache when the text and every option are the same; errors always from the parser; library
 calls outside the command line never touch the cache."""
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from lars import cache as user_cache
+from translator import cache as user_cache
 from lars.errors import SourceError
 from translator.query import parse as parse_module
 from translator.query.parse import detect, parse

@@ -8,7 +8,6 @@ returned :class:`AgreementReport` with :func:`translator.agreement.table.render_
 
 from __future__ import annotations
 
-from lars.errors import EXIT_FAILURE, EXIT_OK
 from translator.agreement.diagnosis import BoundsAlternative, Runs, diagnose
 from translator.agreement.errors import AgreementError
 from translator.agreement.report import AgreementReport, ReportInputs
@@ -44,5 +43,6 @@ def analyse(
 
 
 def exit_code(report: AgreementReport, *, fail_on_disagree: bool = False) -> int:
-    """0 when the analysis ran; with ``fail_on_disagree``, 1 if any judged interval disagrees."""
-    return EXIT_FAILURE if fail_on_disagree and not report.result.summary.all_agree else EXIT_OK
+    """The exit code of ``rsplars agree`` (``translator.cli.errors``: ``EXIT_OK``, ``EXIT_FAILURE``): 0
+    when the analysis ran; with ``fail_on_disagree``, 1 if any judged interval disagrees."""
+    return 1 if fail_on_disagree and not report.result.summary.all_agree else 0

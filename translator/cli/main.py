@@ -12,8 +12,10 @@ import importlib
 import sys
 from typing import Sequence
 
-from lars import cache
-from lars.errors import RsplarsError, report_error
+from lars.lalr import build_parsers_with
+from translator import cache
+from lars.errors import RsplarsError
+from translator.cli.errors import report_error
 from translator.cli.commands.cache_option import add_cache_option
 
 #: subcommand name -> module in translator.cli.commands that defines it (argparse lists them in this order)
@@ -68,7 +70,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     _no_library_tracebacks()
     args = build_parser(argv[0] if argv else None).parse_args(argv)
     try:
-        # parsed queries, programs and parse tables kept in the user's cache folder (lars.cache)
+        # parsed queries, programs and parse tables kept in the user's cache folder (translator.cache)
+        build_parsers_with(cache.lark_parser)
         with cache.enabled(not args.no_cache):
             return int(args.func(args))
     except RsplarsError as err:

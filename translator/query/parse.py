@@ -12,13 +12,13 @@ import re
 from functools import lru_cache
 from typing import TYPE_CHECKING, Iterable, Mapping
 
-from lars import cache
+from translator import cache
 
 from .errors import QuerySyntaxError, RsplarsError, SourceError
 from .escapes import has_escapes
 from .model import DIALECTS, Query
 
-if TYPE_CHECKING:  # Lark is imported when a query is parsed, not when it comes from the cache (lars.cache)
+if TYPE_CHECKING:  # Lark is imported when a query is parsed, not when it comes from the cache (translator.cache)
     from lark import Lark
     from lark.exceptions import UnexpectedInput
 
@@ -28,7 +28,7 @@ __all__ = ["parse", "grammar", "DIALECTS"]
 @lru_cache(maxsize=None)
 def grammar(name: str) -> Lark:
     """The LALR parser of ``grammars/<name>.lark`` (csparql, csparql_lenient, cqels, epsparql, rspql, rsepql)."""
-    # the parse tables come from the user's cache folder when the command line uses it (lars.cache)
+    # the parse tables come from the user's cache folder when the command line uses it (translator.cache)
     return cache.lark_parser(__package__, f"grammars/{name}.lark", propagate_positions=True, maybe_placeholders=False)
 
 
@@ -70,7 +70,7 @@ def parse(
     if dialect not in DIALECTS:
         raise RsplarsError(f"unknown dialect {dialect!r}; choose one of auto, {', '.join(DIALECTS)}")
     options = (dialect, bool(lenient), tuple(sorted((prefixes or {}).items())), bare_ns, base)
-    # the user's cache (lars.cache, the command line only): a query without notes is the same whatever
+    # the user's cache (translator.cache, the command line only): a query without notes is the same whatever
     # file it was read from (the source name appears only in notes and errors), one with notes is kept
     # per source name; an error is never kept (its located message comes from the parser every time)
     for source_key, usable in ((None, lambda q: isinstance(q, Query) and not q.notes),
@@ -120,7 +120,7 @@ def _at_written_position(err: SourceError, replaced: str, written: str) -> Sourc
 
 def detect(text: str, source: str) -> tuple[str, str]:
     """``(dialect, reason)`` of :func:`translator.query.dialect.detect_dialect`, kept per query text in
-    the user's cache (``lars.cache``; the reason names no file). A text whose detection fails (a mix
+    the user's cache (``translator.cache``; the reason names no file). A text whose detection fails (a mix
     of dialects: a located error) is never kept."""
 
     def detected() -> tuple[str, str]:

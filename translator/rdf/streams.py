@@ -410,7 +410,7 @@ FOLDER_CACHE_MAX_CHARS = 32 * 1024 * 1024
 
 def _parsed_folder(numbered: Mapping[int, Path]) -> list[tuple[int, tuple[Triple, ...]]]:
     """Each file's triples in N-Triples order, by time point: parsed by rdflib, or read from the
-    user's cache (``lars.cache``: the command line only, not with ``--no-cache``) when a folder with
+    user's cache (``translator.cache``: the command line only, not with ``--no-cache``) when a folder with
     the same file names and the same bytes (SHA-256 of each file) was read before by the same
     version of rsplars. Parsing Turtle is most of the time of a judgement on a small stream
     (docs/check.md §8). Blank nodes keep the labels of the parse that filled the entry: labels
@@ -419,7 +419,7 @@ def _parsed_folder(numbered: Mapping[int, Path]) -> list[tuple[int, tuple[Triple
     :data:`FOLDER_CACHE_MAX_CHARS` characters."""
     import hashlib
 
-    from lars import cache
+    from translator import cache
 
     texts = {k: _load_text(file) for k, file in sorted(numbered.items())}
     key = tuple((k, numbered[k].name, hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest())

@@ -20,7 +20,7 @@ from lars.bounds import TERM_CACHE_SIZE
 from lars.errors import UnsupportedError
 from lars.model import Constant, Function, GroundTerm, Integer, String, Term
 from lars.printer import format_term, string_text
-from lars.reference import clingo_order
+from lars.evaluation import clingo_order
 from translator.query import model as M
 from translator.rdf import sparql_ops as ops
 from translator.rdf.terms import NULL, from_lars, to_lars
@@ -768,7 +768,7 @@ def sparql_avg_of(values: Mapping[GroundTerm, int]) -> GroundTerm:
 
 class _SumState:
     """The running state of SUM/AVG over a multiset that changes a tuple at a time (the
-    ``incremental`` protocol of ``lars.reference.external_aggregate``): how many values of each
+    ``incremental`` protocol of ``lars.evaluation.external_aggregate``): how many values of each
     kind, non-numbers, NaNs and ±INFs, and the exact sum ``total / (2^e2 · 10^e10)`` with the
     integer arithmetic of :func:`_sum` (e2 and e10 only grow while the group has values: a value
     with a finer scale rescales the total; reset when the group is empty). Its value is the
@@ -821,7 +821,7 @@ class _SumState:
         return _as_term(self.result(self.totals()))
 
     def text(self) -> str:
-        """``format_term(self.value())`` without building the term (``lars.reference.external_aggregate``).
+        """``format_term(self.value())`` without building the term (``lars.evaluation.external_aggregate``).
         AVG of floats (with integers or none, no decimal, double or special value: sensor readings)
         straight from the state: the exact sum m / 2^e2 rounded once to binary32, divided by the
         count (:func:`_avg_number`'s steps, without its tuple)."""
@@ -868,7 +868,7 @@ def sparql_max_of(values: Mapping[GroundTerm, int]) -> GroundTerm:
 
 class _ExtremeState:
     """The running state of MIN/MAX (the ``incremental`` protocol of
-    ``lars.reference.external_aggregate``): the distinct values with their numbers of tuples and
+    ``lars.evaluation.external_aggregate``): the distinct values with their numbers of tuples and
     the extreme one with its order, updated when a better value comes, forgotten (found again
     among the values when asked) when it goes."""
 

@@ -25,7 +25,8 @@ import argparse
 import os
 import sys
 
-from lars.errors import EXIT_OK, RsplarsError
+from lars.errors import RsplarsError
+from translator.cli.errors import EXIT_OK
 from spark_jobs.options import add_engine_options
 from translator.cli.commands.common import (
     UNITS,

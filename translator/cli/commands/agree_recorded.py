@@ -15,7 +15,8 @@ from __future__ import annotations
 import argparse
 import json
 
-from lars.errors import EXIT_FAILURE, EXIT_OK, RsplarsError
+from lars.errors import RsplarsError
+from translator.cli.errors import EXIT_FAILURE, EXIT_OK
 from translator.cli.commands.common import (
     check_stream_iris,
     parse_query,

@@ -12,7 +12,8 @@ from __future__ import annotations
 import argparse
 import json
 
-from lars.errors import EXIT_FAILURE, EXIT_OK, RsplarsError
+from lars.errors import RsplarsError
+from translator.cli.errors import EXIT_FAILURE, EXIT_OK
 from translator.cli.commands.cache_option import add_cache_option
 from translator.cli.commands.common import (
     UNITS,
@@ -360,9 +361,9 @@ def judge_item(item: argparse.Namespace):
     import copy
     import io
 
-    from lars import cache
+    from translator import cache
     from spark_jobs.check_job import Outcome
-    from lars.errors import report_error
+    from translator.cli.errors import report_error
 
     item = copy.copy(item)
     item.answers = item.answers[0] if isinstance(item.answers, list) else item.answers

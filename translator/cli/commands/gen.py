@@ -24,7 +24,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from lars.errors import EXIT_OK, RsplarsError
+from lars.errors import RsplarsError
+from translator.cli.errors import EXIT_OK
 from translator.cli.commands.common import output
 
 HELP = "generate seeded RDF streams: the paper's coupon scenario or generic random triples"

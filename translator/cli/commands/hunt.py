@@ -21,7 +21,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from lars.errors import EXIT_FAILURE, EXIT_OK, RsplarsError
+from lars.errors import RsplarsError
+from translator.cli.errors import EXIT_FAILURE, EXIT_OK
 
 HELP = "search random RSP-QL queries and streams on which a live engine disagrees with its profile"
 
@@ -185,7 +186,7 @@ def _cli(argv: list[str], stderr: bool = True) -> tuple[int, str]:
     itself a command of :mod:`translator.cli.main`): (exit code, what it printed)."""
     import importlib
 
-    from lars.errors import report_error
+    from translator.cli.errors import report_error
 
     parser = argparse.ArgumentParser(prog="rsplars")
     importlib.import_module(f"translator.cli.commands.{argv[0]}").add_parser(parser.add_subparsers(dest="command"))

@@ -54,7 +54,8 @@ import json
 import sys
 from typing import Iterator, TextIO
 
-from lars.errors import EXIT_OK, RsplarsError
+from lars.errors import RsplarsError
+from translator.cli.errors import EXIT_OK
 
 HELP = "run a LARS program over a stream (incremental engine or clingo)"
 
@@ -203,7 +204,7 @@ def _load_program(text: str, source: str):
     """The program ``text`` parsed (``source`` names it in error messages), from the user's cache
     (``lars.cache``) when the same text was parsed before: a run again loads no parser. The file
     name is not part of the key (it appears in errors only, and errors are never kept)."""
-    from lars import cache
+    from translator import cache
     from lars.model import Program
     from lars.units import DEFAULT_BASE_UNIT
 
@@ -220,7 +221,8 @@ def _run_live(args: argparse.Namespace, program, solver) -> int:
     follows the windows, each answer is flushed as soon as its time point is complete. The atoms
     are counted as they arrive (the summary on stderr at the end); SIGINT/SIGTERM and
     ``--max-memory`` stop it cleanly (docs/robustness.md)."""
-    from lars.streams import live_times, read_stream_live
+    from lars.streams import live_times
+    from translator.evaluate.lars_input import read_stream_live
     from translator.cli.commands.longrun import write_run
     from translator.evaluate.accounting import count_live, new_accounting
     from translator.evaluate.engine import announced
@@ -245,7 +247,7 @@ def _run_live(args: argparse.Namespace, program, solver) -> int:
 def _run_counted(args: argparse.Namespace, program, solver) -> int:
     """A stream file (checked, then read lazily; or read whole), its elements counted (read, used, rejected, duplicates), with a clean
     stop on SIGINT/SIGTERM, ``--resume-from`` and the memory limit (docs/robustness.md)."""
-    from lars.streams import read_stream
+    from translator.evaluate.lars_input import read_stream
     from translator.cli.commands.longrun import write_run
     from translator.evaluate.accounting import count_stream, new_accounting
     from translator.evaluate.fileio import atomic_output
@@ -301,7 +303,7 @@ def _run_spark(args: argparse.Namespace, program) -> int:
     """``--engine spark``: the stream read whole, the reference times cut into blocks with the look-back
     of the program's windows and solved on Spark (``spark_jobs.lars_job``); the same lines as a
     sequential run."""
-    from lars.streams import read_stream
+    from translator.evaluate.lars_input import read_stream
     from spark_jobs.lars_job import check_listed_models, lars_steps_spark, program_look_back
     from translator.cli.commands.longrun import write_run
     from translator.evaluate.accounting import count_stream, new_accounting

@@ -217,7 +217,7 @@ def run_profile_agreement(args: argparse.Namespace) -> int:
     import json
     import sys
 
-    from lars.errors import EXIT_FAILURE, EXIT_OK
+    from translator.cli.errors import EXIT_FAILURE, EXIT_OK
     from translator.agreement.check import compare_profiles
     from translator.cli.commands.common import output, parse_query, read_data
     from translator.evaluate.operational import Evaluator

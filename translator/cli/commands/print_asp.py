@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import argparse
 
-from lars.errors import EXIT_OK, RsplarsError
+from lars.errors import RsplarsError
+from translator.cli.errors import EXIT_OK
 from translator.cli.commands.common import output
 
 

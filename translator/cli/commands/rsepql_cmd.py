@@ -9,7 +9,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from lars.errors import EXIT_OK, RsplarsError
+from lars.errors import RsplarsError
+from translator.cli.errors import EXIT_OK
 
 
 def add_rsepql_options(p: argparse.ArgumentParser) -> None:

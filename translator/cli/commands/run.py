@@ -39,7 +39,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from lars.errors import EXIT_OK, RsplarsError
+from lars.errors import RsplarsError
+from translator.cli.errors import EXIT_OK
 from spark_jobs.options import add_engine_options
 from translator.evaluate.writers import FORMATS, WRITERS, check_format
 from translator.cli.commands.epsparql_cmd import add_epsparql_options, run_epsparql

@@ -26,6 +26,8 @@ One folder, one set of rules, for every kind of entry:
 
 Lark is never given its own ``cache`` option (which writes to the temp directory): :func:`lark_parser`
 keeps the parse tables (``Lark.save``/``Lark.load``) as entries of this cache, under these rules.
+The query parsers call it; the LARS parser (``lars.syntax``) knows no cache and calls it only as the
+builder the command line installs (``lars.lalr.build_parsers_with``).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""``lars.cache``, the user's cache of parsed queries, programs and parse tables: each of its rules
+"""``translator.cache``, the user's cache of parsed queries, programs and parse tables: each of its rules
 (where, when, keyed by what, trusted folders and entries only, atomic writes, Lark's tables) is
 checked so that the test fails when the rule is broken."""
 
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from lars import cache as user_cache
+from translator import cache as user_cache
 
 KEY = ("a(X) :- p(X) [2].\n", "s")
 
@@ -180,6 +180,7 @@ def test_written_atomically(cache: Path, monkeypatch) -> None:
 def test_empty_cache_dir_writes_nothing_anywhere(tmp_path: Path, monkeypatch) -> None:
     """``RSPLARS_CACHE_DIR=``: no entry, no Lark tables, neither in the home folder nor in the temp
     directory (Lark's own ``cache=True`` would write there)."""
+    from lars.lalr import build_parsers_with
     from lars.syntax import _parser
 
     homes = {name: tmp_path / name for name in ("home", "xdg", "tmp")}
@@ -189,6 +190,8 @@ def test_empty_cache_dir_writes_nothing_anywhere(tmp_path: Path, monkeypatch) ->
     monkeypatch.setenv("XDG_CACHE_HOME", str(homes["xdg"]))
     monkeypatch.setattr(tempfile, "tempdir", str(homes["tmp"]))
     build = _parser.__wrapped__  # the grammar itself, not the one this process built already
+    monkeypatch.setattr("lars.lalr._builder", None)  # restored after the test
+    build_parsers_with(user_cache.lark_parser)  # as the command line does
 
     def use_everything() -> None:
         with user_cache.enabled():
