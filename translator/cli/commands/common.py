@@ -176,6 +176,53 @@ def static_data(args: argparse.Namespace) -> tuple:
     return facts
 
 
+def named_files(args: argparse.Namespace) -> dict[str, str]:
+    """``--named IRI=FILE`` options as IRI → FILE."""
+    from translator.rdf.streams import parse_stream_spec
+
+    return dict(parse_stream_spec(s) for s in getattr(args, "named", None) or ())
+
+
+def static_during_pieces(args: argparse.Namespace) -> list[tuple[int | None, int | None, str]]:
+    """``--static-during FROM..TO=FILE`` options as ``(FROM, TO, FILE)`` (:data:`rsplars.StaticDuring`)."""
+    import re
+
+    pieces = []
+    for spec in getattr(args, "static_during", None) or ():
+        m = re.fullmatch(r"(-?\d*)\.\.(-?\d*)=(.+)", spec)
+        if not m:
+            raise RsplarsError(f"--static-during {spec!r}: expected FROM..TO=FILE, e.g. 2..13=shops.ttl or "
+                               "14..=later.ttl")
+        start, end = (int(x) if x else None for x in m.group(1, 2))
+        if start is not None and end is not None and start > end:
+            raise RsplarsError(f"--static-during {spec!r}: FROM {start} is after TO {end}")
+        pieces.append((start, end, m.group(3)))
+    return pieces
+
+
+def data_arguments(args: argparse.Namespace) -> dict:
+    """The data keywords of the API's calls (``streams``, ``static``, ``named``, ``stream_time_unit``,
+    ``epoch``, ``static_during``; :func:`rsplars.data.read_data`) from ``--stream``, ``--static``,
+    ``--named``, ``--stream-time-unit``, ``--epoch`` and ``--static-during``."""
+    return {"streams": stream_files(args), "static": list(getattr(args, "static", None) or ()),
+            "named": named_files(args), "stream_time_unit": getattr(args, "stream_time_unit", None),
+            "epoch": getattr(args, "epoch", None), "static_during": static_during_pieces(args)}
+
+
+def parsed_query(args: argparse.Namespace, path: str):
+    """:func:`parse_query`, the text remembered for the API (its reports name ``path``)."""
+    from rsplars.queries import QuerySource, remember
+
+    query = parse_query(args, path)
+    remember(query, QuerySource(args.query_text, path, args.lenient, getattr(args, "bare_ns", None)))
+    return query
+
+
+def print_note(note: str) -> None:
+    """A remark of the API (``on_note``) on stderr, as ``rsplars: …``."""
+    print(f"rsplars: {note}", file=sys.stderr)
+
+
 def read_data(args: argparse.Namespace, accounting=None):
     """(stream elements merged by time, static facts) from ``--stream``/``--static``/``--named``;
     ``accounting`` (``lars.accounting``) counts the elements and skips bad ones if asked."""

@@ -8,6 +8,7 @@ import sys
 
 from lars.errors import RsplarsError
 from translator.cli.commands.common import OPTION_GROUPS
+from translator.options import ProfileOptions
 
 
 class Default(str):
@@ -128,6 +129,38 @@ def resolve_operational(args: argparse.Namespace, *, base_unit: str, profile: st
         alignment=getattr(args, "window_alignment", None),
         horizon=parse_horizon(getattr(args, "horizon", None)),
     )
+
+
+def profile_options(args: argparse.Namespace, *, profile: str | None = None) -> ProfileOptions:
+    """The :class:`~translator.options.ProfileOptions` of the profile flags: ``profile`` (else
+    ``--profile``) and the single parameters given (``--t0``, ``--report-policy``, ``--cc-mode``,
+    ``--report-period``, ``--report-window``, ``--tick``, ``--r2s`` if given, ``--empty-relations``,
+    ``--window-alignment``, ``--horizon``); ``--window-bounds`` is a translation option
+    (:func:`window_bounds_given`). A malformed value is an error naming its flag."""
+    windows = None
+    if getattr(args, "report_window", None) is not None:
+        windows = _ints(args.report_window, "--report-window")
+        if any(k < 1 for k in windows):
+            raise RsplarsError("--report-window: windows are numbered from 1")
+    return ProfileOptions(
+        profile=profile or getattr(args, "profile", None),
+        t0=_ints(args.t0, "--t0") if getattr(args, "t0", None) is not None else None,
+        report_policy=getattr(args, "report_policy", None),
+        r2s=args.r2s if given(getattr(args, "r2s", None)) else None,
+        empty_relations=getattr(args, "empty_relations", None),
+        tick=getattr(args, "tick", None),
+        cc_mode=getattr(args, "cc_mode", None),
+        report_period=getattr(args, "report_period", None),
+        report_window=windows,
+        window_alignment=getattr(args, "window_alignment", None),
+        horizon=parse_horizon(getattr(args, "horizon", None)),
+    )
+
+
+def window_bounds_given(args: argparse.Namespace) -> str | None:
+    """``--window-bounds`` if the user gave it, else ``None`` (the profile's, or closed)."""
+    value = getattr(args, "window_bounds", None)
+    return str(value) if given(value) else None
 
 
 def run_operational(args: argparse.Namespace, query) -> int:
