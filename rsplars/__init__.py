@@ -39,6 +39,7 @@ from rsplars.errors import (
 )
 from translator.options import EventOptions, ProfileOptions, TranslationOptions
 from rsplars.queries import DIALECTS, Query, QueryInput, parse
+from rsplars.recorded import RecordedAgreementResult, RecordedAnswers, agree_recorded
 from rsplars.running import FORMATS, RunResult, run
 from rsplars.translating import TARGETS, Translation, translate, translations
 
@@ -59,6 +60,8 @@ __all__ = [
     "QueryInput",
     "QuerySemanticError",
     "QuerySyntaxError",
+    "RecordedAgreementResult",
+    "RecordedAnswers",
     "RsplarsError",
     "RunError",
     "RunResult",
@@ -70,6 +73,7 @@ __all__ = [
     "Translation",
     "UnsupportedError",
     "agree",
+    "agree_recorded",
     "check",
     "infer",
     "parse",
