@@ -82,9 +82,9 @@ def agree_recorded(query: QueryInput, a: RecordedAnswers | str | os.PathLike[str
     >>> import rsplars, tempfile, pathlib
     >>> q = "PREFIX : <http://example.org/> SELECT ?x WHERE { STREAM :s [RANGE 2s SLIDE 2s] { ?x :p ?y } }"
     >>> folder = pathlib.Path(tempfile.mkdtemp())
-    >>> _ = (folder / "s.nt").write_text('<http://example.org/a> <http://example.org/p> "1" 1 .\\n')
-    >>> _ = (folder / "a.jsonl").write_text('{"t": 2, "x": "<http://example.org/a>"}\\n')
-    >>> _ = (folder / "b.jsonl").write_text('{"t": 2, "x": "<http://example.org/a>"}\\n')
+    >>> _ = (folder / "s.nt").write_text('<http://example.org/a> <http://example.org/p> "1" "1" .\\n')
+    >>> _ = (folder / "a.jsonl").write_text('{"t": 2, "answers": [{"x": "<http://example.org/a>"}]}\\n')
+    >>> _ = (folder / "b.jsonl").write_text('{"t": 2, "answers": [{"x": "<http://example.org/a>"}]}\\n')
     >>> rsplars.agree_recorded(q, folder / "a.jsonl", folder / "b.jsonl",
     ...                        {"http://example.org/s": folder / "s.nt"}).agree
     True

@@ -12,8 +12,6 @@ found, 1 when something was, 2 on bad input.
 from __future__ import annotations
 
 import argparse
-import contextlib
-import io
 import json
 import re
 import shutil
@@ -21,7 +19,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from lars.errors import EXIT_FAILURE, EXIT_OK, RsplarsError
+from lars.errors import EXIT_FAILURE, EXIT_OK, RsplarsError, SourceError
 
 HELP = "search random RSP-QL queries and streams on which a live engine disagrees with its profile"
 
@@ -107,45 +105,67 @@ def replay_commands(folder: Path, engine: str, profile: str) -> list[str]:
 
 
 class CheckProbe:
-    """One case judged as ``rsplars check … --live-engine NAME --profile P --json`` judges it, in this
-    process; the verdict's kind is the first line of its diagnosis (or the engine's error)."""
+    """One case judged as ``rsplars check … --live-engine NAME --profile P`` judges it, by the API
+    (:func:`rsplars.run_live`, :func:`rsplars.check`); the verdict's kind is the first line of its
+    diagnosis (or the engine's error)."""
 
     def __init__(self, args: argparse.Namespace, profile: str, work: Path) -> None:
         self.engine, self.command, self.profile, self.work = args.live_engine, args.engine_command, profile, work
         self.count = 0
 
     def __call__(self, case):
+        import rsplars
+        from translator.cli.commands.check import summary
         from translator.engines.hunt import STREAM, Verdict
 
         self.count += 1
         folder = self.work / f"case-{self.count}"
         folder.mkdir()
-        query, stream, report = folder / "query.rq", folder / "stream.nt", folder / "report.json"
+        query, stream = folder / "query.rq", folder / "stream.nt"
         query.write_text(case.query_text(), encoding="utf-8")
         stream.write_text(case.stream_text(), encoding="utf-8")
-        live = folder / "live"
-        argv = ["check", str(query), "--stream", f"{STREAM}={stream}", "--unit", "ms", "--live-engine", self.engine,
-                "--profile", self.profile, "--json", str(report), "--live-dir", str(live)]
-        if self.command:
-            argv += ["--engine-command", self.command]
-        code, said = _cli(argv)
-        if code == EXIT_OK:
+        live, streams = folder / "live", {STREAM: stream}
+        said: list[str] = []
+        result = None
+        try:
+            parsed = rsplars.parse(query)
+            with rsplars.run_live(query, streams, engines=[rsplars.LiveEngine(self.engine, self.command)], unit="ms",
+                                  folder=live) as runs:
+                (run,) = runs
+                result = rsplars.check(parsed, run.answers.path, streams, profile=self._profile(parsed),
+                                       options=rsplars.TranslationOptions(unit="ms"),
+                                       answers_format=run.answers.format, answers_time_unit=run.answers.time_unit,
+                                       end=rsplars.judged_end(runs, "ms"),
+                                       on_note=lambda note: said.append(f"rsplars: {note}"))
+                said.append(summary(result.report))
+        except RsplarsError as error:
+            said.append(str(error) if isinstance(error, SourceError) else f"rsplars: {error}")
+        if result is not None and result.correct:
             shutil.rmtree(folder, ignore_errors=True)
             return Verdict(True)
-        files = {"check-output.txt": said}
+        files = {"check-output.txt": "\n".join(said) + "\n"}
         for produced in sorted(live.rglob("*")):
             if produced.is_file() and produced.suffix in (".jsonl", ".json", ".csv", ".txt", ".log"):
                 files[f"engine-{produced.name}"] = produced.read_text(encoding="utf-8", errors="replace")
-        if code == EXIT_FAILURE and report.is_file():
-            files["check-report.json"] = report.read_text(encoding="utf-8")
-            kind = _kind(json.loads(files["check-report.json"]))
+        if result is not None:
+            files["check-report.json"] = json.dumps(result.report, indent=2, ensure_ascii=False) + "\n"
+            kind = _kind(result.report)
         else:
-            kind = _failure_kind(said)
+            kind = _failure_kind(files["check-output.txt"])
         shutil.rmtree(folder, ignore_errors=True)
         return Verdict(False, kind, files)
 
+    def _profile(self, query):
+        """The profile, with the R2S operator an RSP-QL query's registration names (as ``rsplars check``
+        and ``rsplars run`` take it)."""
+        from translator.cli.commands.operational_options import with_registration_r2s
+        from translator.options import ProfileOptions
+
+        return with_registration_r2s(query, ProfileOptions(self.profile))
+
     def expected(self, case) -> str | None:
-        """rsplars' output of the case under the profile (``rsplars run --profile P``), JSON lines."""
+        """rsplars' output of the case under the profile (as ``rsplars run --profile P``), JSON lines."""
+        import rsplars
         from translator.engines.hunt import STREAM
 
         folder = self.work / "expected"
@@ -153,9 +173,13 @@ class CheckProbe:
         query, stream = folder / "query.rq", folder / "stream.nt"
         query.write_text(case.query_text(), encoding="utf-8")
         stream.write_text(case.stream_text(), encoding="utf-8")
-        code, said = _cli(["run", str(query), "--stream", f"{STREAM}={stream}", "--unit", "ms", "--profile",
-                           self.profile], stderr=False)
-        return said if code == EXIT_OK else None
+        try:
+            parsed = rsplars.parse(query)
+            result = rsplars.run(parsed, {STREAM: stream}, options=rsplars.TranslationOptions(unit="ms"),
+                                 profile=self._profile(parsed))
+        except RsplarsError:
+            return None
+        return result.write("jsonl")
 
 
 def _kind(report: dict) -> str:
@@ -178,22 +202,3 @@ def _normal(text: str) -> str:
     """A message up to its first colon, its terms and numbers left out."""
     text = re.sub(r"<[^>]*>|\"[^\"]*\"|-?\d+", "…", text)
     return re.sub(r"\s+", " ", re.split(r"[:;]", text, maxsplit=1)[0]).strip()
-
-
-def _cli(argv: list[str], stderr: bool = True) -> tuple[int, str]:
-    """``rsplars ARGV`` in this process (``check`` or ``run``, built from their own modules: the hunt is
-    itself a command of :mod:`translator.cli.main`): (exit code, what it printed)."""
-    import importlib
-
-    from lars.errors import report_error
-
-    parser = argparse.ArgumentParser(prog="rsplars")
-    importlib.import_module(f"translator.cli.commands.{argv[0]}").add_parser(parser.add_subparsers(dest="command"))
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            args = parser.parse_args(argv)
-            code = int(args.func(args))
-        except RsplarsError as error:
-            code = report_error(error)
-    return code, out.getvalue() + (err.getvalue() if stderr else "")

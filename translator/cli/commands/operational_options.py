@@ -223,78 +223,18 @@ def add_profile_agreement_options(p: argparse.ArgumentParser) -> None:
     add_operational_options(p, r2s=True, report_flags=("--report-policy",), profiles=True)
 
 
-def profile_sides(args: argparse.Namespace) -> tuple[list[str], list]:
-    """The two sides an ``agree`` under operational options compares: their labels and their
-    :class:`Operational` (the profiles of ``--profiles A,B``, or ``--profile X`` / the defaults on
-    both sides), each with the explicit options applied."""
-    from translator.evaluate.profiles import get_profile
+def with_registration_r2s(query, side: ProfileOptions) -> ProfileOptions:
+    """``side`` with the R2S operator an RSP-QL query's registration names (``REGISTER ISTREAM …``),
+    unless ``side`` gives one (:func:`translator.evaluate.profiles.dialect_defaults`)."""
+    if query.dialect != "rspql" or side.r2s is not None:
+        return side
+    from dataclasses import replace
 
-    if args.profiles is not None:
-        if args.profile is not None:
-            raise RsplarsError("give --profiles A,B (two engines) or --profile X (one engine, two queries), not both")
-        names = [n.strip() for n in args.profiles.split(",")]
-        if len(names) != 2 or not all(names):
-            raise RsplarsError(f"--profiles: expected two profiles A,B, got {args.profiles!r}")
-        for n in names:
-            get_profile(n)  # a named error for an unknown profile
-        return names, [resolve_operational(args, base_unit=args.unit, profile=n) for n in names]
-    if args.query_file is not None:
-        raise RsplarsError("with one QUERY the operational options compare two engines: give --profiles A,B "
-                           "(or two queries, --pull QUERY_A --push QUERY_B, under one --profile)")
-    op = resolve_operational(args, base_unit=args.unit)
-    label = args.profile or "options"
-    return [f"{label} (QUERY_A)", f"{label} (QUERY_B)"], [op, op]
+    from translator.evaluate.profiles import dialect_defaults
 
-
-def run_profile_agreement(args: argparse.Namespace) -> int:
-    import json
-    import sys
-
-    from lars.errors import EXIT_FAILURE, EXIT_OK
-    from translator.agreement.check import compare_profiles
-    from translator.cli.commands.common import output, parse_query, read_data
-    from translator.evaluate.operational import Evaluator
-    from translator.translate.compile import compile_query
-    from translator.translate.normalize import TimeBase
-
-    if getattr(args, "period", None):
-        raise RsplarsError("--period and the operational options exclude each other: the report policy decides "
-                           "when the query is evaluated")
-    names, ops = profile_sides(args)
-    files = [args.query_file, args.query_file] if args.query_file else [args.pull, args.push]
-    from translator.evaluate.accounting import count_elements, new_accounting, print_summary
-
-    accounting = new_accounting(getattr(args, "skip_bad_elements", False))
-    elements, facts = read_data(args, accounting)
-    base = TimeBase(args.unit)
-    evaluators = []
-    queries = {path: parse_query(args, path) for path in dict.fromkeys(files)}
-    for path, op in zip(files, ops):
-        query = queries[path]
-        compiled = compile_query(query, mode="none", bounds=op.window_model, base=base)
-        evaluators.append(Evaluator(compiled.query, compiled.strategy, base, elements, facts, engine=args.lars_engine))
-    result = compare_profiles(evaluators[0], ops[0], evaluators[1], ops[1], start=args.start, end=args.end,
-                              compare=getattr(args, "compare", None) or "bags")
-    result = {"profiles": names, "queries": files, "parameters": [op.as_dict() for op in ops], **result}
-    a, b = names
-    print(f"{a} vs {b}: " + ("the answer streams are equal" if result["equal"] else
-                               f"the answer streams differ, first at t = {result['first_difference']}")
-          + f" (relations compared as {result['compare']})")
-    for row in result["timeline"][: args.max_rows]:
-        mark = "=" if row["equal"] else "≠"
-        print(f"  {row['t']:>6} {mark} {a}: {json.dumps(row['a'], ensure_ascii=False)}  "
-              f"{b}: {json.dumps(row['b'], ensure_ascii=False)}")
-    for x, y, key in ((a, b, "a_correct_under_b"), (b, a, "b_correct_under_a")):
-        if result[key] is not None:
-            verdict = "is a correct" if result[key] else "is no correct"
-            print(f"{x}'s output {verdict} {y} output for {'some' if result[key] else 'any'} t0 (as rsplars check judges)")
-    if args.report:
-        with output(args.report) as out:
-            out.write(json.dumps(result, indent=2, ensure_ascii=False) + "\n")
-    sys.stdout.flush()
-    count_elements(accounting, elements, args.end if args.end is not None else max((e.t for e in elements), default=None))
-    print_summary(accounting)  # nothing lost silently (docs/robustness.md)
-    return EXIT_FAILURE if args.fail_on_disagree and not result["equal"] else EXIT_OK
+    registration = getattr(query, "registration", None)
+    _, r2s = dialect_defaults(query.dialect, registration.kind if registration is not None else None)
+    return replace(side, r2s=r2s) if r2s is not None else side
 
 
 def apply_dialect_defaults(args: argparse.Namespace, query) -> None:
