@@ -38,6 +38,7 @@ from rsplars.errors import (
     UnsupportedError,
 )
 from translator.options import EventOptions, ProfileOptions, TranslationOptions
+from rsplars.hunting import hunt
 from rsplars.live import LiveEngine, LiveRun, judged_end, run_live
 from rsplars.profile_agreement import ProfileAgreementResult, agree_profiles
 from rsplars.queries import DIALECTS, Query, QueryInput, parse
@@ -83,6 +84,7 @@ __all__ = [
     "agree_recorded",
     "agreements",
     "check",
+    "hunt",
     "infer",
     "judged_end",
     "parse",

@@ -69,6 +69,13 @@ class CheckResult:
             ["index", "t", "expected", "actual"]
         return _pandas().DataFrame([{c: row.get(c) for c in columns} for row in rows], columns=columns)
 
+    def summary(self) -> str:
+        """What ``rsplars check`` prints: the verdict, the matching t0 or the first mismatch with its
+        diagnosis."""
+        from translator.agreement.check_text import render_summary
+
+        return str(render_summary(self.report))
+
     def html(self) -> str:
         """The HTML report (expected vs actual timeline; ``rsplars check --html``)."""
         from translator.agreement.check_html import render_html

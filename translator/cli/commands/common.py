@@ -27,22 +27,6 @@ def read_text(path: str, what: str = "query") -> tuple[str, str]:
         raise RsplarsError(f"cannot read {what} {path}: not UTF-8 text ({exc.reason})") from None
 
 
-def read_recorded_answers(path: str, query, *, fmt: str = "auto", time_column: str | None = None,
-                          time_factor: tuple[int, int] = (1, 1)):
-    """An engine's recorded output (``-`` = stdin) of ``query`` read by
-    :func:`translator.agreement.answers.read_answer_text` (the query's projected variables name the
-    columns of an output that does not name them); what was read is said on stderr (format,
-    relations, grouping)."""
-    from translator.agreement.answers import read_answer_text
-    from translator.query.model import result_variables
-
-    text, source = read_text(path, "answers")
-    answers = read_answer_text(text, source, fmt=fmt, time_column=time_column, time_factor=time_factor,
-                               variables=[v.name for v in result_variables(query)])
-    print(f"rsplars: answers: {answers.description} ({source})", file=sys.stderr)
-    return answers
-
-
 #: the option groups of ``translate``, ``run``, ``agree`` and ``check``: key → (title, description).
 #: :func:`option_groups` creates them in the order a command lists them; ``--help`` shows them so.
 OPTION_GROUPS: dict[str, tuple[str, str | None]] = {
@@ -291,19 +275,6 @@ def output(path: str | None):
     from translator.evaluate.fileio import atomic_output
 
     return atomic_output(path)
-
-
-def write_reports(report: dict, json_path: str | None, html_path: str | None, render_html) -> None:
-    """The JSON report to ``json_path`` and ``render_html(report)`` to ``html_path``, where given
-    (each written atomically: no partial report is left behind)."""
-    import json
-
-    if json_path:
-        with output(json_path) as out:
-            out.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
-    if html_path:
-        with output(html_path) as out:
-            out.write(render_html(report))
 
 
 class Progress:

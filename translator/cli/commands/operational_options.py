@@ -99,36 +99,12 @@ def parse_horizon(text: str | None) -> str | int | None:
 
 def resolve_operational(args: argparse.Namespace, *, base_unit: str, profile: str | None = None):
     """The :class:`translator.evaluate.profiles.Operational` of the options: the profile (``profile``,
-    else ``--profile``, else the defaults) with the explicit options applied; ``--window-bounds`` is
-    the window model."""
-    from translator.evaluate.profiles import DEFAULT, get_profile, with_overrides
-    from translator.evaluate.report_policy import parse_report
-    from translator.rdf.timeunits import duration_in_base_units
+    else ``--profile``, else the defaults) with the explicit options applied (:func:`profile_options`);
+    ``--window-bounds`` is the window model."""
+    from translator.evaluate.profiles import operational_parameters
 
-    name = profile or args.profile
-    base = get_profile(name).params if name else DEFAULT
-    period = None
-    if args.report_period is not None:
-        period = duration_in_base_units(args.report_period, base_unit)
-    windows = None
-    if args.report_window is not None:
-        windows = tuple(k - 1 for k in _ints(args.report_window, "--report-window"))
-        if any(k < 0 for k in windows):
-            raise RsplarsError("--report-window: windows are numbered from 1")
-    return with_overrides(
-        base,
-        t0=_ints(args.t0, "--t0") if args.t0 is not None else None,
-        report=parse_report(args.report_policy) if args.report_policy is not None else None,
-        cc_mode=args.cc_mode,
-        period=period,
-        report_windows=windows,
-        tick=args.tick,
-        r2s=args.r2s if given(getattr(args, "r2s", None)) else None,
-        empty_relations=args.empty_relations,
-        window_model=args.window_bounds if given(args.window_bounds) else None,
-        alignment=getattr(args, "window_alignment", None),
-        horizon=parse_horizon(getattr(args, "horizon", None)),
-    )
+    return operational_parameters(profile_options(args, profile=profile), window_bounds=window_bounds_given(args),
+                                  unit=base_unit)
 
 
 def profile_options(args: argparse.Namespace, *, profile: str | None = None) -> ProfileOptions:
@@ -221,20 +197,6 @@ def add_profile_agreement_options(p: argparse.ArgumentParser) -> None:
     every single parameter of ``run``/``check`` (``--t0``, ``--report-policy``, ``--tick``, ``--r2s``,
     ``--empty-relations``, …), which override both profiles. ``--report`` stays the JSON report file."""
     add_operational_options(p, r2s=True, report_flags=("--report-policy",), profiles=True)
-
-
-def with_registration_r2s(query, side: ProfileOptions) -> ProfileOptions:
-    """``side`` with the R2S operator an RSP-QL query's registration names (``REGISTER ISTREAM …``),
-    unless ``side`` gives one (:func:`translator.evaluate.profiles.dialect_defaults`)."""
-    if query.dialect != "rspql" or side.r2s is not None:
-        return side
-    from dataclasses import replace
-
-    from translator.evaluate.profiles import dialect_defaults
-
-    registration = getattr(query, "registration", None)
-    _, r2s = dialect_defaults(query.dialect, registration.kind if registration is not None else None)
-    return replace(side, r2s=r2s) if r2s is not None else side
 
 
 def apply_dialect_defaults(args: argparse.Namespace, query) -> None:
