@@ -120,6 +120,8 @@ def agree(query: QueryInput | None = None, streams: Mapping[str, StreamInput] | 
     [(0, 2, 'disagree'), (2, 4, 'agree')]
     """
 
+    if as_variant == "cqels-all":
+        raise RsplarsError("as_variant cqels-all gives one agreement per member of cq(Q): use rsplars.agreements")
     (result,) = agreements(query, streams, static, named, pull=pull, push=push, as_variant=as_variant,
                            assign=assign, period=period, unit=unit, window_bounds=window_bounds,
                            other_window_bounds=other_window_bounds, diagnosis=diagnosis, start=start, end=end,

@@ -104,3 +104,25 @@ def test_two_profiles_on_the_command_line_are_the_api_comparison(cli, tmp_path):
                                     profiles=sides, stream_time_unit="ms")
     assert code == (0 if result.equal else 1), err
     assert json.loads(report.read_text()) == result.report
+
+
+def test_every_member_is_asked_of_agreements_not_agree():
+    with pytest.raises(rsplars.RsplarsError, match="rsplars.agreements"):
+        rsplars.agree(_query(EXAMPLE / "hot.rq"), HOT_STREAMS, as_variant="cqels-all", stream_time_unit="ms")
+
+
+def test_skipped_elements_are_counted_alike(cli, tmp_path):
+    from lars.accounting import Accounting
+
+    stream = tmp_path / "temps.nt"
+    lines = (EXAMPLE / "temps.nt").read_text().splitlines()
+    stream.write_text("\n".join([lines[0], "<http://example.org/broken> .", *lines[1:]]) + "\n")
+    answers = EXAMPLE / "csparql-answers.json"
+    code, _, err = cli("check", EXAMPLE / "hot.rq", "--stream", f"{TEMPS}={stream}", "--stream-time-unit", "ms",
+                       "--answers-time-unit", "ms", "--answers", answers, "--profile", "csparql",
+                       "--skip-bad-elements")
+    accounting = Accounting(skip_bad=True)
+    result = rsplars.check(_query(EXAMPLE / "hot.rq"), str(answers), {TEMPS: stream}, profile="csparql",
+                           stream_time_unit="ms", answers_time_unit="ms", accounting=accounting)
+    assert code == (0 if result.correct else 1), err
+    assert accounting.rejected_count() == 1 and f"rsplars: {accounting.summary()}" in err.splitlines()
