@@ -16,8 +16,9 @@ import argparse
 import json
 
 from lars.errors import EXIT_FAILURE, EXIT_OK, RsplarsError
-from translator.cli.commands.common import check_stream_iris, data_arguments, parsed_query, print_note
+from translator.cli.commands.common import data_arguments, parsed_query, print_note
 from translator.cli.commands.operational_options import profile_options, window_bounds_given
+from translator.translate.variants import check_stream_iris
 
 
 def run_recorded(args: argparse.Namespace) -> int:
@@ -37,23 +38,18 @@ def run_recorded(args: argparse.Namespace) -> int:
         raise RsplarsError(f"--from {args.start} is after --to {args.end}")
     query = parsed_query(args, args.query_file)
     data = data_arguments(args)
-    check_stream_iris(query, list(data["streams"]))
+    check_stream_iris(query, list(data["streams"]), [])  # a wrong --stream named first; the notes: the API's
     readings = getattr(args, "answer_readings", {})  # live runs: (format, time unit) of each engine's output
     a, b = (RecordedAnswers(path, *readings.get(path, ("auto", None))) for path in args.answers)
     accounting = new_accounting(args.skip_bad_elements)
     result = rsplars.agree_recorded(query, a, b, fixed=profile_options(args), window_bounds=window_bounds_given(args),
                                     unit=args.unit, period=args.period, start=args.start, end=args.end,
                                     compare=args.compare or "bags", lars_engine=args.lars_engine,
-                                    accounting=accounting, on_note=_note, **data)
+                                    accounting=accounting, on_note=print_note, **data)
     print(summary(result.report, args.max_rows))
     result.write(args.report, args.html)
     print_summary(accounting)
     return EXIT_OK if result.agree else EXIT_FAILURE
-
-
-def _note(note: str) -> None:
-    if not note.startswith("note: no data for the stream"):  # said by check_stream_iris already
-        print_note(note)
 
 
 def summary(report: dict, max_rows: int) -> str:

@@ -20,7 +20,6 @@ from translator.cli.commands.common import (
     add_data_options,
     add_query_options,
     add_translation_options,
-    check_stream_iris,
     data_arguments,
     option_groups,
     parsed_query,
@@ -35,6 +34,7 @@ from translator.cli.commands.operational_options import (
     window_bounds_given,
 )
 from translator.options import ProfileOptions, TranslationOptions
+from translator.translate.variants import check_stream_iris
 
 HELP = "judge a real engine's recorded output against the query's expected outputs under an engine profile"
 
@@ -129,13 +129,13 @@ def run_one(args: argparse.Namespace) -> int:
         raise RsplarsError("--as cqels-all gives several queries; check them one by one (cqels-brave, cqels-cautious)")
     query = parsed_query(args, args.query_file)
     data = data_arguments(args)
-    check_stream_iris(query, list(data["streams"]))  # before the profile: a wrong --stream is named first
+    check_stream_iris(query, list(data["streams"]), [])  # a wrong --stream named first; the notes: the API's
     accounting = new_accounting(args.skip_bad_elements)
     common = dict(registration=args.registration, warm_up=args.warm_up, end=args.end,
                   ignore_timestamps=args.ignore_timestamps, max_candidates=args.max_candidates,
                   answers_format=args.answers_format, answers_time_column=args.answers_time_column,
                   answers_time_unit=args.answers_time_unit, lars_engine=args.lars_engine, compare=args.compare,
-                  accounting=accounting, on_note=_answers_note, **data)
+                  accounting=accounting, on_note=print_note, **data)
     if args.infer:
         inferred = rsplars.infer(query, args.answers, fixed=inference_fixed(args),
                                  options=_translation(args, window_bounds_given(args)),
@@ -150,20 +150,12 @@ def run_one(args: argparse.Namespace) -> int:
                            "its report policy (--report …)")
     result = rsplars.check(query, args.answers, profile=profile_options(args),
                            options=_translation(args, window_bounds_given(args)), **common)
-    report = result.report
-    if getattr(args, "live", None):
-        report = {**report, "live_engine": args.live}
-        result = rsplars.CheckResult(result.correct, report, result.notes)
+    if getattr(args, "live", None):  # the live run judged (check_live)
+        result = replace(result, report={**result.report, "live_engine": args.live})
     result.write(args.json, args.html)
-    print(summary(report))
+    print(result.summary())
     print_summary(accounting)  # nothing lost silently (docs/robustness.md)
     return EXIT_OK if result.correct else EXIT_FAILURE
-
-
-def _answers_note(note: str) -> None:
-    """The API's remarks on stderr (the stream notes were said by :func:`check_stream_iris` already)."""
-    if not note.startswith("note: no data for the stream"):
-        print_note(note)
 
 
 def _translation(args: argparse.Namespace, window_bounds: str | None) -> TranslationOptions:
