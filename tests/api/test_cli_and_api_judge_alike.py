@@ -126,3 +126,20 @@ def test_skipped_elements_are_counted_alike(cli, tmp_path):
                            stream_time_unit="ms", answers_time_unit="ms", accounting=accounting)
     assert code == (0 if result.correct else 1), err
     assert accounting.rejected_count() == 1 and f"rsplars: {accounting.summary()}" in err.splitlines()
+
+
+def test_a_live_check_on_the_command_line_is_the_api_live_run_and_check(cli, tmp_path):
+    report = tmp_path / "r.json"
+    code, _, err = cli("check", *HOT, "--live-engine", "rsplars:cqels", "--profile", "csparql", "--json", report)
+    query = _query(EXAMPLE / "hot.rq")
+    with rsplars.run_live(EXAMPLE / "hot.rq", HOT_STREAMS, engines=[rsplars.LiveEngine("rsplars:cqels")],
+                          stream_time_unit="ms") as runs:
+        (run,) = runs
+        result = rsplars.check(query, run.answers.path, HOT_STREAMS, profile="csparql", stream_time_unit="ms",
+                               answers_format=run.answers.format, answers_time_unit=run.answers.time_unit,
+                               end=rsplars.judged_end(runs, "s"))
+    assert code == (0 if result.correct else 1) == 1, err  # a CQELS output is no C-SPARQL output here
+    got = json.loads(report.read_text())
+    assert got.pop("live_engine")["engine"] == "rsplars:cqels"
+    got.pop("answers"), result.report.pop("answers")  # the runs' files: two temporary folders
+    assert got == result.report
