@@ -23,7 +23,7 @@ are :class:`RsplarsError` (with file, line and column: :class:`SourceError`).
 
 from __future__ import annotations
 
-from rsplars.agreement import AgreementResult, agree
+from rsplars.agreement import AgreementResult, Agreements, agree, agreements
 from rsplars.checking import AnswersInput, CheckResult, InferenceResult, check, infer
 from rsplars.data import StaticDuring, StaticInput, StreamInput
 from rsplars.errors import (
@@ -38,7 +38,11 @@ from rsplars.errors import (
     UnsupportedError,
 )
 from translator.options import EventOptions, ProfileOptions, TranslationOptions
+from rsplars.hunting import hunt
+from rsplars.live import LiveEngine, LiveRun, judged_end, run_live
+from rsplars.profile_agreement import ProfileAgreementResult, agree_profiles
 from rsplars.queries import DIALECTS, Query, QueryInput, parse
+from rsplars.recorded import RecordedAgreementResult, RecordedAnswers, agree_recorded
 from rsplars.running import FORMATS, RunResult, run
 from rsplars.translating import TARGETS, Translation, translate, translations
 
@@ -48,17 +52,23 @@ __all__ = [
     "TARGETS",
     "AgreementError",
     "AgreementResult",
+    "Agreements",
     "AnswersInput",
     "CheckResult",
     "DialectMismatchError",
     "EventOptions",
     "InferenceResult",
+    "LiveEngine",
+    "LiveRun",
     "PolicyError",
+    "ProfileAgreementResult",
     "ProfileOptions",
     "Query",
     "QueryInput",
     "QuerySemanticError",
     "QuerySyntaxError",
+    "RecordedAgreementResult",
+    "RecordedAnswers",
     "RsplarsError",
     "RunError",
     "RunResult",
@@ -70,10 +80,16 @@ __all__ = [
     "Translation",
     "UnsupportedError",
     "agree",
+    "agree_profiles",
+    "agree_recorded",
+    "agreements",
     "check",
+    "hunt",
     "infer",
+    "judged_end",
     "parse",
     "run",
+    "run_live",
     "translate",
     "translations",
 ]

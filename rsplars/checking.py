@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence, Union
+from typing import Any, Callable, Iterable, Mapping, Sequence, Union
 
 from lars.errors import RsplarsError
 
@@ -17,7 +17,11 @@ from rsplars.data import StaticDuring, StaticInput, StreamInput, read_data
 from translator.options import ProfileOptions, TranslationOptions
 from rsplars.queries import QueryInput, as_query, read_file, source_of
 
-__all__ = ["AnswersInput", "CheckResult", "InferenceResult", "check", "infer"]
+__all__ = ["AnswersInput", "CheckResult", "InferenceResult", "Note", "check", "infer", "write_report"]
+
+Note = Callable[[str], None]
+"""Called with each remark of a check as it arises (what ``rsplars check`` says on stderr: how the
+answers were read, streams without data, translation notes)."""
 
 AnswersInput = Union[str, "os.PathLike[str]", Mapping[int, Iterable[Mapping[str, str]]], Any]
 """An engine's output: a file (CSRBench, SPARQL JSON, JSON lines, CSV, TSV, Yasper, the C-SPARQL
@@ -33,9 +37,27 @@ class CheckResult:
 
     correct: bool
     report: dict[str, Any]
+    notes: tuple[str, ...] = ()
 
     def __repr__(self) -> str:
         return f"CheckResult(correct={self.correct}, profile={self.report.get('profile')!r})"
+
+    def write(self, json: str | os.PathLike[str] | None = None, html: str | os.PathLike[str] | None = None) -> None:
+        """The JSON report to ``json`` and the HTML report to ``html``, where given, each written
+        atomically (an interrupted write leaves no partial report; ``rsplars check --json --html``).
+
+        >>> import rsplars, tempfile, json, pathlib
+        >>> q = "PREFIX : <http://example.org/> SELECT ?x WHERE { STREAM :s [RANGE 2s SLIDE 2s] { ?x :p ?y } }"
+        >>> data = [(("<http://example.org/a>", "<http://example.org/p>", '"1"'), 1)]
+        >>> result = rsplars.check(q, {2: []}, {"http://example.org/s": data}, profile="csparql")
+        >>> path = pathlib.Path(tempfile.mkdtemp()) / "report.json"
+        >>> result.write(json=path)
+        >>> json.loads(path.read_text())["correct"] == result.correct
+        True
+        """
+        from translator.agreement.check_html import render_html
+
+        write_report(self.report, json, html, render_html)
 
     def to_dataframe(self) -> Any:
         """The timeline as a pandas DataFrame, one row per timestamp: ``t``, ``expected`` and
@@ -46,6 +68,13 @@ class CheckResult:
         columns = ["t", "expected", "actual", "equal"] if not rows or "equal" in rows[0] else \
             ["index", "t", "expected", "actual"]
         return _pandas().DataFrame([{c: row.get(c) for c in columns} for row in rows], columns=columns)
+
+    def summary(self) -> str:
+        """What ``rsplars check`` prints: the verdict, the matching t0 or the first mismatch with its
+        diagnosis."""
+        from translator.agreement.check_text import render_summary
+
+        return str(render_summary(self.report))
 
     def html(self) -> str:
         """The HTML report (expected vs actual timeline; ``rsplars check --html``)."""
@@ -63,9 +92,35 @@ class InferenceResult:
     explained: bool
     report: dict[str, Any]
     inference: Any
+    notes: tuple[str, ...] = ()
 
     def __repr__(self) -> str:
         return f"InferenceResult(explained={self.explained}, profiles={self.profiles})"
+
+    def html(self) -> str:
+        """The HTML report (the settings searched and those that explain; ``rsplars check --infer --html``)."""
+        from translator.agreement.inference_html import render_inference_html
+
+        return str(render_inference_html(self.report))
+
+    def write(self, json: str | os.PathLike[str] | None = None, html: str | os.PathLike[str] | None = None) -> None:
+        """The JSON and HTML reports, where given, each written atomically (as :meth:`CheckResult.write`)."""
+        from translator.agreement.inference_html import render_inference_html
+
+        write_report(self.report, json, html, render_inference_html)
+
+    @property
+    def profile_untested(self) -> bool:
+        """Whether the profile asked about (``fixed.profile``) fails to explain the output only as far
+        as searched: a content-change profile with the tuple tick, which the search left out."""
+        from translator.evaluate.profiles import PROFILES
+
+        name = self.report.get("profile")
+        if name is None or name in self.profiles:
+            return False
+        p = PROFILES[name].params
+        return bool(p.tick == "tuple" and "content-change" in p.report and
+                    any("tuple tick" in r for r in self.inference.unsearched))
 
     @property
     def profiles(self) -> list[str]:
@@ -86,7 +141,8 @@ def check(query: QueryInput, answers: AnswersInput, streams: Mapping[str, Stream
           ignore_timestamps: bool = False, max_candidates: int = 2000, answers_format: str = "auto",
           answers_time_column: str | None = None, answers_time_unit: str | None = None, lars_engine: str = "auto",
           stream_time_unit: str | None = None, epoch: str | None = None,
-          static_during: Sequence[StaticDuring] = (), compare: str = "bags") -> CheckResult:
+          static_during: Sequence[StaticDuring] = (), compare: str = "bags", accounting: Any = None,
+          on_note: Note | None = None) -> CheckResult:
     """Is ``answers``, an engine's recorded output of ``query`` over ``streams``, correct under the
     engine ``profile`` (a name such as ``"csparql"``, or :class:`ProfileOptions`)? Every candidate
     t0 is tried (Dell'Aglio et al. 2014, Def. 25; from ``registration``); ``warm_up``: compare
@@ -94,7 +150,10 @@ def check(query: QueryInput, answers: AnswersInput, streams: Mapping[str, Stream
     the expected relations). ``answers_time_unit``: the unit of the answers' timestamps (default
     ``options.unit``); ``lars_engine``: the LARS engine of the expected outputs' runs. Streams,
     static data and times as for :func:`rsplars.run`. ``compare``: ``bags`` (SPARQL's multisets: a row
-    dropped or doubled is wrong) or ``sets`` (the papers' set view).
+    dropped or doubled is wrong) or ``sets`` (the papers' set view). ``accounting``: a
+    :class:`lars.accounting.Accounting` that counts the stream elements read, skips bad ones if it
+    says so, and gets the numbers used (the summary ``rsplars check`` prints); ``on_note``: called
+    with each remark as it arises (also in the result's ``notes``).
 
     >>> import rsplars
     >>> q = '''PREFIX : <http://example.org/>
@@ -108,9 +167,10 @@ def check(query: QueryInput, answers: AnswersInput, streams: Mapping[str, Stream
     from translator.evaluate.operational import Evaluator
     from translator.translate.normalize import TimeBase
 
+    notes = _Notes(on_note)
     parsed, data, actual, described = _inputs(query, answers, streams, static, named, options, answers_format,
                                               answers_time_column, answers_time_unit, stream_time_unit, epoch,
-                                              static_during)
+                                              static_during, accounting, notes)
     chosen = ProfileOptions(profile) if isinstance(profile, str) else profile
     if chosen is None:
         from rsplars.translating import dialect_profile
@@ -123,7 +183,7 @@ def check(query: QueryInput, answers: AnswersInput, streams: Mapping[str, Stream
 
     op: Any = operational_parameters(chosen, window_bounds=options.window_bounds, unit=options.unit)
     plain = replace(options, window_bounds=op.window_model, mode="none")
-    ((_, compiled),) = compile_variants(parsed, plain, data.elements)
+    ((_, compiled),) = compile_variants(parsed, plain, data.elements, notes)
     evaluator = Evaluator(compiled.query, compiled.strategy, TimeBase(options.unit), data.elements, data.facts,
                           engine=lars_engine)
     if evaluator.form != "select":
@@ -133,7 +193,8 @@ def check(query: QueryInput, answers: AnswersInput, streams: Mapping[str, Stream
                     compare=compare)
     report = {"correct": verdict.correct, "query": source_of(parsed).source, **described,
               "profile": chosen.profile, **{k: v for k, v in verdict.report.items() if k != "correct"}}
-    return CheckResult(bool(verdict.correct), report)
+    _count(accounting, data.elements, end)
+    return CheckResult(bool(verdict.correct), report, tuple(notes))
 
 
 def infer(query: QueryInput, answers: AnswersInput, streams: Mapping[str, StreamInput] | None = None,
@@ -144,11 +205,14 @@ def infer(query: QueryInput, answers: AnswersInput, streams: Mapping[str, Stream
           answers_format: str = "auto", answers_time_column: str | None = None,
           answers_time_unit: str | None = None, lars_engine: str = "auto", stream_time_unit: str | None = None,
           epoch: str | None = None, static_during: Sequence[StaticDuring] = (),
-          compare: str = "bags") -> InferenceResult:
+          compare: str = "bags", options: TranslationOptions | None = None, accounting: Any = None,
+          on_note: Note | None = None) -> InferenceResult:
     """Which settings explain ``answers``? Searches t0, the report policy, the content-change
     reading, the tick, R2S, the window bounds and the empty relations (those ``fixed`` gives, and
     ``window_bounds``, are not searched; ``fixed.profile`` fixes nothing: the report says whether
-    that profile explains the output). As ``rsplars check --infer``; other arguments as :func:`check`.
+    that profile explains the output). ``options``: which query is judged (``as_variant``,
+    ``assign``, ``strategy``; its ``window_bounds`` and ``unit`` replace ``window_bounds`` and
+    ``unit``). As ``rsplars check --infer``; other arguments as :func:`check`.
 
     >>> import rsplars
     >>> q = '''PREFIX : <http://example.org/>
@@ -167,11 +231,15 @@ def infer(query: QueryInput, answers: AnswersInput, streams: Mapping[str, Stream
     if fixed.report_period is not None or fixed.report_window is not None:
         raise RsplarsError("infer searches the periodic strategy with the window's slide and every window "
                            "reporting; report_period and report_window are not searched")
-    options = TranslationOptions(unit=unit, window_bounds=window_bounds or "closed", mode="none")
+    if options is not None:
+        window_bounds, unit = options.window_bounds, options.unit
+    options = replace(options or TranslationOptions(), unit=unit, window_bounds=window_bounds or "closed", mode="none",
+                      period=None)
+    notes = _Notes(on_note)
     parsed, data, actual, described = _inputs(query, answers, streams, static, named, options, answers_format,
                                               answers_time_column, answers_time_unit, stream_time_unit, epoch,
-                                              static_during)
-    ((_, compiled),) = compile_variants(parsed, options, data.elements)
+                                              static_during, accounting, notes)
+    ((_, compiled),) = compile_variants(parsed, options, data.elements, notes)
     evaluator = Evaluator(compiled.query, compiled.strategy, TimeBase(unit), data.elements, data.facts, engine=lars_engine)
     if evaluator.form != "select":
         raise RsplarsError(f"check judges SELECT answers; this is a {evaluator.form.upper()} query")
@@ -194,37 +262,84 @@ def infer(query: QueryInput, answers: AnswersInput, streams: Mapping[str, Stream
     if fixed.profile is not None:
         report["profile"] = fixed.profile
         report["profile_explains"] = fixed.profile in report["inference"]["profiles"]
-    return InferenceResult(bool(result.explained), report, result)
+    _count(accounting, data.elements, end)
+    return InferenceResult(bool(result.explained), report, result, tuple(notes))
+
+
+def write_report(report: Mapping[str, Any], json_path: str | os.PathLike[str] | None,
+                 html_path: str | os.PathLike[str] | None, render_html: Callable[[Any], str]) -> None:
+    """``report`` as JSON to ``json_path`` and ``render_html(report)`` to ``html_path``, where given,
+    each written atomically (:func:`translator.evaluate.fileio.atomic_output`: an interrupted write
+    leaves the old file or none, never a partial report)."""
+    import json
+
+    from translator.evaluate.fileio import atomic_output
+
+    if json_path:
+        with atomic_output(os.fspath(json_path)) as out:
+            out.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+    if html_path:
+        with atomic_output(os.fspath(html_path)) as out:
+            out.write(render_html(report))
+
+
+class _Notes(list[str]):
+    """The remarks of a check, each passed on to ``on_note`` as it is added."""
+
+    def __init__(self, on_note: Note | None) -> None:
+        super().__init__()
+        self.on_note = on_note
+
+    def append(self, note: str) -> None:
+        super().append(note)
+        if self.on_note is not None:
+            self.on_note(note)
+
+    def extend(self, notes: Iterable[str]) -> None:
+        for note in notes:
+            self.append(note)
+
+
+def _count(accounting: Any, elements: Sequence[Any], end: int | None) -> None:
+    """The elements used up to ``end`` (else the last element's time) counted in ``accounting``."""
+    if accounting is None:
+        return
+    from translator.evaluate.accounting import count_elements
+
+    count_elements(accounting, elements, end if end is not None else max((e.t for e in elements), default=None))
 
 
 def _inputs(query: QueryInput, answers: AnswersInput, streams: Mapping[str, StreamInput] | None, static: StaticInput,
             named: Mapping[str, str | os.PathLike[str]] | None, options: TranslationOptions, answers_format: str,
             answers_time_column: str | None, answers_time_unit: str | None, stream_time_unit: str | None,
-            epoch: str | None, static_during: Sequence[StaticDuring]) -> tuple[Any, Any, list[Any], dict[str, Any]]:
+            epoch: str | None, static_during: Sequence[StaticDuring], accounting: Any,
+            notes: list[str]) -> tuple[Any, Any, list[Any], dict[str, Any]]:
     """(query, data, the actual relations, what the report says about the answers) of a check."""
     parsed = as_query(query)
     if options.as_variant == "cqels-all":
         raise RsplarsError("as_variant cqels-all gives several queries; check them one by one")
     if not streams:
         raise RsplarsError("a check needs the streams the engine read (IRI → data)")
+    check_stream_iris(parsed, [str(iri).strip("<>") for iri in streams], notes)
+    actual, described = _actual(parsed, answers, options.unit, answers_format, answers_time_column, answers_time_unit,
+                                notes)
     data = read_data(streams, static, named, unit=options.unit, stream_time_unit=stream_time_unit, epoch=epoch,
-                     static_during=static_during)
-    check_stream_iris(parsed, data.stream_iris, [])
-    actual, described = _actual(parsed, answers, options.unit, answers_format, answers_time_column, answers_time_unit)
+                     static_during=static_during, accounting=accounting)
     return parsed, data, actual, described
 
 
 def _actual(query: Any, answers: AnswersInput, unit: str, fmt: str, time_column: str | None,
-            time_unit: str | None) -> tuple[list[Any], dict[str, Any]]:
+            time_unit: str | None, notes: list[str]) -> tuple[list[Any], dict[str, Any]]:
     from translator.agreement.answers import read_answer_text
     from translator.agreement.check import as_actual, time_factor
     from translator.query.model import result_variables
 
     if isinstance(answers, (str, os.PathLike)):
-        text = read_file(Path(answers), "answers")
-        got = read_answer_text(text, os.fspath(answers), fmt=fmt, time_column=time_column,
+        text, source = read_answers_text(answers)
+        got = read_answer_text(text, source, fmt=fmt, time_column=time_column,
                                time_factor=time_factor(time_unit or unit, unit),
                                variables=[v.name for v in result_variables(query)])
+        notes.append(f"answers: {got.description} ({source})")
         return list(got.relations), {"answers": os.fspath(answers), "answers_format": got.format,
                                      "answers_grouped_by_timestamp": got.grouped}
     from rsplars.running import RunResult
@@ -234,6 +349,15 @@ def _actual(query: Any, answers: AnswersInput, unit: str, fmt: str, time_column:
     if isinstance(answers, Mapping):
         return _from_mapping(answers), {"answers": "<mapping>"}
     raise RsplarsError(f"answers are a file, {{t: [solution, …]}} or a RunResult, not {type(answers).__name__}")
+
+
+def read_answers_text(path: str | os.PathLike[str]) -> tuple[str, str]:
+    """(text, source name) of an answers file; ``-`` is stdin."""
+    if os.fspath(path) == "-":
+        import sys
+
+        return sys.stdin.read(), "<stdin>"
+    return read_file(Path(path), "answers"), os.fspath(path)
 
 
 def _from_mapping(answers: Mapping[int, Iterable[Mapping[str, str]]]) -> list[Any]:

@@ -108,10 +108,10 @@ def test_hunt_refuses_a_folder_that_holds_files_and_an_unknown_profile(cli, tmp_
 @settings(max_examples=1, deadline=None)
 @given(st.just(None))
 def test_kinds_ignore_terms_and_numbers(_) -> None:
-    from translator.cli.commands.hunt import _kind
+    from rsplars.hunting import finding_kind
 
-    a = _kind({"mismatch": {"diagnosis": ['dropped relation at t = 8: <http://x/a> "3": more']}})
-    b = _kind({"mismatch": {"diagnosis": ['dropped relation at t = 12: <http://x/b> "4": other']}})
+    a = finding_kind({"mismatch": {"diagnosis": ['dropped relation at t = 8: <http://x/a> "3": more']}})
+    b = finding_kind({"mismatch": {"diagnosis": ['dropped relation at t = 12: <http://x/b> "4": other']}})
     assert a == b == "dropped relation at t = …"
 
 

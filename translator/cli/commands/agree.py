@@ -33,16 +33,19 @@ from translator.cli.commands.common import (
     add_data_options,
     add_query_options,
     add_window_bounds,
+    data_arguments,
     option_groups,
-    parse_query,
-    read_data,
+    parsed_query,
+    print_note,
+    translation_options,
 )
 from translator.cli.commands.epsparql_cmd import add_epsparql_options
 from translator.cli.commands.operational_options import (
     add_profile_agreement_options,
     given,
     operational_requested,
-    run_profile_agreement,
+    profile_options,
+    window_bounds_given,
 )
 from lars.windows import WINDOW_BOUNDS
 
@@ -112,14 +115,13 @@ def add_parser(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from translator.agreement import StreamInput, exit_code
-    from translator.agreement.compare import Settings, compare, pull_period, static_default_triples
-    from translator.agreement.report_html import write_html
-    from translator.agreement.report_json import write_json
-    from translator.agreement.table import render_table
-    from translator.rdf.streams import parse_stream_spec
-
-    from translator.evaluate.accounting import count_elements, new_accounting, print_summary
+    """The agreements of :func:`rsplars.agreements` (one per ``--as`` member), each printed as a table
+    and written as ``--report``/``--html``; recorded outputs, live engines and the operational
+    options go to their own paths."""
+    import rsplars
+    from translator.agreement import exit_code
+    from translator.evaluate.accounting import new_accounting, print_summary
+    from translator.options import EventOptions
 
     if args.answers or args.live_engine:  # two engines' outputs (translator.cli.commands.agree_recorded)
         from translator.cli.commands.agree_recorded import run_recorded
@@ -132,53 +134,113 @@ def run(args: argparse.Namespace) -> int:
     _check_arguments(args)
     if operational_requested(args) or given(args.r2s):  # real engines' answer streams (docs/check.md)
         return run_profile_agreement(args)
-    from translator.rdf.streams import ElementList
-
+    queries = ({"query": parsed_query(args, args.query_file)} if args.query_file is not None else
+               {"pull": parsed_query(args, args.pull), "push": parsed_query(args, args.push)})
+    if "query" in queries and queries["query"].dialect == "epsparql":
+        raise RsplarsError("an EP-SPARQL query has no CQELS counterpart: compare it with a C-SPARQL or "
+                           "CQELS query, --pull QUERY_A --push EP_QUERY")
+    if "pull" in queries and queries["pull"].dialect == "epsparql":
+        raise RsplarsError("an EP-SPARQL query is push-evaluated (on every event): give it as --push")
     accounting = new_accounting(args.skip_bad_elements)
-    elements, facts = read_data(args, accounting)
-    import gc
-
-    elements = ElementList(elements)  # its LARS stream and N-Triples texts are built once for every run
-    comparisons = _comparisons(args, elements)
-    gc.freeze()  # the data read stays to the end: the collector need not walk it again and again
-    settings = Settings(
-        period=pull_period(comparisons[0].pull_query, args.period, args.unit),
-        unit=args.unit,
-        window_bounds=args.window_bounds,
-        other_window_bounds=args.other_window_bounds,
-        diagnosis=not args.no_diagnosis,
-        time_from=args.start,
-        time_to=args.end,
-        streams=tuple(StreamInput(*parse_stream_spec(s)) for s in args.stream),
-        static=tuple(args.static),
-        static_default_triples=static_default_triples(args.static),
-        stream_triples=elements.nt_triples(),
-    )
+    results = rsplars.agreements(
+        **queries, **data_arguments(args), as_variant=args.as_ or "cqels-brave",
+        assign=translation_options(args).assign, period=args.period, unit=args.unit,
+        window_bounds=args.window_bounds, other_window_bounds=args.other_window_bounds,
+        diagnosis=not args.no_diagnosis, start=args.start, end=args.end,
+        events=EventOptions(args.selection, args.consumption, args.policy_reading), lars_engine=args.lars_engine,
+        solve=_solver(args), find_events=_event_finder(args, queries.get("push")), accounting=accounting, freeze_data=True,
+        on_note=print_note)
+    total = len(results)
     code = EXIT_OK
-    for k, comparison in enumerate(comparisons, start=1):
-        push_events = None
-        if comparison.push_query.dialect == "epsparql":  # complex events, pushed (docs/epsparql.md)
-            push_events = _event_answers(args, comparison.push_query, elements)
-        report = compare(comparison, elements, facts, settings, solve=_solver(args), push_events=push_events)
-        if len(comparisons) > 1:
-            print(f"== {k}/{len(comparisons)}: {comparison.label}")
-        else:
-            print(f"== {comparison.label}")
-        sys.stdout.write(render_table(report, max_rows=args.max_rows))
+    for k, result in enumerate(results, start=1):
+        print(f"== {k}/{total}: {result.label}" if total > 1 else f"== {result.label}")
+        sys.stdout.write(result.table(max_rows=args.max_rows))
         if args.report:
-            path = _numbered(args.report, k, len(comparisons))
-            write_json(report, path)
+            path = _numbered(args.report, k, total)
+            result.write(json=path)
             print(f"JSON report: {path}")
         if args.html:
-            path = _numbered(args.html, k, len(comparisons))
-            write_html(report, path)
+            path = _numbered(args.html, k, total)
+            result.write(html=path)
             print(f"HTML report: {path}")
-        code = max(code, exit_code(report, fail_on_disagree=args.fail_on_disagree))
+        code = max(code, exit_code(result.report, fail_on_disagree=args.fail_on_disagree))
         sys.stdout.flush()
-    last = args.end if args.end is not None else max((e.t for e in elements), default=None)
-    count_elements(accounting, elements, last)
     print_summary(accounting)
     return code
+
+
+def run_profile_agreement(args: argparse.Namespace) -> int:
+    """``agree`` under operational options: the answer streams of two profiles (``--profiles A,B``), or
+    of two queries under one (``--profile X`` / the options), by :func:`rsplars.agree_profiles`."""
+    import json
+
+    import rsplars
+    from translator.cli.errors import EXIT_FAILURE
+    from translator.evaluate.accounting import new_accounting, print_summary
+
+    if getattr(args, "period", None):
+        raise RsplarsError("--period and the operational options exclude each other: the report policy decides "
+                           "when the query is evaluated")
+    names, sides = profile_sides(args)
+    query_a = parsed_query(args, args.query_file or args.pull)
+    query_b = None if args.query_file else parsed_query(args, args.push)
+    accounting = new_accounting(getattr(args, "skip_bad_elements", False))
+    result = rsplars.agree_profiles(query_a, query_b, **data_arguments(args), profiles=sides, labels=names,
+                                    window_bounds=window_bounds_given(args), unit=args.unit, start=args.start,
+                                    end=args.end, compare=args.compare or "bags", lars_engine=args.lars_engine,
+                                    accounting=accounting)
+    report = result.report
+    a, b = names
+    print(f"{a} vs {b}: " + ("the answer streams are equal" if report["equal"] else
+                               f"the answer streams differ, first at t = {report['first_difference']}")
+          + f" (relations compared as {report['compare']})")
+    for row in report["timeline"][: args.max_rows]:
+        mark = "=" if row["equal"] else "≠"
+        print(f"  {row['t']:>6} {mark} {a}: {json.dumps(row['a'], ensure_ascii=False)}  "
+              f"{b}: {json.dumps(row['b'], ensure_ascii=False)}")
+    for x, y, key in ((a, b, "a_correct_under_b"), (b, a, "b_correct_under_a")):
+        if report[key] is not None:
+            verdict = "is a correct" if report[key] else "is no correct"
+            print(f"{x}'s output {verdict} {y} output for {'some' if report[key] else 'any'} t0 (as rsplars check judges)")
+    result.write(args.report)
+    sys.stdout.flush()
+    print_summary(accounting)  # nothing lost silently (docs/robustness.md)
+    return EXIT_FAILURE if args.fail_on_disagree and not result.equal else EXIT_OK
+
+
+def profile_sides(args: argparse.Namespace) -> tuple[tuple[str, str], tuple]:
+    """The two sides an ``agree`` under operational options compares: their labels and their
+    :class:`~translator.options.ProfileOptions` (the profiles of ``--profiles A,B``, or ``--profile X`` /
+    the defaults on both sides), each with the explicit options applied."""
+    if args.profiles is not None:
+        if args.profile is not None:
+            raise RsplarsError("give --profiles A,B (two engines) or --profile X (one engine, two queries), not both")
+        names = [n.strip() for n in args.profiles.split(",")]
+        if len(names) != 2 or not all(names):
+            raise RsplarsError(f"--profiles: expected two profiles A,B, got {args.profiles!r}")
+        return (names[0], names[1]), tuple(profile_options(args, profile=n) for n in names)
+    if args.query_file is not None:
+        raise RsplarsError("with one QUERY the operational options compare two engines: give --profiles A,B "
+                           "(or two queries, --pull QUERY_A --push QUERY_B, under one --profile)")
+    side = profile_options(args)
+    label = args.profile or "options"
+    return (f"{label} (QUERY_A)", f"{label} (QUERY_B)"), (side, side)
+
+
+def _event_finder(args: argparse.Namespace, push):
+    """With ``--engine spark`` and an EP-SPARQL push query: its complex events found on Spark, in
+    blocks with look-back (docs/spark_jobs.md); else ``None`` (in this process)."""
+    if args.engine != "spark" or push is None or push.dialect != "epsparql":
+        return None
+    from spark_jobs.epsparql_job import event_answers_spark, refuse_policy
+
+    refuse_policy(args.selection, args.consumption)
+
+    def find(compiled, elements, end):
+        return event_answers_spark(compiled, elements, start=None, end=end, engine=args.lars_engine,
+                                   master=args.master, partitions=args.partitions)
+
+    return find
 
 
 def _solver(args: argparse.Namespace):
@@ -233,59 +295,6 @@ def _check_arguments(args: argparse.Namespace) -> None:
                            "(Dao-Tran, Beck, Eiter 2015, §5: the union of the push answers in an interval against the "
                            "pull answer, a solution reported at several times counting once); compare multiplicities "
                            "with --answers A --answers B, with the operational options, or with rsplars check")
-
-
-def _comparisons(args: argparse.Namespace, elements) -> list:
-    """The headline pairs: (QUERY_A, QUERY_B) or (cs(Q), member of cq(Q)) for each ``--as`` variant."""
-    from translator.agreement.compare import Comparison
-
-    if args.query_file is not None:
-        query = parse_query(args, args.query_file)
-        if query.dialect == "epsparql":
-            raise RsplarsError("an EP-SPARQL query has no CQELS counterpart: compare it with a C-SPARQL or "
-                               "CQELS query, --pull QUERY_A --push EP_QUERY")
-        as_ = args.as_ or "cqels-brave"
-        return [
-            Comparison(f"cs(Q) pulled (τ1) vs {label} pushed (τ2)", query, member, args.query_file,
-                       args.query_file, as_)
-            for label, member in _cq_members(args, query, as_, elements)
-        ]
-    pull_query = parse_query(args, args.pull)
-    push_query = parse_query(args, args.push)
-    if pull_query.dialect == "epsparql":
-        raise RsplarsError("an EP-SPARQL query is push-evaluated (on every event): give it as --push")
-    if push_query.dialect == "epsparql":
-        return [Comparison("QUERY_A pulled (τ1) vs EP-SPARQL QUERY_B pushed (complex events)", pull_query,
-                           push_query, args.pull, args.push, "two-queries")]
-    if push_query.dataset.streams:  # C-SPARQL: τ2 needs its CQELS counterpart
-        as_ = args.as_ or "cqels-brave"
-        members = _cq_members(args, push_query, as_, elements)
-        return [Comparison(f"QUERY_A pulled (τ1) vs {label} of QUERY_B pushed (τ2)", pull_query, member,
-                           args.pull, args.push, "two-queries") for label, member in members]
-    if args.as_ not in (None, "cqels-brave"):
-        from translator.translate.compile import counterparts
-
-        return [Comparison(f"QUERY_A pulled (τ1) vs {label} of QUERY_B pushed (τ2)", pull_query, member,
-                           args.pull, args.push, "two-queries")
-                for label, member in counterparts(push_query, args.as_)]
-    return [Comparison("QUERY_A pulled (τ1) vs QUERY_B pushed (τ2)", pull_query, push_query, args.pull, args.push,
-                       "two-queries")]
-
-
-def _cq_members(args: argparse.Namespace, query, as_: str, elements):
-    from translator.cli.commands.common import assignment_from
-    from translator.translate.compile import counterparts
-
-    assignment = assignment_from(args, query, elements) if query.dialect == "csparql" else None
-    return counterparts(query, as_, assignment)
-
-
-def _event_answers(args: argparse.Namespace, query, elements) -> dict:
-    """The complex events of an EP-SPARQL push query at every event time, as agreement solutions
-    (``translator.cli.commands.epsparql_cmd.push_answers``)."""
-    from translator.cli.commands.epsparql_cmd import push_answers
-
-    return push_answers(args, query, elements, end=args.end)
 
 
 def _numbered(path: str, k: int, total: int) -> str:

@@ -17,29 +17,17 @@ import json
 
 from lars.errors import RsplarsError
 from translator.cli.errors import EXIT_FAILURE, EXIT_OK
-from translator.cli.commands.common import (
-    check_stream_iris,
-    parse_query,
-    read_data,
-    read_recorded_answers,
-    write_reports,
-)
-from translator.cli.commands.operational_options import given
+from translator.cli.commands.common import data_arguments, parsed_query, print_note
+from translator.cli.commands.operational_options import profile_options, window_bounds_given
+from translator.translate.variants import check_stream_iris
 
 
 def run_recorded(args: argparse.Namespace) -> int:
-    from translator.agreement.check import time_factor
-    from translator.agreement.compare import pull_period
-    from translator.agreement.inference import parameter_space
-    from translator.cli.commands.operational_options import parse_horizon
-    from translator.agreement.recorded_agreement import compare_recorded
-    from translator.agreement.recorded_agreement_html import render_recorded_html
-    from translator.evaluate.accounting import count_elements, new_accounting, print_summary
-    from translator.evaluate.operational import Evaluator
-    from translator.evaluate.report_policy import parse_report
-    from translator.rdf.streams import parse_stream_spec
-    from translator.translate.compile import compile_query
-    from translator.translate.normalize import TimeBase
+    """Two outputs compared by :func:`rsplars.agree_recorded`; ``args.answer_readings``: (format, time
+    unit) of the outputs of live runs, by path."""
+    import rsplars
+    from rsplars.recorded import RecordedAnswers
+    from translator.evaluate.accounting import new_accounting, print_summary
 
     if len(args.answers) != 2:
         raise RsplarsError(f"--answers: give two recorded outputs to compare (got {len(args.answers)})")
@@ -49,48 +37,24 @@ def run_recorded(args: argparse.Namespace) -> int:
         raise RsplarsError("--profiles and --as do not apply to recorded outputs: inference finds each one's profile")
     if args.start is not None and args.end is not None and args.start > args.end:
         raise RsplarsError(f"--from {args.start} is after --to {args.end}")
-    query = parse_query(args, args.query_file)
+    query = parsed_query(args, args.query_file)
     if query.dialect in ("epsparql", "rsepql"):  # complex events, compared as bags (docs/epsparql.md)
         from translator.cli.commands.event_check import compare_event_outputs
 
         return compare_event_outputs(args, query)
-    check_stream_iris(query, [parse_stream_spec(spec)[0] for spec in args.stream])
-    factor = time_factor(args.stream_time_unit or args.unit, args.unit)
-    outputs = []
+    data = data_arguments(args)
+    check_stream_iris(query, list(data["streams"]), [])  # a wrong --stream named first; the notes: the API's
     readings = getattr(args, "answer_readings", {})  # live runs: (format, time unit) of each engine's output
-    for path in args.answers:
-        fmt, unit = readings.get(path, ("auto", None))
-        read_factor = time_factor(unit, args.unit) if unit else factor
-        outputs.append(read_recorded_answers(path, query, fmt=fmt, time_factor=read_factor).relations)
+    a, b = (RecordedAnswers(path, *readings.get(path, ("auto", None))) for path in args.answers)
     accounting = new_accounting(args.skip_bad_elements)
-    elements, facts = read_data(args, accounting)
-    bounds = args.window_bounds if given(args.window_bounds) else None
-    period = pull_period(query, args.period, args.unit)
-    # the query's own τ strategy; the evaluator compiles the windows each report sees
-    compiled = compile_query(query, mode="none", bounds=bounds or "closed", base=TimeBase(args.unit))
-    evaluator = Evaluator(compiled.query, compiled.strategy, TimeBase(args.unit), elements, facts, engine=args.lars_engine)
-    if evaluator.form != "select":
-        raise RsplarsError(f"recorded outputs are compared as SELECT answers; this is a {evaluator.form.upper()} query")
-    t0 = None
-    if args.t0 is not None:
-        try:
-            t0 = tuple(int(x) for x in args.t0.split(","))
-        except ValueError:
-            raise RsplarsError(f"--t0: expected integers separated by commas, got {args.t0!r}") from None
-    space = parameter_space(evaluator, t0=t0,
-                            report=parse_report(args.report_policy) if args.report_policy is not None else None,
-                            cc_mode=args.cc_mode, tick=args.tick, r2s=args.r2s if given(args.r2s) else None,
-                            empty_relations=args.empty_relations, window_bounds=bounds,
-                            window_alignment=getattr(args, "window_alignment", None),
-                            horizon=parse_horizon(getattr(args, "horizon", None)))
-    report = compare_recorded(evaluator, outputs[0], outputs[1], space, period=period, start=args.start, end=args.end,
-                              sources=(args.answers[0], args.answers[1]), compare=args.compare or "bags")
-    report = {"query": args.query_file, **report}
-    print(summary(report, args.max_rows))
-    write_reports(report, args.report, args.html, render_recorded_html)
-    count_elements(accounting, elements, args.end if args.end is not None else max((e.t for e in elements), default=None))
+    result = rsplars.agree_recorded(query, a, b, fixed=profile_options(args), window_bounds=window_bounds_given(args),
+                                    unit=args.unit, period=args.period, start=args.start, end=args.end,
+                                    compare=args.compare or "bags", lars_engine=args.lars_engine,
+                                    accounting=accounting, on_note=print_note, **data)
+    print(summary(result.report, args.max_rows))
+    result.write(args.report, args.html)
     print_summary(accounting)
-    return EXIT_OK if report["agree"] else EXIT_FAILURE
+    return EXIT_OK if result.agree else EXIT_FAILURE
 
 
 def summary(report: dict, max_rows: int) -> str:

@@ -10,31 +10,32 @@ diagnosis); ``--html`` the expected vs actual timeline (docs/check.md).
 from __future__ import annotations
 
 import argparse
-import json
 
 from lars.errors import RsplarsError
 from translator.cli.errors import EXIT_FAILURE, EXIT_OK
 from translator.cli.commands.cache_option import add_cache_option
+from dataclasses import replace
+
 from translator.cli.commands.common import (
     UNITS,
     add_data_options,
     add_query_options,
     add_translation_options,
-    check_stream_iris,
-    compile_variants,
+    data_arguments,
     option_groups,
-    parse_query,
-    read_data,
-    read_recorded_answers,
+    parsed_query,
+    print_note,
     read_text,
-    write_reports,
+    translation_options,
 )
 from translator.cli.commands.operational_options import (
     add_operational_options,
     apply_dialect_defaults,
-    given,
-    resolve_operational,
+    profile_options,
+    window_bounds_given,
 )
+from translator.options import ProfileOptions, TranslationOptions
+from translator.translate.variants import check_stream_iris
 
 HELP = "judge a real engine's recorded output against the query's expected outputs under an engine profile"
 
@@ -118,149 +119,78 @@ def run(args: argparse.Namespace) -> int:
 
 
 def run_one(args: argparse.Namespace) -> int:
-    """The verdict on one answers file (``args.answers``: its path)."""
-    from translator.agreement.check import check
+    """The verdict on one answers file (``args.answers``: its path), by :func:`rsplars.check` (or
+    :func:`rsplars.infer` with ``--infer``)."""
+    import rsplars
+    from translator.evaluate.accounting import new_accounting, print_summary
 
     if args.query_file is None or not args.stream:
         raise RsplarsError("check needs QUERY, --stream IRI=FILE and --answers FILE (see rsplars check --help)")
-    from translator.agreement.check_html import render_html
-    from translator.evaluate.operational import Evaluator
-    from translator.rdf.streams import parse_stream_spec
-    from translator.translate.normalize import TimeBase
-
     if args.as_ == "cqels-all":
         raise RsplarsError("--as cqels-all gives several queries; check them one by one (cqels-brave, cqels-cautious)")
-    query = parse_query(args, args.query_file)
+    query = parsed_query(args, args.query_file)
     if query.dialect in ("epsparql", "rsepql"):  # complex events, judged as bags (docs/epsparql.md)
         from translator.cli.commands.event_check import check_events
 
         return check_events(args, query)
-    check_stream_iris(query, [parse_stream_spec(spec)[0] for spec in args.stream])
+    data = data_arguments(args)
+    check_stream_iris(query, list(data["streams"]), [])  # a wrong --stream named first; the notes: the API's
+    accounting = new_accounting(args.skip_bad_elements)
+    common = dict(registration=args.registration, warm_up=args.warm_up, end=args.end,
+                  ignore_timestamps=args.ignore_timestamps, max_candidates=args.max_candidates,
+                  answers_format=args.answers_format, answers_time_column=args.answers_time_column,
+                  answers_time_unit=args.answers_time_unit, lars_engine=args.lars_engine, compare=args.compare,
+                  accounting=accounting, on_note=print_note, **data)
     if args.infer:
-        return run_inference(args, query)
+        inferred = rsplars.infer(query, args.answers, fixed=inference_fixed(args),
+                                 options=_translation(args, window_bounds_given(args)),
+                                 max_tuple_evaluations=args.max_tuple_evaluations, **common)
+        inferred.write(args.json, args.html)
+        print(inference_summary(inferred))
+        print_summary(accounting)
+        return EXIT_OK if inferred.explained else EXIT_FAILURE
     apply_dialect_defaults(args, query)  # RSP-QL: the rsp-ql profile and the registration's R2S, as `run`
     if args.profile is None and args.report_policy is None:
         raise RsplarsError("check needs the engine's profile (--profile NAME, see `rsplars profiles`) or at least "
                            "its report policy (--report …)")
-    op = resolve_operational(args, base_unit=args.unit)
-    if not given(args.window_bounds):
-        args.window_bounds = op.window_model
-    answers = read_args_answers(args, query)
-    fmt, actual = answers.format, answers.relations
-    from translator.evaluate.accounting import count_elements, new_accounting, print_summary
-
-    accounting = new_accounting(args.skip_bad_elements)
-    elements, facts = read_data(args, accounting)
-    args.mode = "none"  # the report policy decides when to evaluate (no push/pull trigger, no period needed)
-    ((_, compiled),) = compile_variants(args, query, elements)
-    evaluator = Evaluator(compiled.query, compiled.strategy, TimeBase(args.unit), elements, facts, engine=args.lars_engine)
-    if evaluator.form != "select":
-        raise RsplarsError(f"check judges SELECT answers; this is a {evaluator.form.upper()} query")
-    verdict = check(evaluator, actual, op, registration=args.registration, t0_fixed=args.t0 is not None,
-                    ignore_timestamps=args.ignore_timestamps, warm_up=args.warm_up,
-                    max_candidates=args.max_candidates, end=args.end, compare=args.compare)
-    report = {"correct": verdict.correct, "query": args.query_file, "answers": args.answers, "answers_format": fmt,
-              "answers_grouped_by_timestamp": answers.grouped,
-              "profile": args.profile, **{k: v for k, v in verdict.report.items() if k != "correct"}}
-    if getattr(args, "live", None):
-        report["live_engine"] = args.live
-    write_reports(report, args.json, args.html, render_html)
-    print(summary(report))
-    count_elements(accounting, elements, args.end if args.end is not None else max((e.t for e in elements), default=None))
+    result = rsplars.check(query, args.answers, profile=profile_options(args),
+                           options=_translation(args, window_bounds_given(args)), **common)
+    if getattr(args, "live", None):  # the live run judged (check_live)
+        result = replace(result, report={**result.report, "live_engine": args.live})
+    result.write(args.json, args.html)
+    print(result.summary())
     print_summary(accounting)  # nothing lost silently (docs/robustness.md)
-    return EXIT_OK if verdict.correct else EXIT_FAILURE
+    return EXIT_OK if result.correct else EXIT_FAILURE
 
 
-def read_args_answers(args: argparse.Namespace, query):
-    """The ``--answers`` file of ``query`` as ``--answers-format``, ``--answers-time-column`` and
-    ``--answers-time-unit`` say."""
-    from translator.agreement.check import time_factor
-
-    return read_recorded_answers(args.answers, query, fmt=args.answers_format, time_column=args.answers_time_column,
-                                 time_factor=time_factor(args.answers_time_unit or args.unit, args.unit))
+def _translation(args: argparse.Namespace, window_bounds: str | None) -> TranslationOptions:
+    """The translation options of a check: which query (``--as``, ``--assign``, ``--strategy``), the
+    window bounds given, the unit."""
+    return replace(translation_options(args), window_bounds=window_bounds)
 
 
-def run_inference(args: argparse.Namespace, query) -> int:
-    """``check --infer``: the settings that explain the output (:mod:`translator.agreement.inference`)."""
-    from translator.agreement.inference import describe, infer
-    from translator.agreement.inference_html import render_inference_html
-    from translator.evaluate.accounting import count_elements, new_accounting, print_summary
-    from translator.evaluate.operational import Evaluator
-    from translator.translate.normalize import TimeBase
-
-    answers = read_args_answers(args, query)
-    fmt, actual = answers.format, answers.relations
-    accounting = new_accounting(args.skip_bad_elements)
-    elements, facts = read_data(args, accounting)
-    bounds = args.window_bounds if given(args.window_bounds) else None
-    args.mode, args.window_bounds = "none", bounds or "closed"  # the evaluator compiles each report's windows itself
-    ((_, compiled),) = compile_variants(args, query, elements)
-    evaluator = Evaluator(compiled.query, compiled.strategy, TimeBase(args.unit), elements, facts, engine=args.lars_engine)
-    if evaluator.form != "select":
-        raise RsplarsError(f"check judges SELECT answers; this is a {evaluator.form.upper()} query")
-    space = inference_space(args, evaluator, bounds, actual)
-    result = infer(evaluator, actual, space, ignore_timestamps=args.ignore_timestamps, warm_up=args.warm_up,
-                   end=args.end, max_tuple_evaluations=args.max_tuple_evaluations, compare=args.compare)
-    report = {"correct": result.explained, "query": args.query_file, "answers": args.answers, "answers_format": fmt,
-              "comparison": "oracle (contiguous subsequence, timestamps ignored)" if args.ignore_timestamps
-              else "timed (Def 25)", "compare": result.compare, "inference": result.as_dict()}
-    if args.ignore_timestamps and not actual:
-        report["note"] = "an empty output is contained in every expected output (as in the CSRBench oracle)"
-    if args.profile is not None:
-        report["profile"] = args.profile
-        report["profile_explains"] = args.profile in report["inference"]["profiles"]
-    write_reports(report, args.json, args.html, render_inference_html)
-    print("\n".join(describe(result)))
-    if "note" in report:
-        print(f"note: {report['note']}")
-    if args.profile is not None:
-        untested = args.profile not in report["inference"]["profiles"] and _tuple_tick_unsearched(args.profile, result)
-        print(f"profile {args.profile}: " + ("explains the output" if report["profile_explains"] else
-                                             "its time-tick variant does not explain the output (its tuple tick "
-                                             "was not searched)" if untested else "does not explain the output"))
-    count_elements(accounting, elements, args.end if args.end is not None else max((e.t for e in elements), default=None))
-    print_summary(accounting)
-    return EXIT_OK if result.explained else EXIT_FAILURE
-
-
-def inference_space(args: argparse.Namespace, evaluator, window_bounds: str | None, actual=None):
-    """The parameter space of ``--infer``: every value of each parameter, but those given on the command
-    line (``--t0``, ``--report-policy``, ``--cc-mode``, ``--tick``, ``--r2s``, ``--empty-relations``,
-    ``--window-bounds``, ``--window-alignment``), which are fixed; ``--horizon T`` adds the time T to the
-    horizons searched; ``--profile`` fixes nothing (the report says whether it explains). The t0
-    candidates are chosen for the output ``actual`` (:mod:`translator.agreement.t0_candidates`)."""
-    from translator.agreement.inference import parameter_space
-    from translator.cli.commands.operational_options import parse_horizon
-    from translator.evaluate.report_policy import parse_report
-
+def inference_fixed(args: argparse.Namespace) -> ProfileOptions:
+    """``--infer``: the parameters given on the command line are fixed (:func:`rsplars.infer`'s
+    ``fixed``); ``--profile`` fixes nothing (the report says whether it explains the output)."""
     if args.report_period is not None or args.report_window is not None:
         raise RsplarsError("--infer searches the periodic strategy with the window's slide and every window "
                            "reporting; --report-period and --report-window are not searched")
-    return parameter_space(
-        evaluator, registration=args.registration,
-        t0=t0_values(args.t0) if args.t0 is not None else None,
-        report=parse_report(args.report_policy) if args.report_policy is not None else None,
-        cc_mode=args.cc_mode, tick=args.tick, r2s=args.r2s if given(args.r2s) else None,
-        empty_relations=args.empty_relations,
-        window_bounds=window_bounds,
-        window_alignment=getattr(args, "window_alignment", None),
-        horizon=parse_horizon(getattr(args, "horizon", None)),
-        max_candidates=args.max_candidates, actual=actual, ignore_timestamps=args.ignore_timestamps,
-        warm_up=args.warm_up, end=args.end)
+    return profile_options(args)
 
 
-def _tuple_tick_unsearched(profile: str, result) -> bool:
-    from translator.evaluate.profiles import PROFILES
-
-    p = PROFILES[profile].params
-    return p.tick == "tuple" and "content-change" in p.report and any("tuple tick" in r for r in result.unsearched)
-
-
-def t0_values(text: str) -> tuple[int, ...]:
-    try:
-        return tuple(int(x) for x in text.split(","))
-    except ValueError:
-        raise RsplarsError(f"--t0: expected integers separated by commas, got {text!r}") from None
+def inference_summary(result) -> str:
+    """What ``check --infer`` prints: the settings that explain the output, and whether ``--profile`` does."""
+    report = result.report
+    lines = result.describe()
+    if "note" in report:
+        lines.append(f"note: {report['note']}")
+    if "profile" in report:
+        profile = report["profile"]
+        lines.append(f"profile {profile}: " + (
+            "explains the output" if report["profile_explains"] else
+            "its time-tick variant does not explain the output (its tuple tick was not searched)"
+            if result.profile_untested else "does not explain the output"))
+    return "\n".join(lines)
 
 
 def run_many(args: argparse.Namespace) -> int:
@@ -388,31 +318,7 @@ def _numbered(path: str | None, k: int, total: int) -> str | None:
 
 
 def summary(report: dict) -> str:
-    lines = []
-    tried = len(report["t0_tried"])
-    view = report["comparison"]["compare"]
-    if report["correct"]:
-        lines.append(f"correct: equals the expected output for t0 = {_t0(report['matching_t0'])} "
-                     f"({tried} of {report['t0_candidates']} t0 candidates tried; relations compared as {view})")
-    else:
-        m = report["mismatch"]
-        lines.append(f"incorrect: no t0 among {report['t0_candidates']} candidates gives this output "
-                     f"(relations compared as {view})")
-        lines.append(f"first mismatch (closest t0 = {_t0(report['closest_t0'])}) at t = {m['timestamp']}, window "
-                     + ", ".join(f"{w['interval']} of <{w['stream']}>" for w in m["window"]))
-        lines.append(f"  expected: {json.dumps(m['expected'], ensure_ascii=False)}")
-        lines.append(f"  actual:   {json.dumps(m['actual'], ensure_ascii=False)}")
-        for d in m["diagnosis"]:
-            lines.append(f"  diagnosis: {d}")
-    e = report.get("evaluation", {})
-    if e.get("reports_evaluated", 0) < e.get("reports_planned", 0):
-        lines.append(f"stopped early: {e['reports_evaluated']} of {e['reports_planned']} planned reports evaluated "
-                     "(each t0 candidate up to its first mismatch)")
-    if "note" in report:
-        lines.append(f"note: {report['note']}")
-    return "\n".join(lines)
+    """The lines ``rsplars check`` prints (:func:`translator.agreement.check_text.render_summary`)."""
+    from translator.agreement.check_text import render_summary
 
-
-def _t0(z) -> str:
-    return str(z[0]) if len(z) == 1 else "(" + ", ".join(map(str, z)) + ")"
-
+    return render_summary(report)

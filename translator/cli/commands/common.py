@@ -27,22 +27,6 @@ def read_text(path: str, what: str = "query") -> tuple[str, str]:
         raise RsplarsError(f"cannot read {what} {path}: not UTF-8 text ({exc.reason})") from None
 
 
-def read_recorded_answers(path: str, query, *, fmt: str = "auto", time_column: str | None = None,
-                          time_factor: tuple[int, int] = (1, 1)):
-    """An engine's recorded output (``-`` = stdin) of ``query`` read by
-    :func:`translator.agreement.answers.read_answer_text` (the query's projected variables name the
-    columns of an output that does not name them); what was read is said on stderr (format,
-    relations, grouping)."""
-    from translator.agreement.answers import read_answer_text
-    from translator.query.model import result_variables
-
-    text, source = read_text(path, "answers")
-    answers = read_answer_text(text, source, fmt=fmt, time_column=time_column, time_factor=time_factor,
-                               variables=[v.name for v in result_variables(query)])
-    print(f"rsplars: answers: {answers.description} ({source})", file=sys.stderr)
-    return answers
-
-
 #: the option groups of ``translate``, ``run``, ``agree`` and ``check``: key → (title, description).
 #: :func:`option_groups` creates them in the order a command lists them; ``--help`` shows them so.
 OPTION_GROUPS: dict[str, tuple[str, str | None]] = {
@@ -176,6 +160,53 @@ def static_data(args: argparse.Namespace) -> tuple:
     return facts
 
 
+def named_files(args: argparse.Namespace) -> dict[str, str]:
+    """``--named IRI=FILE`` options as IRI → FILE."""
+    from translator.rdf.streams import parse_stream_spec
+
+    return dict(parse_stream_spec(s) for s in getattr(args, "named", None) or ())
+
+
+def static_during_pieces(args: argparse.Namespace) -> list[tuple[int | None, int | None, str]]:
+    """``--static-during FROM..TO=FILE`` options as ``(FROM, TO, FILE)`` (:data:`rsplars.StaticDuring`)."""
+    import re
+
+    pieces = []
+    for spec in getattr(args, "static_during", None) or ():
+        m = re.fullmatch(r"(-?\d*)\.\.(-?\d*)=(.+)", spec)
+        if not m:
+            raise RsplarsError(f"--static-during {spec!r}: expected FROM..TO=FILE, e.g. 2..13=shops.ttl or "
+                               "14..=later.ttl")
+        start, end = (int(x) if x else None for x in m.group(1, 2))
+        if start is not None and end is not None and start > end:
+            raise RsplarsError(f"--static-during {spec!r}: FROM {start} is after TO {end}")
+        pieces.append((start, end, m.group(3)))
+    return pieces
+
+
+def data_arguments(args: argparse.Namespace) -> dict:
+    """The data keywords of the API's calls (``streams``, ``static``, ``named``, ``stream_time_unit``,
+    ``epoch``, ``static_during``; :func:`rsplars.data.read_data`) from ``--stream``, ``--static``,
+    ``--named``, ``--stream-time-unit``, ``--epoch`` and ``--static-during``."""
+    return {"streams": stream_files(args), "static": list(getattr(args, "static", None) or ()),
+            "named": named_files(args), "stream_time_unit": getattr(args, "stream_time_unit", None),
+            "epoch": getattr(args, "epoch", None), "static_during": static_during_pieces(args)}
+
+
+def parsed_query(args: argparse.Namespace, path: str):
+    """:func:`parse_query`, the text remembered for the API (its reports name ``path``)."""
+    from rsplars.queries import QuerySource, remember
+
+    query = parse_query(args, path)
+    remember(query, QuerySource(args.query_text, path, args.lenient, getattr(args, "bare_ns", None)))
+    return query
+
+
+def print_note(note: str) -> None:
+    """A remark of the API (``on_note``) on stderr, as ``rsplars: …``."""
+    print(f"rsplars: {note}", file=sys.stderr)
+
+
 def read_data(args: argparse.Namespace, accounting=None):
     """(stream elements merged by time, static facts) from ``--stream``/``--static``/``--named``;
     ``accounting`` (``lars.accounting``) counts the elements and skips bad ones if asked."""
@@ -244,19 +275,6 @@ def output(path: str | None):
     from translator.evaluate.fileio import atomic_output
 
     return atomic_output(path)
-
-
-def write_reports(report: dict, json_path: str | None, html_path: str | None, render_html) -> None:
-    """The JSON report to ``json_path`` and ``render_html(report)`` to ``html_path``, where given
-    (each written atomically: no partial report is left behind)."""
-    import json
-
-    if json_path:
-        with output(json_path) as out:
-            out.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
-    if html_path:
-        with output(html_path) as out:
-            out.write(render_html(report))
 
 
 class Progress:

@@ -12,13 +12,9 @@ found, 1 when something was, 2 on bad input.
 from __future__ import annotations
 
 import argparse
-import contextlib
-import io
 import json
 import re
-import shutil
 import sys
-import tempfile
 from pathlib import Path
 
 from lars.errors import RsplarsError
@@ -47,7 +43,9 @@ def add_parser(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from translator.engines.hunt import hunt, write_case
+    """The hunt of :func:`rsplars.hunt`, its findings printed and written to ``--out``."""
+    import rsplars
+    from translator.engines.hunt import write_case
     from translator.evaluate.profiles import PROFILES
 
     profile = args.profile or ("rsp-js" if args.live_engine == "rsp-js" and "rsp-js" in PROFILES else "rsp-ql")
@@ -58,23 +56,15 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.out) if args.out else None
     if out is not None and out.exists() and any(out.iterdir()):
         raise RsplarsError(f"--out {out}: the folder is not empty (the findings would mix with others)")
-    work = Path(tempfile.mkdtemp(prefix="rsplars-hunt-"))
-    try:
-        probe = CheckProbe(args, profile, work)
-        progress = sys.stderr.isatty()
+    progress = sys.stderr.isatty()
 
-        def on_case(n: int) -> None:
-            if progress:
-                print(f"\rrsplars hunt: {n} cases probed", end="", file=sys.stderr, flush=True)
+    def on_case(n: int) -> None:
+        if progress:
+            print(f"\rrsplars hunt: {n} cases probed", end="", file=sys.stderr, flush=True)
 
-        report = hunt(probe, seconds=args.seconds, shrink_seconds=args.shrink_seconds, seed=args.seed,
-                      max_findings=args.max_findings, on_case=on_case)
-        for finding in report.findings:
-            expected = probe.expected(finding.case)
-            if expected is not None:
-                finding.verdict.files["expected.jsonl"] = expected
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
+    report = rsplars.hunt(rsplars.LiveEngine(args.live_engine, args.engine_command), profile=profile,
+                          seconds=args.seconds, shrink_seconds=args.shrink_seconds, seed=args.seed,
+                          max_findings=args.max_findings, on_case=on_case)
     if progress:
         print(file=sys.stderr)
     print(f"rsplars hunt: {report.probed} cases probed on {args.live_engine} (profile {profile}) in "
@@ -105,96 +95,3 @@ def replay_commands(folder: Path, engine: str, profile: str) -> list[str]:
     common = f"{folder}/query.rq --stream {STREAM}={folder}/stream.nt --unit ms"
     return [f"rsplars check {common} --live-engine {engine} --profile {profile}",
             f"rsplars run {common} --profile {profile}"]
-
-
-class CheckProbe:
-    """One case judged as ``rsplars check … --live-engine NAME --profile P --json`` judges it, in this
-    process; the verdict's kind is the first line of its diagnosis (or the engine's error)."""
-
-    def __init__(self, args: argparse.Namespace, profile: str, work: Path) -> None:
-        self.engine, self.command, self.profile, self.work = args.live_engine, args.engine_command, profile, work
-        self.count = 0
-
-    def __call__(self, case):
-        from translator.engines.hunt import STREAM, Verdict
-
-        self.count += 1
-        folder = self.work / f"case-{self.count}"
-        folder.mkdir()
-        query, stream, report = folder / "query.rq", folder / "stream.nt", folder / "report.json"
-        query.write_text(case.query_text(), encoding="utf-8")
-        stream.write_text(case.stream_text(), encoding="utf-8")
-        live = folder / "live"
-        argv = ["check", str(query), "--stream", f"{STREAM}={stream}", "--unit", "ms", "--live-engine", self.engine,
-                "--profile", self.profile, "--json", str(report), "--live-dir", str(live)]
-        if self.command:
-            argv += ["--engine-command", self.command]
-        code, said = _cli(argv)
-        if code == EXIT_OK:
-            shutil.rmtree(folder, ignore_errors=True)
-            return Verdict(True)
-        files = {"check-output.txt": said}
-        for produced in sorted(live.rglob("*")):
-            if produced.is_file() and produced.suffix in (".jsonl", ".json", ".csv", ".txt", ".log"):
-                files[f"engine-{produced.name}"] = produced.read_text(encoding="utf-8", errors="replace")
-        if code == EXIT_FAILURE and report.is_file():
-            files["check-report.json"] = report.read_text(encoding="utf-8")
-            kind = _kind(json.loads(files["check-report.json"]))
-        else:
-            kind = _failure_kind(said)
-        shutil.rmtree(folder, ignore_errors=True)
-        return Verdict(False, kind, files)
-
-    def expected(self, case) -> str | None:
-        """rsplars' output of the case under the profile (``rsplars run --profile P``), JSON lines."""
-        from translator.engines.hunt import STREAM
-
-        folder = self.work / "expected"
-        folder.mkdir(exist_ok=True)
-        query, stream = folder / "query.rq", folder / "stream.nt"
-        query.write_text(case.query_text(), encoding="utf-8")
-        stream.write_text(case.stream_text(), encoding="utf-8")
-        code, said = _cli(["run", str(query), "--stream", f"{STREAM}={stream}", "--unit", "ms", "--profile",
-                           self.profile], stderr=False)
-        return said if code == EXIT_OK else None
-
-
-def _kind(report: dict) -> str:
-    """The first diagnosis of a check report, its numbers and terms left out (so that one cause is one
-    kind whatever the data)."""
-    diagnosis = (report.get("mismatch") or {}).get("diagnosis") or ["no diagnosis"]
-    first = diagnosis[0] if isinstance(diagnosis, list) else str(diagnosis)
-    return _normal(first)
-
-
-def _failure_kind(said: str) -> str:
-    """The kind of a failed run: the message's first part and, for a parse error, the token the
-    parser got (so that two causes of failure are two findings)."""
-    last = (said.strip().splitlines() or ["no message"])[-1].removeprefix("rsplars: ")
-    got = re.search(r"got '([^']*)'", last)
-    return "failed: " + _normal(last) + (f", the parser got {got.group(1)}" if got else "")
-
-
-def _normal(text: str) -> str:
-    """A message up to its first colon, its terms and numbers left out."""
-    text = re.sub(r"<[^>]*>|\"[^\"]*\"|-?\d+", "…", text)
-    return re.sub(r"\s+", " ", re.split(r"[:;]", text, maxsplit=1)[0]).strip()
-
-
-def _cli(argv: list[str], stderr: bool = True) -> tuple[int, str]:
-    """``rsplars ARGV`` in this process (``check`` or ``run``, built from their own modules: the hunt is
-    itself a command of :mod:`translator.cli.main`): (exit code, what it printed)."""
-    import importlib
-
-    from translator.cli.errors import report_error
-
-    parser = argparse.ArgumentParser(prog="rsplars")
-    importlib.import_module(f"translator.cli.commands.{argv[0]}").add_parser(parser.add_subparsers(dest="command"))
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            args = parser.parse_args(argv)
-            code = int(args.func(args))
-        except RsplarsError as error:
-            code = report_error(error)
-    return code, out.getvalue() + (err.getvalue() if stderr else "")

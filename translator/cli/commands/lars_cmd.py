@@ -28,7 +28,7 @@ temporary file); on stdout the answers of the time points before the bad line st
 says up to which time point they are complete. ``--check-first`` checks the whole file before the
 first answer instead (one more pass over the file: no answer printed before an error anywhere).
 Other files (JSON lines, ``--skip-bad-elements``) are read whole. The parsed program is kept in
-the user's cache folder for the next run of the same program (``lars.cache``). Its elements are counted (stderr: read, used, rejected, duplicates), and
+the user's cache folder for the next run of the same program (``translator.cache``). Its elements are counted (stderr: read, used, rejected, duplicates), and
 SIGINT/SIGTERM, ``--resume-from`` and ``--max-memory`` apply (docs/robustness.md); so they do for
 ``--stream -`` with ``--skip-bad-elements`` or ``--resume-from``, read whole. A live stream is
 counted as it arrives (the summary at the end) and stops cleanly on SIGINT/SIGTERM and
@@ -202,7 +202,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _load_program(text: str, source: str):
     """The program ``text`` parsed (``source`` names it in error messages), from the user's cache
-    (``lars.cache``) when the same text was parsed before: a run again loads no parser. The file
+    (``translator.cache``) when the same text was parsed before: a run again loads no parser. The file
     name is not part of the key (it appears in errors only, and errors are never kept)."""
     from translator import cache
     from lars.model import Program

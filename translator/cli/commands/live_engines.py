@@ -13,14 +13,11 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import shutil
 import sys
-import tempfile
 from collections.abc import Iterator
-from pathlib import Path
 
 from lars.errors import RsplarsError
-from translator.cli.commands.common import UNITS, read_data
+from translator.cli.commands.common import UNITS, stream_files
 
 def add_live_engine_options(group, *, several: bool) -> None:
     """``--live-engine`` (shown in the help) and the options of its engines (documented in docs/engines.md,
@@ -37,12 +34,10 @@ def add_live_engine_options(group, *, several: bool) -> None:
 
 @contextlib.contextmanager
 def live_outputs(args: argparse.Namespace) -> Iterator[list]:
-    """Run every ``--live-engine`` in order; yields ``[(engine, EngineOutput)]``. The runs' folder is
-    removed afterwards unless it is ``--live-dir``."""
+    """Run every ``--live-engine`` in order (:func:`rsplars.run_live`); yields their
+    :class:`rsplars.LiveRun`. The runs' folder is removed afterwards unless it is ``--live-dir``."""
+    import rsplars
     from translator.agreement.answers import FORMATS
-    from translator.engines import engine_named
-    from translator.engines.inputs import prepare_input
-    from translator.rdf.streams import parse_stream_spec
 
     if args.engine_output_format not in ("auto", *FORMATS):
         raise RsplarsError(f"--engine-output-format {args.engine_output_format!r}: expected auto, {', '.join(FORMATS)}")
@@ -50,49 +45,34 @@ def live_outputs(args: argparse.Namespace) -> Iterator[list]:
         raise RsplarsError("a live engine needs QUERY as a file")
     if getattr(args, "named", None) or getattr(args, "static_during", None):
         raise RsplarsError("a live engine reads --stream and --static only (not --named or --static-during)")
-    engines = [engine_named(spec, base_unit=args.unit, command=args.engine_command,
-                            output_format=args.engine_output_format, time_unit=args.engine_time_unit)
-               for spec in args.live_engine]
-    for engine in engines:
-        if args.engine_timeout is not None and hasattr(engine, "timeout"):
-            engine.timeout = args.engine_timeout
-    streams = [parse_stream_spec(spec) for spec in args.stream]
-    if any(str(path) == "-" for _, path in streams):
+    streams = stream_files(args)
+    if any(path == "-" for path in streams.values()):
         raise RsplarsError("a live engine reads its streams from files (not stdin): give --stream IRI=FILE")
-    from lars.accounting import Accounting
-
-    # the judgement reads the data again and reports what --skip-bad-elements skipped: silent here
-    elements, _ = read_data(args, Accounting(skip_bad=getattr(args, "skip_bad_elements", False)))
+    engines = [rsplars.LiveEngine(spec, args.engine_command, args.engine_output_format, args.engine_time_unit,
+                                  args.engine_timeout) for spec in args.live_engine]
     keep = args.live_dir is not None
-    root = Path(args.live_dir) if keep else Path(tempfile.mkdtemp(prefix="rsplars-live-"))
-    try:
-        runs = []
-        for k, engine in enumerate(engines, start=1):
-            folder = root / (engine.name if len(engines) == 1 else f"{k}-{engine.name}")
-            given = prepare_input(args.query_file, [(str(iri), str(path)) for iri, path in streams], elements,
-                                  args.static, folder.resolve(), base_unit=args.unit, engine_unit=engine.time_unit)
-            out = engine.run(given)
-            where = f"output {out.path}" + (f", log {out.log}" if out.log else "") if keep else "its folder removed after"
-            print(f"rsplars: live run {args.live_engine[k - 1]}: {out.seconds:.2f} s ({where})", file=sys.stderr)
-            runs.append((engine, out))
+
+    def said(run) -> None:
+        where = f"output {run.answers.path}" + (f", log {run.log}" if run.log else "") if keep else \
+            "its folder removed after"
+        print(f"rsplars: live run {run.engine}: {run.seconds:.2f} s ({where})", file=sys.stderr)
+
+    with rsplars.run_live(args.query_file, streams, args.static, engines=engines, unit=args.unit,
+                          stream_time_unit=args.stream_time_unit, epoch=args.epoch, folder=args.live_dir,
+                          skip_bad_elements=getattr(args, "skip_bad_elements", False), on_run=said) as runs:
         yield runs
-    finally:
-        if not keep:
-            shutil.rmtree(root, ignore_errors=True)
 
 
-def judged_end(args: argparse.Namespace, outputs) -> int | None:
-    """``--to``, else the earliest engine clock among ``outputs`` in the base unit (``None``: to the end)."""
-    from translator.engines.inputs import convert_time
+def judged_end(args: argparse.Namespace, runs) -> int | None:
+    """``--to``, else the earliest engine clock among ``runs`` in the base unit (``None``: to the end)."""
+    import rsplars
 
     if args.end is not None:
         return args.end
-    clocks = [convert_time(o.reported_until, o.time_unit, args.unit) for o in outputs if o.reported_until is not None]
-    if not clocks:
-        return None
-    end = min(clocks)
-    print(f"rsplars: judged up to t = {end} (--to): the live engine's clock stops at its last element",
-          file=sys.stderr)
+    end = rsplars.judged_end(runs, args.unit)
+    if end is not None:
+        print(f"rsplars: judged up to t = {end} (--to): the live engine's clock stops at its last element",
+              file=sys.stderr)
     return end
 
 
@@ -106,10 +86,11 @@ def check_live(args: argparse.Namespace, run_one) -> int:
     if args.engine == "spark":
         raise RsplarsError("--engine spark judges several recorded outputs; a live run is judged in this process")
     with live_outputs(args) as runs:
-        ((engine, out),) = runs
-        args.answers, args.answers_format, args.answers_time_unit = str(out.path), out.format, out.time_unit
-        args.end = judged_end(args, [out])
-        args.live = {"engine": args.live_engine[0], "seconds": round(out.seconds, 3)}
+        ((run),) = runs
+        args.answers, args.answers_format, args.answers_time_unit = run.answers.path, run.answers.format, \
+            run.answers.time_unit
+        args.end = judged_end(args, runs)
+        args.live = {"engine": args.live_engine[0], "seconds": round(run.seconds, 3)}
         return run_one(args)
 
 
@@ -121,8 +102,7 @@ def agree_live(args: argparse.Namespace, run_recorded) -> int:
         raise RsplarsError(f"agree compares two outputs: got {len(args.live_engine)} --live-engine and "
                            f"{len(given)} --answers")
     with live_outputs(args) as runs:
-        outputs = [out for _, out in runs]
-        args.answers = given + [str(out.path) for out in outputs]
-        args.answer_readings = {str(out.path): (out.format, out.time_unit) for out in outputs}
-        args.end = judged_end(args, outputs)
+        args.answers = given + [run.answers.path for run in runs]
+        args.answer_readings = {run.answers.path: (run.answers.format, run.answers.time_unit) for run in runs}
+        args.end = judged_end(args, runs)
         return run_recorded(args)

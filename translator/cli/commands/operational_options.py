@@ -8,6 +8,7 @@ import sys
 
 from lars.errors import RsplarsError
 from translator.cli.commands.common import OPTION_GROUPS
+from translator.options import ProfileOptions
 
 
 class Default(str):
@@ -98,36 +99,44 @@ def parse_horizon(text: str | None) -> str | int | None:
 
 def resolve_operational(args: argparse.Namespace, *, base_unit: str, profile: str | None = None):
     """The :class:`translator.evaluate.profiles.Operational` of the options: the profile (``profile``,
-    else ``--profile``, else the defaults) with the explicit options applied; ``--window-bounds`` is
-    the window model."""
-    from translator.evaluate.profiles import DEFAULT, get_profile, with_overrides
-    from translator.evaluate.report_policy import parse_report
-    from translator.rdf.timeunits import duration_in_base_units
+    else ``--profile``, else the defaults) with the explicit options applied (:func:`profile_options`);
+    ``--window-bounds`` is the window model."""
+    from translator.evaluate.profiles import operational_parameters
 
-    name = profile or args.profile
-    base = get_profile(name).params if name else DEFAULT
-    period = None
-    if args.report_period is not None:
-        period = duration_in_base_units(args.report_period, base_unit)
+    return operational_parameters(profile_options(args, profile=profile), window_bounds=window_bounds_given(args),
+                                  unit=base_unit)
+
+
+def profile_options(args: argparse.Namespace, *, profile: str | None = None) -> ProfileOptions:
+    """The :class:`~translator.options.ProfileOptions` of the profile flags: ``profile`` (else
+    ``--profile``) and the single parameters given (``--t0``, ``--report-policy``, ``--cc-mode``,
+    ``--report-period``, ``--report-window``, ``--tick``, ``--r2s`` if given, ``--empty-relations``,
+    ``--window-alignment``, ``--horizon``); ``--window-bounds`` is a translation option
+    (:func:`window_bounds_given`). A malformed value is an error naming its flag."""
     windows = None
-    if args.report_window is not None:
-        windows = tuple(k - 1 for k in _ints(args.report_window, "--report-window"))
-        if any(k < 0 for k in windows):
+    if getattr(args, "report_window", None) is not None:
+        windows = _ints(args.report_window, "--report-window")
+        if any(k < 1 for k in windows):
             raise RsplarsError("--report-window: windows are numbered from 1")
-    return with_overrides(
-        base,
-        t0=_ints(args.t0, "--t0") if args.t0 is not None else None,
-        report=parse_report(args.report_policy) if args.report_policy is not None else None,
-        cc_mode=args.cc_mode,
-        period=period,
-        report_windows=windows,
-        tick=args.tick,
+    return ProfileOptions(
+        profile=profile or getattr(args, "profile", None),
+        t0=_ints(args.t0, "--t0") if getattr(args, "t0", None) is not None else None,
+        report_policy=getattr(args, "report_policy", None),
         r2s=args.r2s if given(getattr(args, "r2s", None)) else None,
-        empty_relations=args.empty_relations,
-        window_model=args.window_bounds if given(args.window_bounds) else None,
-        alignment=getattr(args, "window_alignment", None),
+        empty_relations=getattr(args, "empty_relations", None),
+        tick=getattr(args, "tick", None),
+        cc_mode=getattr(args, "cc_mode", None),
+        report_period=getattr(args, "report_period", None),
+        report_window=windows,
+        window_alignment=getattr(args, "window_alignment", None),
         horizon=parse_horizon(getattr(args, "horizon", None)),
     )
+
+
+def window_bounds_given(args: argparse.Namespace) -> str | None:
+    """``--window-bounds`` if the user gave it, else ``None`` (the profile's, or closed)."""
+    value = getattr(args, "window_bounds", None)
+    return str(value) if given(value) else None
 
 
 def run_operational(args: argparse.Namespace, query) -> int:
@@ -188,80 +197,6 @@ def add_profile_agreement_options(p: argparse.ArgumentParser) -> None:
     every single parameter of ``run``/``check`` (``--t0``, ``--report-policy``, ``--tick``, ``--r2s``,
     ``--empty-relations``, …), which override both profiles. ``--report`` stays the JSON report file."""
     add_operational_options(p, r2s=True, report_flags=("--report-policy",), profiles=True)
-
-
-def profile_sides(args: argparse.Namespace) -> tuple[list[str], list]:
-    """The two sides an ``agree`` under operational options compares: their labels and their
-    :class:`Operational` (the profiles of ``--profiles A,B``, or ``--profile X`` / the defaults on
-    both sides), each with the explicit options applied."""
-    from translator.evaluate.profiles import get_profile
-
-    if args.profiles is not None:
-        if args.profile is not None:
-            raise RsplarsError("give --profiles A,B (two engines) or --profile X (one engine, two queries), not both")
-        names = [n.strip() for n in args.profiles.split(",")]
-        if len(names) != 2 or not all(names):
-            raise RsplarsError(f"--profiles: expected two profiles A,B, got {args.profiles!r}")
-        for n in names:
-            get_profile(n)  # a named error for an unknown profile
-        return names, [resolve_operational(args, base_unit=args.unit, profile=n) for n in names]
-    if args.query_file is not None:
-        raise RsplarsError("with one QUERY the operational options compare two engines: give --profiles A,B "
-                           "(or two queries, --pull QUERY_A --push QUERY_B, under one --profile)")
-    op = resolve_operational(args, base_unit=args.unit)
-    label = args.profile or "options"
-    return [f"{label} (QUERY_A)", f"{label} (QUERY_B)"], [op, op]
-
-
-def run_profile_agreement(args: argparse.Namespace) -> int:
-    import json
-    import sys
-
-    from translator.cli.errors import EXIT_FAILURE, EXIT_OK
-    from translator.agreement.check import compare_profiles
-    from translator.cli.commands.common import output, parse_query, read_data
-    from translator.evaluate.operational import Evaluator
-    from translator.translate.compile import compile_query
-    from translator.translate.normalize import TimeBase
-
-    if getattr(args, "period", None):
-        raise RsplarsError("--period and the operational options exclude each other: the report policy decides "
-                           "when the query is evaluated")
-    names, ops = profile_sides(args)
-    files = [args.query_file, args.query_file] if args.query_file else [args.pull, args.push]
-    from translator.evaluate.accounting import count_elements, new_accounting, print_summary
-
-    accounting = new_accounting(getattr(args, "skip_bad_elements", False))
-    elements, facts = read_data(args, accounting)
-    base = TimeBase(args.unit)
-    evaluators = []
-    queries = {path: parse_query(args, path) for path in dict.fromkeys(files)}
-    for path, op in zip(files, ops):
-        query = queries[path]
-        compiled = compile_query(query, mode="none", bounds=op.window_model, base=base)
-        evaluators.append(Evaluator(compiled.query, compiled.strategy, base, elements, facts, engine=args.lars_engine))
-    result = compare_profiles(evaluators[0], ops[0], evaluators[1], ops[1], start=args.start, end=args.end,
-                              compare=getattr(args, "compare", None) or "bags")
-    result = {"profiles": names, "queries": files, "parameters": [op.as_dict() for op in ops], **result}
-    a, b = names
-    print(f"{a} vs {b}: " + ("the answer streams are equal" if result["equal"] else
-                               f"the answer streams differ, first at t = {result['first_difference']}")
-          + f" (relations compared as {result['compare']})")
-    for row in result["timeline"][: args.max_rows]:
-        mark = "=" if row["equal"] else "≠"
-        print(f"  {row['t']:>6} {mark} {a}: {json.dumps(row['a'], ensure_ascii=False)}  "
-              f"{b}: {json.dumps(row['b'], ensure_ascii=False)}")
-    for x, y, key in ((a, b, "a_correct_under_b"), (b, a, "b_correct_under_a")):
-        if result[key] is not None:
-            verdict = "is a correct" if result[key] else "is no correct"
-            print(f"{x}'s output {verdict} {y} output for {'some' if result[key] else 'any'} t0 (as rsplars check judges)")
-    if args.report:
-        with output(args.report) as out:
-            out.write(json.dumps(result, indent=2, ensure_ascii=False) + "\n")
-    sys.stdout.flush()
-    count_elements(accounting, elements, args.end if args.end is not None else max((e.t for e in elements), default=None))
-    print_summary(accounting)  # nothing lost silently (docs/robustness.md)
-    return EXIT_FAILURE if args.fail_on_disagree and not result["equal"] else EXIT_OK
 
 
 def apply_dialect_defaults(args: argparse.Namespace, query) -> None:
