@@ -217,7 +217,7 @@ def _load_program(text: str, source: str):
 
 
 def _run_live(args: argparse.Namespace, program, solver) -> int:
-    """A stream from a pipe, evaluated as it arrives (``lars.streams.read_stream_live``): memory
+    """A stream from a pipe, evaluated as it arrives (``translator.evaluate.lars_input.read_stream_live``): memory
     follows the windows, each answer is flushed as soon as its time point is complete. The atoms
     are counted as they arrive (the summary on stderr at the end); SIGINT/SIGTERM and
     ``--max-memory`` stop it cleanly (docs/robustness.md)."""
