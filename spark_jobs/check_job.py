@@ -36,7 +36,7 @@ def judge_on_spark(items: Sequence[object], judge: Callable[[object], Outcome], 
                    partitions: int | None = None) -> list[Outcome]:
     """The items judged in parallel, one Spark task per item (at most ``partitions`` tasks, default
     one per item); outcomes in item order."""
-    from spark_jobs.cli import start_spark, user_errors
+    from spark_jobs.runs import start_spark, user_errors
 
     if not items:
         return []

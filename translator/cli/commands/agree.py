@@ -26,7 +26,7 @@ import os
 import sys
 
 from lars.errors import EXIT_OK, RsplarsError
-from spark_jobs.options import add_engine_options
+from translator.cli.commands.engine_options import add_engine_options
 from translator.cli.commands.common import (
     UNITS,
     add_data_options,
@@ -203,10 +203,11 @@ def _solver(args: argparse.Namespace):
         return solve_clingo
 
     def solve(programs, elements, facts, end):
-        from spark_jobs.cli import run_agreement_spark
+        from spark_jobs.runs import run_agreement_spark
+        from translator.cli.commands.engine_options import spark_options
 
-        return run_agreement_spark(programs, elements, facts, None, end, args.master, args.partitions,
-                                   parquet=args.parquet, engine=args.lars_engine).answers
+        return run_agreement_spark(programs, elements, facts, end=end, spark=spark_options(args),
+                                   engine=args.lars_engine).answers
 
     return solve
 

@@ -95,7 +95,7 @@ def add_parser(subparsers) -> None:
     from translator.cli.commands.longrun import add_robustness_options, stop_cleanly
 
     add_robustness_options(g["robustness"], resume=False, memory=False)
-    from spark_jobs.options import add_engine_options
+    from translator.cli.commands.engine_options import add_engine_options
 
     add_engine_options(g["scale_out"], parquet=False,
                        engine_help="sequential (default) or spark: the verdicts of --answers … / --batch judged in "
