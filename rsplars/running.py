@@ -196,7 +196,8 @@ def run(query: QueryInput, streams: Mapping[str, StreamInput] | None = None, sta
 
     ``engine="spark"``: the timeline cut into blocks solved in parallel on Spark, where ``spark``
     (:class:`SparkOptions`) says (``master``, ``partitions``, ``parquet``); the same evaluations
-    (:mod:`rsplars.spark`; needs ``pip install 'rsplars[spark]'`` and Java; tests/api/test_spark.py):
+    (:mod:`rsplars.spark`; needs ``pip install 'rsplars[spark]'`` and Java; the same example runs in
+    tests/spark_jobs/test_api_on_spark.py):
 
     >>> on_spark = rsplars.run(q, streams={"http://example.org/s": data}, engine="spark",
     ...                        spark=rsplars.SparkOptions(master="local[2]", partitions=4))  # doctest: +SKIP
