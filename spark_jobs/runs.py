@@ -239,7 +239,7 @@ def run_agreement_spark(
     from spark_jobs.solve_blocks import crashed_block
 
     if spark.state is not None:
-        raise RsplarsError("--spark-state applies to a run, not to an agreement on Spark")
+        raise RsplarsError("SparkOptions.state (--spark-state) applies to a run, not to an agreement on Spark")
     plan: dict[str, Any] = {}
     with _progress_dir() as progress, user_errors(
             lambda: crashed_block(progress, plan["blocks"]) if "blocks" in plan else None):

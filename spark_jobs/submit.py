@@ -131,11 +131,11 @@ def read_inputs(data: DataFiles, unit: str,
         from spark_jobs.frames import read_elements
         from spark_jobs.runs import start_spark
 
-        session = start_spark(spark.master)
+        started = start_spark(spark.master)
         checked = check_elements_file(data.elements)  # a local file: every row checked, errors located
         if checked is not None:
             print(f"rsplars: stream elements: {len(checked)} read and checked in {data.elements}", file=sys.stderr)
-        return read_elements(session, data.elements), facts
+        return read_elements(started, data.elements), facts
     from translator.rdf.streams import merge_streams, read_streams
     from translator.rdf.timeunits import TimeSpec, parse_datetime
 
