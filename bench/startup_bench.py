@@ -3,6 +3,7 @@ pyoxigraph: whole processes, median wall time of N repeats.
 
     .venv/bin/python bench/startup_bench.py               # 10 repeats
     .venv/bin/python bench/startup_bench.py --repeat 3    # quick
+    .venv/bin/python bench/startup_bench.py --against DIR # also another checkout's rsplars (bench/checkouts.py)
 
 Cases (each a separate process of this interpreter, timed from start to exit):
 
@@ -36,6 +37,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+from checkouts import rsplars_command  # noqa: E402
+
 PY = sys.executable
 EX = "http://example.org/"
 
@@ -65,9 +69,9 @@ def _timed(argv: list[str], env: dict[str, str]) -> float:
     return elapsed
 
 
-def _git_commit() -> str:
+def _git_commit(tree: Path = ROOT) -> str:
     try:
-        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True,
+        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=tree, capture_output=True, text=True,
                               check=True).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
@@ -77,7 +81,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=10, help="runs per case (the median is reported)")
     parser.add_argument("--output", default=str(ROOT / "bench" / "results" / "startup.json"))
+    parser.add_argument("--against", type=Path, metavar="CHECKOUT", help="also time the rsplars of this checkout")
     args = parser.parse_args()
+    against = _git_commit(args.against) if args.against else None
 
     work = Path(tempfile.mkdtemp(prefix="startup-bench-"))
     try:
@@ -88,18 +94,19 @@ def main() -> int:
         files["program"].write_text(PROGRAM)
         files["lars_stream"].write_text(LARS_STREAM)
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
-        run = [PY, "-m", "translator", "run", str(files["query"]), "--stream", f"{EX}stream={files['stream']}"]
-        lars = [PY, "-m", "translator", "lars", str(files["program"]), "--stream", str(files["lars_stream"])]
-        cases = {
-            "python -c pass": ([PY, "-c", "pass"], None),
-            "rsplars run, cold cache": (run, "cold"),
-            "rsplars run, warm cache": (run, "warm"),
-            "rsplars lars, cold cache": (lars, "cold"),
-            "rsplars lars, warm cache": (lars, "warm"),
-            'python -c "import rdflib"': ([PY, "-c", "import rdflib"], None),
-            "pyoxigraph: import, parse and run the query on an empty store": ([PY, "-c", OXIGRAPH], None),
-        }
-        warm_folder = work / "warm-cache"
+        run = ["run", str(files["query"]), "--stream", f"{EX}stream={files['stream']}"]
+        lars = ["lars", str(files["program"]), "--stream", str(files["lars_stream"])]
+        sides = {"": rsplars_command(), **({f" ({against})": rsplars_command(args.against)} if args.against else {})}
+        cases: dict[str, tuple[list[str], str | None]] = {"python -c pass": ([PY, "-c", "pass"], None)}
+        for side, command in sides.items():
+            cases.update({
+                f"rsplars run, cold cache{side}": ([*command, *run], "cold"),
+                f"rsplars run, warm cache{side}": ([*command, *run], f"warm{side}"),
+                f"rsplars lars, cold cache{side}": ([*command, *lars], "cold"),
+                f"rsplars lars, warm cache{side}": ([*command, *lars], f"warm{side}"),
+            })
+        cases['python -c "import rdflib"'] = ([PY, "-c", "import rdflib"], None)
+        cases["pyoxigraph: import, parse and run the query on an empty store"] = ([PY, "-c", OXIGRAPH], None)
         times: dict[str, list[float]] = {name: [] for name in cases}
         for _ in range(args.repeat):  # the cases interleaved: a load change on the machine hits them all alike
             for name, (argv, cache) in cases.items():
@@ -108,7 +115,8 @@ def main() -> int:
                     folder = work / "cold-cache"
                     shutil.rmtree(folder, ignore_errors=True)
                     case_env["RSPLARS_CACHE_DIR"] = str(folder)
-                elif cache == "warm":
+                elif cache is not None:  # warm: a folder of this side's own, filled by a run before
+                    warm_folder = work / cache.replace(" ", "-")
                     case_env["RSPLARS_CACHE_DIR"] = str(warm_folder)
                     if not warm_folder.exists():
                         _timed(argv, case_env)  # fills the folder (not timed)
@@ -131,6 +139,7 @@ def main() -> int:
         "cpus": os.cpu_count(),
         "load_average": os.getloadavg(),
         "repeat": args.repeat,
+        "against": against,
         "query": QUERY,
         "sparql_for_pyoxigraph": SPARQL,
         "program": PROGRAM,
