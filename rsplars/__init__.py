@@ -23,24 +23,60 @@ are :class:`RsplarsError` (with file, line and column: :class:`SourceError`).
 
 from __future__ import annotations
 
-from rsplars.agreement import AgreementResult, agree
-from rsplars.checking import AnswersInput, CheckResult, InferenceResult, check, infer
-from rsplars.data import StaticDuring, StaticInput, StreamInput
-from rsplars.errors import (
-    AgreementError,
-    DialectMismatchError,
-    PolicyError,
-    QuerySemanticError,
-    QuerySyntaxError,
-    RsplarsError,
-    RunError,
-    SourceError,
-    UnsupportedError,
-)
-from translator.options import EventOptions, ProfileOptions, TranslationOptions
-from rsplars.queries import DIALECTS, Query, QueryInput, parse
-from rsplars.running import FORMATS, RunResult, run
-from rsplars.translating import TARGETS, Translation, translate, translations
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the names for mypy and pdoc; at run time each submodule is imported on first use
+    from rsplars.agreement import AgreementResult, agree
+    from rsplars.checking import AnswersInput, CheckResult, InferenceResult, check, infer
+    from rsplars.data import StaticDuring, StaticInput, StreamInput
+    from rsplars.errors import (
+        AgreementError,
+        DialectMismatchError,
+        PolicyError,
+        QuerySemanticError,
+        QuerySyntaxError,
+        RsplarsError,
+        RunError,
+        SourceError,
+        UnsupportedError,
+    )
+    from rsplars.programs import LarsStep, lars_run, parse_program
+    from rsplars.queries import DIALECTS, Query, QueryInput, parse
+    from rsplars.running import FORMATS, RunResult, evaluations, run
+    from rsplars.translating import TARGETS, Translation, translate, translations
+    from translator.options import EventOptions, ProfileOptions, TranslationOptions
+
+#: public name → the module that defines it (PEP 562: ``import rsplars`` loads none of them; the
+#: command line imports only what its command needs, e.g. ``rsplars run`` never the agreement stage)
+_SUBMODULE_OF: dict[str, str] = {
+    **dict.fromkeys(("AgreementResult", "agree"), "rsplars.agreement"),
+    **dict.fromkeys(("AnswersInput", "CheckResult", "InferenceResult", "check", "infer"), "rsplars.checking"),
+    **dict.fromkeys(("StaticDuring", "StaticInput", "StreamInput"), "rsplars.data"),
+    **dict.fromkeys(("AgreementError", "DialectMismatchError", "PolicyError", "QuerySemanticError",
+                     "QuerySyntaxError", "RsplarsError", "RunError", "SourceError", "UnsupportedError"),
+                    "rsplars.errors"),
+    **dict.fromkeys(("LarsStep", "lars_run", "parse_program"), "rsplars.programs"),
+    **dict.fromkeys(("DIALECTS", "Query", "QueryInput", "parse"), "rsplars.queries"),
+    **dict.fromkeys(("FORMATS", "RunResult", "evaluations", "run"), "rsplars.running"),
+    **dict.fromkeys(("TARGETS", "Translation", "translate", "translations"), "rsplars.translating"),
+    **dict.fromkeys(("EventOptions", "ProfileOptions", "TranslationOptions"), "translator.options"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    """A public name, imported from its submodule on first use (PEP 562) and kept here."""
+    module = _SUBMODULE_OF.get(name)
+    if module is None:
+        raise AttributeError(f"module 'rsplars' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
+
 
 __all__ = [
     "DIALECTS",
@@ -53,6 +89,7 @@ __all__ = [
     "DialectMismatchError",
     "EventOptions",
     "InferenceResult",
+    "LarsStep",
     "PolicyError",
     "ProfileOptions",
     "Query",
@@ -71,8 +108,11 @@ __all__ = [
     "UnsupportedError",
     "agree",
     "check",
+    "evaluations",
     "infer",
+    "lars_run",
     "parse",
+    "parse_program",
     "run",
     "translate",
     "translations",
