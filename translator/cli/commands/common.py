@@ -126,19 +126,46 @@ def add_data_options(p, *, stream_required: bool) -> None:
                    help="static data that holds only from FROM to TO (base units; repeatable)")
 
 
-def parse_query(args: argparse.Namespace, path: str):
-    from translator.query.parse import detect, parse
+class Default(str):
+    """An option's default that the user did not give: a profile's parameter overrides it, an
+    explicit option overrides the profile (``--r2s``, ``--window-bounds``)."""
+
+
+def given(value) -> bool:
+    return value is not None and not isinstance(value, Default)
+
+
+def read_query(path: str, dialect: str = "auto", *, lenient: bool = False, bare_ns: str | None = None):
+    """The query of the file ``path`` (``-``: stdin) parsed by :func:`rsplars.parse`, which keeps
+    its text for errors that point into it later; the detected dialect and the parser's notes go to
+    stderr."""
+    from rsplars.queries import parse
+    from translator.query.parse import detect
 
     text, source = read_text(path)
-    dialect = args.dialect
     if dialect == "auto":  # translator.query.dialect.detect_dialect, remembered for a query run again
         dialect, reason = detect(text, source)
         print(f"rsplars: dialect: {dialect} ({reason})", file=sys.stderr)
-    query = parse(text, dialect, source=source, lenient=args.lenient, bare_ns=getattr(args, "bare_ns", None))
-    args.query_text, args.query_source = text, source  # for errors that point into the text later
+    query = parse(text, dialect, source=source, lenient=lenient, bare_ns=bare_ns)
     for note in query.notes:
         print(f"rsplars: {note}", file=sys.stderr)
     return query
+
+
+def parse_query(args: argparse.Namespace, path: str):
+    """:func:`read_query` with ``--dialect``, ``--lenient``, ``--bare-ns``; the text is kept on
+    ``args`` too (``query_text``, ``query_source``) for errors that point into it later."""
+    from rsplars.queries import source_of
+
+    query = read_query(path, args.dialect, lenient=args.lenient, bare_ns=getattr(args, "bare_ns", None))
+    src = source_of(query)
+    args.query_text, args.query_source = src.text, src.source
+    return query
+
+
+def print_note(text: str) -> None:
+    """A remark of the API (``note: …``) on stderr, as the command line prints it."""
+    print(f"rsplars: {text}", file=sys.stderr)
 
 
 def time_spec(args: argparse.Namespace):
@@ -219,8 +246,9 @@ def translation_options(args: argparse.Namespace) -> TranslationOptions:
         if not sep or not number.strip().isdigit() or int(number) < 1:
             raise RsplarsError(f"--assign: expected I=IRI with I a triple pattern number from 1, got {spec!r}")
         assign[int(number)] = iri
+    bounds = args.window_bounds if given(args.window_bounds) else None  # None: closed, or the profile's
     return TranslationOptions(mode=getattr(args, "mode", None) or None, period=getattr(args, "period", None),
-                              strategy=getattr(args, "strategy", None), window_bounds=args.window_bounds,
+                              strategy=getattr(args, "strategy", None), window_bounds=bounds,
                               unit=args.unit, as_variant=getattr(args, "as_", None), assign=assign)
 
 

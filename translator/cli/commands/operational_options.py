@@ -7,16 +7,10 @@ import argparse
 import sys
 
 from lars.errors import RsplarsError
-from translator.cli.commands.common import OPTION_GROUPS
+from translator.cli.commands.common import OPTION_GROUPS, Default, given
+from translator.options import ProfileOptions
 
-
-class Default(str):
-    """An option's default that the user did not give: a profile's parameter overrides it, an
-    explicit option overrides the profile (``--r2s``, ``--window-bounds``)."""
-
-
-def given(value) -> bool:
-    return value is not None and not isinstance(value, Default)
+__all__ = ["Default", "given"]  # (where check and agree import them from)
 
 
 REPORT_HELP = ("window-close, content-change, non-empty, periodic (or WC, CC, NC, P), comma-separated "
@@ -84,6 +78,29 @@ def operational_requested(args: argparse.Namespace) -> bool:
 #: the options that select the report-policy run (``--r2s`` and ``--window-bounds`` only override)
 OPERATIONAL_DESTS = ("profile", "profiles", "t0", "report_policy", "cc_mode", "report_period", "report_window",
                      "tick", "empty_relations", "window_alignment", "horizon")
+
+
+def profile_options(args: argparse.Namespace) -> ProfileOptions | None:
+    """The :class:`~translator.options.ProfileOptions` of ``--profile`` and the single parameters
+    (``None`` when none is given: no report policy is asked for; ``--r2s`` alone only overrides);
+    each option's value checked here, its error naming the option."""
+    if not operational_requested(args):
+        return None
+    windows = None
+    if args.report_window is not None:
+        windows = _ints(args.report_window, "--report-window")
+        if any(k < 1 for k in windows):
+            raise RsplarsError("--report-window: windows are numbered from 1")
+    if args.report_period is not None:  # a named error for a bad duration
+        from translator.rdf.timeunits import duration_in_base_units
+
+        duration_in_base_units(args.report_period, args.unit)
+    return ProfileOptions(
+        profile=args.profile, t0=_ints(args.t0, "--t0") if args.t0 is not None else None,
+        report_policy=args.report_policy, r2s=args.r2s if given(getattr(args, "r2s", None)) else None,
+        empty_relations=args.empty_relations, tick=args.tick, cc_mode=args.cc_mode,
+        report_period=args.report_period, report_window=windows,
+        window_alignment=getattr(args, "window_alignment", None), horizon=parse_horizon(getattr(args, "horizon", None)))
 
 
 def parse_horizon(text: str | None) -> str | int | None:
@@ -166,21 +183,6 @@ def run_operational(args: argparse.Namespace, query) -> int:
     return write_run(args, "rsplars", args.format, lambda out: WRITERS[args.format](out, compiled), relations,
                      accounting, guard=MemoryGuard(resolve_limit(getattr(args, "max_memory", None))),
                      count=lambda last: count_elements(accounting, elements, last))
-
-
-def operational_lars(args: argparse.Namespace, query) -> str:
-    """``translate --to lars`` with operational options: the program of
-    :func:`translator.evaluate.operational.report_program`, after comment lines with the parameters."""
-    from translator.cli.commands.common import compile_variants
-    from translator.evaluate.operational import report_programs_text
-
-    if getattr(args, "mode", None) or getattr(args, "period", None):
-        raise RsplarsError("--mode/--period and the operational options exclude each other: the report policy "
-                           "decides when the query is evaluated")
-    op = resolve_operational(args, base_unit=args.unit)
-    args.window_bounds = args.window_bounds if given(args.window_bounds) else op.window_model
-    args.mode = "none"
-    return report_programs_text(compile_variants(args, query), op, args.unit, args.unicode)
 
 
 def add_profile_agreement_options(p: argparse.ArgumentParser) -> None:
