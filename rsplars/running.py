@@ -210,7 +210,8 @@ class Evaluations:
 
     def __init__(self, query: Query, compiled: Any, produce: Callable[[], Iterator[Any]], notes: list[str], *,
                  events: bool = False, plain: bool = False, data: Data | None = None,
-                 count: Callable[[int | None], None] | None = None, stream: Any = None) -> None:
+                 count: Callable[[int | None], None] | None = None, stream: Any = None,
+                 accounting: Accounting | None = None) -> None:
         self.query = query
         self.compiled = compiled
         self.notes = notes
@@ -220,6 +221,8 @@ class Evaluations:
         self.data = data
         #: the LARS data stream the windows read (``None`` when read while evaluated: ``on_stream``)
         self.stream = stream
+        #: the counts of the stream elements (``evaluations(accounting=…)``)
+        self.accounting = accounting
         self._produce: Callable[[], Iterator[Any]] | None = produce
         self._count = count
 
@@ -353,7 +356,7 @@ def evaluations(query: QueryInput, streams: Mapping[str, StreamInput] | None = N
                 options: TranslationOptions = TranslationOptions(), profile: ProfileOptions | None = None,
                 events: EventOptions = EventOptions(), start: int | None = None, end: int | None = None,
                 r2s: str | None = None, lars_engine: str = "auto", stream_time_unit: str | None = None,
-                epoch: str | None = None, static_during: Sequence[StaticDuring] = (),
+                epoch: str | None = None, static_during: Sequence[StaticDuring] = (), default_profile: bool = True,
                 resume_after: int | None = None, live: bool = False, accounting: Accounting | None = None,
                 on_note: Callable[[str], None] | None = None, on_progress: Callable[[int, int], None] | None = None,
                 on_time: Callable[[int], None] | None = None,
@@ -374,7 +377,9 @@ def evaluations(query: QueryInput, streams: Mapping[str, StreamInput] | None = N
     ``on_note`` hears each note as it arises (dialect remarks of the translation, streams without
     data, aggregate limits), ``on_progress(done, total)`` the evaluations done, ``on_time(t)`` each
     evaluation time as the engine starts on it, ``on_stream`` the LARS stream of a run read while
-    evaluated (the memory watchdog names the windows that grow from it).
+    evaluated (the memory watchdog names the windows that grow from it). ``default_profile=False``:
+    without ``profile``, an RSP-QL query runs its plain translation too (the caller has decided,
+    :func:`rsplars.translating.dialect_profile`).
 
     >>> import rsplars
     >>> q = \'\'\'PREFIX : <http://example.org/>
@@ -408,7 +413,8 @@ def evaluations(query: QueryInput, streams: Mapping[str, StreamInput] | None = N
     check_stream_iris(parsed, [str(iri).strip("<>") for iri in request.streams], notes)
     from rsplars.translating import dialect_profile
 
-    chosen = dialect_profile(parsed, options, profile, r2s, on_note=notes.append)
+    chosen = dialect_profile(parsed, options, profile, r2s, on_note=notes.append) if default_profile or profile \
+        else None
     if chosen is not None:
         return _run_operational(parsed, request, chosen, notes)
     r2s = r2s or _registration_r2s(parsed) or "rstream"
@@ -425,7 +431,7 @@ def evaluations(query: QueryInput, streams: Mapping[str, StreamInput] | None = N
                        resume_after=resume_after, on_time=on_time, engine=lars_engine)
 
     return Evaluations(parsed, compiled, produce, notes, data=data, count=request.counter(data),
-                       stream=_LazyStream(data.elements))
+                       stream=_LazyStream(data.elements), accounting=request.accounting)
 
 
 def _registration_r2s(query: Any) -> str | None:
@@ -479,7 +485,7 @@ def _run_live(query: Any, request: _Request, r2s: str, notes: _Notes) -> Evaluat
 
     accounting = request.accounting
     count = (lambda last: counts.finish(accounting, last)) if accounting is not None else None
-    return Evaluations(query, compiled, produce, notes, count=count)
+    return Evaluations(query, compiled, produce, notes, count=count, accounting=accounting)
 
 
 def stdin_ready() -> bool:
@@ -536,7 +542,8 @@ def _run_operational(query: Any, request: _Request, profile: ProfileOptions, not
         # the answers at t depend on the stream up to t only (translator.evaluate.resume)
         return (rel for rel in relations if rel.t > resume)
 
-    return Evaluations(query, compiled, produce, notes, data=data, count=request.counter(data))
+    return Evaluations(query, compiled, produce, notes, data=data, count=request.counter(data),
+                       accounting=request.accounting)
 
 
 def _run_events(query: Any, request: _Request, notes: _Notes) -> Evaluations:
@@ -576,7 +583,8 @@ def _run_events(query: Any, request: _Request, notes: _Notes) -> Evaluations:
                                   engine=request.lars_engine)
         return iter(found) if resume is None else (ev for ev in found if ev.t > resume)
 
-    return Evaluations(query, compiled, produce, notes, events=True, data=data, count=request.counter(data))
+    return Evaluations(query, compiled, produce, notes, events=True, data=data, count=request.counter(data),
+                       accounting=request.accounting)
 
 
 def _run_rsepql(query: Any, request: _Request, notes: _Notes) -> Evaluations:
@@ -617,7 +625,8 @@ def _run_rsepql(query: Any, request: _Request, notes: _Notes) -> Evaluations:
                                    consumption=events.consumption, reading=events.policy_reading, times=times,
                                    engine=request.lars_engine))
 
-    return Evaluations(query, compiled, produce, notes, events=True, data=data, count=request.counter(data))
+    return Evaluations(query, compiled, produce, notes, events=True, data=data, count=request.counter(data),
+                       accounting=request.accounting)
 
 
 class GraphNotGiven(RsplarsError):
@@ -681,7 +690,7 @@ def _run_plain(query: Query, request: _Request, notes: _Notes) -> Evaluations:
         yield evaluate_once(compiled, data.facts, engine=request.lars_engine,
                             on_note=lambda text: notes.append(f"note: {text}"))
 
-    return Evaluations(query, compiled, produce, notes, plain=True, data=data)
+    return Evaluations(query, compiled, produce, notes, plain=True, data=data, accounting=request.accounting)
 
 
 def _graph_file(iri: str, named: Mapping[str, str], keyword: str) -> str:

@@ -225,7 +225,7 @@ def _run_live(args: argparse.Namespace, program, solver) -> int:
         total = 0
     guard = MemoryGuard(resolve_limit(args.max_memory), program, live)
     steps = _Notes(total)(lars_run(program, live, times=announced(steps_at, guard.note_time), engine=solver))
-    return write_run(args, "rsplars", f"lars-{args.format}", _writer(args), steps, accounting, guard=guard,
+    return write_run(args.output, args.resume_from, "rsplars", f"lars-{args.format}", _writer(args), steps, accounting, guard=guard,
                      count=lambda last: count_live(accounting, live, last), at_once=lambda: live.waiting, pieces=True)
 
 
@@ -279,7 +279,7 @@ def _run_counted(args: argparse.Namespace, program, solver) -> int:
     steps = lars_run(program, stream, times=announced(times, guard.note_time), engine=solver)
     if lazy is not None:
         steps = _stop_at_bad_input(steps, stream, args.output)
-    return write_run(args, "rsplars", f"lars-{args.format}", _writer(args), _Notes(len(times))(steps),
+    return write_run(args.output, args.resume_from, "rsplars", f"lars-{args.format}", _writer(args), _Notes(len(times))(steps),
                      accounting, guard=guard,
                      count=lambda last: count_stream(accounting, stream if lazy is None else _Sizes(sizes), last),
                      pieces=True)
@@ -314,7 +314,7 @@ def _run_spark(args: argparse.Namespace, program) -> int:
     chosen = [t for t in times if args.resume_from is None or t > args.resume_from]
     steps = lars_steps_spark(program, stream, chosen, models=args.models, master=args.master,
                              partitions=args.partitions)
-    return write_run(args, "rsplars", f"lars-{args.format}", _writer(args), _Notes(len(chosen))(steps), accounting,
+    return write_run(args.output, args.resume_from, "rsplars", f"lars-{args.format}", _writer(args), _Notes(len(chosen))(steps), accounting,
                      count=lambda last: count_stream(accounting, stream, last), pieces=True)
 
 

@@ -147,44 +147,6 @@ def resolve_operational(args: argparse.Namespace, *, base_unit: str, profile: st
     )
 
 
-def run_operational(args: argparse.Namespace, query) -> int:
-    """``rsplars run`` under operational parameters: the answer stream of
-    :func:`translator.evaluate.operational.operational_relations`, one record per relation."""
-    from translator.cli.commands.common import compile_variants, read_data
-    from translator.evaluate.operational import Evaluator
-    from translator.evaluate.writers import WRITERS, check_format
-    from translator.translate.normalize import TimeBase
-
-    if getattr(args, "mode", None) or getattr(args, "period", None):
-        raise RsplarsError("--mode/--period and the operational options exclude each other: the report policy "
-                           "decides when the query is evaluated")
-    if getattr(args, "print_asp_at", None) is not None:
-        raise RsplarsError("--print-asp-at is not available with operational options; "
-                           "`rsplars translate --to lars --profile …` shows the program")
-    if getattr(args, "engine", None) == "spark":
-        raise RsplarsError("--engine spark does not run operational profiles; use the sequential engine")
-    op = resolve_operational(args, base_unit=args.unit)
-    args.window_bounds = args.window_bounds if given(args.window_bounds) else op.window_model
-    args.mode = "none"
-    from translator.cli.commands.longrun import write_run
-    from translator.evaluate.accounting import count_elements, new_accounting
-    from translator.evaluate.memory import MemoryGuard, resolve_limit
-
-    accounting = new_accounting(getattr(args, "skip_bad_elements", False))
-    elements, facts = read_data(args, accounting)
-    ((_, compiled),) = compile_variants(args, query, elements)
-    check_format(args.format, compiled.form)
-    evaluator = Evaluator(compiled.query, compiled.strategy, TimeBase(args.unit), elements, facts, engine=args.lars_engine)
-    relations = evaluator.relations(op, args.start, args.end)
-    resume = getattr(args, "resume_from", None)
-    if resume is not None:  # the answers at t depend on the stream up to t only (translator.evaluate.resume)
-        relations = [rel for rel in relations if rel.t > resume]
-    # the element summary on stderr, a clean stop on SIGINT/SIGTERM (docs/robustness.md)
-    return write_run(args, "rsplars", args.format, lambda out: WRITERS[args.format](out, compiled), relations,
-                     accounting, guard=MemoryGuard(resolve_limit(getattr(args, "max_memory", None))),
-                     count=lambda last: count_elements(accounting, elements, last))
-
-
 def add_profile_agreement_options(p: argparse.ArgumentParser) -> None:
     """``agree``'s operational options: ``--profiles A,B`` (or ``--profile X`` for two queries) and
     every single parameter of ``run``/``check`` (``--t0``, ``--report-policy``, ``--tick``, ``--r2s``,
