@@ -123,8 +123,9 @@ def translations(query: QueryInput, *, options: TranslationOptions = Translation
 
 def dialect_profile(query: Any, options: TranslationOptions, profile: ProfileOptions | None,
                     r2s: str | None = None, *, on_note: Callable[[str], None] | None = None) -> ProfileOptions | None:
-    """``profile`` (where it names no R2S: ``r2s``, else that of an RSP-QL registration), else the
-    profile of the query's dialect (RSP-QL: ``rsp-ql``, with ``r2s`` or the R2S of its registration) unless the options ask for a plain
+    """``profile`` (where it names no R2S: ``r2s``, else that of an RSP-QL registration; where it names
+    no profile, the dialect's: its fields override that profile's parameters), else the profile of
+    the query's dialect (RSP-QL: ``rsp-ql``, with ``r2s`` or the R2S of its registration) unless the options ask for a plain
     translation (mode, period, as_variant) or the query has windows a report policy cannot run (as
     ``rsplars run``/``translate`` decide, :func:`translator.evaluate.profiles.dialect_defaults`;
     ``on_note`` hears why)."""
@@ -135,12 +136,17 @@ def dialect_profile(query: Any, options: TranslationOptions, profile: ProfileOpt
         name, default_r2s = dialect_defaults(query.dialect, registration.kind if registration is not None else None)
     else:
         name, default_r2s = None, None
+    plain = bool(options.mode or options.period or options.as_variant)
     if profile is not None:  # the R2S of an RSP-QL registration, unless r2s or the profile names one
         from dataclasses import replace
 
         r2s = r2s or default_r2s
-        return replace(profile, r2s=r2s) if r2s is not None and profile.r2s is None else profile
-    if query.dialect != "rspql" or options.mode or options.period or options.as_variant:
+        if r2s is not None and profile.r2s is None:
+            profile = replace(profile, r2s=r2s)
+        if profile.profile is None and name is not None and not plain:  # parameters of the dialect's profile
+            profile = replace(profile, profile=name)
+        return profile
+    if query.dialect != "rspql" or plain:
         return None
     if name is None:
         return None
