@@ -43,7 +43,7 @@ if TYPE_CHECKING:  # the names for mypy and pdoc; at run time each submodule is 
     )
     from rsplars.programs import LarsStep, lars_run, parse_program
     from rsplars.queries import DIALECTS, Query, QueryInput, parse
-    from rsplars.running import FORMATS, RunResult, evaluations, run
+    from rsplars.running import FORMATS, Evaluations, RunResult, evaluations, run
     from rsplars.translating import TARGETS, Translation, translate, translations
     from translator.options import EventOptions, ProfileOptions, TranslationOptions
 
@@ -58,7 +58,7 @@ _SUBMODULE_OF: dict[str, str] = {
                     "rsplars.errors"),
     **dict.fromkeys(("LarsStep", "lars_run", "parse_program"), "rsplars.programs"),
     **dict.fromkeys(("DIALECTS", "Query", "QueryInput", "parse"), "rsplars.queries"),
-    **dict.fromkeys(("FORMATS", "RunResult", "evaluations", "run"), "rsplars.running"),
+    **dict.fromkeys(("FORMATS", "Evaluations", "RunResult", "evaluations", "run"), "rsplars.running"),
     **dict.fromkeys(("TARGETS", "Translation", "translate", "translations"), "rsplars.translating"),
     **dict.fromkeys(("EventOptions", "ProfileOptions", "TranslationOptions"), "translator.options"),
 }
@@ -88,6 +88,7 @@ __all__ = [
     "CheckResult",
     "DialectMismatchError",
     "EventOptions",
+    "Evaluations",
     "InferenceResult",
     "LarsStep",
     "PolicyError",
