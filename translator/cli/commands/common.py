@@ -213,11 +213,9 @@ def read_data(args: argparse.Namespace, accounting=None):
     return elements, static_data(args)
 
 
-def _static_during(spec: str):
-    """``FROM..TO=FILE`` of ``--static-during``: the file's triples as rules true from FROM to TO."""
+def static_during_spec(spec: str) -> tuple[int | None, int | None, str]:
+    """``--static-during FROM..TO=FILE`` as ``(FROM, TO, FILE)`` (:data:`rsplars.StaticDuring`)."""
     import re
-
-    from translator.rdf.static import hold_during, load_static_facts
 
     m = re.fullmatch(r"(-?\d*)\.\.(-?\d*)=(.+)", spec)
     if not m:
@@ -225,7 +223,15 @@ def _static_during(spec: str):
     start, end = (int(x) if x else None for x in m.group(1, 2))
     if start is not None and end is not None and start > end:
         raise RsplarsError(f"--static-during {spec!r}: FROM {start} is after TO {end}")
-    return hold_during(load_static_facts([m.group(3)]), start, end)
+    return start, end, m.group(3)
+
+
+def _static_during(spec: str):
+    """``FROM..TO=FILE`` of ``--static-during``: the file's triples as rules true from FROM to TO."""
+    from translator.rdf.static import hold_during, load_static_facts
+
+    start, end, path = static_during_spec(spec)
+    return hold_during(load_static_facts([path]), start, end)
 
 
 def check_stream_iris(query, stream_iris) -> None:

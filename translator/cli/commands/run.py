@@ -54,6 +54,7 @@ from translator.cli.commands.common import (
     output,
     parse_query,
     print_note,
+    static_during_spec,
     stream_files,
     translation_options,
 )
@@ -168,7 +169,7 @@ def _evaluations(args: argparse.Namespace, query, profile, *, live: bool, guard=
             raise RsplarsError(f"--at {args.at}: expected time points separated by commas (e.g. --at 8,10)") from None
     events = EventOptions(selection=args.selection, consumption=args.consumption, policy_reading=args.policy_reading,
                           at=at)
-    static_during = tuple(_static_during(spec) for spec in args.static_during)
+    static_during = tuple(static_during_spec(spec) for spec in args.static_during)
     return evaluations(
         query, stream_files(args), args.static or None, _named(args), options=translation_options(args),
         profile=profile, default_profile=False, events=events, start=args.start, end=args.end, r2s=_r2s(args),
@@ -184,19 +185,6 @@ def _named(args: argparse.Namespace) -> dict[str, str]:
     from translator.rdf.streams import parse_stream_spec
 
     return dict(parse_stream_spec(spec) for spec in args.named)
-
-
-def _static_during(spec: str) -> tuple[int | None, int | None, str]:
-    """``--static-during FROM..TO=FILE`` as ``(FROM, TO, FILE)`` (:data:`rsplars.StaticDuring`)."""
-    import re
-
-    m = re.fullmatch(r"(-?\d*)\.\.(-?\d*)=(.+)", spec)
-    if not m:
-        raise RsplarsError(f"--static-during {spec!r}: expected FROM..TO=FILE, e.g. 2..13=shops.ttl or 14..=later.ttl")
-    start, end = (int(x) if x else None for x in m.group(1, 2))
-    if start is not None and end is not None and start > end:
-        raise RsplarsError(f"--static-during {spec!r}: FROM {start} is after TO {end}")
-    return start, end, m.group(3)
 
 
 def _check_event_options(args: argparse.Namespace, dialect: str) -> None:
@@ -299,7 +287,7 @@ def _answers_spark(args: argparse.Namespace, evaluations):
 
 
 #: options that need a stream, refused without ``--stream`` (attribute, option, value when not given)
-_STREAM_ONLY = (("start", "--from", None), ("end", "--to", None), ("period", "--period", None), ("as_", "--as", None),
+_STREAM_ONLY: tuple[tuple[str, str, object], ...] = (("start", "--from", None), ("end", "--to", None), ("period", "--period", None), ("as_", "--as", None),
                 ("r2s", "--r2s", "rstream"), ("print_asp_at", "--print-asp-at", None), ("engine", "--engine", "sequential"),
                 ("resume_from", "--resume-from", None), ("static_during", "--static-during", []))
 
