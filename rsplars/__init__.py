@@ -7,7 +7,10 @@ The API researchers import (docs/api.md); the ``rsplars`` command line does the 
 * :func:`translate` — a query → LARS, ASP, the query model or another dialect (``rsplars translate``);
   :func:`translations` — the compiled programs;
 * :func:`run` — answers over streams (files, ``(triple, time)`` iterables, pandas DataFrames) →
-  :class:`RunResult` (``rsplars run``);
+  :class:`RunResult` (``rsplars run``); :func:`evaluations` — the same run, each evaluation
+  computed as it is taken (:class:`Evaluations`: what ``rsplars run`` writes as it goes);
+* :func:`parse_program`, :func:`lars_run` — a LARS program over a LARS stream, one
+  :class:`LarsStep` per reference time (``rsplars lars``);
 * :func:`agree` — pull vs push, interval by interval → :class:`AgreementResult` (``rsplars agree``);
 * :func:`check` — an engine's recorded output under a profile → :class:`CheckResult`;
   :func:`infer` — the settings that explain it → :class:`InferenceResult` (``rsplars check``).
