@@ -1,9 +1,10 @@
-"""``rsplars run`` on an EP-SPARQL query (docs/epsparql.md): all ``--stream`` inputs are one event
-stream, the query is push-evaluated, and every complex event is written once with its interval
-(``"@start"``, ``"@end"`` in base units). ``--selection`` / ``--consumption`` choose the selection
-and consumption policies of RSEP-QL (Dell'Aglio et al. 2016, §4.3, §4.4; default: unrestricted, as
-ETALIS); ``--policy-reading`` how SEQ^c/SEQ^r read "the earliest/latest E2 match", which Eq. 11 and
-Example 10 of that paper read differently (docs/epsparql.md)."""
+"""The EP-SPARQL options of ``run`` and ``agree`` (docs/epsparql.md): ``--selection`` /
+``--consumption`` choose the selection and consumption policies of RSEP-QL (Dell'Aglio et al. 2016,
+§4.3, §4.4; default: unrestricted, as ETALIS); ``--policy-reading`` how SEQ^c/SEQ^r read "the
+earliest/latest E2 match", which Eq. 11 and Example 10 of that paper read differently. ``rsplars
+run`` hands them to :func:`rsplars.evaluations` (:class:`rsplars.EventOptions`); ``agree`` compares
+the complex events of a push query (:func:`push_answers`): all ``--stream`` inputs are one event
+stream, the query is push-evaluated, every complex event reported once with its interval."""
 
 from __future__ import annotations
 
