@@ -30,6 +30,8 @@ lint: $(STAMP)
 	$(BIN)/lint-imports
 	$(BIN)/mypy lars asp translator/query translator/translate spark_jobs
 	$(BIN)/mypy --strict --follow-imports=silent rsplars
+	$(BIN)/mypy --follow-imports=silent translator/cli/commands/translate.py translator/cli/commands/run.py \
+		translator/cli/commands/operational_options.py translator/cli/commands/rsepql_cmd.py
 
 # the API reference of `import rsplars` (docs/api.md) from its docstrings, in build/api (ignored);
 # any pdoc warning (a broken docstring or annotation) fails it

@@ -7,7 +7,10 @@ The API researchers import (docs/api.md); the ``rsplars`` command line does the 
 * :func:`translate` — a query → LARS, ASP, the query model or another dialect (``rsplars translate``);
   :func:`translations` — the compiled programs;
 * :func:`run` — answers over streams (files, ``(triple, time)`` iterables, pandas DataFrames) →
-  :class:`RunResult` (``rsplars run``);
+  :class:`RunResult` (``rsplars run``); :func:`evaluations` — the same run, each evaluation
+  computed as it is taken (:class:`Evaluations`: what ``rsplars run`` writes as it goes);
+* :func:`parse_program`, :func:`lars_run` — a LARS program over a LARS stream, one
+  :class:`LarsStep` per reference time (``rsplars lars``);
 * :func:`agree` — pull vs push, interval by interval → :class:`AgreementResult` (``rsplars agree``);
 * :func:`check` — an engine's recorded output under a profile → :class:`CheckResult`;
   :func:`infer` — the settings that explain it → :class:`InferenceResult` (``rsplars check``).
@@ -23,29 +26,70 @@ are :class:`RsplarsError` (with file, line and column: :class:`SourceError`).
 
 from __future__ import annotations
 
-from rsplars.agreement import AgreementResult, Agreements, agree, agreements
-from rsplars.checking import AnswersInput, CheckResult, InferenceResult, check, infer
-from rsplars.data import StaticDuring, StaticInput, StreamInput
-from rsplars.errors import (
-    AgreementError,
-    DialectMismatchError,
-    PolicyError,
-    QuerySemanticError,
-    QuerySyntaxError,
-    RsplarsError,
-    RunError,
-    SourceError,
-    UnsupportedError,
-)
-from translator.options import EventOptions, ProfileOptions, TranslationOptions
-from rsplars.hunting import hunt
-from rsplars.live import LiveEngine, LiveRun, judged_end, run_live
-from rsplars.profile_agreement import ProfileAgreementResult, agree_profiles
-from rsplars.queries import DIALECTS, Query, QueryInput, parse
-from rsplars.recorded import RecordedAgreementResult, RecordedAnswers, agree_recorded
-from rsplars.running import FORMATS, RunResult, run
-from rsplars.spark import SparkOptions
-from rsplars.translating import TARGETS, Translation, translate, translations
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the names for mypy and pdoc; at run time each submodule is imported on first use
+    from rsplars.agreement import AgreementResult, Agreements, agree, agreements
+    from rsplars.checking import AnswersInput, CheckResult, InferenceResult, check, infer
+    from rsplars.data import StaticDuring, StaticInput, StreamInput
+    from rsplars.errors import (
+        AgreementError,
+        DialectMismatchError,
+        PolicyError,
+        QuerySemanticError,
+        QuerySyntaxError,
+        RsplarsError,
+        RunError,
+        SourceError,
+        UnsupportedError,
+    )
+    from rsplars.hunting import hunt
+    from rsplars.live import LiveEngine, LiveRun, judged_end, run_live
+    from rsplars.profile_agreement import ProfileAgreementResult, agree_profiles
+    from rsplars.programs import LarsStep, lars_run, parse_program
+    from rsplars.queries import DIALECTS, Query, QueryInput, parse
+    from rsplars.recorded import RecordedAgreementResult, RecordedAnswers, agree_recorded
+    from rsplars.running import FORMATS, Evaluations, RunResult, evaluations, run
+    from rsplars.spark import SparkOptions
+    from rsplars.translating import TARGETS, Translation, translate, translations
+    from translator.options import EventOptions, ProfileOptions, TranslationOptions
+
+#: public name → the module that defines it (PEP 562: ``import rsplars`` loads none of them; the
+#: command line imports only what its command needs, e.g. ``rsplars run`` never the agreement stage)
+_SUBMODULE_OF: dict[str, str] = {
+    **dict.fromkeys(("AgreementResult", "Agreements", "agree", "agreements"), "rsplars.agreement"),
+    **dict.fromkeys(("AnswersInput", "CheckResult", "InferenceResult", "check", "infer"), "rsplars.checking"),
+    **dict.fromkeys(("StaticDuring", "StaticInput", "StreamInput"), "rsplars.data"),
+    **dict.fromkeys(("AgreementError", "DialectMismatchError", "PolicyError", "QuerySemanticError",
+                     "QuerySyntaxError", "RsplarsError", "RunError", "SourceError", "UnsupportedError"),
+                    "rsplars.errors"),
+    **dict.fromkeys(("hunt",), "rsplars.hunting"),
+    **dict.fromkeys(("LiveEngine", "LiveRun", "judged_end", "run_live"), "rsplars.live"),
+    **dict.fromkeys(("ProfileAgreementResult", "agree_profiles"), "rsplars.profile_agreement"),
+    **dict.fromkeys(("LarsStep", "lars_run", "parse_program"), "rsplars.programs"),
+    **dict.fromkeys(("DIALECTS", "Query", "QueryInput", "parse"), "rsplars.queries"),
+    **dict.fromkeys(("RecordedAgreementResult", "RecordedAnswers", "agree_recorded"), "rsplars.recorded"),
+    **dict.fromkeys(("FORMATS", "Evaluations", "RunResult", "evaluations", "run"), "rsplars.running"),
+    **dict.fromkeys(("SparkOptions",), "rsplars.spark"),
+    **dict.fromkeys(("TARGETS", "Translation", "translate", "translations"), "rsplars.translating"),
+    **dict.fromkeys(("EventOptions", "ProfileOptions", "TranslationOptions"), "translator.options"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    """A public name, imported from its submodule on first use (PEP 562) and kept here."""
+    module = _SUBMODULE_OF.get(name)
+    if module is None:
+        raise AttributeError(f"module 'rsplars' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
+
 
 __all__ = [
     "DIALECTS",
@@ -57,8 +101,10 @@ __all__ = [
     "AnswersInput",
     "CheckResult",
     "DialectMismatchError",
+    "Evaluations",
     "EventOptions",
     "InferenceResult",
+    "LarsStep",
     "LiveEngine",
     "LiveRun",
     "PolicyError",
@@ -78,18 +124,21 @@ __all__ = [
     "StaticDuring",
     "StaticInput",
     "StreamInput",
-    "TranslationOptions",
     "Translation",
+    "TranslationOptions",
     "UnsupportedError",
     "agree",
     "agree_profiles",
     "agree_recorded",
     "agreements",
     "check",
+    "evaluations",
     "hunt",
     "infer",
     "judged_end",
+    "lars_run",
     "parse",
+    "parse_program",
     "run",
     "run_live",
     "translate",

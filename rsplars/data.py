@@ -19,9 +19,12 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping, Sequence, Union
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence, Union
 
 from lars.errors import RsplarsError
+
+if TYPE_CHECKING:
+    from lars.accounting import Accounting
 
 __all__ = ["Data", "StaticDuring", "StaticInput", "StreamInput", "read_data"]
 
@@ -55,13 +58,13 @@ class Data:
 def read_data(streams: Mapping[str, StreamInput] | None, static: StaticInput = None,
               named: Mapping[str, str | os.PathLike[str]] | None = None, *, unit: str = "s",
               stream_time_unit: str | None = None, epoch: str | None = None,
-              static_during: Sequence[StaticDuring] = (), accounting: Any = None) -> Data:
+              static_during: Sequence[StaticDuring] = (), accounting: Accounting | None = None) -> Data:
     """The stream elements and static facts of a run (module docstring). ``unit``: the base time
     unit; ``stream_time_unit``: the unit of integer timestamps in stream files (default ``unit``);
     ``epoch``: time 0 for ``xsd:dateTime`` timestamps of files (default: the first one);
-    ``static_during``: :data:`StaticDuring` pieces of a time-varying static graph; ``accounting``: a
-    :class:`lars.accounting.Accounting` that counts the elements of stream files (and skips bad ones
-    if it says so, ``--skip-bad-elements``)."""
+    ``static_during``: :data:`StaticDuring` pieces of a time-varying static graph; ``accounting``
+    (:class:`lars.accounting.Accounting`): counts the elements of stream files read and rejected,
+    and skips bad ones if it says so (docs/robustness.md)."""
     from translator.rdf.streams import merge_streams, read_streams
     from translator.rdf.timeunits import TimeSpec, parse_datetime
 

@@ -37,7 +37,7 @@ _SOURCES: weakref.WeakKeyDictionary[Query, QuerySource] = weakref.WeakKeyDiction
 
 
 def parse(text_or_path: str | os.PathLike[str], dialect: str = "auto", *, lenient: bool = False,
-          bare_ns: str | None = None) -> Query:
+          bare_ns: str | None = None, source: str | None = None) -> Query:
     """Parse a C-SPARQL, CQELS-QL, EP-SPARQL, RSP-QL or RSEP-QL query into the query model
     (``Q = (V, P, D, S)`` of Dao-Tran, Beck, Eiter 2015, §3, with the dialects' additions).
 
@@ -45,7 +45,8 @@ def parse(text_or_path: str | os.PathLike[str], dialect: str = "auto", *, lenien
     string without ``{``: every query text has one). ``dialect``: one of :data:`DIALECTS`; ``auto`` detects
     it from the text (the result's ``dialect`` says which). ``lenient`` accepts the quirks of the
     papers' printed queries (docs/model-json.md); the remarks are in the result's ``notes``.
-    ``bare_ns``: the namespace of EP-SPARQL bare names.
+    ``bare_ns``: the namespace of EP-SPARQL bare names. ``source``: the name of a query text in
+    error messages (a file's path, ``<stdin>``); given, ``text_or_path`` is always the text.
 
     Raises :class:`rsplars.QuerySyntaxError` (and the other :class:`rsplars.SourceError`) with the
     file, line and column of the fault; :class:`rsplars.RsplarsError` for a file that cannot be read.
@@ -59,7 +60,10 @@ def parse(text_or_path: str | os.PathLike[str], dialect: str = "auto", *, lenien
     """
     if dialect not in DIALECTS:
         raise RsplarsError(f"unknown dialect {dialect!r}; choose one of {', '.join(DIALECTS)}")
-    text, source = read_query_text(text_or_path)
+    if source is not None and isinstance(text_or_path, str):
+        text = text_or_path
+    else:
+        text, source = read_query_text(text_or_path)
     from translator.query.parse import parse as parse_query
 
     query = parse_query(text, dialect, source=source, lenient=lenient, bare_ns=bare_ns)

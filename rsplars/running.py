@@ -7,7 +7,7 @@ from __future__ import annotations
 import io
 import os
 from dataclasses import dataclass, field, replace
-from typing import Any, Iterator, Mapping, Sequence, TextIO
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence, TextIO
 
 from lars.errors import RsplarsError
 from translator.evaluate.writers import FORMATS  # the formats of RunResult.write (rsplars run --format)
@@ -19,7 +19,11 @@ from translator.options import EventOptions, ProfileOptions, TranslationOptions
 from rsplars.queries import QueryInput, as_query, source_of
 from rsplars.spark import SparkOptions, run_on_spark, spark_settings
 
-__all__ = ["FORMATS", "RunResult", "run"]
+if TYPE_CHECKING:
+    from lars.accounting import Accounting
+    from rsplars.data import Data
+
+__all__ = ["FORMATS", "Evaluations", "RunResult", "evaluations", "run"]
 
 
 @dataclass(frozen=True, repr=False)
@@ -120,16 +124,13 @@ class RunResult:
         :mod:`translator.evaluate.writers`; complex events: ``jsonl`` or ``csv`` with their
         intervals): to ``file`` (a path, written atomically, or an open text file), or, without
         ``file``, return the text."""
-        from translator.evaluate.writers import WRITERS, check_format
+        if self.plain:
+            from translator.evaluate.plain_sparql import WRITERS as PLAIN_WRITERS
 
-        if self.events:
-            from translator.evaluate import epsparql_run
-
-            epsparql_run.check_format(fmt)
-        elif fmt not in WRITERS:
-            raise RsplarsError(f"unknown format {fmt!r} (expected one of {', '.join(FORMATS)})")
+            if fmt not in PLAIN_WRITERS:
+                raise RsplarsError(f"unknown format {fmt!r} (expected one of {', '.join(PLAIN_WRITERS)})")
         else:
-            check_format(fmt, self.form)
+            check_run_format(fmt, self.form, events=self.events)
         if file is None:
             buffer = io.StringIO()
             self._write_to(fmt, buffer)
@@ -144,26 +145,139 @@ class RunResult:
         return None
 
     def _write_to(self, fmt: str, out: TextIO) -> None:
-        from translator.evaluate.epsparql_run import writer
-        from translator.evaluate.writers import WRITERS
-
-        if self.plain:  # one SPARQL result (translator.evaluate.plain_sparql)
-            from translator.evaluate.plain_sparql import WRITERS as PLAIN_WRITERS
-
-            (evaluation,) = self.evaluations
-            PLAIN_WRITERS[fmt](out, self.compiled, evaluation)
-            return
-        write = writer(fmt, out, self.compiled) if self.events else WRITERS[fmt](out, self.compiled)
+        write = evaluation_writer(fmt, out, self.compiled, events=self.events, plain=self.plain)
         for ev in self.evaluations:
             write(ev)
+
+
+def evaluation_writer(fmt: str, out: TextIO, compiled: Any, *, events: bool = False,
+                      plain: bool = False) -> Callable[[Any], None]:
+    """The writer of one evaluation in ``fmt`` to ``out`` (:mod:`translator.evaluate.writers`; complex
+    events: :func:`translator.evaluate.epsparql_run.writer`; plain SPARQL: the one result of
+    :mod:`translator.evaluate.plain_sparql`), a header written first where the format has one."""
+    if plain:  # one SPARQL result (translator.evaluate.plain_sparql)
+        from translator.evaluate.plain_sparql import WRITERS as PLAIN_WRITERS
+
+        return lambda evaluation: PLAIN_WRITERS[fmt](out, compiled, evaluation)
+    if events:
+        from translator.evaluate.epsparql_run import writer
+
+        return writer(fmt, out, compiled)  # type: ignore[no-any-return]
+    from translator.evaluate.writers import WRITERS
+
+    return WRITERS[fmt](out, compiled)  # type: ignore[no-any-return]
+
+
+def check_run_format(fmt: str, form: str, *, events: bool = False) -> None:
+    """A :class:`RsplarsError` if ``fmt`` cannot write the answers of a ``form`` query (``ntriples``
+    is for CONSTRUCT only, ``sparql-json`` for SELECT/ASK; complex events: ``jsonl`` or ``csv``)."""
+    from translator.evaluate.writers import WRITERS, check_format
+
+    if events:
+        from translator.evaluate import epsparql_run
+
+        epsparql_run.check_format(fmt)
+    elif fmt not in WRITERS:
+        raise RsplarsError(f"unknown format {fmt!r} (expected one of {', '.join(FORMATS)})")
+    else:
+        check_format(fmt, form)
+
+
+class _Notes(list[str]):
+    """The notes of a run, each also told to ``on_note`` as it is added."""
+
+    def __init__(self, on_note: Callable[[str], None] | None) -> None:
+        super().__init__()
+        self.on_note = on_note
+
+    def append(self, text: str) -> None:
+        super().append(text)
+        if self.on_note is not None:
+            self.on_note(text)
+
+    def extend(self, texts: Any) -> None:
+        for text in texts:
+            self.append(text)
+
+
+class Evaluations:
+    """The evaluations of a run, each computed as it is taken (one pass, in time order): what
+    :func:`run` collects into a :class:`RunResult` and ``rsplars run`` writes as they come, so that
+    memory follows the windows, not the length of the run. Its attributes are those of
+    :class:`RunResult` (``query``, ``compiled``, ``variables``, ``form``, ``events``, ``plain``,
+    ``notes``: a list that grows while the run goes on); :meth:`writer` writes one evaluation in a
+    format of :data:`FORMATS`; :meth:`count` completes the element counts of ``accounting``
+    (the evaluations used the elements up to the last time taken)."""
+
+    def __init__(self, query: Query, compiled: Any, produce: Callable[[], Iterator[Any]], notes: list[str], *,
+                 events: bool = False, plain: bool = False, data: Data | None = None,
+                 count: Callable[[int | None], None] | None = None, stream: Any = None,
+                 accounting: Accounting | None = None) -> None:
+        self.query = query
+        self.compiled = compiled
+        self.notes = notes
+        self.events = events
+        self.plain = plain
+        #: the stream elements and static facts read whole (``None`` when read while evaluated)
+        self.data = data
+        #: the LARS data stream the windows read (``None`` when read while evaluated: ``on_stream``)
+        self.stream = stream
+        #: the counts of the stream elements (``evaluations(accounting=…)``)
+        self.accounting = accounting
+        self._produce: Callable[[], Iterator[Any]] | None = produce
+        self._count = count
+
+    @property
+    def variables(self) -> tuple[str, ...]:
+        """The result variables, in the order of each row's terms."""
+        return tuple(self.compiled.variables)
+
+    @property
+    def form(self) -> str:
+        """``select``, ``ask`` or ``construct``."""
+        return str(self.compiled.form)
+
+    def __iter__(self) -> Iterator[Any]:
+        if self._produce is None:
+            raise RsplarsError("the evaluations of a run are computed once: iterate them once (rsplars.run keeps them)")
+        produce, self._produce = self._produce, None
+        return produce()
+
+    def check_format(self, fmt: str) -> None:
+        """A :class:`RsplarsError` if ``fmt`` cannot write these answers (before anything is run)."""
+        if self.plain:
+            from translator.evaluate.plain_sparql import WRITERS as PLAIN_WRITERS
+            from translator.evaluate.writers import check_format
+
+            if fmt not in PLAIN_WRITERS:
+                raise RsplarsError(f"unknown format {fmt!r} (expected one of {', '.join(PLAIN_WRITERS)})")
+            check_format(fmt, self.form)
+            return
+        check_run_format(fmt, self.form, events=self.events)
+
+    def writer(self, fmt: str, out: TextIO) -> Callable[[Any], None]:
+        """The writer of one evaluation in ``fmt`` to ``out``, as :meth:`RunResult.write` writes
+        them (a header written first where the format has one)."""
+        return evaluation_writer(fmt, out, self.compiled, events=self.events, plain=self.plain)
+
+    def count(self, last: int | None) -> None:
+        """Complete the counts of the run's ``accounting``: the elements used up to ``last``, the
+        last evaluation time taken (``None``: none), and the duplicates (docs/robustness.md)."""
+        if self._count is not None:
+            self._count(last)
+
+    def result(self) -> RunResult:
+        """All evaluations, computed now, as a :class:`RunResult`."""
+        found = tuple(self)
+        return RunResult(self.query, self.compiled, found, tuple(self.notes), events=self.events, plain=self.plain)
 
 
 def run(query: QueryInput, streams: Mapping[str, StreamInput] | None = None, static: StaticInput = None,
         named: Mapping[str, str | os.PathLike[str]] | None = None, *,
         options: TranslationOptions = TranslationOptions(), profile: ProfileOptions | None = None,
-        events: EventOptions = EventOptions(), start: int | None = None, end: int | None = None, r2s: str | None = None, lars_engine: str = "auto",
-        stream_time_unit: str | None = None, epoch: str | None = None,
-        static_during: Sequence[StaticDuring] = (), engine: str = "sequential",
+        events: EventOptions = EventOptions(), start: int | None = None, end: int | None = None,
+        r2s: str | None = None, lars_engine: str = "auto", stream_time_unit: str | None = None,
+        epoch: str | None = None, static_during: Sequence[StaticDuring] = (), engine: str = "sequential",
         spark: SparkOptions | None = None) -> RunResult:
     """Answer ``query`` (C-SPARQL, CQELS-QL, RSP-QL, EP-SPARQL or RSEP-QL: a :class:`Query`, a text or a file) over
     ``streams`` (IRI → file path, iterable of ``(triple, time)`` or DataFrame with the columns
@@ -204,20 +318,103 @@ def run(query: QueryInput, streams: Mapping[str, StreamInput] | None = None, sta
     >>> on_spark.solutions() == result.solutions()  # doctest: +SKIP
     True
     """
-    from translator.evaluate.run import answers
-
     on_spark = spark_settings(engine, spark)  # Spark: rsplars.spark
     if on_spark is not None:
         return run_on_spark(query, streams, static, named, options=options, profile=profile, events=events,
                             start=start, end=end, r2s=r2s, lars_engine=lars_engine,
                             stream_time_unit=stream_time_unit, epoch=epoch, static_during=static_during,
                             spark=on_spark)
+    return evaluations(query, streams, static, named, options=options, profile=profile, events=events, start=start,
+                       end=end, r2s=r2s, lars_engine=lars_engine, stream_time_unit=stream_time_unit, epoch=epoch,
+                       static_during=static_during).result()
 
+@dataclass(frozen=True)
+class _Request:
+    """The arguments of :func:`evaluations`, passed on to the run of each kind of query."""
+
+    streams: Mapping[str, StreamInput]
+    static: StaticInput
+    named: Mapping[str, str | os.PathLike[str]] | None
+    options: TranslationOptions
+    profile: ProfileOptions | None
+    events: EventOptions
+    start: int | None
+    end: int | None
+    r2s: str | None
+    lars_engine: str
+    stream_time_unit: str | None
+    epoch: str | None
+    static_during: Sequence[StaticDuring]
+    resume_after: int | None
+    live: bool
+    accounting: Accounting | None
+    on_progress: Callable[[int, int], None] | None
+    on_time: Callable[[int], None] | None
+    on_stream: Callable[[Any], None] | None
+
+    def read(self, static: bool = True) -> Data:
+        """The stream elements (counted by ``accounting``) and, with ``static``, the static facts."""
+        return read_data(self.streams, self.static if static else None, self.named if static else None,
+                         unit=self.options.unit, stream_time_unit=self.stream_time_unit, epoch=self.epoch,
+                         static_during=self.static_during if static else (), accounting=self.accounting)
+
+    def counter(self, data: Data) -> Callable[[int | None], None] | None:
+        """The count of the used elements and duplicates of ``data`` up to the last evaluation time."""
+        if self.accounting is None:
+            return None
+        from translator.evaluate.accounting import count_elements
+
+        accounting = self.accounting
+        return lambda last: count_elements(accounting, data.elements, last)
+
+
+def evaluations(query: QueryInput, streams: Mapping[str, StreamInput] | None = None, static: StaticInput = None,
+                named: Mapping[str, str | os.PathLike[str]] | None = None, *,
+                options: TranslationOptions = TranslationOptions(), profile: ProfileOptions | None = None,
+                events: EventOptions = EventOptions(), start: int | None = None, end: int | None = None,
+                r2s: str | None = None, lars_engine: str = "auto", stream_time_unit: str | None = None,
+                epoch: str | None = None, static_during: Sequence[StaticDuring] = (), default_profile: bool = True,
+                resume_after: int | None = None, live: bool = False, accounting: Accounting | None = None,
+                on_note: Callable[[str], None] | None = None, on_progress: Callable[[int, int], None] | None = None,
+                on_time: Callable[[int], None] | None = None,
+                on_stream: Callable[[Any], None] | None = None) -> Evaluations:
+    """The run of :func:`run` (the same arguments, the same answers), its evaluations computed one
+    at a time as they are taken: :class:`Evaluations`, iterated once, in time order, each written
+    or used before the next is computed (``rsplars run`` writes them so).
+
+    For long runs (docs/robustness.md): ``resume_after``: only the evaluations after that time
+    (``--resume-from``; the answers at t depend on the stream up to t only,
+    :mod:`translator.evaluate.resume`); ``live``: read stream files while they are evaluated (memory
+    then follows the windows, not the stream; a stream ``"-"``, standard input, is always read so,
+    its answers at t given as soon as the first element after t arrives,
+    :mod:`translator.evaluate.live`) where the run allows it (not with ``resume_after``, nor for
+    ``as_variant`` of a C-SPARQL query without ``assign``, which reads the assignment off the whole
+    stream); ``accounting`` (:class:`lars.accounting.Accounting`): counts the stream elements read,
+    rejected (skipped if it says so) and, after :meth:`Evaluations.count`, used. Hooks:
+    ``on_note`` hears each note as it arises (dialect remarks of the translation, streams without
+    data, aggregate limits), ``on_progress(done, total)`` the evaluations done, ``on_time(t)`` each
+    evaluation time as the engine starts on it, ``on_stream`` the LARS stream of a run read while
+    evaluated (the memory watchdog names the windows that grow from it). ``default_profile=False``:
+    without ``profile``, an RSP-QL query runs its plain translation too (the caller has decided,
+    :func:`rsplars.translating.dialect_profile`).
+
+    >>> import rsplars
+    >>> q = \'\'\'PREFIX : <http://example.org/>
+    ... SELECT ?x WHERE { STREAM :s [RANGE 3s SLIDE 1s] { ?x :p ?y } }\'\'\'
+    >>> data = [(("<http://example.org/a>", "<http://example.org/p>", '"1"'), 1)]
+    >>> run = rsplars.evaluations(q, streams={"http://example.org/s": data})
+    >>> [(ev.t, len(ev.rows)) for ev in run]
+    [(1, 1)]
+    """
     parsed = as_query(query)
-    notes = [f"note: {n}" for n in parsed.notes]
+    notes = _Notes(None)
+    notes.extend(f"note: {n}" for n in parsed.notes)  # (the parser's, which parse's caller has seen)
+    notes.on_note = on_note
+    request = _Request(streams or {}, static, named, options, profile, events, start, end, r2s, lars_engine,
+                       stream_time_unit, epoch, tuple(static_during), resume_after, live, accounting, on_progress,
+                       on_time, on_stream)
     if not streams:  # plain SPARQL over the static data, evaluated once (Dao-Tran, Beck, Eiter 2015, Prop. 2)
-        return _run_plain(parsed, static, named, options, profile, start, end, r2s, lars_engine, static_during,
-                          notes)
+        return _run_plain(parsed, request, notes)
     if options.as_variant == "cqels-all":
         raise RsplarsError("as_variant cqels-all gives several queries; run them one by one (cqels-brave, "
                            "cqels-cautious)")
@@ -226,35 +423,122 @@ def run(query: QueryInput, streams: Mapping[str, StreamInput] | None = None, sta
     if end is not None and end < 0:
         raise RsplarsError(f"end {end} lies before the start 0 of the timeline")
     if parsed.dialect == "rsepql":
-        return _run_rsepql(parsed, streams, static, named, options, profile, events, start, end, r2s, lars_engine,
-                           stream_time_unit, epoch, notes)
+        return _run_rsepql(parsed, request, notes)
     if parsed.dialect == "epsparql":
-        return _run_events(parsed, streams, static, named, options, profile, events, start, end, r2s, lars_engine,
-                           stream_time_unit, epoch, notes)
+        return _run_events(parsed, request, notes)
     parsed = _bind_now(parsed, options.unit, epoch)
-    data = read_data(streams, static, named, unit=options.unit, stream_time_unit=stream_time_unit, epoch=epoch,
-                     static_during=static_during)
-    check_stream_iris(parsed, data.stream_iris, notes)
+    check_stream_iris(parsed, [str(iri).strip("<>") for iri in request.streams], notes)
     from rsplars.translating import dialect_profile
 
-    chosen = dialect_profile(parsed, options, profile, r2s)
-    if chosen is not None and r2s is not None and chosen.r2s is None:  # r2s= overrides the profile's
-        chosen = replace(chosen, r2s=r2s)
+    chosen = dialect_profile(parsed, options, profile, r2s, on_note=notes.append) if default_profile or profile \
+        else None
     if chosen is not None:
-        return _run_operational(parsed, data, options, chosen, start, end, lars_engine, notes)
+        return _run_operational(parsed, request, chosen, notes)
+    r2s = r2s or _registration_r2s(parsed) or "rstream"
+    if _reads_live(parsed, request):
+        return _run_live(parsed, request, r2s, notes)
+    from translator.evaluate.run import answers
+
+    data = request.read()
     ((_, compiled),) = compile_variants(parsed, options, data.elements, notes)
-    evaluations = tuple(answers(compiled, data.elements, data.facts, start=start, end=end, r2s=r2s or "rstream",
-                                on_note=lambda text: notes.append(f"note: {text}"), engine=lars_engine))
-    return RunResult(parsed, compiled, evaluations, tuple(notes))
+
+    def produce() -> Iterator[Any]:
+        return answers(compiled, data.elements, data.facts, start=start, end=end, r2s=r2s,
+                       on_progress=request.on_progress, on_note=lambda text: notes.append(f"note: {text}"),
+                       resume_after=resume_after, on_time=on_time, engine=lars_engine)
+
+    return Evaluations(parsed, compiled, produce, notes, data=data, count=request.counter(data),
+                       stream=_LazyStream(data.elements), accounting=request.accounting)
 
 
-def _run_operational(query: Any, data: Any, options: TranslationOptions, profile: ProfileOptions,
-                     start: int | None, end: int | None, lars_engine: str, notes: list[str]) -> RunResult:
+def _registration_r2s(query: Any) -> str | None:
+    """The R2S operator an RSP-QL registration names (``REGISTER ISTREAM …``), else ``None``."""
+    if query.dialect != "rspql":
+        return None
+    from translator.evaluate.profiles import dialect_defaults
+
+    registration = getattr(query, "registration", None)
+    _, r2s = dialect_defaults(query.dialect, registration.kind if registration is not None else None)
+    return r2s
+
+
+def _reads_live(query: Any, request: _Request) -> bool:
+    """Whether the run reads its streams while it evaluates them: every stream a file, ``live``
+    asked or a stream ``-`` (standard input); not with ``resume_after``, nor for ``as_variant`` of a
+    C-SPARQL query without ``assign`` (the assignment is read off the whole stream)."""
+    files = [value for value in request.streams.values() if isinstance(value, (str, os.PathLike))]
+    if len(files) != len(request.streams) or request.resume_after is not None:
+        return False
+    if request.options.as_variant and query.dialect == "csparql" and not request.options.assign:
+        return False
+    return request.live or any(os.fspath(path) == "-" for path in files)
+
+
+def _run_live(query: Any, request: _Request, r2s: str, notes: _Notes) -> Evaluations:
+    """A run over stream files read as they arrive (:func:`translator.evaluate.live.live_answers`):
+    each evaluation given as soon as its time point is complete, memory bounded by the windows."""
+    from translator.evaluate.live import ElementCounts, live_answers
+    from translator.rdf.streams import StreamFiles
+    from translator.rdf.timeunits import TimeSpec, parse_datetime
+
+    files = {str(iri).strip("<>"): os.fspath(path) for iri, path in request.streams.items()}  # type: ignore[arg-type]
+    if len(files) != len(request.streams):
+        raise RsplarsError(f"stream <{next(iter(set(map(str, request.streams)) - set(files)))}> is given twice")
+    if list(files.values()).count("-") > 1:
+        raise RsplarsError("only one stream can be read from standard input (-)")
+    facts = read_data(None, request.static, request.named, unit=request.options.unit,
+                      static_during=request.static_during).facts
+    ((_, compiled),) = compile_variants(query, request.options, (), notes)
+    counts = ElementCounts()
+    spec = TimeSpec(request.options.unit, request.stream_time_unit,
+                    parse_datetime(request.epoch) if request.epoch else None)
+    streams = StreamFiles(files, time=spec, accounting=request.accounting)
+    ready = stdin_ready if "-" in files.values() else None
+
+    def produce() -> Iterator[Any]:
+        return live_answers(compiled, streams, facts, start=request.start, end=request.end, r2s=r2s, counts=counts,
+                            ready=ready, on_note=lambda text: notes.append(f"note: {text}"), on_time=request.on_time,
+                            engine=request.lars_engine, on_stream=request.on_stream)
+
+    accounting = request.accounting
+    count = (lambda last: counts.finish(accounting, last)) if accounting is not None else None
+    return Evaluations(query, compiled, produce, notes, count=count, accounting=accounting)
+
+
+def stdin_ready() -> bool:
+    """Whether standard input has data waiting (a live run reads ahead only then, never waits)."""
+    import select
+    import sys
+
+    try:
+        return bool(select.select([sys.stdin], [], [], 0)[0])
+    except (OSError, ValueError):  # not selectable (e.g. replaced in tests): read as a file
+        return True
+
+
+class _LazyStream:
+    """The LARS data stream of the elements, built only when it is read (the memory guard names
+    the windows from it)."""
+
+    def __init__(self, elements: Sequence[Any]) -> None:
+        self.elements = elements
+        self._stream: Any = None
+
+    def __getattr__(self, name: str) -> Any:
+        if self._stream is None:
+            from translator.evaluate.run import data_stream
+
+            self._stream = data_stream(self.elements)
+        return getattr(self._stream, name)
+
+
+def _run_operational(query: Any, request: _Request, profile: ProfileOptions, notes: _Notes) -> Evaluations:
     """A run under an engine profile: the relations of
     :meth:`translator.evaluate.operational.Evaluator.relations` (``rsplars run --profile``)."""
     from translator.evaluate.operational import Evaluator
     from translator.translate.normalize import TimeBase
 
+    options = request.options
     if options.mode or options.period:
         raise RsplarsError("mode/period and a profile exclude each other: the report policy decides when the "
                            "query is evaluated")
@@ -262,17 +546,24 @@ def _run_operational(query: Any, data: Any, options: TranslationOptions, profile
 
     op: Any = operational_parameters(profile, window_bounds=options.window_bounds, unit=options.unit)
     plain = replace(options, window_bounds=op.window_model, mode="none")
+    data = request.read()
     ((_, compiled),) = compile_variants(query, plain, data.elements, notes)
-    evaluator = Evaluator(compiled.query, compiled.strategy, TimeBase(options.unit), data.elements, data.facts,
-                          engine=lars_engine)
-    return RunResult(query, compiled, tuple(evaluator.relations(op, start, end)), tuple(notes))
+
+    def produce() -> Iterator[Any]:
+        evaluator = Evaluator(compiled.query, compiled.strategy, TimeBase(options.unit), data.elements, data.facts,
+                              engine=request.lars_engine)
+        relations = evaluator.relations(op, request.start, request.end)
+        resume = request.resume_after
+        if resume is None:
+            return iter(relations)
+        # the answers at t depend on the stream up to t only (translator.evaluate.resume)
+        return (rel for rel in relations if rel.t > resume)
+
+    return Evaluations(query, compiled, produce, notes, data=data, count=request.counter(data),
+                       accounting=request.accounting)
 
 
-def _run_events(query: Any, streams: Mapping[str, StreamInput], static: StaticInput,
-                named: Mapping[str, str | os.PathLike[str]] | None, options: TranslationOptions,
-                profile: ProfileOptions | None, events: EventOptions, start: int | None, end: int | None,
-                r2s: str | None, lars_engine: str, stream_time_unit: str | None, epoch: str | None,
-                notes: list[str]) -> RunResult:
+def _run_events(query: Any, request: _Request, notes: _Notes) -> Evaluations:
     """An EP-SPARQL run (``rsplars run`` on event patterns, docs/epsparql.md): the streams are one
     event stream, the query is pushed, each complex event reported once with its interval
     (:func:`translator.evaluate.epsparql_run.event_answers`, or ``policy_answers`` under a
@@ -281,39 +572,39 @@ def _run_events(query: Any, streams: Mapping[str, StreamInput], static: StaticIn
     from translator.translate.epsparql import compile_epsparql, compile_policy_operands
     from translator.translate.normalize import TimeBase
 
+    options, events, start, end = request.options, request.events, request.start, request.end
     if options.as_variant or options.strategy:
         raise RsplarsError("as_variant and strategy do not apply to EP-SPARQL queries (event patterns, pushed)")
     if options.mode not in (None, "push"):
         raise RsplarsError("EP-SPARQL queries are push-evaluated (on every event): mode pull/none does not apply")
-    if profile is not None:
+    if request.profile is not None:
         raise RsplarsError("engine profiles need windows; EP-SPARQL has none (Dell'Aglio et al. 2013, §7): use "
                            "EventOptions(selection=…, consumption=…)")
-    if r2s not in (None, "rstream"):
+    if request.r2s not in (None, "rstream"):
         raise RsplarsError("r2s does not apply to EP-SPARQL: each complex event is reported once, when detected")
     base = TimeBase(options.unit)
-    if start is not None and end is not None and start > end:
-        raise RsplarsError(f"start {start} is after end {end}")
-    data = read_data(streams, None, None, unit=options.unit, stream_time_unit=stream_time_unit, epoch=epoch)
-    if static is not None or named:
-        notes.append("note: EP-SPARQL patterns match events only; static data is not read")
-    if events.restricted:
-        policy = compile_policy_operands(query, base=base)
-        notes.extend(f"warning: {w}" for w in policy.warnings)
-        found = list(policy_answers(policy, data.elements, selection=events.selection,
-                                    consumption=events.consumption, reading=events.policy_reading, start=start,
-                                    end=end, engine=lars_engine))
-        return RunResult(query, policy, tuple(found), tuple(notes), events=True)
-    compiled = compile_epsparql(query, base=base)
+    compiled: Any = compile_policy_operands(query, base=base) if events.restricted else compile_epsparql(query, base=base)
     notes.extend(f"warning: {w}" for w in compiled.warnings)
-    found = list(event_answers(compiled, data.elements, start=start, end=end, engine=lars_engine))
-    return RunResult(query, compiled, tuple(found), tuple(notes), events=True)
+    data = request.read(static=False)
+    if request.static is not None or request.named:
+        notes.append("note: EP-SPARQL patterns match events only; static data is not read")
+    resume = request.resume_after
+
+    def produce() -> Iterator[Any]:
+        if events.restricted:
+            found = policy_answers(compiled, data.elements, selection=events.selection,
+                                   consumption=events.consumption, reading=events.policy_reading, start=start,
+                                   end=end, engine=request.lars_engine)
+        else:
+            found = event_answers(compiled, data.elements, start=start, end=end, on_progress=request.on_progress,
+                                  engine=request.lars_engine)
+        return iter(found) if resume is None else (ev for ev in found if ev.t > resume)
+
+    return Evaluations(query, compiled, produce, notes, events=True, data=data, count=request.counter(data),
+                       accounting=request.accounting)
 
 
-def _run_rsepql(query: Any, streams: Mapping[str, StreamInput], static: StaticInput,
-                named: Mapping[str, str | os.PathLike[str]] | None, options: TranslationOptions,
-                profile: ProfileOptions | None, events: EventOptions, start: int | None, end: int | None,
-                r2s: str | None, lars_engine: str, stream_time_unit: str | None, epoch: str | None,
-                notes: list[str]) -> RunResult:
+def _run_rsepql(query: Any, request: _Request, notes: _Notes) -> Evaluations:
     """An RSEP-QL run (``rsplars run`` on ``MATCH``, docs/epsparql.md "RSEP-QL"): the LARS program of
     the basic event patterns on their windows, ``MATCH`` evaluated at every evaluation time
     (``events.at``, else every time point with a stream item), the full answer ``[[MATCH E]]^t``
@@ -323,45 +614,61 @@ def _run_rsepql(query: Any, streams: Mapping[str, StreamInput], static: StaticIn
     from translator.translate.normalize import TimeBase
     from translator.translate.rsepql import compile_rsepql
 
+    options, events, start, end = request.options, request.events, request.start, request.end
     if options.as_variant or options.strategy:
         raise RsplarsError("as_variant and strategy do not apply to RSEP-QL queries (docs/epsparql.md)")
     if options.mode not in (None, "push"):
         raise RsplarsError("RSEP-QL queries are evaluated at the times of events.at or on every item: mode does "
                            "not apply")
-    if profile is not None:
+    if request.profile is not None:
         raise RsplarsError("engine profiles do not apply to RSEP-QL: give its evaluation times with "
                            "EventOptions(at=…) (docs/epsparql.md)")
-    if r2s not in (None, "rstream"):
+    if request.r2s not in (None, "rstream"):
         raise RsplarsError("r2s does not apply to RSEP-QL: the answer at t is [[MATCH E]]^t (Dell'Aglio et al. "
                            "2016, Eq. 8)")
-    if start is not None and end is not None and start > end:
-        raise RsplarsError(f"start {start} is after end {end}")
     compiled = compile_rsepql(query, base=TimeBase(options.unit))
-    data = read_data(streams, None, None, unit=options.unit, stream_time_unit=stream_time_unit, epoch=epoch)
-    if static is not None or named:
+    data = request.read(static=False)
+    if request.static is not None or request.named:
         notes.append("note: RSEP-QL event patterns match stream items only; static data is not read")
     if events.at is not None:
         times = [t for t in sorted(set(events.at)) if (start is None or t >= start) and (end is None or t <= end)]
     else:
         times = event_times(data.elements, start, end)
-    found = rsepql_answers(compiled, data.elements, selection=events.selection, consumption=events.consumption,
-                           reading=events.policy_reading, times=times, engine=lars_engine)
-    return RunResult(query, compiled, tuple(found), tuple(notes), events=True)
+    if request.resume_after is not None:
+        times = [t for t in times if t > request.resume_after]
+
+    def produce() -> Iterator[Any]:
+        return iter(rsepql_answers(compiled, data.elements, selection=events.selection,
+                                   consumption=events.consumption, reading=events.policy_reading, times=times,
+                                   engine=request.lars_engine))
+
+    return Evaluations(query, compiled, produce, notes, events=True, data=data, count=request.counter(data),
+                       accounting=request.accounting)
 
 
-def _run_plain(query: Query, static: StaticInput, named: Mapping[str, str | os.PathLike[str]] | None,
-               options: TranslationOptions, profile: ProfileOptions | None, start: int | None, end: int | None,
-               r2s: str | None, lars_engine: str, static_during: Sequence[StaticDuring],
-               notes: list[str]) -> RunResult:
+class GraphNotGiven(RsplarsError):
+    """A graph of a plain SPARQL query's ``FROM <g>`` / ``FROM NAMED <g>`` (``keyword``) with an
+    IRI rsplars does not read (no ``file:`` IRI, and no ``named`` file for it): rsplars reads no
+    data from the web."""
+
+    def __init__(self, message: str, iri: str, keyword: str) -> None:
+        super().__init__(message)
+        self.iri = iri
+        self.keyword = keyword
+
+
+def _run_plain(query: Query, request: _Request, notes: _Notes) -> Evaluations:
     """A query without streams is plain SPARQL (Dao-Tran, Beck, Eiter 2015, Proposition 2): solved
     once over the static data (``rsplars run QUERY --static FILE`` without ``--stream``,
-    :func:`translator.evaluate.plain_sparql.evaluate_once`). A query read from a file resolves
-    relative IRIs against the file's ``file:`` IRI; without ``static``, ``FROM <g>`` and
-    ``FROM NAMED <g>`` name the graphs (the ``named`` file of that IRI, else the file a ``file:``
-    IRI names; docs/translation.md)."""
+    :func:`translator.evaluate.plain_sparql.evaluate_once`), ``NOW()`` the query time (SPARQL 1.1
+    §17.4.5.1). A query read from a file resolves relative IRIs against the file's ``file:`` IRI;
+    without ``static``, ``FROM <g>`` and ``FROM NAMED <g>`` name the graphs (the ``named`` file of
+    that IRI, else the file a ``file:`` IRI names; docs/translation.md)."""
     from translator.evaluate.plain_sparql import evaluate_once
     from translator.query.model import IRI, stream_graph_patterns
+    from translator.translate.now import bind_query_time
 
+    options, static, named = request.options, request.static, request.named
     if query.dialect in ("epsparql", "rsepql"):
         raise RsplarsError(f"the query was read as {query.dialect.upper()}, which reads an event stream: give it "
                            "streams; a plain SPARQL query writes every IRI as <…> or prefix:name")
@@ -370,15 +677,16 @@ def _run_plain(query: Query, static: StaticInput, named: Mapping[str, str | os.P
     if streams:
         raise RsplarsError(f"the query reads the streams {', '.join(streams)}: give them with streams={{IRI: data}} "
                            "(without streams, a query without streams is evaluated once, as plain SPARQL)")
-    given = [name for name, value in (("start", start), ("end", end), ("period", options.period),
-                                      ("as_variant", options.as_variant), ("profile", profile),
-                                      ("static_during", tuple(static_during) or None))
-             if value is not None] + (["r2s"] if r2s not in (None, "rstream") else []) + \
+    given = [name for name, value in (("start", request.start), ("end", request.end), ("period", options.period),
+                                      ("as_variant", options.as_variant), ("profile", request.profile),
+                                      ("static_during", tuple(request.static_during) or None),
+                                      ("resume_after", request.resume_after))
+             if value is not None] + (["r2s"] if request.r2s not in (None, "rstream") else []) + \
         ([f"mode {options.mode}"] if options.mode not in (None, "none") else [])
     if given:
         raise RsplarsError(f"{given[0]} needs streams: without streams the query is evaluated once, as plain SPARQL")
     src = source_of(query)
-    if src.source not in ("<input>", "<query>") and query.prologue.base is None:  # IRIs relative to the file
+    if src.source not in ("<input>", "<query>", "<stdin>") and query.prologue.base is None:  # relative to the file
         from pathlib import Path
 
         from translator.query.parse import parse as parse_query
@@ -393,10 +701,13 @@ def _run_plain(query: Query, static: StaticInput, named: Mapping[str, str | os.P
         if iri.value not in named_files:
             named_files[iri.value] = _graph_file(iri.value, named_files, "FROM NAMED")
     data = read_data(None, static_files, named_files, unit=options.unit)
-    ((_, compiled),) = compile_variants(query, replace(options, mode="none"), (), notes)
-    evaluation = evaluate_once(compiled, data.facts, engine=lars_engine,
-                               on_note=lambda text: notes.append(f"note: {text}"))
-    return RunResult(query, compiled, (evaluation,), tuple(notes), plain=True)
+    ((_, compiled),) = compile_variants(bind_query_time(query), replace(options, mode="none"), (), notes)
+
+    def produce() -> Iterator[Any]:
+        yield evaluate_once(compiled, data.facts, engine=request.lars_engine,
+                            on_note=lambda text: notes.append(f"note: {text}"))
+
+    return Evaluations(query, compiled, produce, notes, plain=True, data=data, accounting=request.accounting)
 
 
 def _graph_file(iri: str, named: Mapping[str, str], keyword: str) -> str:
@@ -410,7 +721,7 @@ def _graph_file(iri: str, named: Mapping[str, str], keyword: str) -> str:
         return unquote(urlparse(iri).path)
     give = "the default graph with static=FILE (or named={IRI: FILE})" if keyword == "FROM" else \
         f"the graph with named={{{iri!r}: FILE}}"
-    raise RsplarsError(f"{keyword} <{iri}>: rsplars reads no data from the web; give {give}")
+    raise GraphNotGiven(f"{keyword} <{iri}>: rsplars reads no data from the web; give {give}", iri, keyword)
 
 
 def _bind_now(query: Any, unit: str, epoch: str | None) -> Any:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from lars.errors import RsplarsError
 
@@ -33,7 +33,8 @@ class Translation:
 
 
 def translate(query: QueryInput, to: str = "lars", *, options: TranslationOptions = TranslationOptions(),
-              profile: ProfileOptions | None = None, unicode: bool = False, aggregates: str = "portable") -> str:
+              profile: ProfileOptions | None = None, r2s: str | None = None, unicode: bool = False,
+              aggregates: str = "portable", on_note: Callable[[str], None] | None = None) -> str:
     """The text of ``query`` as ``to`` (one of :data:`TARGETS`), as ``rsplars translate --to``:
 
     * ``lars``: the LARS program (Dao-Tran, Beck, Eiter 2015, §4: τ1/τ2, Table 1 windows,
@@ -45,6 +46,11 @@ def translate(query: QueryInput, to: str = "lars", *, options: TranslationOption
     * ``asp``: its clingo encoding (docs/asp-encoding.md);
     * ``model``: the query model as JSON (docs/model-json.md); ``query``: the query printed back;
     * ``rspql``, ``csparql``, ``cqels``, ``rsepql``: the query in that dialect, same answers.
+
+    ``r2s``: the R2S operator of the report-policy program (overrides the profile's, and the one an
+    RSP-QL registration names). ``on_note``: called with each remark (``note: …``) on the
+    translation, e.g. what a dialect printer changed or why an RSP-QL query runs its plain
+    translation (the command line prints them on stderr).
 
     >>> import rsplars
     >>> q = '''PREFIX : <http://example.org/>
@@ -67,16 +73,22 @@ def translate(query: QueryInput, to: str = "lars", *, options: TranslationOption
         from translator.query.dialect_print import print_in_dialect
 
         src = source_of(parsed)
-        text, _notes = print_in_dialect(parsed, to, source=src.source, text=src.text)
+        text, notes = print_in_dialect(parsed, to, source=src.source, text=src.text)
+        for note in notes:
+            _note(on_note, f"note: {note}")
         return str(text)
     if to == "lars":
-        profile = dialect_profile(parsed, options, profile)
+        profile = dialect_profile(parsed, options, profile, r2s, on_note=on_note)
         if profile is not None:
             return _operational_lars(parsed, options, profile, unicode)
     from translator.translate.compile import program_header
 
     out = []
-    for label, compiled in compile_variants(parsed, options):
+    warnings: list[str] = []  # of the translation (an EP-SPARQL pattern without a bound)
+    variants = compile_variants(parsed, options, (), warnings)
+    for warning in warnings:
+        _note(on_note, warning)
+    for label, compiled in variants:
         out.append(program_header(label, compiled, options.unit))
         if to == "asp":
             from translator.translate.asp_export import program_text
@@ -110,22 +122,46 @@ def translations(query: QueryInput, *, options: TranslationOptions = Translation
 
 
 def dialect_profile(query: Any, options: TranslationOptions, profile: ProfileOptions | None,
-                     r2s: str | None = None) -> ProfileOptions | None:
-    """``profile``, else the profile of the query's dialect (RSP-QL: ``rsp-ql``, with the R2S of its
-    registration) unless the options ask for a plain translation (mode, period, as_variant) or the
-    query has windows a report policy cannot run (as ``rsplars run``/``translate`` decide,
-    :func:`translator.evaluate.profiles.dialect_defaults`)."""
-    if profile is not None:
-        return profile
-    if query.dialect != "rspql" or options.mode or options.period or options.as_variant:
-        return None
-    from translator.evaluate.profiles import dialect_defaults
+                    r2s: str | None = None, *, on_note: Callable[[str], None] | None = None) -> ProfileOptions | None:
+    """``profile`` (where it names no R2S: ``r2s``, else that of an RSP-QL registration; where it names
+    no profile, the dialect's: its fields override that profile's parameters), else the profile of
+    the query's dialect (RSP-QL: ``rsp-ql``, with ``r2s`` or the R2S of its registration) unless the options ask for a plain
+    translation (mode, period, as_variant) or the query has windows a report policy cannot run (as
+    ``rsplars run``/``translate`` decide, :func:`translator.evaluate.profiles.dialect_defaults`;
+    ``on_note`` hears why)."""
+    if query.dialect == "rspql":  # the one dialect with a profile of its own: other runs load no profiles
+        from translator.evaluate.profiles import dialect_defaults
 
-    registration = getattr(query, "registration", None)
-    name, default_r2s = dialect_defaults(query.dialect, registration.kind if registration is not None else None)
-    if name is None or {w.window.kind for w in query.dataset.windows} - {"range", "tumbling"}:
+        registration = getattr(query, "registration", None)
+        name, default_r2s = dialect_defaults(query.dialect, registration.kind if registration is not None else None)
+    else:
+        name, default_r2s = None, None
+    plain = bool(options.mode or options.period or options.as_variant)
+    if profile is not None:  # the R2S of an RSP-QL registration, unless r2s or the profile names one
+        from dataclasses import replace
+
+        r2s = r2s or default_r2s
+        if r2s is not None and profile.r2s is None:
+            profile = replace(profile, r2s=r2s)
+        if profile.profile is None and name is not None and not plain:  # parameters of the dialect's profile
+            profile = replace(profile, profile=name)
+        return profile
+    if query.dialect != "rspql" or plain:
+        return None
+    if name is None:
+        return None
+    other = sorted({w.window.kind for w in query.dataset.windows} - {"range", "tumbling"})
+    if other:  # report policies need time-based sliding windows
+        _note(on_note, f"note: the {name} profile reports on time-based sliding windows (Dell'Aglio et al. 2013, "
+                       f"§2.3); a query with {' and '.join(other)} windows runs its plain translation (pulled at the "
+                       "windows' slide, pushed when every window counts triples)")
         return None
     return ProfileOptions(name, r2s=r2s or default_r2s)
+
+
+def _note(on_note: Callable[[str], None] | None, text: str) -> None:
+    if on_note is not None:
+        on_note(text)
 
 
 def _operational_lars(query: Any, options: TranslationOptions, profile: ProfileOptions, unicode: bool) -> str:

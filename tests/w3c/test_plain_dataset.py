@@ -1,5 +1,5 @@
 """The base IRI of a query file, ``FROM <g>`` and ``FROM NAMED <g>`` of a plain SPARQL run
-(``translator.cli.commands.plain_dataset``): relative IRIs resolve against the query file's
+(``rsplars.running``, which ``rsplars run`` calls): relative IRIs resolve against the query file's
 ``file:`` IRI (SPARQL 1.1 §4.1.1), FROM names the default graph and FROM NAMED a named graph
 (§13.2), and ``--static`` given on
 the command line overrides FROM as a protocol dataset does (SPARQL 1.1 Protocol §2.1.4). The

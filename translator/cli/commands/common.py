@@ -110,19 +110,46 @@ def add_data_options(p, *, stream_required: bool) -> None:
                    help="static data that holds only from FROM to TO (base units; repeatable)")
 
 
-def parse_query(args: argparse.Namespace, path: str):
-    from translator.query.parse import detect, parse
+class Default(str):
+    """An option's default that the user did not give: a profile's parameter overrides it, an
+    explicit option overrides the profile (``--r2s``, ``--window-bounds``)."""
+
+
+def given(value) -> bool:
+    return value is not None and not isinstance(value, Default)
+
+
+def read_query(path: str, dialect: str = "auto", *, lenient: bool = False, bare_ns: str | None = None):
+    """The query of the file ``path`` (``-``: stdin) parsed by :func:`rsplars.parse`, which keeps
+    its text for errors that point into it later; the detected dialect and the parser's notes go to
+    stderr."""
+    from rsplars.queries import parse
+    from translator.query.parse import detect
 
     text, source = read_text(path)
-    dialect = args.dialect
     if dialect == "auto":  # translator.query.dialect.detect_dialect, remembered for a query run again
         dialect, reason = detect(text, source)
         print(f"rsplars: dialect: {dialect} ({reason})", file=sys.stderr)
-    query = parse(text, dialect, source=source, lenient=args.lenient, bare_ns=getattr(args, "bare_ns", None))
-    args.query_text, args.query_source = text, source  # for errors that point into the text later
+    query = parse(text, dialect, source=source, lenient=lenient, bare_ns=bare_ns)
     for note in query.notes:
         print(f"rsplars: {note}", file=sys.stderr)
     return query
+
+
+def parse_query(args: argparse.Namespace, path: str):
+    """:func:`read_query` with ``--dialect``, ``--lenient``, ``--bare-ns``; the text is kept on
+    ``args`` too (``query_text``, ``query_source``) for errors that point into it later."""
+    from rsplars.queries import source_of
+
+    query = read_query(path, args.dialect, lenient=args.lenient, bare_ns=getattr(args, "bare_ns", None))
+    src = source_of(query)
+    args.query_text, args.query_source = src.text, src.source
+    return query
+
+
+def print_note(text: str) -> None:
+    """A remark of the API (``on_note``: ``note: …``) on stderr, as the command line prints it."""
+    print(f"rsplars: {text}", file=sys.stderr)
 
 
 def time_spec(args: argparse.Namespace):
@@ -169,19 +196,7 @@ def named_files(args: argparse.Namespace) -> dict[str, str]:
 
 def static_during_pieces(args: argparse.Namespace) -> list[tuple[int | None, int | None, str]]:
     """``--static-during FROM..TO=FILE`` options as ``(FROM, TO, FILE)`` (:data:`rsplars.StaticDuring`)."""
-    import re
-
-    pieces = []
-    for spec in getattr(args, "static_during", None) or ():
-        m = re.fullmatch(r"(-?\d*)\.\.(-?\d*)=(.+)", spec)
-        if not m:
-            raise RsplarsError(f"--static-during {spec!r}: expected FROM..TO=FILE, e.g. 2..13=shops.ttl or "
-                               "14..=later.ttl")
-        start, end = (int(x) if x else None for x in m.group(1, 2))
-        if start is not None and end is not None and start > end:
-            raise RsplarsError(f"--static-during {spec!r}: FROM {start} is after TO {end}")
-        pieces.append((start, end, m.group(3)))
-    return pieces
+    return [static_during_spec(spec) for spec in getattr(args, "static_during", None) or ()]
 
 
 def data_arguments(args: argparse.Namespace) -> dict:
@@ -202,11 +217,6 @@ def parsed_query(args: argparse.Namespace, path: str):
     return query
 
 
-def print_note(note: str) -> None:
-    """A remark of the API (``on_note``) on stderr, as ``rsplars: …``."""
-    print(f"rsplars: {note}", file=sys.stderr)
-
-
 def read_data(args: argparse.Namespace, accounting=None):
     """(stream elements merged by time, static facts) from ``--stream``/``--static``/``--named``;
     ``accounting`` (``lars.accounting``) counts the elements and skips bad ones if asked."""
@@ -217,11 +227,9 @@ def read_data(args: argparse.Namespace, accounting=None):
     return elements, static_data(args)
 
 
-def _static_during(spec: str):
-    """``FROM..TO=FILE`` of ``--static-during``: the file's triples as rules true from FROM to TO."""
+def static_during_spec(spec: str) -> tuple[int | None, int | None, str]:
+    """``--static-during FROM..TO=FILE`` as ``(FROM, TO, FILE)`` (:data:`rsplars.StaticDuring`)."""
     import re
-
-    from translator.rdf.static import hold_during, load_static_facts
 
     m = re.fullmatch(r"(-?\d*)\.\.(-?\d*)=(.+)", spec)
     if not m:
@@ -229,7 +237,15 @@ def _static_during(spec: str):
     start, end = (int(x) if x else None for x in m.group(1, 2))
     if start is not None and end is not None and start > end:
         raise RsplarsError(f"--static-during {spec!r}: FROM {start} is after TO {end}")
-    return hold_during(load_static_facts([m.group(3)]), start, end)
+    return start, end, m.group(3)
+
+
+def _static_during(spec: str):
+    """``FROM..TO=FILE`` of ``--static-during``: the file's triples as rules true from FROM to TO."""
+    from translator.rdf.static import hold_during, load_static_facts
+
+    start, end, path = static_during_spec(spec)
+    return hold_during(load_static_facts([path]), start, end)
 
 
 def check_stream_iris(query, stream_iris) -> None:
@@ -238,7 +254,7 @@ def check_stream_iris(query, stream_iris) -> None:
     notes: list[str] = []
     variants.check_stream_iris(query, stream_iris, notes)
     for note in notes:
-        print(f"rsplars: {note}", file=sys.stderr)
+        print_note(note)
 
 
 def translation_options(args: argparse.Namespace) -> TranslationOptions:
@@ -250,8 +266,9 @@ def translation_options(args: argparse.Namespace) -> TranslationOptions:
         if not sep or not number.strip().isdigit() or int(number) < 1:
             raise RsplarsError(f"--assign: expected I=IRI with I a triple pattern number from 1, got {spec!r}")
         assign[int(number)] = iri
+    bounds = args.window_bounds if given(args.window_bounds) else None  # None: closed, or the profile's
     return TranslationOptions(mode=getattr(args, "mode", None) or None, period=getattr(args, "period", None),
-                              strategy=getattr(args, "strategy", None), window_bounds=args.window_bounds,
+                              strategy=getattr(args, "strategy", None), window_bounds=bounds,
                               unit=args.unit, as_variant=getattr(args, "as_", None), assign=assign)
 
 
@@ -266,7 +283,7 @@ def compile_variants(args: argparse.Namespace, query, elements=()) -> list[tuple
     notes: list[str] = []
     out = variants.compile_variants(query, translation_options(args), elements, notes)
     for note in notes:
-        print(f"rsplars: {note}", file=sys.stderr)
+        print_note(note)
     return out
 
 

@@ -1,9 +1,10 @@
-"""``rsplars run`` on an EP-SPARQL query (docs/epsparql.md): all ``--stream`` inputs are one event
-stream, the query is push-evaluated, and every complex event is written once with its interval
-(``"@start"``, ``"@end"`` in base units). ``--selection`` / ``--consumption`` choose the selection
-and consumption policies of RSEP-QL (Dell'Aglio et al. 2016, §4.3, §4.4; default: unrestricted, as
-ETALIS); ``--policy-reading`` how SEQ^c/SEQ^r read "the earliest/latest E2 match", which Eq. 11 and
-Example 10 of that paper read differently (docs/epsparql.md)."""
+"""The EP-SPARQL options of ``run`` and ``agree`` (docs/epsparql.md): ``--selection`` /
+``--consumption`` choose the selection and consumption policies of RSEP-QL (Dell'Aglio et al. 2016,
+§4.3, §4.4; default: unrestricted, as ETALIS); ``--policy-reading`` how SEQ^c/SEQ^r read "the
+earliest/latest E2 match", which Eq. 11 and Example 10 of that paper read differently. ``rsplars
+run`` hands them to :func:`rsplars.evaluations` (:class:`rsplars.EventOptions`); ``agree`` compares
+the complex events of a push query (:func:`push_answers`): all ``--stream`` inputs are one event
+stream, the query is push-evaluated, every complex event reported once with its interval."""
 
 from __future__ import annotations
 
@@ -11,7 +12,6 @@ import argparse
 import sys
 
 from lars.errors import RsplarsError
-from translator.exits import EXIT_OK
 
 
 def add_epsparql_options(p: argparse.ArgumentParser) -> None:
@@ -61,61 +61,6 @@ def evaluations(args: argparse.Namespace, compiled, elements, *, start=None, end
         return policy_answers(compiled, elements, selection=args.selection, consumption=args.consumption,
                               reading=args.policy_reading, start=start, end=end, engine=engine)
     return event_answers(compiled, elements, start=start, end=end, on_progress=progress, engine=engine)
-
-
-def run_epsparql(args: argparse.Namespace, query) -> int:
-    """``rsplars run`` for an EP-SPARQL query."""
-    from translator.cli.commands.common import Progress, output, read_data
-    from translator.evaluate.epsparql_run import check_format, writer
-
-    for name in ("as_", "strategy"):
-        if getattr(args, name, None):
-            raise RsplarsError(f"--{name.strip('_').replace('_', '-')} does not apply to EP-SPARQL queries "
-                               "(event patterns, push-evaluated; see docs/epsparql.md)")
-    if getattr(args, "mode", None) not in (None, "push"):
-        raise RsplarsError("EP-SPARQL queries are push-evaluated (on every event): --mode pull/none does not apply")
-    if getattr(args, "engine", "sequential") == "spark":
-        from spark_jobs.epsparql_job import refuse_policy
-
-        refuse_policy(args.selection, args.consumption)  # before the stream is read
-        for name in ("parquet", "spark_state"):
-            if getattr(args, name, None) is not None:
-                raise RsplarsError(f"--{name.replace('_', '-')} does not apply to EP-SPARQL runs on Spark "
-                                   "(docs/spark_jobs.md)")
-    if args.r2s != "rstream":
-        raise RsplarsError("--r2s does not apply to EP-SPARQL: each complex event is reported once, when detected")
-    if args.start is not None and args.end is not None and args.start > args.end:
-        raise RsplarsError(f"--from {args.start} is after --to {args.end}")
-    fmt = args.format
-    check_format(fmt)
-    compiled = compile_for_run(args, query)
-    from translator.evaluate.accounting import count_elements, new_accounting, print_summary
-
-    accounting = new_accounting(getattr(args, "skip_bad_elements", False))
-    elements, _facts = read_data(args, accounting)
-    if args.print_asp_at is not None:
-        if uses_policy(args):
-            raise RsplarsError("--print-asp-at prints the LARS program of the unrestricted policy; "
-                               "a selection or consumption policy is post-processing (docs/epsparql.md)")
-        from translator.cli.commands.print_asp import print_asp
-
-        return print_asp(args, compiled, elements, ())
-    if args.static or args.named:
-        print("rsplars: note: EP-SPARQL patterns match events only; --static/--named data is not read",
-              file=sys.stderr)
-    evs = evaluations(args, compiled, elements, start=args.start, end=args.end, progress=Progress("rsplars run"))
-    last = None
-    try:
-        with output(args.output) as out:
-            write = writer(fmt, out, compiled)
-            for ev in evs:
-                write(ev)
-                out.flush()
-                last = ev.t
-    finally:  # nothing lost silently (docs/robustness.md)
-        count_elements(accounting, elements, last)
-        print_summary(accounting)
-    return EXIT_OK
 
 
 def push_answers(args: argparse.Namespace, query, elements, *, end=None) -> dict:

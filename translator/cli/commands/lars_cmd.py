@@ -187,33 +187,19 @@ def _write(out: TextIO, lines: Iterator[str]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    program = _load_program(_read(args.program), args.program)
+    from rsplars.programs import lars_engine, parse_program
+
+    # parsed once, then taken from the user's cache (lars.cache): a run again loads no parser
+    program = parse_program(_read(args.program), source=args.program, cached=True)
     if args.models < 0:
         raise RsplarsError(f"--models must be >= 0, got {args.models}")
     if args.engine == "spark":  # blocks with look-back (spark_jobs.lars_job)
         return _run_spark(args, program)
-    from translator.evaluate.engine import make_solver
-
-    solver = make_solver(program, args.engine, models=args.models, need_asp=args.print_asp)
-    solver.encode_json = args.format == "jsonl" and args.emit == "full"  # Step.encoded where the engine keeps it
+    # Step.encoded where the engine keeps it: full answers written as JSON lines
+    solver = lars_engine(program, args.engine, models=args.models, asp=args.print_asp,
+                         json_lines=args.format == "jsonl" and args.emit == "full")
     live = args.stream == "-" and not (args.print_asp or args.skip_bad_elements or args.resume_from is not None)
     return _run_live(args, program, solver) if live else _run_counted(args, program, solver)
-
-
-def _load_program(text: str, source: str):
-    """The program ``text`` parsed (``source`` names it in error messages), from the user's cache
-    (``translator.cache``) when the same text was parsed before: a run again loads no parser. The file
-    name is not part of the key (it appears in errors only, and errors are never kept)."""
-    from translator import cache
-    from lars.model import Program
-    from lars.units import DEFAULT_BASE_UNIT
-
-    def parsed() -> Program:
-        from lars.syntax import parse_program
-
-        return parse_program(text, source=source, base_unit=DEFAULT_BASE_UNIT)
-
-    return cache.cached("program", (text, DEFAULT_BASE_UNIT), parsed, valid=lambda p: isinstance(p, Program))
 
 
 def _run_live(args: argparse.Namespace, program, solver) -> int:
@@ -222,6 +208,7 @@ def _run_live(args: argparse.Namespace, program, solver) -> int:
     are counted as they arrive (the summary on stderr at the end); SIGINT/SIGTERM and
     ``--max-memory`` stop it cleanly (docs/robustness.md)."""
     from lars.streams import live_times
+    from rsplars.programs import lars_run
     from translator.evaluate.lars_input import read_stream_live
     from translator.cli.commands.longrun import write_run
     from translator.evaluate.accounting import count_live, new_accounting
@@ -239,14 +226,15 @@ def _run_live(args: argparse.Namespace, program, solver) -> int:
         steps_at = live_times(live, start)  # until the stream ends
         total = 0
     guard = MemoryGuard(resolve_limit(args.max_memory), program, live)
-    steps = _Notes(total)(solver.run(live, announced(steps_at, guard.note_time)))
-    return write_run(args, "rsplars", f"lars-{args.format}", _writer(args), steps, accounting, guard=guard,
+    steps = _Notes(total)(lars_run(program, live, times=announced(steps_at, guard.note_time), engine=solver))
+    return write_run(args.output, args.resume_from, "rsplars", f"lars-{args.format}", _writer(args), steps, accounting, guard=guard,
                      count=lambda last: count_live(accounting, live, last), at_once=lambda: live.waiting, pieces=True)
 
 
 def _run_counted(args: argparse.Namespace, program, solver) -> int:
     """A stream file (checked, then read lazily; or read whole), its elements counted (read, used, rejected, duplicates), with a clean
     stop on SIGINT/SIGTERM, ``--resume-from`` and the memory limit (docs/robustness.md)."""
+    from rsplars.programs import lars_run
     from translator.evaluate.lars_input import read_stream
     from translator.cli.commands.longrun import write_run
     from translator.evaluate.accounting import count_stream, new_accounting
@@ -290,10 +278,10 @@ def _run_counted(args: argparse.Namespace, program, solver) -> int:
     if args.resume_from is not None:
         times = [t for t in times if t > args.resume_from]
     guard = MemoryGuard(resolve_limit(args.max_memory), program, stream)
-    steps = solver.run(stream, announced(times, guard.note_time))
+    steps = lars_run(program, stream, times=announced(times, guard.note_time), engine=solver)
     if lazy is not None:
         steps = _stop_at_bad_input(steps, stream, args.output)
-    return write_run(args, "rsplars", f"lars-{args.format}", _writer(args), _Notes(len(times))(steps),
+    return write_run(args.output, args.resume_from, "rsplars", f"lars-{args.format}", _writer(args), _Notes(len(times))(steps),
                      accounting, guard=guard,
                      count=lambda last: count_stream(accounting, stream if lazy is None else _Sizes(sizes), last),
                      pieces=True)
@@ -328,7 +316,7 @@ def _run_spark(args: argparse.Namespace, program) -> int:
     chosen = [t for t in times if args.resume_from is None or t > args.resume_from]
     steps = lars_steps_spark(program, stream, chosen, models=args.models, master=args.master,
                              partitions=args.partitions)
-    return write_run(args, "rsplars", f"lars-{args.format}", _writer(args), _Notes(len(chosen))(steps), accounting,
+    return write_run(args.output, args.resume_from, "rsplars", f"lars-{args.format}", _writer(args), _Notes(len(chosen))(steps), accounting,
                      count=lambda last: count_stream(accounting, stream, last), pieces=True)
 
 

@@ -27,11 +27,13 @@ def add_robustness_options(p: argparse.ArgumentParser, *, resume: bool = True, m
                        help="continue a stopped run: evaluate only the times after T")
 
 
-def write_run(args: argparse.Namespace, prog: str, fmt: str, make_writer: Callable, evaluations: Iterable,
-              accounting: Accounting, *, guard=None, count: Callable[[int | None], None] | None = None,
-              at_once: Callable[[], bool] | None = None, pieces: bool = False) -> int:
-    """Write the evaluations to ``--output`` (atomically) or stdout, one flushed piece per evaluation
-    time; on SIGINT/SIGTERM or over the memory limit keep what was written and say up to which time
+def write_run(output: str | None, resume: int | None, prog: str, fmt: str, make_writer: Callable,
+              evaluations: Iterable, accounting: Accounting, *, guard=None,
+              count: Callable[[int | None], None] | None = None, at_once: Callable[[], bool] | None = None,
+              pieces: bool = False) -> int:
+    """Write the evaluations to ``output`` (``--output``, atomically; ``None``: stdout), one flushed
+    piece per evaluation time, after the part of ``output`` a run stopped after ``resume`` kept
+    (``--resume-from``); on SIGINT/SIGTERM or over the memory limit keep what was written and say up to which time
     it is complete. Prints the element summary at the end in every case. Returns the exit code.
 
     Over the memory limit in the middle of an evaluation, the guard's watchdog thread
@@ -44,8 +46,6 @@ def write_run(args: argparse.Namespace, prog: str, fmt: str, make_writer: Callab
     from translator.evaluate.memory import MemoryLimitError, MemoryWatchdog
     from translator.evaluate.resume import kept_output
 
-    output = getattr(args, "output", None)
-    resume = getattr(args, "resume_from", None)
     kept = kept_output(output, resume, fmt) if resume is not None else None
     last: int | None = None
     lock = threading.Lock()

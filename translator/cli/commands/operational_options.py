@@ -7,17 +7,10 @@ import argparse
 import sys
 
 from lars.errors import RsplarsError
-from translator.cli.commands.common import OPTION_GROUPS
+from translator.cli.commands.common import OPTION_GROUPS, Default, given
 from translator.options import ProfileOptions
 
-
-class Default(str):
-    """An option's default that the user did not give: a profile's parameter overrides it, an
-    explicit option overrides the profile (``--r2s``, ``--window-bounds``)."""
-
-
-def given(value) -> bool:
-    return value is not None and not isinstance(value, Default)
+__all__ = ["Default", "given"]  # (where check and agree import them from)
 
 
 REPORT_HELP = ("window-close, content-change, non-empty, periodic (or WC, CC, NC, P), comma-separated "
@@ -87,6 +80,19 @@ OPERATIONAL_DESTS = ("profile", "profiles", "t0", "report_policy", "cc_mode", "r
                      "tick", "empty_relations", "window_alignment", "horizon")
 
 
+def requested_profile_options(args: argparse.Namespace) -> ProfileOptions | None:
+    """:func:`profile_options` when the options ask for a report policy (a profile or a single
+    parameter), else ``None`` (``--r2s`` alone only overrides); a malformed ``--report-period`` is
+    an error naming the option."""
+    if not operational_requested(args):
+        return None
+    if getattr(args, "report_period", None) is not None:
+        from translator.rdf.timeunits import duration_in_base_units
+
+        duration_in_base_units(args.report_period, args.unit)
+    return profile_options(args)
+
+
 def parse_horizon(text: str | None) -> str | int | None:
     """``--horizon``: ``none``, ``last`` or a time in base units."""
     if text is None or text in ("none", "last"):
@@ -137,59 +143,6 @@ def window_bounds_given(args: argparse.Namespace) -> str | None:
     """``--window-bounds`` if the user gave it, else ``None`` (the profile's, or closed)."""
     value = getattr(args, "window_bounds", None)
     return str(value) if given(value) else None
-
-
-def run_operational(args: argparse.Namespace, query) -> int:
-    """``rsplars run`` under operational parameters: the answer stream of
-    :func:`translator.evaluate.operational.operational_relations`, one record per relation."""
-    from translator.cli.commands.common import compile_variants, read_data
-    from translator.evaluate.operational import Evaluator
-    from translator.evaluate.writers import WRITERS, check_format
-    from translator.translate.normalize import TimeBase
-
-    if getattr(args, "mode", None) or getattr(args, "period", None):
-        raise RsplarsError("--mode/--period and the operational options exclude each other: the report policy "
-                           "decides when the query is evaluated")
-    if getattr(args, "print_asp_at", None) is not None:
-        raise RsplarsError("--print-asp-at is not available with operational options; "
-                           "`rsplars translate --to lars --profile …` shows the program")
-    if getattr(args, "engine", None) == "spark":
-        raise RsplarsError("--engine spark does not run operational profiles; use the sequential engine")
-    op = resolve_operational(args, base_unit=args.unit)
-    args.window_bounds = args.window_bounds if given(args.window_bounds) else op.window_model
-    args.mode = "none"
-    from translator.cli.commands.longrun import write_run
-    from translator.evaluate.accounting import count_elements, new_accounting
-    from translator.evaluate.memory import MemoryGuard, resolve_limit
-
-    accounting = new_accounting(getattr(args, "skip_bad_elements", False))
-    elements, facts = read_data(args, accounting)
-    ((_, compiled),) = compile_variants(args, query, elements)
-    check_format(args.format, compiled.form)
-    evaluator = Evaluator(compiled.query, compiled.strategy, TimeBase(args.unit), elements, facts, engine=args.lars_engine)
-    relations = evaluator.relations(op, args.start, args.end)
-    resume = getattr(args, "resume_from", None)
-    if resume is not None:  # the answers at t depend on the stream up to t only (translator.evaluate.resume)
-        relations = [rel for rel in relations if rel.t > resume]
-    # the element summary on stderr, a clean stop on SIGINT/SIGTERM (docs/robustness.md)
-    return write_run(args, "rsplars", args.format, lambda out: WRITERS[args.format](out, compiled), relations,
-                     accounting, guard=MemoryGuard(resolve_limit(getattr(args, "max_memory", None))),
-                     count=lambda last: count_elements(accounting, elements, last))
-
-
-def operational_lars(args: argparse.Namespace, query) -> str:
-    """``translate --to lars`` with operational options: the program of
-    :func:`translator.evaluate.operational.report_program`, after comment lines with the parameters."""
-    from translator.cli.commands.common import compile_variants
-    from translator.evaluate.operational import report_programs_text
-
-    if getattr(args, "mode", None) or getattr(args, "period", None):
-        raise RsplarsError("--mode/--period and the operational options exclude each other: the report policy "
-                           "decides when the query is evaluated")
-    op = resolve_operational(args, base_unit=args.unit)
-    args.window_bounds = args.window_bounds if given(args.window_bounds) else op.window_model
-    args.mode = "none"
-    return report_programs_text(compile_variants(args, query), op, args.unit, args.unicode)
 
 
 def add_profile_agreement_options(p: argparse.ArgumentParser) -> None:

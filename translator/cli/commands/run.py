@@ -37,33 +37,33 @@ the external atoms true at T over the given data (``translator.translate.asp_exp
 from __future__ import annotations
 
 import argparse
-import sys
 
 from lars.errors import RsplarsError
 from translator.cli.commands.engine_options import add_engine_options
 from translator.exits import EXIT_OK
-from translator.evaluate.writers import FORMATS, WRITERS, check_format
-from translator.cli.commands.epsparql_cmd import add_epsparql_options, run_epsparql
-from translator.cli.commands.rsepql_cmd import add_rsepql_options, run_rsepql
+from translator.evaluate.writers import FORMATS
+from translator.cli.commands.epsparql_cmd import add_epsparql_options
+from translator.cli.commands.rsepql_cmd import add_rsepql_options
 from translator.cli.commands.longrun import add_robustness_options, write_run
 from translator.cli.commands.common import (
     Progress,
     add_data_options,
     add_query_options,
     add_translation_options,
-    check_stream_iris,
-    compile_variants,
+    given,
     option_groups,
     output,
     parse_query,
-    read_data,
+    print_note,
+    static_during_spec,
+    stream_files,
+    translation_options,
 )
 from translator.cli.commands.operational_options import (
     add_operational_options,
-    apply_dialect_defaults,
     operational_requested,
+    requested_profile_options,
 )
-from translator.cli.commands.print_asp import print_asp
 
 HELP = ("answer a query over RDF streams and static data: its LARS program evaluated by the incremental "
         "engine or clingo, in one process or on Spark")
@@ -102,82 +102,194 @@ def add_parser(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from translator.rdf.streams import parse_stream_spec
-    from translator.evaluate.run import answers
-
+    """``rsplars run``: :func:`rsplars.evaluations` of the request the options make, each evaluation
+    written as it is computed (``write_run``)."""
     if args.as_ == "cqels-all":
         raise RsplarsError("--as cqels-all gives several queries; run them one by one (cqels-brave, cqels-cautious)")
     query = parse_query(args, args.query_file)
     if not args.stream:  # plain SPARQL over --static/--named, evaluated once (translator.evaluate.plain_sparql)
         return _run_plain_sparql(args, query)
-    if query.dialect not in ("epsparql", "rsepql"):  # NOW() = epoch + t (translator.translate.now)
-        query = _bind_now(args, query)
-    if query.dialect == "epsparql" and operational_requested(args):
-        raise RsplarsError("the operational options (--profile, --t0, --report, …) need windows; EP-SPARQL has none "
-                           "(Dell'Aglio et al. 2013, §7): use --selection/--consumption (docs/epsparql.md)")
     if query.dialect == "epsparql":  # one event stream, push-evaluated (docs/epsparql.md)
-        return run_epsparql(args, query)
-    if query.dialect == "rsepql":  # MATCH over basic event patterns on windows (docs/epsparql.md, "RSEP-QL")
-        if operational_requested(args):
-            raise RsplarsError("the operational options (--profile, --t0, --report, …) do not apply to RSEP-QL: "
-                               "give its evaluation times with --at (docs/epsparql.md)")
-        return run_rsepql(args, query)
-    from translator.evaluate.accounting import count_elements, new_accounting
-
-    check_stream_iris(query, [parse_stream_spec(spec)[0] for spec in args.stream])
-    apply_dialect_defaults(args, query)  # RSP-QL: the rsp-ql profile and the registration's R2S
-    if operational_requested(args):  # --profile, --t0, --report, …: the report-policy run (docs/check.md)
-        from translator.cli.commands.operational_options import run_operational
-
-        return run_operational(args, query)
-    if args.spark_state is not None and args.engine != "spark":
+        _check_event_options(args, "EP-SPARQL")
+    elif query.dialect == "rsepql":  # MATCH over basic event patterns on windows (docs/epsparql.md, "RSEP-QL")
+        _check_event_options(args, "RSEP-QL")
+    elif args.spark_state is not None and args.engine != "spark":
         raise RsplarsError("--spark-state needs --engine spark")
-    accounting = new_accounting(args.skip_bad_elements)
-    if _live_reading(args, query):  # streams read while they are evaluated (translator.evaluate.live)
-        return _run_live(args, query, accounting)
-    elements, facts = read_data(args, accounting)
-    ((_, compiled),) = compile_variants(args, query, elements)
     if args.start is not None and args.end is not None and args.start > args.end:
         raise RsplarsError(f"--from {args.start} is after --to {args.end}")
     if args.end is not None and args.end < 0:  # runs start at time 0 (translator.evaluate.run.data_stream)
         raise RsplarsError(f"--to {args.end} lies before the start 0 of the timeline")
-    if args.print_asp_at is not None:
-        return print_asp(args, compiled, elements, facts)
-    check_format(args.format, compiled.form)
+    profile = None
+    if query.dialect not in ("epsparql", "rsepql"):
+        from rsplars.translating import dialect_profile
+
+        # RSP-QL: the rsp-ql profile and the registration's R2S (docs/check.md)
+        profile = dialect_profile(query, translation_options(args), requested_profile_options(args), _r2s(args),
+                                  on_note=print_note)
+        if profile is not None:
+            _check_operational_options(args)
     from translator.evaluate.memory import MemoryGuard, resolve_limit
 
-    resume = args.resume_from
-    guard = MemoryGuard(resolve_limit(args.max_memory), compiled.program, _LazyStream(elements))
+    guard = MemoryGuard(resolve_limit(args.max_memory))  # (its program and stream once compiled)
+    live = LIVE_FILES and args.print_asp_at is None and args.engine != "spark"
+    evaluations = _evaluations(args, query, profile, live=live, guard=guard)
+    if args.print_asp_at is not None:
+        from translator.cli.commands.print_asp import print_asp
+
+        return print_asp(args, evaluations.compiled, evaluations.data.elements, evaluations.data.facts)
+    evaluations.check_format(args.format)
+    if query.dialect in ("epsparql", "rsepql"):
+        found = _event_answers_spark(args, evaluations) if args.engine == "spark" else evaluations
+        return _write_events(args, evaluations, found)
+    if profile is None:  # the memory watchdog names the windows that grow (a report policy: the memory only)
+        guard.program = evaluations.compiled.program
+        if evaluations.stream is not None:
+            guard.stream = evaluations.stream
+    found = _answers_spark(args, evaluations) if args.engine == "spark" else evaluations
+    return write_run(args.output, args.resume_from, "rsplars", args.format,
+                     lambda out: evaluations.writer(args.format, out), found, evaluations.accounting,
+                     guard=guard, count=evaluations.count)
+
+
+def _r2s(args: argparse.Namespace) -> str | None:
+    """``--r2s`` when given (else the profile's, an RSP-QL registration's, or rstream)."""
+    return args.r2s if given(args.r2s) else None
+
+
+def _evaluations(args: argparse.Namespace, query, profile, *, live: bool, guard=None):
+    """:func:`rsplars.evaluations` of the options (``profile``: the one chosen already, none other)."""
+    from translator.options import EventOptions
+    from rsplars.running import evaluations
+    from translator.evaluate.accounting import new_accounting
+
+    at = None
+    if getattr(args, "at", None):
+        try:
+            at = tuple(sorted({int(x) for x in args.at.split(",") if x.strip()}))
+        except ValueError:
+            raise RsplarsError(f"--at {args.at}: expected time points separated by commas (e.g. --at 8,10)") from None
+    events = EventOptions(selection=args.selection, consumption=args.consumption, policy_reading=args.policy_reading,
+                          at=at)
+    static_during = tuple(static_during_spec(spec) for spec in args.static_during)
+    return evaluations(
+        query, stream_files(args), args.static or None, _named(args), options=translation_options(args),
+        profile=profile, default_profile=False, events=events, start=args.start, end=args.end, r2s=_r2s(args),
+        lars_engine=args.lars_engine, stream_time_unit=args.stream_time_unit, epoch=args.epoch,
+        static_during=static_during, resume_after=args.resume_from, live=live,
+        accounting=new_accounting(args.skip_bad_elements), on_note=print_note,
+        on_progress=Progress("rsplars run"), on_time=guard.note_time if guard is not None else None,
+        on_stream=(lambda stream: setattr(guard, "stream", stream)) if guard is not None else None)
+
+
+def _named(args: argparse.Namespace) -> dict[str, str]:
+    """``--named IRI=FILE`` as IRI → FILE."""
+    from translator.rdf.streams import parse_stream_spec
+
+    return dict(parse_stream_spec(spec) for spec in args.named)
+
+
+def _check_event_options(args: argparse.Namespace, dialect: str) -> None:
+    """The options an EP-SPARQL or RSEP-QL run refuses, named as the command line spells them."""
+    if operational_requested(args):
+        if dialect == "EP-SPARQL":
+            raise RsplarsError("the operational options (--profile, --t0, --report, …) need windows; EP-SPARQL has "
+                               "none (Dell'Aglio et al. 2013, §7): use --selection/--consumption (docs/epsparql.md)")
+        raise RsplarsError("the operational options (--profile, --t0, --report, …) do not apply to RSEP-QL: "
+                           "give its evaluation times with --at (docs/epsparql.md)")
+    for name in ("as_", "strategy"):
+        if getattr(args, name, None):
+            what = "(event patterns, push-evaluated; see docs/epsparql.md)" if dialect == "EP-SPARQL" else \
+                "(docs/epsparql.md)"
+            raise RsplarsError(f"--{name.strip('_').replace('_', '-')} does not apply to {dialect} queries {what}")
+    if dialect == "EP-SPARQL":
+        if args.mode not in (None, "push"):
+            raise RsplarsError("EP-SPARQL queries are push-evaluated (on every event): --mode pull/none does not "
+                               "apply")
+        if args.engine == "spark":
+            from spark_jobs.epsparql_job import refuse_policy
+
+            refuse_policy(args.selection, args.consumption)  # before the stream is read
+            for name in ("parquet", "spark_state"):
+                if getattr(args, name, None) is not None:
+                    raise RsplarsError(f"--{name.replace('_', '-')} does not apply to EP-SPARQL runs on Spark "
+                                       "(docs/spark_jobs.md)")
+        if _r2s(args) not in (None, "rstream"):
+            raise RsplarsError("--r2s does not apply to EP-SPARQL: each complex event is reported once, when "
+                               "detected")
+        if args.print_asp_at is not None and (args.selection != "unrestricted" or args.consumption != "unrestricted"):
+            raise RsplarsError("--print-asp-at prints the LARS program of the unrestricted policy; "
+                               "a selection or consumption policy is post-processing (docs/epsparql.md)")
+        return
+    if args.mode not in (None, "push"):
+        raise RsplarsError("RSEP-QL queries are evaluated at the times of --at or on every item: --mode does not apply")
     if args.engine == "spark":
-        from spark_jobs.runs import run_answers_spark
-        from translator.cli.commands.engine_options import spark_options
-
-        evaluations = run_answers_spark(compiled, elements, facts, start=args.start, end=args.end, r2s=args.r2s,
-                                        spark=spark_options(args),
-                                        solve_from=_solve_from(compiled, elements, facts, args, resume),
-                                        engine=args.lars_engine)
-        if resume is not None:  # the blocks before are not solved; the evaluations up to T are dropped
-            evaluations = (ev for ev in evaluations if ev.t > resume)
-    else:
-        evaluations = answers(compiled, elements, facts, start=args.start, end=args.end, r2s=args.r2s,
-                              on_progress=Progress("rsplars run"),
-                              on_note=lambda text: print(f"rsplars: note: {text}", file=sys.stderr),
-                              resume_after=resume, on_time=guard.note_time, engine=args.lars_engine)
-    return write_run(args, "rsplars", args.format, lambda out: WRITERS[args.format](out, compiled), evaluations,
-                     accounting, guard=guard, count=lambda last: count_elements(accounting, elements, last))
+        raise RsplarsError("--engine spark does not run RSEP-QL queries")
+    if _r2s(args) not in (None, "rstream"):
+        raise RsplarsError("--r2s does not apply to RSEP-QL: the answer at t is [[MATCH E]]^t (Dell'Aglio et al. "
+                           "2016, Eq. 8)")
+    if args.print_asp_at is not None:
+        raise RsplarsError("--print-asp-at does not apply to RSEP-QL: MATCH is evaluated after the LARS program "
+                           "(rsplars translate --to lars prints it)")
 
 
-def _bind_now(args: argparse.Namespace, query):
-    from translator.cli.commands.common import time_spec
-    from translator.rdf.timeunits import unit_ms
-    from translator.translate.now import bind_now
+def _check_operational_options(args: argparse.Namespace) -> None:
+    """The options a run under a report policy refuses (docs/check.md)."""
+    if args.mode or args.period:
+        raise RsplarsError("--mode/--period and the operational options exclude each other: the report policy "
+                           "decides when the query is evaluated")
+    if args.print_asp_at is not None:
+        raise RsplarsError("--print-asp-at is not available with operational options; "
+                           "`rsplars translate --to lars --profile …` shows the program")
+    if args.engine == "spark":
+        raise RsplarsError("--engine spark does not run operational profiles; use the sequential engine")
 
-    spec = time_spec(args)
-    return bind_now(query, spec.epoch, unit_ms(spec.unit), args.query_text, args.query_source)
+
+def _write_events(args: argparse.Namespace, evaluations, found) -> int:
+    """The complex events of an EP-SPARQL or RSEP-QL run, each evaluation written and flushed as it
+    is computed; the element summary at the end (docs/robustness.md)."""
+    from translator.evaluate.accounting import print_summary
+
+    last = None
+    try:
+        with output(args.output) as out:
+            write = evaluations.writer(args.format, out)
+            for ev in found:
+                write(ev)
+                out.flush()
+                last = ev.t
+    finally:  # nothing lost silently (docs/robustness.md)
+        evaluations.count(last)
+        print_summary(evaluations.accounting)
+    return EXIT_OK
+
+
+def _event_answers_spark(args: argparse.Namespace, evaluations):
+    """``--engine spark`` on an EP-SPARQL query: blocks with look-back (docs/spark_jobs.md)."""
+    from spark_jobs.epsparql_job import event_answers_spark
+
+    return event_answers_spark(evaluations.compiled, evaluations.data.elements, start=args.start, end=args.end,
+                               engine=args.lars_engine, master=args.master, partitions=args.partitions)
+
+
+def _answers_spark(args: argparse.Namespace, evaluations):
+    """``--engine spark``: the query compiled and its data read by :func:`rsplars.evaluations`,
+    solved block by block on Spark (``spark_jobs.runs``)."""
+    from spark_jobs.runs import run_answers_spark
+    from translator.cli.commands.engine_options import spark_options
+
+    compiled, data, resume = evaluations.compiled, evaluations.data, args.resume_from
+    r2s = _r2s(args) or "rstream"
+    found = run_answers_spark(compiled, data.elements, data.facts, start=args.start, end=args.end, r2s=r2s,
+                              spark=spark_options(args),
+                              solve_from=_solve_from(compiled, data.elements, data.facts, args, r2s, resume),
+                              engine=args.lars_engine)
+    if resume is not None:  # the blocks before are not solved; the evaluations up to T are dropped
+        found = (ev for ev in found if ev.t > resume)
+    return found
 
 
 #: options that need a stream, refused without ``--stream`` (attribute, option, value when not given)
-_STREAM_ONLY = (("start", "--from", None), ("end", "--to", None), ("period", "--period", None), ("as_", "--as", None),
+_STREAM_ONLY: tuple[tuple[str, str, object], ...] = (("start", "--from", None), ("end", "--to", None), ("period", "--period", None), ("as_", "--as", None),
                 ("r2s", "--r2s", "rstream"), ("print_asp_at", "--print-asp-at", None), ("engine", "--engine", "sequential"),
                 ("resume_from", "--resume-from", None), ("static_during", "--static-during", []))
 
@@ -185,12 +297,9 @@ _STREAM_ONLY = (("start", "--from", None), ("end", "--to", None), ("period", "--
 def _run_plain_sparql(args: argparse.Namespace, query) -> int:
     """``rsplars run Q --static D [--named IRI=FILE]`` without ``--stream``: a query without streams
     is plain SPARQL (Dao-Tran, Beck, Eiter 2015, Proposition 2), solved once over the static data
-    and written in SPARQL's result formats (``translator.evaluate.plain_sparql``)."""
-    from translator.evaluate.plain_sparql import WRITERS as PLAIN_WRITERS, evaluate_once
+    by :func:`rsplars.evaluations` and written in SPARQL's result formats."""
+    from rsplars.running import GraphNotGiven
     from translator.query.model import IRI, stream_graph_patterns
-    from translator.cli.commands.common import static_data
-    from translator.cli.commands.plain_dataset import from_graph_files, from_named_graphs, query_base
-    from translator.query.parse import parse
 
     streams = sorted({f"<{p.stream.value}>" if isinstance(p.stream, IRI) else f"?{p.stream.name}"
                       for p in stream_graph_patterns(query)})
@@ -200,38 +309,34 @@ def _run_plain_sparql(args: argparse.Namespace, query) -> int:
     if streams:
         raise RsplarsError(f"the query reads the streams {', '.join(streams)}: give them with --stream IRI=FILE "
                            "(without --stream, a query without streams is evaluated once, as plain SPARQL)")
-    given = [option for attr, option, absent in _STREAM_ONLY if getattr(args, attr, absent) not in (absent, None)]
+    given_options = [option for attr, option, absent in _STREAM_ONLY if getattr(args, attr, absent) not in (absent, None)]
     if args.mode not in (None, "none"):
-        given.append(f"--mode {args.mode}")
+        given_options.append(f"--mode {args.mode}")
     if operational_requested(args):
-        given.append("--profile/--report")
-    if given:
-        raise RsplarsError(f"{given[0]} needs --stream: without streams the query is evaluated once, as plain SPARQL")
-    args.mode = "none"
-    base = query_base(args.query_file)
-    if base is not None and query.prologue.base is None:  # relative IRIs name files beside the query (plain_dataset)
-        query = parse(args.query_text, query.dialect, source=args.query_source, lenient=args.lenient,
-                      bare_ns=getattr(args, "bare_ns", None), base=base)
-    args.static = [*args.static, *from_graph_files(query, args)]
-    args.named = [*args.named, *from_named_graphs(query, args)]
-    facts = static_data(args)
-    from translator.translate.now import bind_query_time  # NOW() = the query time (SPARQL 1.1 §17.4.5.1)
-
-    ((_, compiled),) = compile_variants(args, bind_query_time(query))
-    check_format(args.format, compiled.form)
-    evaluation = evaluate_once(compiled, facts, engine=args.lars_engine,
-                               on_note=lambda text: print(f"rsplars: note: {text}", file=sys.stderr))
+        given_options.append("--profile/--report")
+    if given_options:
+        raise RsplarsError(f"{given_options[0]} needs --stream: without streams the query is evaluated once, as plain "
+                           "SPARQL")
+    try:
+        evaluations = _evaluations(args, query, None, live=False)
+    except GraphNotGiven as err:  # said with the options that give the graph
+        give = ("the default graph with --static FILE (or --named IRI=FILE with that IRI)" if err.keyword == "FROM"
+                else f"the graph with --named {err.iri}=FILE")
+        raise RsplarsError(f"{err.keyword} <{err.iri}>: rsplars reads no data from the web; give {give}") from None
+    evaluations.check_format(args.format)
     with output(args.output) as out:
-        PLAIN_WRITERS[args.format](out, compiled, evaluation)
+        write = evaluations.writer(args.format, out)
+        for evaluation in evaluations:
+            write(evaluation)
     return EXIT_OK
 
 
-def _solve_from(compiled, elements, facts, args: argparse.Namespace, resume: int | None) -> int | None:
+def _solve_from(compiled, elements, facts, args: argparse.Namespace, r2s: str, resume: int | None) -> int | None:
     """``--resume-from T`` on Spark: the first evaluation time to solve — T+1 for RStream; for
     IStream/DStream the last evaluation time up to T, whose answers the next one is compared with."""
     if resume is None:
         return None
-    if args.r2s == "rstream":
+    if r2s == "rstream":
         return resume + 1
     from translator.evaluate.run import engine_input
 
@@ -242,75 +347,3 @@ def _solve_from(compiled, elements, facts, args: argparse.Namespace, resume: int
 #: read stream files lazily too (not only ``-``) when the run allows it: memory then follows the
 #: windows, not the length of the stream
 LIVE_FILES = True
-
-
-def _live_reading(args: argparse.Namespace, query) -> bool:
-    """Whether the run reads its streams while it evaluates them (``--stream IRI=-`` always does if
-    it can): not with Spark, ``--print-asp-at``, ``--resume-from``, or ``--as cqels-*`` of a C-SPARQL
-    query without ``--assign`` (which reads the assignment off the whole stream)."""
-    from translator.rdf.streams import parse_stream_spec
-
-    if args.engine == "spark" or args.print_asp_at is not None or args.resume_from is not None:
-        return False
-    if args.as_ and query.dialect == "csparql" and not args.assign:
-        return False
-    piped = any(parse_stream_spec(spec)[1] == "-" for spec in args.stream)
-    return piped or LIVE_FILES
-
-
-def _run_live(args: argparse.Namespace, query, accounting) -> int:
-    """``rsplars run`` over streams read as they arrive (``translator.evaluate.live``): answers
-    written and flushed per evaluation time, memory bounded by the windows; the element summary
-    is printed at the end."""
-    from translator.cli.commands.common import static_data, stream_files, time_spec
-    from translator.evaluate.live import ElementCounts, live_answers
-    from translator.evaluate.memory import MemoryGuard, resolve_limit
-    from translator.rdf.streams import StreamFiles
-
-    files = stream_files(args)
-    if list(files.values()).count("-") > 1:
-        raise RsplarsError("only one --stream can be read from standard input (-)")
-    facts = static_data(args)
-    ((_, compiled),) = compile_variants(args, query)
-    if args.start is not None and args.end is not None and args.start > args.end:
-        raise RsplarsError(f"--from {args.start} is after --to {args.end}")
-    if args.end is not None and args.end < 0:
-        raise RsplarsError(f"--to {args.end} lies before the start 0 of the timeline")
-    check_format(args.format, compiled.form)
-    counts = ElementCounts()
-    ready = _stdin_ready if "-" in files.values() else None
-    streams = StreamFiles(files, time=time_spec(args), accounting=accounting)
-    guard = MemoryGuard(resolve_limit(args.max_memory), compiled.program, None)
-    evaluations = live_answers(compiled, streams, facts, start=args.start, end=args.end, r2s=args.r2s,
-                               counts=counts, ready=ready,
-                               on_note=lambda text: print(f"rsplars: note: {text}", file=sys.stderr),
-                               on_time=guard.note_time, engine=args.lars_engine,
-                               on_stream=lambda stream: setattr(guard, "stream", stream))
-    return write_run(args, "rsplars", args.format, lambda out: WRITERS[args.format](out, compiled), evaluations,
-                     accounting, guard=guard, count=lambda last: counts.finish(accounting, last))
-
-
-def _stdin_ready() -> bool:
-    """Whether standard input has data waiting (the engine reads ahead only then, never waits)."""
-    import select
-
-    try:
-        return bool(select.select([sys.stdin], [], [], 0)[0])
-    except (OSError, ValueError):  # not selectable (e.g. replaced in tests): read as a file
-        return True
-
-
-class _LazyStream:
-    """The data stream of the elements, built only when the memory guard names the windows."""
-
-    def __init__(self, elements) -> None:
-        self.elements = elements
-        self._stream = None
-
-    def __getattr__(self, name):
-        if self._stream is None:
-            from translator.evaluate.run import data_stream
-
-            self._stream = data_stream(self.elements)
-        return getattr(self._stream, name)
-
