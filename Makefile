@@ -28,7 +28,7 @@ demo: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
-	$(BIN)/mypy lars asp translator/query translator/translate
+	$(BIN)/mypy
 	$(BIN)/mypy --strict --follow-imports=silent rsplars
 
 # the API reference of `import rsplars` (docs/api.md) from its docstrings, in build/api (ignored);
