@@ -175,7 +175,7 @@ class Evaluator:
         self.reduce_stream = True
         """Whether content chains skip the elements that no solution can hold
         (``translator.evaluate.semijoin``); ``False`` adds every element the engine's filters admit."""
-        self.judged_rows: dict[frozenset, frozenset] = {}
+        self.judged_rows: dict[tuple[str, Bag], Bag] = {}
         """Rows as ``rsplars check`` compares them, kept for every candidate and policy it tries."""
         self.modifiers = answer_modifiers(self.compile_for(("closed", tuple(w.alpha for w in self.windows))))
         """The query's ORDER BY, LIMIT and OFFSET over the answer atoms' columns, hidden ones included."""
