@@ -28,7 +28,7 @@ demo: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
-	$(BIN)/mypy lars asp translator/query translator/translate spark_jobs
+	$(BIN)/mypy
 	$(BIN)/mypy --strict --follow-imports=silent rsplars
 	$(BIN)/mypy --follow-imports=silent translator/cli/commands/translate.py translator/cli/commands/run.py \
 		translator/cli/commands/operational_options.py translator/cli/commands/rsepql_cmd.py

@@ -39,7 +39,7 @@ import itertools
 import json
 import re
 from dataclasses import dataclass, replace
-from typing import Sequence
+from typing import Iterable, Sequence, cast
 
 from lars.errors import RsplarsError
 from translator.agreement.answers import ActualRelation, nt_key, read_answers, term_key  # noqa: F401  (re-exported)
@@ -125,7 +125,8 @@ def oracle_terms(relation: Bag, view: View = BAGS) -> Bag:
             return ("num", float(k[1]))
         return k
 
-    return view.relation(frozenset((v, term(k)) for v, k in b) for b in relation)
+    # translator.rdf.bags types a Bag's members as rows of an evaluation; a relation holds bindings
+    return view.relation(frozenset((v, term(k)) for v, k in b) for b in cast("Iterable[Binding]", relation))
 
 
 def _timed(actual: list[ActualRelation], view: View = BAGS) -> dict[int, Bag]:
@@ -472,11 +473,12 @@ def _wrong_r2s(evaluator: Evaluator, op: Operational, z, exp, actual, ignore_tim
 
 
 def _null_instead_of_zero(missing: Bag, extra: Bag) -> str:
-    for m in missing:
+    # translator.rdf.bags types a Bag's members as rows of an evaluation; a relation holds bindings
+    for m in cast("Iterable[Binding]", missing):
         zeros = [v for v, k in m if k[0] == "num" and k[1] == 0]
         for v in zeros:
             rest = frozenset((x, k) for x, k in m if x != v)
-            for e in extra:
+            for e in cast("Iterable[Binding]", extra):
                 if frozenset((x, k) for x, k in e if x != v) == rest and dict(e).get(v, ("null",))[0] == "null":
                     return f"?{v}"
     return ""

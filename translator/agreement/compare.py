@@ -14,7 +14,7 @@ statically on the data before any run.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Mapping, Sequence
 
 from lars.errors import RsplarsError
 from lars.windows import WindowBounds
@@ -22,20 +22,24 @@ from translator.agreement.analysis import analyse
 from translator.agreement.diagnosis import BoundsAlternative
 from translator.agreement.query_patterns import condition_ii_patterns
 from translator.agreement.report import AgreementReport, QueryInput, ReportInputs, StreamInput
-from translator.agreement.solutions import Solution
+from translator.agreement.solutions import Answers, Solution
 from translator.agreement.static_check import StaticCheck, check_condition_ii
 from translator.evaluate.run import answers
+from translator.rdf.bags import Row
 from translator.rdf.streams import ElementList
 from translator.rdf.terms import to_nt
 from translator.translate.compile import compile_query, default_period
 from translator.translate.normalize import TimeBase
+
+if TYPE_CHECKING:
+    from translator.query.model import Query
 
 #: the second convention of the window-bounds factor when none is given
 DEFAULT_OTHER_BOUNDS = {WindowBounds.CLOSED: WindowBounds.LEFT_OPEN, WindowBounds.LEFT_OPEN: WindowBounds.CLOSED,
                         WindowBounds.RIGHT_OPEN: WindowBounds.CLOSED}
 
 #: solves several compiled programs over the same data: ``{label: Compiled} -> {label: {t: answer}}``
-Solver = Callable[[Mapping[str, object], Sequence, Sequence, "int | None"], Mapping[str, Mapping[int, frozenset]]]
+Solver = Callable[[Mapping[str, object], Sequence, Sequence, "int | None"], Mapping[str, Answers]]
 
 
 @dataclass(frozen=True)
@@ -43,8 +47,8 @@ class Comparison:
     """One headline comparison: ``pull_query`` (run with τ1, pull) against ``push_query`` (τ2, push)."""
 
     label: str
-    pull_query: object
-    push_query: object
+    pull_query: Query
+    push_query: Query
     pull_source: str
     push_source: str
     mode: str  # ReportInputs.mode
@@ -75,7 +79,7 @@ class Settings:
 
     @property
     def other_bounds(self) -> WindowBounds | None:
-        other = self.other_window_bounds or DEFAULT_OTHER_BOUNDS[self.window_bounds]
+        other = self.other_window_bounds or DEFAULT_OTHER_BOUNDS[WindowBounds.parse(self.window_bounds)]
         return None if other in ("none", self.window_bounds) or not self.diagnosis else WindowBounds.parse(other)
 
 
@@ -84,6 +88,7 @@ def pull_period(pull_query, period: str | None, unit: str) -> int:
     units), else the pull query's own COMPUTED EVERY or window STEP (D4)."""
     from translator.rdf.timeunits import duration_in_base_units
 
+    value: int | None
     if period is not None:
         text = period.strip()
         value = int(text) if text.isdigit() else duration_in_base_units(text, unit)
@@ -96,7 +101,8 @@ def pull_period(pull_query, period: str | None, unit: str) -> int:
     return value
 
 
-def collect_answers(compiled, elements, facts, *, end: int | None = None, engine: str = "auto") -> dict[int, frozenset]:
+def collect_answers(compiled, elements, facts, *, end: int | None = None,
+                    engine: str = "auto") -> dict[int, frozenset[Solution]]:
     """``{t: answer}`` at every evaluation time of ``compiled`` (pull: every multiple of U from 0,
     empty answers included; push: every time point with input), as agreement solutions, solved by
     the LARS engine ``engine`` (``translator.evaluate.engine.ENGINES``)."""
@@ -104,23 +110,24 @@ def collect_answers(compiled, elements, facts, *, end: int | None = None, engine
     return as_solutions(compiled.variables, ((ev.t, ev.rows) for ev in evaluations))
 
 
-def as_solutions(variables: Sequence[str], evaluations: Iterable[tuple[int, frozenset]]) -> dict[int, frozenset]:
+def as_solutions(variables: Sequence[str],
+                 evaluations: Iterable[tuple[int, Iterable[Row]]]) -> dict[int, frozenset[Solution]]:
     """``{t: answer}`` from the rows of each evaluation time (rows as ``translator.evaluate.run``
     gives them): each distinct row becomes one :class:`Solution`, shared by every answer holding it,
     and an answer equal to the previous one is the same object (answers persist while their
     elements stay in the windows: memory follows the distinct answers)."""
-    made: dict[tuple, Solution] = {}
+    made: dict[Row, Solution] = {}
 
-    def solution(row: tuple) -> Solution:
+    def solution(row: Row) -> Solution:
         got = made.get(row)
         if got is None:
             got = made[row] = Solution.from_mapping(
                 {v: term for v, term in zip(variables, row) if term is not None})
         return got
 
-    out: dict[int, frozenset] = {}
-    previous_rows: frozenset | None = None
-    previous: frozenset = frozenset()
+    out: dict[int, frozenset[Solution]] = {}
+    previous_rows: Iterable[Row] | None = None
+    previous: frozenset[Solution] = frozenset()
     for t, rows in evaluations:
         if rows != previous_rows:
             previous = frozenset(solution(row) for row in rows)
@@ -130,7 +137,7 @@ def as_solutions(variables: Sequence[str], evaluations: Iterable[tuple[int, froz
 
 
 def solve_sequentially(programs: Mapping[str, object], elements, facts, end: int | None, *,
-                       engine: str = "auto") -> dict[str, dict]:
+                       engine: str = "auto") -> dict[str, dict[int, frozenset[Solution]]]:
     """The default :data:`Solver`: one program after the other with the LARS engine ``engine``."""
     return {label: collect_answers(c, elements, facts, end=end, engine=engine) for label, c in programs.items()}
 
@@ -185,7 +192,7 @@ def static_check(push_query, static_triples, triples_of_streams) -> StaticCheck:
 
 
 def compare(comparison: Comparison, elements, facts, settings: Settings,
-            solve: Solver = solve_sequentially, *, push_events: Mapping[int, frozenset] | None = None) -> AgreementReport:
+            solve: Solver = solve_sequentially, *, push_events: Answers | None = None) -> AgreementReport:
     """Compile and solve the runs of ``comparison`` over the data, judge every interval and
     diagnose the disagreements (:func:`translator.agreement.analysis.analyse`).
 
@@ -208,7 +215,8 @@ def compare(comparison: Comparison, elements, facts, settings: Settings,
         time_unit=settings.unit,
     )
     notes = [comparison.label, f"period U = {settings.period} {settings.unit}"]
-    if events:
+    solved: Mapping[str, Answers]
+    if push_events is not None:
         pull = programs_of(comparison, settings, pull_only=True)
         solved = {**solve(pull, elements, facts, settings.time_to), "tau2_push": push_events}
         check = None
@@ -219,8 +227,9 @@ def compare(comparison: Comparison, elements, facts, settings: Settings,
         triples = settings.stream_triples if settings.stream_triples is not None else stream_triples(elements)
         check = static_check(comparison.push_query, settings.static_default_triples, triples)
     other = None
-    if "other_pull" in solved:
-        other = BoundsAlternative(settings.other_bounds, solved["other_pull"], solved["other_push"])
+    other_bounds = settings.other_bounds
+    if other_bounds is not None and "other_pull" in solved:  # programs_of adds it only then
+        other = BoundsAlternative(other_bounds, solved["other_pull"], solved["other_push"])
     if settings.time_to is None:
         notes.append("no --to: the runs end at the last input rounded up to a multiple of U; windows that "
                      "still hold data later are not judged (give --to to extend the timeline)")

@@ -66,9 +66,9 @@ class R2SStream:
 
     def __init__(self, r2s: str, empty_relations: str) -> None:
         self.r2s, self.empty = r2s, empty_relations
-        self.last: tuple[Report, frozenset] | None = None
+        self.last: tuple[Report, Bag] | None = None
 
-    def extend(self, answered: list[tuple[Report, frozenset]]) -> list[Relation]:
+    def extend(self, answered: list[tuple[Report, Bag]]) -> list[Relation]:
         if not answered:
             return []
         head = [self.last] if self.last is not None else []
@@ -140,13 +140,13 @@ class Progress:
     """The reports of one plan answered block after block (:func:`block_ends`); ``answer`` gives the
     R2R answers of a block (the evaluator's). ``whole`` makes one block of all of them."""
 
-    def __init__(self, reports: Sequence[Report], answer: Callable[[Sequence[Report]], Sequence[frozenset]],
+    def __init__(self, reports: Sequence[Report], answer: Callable[[Sequence[Report]], Sequence[Bag]],
                  whole: bool = False) -> None:
         self.reports = reports
         self.answer = answer
         self.ends = ([len(reports)] if reports else []) if whole else block_ends([r.t for r in reports])
         self.blocks = 0
-        self.answered: list[tuple[Report, frozenset]] = []
+        self.answered: list[tuple[Report, Bag]] = []
 
     @property
     def done(self) -> bool:
@@ -179,7 +179,7 @@ class Judged:
     plan's :class:`Progress` goes: R2S applied, relations keyed (``key_rows``) and compared."""
 
     def __init__(self, progress: Progress, r2s: str, empty_relations: str, actual: dict[int, Bag], low: int,
-                 key_rows: Callable[[frozenset], Bag], merge: Callable[[Bag, Bag], Bag] = BAGS.merge) -> None:
+                 key_rows: Callable[[Bag], Bag], merge: Callable[[Bag, Bag], Bag] = BAGS.merge) -> None:
         self.progress = progress
         self.stream = R2SStream(r2s, empty_relations)
         self.judge = TimedJudge(actual, low, (r.t for r in progress.reports), merge)

@@ -29,7 +29,7 @@ import itertools
 import operator
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from typing import Iterable, Iterator, Sequence
+from typing import Iterable, Iterator, Sequence, cast
 
 from lars.errors import RsplarsError
 from lars.windows import WindowBounds
@@ -84,7 +84,7 @@ class Setting:
 
     def operational(self) -> Operational:
         return Operational(self.report, t0=self.t0, cc_mode=self.cc_mode, tick=self.tick, r2s=self.r2s,
-                           empty_relations=self.empty_relations, window_model=self.window_bounds,
+                           empty_relations=self.empty_relations, window_model=WindowBounds.parse(self.window_bounds),
                            alignment=self.window_alignment, horizon=self.horizon)
 
     def value(self, parameter: str):
@@ -215,9 +215,9 @@ class KeyedRelations:
     def __init__(self, evaluator: Evaluator, view: View = BAGS) -> None:
         self.variables = evaluator.variables
         self.view = view
-        self.cache: dict[frozenset, Bag] = {}
+        self.cache: dict[Bag, Bag] = {}
 
-    def __call__(self, rows: frozenset) -> Bag:
+    def __call__(self, rows: Bag) -> Bag:
         keyed = self.cache.get(rows)
         if keyed is None:
             keyed = self.cache[rows] = keyed_relation(self.variables, rows, self.view)
@@ -370,7 +370,7 @@ def infer(evaluator: Evaluator, actual: Sequence[ActualRelation], space: Space, 
         max(horizon(evaluator.elements, evaluator.windows, [t_max]), 0)
     comparison = Comparison(tuple(actual), ignore_timestamps, warm_up, h, view)
     settings = list(space.settings())
-    refused = Counter()
+    refused: Counter[str] = Counter()
     if slicing(evaluator):  # LIMIT/OFFSET: slices judged under RSTREAM only (translator.agreement.slices)
         refuse_unjudged(evaluator, None, ignore_timestamps)
         refused = Counter(f"LIMIT/OFFSET under {s.r2s.upper()}: which tied rows an engine keeps is not recorded "
@@ -378,7 +378,9 @@ def infer(evaluator: Evaluator, actual: Sequence[ActualRelation], space: Space, 
         settings = [s for s in settings if s.r2s == "rstream"]
         if not settings:
             refuse_unjudged(evaluator, space.r2s[0], ignore_timestamps)
-        judge_slices(evaluator, merged(((a.t, a.bindings) for a in actual), view))
+        # every relation has its timestamp here: a missing one is refused above, and refuse_unjudged
+        # refuses --ignore-timestamps
+        judge_slices(evaluator, merged(((cast(int, a.t), a.bindings) for a in actual), view))
     by_plan: dict[tuple, list[Setting]] = {}
     for s in settings:
         by_plan.setdefault(s.plan_key(), []).append(s)

@@ -20,7 +20,7 @@ much (the diagnosis of a mismatch).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from translator.agreement.answers.terms import nt_key
 from translator.rdf.bags import Bag
@@ -104,7 +104,7 @@ def keyed_relation(variables: Sequence[str], rows: Iterable, view: View) -> Bag:
     return view.relation(frozenset((v, nt_key(x)) for v, x in zip(variables, row) if x is not None) for row in rows)
 
 
-def cardinality_faults(expected: Bag, actual: Bag, show: Callable[[object], str] = str,
+def cardinality_faults(expected: Bag, actual: Bag, show: Callable[[Any], str] = str,
                        limit: int = MAX_FAULTS) -> list[str]:
     """The rows whose counts differ, in words: ``row (…) 2 times, expected 1``, ``row (…) missing
     (expected 1, got 0)``, ``row (…) unexpected (expected 0, got 1)``; at most ``limit`` of them,

@@ -26,12 +26,13 @@ comparison (``--ignore-timestamps``), whose relations carry no timestamp to alig
 
 from __future__ import annotations
 
-from typing import Callable, Mapping
+from typing import Any, Callable, Iterable, Mapping, cast
 
 from lars.errors import UnsupportedError
 from translator.agreement.answers import nt_key
 from translator.evaluate.operational import Evaluator
 from translator.evaluate.report_policy import Report
+from translator.rdf.bags import Bag
 
 STAGE = "checking recorded answers"
 
@@ -59,7 +60,7 @@ def keyed_row(variables, row) -> frozenset:
     return frozenset((v, nt_key(x)) for v, x in zip(variables, row) if x is not None)
 
 
-def judge_slices(evaluator: Evaluator, recorded: Mapping[int, frozenset] | None) -> None:
+def judge_slices(evaluator: Evaluator, recorded: Mapping[int, Bag] | None) -> None:
     """Judge the evaluator's slices against ``recorded`` (the recorded bindings merged per timestamp):
     at each report, the slice of the whole relation that keeps the rows recorded at its time
     (module docstring). ``None``: the query's own slices again."""
@@ -73,14 +74,14 @@ def judge_slices(evaluator: Evaluator, recorded: Mapping[int, frozenset] | None)
     variables = evaluator.variables
 
     def choice(report: Report, rows: frozenset) -> frozenset:
-        at = recorded.get(report.t, frozenset())
+        at: Bag | frozenset[frozenset] = recorded.get(report.t, frozenset())
         return modifiers.choose(rows, lambda row: keyed_row(variables, row) in at)
 
     evaluator.choose_slices(choice)
 
 
-def slice_faults(evaluator: Evaluator, report: Report, actual: frozenset,
-                 show: Callable[[frozenset], str] = str) -> list[str]:
+def slice_faults(evaluator: Evaluator, report: Report, actual: Bag,
+                 show: Callable[[Any], str] = str) -> list[str]:
     """Why ``actual`` (recorded bindings) is not a slice of the whole relation at ``report``, in
     words (a binding as ``show`` writes it): a row not in the relation, a wrong number of rows, a
     row outside the slice, a row missing from it; empty when it is a slice SPARQL allows."""
@@ -95,6 +96,8 @@ def slice_faults(evaluator: Evaluator, report: Report, actual: frozenset,
     size = modifiers.size(len(full))
     described = f"the slice holds {size} of the {len(full)} answers ({_modifiers_text(modifiers)})"
     where: dict[frozenset, tuple[int, tuple]] = {}  # binding -> (its group's position, the row)
+    # translator.rdf.bags types a Bag's members as rows of an evaluation; ``actual`` holds bindings
+    bindings = cast("Iterable[frozenset]", actual)
     groups = modifiers.tie_groups(full)
     need = {g: kept for g, (_, kept) in enumerate(modifiers.cuts(groups))}  # group -> rows of it the slice keeps
     for g, group in enumerate(groups):
@@ -102,20 +105,20 @@ def slice_faults(evaluator: Evaluator, report: Report, actual: frozenset,
             where[keyed_row(variables, row)] = (g, row)
     kept = [g for g in need if need[g]]
     out = []
-    alien = [b for b in actual if b not in where]
+    alien = [b for b in bindings if b not in where]
     if alien:
         out.append(f"a row that is not among the answers before LIMIT/OFFSET: {show(alien[0])}")
     if len(actual) != size:
         out.append(f"wrong number of rows: {len(actual)} recorded, {described}")
     top = f"the top-{modifiers.limit}" if start == 0 and modifiers.limit is not None else "the slice"
-    for b in sorted((b for b in actual if b in where), key=lambda b: where[b][0]):
+    for b in sorted((b for b in bindings if b in where), key=lambda b: where[b][0]):
         g = where[b][0]
         if not need[g]:
             side = "before" if kept and g < kept[0] else "after"
             out.append(f"a row outside {top}: {show(b)} ranks {side} the rows it keeps on the ORDER BY keys")
             break
     for g in kept:
-        have = sum(1 for b in actual if b in where and where[b][0] == g)
+        have = sum(1 for b in bindings if b in where and where[b][0] == g)
         if have < need[g]:
             missing = next(keyed_row(variables, r) for r in groups[g] if keyed_row(variables, r) not in actual)
             if need[g] == len(groups[g]):

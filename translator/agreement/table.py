@@ -39,7 +39,7 @@ def render_table(report: AgreementReport, *, max_rows: int = 40, max_details: in
         tail = max_rows - head
         hidden = verdicts[head : len(verdicts) - tail]
         hidden_disagreeing = sum(1 for v in hidden if not v.agrees)
-        shown = rows_all[:head] + [None] + rows_all[len(rows_all) - tail :]
+        shown = [*rows_all[:head], None, *rows_all[len(rows_all) - tail :]]
         notes.append(
             f"table truncated: {len(hidden)} of {len(verdicts)} intervals not shown "
             f"({hidden_disagreeing} of them disagreeing); the JSON and HTML reports list every interval"

@@ -267,7 +267,7 @@ def _simpler(case: Case) -> Iterator[Case]:
         yield replace(case, step=case.step - 1)
     if case.elements and case.elements[0][0] > 0:
         shift = case.elements[0][0]
-        yield replace(case, elements=tuple((t - shift, *rest) for t, *rest in case.elements))
+        yield replace(case, elements=tuple((t - shift, s, p, o) for t, s, p, o in case.elements))
     for k, (t, s, p, o) in enumerate(case.elements):
         for simpler in ((t, SUBJECTS[0], p, o), (t, s, PREDICATES[0], o), (t, s, p, OBJECTS[0])):
             if simpler != case.elements[k]:

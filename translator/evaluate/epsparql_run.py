@@ -28,12 +28,12 @@ each complex event is reported once, at the first evaluation that selects it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Iterable, Iterator, Sequence
+from typing import Callable, Iterable, Iterator, Sequence, cast
 
 from rdflib import Literal as RDFLiteral, URIRef
 
 from lars.errors import RsplarsError
-from lars.model import Integer
+from lars.model import Integer, String
 from lars.streams import parse_ground_atom
 from translator.query import model as M
 from translator.rdf import sparql_ops as ops
@@ -127,7 +127,7 @@ def event_rows(predicate: str, atoms: Iterable[str], width: int | None = None) -
         if width is not None:
             values = values[:width]
         assert isinstance(s, Integer) and isinstance(e, Integer), text
-        row = tuple(None if (term := from_lars(a)) is None else to_nt(term) for a in values)  # type: ignore[arg-type]
+        row = tuple(None if (term := from_lars(a)) is None else to_nt(term) for a in values)
         yield row, s.value, e.value
 
 
@@ -229,11 +229,12 @@ def operand_matches(op: Operand, atoms: Iterable[str]) -> list[Match]:
             continue
         args = parse_ground_atom(text).args
         values = [to_nt(from_lars(a)) for a in args[: len(op.variables)]]  # type: ignore[arg-type]
-        times = [a.value for a in args[len(op.variables):]]  # type: ignore[union-attr]
+        times = [cast(Integer, a).value for a in args[len(op.variables):]]  # the time points: Integers
         mu = dict(zip(op.variables, values))
-        leaves = []
+        leaves: list[Leaf] = []
         for t, time in zip(op.triples, times):
-            s, p, o = (mu[x.name] if isinstance(x, A.Var) else x.value for x in (t.s, t.p, t.o))  # type: ignore[union-attr]
+            # a constant of a triple pattern is the String of an RDF term's N-Triples text
+            s, p, o = (mu[x.name] if isinstance(x, A.Var) else cast(String, x).value for x in (t.s, t.p, t.o))
             leaves.append((s, p, o, time))
         out.append(Match(frozenset(mu.items()), min(times), max(times), frozenset(leaves), tuple(leaves)))
     return out
@@ -330,11 +331,11 @@ def policy_answers(
 
 def project(compiled: PolicyCompiled, m: Match) -> Row:
     """The result variables of a match (SELECT expressions evaluated exactly, D6)."""
-    values = m.binding()
+    values: dict[str, str | None] = dict(m.mu)  # the binding, then the projections (None: unbound)
     bindings = _bindings(m)
     for name, expr in compiled.projections:
         value = evaluate(expr, bindings)
-        values[name] = None if value is None or isinstance(value, ops.ExprError) else to_nt(value)  # type: ignore[arg-type]
+        values[name] = None if value is None or isinstance(value, ops.ExprError) else to_nt(value)
     return tuple(values.get(n) for n in compiled.variables)
 
 

@@ -24,7 +24,7 @@ from typing import Callable, Iterable, Iterator, TextIO
 
 from asp import interruption
 
-SIGNAL_NAMES = {signal.SIGINT: "SIGINT", signal.SIGTERM: "SIGTERM"}
+SIGNAL_NAMES: dict[int, str] = {signal.SIGINT: "SIGINT", signal.SIGTERM: "SIGTERM"}
 
 
 class Interrupted(Exception):
@@ -50,7 +50,7 @@ class Abort(BaseException):
         # clingo re-raises an exception from a callback as ``type(e)(e)``: keep the signal number
         if isinstance(signum, Abort):
             signum = signum.signum
-        self.signum = signum
+        self.signum: int = signum
         super().__init__(SIGNAL_NAMES.get(signum, f"signal {signum}"))
 
     @property

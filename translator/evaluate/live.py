@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections import deque
 from functools import lru_cache
-from typing import Callable, Iterable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence, TypeVar
 
 from lars.bounds import TERM_CACHE_SIZE
 from lars.model import Atom, Rule
@@ -34,6 +34,8 @@ from translator.rdf.predicates import STRIPLE
 from translator.rdf.streams import StreamElement, StreamFiles, element_texts
 from translator.rdf.terms import to_lars
 from translator.translate.compile import Compiled
+
+_Point = TypeVar("_Point")  # a time point's contents: atoms, or rows of term texts
 
 
 class ElementCounts:
@@ -221,18 +223,22 @@ def live_answers(compiled: Compiled, elements: "Iterable[StreamElement] | Stream
     solver, limit = query_solver(compiled, program, native, engine)
     rows = solver.reads_rows  # it reads rows of term texts, no atom objects (lars.solver.Solver)
 
-    if isinstance(elements, StreamFiles):
-        source = elements.batches() if rows else elements.elements()
-    else:
-        source = ((t, [row], line) for t, row, line in element_texts(elements)) if rows else elements
-
-    def points() -> Iterator[tuple[int, tuple[Atom, ...] | dict | None]]:
-        for t, atoms in (lars_rows if rows else lars_points)(source, counts, began):
+    def points(pairs: Iterable[tuple[int, _Point | None]]) -> Iterator[tuple[int, _Point | None]]:
+        for t, atoms in pairs:
             if atoms is not None and compiled.mode == "push":
                 data_times.append(t)
             yield t, atoms
 
-    stream = (LiveRows if rows else LiveStream)(points(), ready)
+    stream: LiveStream[Any]
+    if rows:
+        if isinstance(elements, StreamFiles):
+            batches = elements.batches()
+        else:
+            batches = ((t, [row], line) for t, row, line in element_texts(elements))
+        stream = LiveRows(points(lars_rows(batches, counts, began)), ready)
+    else:
+        source = elements.elements() if isinstance(elements, StreamFiles) else elements
+        stream = LiveStream(points(lars_points(source, counts, began)), ready)
     stream.start = min(0, stream.start)  # the timeline starts at 0, or at the first element if earlier
     if on_stream is not None:
         on_stream(stream)

@@ -91,7 +91,7 @@ class WindowUse:
     text: str
 
 
-def _windows(program: Program) -> Iterable[tuple[int, object]]:
+def _windows(program: Program) -> Iterable[tuple[int, Diamond | Box | WindowAt]]:
     for k, rule in enumerate(program.rules, start=1):
         for element in (*rule.body, rule.head):
             ext = getattr(element, "atom", element)
@@ -181,7 +181,7 @@ class _Sorted:
 
     def prefix(self, signature: tuple[str, int] | None) -> list[int]:
         """Prefix sums of the atoms of ``signature`` (``None``: all atoms) over the time points."""
-        got = self._counts.get(signature)  # type: ignore[arg-type]
+        got = self._counts.get(signature)
         if got is None:
             got, total = [0], 0
             for _, atoms in self.items:

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from decimal import Decimal
-from typing import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Sequence, cast
 
 from lars.errors import UnsupportedError
 from lars.model import (
@@ -63,6 +63,9 @@ from translator.translate.solution_modifiers import modifier_notes
 from translator.translate.normalize import TimeBase, pattern_algebra, window as window_spec
 from translator.translate.tau import STRIPLE
 from translator.rdf.terms import to_lars
+
+if TYPE_CHECKING:
+    from lars.solver import Solver
 
 STAGE = "operational profile"
 
@@ -141,10 +144,11 @@ def with_windows(query: M.Query, widths: Sequence[int], unit: str) -> M.Query:
 
     def visit(p: M.Pattern) -> M.Pattern | None:
         if isinstance(p, M.StreamPattern):
-            return replace(p, window=win(p.window), pattern=rewrite_patterns(p.pattern, visit))
+            # visit replaces stream patterns only: a group is rewritten into a group
+            return replace(p, window=win(p.window), pattern=cast(M.Group, rewrite_patterns(p.pattern, visit)))
         return None
 
-    where = rewrite_patterns(query.where, visit)
+    where = cast(M.Group, rewrite_patterns(query.where, visit))
     return replace(query, dataset=replace(query.dataset, streams=sources, windows=named), where=where)
 
 
@@ -171,12 +175,12 @@ class Evaluator:
         self.form = self.compile_for((WindowBounds.CLOSED, tuple(w.alpha for w in self.windows))).form
         self._arrivals: dict[int, list[str]] | None = None  # the streams of each instant's arrivals, in order
         self._keys: dict[Report, tuple] = {}
-        self._chain_solver = None  # the solver of every content chain (_solve_contents), made once
+        self._chain_solver: Solver | None = None  # the solver of every content chain (_solve_contents), made once
         self._relevance_known = False  # are the elements that can matter marked (_solve_contents)?
         self.reduce_stream = True
         """Whether content chains skip the elements that no solution can hold
         (``translator.evaluate.semijoin``); ``False`` adds every element the engine's filters admit."""
-        self.judged_rows: dict[frozenset, frozenset] = {}
+        self.judged_rows: dict[tuple[str, Bag], Bag] = {}
         """Rows as ``rsplars check`` compares them, kept for every candidate and policy it tries."""
         self.modifiers = answer_modifiers(self.compile_for((WindowBounds.CLOSED, tuple(w.alpha for w in self.windows))))
         """The query's ORDER BY, LIMIT and OFFSET over the answer atoms' columns, hidden ones included."""
@@ -359,7 +363,7 @@ class Evaluator:
         cache = self.cache
         if self.slice_choice is not None:
             return [self._sliced(r, cache[("content", k)]) for r, k in zip(reports, keys)]
-        return [cache[("content", k)] for k in keys]
+        return cast("list[Bag]", [cache[("content", k)] for k in keys])  # without slices: Bags (_modified)
 
     def _evaluate_contents(self, reports: Iterable[Report]) -> None:
         self._solve_contents(map(self._content_key, reports))
@@ -379,8 +383,9 @@ class Evaluator:
         solver = self._chain_solver
         if not self._relevance_known:
             self._relevance_known = True
-            if getattr(solver, "filters", None):
-                index.set_relevance(relevance(solver.filters))
+            filters = getattr(solver, "filters", None)  # an engine that knows its rules' filters (incremental)
+            if filters:
+                index.set_relevance(relevance(filters))
             triples = self._stream_triples() if self.reduce_stream else None
             if triples is not None:
                 index.keep_only(supported(triples, index.atoms, index.relevant or None, FUNCTIONS.get("sparql_test")))
@@ -388,7 +393,7 @@ class Evaluator:
             self.solver_runs += 1
             stream, at = chain_run(index, chain)
             rows: list = []
-            for step in solver.run(stream, range(1, stream.end + 1)):
+            for step in solver.run(stream, range(1, cast(int, stream.end) + 1)):  # chain_run sets the end
                 got = self._modified(compiled, frozenset(step_rows(compiled, the_answer(step))))
                 # an unchanged answer is the previous object: R2S then compares by identity (apply_r2s)
                 rows.append(rows[-1] if rows and rows[-1] == got else got)
@@ -542,7 +547,8 @@ def report_program(query: M.Query, strategy: str, base: TimeBase, op: Operationa
     notes = []
     closing = "window-close" in op.report
     if op.window_model is WindowBounds.LEFT_OPEN:  # (t−α, t] is the closed [t−(α−1), t]
-        kind, widths = WindowBounds.CLOSED, tuple(reach(WindowBounds.LEFT_OPEN, w.alpha)[0] for w in windows)
+        # a time window's reach is finite: α − 1 back from t holds (t − α, t]
+        kind, widths = WindowBounds.CLOSED, tuple(cast(int, reach(WindowBounds.LEFT_OPEN, w.alpha)[0]) for w in windows)
     elif op.window_model is WindowBounds.RIGHT_OPEN and closing:
         kind, widths = WindowBounds.RIGHT_OPEN, tuple(w.alpha for w in windows)
     else:

@@ -137,7 +137,7 @@ PROFILES: dict[str, Profile] = {
     "csparql": Profile(
         "csparql", "C-SPARQL 0.9",
         Operational(frozenset({"window-close", "non-empty"}), tick="tuple", r2s="rstream", empty_relations="emit",
-                    window_model="right-open"),
+                    window_model=WindowBounds.RIGHT_OPEN),
         {"report": "Dell'Aglio et al. 2013, Table 1 (Window close + Non-empty content), oracle config windowclose=true, "
                    "nonemptycontent=true; Dell'Aglio et al. 2014, §5 (explaining heterogeneity)",
          "tick": _TICK_002,
@@ -153,7 +153,7 @@ PROFILES: dict[str, Profile] = {
     "cqels": Profile(
         "cqels", "CQELS (Aug 2011)",
         Operational(frozenset({"content-change", "non-empty"}), tick="tuple", r2s="istream", empty_relations="skip",
-                    window_model="right-open"),
+                    window_model=WindowBounds.RIGHT_OPEN),
         {"report": "Dell'Aglio et al. 2013, Table 1 (Content change); the oracle's CQELS config also sets nonemptycontent=true "
                    "(the oracle's configuration); arrivals reading: Dell'Aglio et al. 2014, §5 (explaining heterogeneity) 'every time new statements enter the window' "
                    "and the oracle's CC windower (Dell'Aglio et al. 2013, §6.1)",
@@ -170,7 +170,7 @@ PROFILES: dict[str, Profile] = {
     "sparqlstream": Profile(
         "sparqlstream", "SPARQLstream 1.0.5 (morph-streams)",
         Operational(frozenset({"window-close", "non-empty"}), tick="tuple", r2s="rstream", empty_relations="skip",
-                    window_model="right-open"),
+                    window_model=WindowBounds.RIGHT_OPEN),
         {"report": "Dell'Aglio et al. 2013, Table 1 (Window close + Non-empty content); Dell'Aglio et al. 2014, §5 (explaining heterogeneity)",
          "tick": _TICK_002,
          "r2s": "Dell'Aglio et al. 2013, Table 1 allows Rstream, Istream and Dstream; tested with Rstream (Dell'Aglio et al. 2013, §6.3)",
@@ -184,7 +184,7 @@ PROFILES: dict[str, Profile] = {
     "rsp-ql": Profile(
         "rsp-ql", "RSP-QL reference semantics",
         Operational(frozenset({"window-close", "non-empty"}), tick="time", r2s="rstream", empty_relations="emit",
-                    window_model="left-open"),
+                    window_model=WindowBounds.LEFT_OPEN),
         {"report": "Dell'Aglio et al. 2014, Example 9: P = WC ∧ NC (the C-SPARQL/SPARQLstream policy of §5)",
          "tick": "Dell'Aglio et al. 2014 define no tick; RSP-QL is instant-based (time-driven, Dell'Aglio et al. 2013, §3)",
          "r2s": "Dell'Aglio et al. 2014, Example 10: Rstream",
@@ -199,7 +199,7 @@ PROFILES: dict[str, Profile] = {
     "rsp4j": Profile(
         "rsp4j", "RSP4J / YASPER (RSP-QL's reference engine)",
         Operational(frozenset({"window-close"}), tick="time", r2s="rstream", empty_relations="skip",
-                    window_model="right-open", alignment="step", horizon="last"),
+                    window_model=WindowBounds.RIGHT_OPEN, alignment="step", horizon="last"),
         {"report": f"{_RSP4J}: the engines are built with ReportImpl + OnWindowClose, whose match is "
                    "`w.getC() < tapp` (api/.../secret/report/strategies/OnWindowClose.java); no non-empty guard",
          "tick": f"{_RSP4J}: Tick.TIME_DRIVEN, TimeTicker computes once per new application time "
@@ -227,7 +227,7 @@ PROFILES: dict[str, Profile] = {
     "rsp-js": Profile(
         "rsp-js", "RSP-JS 1.3.5 (RSP-QL on Comunica)",
         Operational(frozenset({"window-close", "non-empty"}), tick="time", r2s="rstream", empty_relations="skip",
-                    window_model="right-open", alignment="step", horizon="last"),
+                    window_model=WindowBounds.RIGHT_OPEN, alignment="step", horizon="last"),
         {"report": f"{_RSPJS}: RSPEngine builds CSPARQLWindow with ReportStrategy.OnWindowClose, "
                    "compute_report is `w.close < timestamp` (dist/operators/s2r.js); RSPEngine.register evaluates only "
                    "when `data.len() !== 0` (dist/rsp.js): the non-empty guard",

@@ -35,8 +35,8 @@ def record_time(line: str, fmt: str) -> int | None:
         m = _NT_TIME.search(line)
         return int(m.group(1)) if m else None
     if fmt == "lars-text":
-        head = re.match(r"\s*(-?\d+)\s*(?:\[[^\]]*\])?\s*:", line)
-        return int(head.group(1)) if head else None
+        m = re.match(r"\s*(-?\d+)\s*(?:\[[^\]]*\])?\s*:", line)
+        return int(m.group(1)) if m else None
     raise RsplarsError(f"--resume-from: unknown output format {fmt!r}")
 
 

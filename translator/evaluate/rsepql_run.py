@@ -24,9 +24,10 @@ are not used at the later evaluation times.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Iterator, Sequence
+from typing import Iterable, Iterator, Sequence, cast
 
 from lars.errors import RsplarsError
+from lars.model import String
 from lars.streams import parse_ground_atom
 from translator.query import model as M
 from translator.rdf.streams import StreamElement
@@ -67,7 +68,9 @@ def basic_matches(event: BasicEvent, atoms: Iterable[str]) -> list[Match]:
         args = parse_ground_atom(text).args
         mu = {n: to_nt(from_lars(a)) for n, a in zip(event.variables, args)}  # type: ignore[arg-type]
         t = args[-1].value  # type: ignore[union-attr]
-        leaves = tuple(tuple(mu[x.name] if isinstance(x, A.Var) else x.value for x in (tr.s, tr.p, tr.o)) + (t,)
+        # a constant of a triple pattern is the String of an RDF term's N-Triples text
+        leaves = tuple(tuple(mu[x.name] if isinstance(x, A.Var) else cast(String, x).value
+                             for x in (tr.s, tr.p, tr.o)) + (t,)
                        for tr in event.triples)
         out.append(Match(frozenset(mu.items()), t, t, frozenset(leaves), leaves))  # type: ignore[arg-type]
     return out

@@ -37,7 +37,7 @@ from bisect import bisect_left
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import repeat
-from typing import Callable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence
 
 from lars.bounds import TERM_CACHE_SIZE
 from lars.errors import RsplarsError
@@ -52,6 +52,9 @@ from translator.rdf.bags import Bag
 from translator.rdf.predicates import STRIPLE
 from translator.rdf.streams import ElementList, StreamElement, to_lars_stream
 from translator.rdf.terms import from_lars, iri_nt, literal_nt, to_nt
+
+if TYPE_CHECKING:  # the engines are imported where a solver is made (translator.evaluate.engine)
+    from lars.solver import Solver
 
 R2S = ("rstream", "istream", "dstream")
 
@@ -213,7 +216,7 @@ def answers(
         yield ev
 
 
-def query_solver(compiled: Compiled, program: Program, native: Program | None, engine: str) -> tuple:
+def query_solver(compiled: Compiled, program: Program, native: Program | None, engine: str) -> tuple[Solver, LimitMet]:
     """The engine (:func:`translator.evaluate.engine.make_solver`) that solves a query's program
     (``native``: its native program, for the incremental engine) reading the answer and note
     predicates only, and the :class:`LimitMet` its SUM and AVG functions tell (:func:`evaluations`)."""
@@ -443,7 +446,7 @@ def _row_of(text: str) -> Row:
             out.append(got)
         return tuple(out)
     atom = parse_ground_atom(text)
-    return tuple(None if (term := from_lars(a)) is None else to_nt(term) for a in atom.args)  # type: ignore[arg-type]
+    return tuple(None if (term := from_lars(a)) is None else to_nt(term) for a in atom.args)
 
 
 def _row_of_args(args: tuple) -> Row:
@@ -508,13 +511,13 @@ class _PieceTexts(dict):
 _ARG_TEXTS: dict[str, str | None] = {}  # an argument's text -> its N-Triples text (None: unbound), bounded
 _PIECE_TEXTS = _PieceTexts()
 _piece_nt = _PIECE_TEXTS.__getitem__
-_NONE = object()
+_NONE: Any = object()  # Any: a type checker does not narrow `got is _NONE` on an object()
 
 
 @lru_cache(maxsize=TERM_CACHE_SIZE)
 def _nt_of_arg(text: str) -> str | None:
     """The N-Triples text of one argument of an answer atom (its LARS text), ``None`` if unbound."""
-    term = from_lars(parse_ground_atom(f"x({text})").args[0])  # type: ignore[arg-type]
+    term = from_lars(parse_ground_atom(f"x({text})").args[0])
     return None if term is None else to_nt(term)
 
 

@@ -201,7 +201,7 @@ def chains(keys: Iterable[Key]) -> list[list[Key]]:
         for k in members:
             for chain in open_chains:
                 last = chain[-1]
-                if all(s is None or s[1] >= p[1] for s, p in zip(k, last)):
+                if all(s is None or p is not None and s[1] >= p[1] for s, p in zip(k, last)):  # p: None where s is
                     chain.append(k)
                     break
             else:

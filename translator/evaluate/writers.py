@@ -121,7 +121,8 @@ class AnswerTexts:
         # per variable: a term's ``"name": "term"`` text, encoded once while the term recurs (a
         # group key or an extreme stays while the answer's other terms change; bounded as ``cache``)
         self.members: list[dict] = [_Members(name, limit) for name in self.names] if self.names is not None else []
-        self.by_name = [(v, self.variables.index(v)) for v in self.order] if self.order is not None else None
+        self.by_name: list[tuple[str, int]] = (
+            [(v, self.variables.index(v)) for v in self.order] if self.order is not None else [])
         # an answer with every variable bound: its sort key is the names in order paired with its
         # terms picked in that order (``pick`` gives a tuple, also for one variable)
         if self.by_name:
@@ -139,7 +140,7 @@ class AnswerTexts:
         if got is None:
             if len(self.cache) >= self.limit:
                 self.cache.clear()
-            if self.names is not None and self.by_name and None not in row:  # without a Python loop
+            if self.order is not None and self.by_name and None not in row:  # without a Python loop (names set)
                 got = (list(zip(self.order, self.pick(row))), "{" + ", ".join(map(dict.__getitem__, self.members, row)) + "}")
             elif self.names is not None:
                 text = ", ".join([member[term] for member, term in zip(self.members, row) if term is not None])
@@ -169,8 +170,8 @@ class AnswerTexts:
                 for row in minus:
                     del items[bisect_left(items, (self.item(row)[0],))]
                 for row in plus:
-                    item = self.item(row)
-                    items.insert(bisect_left(items, item), item)
+                    placed = self.item(row)
+                    items.insert(bisect_left(items, placed), placed)
                 self.text = ", ".join([text for _, text in items])
         else:
             get, item = self.cache.get, self.item
@@ -181,7 +182,7 @@ class AnswerTexts:
         return self.text
 
 
-_encode_string = json.encoder.encode_basestring  # type: ignore[attr-defined]  (json.dumps' encoder of a str, ensure_ascii=False)
+_encode_string = json.encoder.encode_basestring  # json.dumps' encoder of a str, ensure_ascii=False
 
 
 class _Members(dict):

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections import Counter
 from itertools import chain, repeat
 from operator import itemgetter
-from typing import Iterable, Iterator, Mapping
+from typing import ItemsView, Iterable, Iterator, Mapping
 
 Row = tuple[str | None, ...]
 """One solution: the N-Triples text of each result variable (``None``: unbound)."""
@@ -83,7 +83,7 @@ class Bag:
         """The set view: the rows, each once (SPARQL's DISTINCT)."""
         return frozenset(self._counts)
 
-    def items(self) -> Iterable[tuple[Row, int]]:
+    def items(self) -> ItemsView[Row, int]:
         """``(row, cardinality)`` pairs, each distinct row once."""
         return self._counts.items()
 

@@ -19,12 +19,12 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator, Sequence
+from typing import Iterable, Iterator, Sequence, cast
 
 from rdflib import Graph, Literal, URIRef
 from rdflib.namespace import XSD
 
-from translator.rdf.streams import StreamElement, write_ntriples
+from translator.rdf.streams import StreamElement, Triple, write_ntriples
 
 EX = "http://example.org/"
 OFFERS_STREAM = URIRef(EX + "stream/offers")
@@ -92,7 +92,8 @@ class CouponScenario:
         scenario always gives the same bytes (rdflib's serializer does not promise an order)."""
         from translator.rdf.terms import to_nt
 
-        lines = sorted(" ".join(to_nt(x) for x in triple) + " ." for triple in self.static)
+        # rdflib types a graph's terms as any Node: this graph holds the IRIs and literals made here
+        lines = sorted(" ".join(to_nt(x) for x in triple) + " ." for triple in cast("Iterable[Triple]", self.static))
         return "".join(line + "\n" for line in lines)
 
 
@@ -223,7 +224,8 @@ class BenchmarkData:
                 write_ntriples(elements, f)
         for name, graph in self.static.items():
             paths[name] = out / f"{name}.nt"
-            lines = sorted(" ".join(to_nt(x) for x in triple) + " .\n" for triple in graph)
+            # rdflib types a graph's terms as any Node: this graph holds the IRIs and literals made here
+            lines = sorted(" ".join(to_nt(x) for x in triple) + " .\n" for triple in cast("Iterable[Triple]", graph))
             paths[name].write_text("".join(lines), encoding="utf-8")
         return paths
 
@@ -307,8 +309,9 @@ def citybench(
                 t = (base + rng.randrange(period)) * tick + (rng.choice((0, tick // 2)) if tick > 1 else 0)
                 count += 1
                 ob = URIRef(f"{service}-obs{count}")
-                triples = [(ob, rdf_type, URIRef(SSN + "Observation")), (ob, URIRef(SSN + "observedProperty"), prop),
-                           (ob, URIRef(SSN + "observedBy"), iri)]
+                triples: list[Triple] = [(ob, rdf_type, URIRef(SSN + "Observation")),
+                                         (ob, URIRef(SSN + "observedProperty"), prop),
+                                         (ob, URIRef(SSN + "observedBy"), iri)]
                 if kind == "UserLocationService":
                     point = URIRef(f"{service}-point{count}")
                     triples += [(ob, URIRef(SAO + "hasValue"), point),
@@ -362,10 +365,11 @@ def linked_sensor_data(
             count += 1
             obs, result = URIRef(f"{SSW}Observation_{prop[1:]}_S{s}_{count}"), URIRef(f"{SSW}MeasureData_S{s}_{count}")
             value = Literal(repr(round(rng.uniform(lo, hi) * 4) / 4), datatype=XSD.float)
-            obs_triples = [(obs, rdf_type, URIRef(WEATHER + cls)), (obs, URIRef(OM_OWL + "procedure"), sensor),
-                           (obs, URIRef(OM_OWL + "observedProperty"), URIRef(WEATHER + prop)),
-                           (obs, URIRef(OM_OWL + "result"), result)]
-            result_triples = [(result, URIRef(OM_OWL + "floatValue"), value)]
+            obs_triples: list[Triple] = [(obs, rdf_type, URIRef(WEATHER + cls)),
+                                         (obs, URIRef(OM_OWL + "procedure"), sensor),
+                                         (obs, URIRef(OM_OWL + "observedProperty"), URIRef(WEATHER + prop)),
+                                         (obs, URIRef(OM_OWL + "result"), result)]
+            result_triples: list[Triple] = [(result, URIRef(OM_OWL + "floatValue"), value)]
             if rng.random() < 0.7:
                 result_triples.append((result, URIRef(OM_OWL + "uom"), URIRef(WEATHER + unit)))
             if static_results:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Iterable, Iterator, Mapping, Sequence, TypeVar, cast
 
 from lars.errors import RsplarsError, SourceError
 from lars.model import Atom, Constant, Rule, String
@@ -38,7 +38,7 @@ from translator.rdf.terms import (
 from translator.rdf.predicates import DEFAULT_GRAPH, TRIPLE  # the names of Dao-Tran, Beck, Eiter 2015, §4.3 (i)
 
 if TYPE_CHECKING:  # rdflib is imported where a file is parsed by it (not for plain N-Triples)
-    from rdflib import Dataset, Graph, URIRef
+    from rdflib import BNode, Dataset, Graph, URIRef
 
 #: extensions rdflib's guess_format does not know
 _EXTRA_FORMATS = {".ttl": "turtle", ".nq": "nquads", ".jsonld": "json-ld", ".json": "json-ld"}
@@ -138,12 +138,17 @@ def load_dataset(
     return ds
 
 
-def dataset_quads(ds: Dataset) -> Iterator[tuple[RDFTerm, RDFTerm, RDFTerm, URIRef | None]]:
+def dataset_quads(ds: Dataset) -> Iterator[tuple[RDFTerm, RDFTerm, RDFTerm, URIRef | BNode | None]]:
     """Every triple of the dataset with its graph: ``None`` for the default graph, else the
-    graph IRI; terms canonical (:func:`translator.rdf.terms.canonical`), order deterministic."""
+    graph name (an IRI, or a blank node where TriG names a graph by one); terms canonical
+    (:func:`translator.rdf.terms.canonical`), order deterministic."""
     default = ds.default_graph.identifier
-    rows = []
-    for s, p, o, g in ds.quads((None, None, None, None)):
+    # rdflib types a term as any Node (a formula is one, in N3); a dataset parsed from RDF files
+    # holds IRIs, blank nodes and literals, and names its graphs by IRIs or blank nodes
+    quads = cast("Iterator[tuple[RDFTerm, RDFTerm, RDFTerm, URIRef | BNode | None]]",
+                 ds.quads((None, None, None, None)))
+    rows: list[tuple[RDFTerm, RDFTerm, RDFTerm, URIRef | BNode | None]] = []
+    for s, p, o, g in quads:
         graph = None if g is None or g == default else g
         rows.append((canonical(s), canonical(p), canonical(o), graph))
     rows.sort(key=lambda q: tuple("" if x is None else x.n3() for x in q))
@@ -261,11 +266,12 @@ def ntriples_quads(static: Sequence[str | Path] = (), named: Mapping[str, str | 
         found = _LINES.findall(text)
         if len(found) != text.count("\n") + 1:  # some line is not one of _LINES
             return None
+        o: _Term | None
         for s, p, iri_object, quoted, datatype, lang in found:
             if not s:
                 continue  # a blank or comment line
             if iri_object:
-                o: _Term | None = (iri_object, iri_object, False)
+                o = (iri_object, iri_object, False)
             else:
                 key = (quoted, datatype, lang)
                 o = terms[key] if key in terms else terms.setdefault(key, _literal(quoted, datatype, lang))
@@ -276,7 +282,10 @@ def ntriples_quads(static: Sequence[str | Path] = (), named: Mapping[str, str | 
     return [row for row, _ in rows]
 
 
-def _second(pair: tuple) -> object:
+_Key = TypeVar("_Key")
+
+
+def _second(pair: tuple[object, _Key]) -> _Key:
     return pair[1]
 
 

@@ -38,12 +38,14 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable, Iterator, Mapping, NamedTuple, Sequence, TextIO
+from typing import (
+    TYPE_CHECKING, Callable, Generator, Iterable, Iterator, Mapping, NamedTuple, Sequence, TextIO, TypedDict, cast,
+)
 
 if TYPE_CHECKING:  # Lark is imported where the readable notation is parsed (notation_parser)
     from lark import Lark, Token, Tree
     from lark.exceptions import UnexpectedInput
-    from rdflib import Dataset, URIRef
+    from rdflib import BNode, Dataset, URIRef
 
 from lars.bounds import TERM_CACHE_SIZE
 from lars.accounting import MALFORMED, OUT_OF_ORDER, Accounting, reject_or_raise
@@ -86,12 +88,29 @@ _TIME_PREDICATE_IRIS = {
 }
 
 
+class _Where(TypedDict):
+    """Where an element is, as keyword arguments of :class:`lars.errors.SourceError`."""
+
+    source: str
+    line: int
+    column: int
+    text: str | None
+
+
+class _TimePredicates(TypedDict):
+    HAS_TIMESTAMP: URIRef
+    GENERATED_AT_TIME: URIRef
+    TIME_PREDICATES: tuple[URIRef, URIRef]
+
+
 @functools.cache
-def _time_predicates() -> dict[str, object]:
+def _time_predicates() -> _TimePredicates:
     from rdflib import URIRef
 
-    terms = {name: URIRef(iri) for name, iri in _TIME_PREDICATE_IRIS.items()}
-    return {**terms, "TIME_PREDICATES": (terms["HAS_TIMESTAMP"], terms["GENERATED_AT_TIME"])}
+    has_timestamp, generated_at_time = (URIRef(_TIME_PREDICATE_IRIS[name])
+                                        for name in ("HAS_TIMESTAMP", "GENERATED_AT_TIME"))
+    return {"HAS_TIMESTAMP": has_timestamp, "GENERATED_AT_TIME": generated_at_time,
+            "TIME_PREDICATES": (has_timestamp, generated_at_time)}
 
 
 #: namespace of the empty prefix ``:`` when a notation file does not declare it (the papers write
@@ -242,7 +261,8 @@ def _ntriples_raws(lines: Iterable[str], source: str, accounting: Accounting | N
     from rdflib import BNode, URIRef
 
     fast = _FAST_LINE.match
-    term_of = _cached_term
+    # the terms _FAST_LINE admits are well formed: _cached_term reads each of them (never None)
+    term_of = cast("Callable[[str], RDFTerm]", _cached_term)
 
     def iri_of(value: str) -> URIRef:  # the regex admitted no character URIRef would warn about
         return str.__new__(URIRef, value)
@@ -268,7 +288,8 @@ def _ntriples_line(line: str, lineno: int, text: str, source: str) -> _Raw:
     """One element line of timestamped N-Triples."""
     from rdflib import Literal, URIRef
 
-    pos = _WS.match(line).end()
+    # _WS (`[ \t]*`) matches at every position: its match is never None
+    pos = cast("re.Match[str]", _WS.match(line)).end()
     terms: list[RDFTerm] = []
     for role, expected in _POSITIONS:
         m = _token().match(line, pos)
@@ -287,7 +308,7 @@ def _ntriples_line(line: str, lineno: int, text: str, source: str) -> _Raw:
                 source=source, line=lineno, column=pos + 1, text=text, expected=expected,
             )
         terms.append(term)
-        pos = _WS.match(line, m.end()).end()
+        pos = cast("re.Match[str]", _WS.match(line, m.end())).end()
     m = _time_literal().match(line, pos)
     if not m:
         raise SourceError(
@@ -299,7 +320,7 @@ def _ntriples_line(line: str, lineno: int, text: str, source: str) -> _Raw:
     if not _END.match(line, m.end()):
         raise SourceError(
             "unexpected text after the timestamp",
-            source=source, line=lineno, column=_WS.match(line, m.end()).end() + 1, text=text,
+            source=source, line=lineno, column=cast("re.Match[str]", _WS.match(line, m.end())).end() + 1, text=text,
             expected='the end of the line or " ."',
         )
     return _Raw((terms[0], terms[1], terms[2]), time, lineno, pos + 1)
@@ -438,7 +459,8 @@ def _parsed_folder(numbered: Mapping[int, Path]) -> list[tuple[int, tuple[Triple
         for k, text in texts.items():
             graph = Graph()
             _rdflib_parse(graph, text, "turtle", str(numbered[k]))
-            out.append((k, tuple(tuple(one(x) for x in triple) for triple in sorted(graph, key=_triple_key))))
+            triples = sorted(cast("Iterable[Triple]", graph), key=_triple_key)  # rdflib's Node: see _read_graphs
+            out.append((k, tuple(tuple(one(x) for x in triple) for triple in triples)))
         return out
 
     if sum(map(len, texts.values())) > FOLDER_CACHE_MAX_CHARS:
@@ -479,7 +501,7 @@ def _read_graphs(text: str, source: str, fmt: str, accounting: Accounting | None
     HAS_TIMESTAMP, TIME_PREDICATES = _time_predicates()["HAS_TIMESTAMP"], _time_predicates()["TIME_PREDICATES"]
     ds, places = _parse_dataset(text, fmt, source, accounting)
 
-    def where(name: RDFTerm) -> dict:
+    def where(name: RDFTerm) -> _Where:
         place = places.get(name)
         if place is None:
             return dict(source=source, line=1, column=1, text=None)
@@ -488,7 +510,11 @@ def _read_graphs(text: str, source: str, fmt: str, accounting: Accounting | None
     times: dict[RDFTerm, tuple[int | datetime, RDFTerm]] = {}
     bad: set[RDFTerm] = set()
     metadata: set[tuple] = set()
-    for s, p, o, g in ds.quads((None, None, None, None)):
+    # rdflib types a term as any Node (a formula is one, in N3) and a graph name as an IdentifiedNode:
+    # a dataset read from TriG, N-Quads or JSON-LD holds IRIs, blank nodes and literals only
+    quads = cast("Iterator[tuple[RDFTerm, RDFTerm, RDFTerm, URIRef | BNode | None]]",
+                 ds.quads((None, None, None, None)))
+    for s, p, o, g in quads:
         if p in TIME_PREDICATES:
             metadata.add((s, p, o, g))
             if s in bad:
@@ -511,38 +537,39 @@ def _read_graphs(text: str, source: str, fmt: str, accounting: Accounting | None
                 continue
             times[s] = (value, p)
 
-    graphs: list[tuple[_Place | None, RDFTerm, list[Triple]]] = []
+    graphs: list[tuple[_Place | None, URIRef | BNode, list[Triple]]] = []
     default_id = ds.default_graph.identifier
     for graph in ds.graphs():
+        name = cast("URIRef | BNode", graph.identifier)
         triples = [
-            (s, p, o) for s, p, o in graph
-            if (s, p, o, graph.identifier) not in metadata
+            (s, p, o) for s, p, o in cast("Iterable[Triple]", graph)
+            if (s, p, o, name) not in metadata
         ]
-        if not triples or graph.identifier in bad:
+        if not triples or name in bad:
             continue
-        if graph.identifier == default_id:
+        if name == default_id:
             reject_or_raise(accounting, SourceError(
                 f"{len(triples)} triple(s) outside any named graph have no timestamp (reported at 1:1: "
                 "rdflib does not tell where they are)",
                 source=source, line=1, column=1, expected="every stream triple inside a named graph with a timestamp",
             ))
             continue
-        if graph.identifier not in times:
+        if name not in times:
             reject_or_raise(accounting, SourceError(
-                f"graph {to_nt(graph.identifier)} has no timestamp",
+                f"graph {to_nt(name)} has no timestamp",
                 expected=f"a triple <g> <{HAS_TIMESTAMP}> \"t\" or <g> prov:generatedAtTime \"…\"^^xsd:dateTime",
-                **where(graph.identifier),
+                **where(name),
             ))
             continue
         literal = next((tr for tr in triples if isinstance(tr[0], Literal)), None)
         if literal is not None:  # rdflib reads `:o .2 :p :o` as a triple with the literal 0.2 as subject
             reject_or_raise(accounting, SourceError(
-                f"graph {to_nt(graph.identifier)} has a triple whose subject is the literal {to_nt(literal[0])} "
+                f"graph {to_nt(name)} has a triple whose subject is the literal {to_nt(literal[0])} "
                 "(a '.' followed by a number, as in ':o .2 :p :o', starts a triple with a number as subject)",
-                expected="an <IRI> or a _:blank node as the subject of every triple", **where(graph.identifier),
+                expected="an <IRI> or a _:blank node as the subject of every triple", **where(name),
             ))
             continue
-        graphs.append((places.get(graph.identifier), graph.identifier, triples))
+        graphs.append((places.get(name), name, triples))
 
     # arrival order: the order of the graphs in the text; graphs that cannot be located by name
     # come in time order (and then all do), which rdflib's unordered store cannot tell otherwise
@@ -553,8 +580,8 @@ def _read_graphs(text: str, source: str, fmt: str, accounting: Accounting | None
     out: list[_Raw] = []
     for place, name, triples in graphs:
         line, column = (place.line, place.column) if place else (0, None)
-        for triple in sorted((tuple(canonical(x) for x in tr) for tr in triples), key=_triple_key):
-            out.append(_Raw(triple, times[name][0], line, column))  # type: ignore[arg-type]
+        for triple in sorted(((canonical(s), canonical(p), canonical(o)) for s, p, o in triples), key=_triple_key):
+            out.append(_Raw(triple, times[name][0], line, column))
     return out
 
 
@@ -605,9 +632,9 @@ def _parse_dataset(text: str, fmt: str, source: str,
 def _trig_places(text: str, ds: Dataset) -> dict[RDFTerm, _Place]:
     """Where each named graph of a TriG text opens: its ``name {`` (also after ``GRAPH``)."""
     openings = _graph_openings(text)
-    places = {}
+    places: dict[RDFTerm, _Place] = {}
     for graph in ds.graphs():
-        name = graph.identifier
+        name = cast("URIRef | BNode", graph.identifier)  # rdflib's IdentifiedNode: an IRI or a blank node
         spellings = [to_nt(name), f"<{name}>"]
         try:
             spellings.append(ds.namespace_manager.normalizeUri(name))
@@ -887,7 +914,8 @@ def _notation_syntax_error(err: UnexpectedInput, text: str, source: str) -> Sour
         what = "end of file" if err.token.type == "$END" else f"{err.token.value!r}"
         message = f"unexpected {what} in a stream element"
     elif isinstance(err, UnexpectedCharacters):
-        message = f"unexpected character {text[err.pos_in_stream]!r}"
+        # lark declares UnexpectedInput.pos_in_stream = None (typed None); UnexpectedCharacters sets the position
+        message = f"unexpected character {text[err.pos_in_stream]!r}"  # type: ignore[index]
     else:
         message = "unexpected end of file"
     expected = getattr(err, "expected", None) or getattr(err, "allowed", None) or ()
@@ -949,7 +977,8 @@ def _notation_term(node: Tree, prefixes: Mapping[str, str], source: str, text: s
         prefix, _, local = str(tok).partition(":")
         if prefix not in prefixes:
             raise SourceError(
-                f"undeclared prefix {prefix + ':'!r}", source=source, line=tok.line + line_offset,
+                f"undeclared prefix {prefix + ':'!r}", source=source,
+                line=cast(int, tok.line) + line_offset,  # lark's Optional: a token of a parse has its line
                 column=tok.column, text=text, expected=f"@prefix {prefix}: <…> . before its use",
             )
         return URIRef(prefixes[prefix] + local)
@@ -958,7 +987,7 @@ def _notation_term(node: Tree, prefixes: Mapping[str, str], source: str, text: s
     if kind == "rdf_type":
         return RDF.type
     if kind in ("integer", "decimal", "double"):
-        dt = {"integer": XSD.integer, "decimal": XSD.decimal, "double": XSD.double}[kind]
+        dt: RDFTerm = {"integer": XSD.integer, "decimal": XSD.decimal, "double": XSD.double}[kind]
         return Literal(str(tok), datatype=dt, normalize=False)
     if kind == "boolean":
         return Literal(str(tok), datatype=XSD.boolean, normalize=False)
@@ -1103,7 +1132,7 @@ def _convert_iter(raws: Iterable[_Raw], stream_iri: URIRef, time: TimeSpec, epoc
                     accounting.count_read()
                 yield StreamElement(raw.triple, t, stream_iri, raw.line)
                 continue
-        where = dict(source=source, line=raw.line or 1, column=raw.column or 1, text=text if raw.line else None)
+        where: _Where = dict(source=source, line=raw.line or 1, column=raw.column or 1, text=text if raw.line else None)
         try:
             if (type(value) is datetime) != first_kind:
                 raise SourceError("integer and dateTime timestamps are mixed in one stream",
@@ -1136,7 +1165,7 @@ def _convert_iter(raws: Iterable[_Raw], stream_iri: URIRef, time: TimeSpec, epoc
 
 
 def _first_datetime(raws: Sequence[_Raw]) -> datetime | None:
-    return next((r.time for r in raws if isinstance(r.time, datetime)), None)  # type: ignore[return-value]
+    return next((r.time for r in raws if isinstance(r.time, datetime)), None)
 
 
 # --------------------------------------------------------------------------------------- public API
@@ -1325,7 +1354,7 @@ def _open_lines(path: str) -> Iterator[str]:
 _BLOCK_CHARS = 1 << 16  # the size of the blocks of lines the N-Triples reader matches at once
 
 
-def _open_blocks(path: str, size: int | None = None) -> Iterator[list[str]]:
+def _open_blocks(path: str, size: int | None = None) -> Generator[list[str], None, None]:
     """The lines of a stream file (``-``: standard input), with their line ends, in lists of about
     ``size`` characters (default ``_BLOCK_CHARS``; 1: one line per list); standard input is always read one line at a
     time, so that a pipe's lines are evaluated as they arrive."""
@@ -1340,7 +1369,7 @@ def _open_blocks(path: str, size: int | None = None) -> Iterator[list[str]]:
     except OSError as err:
         raise RsplarsError(f"cannot read stream file {path}: {err.strerror}") from None
 
-    def blocks() -> Iterator[list[str]]:
+    def blocks() -> Generator[list[str], None, None]:
         try:
             if handle is sys.stdin or size <= 1:
                 for line in handle:
@@ -1365,13 +1394,13 @@ def _lazy_raws(path: str, fmt: str, accounting: Accounting | None) -> tuple[Iter
     normalize_format(fmt)
     if path != "-" and Path(path).is_dir():
         return iter(_read_directory(path, accounting)), None
-    fmt, lines = _lines_and_format(path, fmt)
-    if fmt is None:  # nothing but blank lines and comments: an empty stream
+    kind, lines = _lines_and_format(path, fmt)
+    if kind is None:  # nothing but blank lines and comments: an empty stream
         return iter(()), None
-    if fmt == "ntriples":
+    if kind == "ntriples":
         return _ntriples_raws(lines, source, accounting), None
     text = "\n".join(lines)
-    return iter(_read_raw(text, fmt, None if path == "-" else path, source, accounting)), text
+    return iter(_read_raw(text, kind, None if path == "-" else path, source, accounting)), text
 
 
 def _lines_and_format(path: str, fmt: str) -> tuple[str | None, Iterator[str]]:

@@ -30,7 +30,7 @@ from __future__ import annotations
 import functools
 import re
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Iterator, overload
 
 from lars.errors import SourceError
 from lars.model import Constant, Integer, String, Term
@@ -228,6 +228,10 @@ def literal_nt(lexical: str, datatype: str | None = None, lang: str | None = Non
     return to_nt(Literal(lexical, lang=lang, datatype=URIRef(datatype) if datatype else None, normalize=False))
 
 
+@overload
+def literal_nt_text(lexical: str, datatype: None = None) -> str: ...
+@overload
+def literal_nt_text(lexical: str, datatype: str | None) -> str | None: ...
 def literal_nt_text(lexical: str, datatype: str | None = None) -> str | None:
     """The text path of :func:`literal_nt` for a literal without language tag: its N-Triples text
     where rdflib would keep the lexical form and say nothing (a simple literal, an ``xsd:string``,
