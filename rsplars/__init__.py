@@ -26,6 +26,7 @@ from __future__ import annotations
 from rsplars.agreement import AgreementResult, agree
 from rsplars.checking import AnswersInput, CheckResult, InferenceResult, check, infer
 from rsplars.data import StaticDuring, StaticInput, StreamInput
+from rsplars.diagnosing import Diagnosis, diagnose
 from rsplars.errors import (
     AgreementError,
     DialectMismatchError,
@@ -38,6 +39,8 @@ from rsplars.errors import (
     UnsupportedError,
 )
 from translator.options import EventOptions, ProfileOptions, TranslationOptions
+from rsplars.generating import DataFiles, GeneratedData, citybench_streams, coupon_streams, random_stream
+from rsplars.programs import BOUNDS, STRATEGIES, ProgramSummary, StreamWindow, program, windows
 from rsplars.queries import DIALECTS, Query, QueryInput, parse
 from rsplars.running import FORMATS, RunResult, run
 from rsplars.translating import TARGETS, Translation, translate, translations
@@ -76,4 +79,17 @@ __all__ = [
     "run",
     "translate",
     "translations",
+    "BOUNDS",
+    "STRATEGIES",
+    "DataFiles",
+    "Diagnosis",
+    "GeneratedData",
+    "ProgramSummary",
+    "StreamWindow",
+    "citybench_streams",
+    "coupon_streams",
+    "diagnose",
+    "program",
+    "random_stream",
+    "windows",
 ]
