@@ -40,8 +40,9 @@ from rsplars.errors import (
 )
 from translator.options import EventOptions, ProfileOptions, TranslationOptions
 from rsplars.generating import DataFiles, GeneratedData, citybench_streams, coupon_streams, random_stream
-from rsplars.programs import BOUNDS, STRATEGIES, ProgramSummary, StreamWindow, program, windows
+from rsplars.programs import BOUNDS, STRATEGIES, ProgramSummary, StreamWindow, cs, program, windows
 from rsplars.queries import DIALECTS, Query, QueryInput, parse
+from rsplars.reading import read_streams
 from rsplars.running import FORMATS, RunResult, run
 from rsplars.translating import TARGETS, Translation, translate, translations
 
@@ -87,9 +88,11 @@ __all__ = [
     "ProgramSummary",
     "StreamWindow",
     "citybench_streams",
+    "cs",
     "coupon_streams",
     "diagnose",
     "program",
     "random_stream",
+    "read_streams",
     "windows",
 ]

@@ -11,10 +11,10 @@ from typing import Any
 
 from lars.errors import RsplarsError
 
-from rsplars.queries import QueryInput, as_query
+from rsplars.queries import Query, QueryInput, as_query
 from translator.options import TranslationOptions
 
-__all__ = ["BOUNDS", "STRATEGIES", "ProgramSummary", "StreamWindow", "program", "windows"]
+__all__ = ["BOUNDS", "STRATEGIES", "ProgramSummary", "StreamWindow", "cs", "program", "windows"]
 
 #: the window-bounds conventions (D2): Table 1's closed ``[t−L, t]``, C-SPARQL's and RSP-QL's
 #: ``(t−L, t]``, SECRET's and CSRBench's ``[t−L, t)``
@@ -127,6 +127,26 @@ def program(query: QueryInput, strategy: str = "tau2", *,
     text = format_program(compiled_program, True, base_unit=options.unit)
     return ProgramSummary(label, strategy, len(compiled_program.rules), _body_windows(compiled_program, options.unit),
                           text)
+
+
+def cs(query: QueryInput) -> Query:
+    """cs(Q) (Dao-Tran, Beck, Eiter 2015, §3): the C-SPARQL reading of a query — every stream graph
+    pattern ``(STREAM s ω g)`` becomes ``FROM STREAM s [ω]``, g stays where it was, matched against
+    the default graph into which C-SPARQL merges the window contents. Print it with
+    ``rsplars.translate(cs(q), "query")``; a C-SPARQL query is its own cs(Q).
+
+    >>> import rsplars
+    >>> q = rsplars.parse('''PREFIX : <http://example.org/>
+    ... SELECT ?x WHERE { STREAM :s [RANGE 10s] { ?x :p ?y } }''')
+    >>> (q.dialect, rsplars.cs(q).dialect)
+    ('cqels', 'csparql')
+    """
+    from translator.translate.compile import cs as c_sparql_reading
+
+    parsed = as_query(query)
+    if parsed.dialect in ("epsparql", "rsepql"):
+        raise RsplarsError(f"{parsed.dialect.upper()} queries are event patterns: cs(Q) does not apply")
+    return c_sparql_reading(parsed)
 
 
 def _body_windows(lars_program: Any, unit: str) -> tuple[str, ...]:
