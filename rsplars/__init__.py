@@ -24,6 +24,7 @@ are :class:`RsplarsError` (with file, line and column: :class:`SourceError`).
 from __future__ import annotations
 
 from rsplars.agreement import AgreementResult, agree
+from rsplars.answer_sets import answer_sets
 from rsplars.checking import AnswersInput, CheckResult, InferenceResult, check, infer
 from rsplars.data import StaticDuring, StaticInput, StreamInput
 from rsplars.diagnosing import Diagnosis, diagnose
@@ -74,6 +75,7 @@ __all__ = [
     "Translation",
     "UnsupportedError",
     "agree",
+    "answer_sets",
     "check",
     "infer",
     "parse",

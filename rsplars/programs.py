@@ -104,26 +104,7 @@ def program(query: QueryInput, strategy: str = "tau2", *,
     """
     from lars.printer import format_program
 
-    if strategy not in STRATEGIES:
-        raise RsplarsError(f"strategy {strategy!r}: expected one of {', '.join(STRATEGIES)}")
-    parsed = as_query(query)
-    if parsed.dialect in ("epsparql", "rsepql"):
-        raise RsplarsError(f"{parsed.dialect.upper()} queries are event patterns: τ, τ1 and τ2 do not apply")
-    if strategy == "tau":
-        from translator.translate.compile import cs
-        from translator.translate.normalize import TimeBase, pattern_algebra
-        from translator.translate.tau import translate
-
-        compiled_program: Any = translate(pattern_algebra(cs(parsed).where, TimeBase(options.unit)), "tau")
-        label = "τ(cs(Q))"
-    else:
-        from translator.translate.variants import compile_variants
-
-        given = replace(options, strategy=strategy, as_variant=None)
-        ((_, compiled),) = compile_variants(parsed, given)
-        compiled_program = compiled.program
-        reads_cs = strategy == "tau1" and parsed.dialect != "csparql"
-        label = ("τ1(cs(Q))" if reads_cs else "τ1(Q)") if strategy == "tau1" else "τ2(Q)"
+    label, compiled_program = lars_program(as_query(query), strategy, options)
     text = format_program(compiled_program, True, base_unit=options.unit)
     return ProgramSummary(label, strategy, len(compiled_program.rules), _body_windows(compiled_program, options.unit),
                           text)
@@ -147,6 +128,25 @@ def cs(query: QueryInput) -> Query:
     if parsed.dialect in ("epsparql", "rsepql"):
         raise RsplarsError(f"{parsed.dialect.upper()} queries are event patterns: cs(Q) does not apply")
     return c_sparql_reading(parsed)
+
+
+def lars_program(parsed: Query, strategy: str, options: TranslationOptions) -> tuple[str, Any]:
+    """(label, :class:`lars.model.Program`) of a parsed query under ``strategy`` (:func:`program`)."""
+    if strategy not in STRATEGIES:
+        raise RsplarsError(f"strategy {strategy!r}: expected one of {', '.join(STRATEGIES)}")
+    if parsed.dialect in ("epsparql", "rsepql"):
+        raise RsplarsError(f"{parsed.dialect.upper()} queries are event patterns: τ, τ1 and τ2 do not apply")
+    if strategy == "tau":
+        from translator.translate.compile import cs as c_sparql_reading
+        from translator.translate.normalize import TimeBase, pattern_algebra
+        from translator.translate.tau import translate
+
+        return "τ(cs(Q))", translate(pattern_algebra(c_sparql_reading(parsed).where, TimeBase(options.unit)), "tau")
+    from translator.translate.variants import compile_variants
+
+    ((_, compiled),) = compile_variants(parsed, replace(options, strategy=strategy, as_variant=None))
+    reads_cs = strategy == "tau1" and parsed.dialect != "csparql"
+    return ("τ1(cs(Q))" if reads_cs else "τ1(Q)") if strategy == "tau1" else "τ2(Q)", compiled.program
 
 
 def _body_windows(lars_program: Any, unit: str) -> tuple[str, ...]:
