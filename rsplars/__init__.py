@@ -41,6 +41,7 @@ from rsplars.errors import (
 )
 from translator.options import EventOptions, ProfileOptions, TranslationOptions
 from rsplars.generating import DataFiles, GeneratedData, citybench_streams, coupon_streams, random_stream
+from rsplars.live import ENGINES, EngineRun, HuntResult, hunt, run_engine
 from rsplars.programs import BOUNDS, STRATEGIES, ProgramSummary, StreamWindow, cs, program, windows
 from rsplars.queries import DIALECTS, Query, QueryInput, parse
 from rsplars.reading import read_streams
@@ -85,6 +86,9 @@ __all__ = [
     "BOUNDS",
     "STRATEGIES",
     "DataFiles",
+    "ENGINES",
+    "EngineRun",
+    "HuntResult",
     "Diagnosis",
     "GeneratedData",
     "ProgramSummary",
@@ -93,8 +97,10 @@ __all__ = [
     "cs",
     "coupon_streams",
     "diagnose",
+    "hunt",
     "program",
     "random_stream",
     "read_streams",
+    "run_engine",
     "windows",
 ]
