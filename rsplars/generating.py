@@ -108,6 +108,9 @@ def coupon_streams(*, duration: int = 60, rate: float = 0.1, shops: int = 2, cus
     """
     from translator.rdf.generators import coupon_scenario, product_names
 
+    _check_rate("rate", rate, duration)
+    if near_rate is not None:
+        _check_rate("near_rate", near_rate, duration)
     try:
         names = product_names(products) if isinstance(products, int) else tuple(products)
         scenario = coupon_scenario(duration=duration, shops=shops, customers=customers, products=names,
@@ -137,6 +140,12 @@ def random_stream(*, duration: int = 100, rate: float = 1.0, subjects: int = 5, 
 
     from translator.rdf.generators import random_stream as generate
 
+    _check_rate("rate", rate, duration)
+    for name, size in (("subjects", subjects), ("predicates", predicates), ("objects", objects)):
+        if size < 1:
+            raise RsplarsError(f"random_stream: {name} must be at least 1, got {size}")
+    if not 0 <= literal_ratio <= 1:
+        raise RsplarsError(f"random_stream: literal_ratio must lie in [0, 1], got {literal_ratio}")
     elements = generate(duration=duration, rate=rate, subjects=subjects, predicates=predicates, objects=objects,
                         literal_ratio=literal_ratio, seed=seed, stream=URIRef(stream))
     return GeneratedData({stream: _pairs(elements)}, {})
@@ -161,14 +170,25 @@ def citybench_streams(services: Sequence[str], *, duration: int = 20, period: in
     from translator.rdf.generators import citybench
     from translator.rdf.terms import to_nt
 
+    if duration < 1 or period < 1 or tick < 1:
+        raise RsplarsError(f"citybench_streams: duration, period and tick must be at least 1, got {duration}, "
+                           f"{period}, {tick}")
     try:
         data = citybench(services, duration=duration, period=period, events=events, readings=readings, tick=tick,
                          seed=seed)
     except ValueError as error:
         raise RsplarsError(f"citybench_streams: {error}") from None
-    static = {f"{name}.nt": "".join(sorted(" ".join(to_nt(x) for x in triple) + " .\n" for triple in graph))
+    static = {f"{name}.nt": "".join(sorted(" ".join(to_nt(x) for x in triple) + " .\n"  # type: ignore[arg-type]
+                                           for triple in graph))
               for name, graph in data.static.items()}
     return GeneratedData({str(iri): _pairs(elements) for iri, elements in data.streams.items()}, static)
+
+
+def _check_rate(name: str, rate: float, duration: int) -> None:
+    if rate < 0:
+        raise RsplarsError(f"{name} must not be negative, got {rate}")
+    if duration < 1:
+        raise RsplarsError(f"duration must be at least 1, got {duration}")
 
 
 def _pairs(elements: Sequence[Any]) -> list[tuple[Triple, int]]:

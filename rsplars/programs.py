@@ -63,6 +63,7 @@ def windows(query: QueryInput, *, unit: str = "s", window_bounds: str = "closed"
     >>> rsplars.windows(q, window_bounds="left-open")[0].lars
     '⊞^3'
     """
+    from lars.model import String
     from lars.printer import format_window
     from translator.query import model as M
     from translator.translate.normalize import TimeBase
@@ -75,8 +76,7 @@ def windows(query: QueryInput, *, unit: str = "s", window_bounds: str = "closed"
     out = []
     for s in M.stream_graph_patterns(as_query(query)):
         stream = s.stream.value if isinstance(s.stream, M.IRI) else f"?{s.stream.name}"
-        tau = lars_window(normal_window(s.window, base), s.stream.value if isinstance(s.stream, M.IRI) else stream,
-                          window_bounds)
+        tau = lars_window(normal_window(s.window, base), String(stream), window_bounds)  # the stream names a tuple window
         bgps = [node for node in M.walk_patterns(s.pattern) if isinstance(node, M.BGP)] if s.pattern else []
         out.append(StreamWindow(str(stream), _written(s.window), format_window(tau, unicode=True, base_unit=unit),
                                 sum(len(b.triples) for b in bgps)))
