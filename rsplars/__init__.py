@@ -24,8 +24,10 @@ are :class:`RsplarsError` (with file, line and column: :class:`SourceError`).
 from __future__ import annotations
 
 from rsplars.agreement import AgreementResult, Agreements, agree, agreements
+from rsplars.answer_sets import answer_sets
 from rsplars.checking import AnswersInput, CheckResult, InferenceResult, check, infer
 from rsplars.data import StaticDuring, StaticInput, StreamInput
+from rsplars.diagnosing import Diagnosis, diagnose
 from rsplars.errors import (
     AgreementError,
     DialectMismatchError,
@@ -38,10 +40,15 @@ from rsplars.errors import (
     UnsupportedError,
 )
 from translator.options import EventOptions, ProfileOptions, TranslationOptions
+from rsplars.engine_runs import ENGINES, EngineRun, HuntResult, run_engine
+from rsplars.engine_runs import hunt as hunt_findings
+from rsplars.generating import DataFiles, GeneratedData, citybench_streams, coupon_streams, random_stream
 from rsplars.hunting import hunt
 from rsplars.live import LiveEngine, LiveRun, judged_end, run_live
 from rsplars.profile_agreement import ProfileAgreementResult, agree_profiles
+from rsplars.programs import BOUNDS, STRATEGIES, ProgramSummary, StreamWindow, cs, program, windows
 from rsplars.queries import DIALECTS, Query, QueryInput, parse
+from rsplars.reading import read_streams
 from rsplars.recorded import RecordedAgreementResult, RecordedAnswers, agree_recorded
 from rsplars.running import FORMATS, RunResult, run
 from rsplars.translating import TARGETS, Translation, translate, translations
@@ -83,6 +90,7 @@ __all__ = [
     "agree_profiles",
     "agree_recorded",
     "agreements",
+    "answer_sets",
     "check",
     "hunt",
     "infer",
@@ -92,4 +100,24 @@ __all__ = [
     "run_live",
     "translate",
     "translations",
+    "BOUNDS",
+    "STRATEGIES",
+    "DataFiles",
+    "ENGINES",
+    "EngineRun",
+    "HuntResult",
+    "Diagnosis",
+    "GeneratedData",
+    "ProgramSummary",
+    "StreamWindow",
+    "citybench_streams",
+    "cs",
+    "coupon_streams",
+    "diagnose",
+    "hunt",
+    "program",
+    "random_stream",
+    "read_streams",
+    "run_engine",
+    "windows",
 ]
