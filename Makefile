@@ -28,7 +28,7 @@ demo: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
-	$(BIN)/mypy lars asp translator/query translator/translate
+	$(BIN)/mypy lars asp translator/query translator/translate spark_jobs
 	$(BIN)/mypy --strict --follow-imports=silent rsplars
 
 # the API reference of `import rsplars` (docs/api.md) from its docstrings, in build/api (ignored);
@@ -67,7 +67,7 @@ fuzz: $(STAMP)
 # workers' dependencies (cached by Python version and dependency versions) and the project as a zip,
 # in build/spark-env; prints the `export RSPLARS_SPARK_ENV=…` that makes --master spark://… ship them
 spark-env: $(STAMP)
-	$(BIN)/python -m spark_jobs.shipping --build-dir build/spark-env
+	$(BIN)/python -m spark_jobs.submit spark-env --build-dir build/spark-env
 
 bench: $(STAMP) rsp-js
 	$(BIN)/python bench/lars_bench.py

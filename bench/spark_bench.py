@@ -11,7 +11,7 @@ the CQELS query (τ2, push) of Example 4 without the FILTER and the static data,
 ``[i·U, (i+1)·U]`` is computed from the answers. Cases, each in a fresh subprocess:
 
 * ``sequential``: ``translator.evaluate.run.answers`` for both programs, then ``translator.agreement.judge``;
-* ``spark``: ``spark_jobs.cli.run_agreement_spark`` on ``local[2]`` (both programs in one job,
+* ``spark``: ``spark_jobs.runs.run_agreement_spark`` on ``local[2]`` (both programs in one job,
   verdicts by Spark), including starting Spark and shipping the elements to Spark;
 * ``spark-2x``: the same on a stream twice as long (same density).
 
@@ -133,9 +133,10 @@ def case(name: str, time_points: int, partitions: int | None) -> dict:
         verdicts = [v.verdict.value for v in result.intervals]
         jvm = None
     else:
-        from spark_jobs.cli import run_agreement_spark
+        from spark_jobs.options import SparkOptions
+        from spark_jobs.runs import run_agreement_spark
 
-        out = run_agreement_spark(compiled, elements, (), master="local[2]", partitions=partitions)
+        out = run_agreement_spark(compiled, elements, spark=SparkOptions("local[2]", partitions))
         verdicts = [r["verdict"] for r in out.verdicts]
         jvm = _jvm_peak_kib()
     wall = time.perf_counter() - t0
@@ -161,7 +162,7 @@ def cluster_case(time_points: int, partitions: int | None, master: str) -> dict:
 
     import tempfile
 
-    from spark_jobs.cli import start_spark
+    from spark_jobs.runs import start_spark
     from spark_jobs.frames import read_elements, time_range
     from spark_jobs.partition import elements_table
     from spark_jobs.pipeline import solve_runs

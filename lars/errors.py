@@ -4,7 +4,7 @@ of rsplars derives its own errors from.
 The types stay in ``lars``, the lowest package of the pipeline (text → query model → LARS → ASP),
 because the LARS parser raises them (:class:`SourceError`, with line and column) and ``translator``
 and ``asp`` derive from :class:`RsplarsError`. How the command line reports them (exit codes,
-printing without a traceback) is not part of the language: :mod:`translator.cli.errors`.
+printing without a traceback) is not part of the language: :mod:`translator.exits`.
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ The API researchers import (docs/api.md); the ``rsplars`` command line does the 
   :func:`infer` — the settings that explain it → :class:`InferenceResult` (``rsplars check``).
 
 Options are frozen dataclasses (:class:`TranslationOptions`, :class:`ProfileOptions`,
-:class:`EventOptions`); user errors
+:class:`EventOptions`; :class:`SparkOptions` for ``run``/``agree`` with ``engine="spark"``); user errors
 are :class:`RsplarsError` (with file, line and column: :class:`SourceError`).
 
 >>> import rsplars
@@ -51,6 +51,7 @@ from rsplars.queries import DIALECTS, Query, QueryInput, parse
 from rsplars.reading import read_streams
 from rsplars.recorded import RecordedAgreementResult, RecordedAnswers, agree_recorded
 from rsplars.running import FORMATS, RunResult, run
+from rsplars.spark import SparkOptions
 from rsplars.translating import TARGETS, Translation, translate, translations
 
 __all__ = [
@@ -80,6 +81,7 @@ __all__ = [
     "RunError",
     "RunResult",
     "SourceError",
+    "SparkOptions",
     "StaticDuring",
     "StaticInput",
     "StreamInput",

@@ -13,6 +13,7 @@ from lars.errors import RsplarsError
 from rsplars.data import StaticDuring, StaticInput, StreamInput, read_data
 from translator.options import EventOptions, TranslationOptions
 from rsplars.queries import QueryInput, as_query, source_of
+from rsplars.spark import SparkOptions, agreement_solver, spark_settings
 
 __all__ = ["AgreementResult", "Agreements", "EventFinder", "Solver", "agree", "agreements"]
 
@@ -97,7 +98,8 @@ def agree(query: QueryInput | None = None, streams: Mapping[str, StreamInput] | 
           start: int | None = None, end: int | None = None, events: EventOptions = EventOptions(),
           lars_engine: str = "auto",
           stream_time_unit: str | None = None, epoch: str | None = None,
-          static_during: Sequence[StaticDuring] = ()) -> AgreementResult:
+          static_during: Sequence[StaticDuring] = (), engine: str = "sequential",
+          spark: SparkOptions | None = None) -> AgreementResult:
     """Do a pull-based and a push-based run of a query agree, interval by interval? (Dao-Tran,
     Beck, Eiter 2015, §5; ``rsplars agree``.)
 
@@ -108,7 +110,9 @@ def agree(query: QueryInput | None = None, streams: Mapping[str, StreamInput] | 
     pull query's COMPUTED EVERY or window STEP, D4); ``window_bounds`` (D2) and
     ``other_window_bounds`` (the second convention of the diagnosis, ``"none"`` to skip);
     ``diagnosis=False``: the two headline runs only; ``start``/``end``: the judged range;
-    ``lars_engine``: ``auto``, ``incremental`` or ``asp`` (clingo), for every run.
+    ``lars_engine``: ``auto``, ``incremental`` or ``asp`` (clingo), for every run;
+    ``engine="spark"``: the runs solved block by block on Spark where ``spark`` (:class:`SparkOptions`)
+    says, the same verdicts (:mod:`rsplars.spark`).
     Streams, static data and times as for :func:`rsplars.run`.
 
     >>> import rsplars
@@ -118,7 +122,12 @@ def agree(query: QueryInput | None = None, streams: Mapping[str, StreamInput] | 
     >>> result = rsplars.agree(q, {"http://example.org/s": data}, period="2", end=4)
     >>> [(i["start"], i["end"], i["verdict"]) for i in result.to_dict()["intervals"]]
     [(0, 2, 'disagree'), (2, 4, 'agree')]
+    >>> rsplars.agree(q, {"http://example.org/s": data}, period="2", end=4,
+    ...               engine="spark").to_dict()["intervals"] == result.to_dict()["intervals"]  # doctest: +SKIP
+    True
     """
+    spark_solve = None if (on_spark := spark_settings(engine, spark)) is None else \
+        agreement_solver(on_spark, lars_engine)  # Spark: rsplars.spark
 
     if as_variant == "cqels-all":
         raise RsplarsError("as_variant cqels-all gives one agreement per member of cq(Q): use rsplars.agreements")
@@ -126,7 +135,7 @@ def agree(query: QueryInput | None = None, streams: Mapping[str, StreamInput] | 
                            assign=assign, period=period, unit=unit, window_bounds=window_bounds,
                            other_window_bounds=other_window_bounds, diagnosis=diagnosis, start=start, end=end,
                            events=events, lars_engine=lars_engine, stream_time_unit=stream_time_unit, epoch=epoch,
-                           static_during=static_during)
+                           static_during=static_during, solve=spark_solve)
     return result
 
 

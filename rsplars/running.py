@@ -17,6 +17,7 @@ from translator.translate.variants import check_stream_iris, compile_variants
 from rsplars.data import StaticDuring, StaticInput, StreamInput, read_data
 from translator.options import EventOptions, ProfileOptions, TranslationOptions
 from rsplars.queries import QueryInput, as_query, source_of
+from rsplars.spark import SparkOptions, run_on_spark, spark_settings
 
 __all__ = ["FORMATS", "RunResult", "run"]
 
@@ -162,7 +163,8 @@ def run(query: QueryInput, streams: Mapping[str, StreamInput] | None = None, sta
         options: TranslationOptions = TranslationOptions(), profile: ProfileOptions | None = None,
         events: EventOptions = EventOptions(), start: int | None = None, end: int | None = None, r2s: str | None = None, lars_engine: str = "auto",
         stream_time_unit: str | None = None, epoch: str | None = None,
-        static_during: Sequence[StaticDuring] = ()) -> RunResult:
+        static_during: Sequence[StaticDuring] = (), engine: str = "sequential",
+        spark: SparkOptions | None = None) -> RunResult:
     """Answer ``query`` (C-SPARQL, CQELS-QL, RSP-QL, EP-SPARQL or RSEP-QL: a :class:`Query`, a text or a file) over
     ``streams`` (IRI → file path, iterable of ``(triple, time)`` or DataFrame with the columns
     subject, predicate, object, time; :mod:`rsplars.data`), ``static`` (RDF files of the default
@@ -191,8 +193,25 @@ def run(query: QueryInput, streams: Mapping[str, StreamInput] | None = None, sta
     >>> result = rsplars.run(q, streams={"http://example.org/s": data})
     >>> result.solutions()[2]
     [{'x': '<http://example.org/a>'}, {'x': '<http://example.org/b>'}]
+
+    ``engine="spark"``: the timeline cut into blocks solved in parallel on Spark, where ``spark``
+    (:class:`SparkOptions`) says (``master``, ``partitions``, ``parquet``); the same evaluations
+    (:mod:`rsplars.spark`; needs ``pip install 'rsplars[spark]'`` and Java; the same example runs in
+    tests/spark_jobs/test_api_on_spark.py):
+
+    >>> on_spark = rsplars.run(q, streams={"http://example.org/s": data}, engine="spark",
+    ...                        spark=rsplars.SparkOptions(master="local[2]", partitions=4))  # doctest: +SKIP
+    >>> on_spark.solutions() == result.solutions()  # doctest: +SKIP
+    True
     """
     from translator.evaluate.run import answers
+
+    on_spark = spark_settings(engine, spark)  # Spark: rsplars.spark
+    if on_spark is not None:
+        return run_on_spark(query, streams, static, named, options=options, profile=profile, events=events,
+                            start=start, end=end, r2s=r2s, lars_engine=lars_engine,
+                            stream_time_unit=stream_time_unit, epoch=epoch, static_during=static_during,
+                            spark=on_spark)
 
     parsed = as_query(query)
     notes = [f"note: {n}" for n in parsed.notes]

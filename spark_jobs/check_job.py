@@ -13,9 +13,12 @@ sequential command gives for that item.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Callable, Sequence, TypeVar
 
 from spark_jobs.options import DEFAULT_MASTER
+
+#: one item to judge: plain data that pickles (what a Spark task receives)
+Item = TypeVar("Item")
 
 
 @dataclass(frozen=True)
@@ -27,16 +30,16 @@ class Outcome:
     err: str
 
 
-def judge_in_order(items: Sequence[object], judge: Callable[[object], Outcome]) -> list[Outcome]:
+def judge_in_order(items: Sequence[Item], judge: Callable[[Item], Outcome]) -> list[Outcome]:
     """The items judged one after the other in this process."""
     return [judge(item) for item in items]
 
 
-def judge_on_spark(items: Sequence[object], judge: Callable[[object], Outcome], *, master: str = DEFAULT_MASTER,
+def judge_on_spark(items: Sequence[Item], judge: Callable[[Item], Outcome], *, master: str = DEFAULT_MASTER,
                    partitions: int | None = None) -> list[Outcome]:
     """The items judged in parallel, one Spark task per item (at most ``partitions`` tasks, default
     one per item); outcomes in item order."""
-    from spark_jobs.cli import start_spark, user_errors
+    from spark_jobs.runs import start_spark, user_errors
 
     if not items:
         return []

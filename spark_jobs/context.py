@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import os
 import sys
+import types
 from typing import TYPE_CHECKING, Any
 
 from lars.errors import RsplarsError
@@ -154,7 +155,7 @@ def check_workers(spark) -> None:
     if sc.applicationId in _CHECKED:
         return
     # a function of no module (cloudpickle sends its code): the workers need nothing of rsplars to run it
-    probe = type(_imports_the_project)(_imports_the_project.__code__, {"__builtins__": __builtins__})
+    probe = types.FunctionType(_imports_the_project.__code__, {"__builtins__": __builtins__})
     used = os.environ.get("PYSPARK_PYTHON") or sc.getConf().get("spark.pyspark.python") or "python3"
     try:
         found = sc.parallelize([0], 1).mapPartitions(probe).collect()

@@ -1,46 +1,48 @@
-"""The engine options of ``rsplars run|agree`` and ``spark_jobs/submit.py`` (docs/spark.md):
-``--engine {sequential,spark}``, ``--master``, ``--partitions``, ``--parquet DIR`` and, for ``run``,
-``--spark-state DIR``. Apart from :mod:`spark_jobs.cli` (which re-exports them) so that building
-the command line loads neither the Spark driver code nor pyspark (start-up, docs/performance.md)."""
+"""The settings of a Spark run, as a frozen dataclass (docs/spark.md): where it runs (``master``), into
+how many blocks the timeline is cut (``partitions``), where the answers are also written as Parquet
+(``parquet``) and where solved blocks are kept for a rerun (``state``, docs/robustness.md). The public
+API (``rsplars.run(..., engine="spark", spark=SparkOptions(...))``), the command line (``--engine spark
+--master … --partitions … --parquet … --spark-state …``) and ``spark_jobs/submit.py`` build one and
+pass it to :mod:`spark_jobs.runs`. Plain data: importing this module loads neither pyspark nor the
+Spark driver code (start-up of the command line, docs/performance.md)."""
 
 from __future__ import annotations
 
-import argparse
+from dataclasses import dataclass
 
+__all__ = ["DEFAULT_MASTER", "ENGINES", "SparkOptions"]
+
+#: the evaluation engines of ``rsplars run|agree`` and ``rsplars.run|agree``: one process, or Spark
 ENGINES = ("sequential", "spark")
+#: Spark in this process, one executor thread per core
 DEFAULT_MASTER = "local[*]"
 
 
-def add_engine_options(parser: argparse.ArgumentParser, *, state: bool = False, engine: bool = True,
-                       parquet: bool = True, engine_help: str | None = None) -> None:
-    """``--engine``, ``--master``, ``--partitions``, ``--parquet`` (docs/spark.md); ``--spark-state``
-    with ``state`` (``rsplars run``, docs/robustness.md). ``parser``: an argument group, or a parser,
-    which then gets a group of its own. ``engine=False``: the command has an ``--engine`` of its own
-    that takes the value ``spark`` (``rsplars lars``, docs/spark_jobs.md); ``parquet=False``: no
-    ``--parquet`` (jobs whose output is not a table of answers); ``engine_help``: what ``--engine spark``
-    does in that command."""
-    g = parser.add_argument_group("engine") if isinstance(parser, argparse.ArgumentParser) else parser
-    if engine:
-        g.add_argument("--engine", choices=ENGINES, default="sequential", metavar="ENGINE",
-                       help=engine_help or "sequential (default) or spark: blocks of the timeline solved in parallel")
-    g.add_argument("--master", default=DEFAULT_MASTER, metavar="URL",
-                   help="Spark master: local[*] (default), local[N], spark://HOST:PORT, yarn")
-    g.add_argument("--partitions", type=_positive, metavar="N",
-                   help="blocks solved in parallel (default: four per core of the master)")
-    if parquet:
-        g.add_argument("--parquet", metavar="DIR",
-                       help="--engine spark: also write the answers as Parquet under DIR")
-    if not state:
-        return
-    g.add_argument("--spark-state", metavar="DIR",
-                   help="--engine spark: keep solved blocks in DIR for a rerun (docs/robustness.md)")
+@dataclass(frozen=True)
+class SparkOptions:
+    """Where and how a run is solved on Spark.
 
+    ``master``: ``local[*]`` (default), ``local[N]``, ``spark://HOST:PORT``, ``yarn``, … (under
+    ``spark-submit`` the master given to spark-submit wins); ``partitions``: the blocks solved in
+    parallel (default: four per core of the master); ``parquet``: a directory under which the answers,
+    the evaluation times (and the agreement verdicts) are also written as Parquet datasets;
+    ``state``: a directory keeping the solved blocks of a run, so that the same run started again
+    reads them instead of solving them (runs of in-memory elements only).
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value}")
-    return value
+    >>> SparkOptions(master="local[2]", partitions=8).partitions
+    8
+    """
+
+    master: str = DEFAULT_MASTER
+    partitions: int | None = None
+    parquet: str | None = None
+    state: str | None = None
+
+    def __post_init__(self) -> None:
+        from lars.errors import RsplarsError
+
+        if not isinstance(self.master, str) or not self.master.strip():
+            raise RsplarsError(f"Spark master: expected a URL such as local[*] or spark://HOST:PORT, got {self.master!r}")
+        if self.partitions is not None and (isinstance(self.partitions, bool) or not isinstance(self.partitions, int)
+                                            or self.partitions < 1):
+            raise RsplarsError(f"Spark partitions: expected a positive integer, got {self.partitions!r}")

@@ -47,7 +47,7 @@ def key_columns(key: Atom | None) -> dict[str, str]:
     for column, arg in zip(("s", "p", "o", "stream"), key.args):
         if isinstance(arg, Variable):
             continue
-        term = from_lars(arg)  # type: ignore[arg-type]
+        term = from_lars(arg)
         out[column] = "" if term is None else to_nt(term)
     return out
 
@@ -88,7 +88,7 @@ def partition(table: pd.DataFrame, look: LookBack, blocks: Blocks) -> list[tuple
     first = ~rows.duplicated(["stream", "s", "p", "o"], keep="first")
     members: dict[int, list[int]] = {b: [] for b in range(blocks.first_block, blocks.last_block + 1)}
     for i, t in enumerate(rows["t"].tolist()):
-        next_times: Sequence[int | None] = [n[i] for n in nexts if n[i] is not False]  # type: ignore[misc]
+        next_times: Sequence[int | None] = [n[i] for n in nexts if n[i] is not False]
         for b in blocks.blocks_of_element(int(t), look, next_times=next_times, first_occurrence=bool(first.iloc[i])):
             members[b].append(i)
     out = []

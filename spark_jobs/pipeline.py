@@ -98,5 +98,6 @@ def solve_runs(elements: "DataFrame", runs: Mapping[str, Compiled], static: Sequ
         from spark_jobs.frames import RESULT_SCHEMA
         from spark_jobs.state import load
 
+        assert directory is not None  # blocks are done only in a state directory
         results = results.unionByName(spark.createDataFrame(load(directory, done), schema=RESULT_SCHEMA))
     return results, plan

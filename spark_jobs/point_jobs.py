@@ -70,10 +70,10 @@ def solve_blocks_locally(points: Points, times: Sequence[int], look: LookBack, s
 def solve_blocks_on_spark(points: Points, times: Sequence[int], look: LookBack, solve: BlockSolve, *,
                           master: str = DEFAULT_MASTER, partitions: int | None = None) -> Iterator:
     """The partitioned run on Spark: one task per block (``partitions`` blocks, default four per
-    core of the master); worker errors come back as user errors (``spark_jobs.cli.user_errors``). A task
+    core of the master); worker errors come back as user errors (``spark_jobs.runs.user_errors``). A task
 whose Python worker dies is run again (``spark_jobs.context.TASK_ATTEMPTS``): the blocks are pure
 functions of their input, so a retried block gives the same answers."""
-    from spark_jobs.cli import start_spark, user_errors
+    from spark_jobs.runs import start_spark, user_errors
     from spark_jobs.pipeline import default_partitions
 
     spark = start_spark(master)

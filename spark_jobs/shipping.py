@@ -18,13 +18,13 @@ zip on ``spark.submit.pyFiles`` (``--py-files``). This module builds both under 
 * ``shipped.json``: the two paths of the latest build; :mod:`spark_jobs.context` reads it when
   ``RSPLARS_SPARK_ENV`` names the folder and the master is not local.
 
-One command builds it (``make spark-env``, or ``python -m spark_jobs.shipping --build-dir DIR``);
-it prints the ``export RSPLARS_SPARK_ENV=…`` line to use (docs/spark.md, "On a cluster").
+One command builds it (``make spark-env``, or ``python -m spark_jobs.submit spark-env --build-dir DIR``,
+which calls :func:`build`); it prints the ``export RSPLARS_SPARK_ENV=…`` line to use (docs/spark.md,
+"On a cluster").
 """
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
 import os
@@ -36,7 +36,6 @@ import zipfile
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
-from typing import Sequence
 
 #: the distributions the Python workers import (pyspark comes from Spark itself)
 WORKER_DEPENDENCIES = ("clingo", "lark", "rdflib", "pandas", "pyarrow")
@@ -138,18 +137,3 @@ def load(build_dir: str | os.PathLike[str]) -> Shipped:
         raise FileNotFoundError(f"{manifest}: no shipped environment here; build it with `make spark-env`")
     data = json.loads(manifest.read_text())
     return Shipped(Path(data["archive"]), Path(data["py_files"]))
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m spark_jobs.shipping",
-                                     description="build the packed environment and zip a Spark cluster's workers need")
-    parser.add_argument("--build-dir", default="build/spark-env", help="where to build (default: build/spark-env)")
-    args = parser.parse_args(argv)
-    shipped = build(args.build_dir)
-    print(f"dependencies: {shipped.archive}\nproject:      {shipped.py_files}")
-    print(f"export RSPLARS_SPARK_ENV={Path(args.build_dir).resolve()}")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -29,7 +29,7 @@ NOT_ON_THE_RUN_PATH = (
     "translator.evaluate.operational",
     "translator.query.dialect",  # the dialect of a cached query comes from the cache
     "lark",  # the query itself comes from the cache (translator.cache)
-    "spark_jobs.cli",  # --engine spark (the options are in spark_jobs.options)
+    "spark_jobs.runs",  # --engine spark (the command line builds spark_jobs.options.SparkOptions only)
     "pyspark",
     "translator.agreement",
     "translator.rdf.static",  # static data only (--static/--named/--static-during; rdflib's parsers)
@@ -39,7 +39,7 @@ NOT_ON_THE_RUN_PATH = (
 )
 #: modules a plain `rsplars lars` does not load
 NOT_ON_THE_LARS_PATH = ("rdflib", "lark", "lars.syntax", "translator.query", "translator.rdf", "translator.translate",
-                        "translator.evaluate.profiles", "spark_jobs.cli", "pyspark")
+                        "translator.evaluate.profiles", "spark_jobs.runs", "pyspark")
 
 QUERIES = {
     "group_by": f"""REGISTER QUERY a AS

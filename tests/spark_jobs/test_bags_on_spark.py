@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest
 
 from spark_cases import EX, edge_stream, sequential
-from spark_jobs.cli import run_agreement_spark, run_answers_spark
+from spark_jobs.options import SparkOptions
+from spark_jobs.runs import run_agreement_spark, run_answers_spark
 from translator.agreement import Solution, judge
 from translator.evaluate.run import R2S
 from translator.query.parse import parse
@@ -29,13 +30,13 @@ def test_bags_on_spark_equal_the_sequential_run(spark, tmp_path) -> None:
     compiled = projected("RANGE 3s", "push")
     assert compiled.hidden  # the witness of the solutions that SELECT ?x makes equal
     for r2s in R2S:
-        got = list(run_answers_spark(compiled, stream, (), None, 30, r2s, "local[2]", 3))
+        got = list(run_answers_spark(compiled, stream, end=30, r2s=r2s, spark=SparkOptions("local[2]", 3)))
         assert got == sequential(compiled, stream, end=30, r2s=r2s), r2s
         if r2s == "rstream":
             assert any(n > 1 for ev in got for _, n in ev.rows.items())  # duplicates occur
     ordered = projected("RANGE 3s", "push", modifiers="ORDER BY DESC(?y) ?x LIMIT 2")
     for r2s in ("rstream", "istream"):
-        got = list(run_answers_spark(ordered, stream, (), None, 30, r2s, "local[2]", 3))
+        got = list(run_answers_spark(ordered, stream, end=30, r2s=r2s, spark=SparkOptions("local[2]", 3)))
         want = sequential(ordered, stream, end=30, r2s=r2s)
         assert [(ev.t, list(ev.rows)) for ev in got] == [(ev.t, list(ev.rows)) for ev in want], r2s
 
@@ -45,7 +46,7 @@ def test_agreement_on_spark_compares_the_set_view(spark, tmp_path) -> None:
     text = f"PREFIX : <{EX}>\nSELECT ?x FROM STREAM <{EX}s1> [RANGE 4s STEP 4s] WHERE {{ ?x :p ?y }}"
     pull = compile_query(parse(text, "csparql"), mode="pull", period=4, base=TimeBase("s"))
     runs = {"tau1_pull": pull, "tau2_push": projected("RANGE 4s", "push")}
-    result = run_agreement_spark(runs, stream, (), master="local[2]", partitions=3, parquet=str(tmp_path))
+    result = run_agreement_spark(runs, stream, spark=SparkOptions("local[2]", 3, parquet=str(tmp_path)))
 
     def solutions(label):
         compiled = runs[label]

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from translator.cli.errors import EXIT_FAILURE, EXIT_OK, EXIT_USAGE
+from translator.exits import EXIT_FAILURE, EXIT_OK, EXIT_USAGE
 from translator.cli import main
 
 EX = Path(__file__).parents[2] / "examples" / "check"

@@ -1,5 +1,5 @@
-"""The engine options, the spark-submit entry point's options and the reporting of worker errors
-(no Spark needed)."""
+"""The engine options of the command line and the typed Spark settings they become, the
+spark-submit entry point's options and the reporting of worker errors (no Spark needed)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,11 @@ import argparse
 import pytest
 
 from lars.errors import RsplarsError
-from spark_jobs.cli import add_engine_options, user_errors
+from spark_jobs.options import SparkOptions
+from spark_jobs.runs import user_errors
 from spark_jobs.submit import build_parser as submit_parser
 from translator.cli import build_parser as rsplars_parser
+from translator.cli.commands.engine_options import add_engine_options, spark_options
 
 
 def _options(parser: argparse.ArgumentParser) -> set[str]:
@@ -34,8 +36,26 @@ def test_engine_options_defaults_and_errors(capsys) -> None:
     assert "positive integer" in capsys.readouterr().err
 
 
+def test_engine_options_become_spark_options() -> None:
+    p = argparse.ArgumentParser()
+    add_engine_options(p, state=True)
+    args = p.parse_args(["--master", "local[2]", "--partitions", "6", "--parquet", "out", "--spark-state", "kept"])
+    assert spark_options(args) == SparkOptions(master="local[2]", partitions=6, parquet="out", state="kept")
+    q = argparse.ArgumentParser()
+    add_engine_options(q, parquet=False)
+    assert spark_options(q.parse_args([])) == SparkOptions()
+
+
+@pytest.mark.parametrize("given", [{"partitions": 0}, {"partitions": -2}, {"partitions": True}, {"partitions": 2.5},
+                                   {"master": ""}, {"master": "  "}])
+def test_spark_options_refuse_bad_settings(given) -> None:
+    with pytest.raises(RsplarsError, match="Spark (partitions|master)"):
+        SparkOptions(**given)
+
+
 def test_submit_run_has_the_options_of_rsplars_run() -> None:
-    """The shared builders of ``translator.cli.commands.common`` plus the run options."""
+    """The options of the shared builders of ``translator.cli.commands.common`` plus the run options
+    (submit.py builds its own parser: the Spark layer does not import the command line)."""
     from translator.cli.commands.common import add_data_options, add_query_options, add_translation_options
 
     shared = argparse.ArgumentParser()

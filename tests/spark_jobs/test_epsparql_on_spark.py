@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from translator.cli.errors import EXIT_USAGE
+from translator.exits import EXIT_USAGE
 from spark_jobs.epsparql_job import (
     PolicyPartitionError,
     UnboundedPatternError,

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from translator.cli.errors import EXIT_USAGE
+from translator.exits import EXIT_USAGE
 from lars.model import Atom, Integer, Stream
 from lars.syntax import parse_program
 from spark_jobs.lars_job import LarsPartitionError, lars_steps_spark, program_look_back

@@ -9,7 +9,8 @@ import json
 import pytest
 
 from spark_cases import as_evaluations, cqels, csparql, edge_stream, sequential
-from spark_jobs.cli import run_agreement_spark, run_answers_spark
+from spark_jobs.options import SparkOptions
+from spark_jobs.runs import run_agreement_spark, run_answers_spark
 from spark_jobs.frames import elements_frame, with_blocks
 from spark_jobs.partition import elements_table, partition
 from spark_jobs.pipeline import solve_runs
@@ -48,7 +49,7 @@ def test_spark_blocks_and_answers_equal_plain_partition_and_sequential(spark) ->
 def test_r2s_on_spark_equals_sequential(spark, r2s) -> None:
     stream = edge_stream()
     compiled = cqels("TRIPLES 2", "push")
-    got = list(run_answers_spark(compiled, stream, (), None, 30, r2s, "local[2]", 3))
+    got = list(run_answers_spark(compiled, stream, end=30, r2s=r2s, spark=SparkOptions("local[2]", 3)))
     assert got == sequential(compiled, stream, end=30, r2s=r2s)
 
 
@@ -56,7 +57,7 @@ def test_agreement_on_spark_equals_sequential_verdicts(spark, tmp_path) -> None:
     stream = edge_stream()
     runs = {"tau1_pull": csparql("RANGE 4s STEP 4s", 4), "tau2_push": cqels("RANGE 4s", "push"),
             "tau2_pull": cqels("RANGE 4s", "pull", 4)}
-    result = run_agreement_spark(runs, stream, (), master="local[2]", partitions=3, parquet=str(tmp_path))
+    result = run_agreement_spark(runs, stream, spark=SparkOptions("local[2]", 3, parquet=str(tmp_path)))
 
     def solutions(label):
         compiled = runs[label]

@@ -8,6 +8,7 @@ returned :class:`AgreementReport` with :func:`translator.agreement.table.render_
 
 from __future__ import annotations
 
+from lars.windows import WindowBounds
 from translator.agreement.diagnosis import BoundsAlternative, Runs, diagnose
 from translator.agreement.errors import AgreementError
 from translator.agreement.report import AgreementReport, ReportInputs
@@ -37,12 +38,13 @@ def analyse(
             raise AgreementError("the window-bounds factor needs the diagnosis runs (the (τ2, pull) answers)")
         result = judge(pull, push, inputs.period, start=start, end=end)
         return AgreementReport(inputs, result, None, static_check=static_check, notes=notes)
-    runs = Runs(tau1_pull=pull, tau2_pull=tau2_pull, tau2_push=push, window_bounds=inputs.window_bounds)
+    runs = Runs(tau1_pull=pull, tau2_pull=tau2_pull, tau2_push=push,
+                window_bounds=WindowBounds.parse(inputs.window_bounds))  # parsed by ReportInputs already
     diagnosis = diagnose(runs, inputs.period, other=other, start=start, end=end)
     return AgreementReport(inputs, diagnosis.headline, diagnosis, static_check=static_check, notes=notes)
 
 
 def exit_code(report: AgreementReport, *, fail_on_disagree: bool = False) -> int:
-    """The exit code of ``rsplars agree`` (``translator.cli.errors``: ``EXIT_OK``, ``EXIT_FAILURE``): 0
+    """The exit code of ``rsplars agree`` (``translator.exits``: ``EXIT_OK``, ``EXIT_FAILURE``): 0
     when the analysis ran; with ``fail_on_disagree``, 1 if any judged interval disagrees."""
     return 1 if fail_on_disagree and not report.result.summary.all_agree else 0

@@ -15,7 +15,7 @@ from typing import Sequence
 from lars.lalr import build_parsers_with
 from translator import cache
 from lars.errors import RsplarsError
-from translator.cli.errors import report_error
+from translator.exits import report_error
 from translator.cli.commands.cache_option import add_cache_option
 
 #: subcommand name -> module in translator.cli.commands that defines it (argparse lists them in this order)

@@ -26,8 +26,8 @@ import os
 import sys
 
 from lars.errors import RsplarsError
-from translator.cli.errors import EXIT_OK
-from spark_jobs.options import add_engine_options
+from translator.cli.commands.engine_options import add_engine_options
+from translator.exits import EXIT_OK
 from translator.cli.commands.common import (
     UNITS,
     add_data_options,
@@ -175,7 +175,7 @@ def run_profile_agreement(args: argparse.Namespace) -> int:
     import json
 
     import rsplars
-    from translator.cli.errors import EXIT_FAILURE
+    from translator.exits import EXIT_FAILURE
     from translator.evaluate.accounting import new_accounting, print_summary
 
     if getattr(args, "period", None):
@@ -266,10 +266,11 @@ def _solver(args: argparse.Namespace):
         return solve_clingo
 
     def solve(programs, elements, facts, end):
-        from spark_jobs.cli import run_agreement_spark
+        from spark_jobs.runs import run_agreement_spark
+        from translator.cli.commands.engine_options import spark_options
 
-        return run_agreement_spark(programs, elements, facts, None, end, args.master, args.partitions,
-                                   parquet=args.parquet, engine=args.lars_engine).answers
+        return run_agreement_spark(programs, elements, facts, end=end, spark=spark_options(args),
+                                   engine=args.lars_engine).answers
 
     return solve
 

@@ -16,7 +16,7 @@ import argparse
 import json
 
 from lars.errors import RsplarsError
-from translator.cli.errors import EXIT_FAILURE, EXIT_OK
+from translator.exits import EXIT_FAILURE, EXIT_OK
 from translator.cli.commands.common import data_arguments, parsed_query, print_note
 from translator.cli.commands.operational_options import profile_options, window_bounds_given
 from translator.translate.variants import check_stream_iris

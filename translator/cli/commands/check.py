@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 
 from lars.errors import RsplarsError
-from translator.cli.errors import EXIT_FAILURE, EXIT_OK
+from translator.exits import EXIT_FAILURE, EXIT_OK
 from translator.cli.commands.cache_option import add_cache_option
 from dataclasses import replace
 
@@ -97,7 +97,7 @@ def add_parser(subparsers) -> None:
     from translator.cli.commands.longrun import add_robustness_options, stop_cleanly
 
     add_robustness_options(g["robustness"], resume=False, memory=False)
-    from spark_jobs.options import add_engine_options
+    from translator.cli.commands.engine_options import add_engine_options
 
     add_engine_options(g["scale_out"], parquet=False,
                        engine_help="sequential (default) or spark: the verdicts of --answers … / --batch judged in "
@@ -293,7 +293,7 @@ def judge_item(item: argparse.Namespace):
 
     from translator import cache
     from spark_jobs.check_job import Outcome
-    from translator.cli.errors import report_error
+    from translator.exits import report_error
 
     item = copy.copy(item)
     item.answers = item.answers[0] if isinstance(item.answers, list) else item.answers

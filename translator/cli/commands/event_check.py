@@ -26,7 +26,7 @@ import json
 from collections import Counter
 
 from lars.errors import RsplarsError, SourceError
-from translator.cli.errors import EXIT_FAILURE, EXIT_OK
+from translator.exits import EXIT_FAILURE, EXIT_OK
 
 START, END = "@start", "@end"
 #: the mismatches a report lists (the count of all of them is given)

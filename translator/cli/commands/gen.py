@@ -25,7 +25,7 @@ import argparse
 import sys
 
 from lars.errors import RsplarsError
-from translator.cli.errors import EXIT_OK
+from translator.exits import EXIT_OK
 from translator.cli.commands.common import output
 
 HELP = "generate seeded RDF streams: the paper's coupon scenario or generic random triples"

@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 
 from lars.errors import RsplarsError
-from translator.cli.errors import EXIT_FAILURE, EXIT_OK
+from translator.exits import EXIT_FAILURE, EXIT_OK
 
 HELP = "search random RSP-QL queries and streams on which a live engine disagrees with its profile"
 

@@ -55,7 +55,7 @@ import sys
 from typing import Iterator, TextIO
 
 from lars.errors import RsplarsError
-from translator.cli.errors import EXIT_OK
+from translator.exits import EXIT_OK
 
 HELP = "run a LARS program over a stream (incremental engine or clingo)"
 
@@ -80,7 +80,7 @@ def add_parser(subparsers) -> None:
                    help="check the whole stream file before the first answer (by default each line is checked as "
                         "it is read: on stdout, answers before a bad line are printed; --output is written only "
                         "on success either way)")
-    from spark_jobs.options import add_engine_options
+    from translator.cli.commands.engine_options import add_engine_options
     from translator.cli.commands.longrun import add_robustness_options
 
     add_engine_options(p.add_argument_group("spark (--engine spark, docs/spark_jobs.md)"), engine=False,

@@ -37,7 +37,7 @@ def write_run(args: argparse.Namespace, prog: str, fmt: str, make_writer: Callab
     Over the memory limit in the middle of an evaluation, the guard's watchdog thread
     (``translator.evaluate.memory.MemoryWatchdog``) commits the complete evaluations written, prints
     its message and the summary, and ends the process with exit code 2."""
-    from translator.cli.errors import EXIT_OK, EXIT_USAGE
+    from translator.exits import EXIT_OK, EXIT_USAGE
     from translator.evaluate.accounting import print_summary
     from translator.evaluate.fileio import atomic_output
     from translator.evaluate.interrupts import Interrupted, Outcome, drive, graceful_stop, stopped_message

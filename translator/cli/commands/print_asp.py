@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 
 from lars.errors import RsplarsError
-from translator.cli.errors import EXIT_OK
+from translator.exits import EXIT_OK
 from translator.cli.commands.common import output
 
 

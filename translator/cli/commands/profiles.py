@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from translator.cli.errors import EXIT_OK
+from translator.exits import EXIT_OK
 
 HELP = "list the engine profiles (C-SPARQL, CQELS, SPARQLstream, RSP-QL, RSP4J, RSP-JS) with their parameters and sources"
 

@@ -10,7 +10,7 @@ import argparse
 import sys
 
 from lars.errors import RsplarsError
-from translator.cli.errors import EXIT_OK
+from translator.exits import EXIT_OK
 
 
 def add_rsepql_options(p: argparse.ArgumentParser) -> None:

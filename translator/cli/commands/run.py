@@ -40,8 +40,8 @@ import argparse
 import sys
 
 from lars.errors import RsplarsError
-from translator.cli.errors import EXIT_OK
-from spark_jobs.options import add_engine_options
+from translator.cli.commands.engine_options import add_engine_options
+from translator.exits import EXIT_OK
 from translator.evaluate.writers import FORMATS, WRITERS, check_format
 from translator.cli.commands.epsparql_cmd import add_epsparql_options, run_epsparql
 from translator.cli.commands.rsepql_cmd import add_rsepql_options, run_rsepql
@@ -149,12 +149,13 @@ def run(args: argparse.Namespace) -> int:
     resume = args.resume_from
     guard = MemoryGuard(resolve_limit(args.max_memory), compiled.program, _LazyStream(elements))
     if args.engine == "spark":
-        from spark_jobs.cli import run_answers_spark
+        from spark_jobs.runs import run_answers_spark
+        from translator.cli.commands.engine_options import spark_options
 
-        evaluations = run_answers_spark(compiled, elements, facts, args.start, args.end, args.r2s,
-                                        args.master, args.partitions, parquet=args.parquet,
+        evaluations = run_answers_spark(compiled, elements, facts, start=args.start, end=args.end, r2s=args.r2s,
+                                        spark=spark_options(args),
                                         solve_from=_solve_from(compiled, elements, facts, args, resume),
-                                        state=args.spark_state, engine=args.lars_engine)
+                                        engine=args.lars_engine)
         if resume is not None:  # the blocks before are not solved; the evaluations up to T are dropped
             evaluations = (ev for ev in evaluations if ev.t > resume)
     else:

@@ -18,7 +18,7 @@ import json
 import sys
 from typing import Callable
 
-from translator.cli.errors import EXIT_OK
+from translator.exits import EXIT_OK
 from translator.cli.commands.common import add_query_options, add_translation_options, option_groups
 from translator.cli.commands.operational_options import add_operational_options, apply_dialect_defaults
 

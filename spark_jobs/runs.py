@@ -1,15 +1,14 @@
-"""What ``rsplars run|agree --engine spark`` and ``spark_jobs/submit.py`` call.
+"""What ``rsplars.run|agree(..., engine="spark")``, ``rsplars run|agree --engine spark`` and
+``spark_jobs/submit.py`` call: typed requests only — compiled programs, stream elements, static
+facts, times and the :class:`spark_jobs.options.SparkOptions` of the run.
 
-* :func:`add_engine_options` adds ``--engine {sequential,spark}``, ``--master``, ``--partitions``
-  and ``--parquet DIR`` to an argparse parser (no pyspark import: the CLI stays fast; defined in
-  :mod:`spark_jobs.options`, which the command line imports without this module).
 * :func:`run_answers_spark` has the contract of ``translator.evaluate.run.answers``: one
   :class:`translator.evaluate.run.Evaluation` per evaluation time, in time order, after R2S.
 * :func:`run_agreement_spark` solves several programs (the pull and push runs of ``rsplars agree``
   and its diagnosis runs) over the same blocks and returns their answer streams in the form
   ``translator.agreement.analyse`` takes, plus the interval verdicts computed by Spark.
 
-With ``parquet`` set, the answers (``run, t, bindings``; ``bindings`` maps variable → N-Triples
+With ``SparkOptions.parquet`` set, the answers (``run, t, bindings``; ``bindings`` maps variable → N-Triples
 term, unbound variables left out), the evaluation times (``run, t, answers``) and the verdicts
 (``index, start, end, verdict, pull_answers, push_answers, missing, extra, push_times``) are
 written as Parquet datasets under that directory (``answers/``, ``evaluations/``, ``verdicts/``).
@@ -20,11 +19,11 @@ from __future__ import annotations
 import re
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
 
 from lars.errors import RsplarsError, UnsupportedError
 from lars.model import Rule
-from spark_jobs.options import DEFAULT_MASTER, ENGINES, add_engine_options  # noqa: F401 - re-exported
+from spark_jobs.options import DEFAULT_MASTER, SparkOptions
 from translator.translate.compile import Compiled
 from translator.rdf.streams import StreamElement
 from translator.evaluate.run import EMPTY, R2S, Evaluation, RunError, answer_modifiers, modified, r2s_rows
@@ -120,33 +119,34 @@ def run_answers_spark(
     compiled: Compiled,
     elements: "Sequence[StreamElement] | DataFrame",
     static_facts: Sequence[Rule] = (),
+    *,
     start: int | None = None,
     end: int | None = None,
     r2s: str = "rstream",
-    master: str = DEFAULT_MASTER,
-    partitions: int | None = None,
-    *,
-    parquet: str | None = None,
+    spark: SparkOptions = SparkOptions(),
     solve_from: int | None = None,
-    state: str | None = None,
     engine: str = "auto",
 ) -> Iterator[Evaluation]:
-    """``translator.evaluate.run.answers`` on Spark: the same evaluations, computed block by block.
-    ``solve_from``: the blocks whose evaluation times all lie before it are not solved (``--resume-from``;
-    the evaluations before it that a solved block holds are yielded too, the caller drops them).
-    ``state``: ``--spark-state DIR`` (:mod:`spark_jobs.state`; in-memory elements only); ``engine``:
-    the LARS engine of every block (``--lars-engine``)."""
+    """``translator.evaluate.run.answers`` on Spark: the same evaluations, computed block by block
+    on ``spark.master`` in ``spark.partitions`` blocks (:class:`~spark_jobs.options.SparkOptions`;
+    ``spark.parquet``: the answers also written as Parquet; ``spark.state``: solved blocks kept for a
+    rerun, :mod:`spark_jobs.state`, in-memory elements only). ``solve_from``: the blocks whose
+    evaluation times all lie before it are not solved (``--resume-from``; the evaluations before it
+    that a solved block holds are yielded too, the caller drops them); ``engine``: the LARS engine of
+    every block (``--lars-engine``)."""
     from spark_jobs.solve_blocks import crashed_block
 
-    plan: dict = {}
+    plan: dict[str, Any] = {}
     with _progress_dir() as progress, user_errors(
             lambda: crashed_block(progress, plan["blocks"]) if "blocks" in plan else None):
-        yield from _answers_spark(compiled, elements, static_facts, start, end, r2s, master, partitions, parquet,
-                                  solve_from, progress, plan, state, engine)
+        yield from _answers_spark(compiled, elements, static_facts, start, end, r2s, spark, solve_from, progress,
+                                  plan, engine)
 
 
-def _answers_spark(compiled, elements, static_facts, start, end, r2s, master, partitions, parquet,
-                   solve_from=None, progress=None, plan_out=None, state=None, engine="auto"):
+def _answers_spark(compiled: Compiled, elements: "Sequence[StreamElement] | DataFrame",
+                   static_facts: Sequence[Rule], start: int | None, end: int | None, r2s: str,
+                   spark: SparkOptions, solve_from: int | None, progress: str, plan_out: dict[str, Any],
+                   engine: str) -> Iterator[Evaluation]:
     from spark_jobs.frames import r2s as apply_r2s
     from spark_jobs.frames import visible
     from spark_jobs.pipeline import solve_runs
@@ -155,24 +155,24 @@ def _answers_spark(compiled, elements, static_facts, start, end, r2s, master, pa
     if r2s not in R2S:
         raise RunError(f"unknown R2S operator {r2s!r} (expected one of {', '.join(R2S)})")
     modifiers = answer_modifiers(compiled)  # an ORDER BY over a variable the answers do not hold: refused here
-    if modifiers is not None and modifiers.slices and parquet is not None:
+    if modifiers is not None and modifiers.slices and spark.parquet is not None:
         raise UnsupportedError("--parquet of a query with LIMIT or OFFSET", "Spark",
                                "its table holds the relations before the slice; write the answers with --output")
-    data = _start(master, elements)
-    if state is not None and data.table is None:
+    data = _start(spark.master, elements)
+    if spark.state is not None and data.table is None:
         raise RsplarsError("--spark-state needs the stream elements read by rsplars (not an elements table)")
     results, plan = solve_runs(data.frame, {"run": compiled}, static_facts, start=start, end=end,
-                               partitions=partitions, bounds=data.bounds, solve_from=solve_from, progress=progress,
-                               state=None if state is None else (state, data.table), engine=engine)
-    if plan_out is not None:
-        plan_out["blocks"] = plan.blocks
+                               partitions=spark.partitions, bounds=data.bounds, solve_from=solve_from,
+                               progress=progress, state=None if spark.state is None else (spark.state, data.table),
+                               engine=engine)
+    plan_out["blocks"] = plan.blocks
     results = results.cache()
     shown = visible(results, {"run": compiled.width})
     out = apply_r2s(shown, "run", r2s)
-    if parquet is not None:
+    if spark.parquet is not None:
         from pyspark.sql import functions as F
 
-        write_parquet(out.withColumn("run", F.lit("run")), {"run": compiled}, parquet)
+        write_parquet(out.withColumn("run", F.lit("run")), {"run": compiled}, spark.parquet)
     if modifiers is None:
         yield from (Evaluation(t, Bag(rows)) for t, rows in _collected(out, decode_row))
     else:  # ORDER BY, LIMIT, OFFSET read the witnessed rows (hidden columns too): then R2S, as a sequential run
@@ -222,31 +222,33 @@ def run_agreement_spark(
     runs: Mapping[str, Compiled],
     elements: "Sequence[StreamElement] | DataFrame",
     static_facts: Sequence[Rule] = (),
+    *,
     start: int | None = None,
     end: int | None = None,
-    master: str = DEFAULT_MASTER,
-    partitions: int | None = None,
-    *,
+    spark: SparkOptions = SparkOptions(),
     pull: str = "tau1_pull",
     push: str = "tau2_push",
-    parquet: str | None = None,
     engine: str = "auto",
 ) -> SparkAgreement:
-    """Solve every program of ``runs`` over the same blocks (one Spark job) and judge ``pull``
-    against ``push`` on every interval ``[i·U, (i+1)·U]`` of the range (Dao-Tran, Beck, Eiter 2015, §5); ``engine``:
-    the LARS engine of every block (``--lars-engine``). Without a ``push`` run (an EP-SPARQL push query,
-    whose complex events ``spark_jobs.epsparql_job`` computes) only the answers, no verdicts."""
+    """Solve every program of ``runs`` over the same blocks (one Spark job on ``spark.master``, in
+    ``spark.partitions`` blocks) and judge ``pull`` against ``push`` on every interval ``[i·U, (i+1)·U]``
+    of the range (Dao-Tran, Beck, Eiter 2015, §5); ``engine``: the LARS engine of every block
+    (``--lars-engine``); ``spark.parquet``: the answers and verdicts also written as Parquet. Without a
+    ``push`` run (an EP-SPARQL push query, whose complex events ``spark_jobs.epsparql_job`` computes)
+    only the answers, no verdicts."""
     from spark_jobs.solve_blocks import crashed_block
 
-    plan: dict = {}
+    if spark.state is not None:
+        raise RsplarsError("SparkOptions.state (--spark-state) applies to a run, not to an agreement on Spark")
+    plan: dict[str, Any] = {}
     with _progress_dir() as progress, user_errors(
             lambda: crashed_block(progress, plan["blocks"]) if "blocks" in plan else None):
-        return _agreement_spark(runs, elements, static_facts, start, end, master, partitions, pull, push, parquet,
-                                progress, plan, engine)
+        return _agreement_spark(runs, elements, static_facts, start, end, spark, pull, push, progress, plan, engine)
 
 
-def _agreement_spark(runs, elements, static_facts, start, end, master, partitions, pull, push, parquet,
-                     progress=None, plan_out=None, engine="auto"):
+def _agreement_spark(runs: Mapping[str, Compiled], elements: "Sequence[StreamElement] | DataFrame",
+                     static_facts: Sequence[Rule], start: int | None, end: int | None, spark: SparkOptions,
+                     pull: str, push: str, progress: str, plan_out: dict[str, Any], engine: str) -> SparkAgreement:
     from translator.agreement import Solution
     from translator.agreement.verdicts import judged_intervals
 
@@ -254,8 +256,9 @@ def _agreement_spark(runs, elements, static_facts, start, end, master, partition
     from spark_jobs.pipeline import solve_runs
     from spark_jobs.solve_blocks import decode_row
 
-    for label, compiled in runs.items():
-        if getattr(compiled, "modifiers", None) is not None and compiled.modifiers.slices:
+    for compiled in runs.values():
+        modifiers = getattr(compiled, "modifiers", None)
+        if modifiers is not None and modifiers.slices:
             raise UnsupportedError("LIMIT or OFFSET", "agreement on Spark",
                                    "compare without --engine spark, which applies them to every evaluation")
     judged = push in runs  # without it: the answers only (an EP-SPARQL push run's events come from elsewhere)
@@ -265,18 +268,17 @@ def _agreement_spark(runs, elements, static_facts, start, end, master, partition
     period = runs[pull].period
     if runs[pull].mode != "pull" or period is None:
         raise RsplarsError(f"the {pull!r} run must be pull-based with a period")
-    data = _start(master, elements)
+    data = _start(spark.master, elements)
     results, plan = solve_runs(data.frame, runs, static_facts, start=start, end=end,
-                               partitions=partitions, bounds=data.bounds, progress=progress, engine=engine)
-    if plan_out is not None:
-        plan_out["blocks"] = plan.blocks
+                               partitions=spark.partitions, bounds=data.bounds, progress=progress, engine=engine)
+    plan_out["blocks"] = plan.blocks
     # the visible rows: the agreement compares sets of solutions (Dao-Tran, Beck, Eiter 2015, §5)
     results = visible(results, {label: getattr(c, "width", None) for label, c in runs.items()}).cache()
-    answers: dict[str, dict[int, set]] = {label: {} for label in runs}
+    answers: dict[str, dict[int, set[str]]] = {label: {} for label in runs}
     for record in results.toLocalIterator():
-        stream = answers[record["run"]].setdefault(int(record["t"]), set())
+        at_t = answers[record["run"]].setdefault(int(record["t"]), set())
         if record["row"] is not None:
-            stream.add(record["row"])
+            at_t.add(record["row"])
     out: dict[str, dict[int, frozenset[Solution]]] = {}
     for label, stream in answers.items():
         variables = runs[label].variables
@@ -285,8 +287,8 @@ def _agreement_spark(runs, elements, static_facts, start, end, master, partition
             for t, rows in sorted(stream.items())
         }
     if not judged:
-        if parquet is not None:
-            write_parquet(results, runs, parquet)
+        if spark.parquet is not None:
+            write_parquet(results, runs, spark.parquet)
         results.unpersist()
         return SparkAgreement(out, [])
     pull_times = [t for t in out[pull] if t % period == 0]
@@ -295,8 +297,8 @@ def _agreement_spark(runs, elements, static_facts, start, end, master, partition
     intervals = judged_intervals(period, lo, hi) if hi >= lo else []
     verdict_frame = verdicts(results, pull, push, period, intervals).cache()
     rows = [r.asDict() for r in verdict_frame.collect()]
-    if parquet is not None:
-        write_parquet(results, runs, parquet, verdict_frame)
+    if spark.parquet is not None:
+        write_parquet(results, runs, spark.parquet, verdict_frame)
     results.unpersist()
     verdict_frame.unpersist()
     return SparkAgreement(out, rows)

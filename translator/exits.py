@@ -1,7 +1,8 @@
-"""How the ``rsplars`` command line ends: its exit codes, and a user's error printed without a traceback.
+"""How a command ends (the ``rsplars`` command line, ``spark-submit spark_jobs/submit.py``): the exit
+codes, and a user's error printed without a traceback.
 
 The errors themselves (:class:`lars.errors.RsplarsError` and the errors derived from it) are raised
-by every stage; the command line prints ``str(error)`` and exits with :data:`EXIT_USAGE` (2).
+by every stage; a command prints ``str(error)`` and exits with :data:`EXIT_USAGE` (2).
 """
 
 from __future__ import annotations
