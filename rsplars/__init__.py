@@ -10,7 +10,11 @@ The API researchers import (docs/api.md); the ``rsplars`` command line does the 
   :class:`RunResult` (``rsplars run``);
 * :func:`agree` — pull vs push, interval by interval → :class:`AgreementResult` (``rsplars agree``);
 * :func:`check` — an engine's recorded output under a profile → :class:`CheckResult`;
-  :func:`infer` — the settings that explain it → :class:`InferenceResult` (``rsplars check``).
+  :func:`infer` — the settings that explain it → :class:`InferenceResult` (``rsplars check``);
+* :func:`run_live` (several engines, a ``with`` block) and :func:`run_engine` (one engine, one call)
+  — real engines run live → :class:`LiveRun`, judged as recorded outputs (``--live-engine``);
+  :func:`hunt` — random cases on which an engine disagrees with its profile → :class:`HuntResult`
+  (``rsplars hunt``).
 
 Options are frozen dataclasses (:class:`TranslationOptions`, :class:`ProfileOptions`,
 :class:`EventOptions`; :class:`SparkOptions` for ``run``/``agree`` with ``engine="spark"``); user errors
@@ -40,11 +44,9 @@ from rsplars.errors import (
     UnsupportedError,
 )
 from translator.options import EventOptions, ProfileOptions, TranslationOptions
-from rsplars.engine_runs import ENGINES, EngineRun, HuntResult, run_engine
-from rsplars.engine_runs import hunt as hunt_findings
 from rsplars.generating import DataFiles, GeneratedData, citybench_streams, coupon_streams, random_stream
-from rsplars.hunting import hunt
-from rsplars.live import LiveEngine, LiveRun, judged_end, run_live
+from rsplars.hunting import HuntFinding, HuntResult, hunt
+from rsplars.live import LiveEngine, LiveRun, judged_end, run_engine, run_live
 from rsplars.profile_agreement import ProfileAgreementResult, agree_profiles
 from rsplars.programs import BOUNDS, STRATEGIES, ProgramSummary, StreamWindow, cs, program, windows
 from rsplars.queries import DIALECTS, Query, QueryInput, parse
@@ -105,8 +107,7 @@ __all__ = [
     "BOUNDS",
     "STRATEGIES",
     "DataFiles",
-    "ENGINES",
-    "EngineRun",
+    "HuntFinding",
     "HuntResult",
     "Diagnosis",
     "GeneratedData",
@@ -116,7 +117,6 @@ __all__ = [
     "cs",
     "coupon_streams",
     "diagnose",
-    "hunt",
     "program",
     "random_stream",
     "read_streams",

@@ -14,7 +14,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
-ON_THE_API = ("01_running_example", "02_translations", "03_agreement_vs_density", "05_judging_engines")
+ON_THE_API = ("01_running_example", "02_translations", "03_agreement_vs_density", "04_performance",
+              "05_judging_engines")
 #: what a notebook may import besides the standard library
 ALLOWED = {"rsplars", "pandas", "matplotlib", "rdflib"}
 #: the packages of this repository (every folder at its root with an __init__.py), rsplars aside

@@ -228,21 +228,43 @@ def test_answer_sets_without_streams_agree_for_tau_tau1_tau2(tmp_path):
 def test_run_engine_output_is_judged_as_a_recorded_output(tmp_path):
     q = f"PREFIX : <{EX}> SELECT ?x WHERE {{ STREAM :s [RANGE 2s SLIDE 2s] {{ ?x :p ?y }} }}"
     data = {f"{EX}s": [((f"<{EX}a>", f"<{EX}p>", '"1"'), 1), ((f"<{EX}b>", f"<{EX}p>", '"2"'), 4)]}
-    live = rsplars.run_engine("rsplars:cqels", q, data, workdir=tmp_path / "live")
-    assert live.answers.is_file() and live.answers.parent == tmp_path / "live" and live.seconds > 0
-    assert rsplars.check(q, live.answers, data, profile="cqels", **live.check_options).correct
-    assert not rsplars.check(q, live.answers, data, profile="csparql", **live.check_options).correct
+    live = rsplars.run_engine("rsplars:cqels", q, data, folder=tmp_path / "live")
+    answers = Path(live.answers.path)
+    assert answers.is_file() and tmp_path / "live" in answers.parents and live.seconds > 0
+    assert (tmp_path / "live" / "query.rq").read_text() == q  # the query text, written for the engine
+    assert live.check_options == {"answers_format": live.answers.format, "answers_time_unit": live.answers.time_unit,
+                                  "end": live.until}
+    assert rsplars.check(q, answers, data, profile="cqels", **live.check_options).correct
+    assert not rsplars.check(q, answers, data, profile="csparql", **live.check_options).correct
+    # the same run through run_live's block: the same output, its folder removed after the block
+    with rsplars.run_live(q, data, engines=[rsplars.LiveEngine("rsplars:cqels")]) as runs:
+        (run,) = runs
+        assert Path(run.answers.path).read_text() == answers.read_text()
+    assert not Path(run.answers.path).exists()
     with pytest.raises(rsplars.RsplarsError, match="unknown engine"):
-        rsplars.run_engine("no-such-engine", q, data)
+        rsplars.run_engine("no-such-engine", q, data, folder=tmp_path / "none")
+    with pytest.raises(rsplars.RsplarsError, match="positive number of seconds"):
+        rsplars.run_engine(rsplars.LiveEngine("rsplars:cqels", timeout=0), q, data, folder=tmp_path / "none")
+
+
+def test_the_engine_clock_ends_the_judged_range_in_the_base_unit():
+    in_ms = rsplars.LiveRun("e", rsplars.RecordedAnswers("out.jsonl", "jsonl", "ms"), 4500, 1.0, unit="s")
+    assert in_ms.until == 4 and in_ms.check_options["end"] == 4 and in_ms.check_options["answers_time_unit"] == "ms"
+    assert rsplars.LiveRun("e", rsplars.RecordedAnswers("out.jsonl"), None, 1.0).until is None
 
 
 def test_hunt_reports_an_engine_that_always_fails(tmp_path):
-    found = rsplars.hunt("command", command="false", profile="rsp-ql", seconds=5, shrink_seconds=2, max_findings=1)
-    assert found.probed >= 1 and len(found.findings) == 1
+    found = rsplars.hunt(rsplars.LiveEngine("command", "false"), profile="rsp-ql", seconds=5, shrink_seconds=2,
+                         max_findings=1)
+    assert found.probed >= 1 and len(found.findings) == 1 and found.engine == "command"
     (finding,) = found.findings
-    assert finding["kind"].startswith("failed: ") and "WINDOW" in finding["query"]
-    assert list(found.to_dataframe()["kind"]) == [finding["kind"]]
+    assert finding.kind.startswith("failed: ") and "WINDOW" in finding.query
+    assert list(found.to_dataframe()["kind"]) == [finding.kind]
+    assert found.to_dict()["findings"] == [{"kind": finding.kind, "case": finding.case, "found_after": finding.found_after}]
     (folder,) = found.write(tmp_path)
     assert {"query.rq", "stream.nt", "diagnosis.txt", "case.json", "README.md"} <= {p.name for p in folder.iterdir()}
     assert json.loads((folder / "case.json").read_text())["patterns"]
-    assert Path(folder / "query.rq").read_text() == finding["query"]
+    assert Path(folder / "query.rq").read_text() == finding.query
+    assert "--live-engine command --profile rsp-ql" in (folder / "README.md").read_text()
+    with pytest.raises(rsplars.RsplarsError, match="unknown profile"):
+        rsplars.hunt("rsp-js", profile="nope", seconds=1)
