@@ -31,8 +31,10 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the names for mypy and pdoc; at run time each submodule is imported on first use
     from rsplars.agreement import AgreementResult, Agreements, agree, agreements
+    from rsplars.answer_sets import answer_sets
     from rsplars.checking import AnswersInput, CheckResult, InferenceResult, check, infer
     from rsplars.data import StaticDuring, StaticInput, StreamInput
+    from rsplars.diagnosing import Diagnosis, diagnose
     from rsplars.errors import (
         AgreementError,
         DialectMismatchError,
@@ -44,35 +46,45 @@ if TYPE_CHECKING:  # the names for mypy and pdoc; at run time each submodule is 
         SourceError,
         UnsupportedError,
     )
-    from rsplars.hunting import hunt
-    from rsplars.live import LiveEngine, LiveRun, judged_end, run_live
+    from rsplars.generating import DataFiles, GeneratedData, citybench_streams, coupon_streams, random_stream
+    from rsplars.hunting import HuntFinding, HuntResult, hunt
+    from rsplars.live import LiveEngine, LiveRun, judged_end, run_engine, run_live
     from rsplars.profile_agreement import ProfileAgreementResult, agree_profiles
     from rsplars.programs import LarsStep, lars_run, parse_program
     from rsplars.queries import DIALECTS, Query, QueryInput, parse
+    from rsplars.reading import read_streams
     from rsplars.recorded import RecordedAgreementResult, RecordedAnswers, agree_recorded
     from rsplars.running import FORMATS, Evaluations, RunResult, evaluations, run
     from rsplars.spark import SparkOptions
     from rsplars.translating import TARGETS, Translation, translate, translations
+    from rsplars.translation_parts import BOUNDS, STRATEGIES, ProgramSummary, StreamWindow, cs, program, windows
     from translator.options import EventOptions, ProfileOptions, TranslationOptions
 
 #: public name → the module that defines it (PEP 562: ``import rsplars`` loads none of them; the
 #: command line imports only what its command needs, e.g. ``rsplars run`` never the agreement stage)
 _SUBMODULE_OF: dict[str, str] = {
     **dict.fromkeys(("AgreementResult", "Agreements", "agree", "agreements"), "rsplars.agreement"),
+    **dict.fromkeys(("answer_sets",), "rsplars.answer_sets"),
     **dict.fromkeys(("AnswersInput", "CheckResult", "InferenceResult", "check", "infer"), "rsplars.checking"),
     **dict.fromkeys(("StaticDuring", "StaticInput", "StreamInput"), "rsplars.data"),
+    **dict.fromkeys(("Diagnosis", "diagnose"), "rsplars.diagnosing"),
     **dict.fromkeys(("AgreementError", "DialectMismatchError", "PolicyError", "QuerySemanticError",
                      "QuerySyntaxError", "RsplarsError", "RunError", "SourceError", "UnsupportedError"),
                     "rsplars.errors"),
-    **dict.fromkeys(("hunt",), "rsplars.hunting"),
-    **dict.fromkeys(("LiveEngine", "LiveRun", "judged_end", "run_live"), "rsplars.live"),
+    **dict.fromkeys(("DataFiles", "GeneratedData", "citybench_streams", "coupon_streams", "random_stream"),
+                    "rsplars.generating"),
+    **dict.fromkeys(("HuntFinding", "HuntResult", "hunt"), "rsplars.hunting"),
+    **dict.fromkeys(("LiveEngine", "LiveRun", "judged_end", "run_engine", "run_live"), "rsplars.live"),
     **dict.fromkeys(("ProfileAgreementResult", "agree_profiles"), "rsplars.profile_agreement"),
     **dict.fromkeys(("LarsStep", "lars_run", "parse_program"), "rsplars.programs"),
     **dict.fromkeys(("DIALECTS", "Query", "QueryInput", "parse"), "rsplars.queries"),
+    **dict.fromkeys(("read_streams",), "rsplars.reading"),
     **dict.fromkeys(("RecordedAgreementResult", "RecordedAnswers", "agree_recorded"), "rsplars.recorded"),
     **dict.fromkeys(("FORMATS", "Evaluations", "RunResult", "evaluations", "run"), "rsplars.running"),
     **dict.fromkeys(("SparkOptions",), "rsplars.spark"),
     **dict.fromkeys(("TARGETS", "Translation", "translate", "translations"), "rsplars.translating"),
+    **dict.fromkeys(("BOUNDS", "STRATEGIES", "ProgramSummary", "StreamWindow", "cs", "program", "windows"),
+                    "rsplars.translation_parts"),
     **dict.fromkeys(("EventOptions", "ProfileOptions", "TranslationOptions"), "translator.options"),
 }
 
@@ -92,17 +104,24 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
+    "BOUNDS",
     "DIALECTS",
     "FORMATS",
+    "STRATEGIES",
     "TARGETS",
     "AgreementError",
     "AgreementResult",
     "Agreements",
     "AnswersInput",
     "CheckResult",
+    "DataFiles",
+    "Diagnosis",
     "DialectMismatchError",
     "Evaluations",
     "EventOptions",
+    "GeneratedData",
+    "HuntFinding",
+    "HuntResult",
     "InferenceResult",
     "LarsStep",
     "LiveEngine",
@@ -110,6 +129,7 @@ __all__ = [
     "PolicyError",
     "ProfileAgreementResult",
     "ProfileOptions",
+    "ProgramSummary",
     "Query",
     "QueryInput",
     "QuerySemanticError",
@@ -124,6 +144,7 @@ __all__ = [
     "StaticDuring",
     "StaticInput",
     "StreamInput",
+    "StreamWindow",
     "Translation",
     "TranslationOptions",
     "UnsupportedError",
@@ -131,7 +152,12 @@ __all__ = [
     "agree_profiles",
     "agree_recorded",
     "agreements",
+    "answer_sets",
     "check",
+    "citybench_streams",
+    "coupon_streams",
+    "cs",
+    "diagnose",
     "evaluations",
     "hunt",
     "infer",
@@ -139,8 +165,13 @@ __all__ = [
     "lars_run",
     "parse",
     "parse_program",
+    "program",
+    "random_stream",
+    "read_streams",
     "run",
+    "run_engine",
     "run_live",
     "translate",
     "translations",
+    "windows",
 ]

@@ -1,65 +1,163 @@
 """Hunting for disagreements between a live engine and the query's expected outputs under its
-profile: :func:`hunt`, as ``rsplars hunt`` (:mod:`translator.engines.hunt`, docs/engines.md
-"Hunting"). Each random case (an RSP-QL query and a stream) is run on the engine
+profile: :func:`hunt` → :class:`HuntResult`, as ``rsplars hunt`` (:mod:`translator.engines.hunt`,
+docs/engines.md "Hunting"). Each random case (an RSP-QL query and a stream) is run on the engine
 (:func:`rsplars.run_live`) and judged by :func:`rsplars.check` (its output is correct when some t0
 of the profile gives it, Dell'Aglio et al. 2014, Def. 25); each output that no setting explains is
-shrunk to a minimal case."""
+shrunk to a minimal case (delta debugging, Zeller and Hildebrandt 2002)."""
 
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import tempfile
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
 from lars.errors import RsplarsError, SourceError
 
+from rsplars.live import LiveEngine
 from translator.options import ProfileOptions, TranslationOptions
 
-__all__ = ["CheckProbe", "finding_kind", "hunt"]
+__all__ = ["CheckProbe", "HuntFinding", "HuntResult", "default_profile", "finding_kind", "hunt"]
+
+@dataclass(frozen=True)
+class HuntFinding:
+    """One minimal case whose output the profile does not explain: ``kind`` (the first line of the
+    diagnosis, numbers and terms left out, or the engine's failure), the ``query`` and the
+    ``stream`` (timestamped N-Triples, milliseconds, on the stream ``stream_iri``), ``found_after``
+    (cases probed until then, its shrinking included), ``case`` (its parts: window, patterns,
+    filter, elements) and ``files`` (file name → content: the engine's output and log, the check's
+    output and report, rsplars' expected output ``expected.jsonl``)."""
+
+    kind: str
+    query: str
+    stream: str
+    stream_iri: str
+    found_after: int
+    case: dict[str, Any]
+    files: dict[str, str] = field(default_factory=dict)
 
 
-def hunt(engine: Any, *, profile: str, seconds: float = 60.0, shrink_seconds: float = 60.0, seed: int = 0,
-         max_findings: int = 5, on_case: Callable[[int], None] | None = None) -> Any:
-    """Probe random cases on ``engine`` (a :class:`rsplars.LiveEngine`) for about ``seconds``, each
-    judged under ``profile``; each finding is shrunk for at most ``shrink_seconds`` more and carries
-    its material (the engine's output, the check report, rsplars' expected output as
-    ``expected.jsonl``). ``on_case``: called with the number of cases probed so far. Returns the
-    :class:`translator.engines.hunt.HuntReport` (``probed``, ``seconds``, ``findings``).
+@dataclass(frozen=True, repr=False)
+class HuntResult:
+    """What :func:`hunt` found: ``engine`` and ``profile``, the number of cases ``probed``, the
+    ``seconds`` it took and its ``findings`` (:class:`HuntFinding`, in the order found)."""
 
-    >>> import rsplars
-    >>> report = rsplars.hunt(rsplars.LiveEngine("rsplars:rsp-ql"), profile="rsp-ql", seconds=1)
-    >>> report.probed > 0 and report.findings
-    []
-    """
-    from translator.engines.hunt import hunt as search
+    engine: str
+    profile: str
+    probed: int
+    seconds: float
+    findings: tuple[HuntFinding, ...] = ()
+
+    def __repr__(self) -> str:
+        return (f"HuntResult({self.engine!r}, profile={self.profile!r}, probed={self.probed}, "
+                f"findings={len(self.findings)})")
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON report of ``rsplars hunt --json``: engine, profile, cases probed, seconds and,
+        per finding, its kind, its case and when it was found."""
+        return {"engine": self.engine, "profile": self.profile, "probed": self.probed,
+                "seconds": round(self.seconds, 1),
+                "findings": [{"kind": f.kind, "case": f.case, "found_after": f.found_after} for f in self.findings]}
+
+    def to_dataframe(self) -> Any:
+        """A pandas DataFrame, one row per finding: ``kind``, ``found after (cases)``, ``stream
+        elements``, ``patterns`` (triple patterns of the query) and ``query``."""
+        from rsplars.running import _pandas
+
+        columns = ["kind", "found after (cases)", "stream elements", "patterns", "query"]
+        return _pandas().DataFrame([(f.kind, f.found_after, len(f.case["elements"]), len(f.case["patterns"]), f.query)
+                                    for f in self.findings], columns=columns)
+
+    def write(self, directory: str | os.PathLike[str]) -> list[Path]:
+        """Write each finding to ``directory/NN-kind/`` as ``rsplars hunt --out`` does: ``query.rq``,
+        ``stream.nt``, its files, ``diagnosis.txt``, ``case.json`` and a ``README.md`` with the
+        commands that replay it. Returns the folders, in the order of the findings."""
+        folders = []
+        for n, finding in enumerate(self.findings, start=1):
+            folder = Path(directory) / f"{n:02d}-{_slug(finding.kind)}"
+            folder.mkdir(parents=True, exist_ok=True)
+            files = {"query.rq": finding.query, "stream.nt": finding.stream, **finding.files,
+                     "diagnosis.txt": finding.kind + "\n", "case.json": json.dumps(finding.case, indent=1) + "\n"}
+            for name, content in files.items():
+                (folder / name).write_text(content, encoding="utf-8")
+            lines = ["# A disagreement found by `rsplars hunt`", "", f"Diagnosis: {finding.kind}", "",
+                     "Reproduce:", "", "```sh", *self.replay_commands(folder, finding), "```", ""]
+            (folder / "README.md").write_text("\n".join(lines), encoding="utf-8")
+            folders.append(folder)
+        return folders
+
+    def replay_commands(self, folder: Path, finding: HuntFinding) -> list[str]:
+        """The commands that replay ``finding`` written to ``folder``: the engine judged on it
+        (``rsplars check --live-engine``), and rsplars' expected output (``rsplars run``)."""
+        common = f"{folder}/query.rq --stream {finding.stream_iri}={folder}/stream.nt --unit ms"
+        return [f"rsplars check {common} --live-engine {self.engine} --profile {self.profile}",
+                f"rsplars run {common} --profile {self.profile}"]
+
+
+def default_profile(engine: str) -> str:
+    """The profile an engine is hunted under by default: ``rsp-js`` for RSP-JS, else ``rsp-ql``."""
     from translator.evaluate.profiles import PROFILES
 
-    if profile not in PROFILES:
-        raise RsplarsError(f"profile {profile!r}: unknown profile (expected one of {', '.join(PROFILES)})")
+    return "rsp-js" if engine == "rsp-js" and "rsp-js" in PROFILES else "rsp-ql"
+
+
+def hunt(engine: str | LiveEngine = "rsp-js", *, profile: str | None = None, seconds: float = 60.0,
+         shrink_seconds: float = 60.0, seed: int = 0, max_findings: int = 5,
+         on_case: Callable[[int], None] | None = None) -> HuntResult:
+    """Search random RSP-QL queries and streams (the fragment of :mod:`translator.engines.hunt`: one
+    named window, one or two triple patterns, FILTER, projection) on which the live ``engine`` (a
+    name such as ``"rsp-js"`` or a :class:`rsplars.LiveEngine`) gives an output that no t0 of
+    ``profile`` explains (default :func:`default_profile`). Searches about ``seconds`` and stops
+    after ``max_findings``; each finding is shrunk for at most ``shrink_seconds`` more and carries
+    its material (the engine's output, the check report, rsplars' expected output as
+    ``expected.jsonl``). ``on_case``: called with the number of cases probed so far. Needs
+    hypothesis (``pip install 'rsplars[test]'``).
+
+    >>> import rsplars
+    >>> found = rsplars.hunt("rsplars:rsp-ql", profile="rsp-ql", seconds=1)
+    >>> found.probed > 0, found.findings
+    (True, ())
+    """
+    from translator.evaluate.profiles import PROFILES
+
+    try:
+        from translator.engines.hunt import STREAM
+        from translator.engines.hunt import hunt as search
+    except ImportError as error:
+        raise RsplarsError(f"hunt needs hypothesis (pip install 'rsplars[test]'): {error}") from None
+    spec = engine if isinstance(engine, LiveEngine) else LiveEngine(engine)
+    chosen = profile if profile is not None else default_profile(spec.name)
+    if chosen not in PROFILES:
+        raise RsplarsError(f"profile {chosen!r}: unknown profile (expected one of {', '.join(PROFILES)})")
     if seconds <= 0 or shrink_seconds <= 0:
         raise RsplarsError("seconds and shrink_seconds must be positive")
     work = Path(tempfile.mkdtemp(prefix="rsplars-hunt-"))
     try:
-        probe = CheckProbe(engine, profile, work)
+        probe = CheckProbe(spec, chosen, work)
         report = search(probe, seconds=seconds, shrink_seconds=shrink_seconds, seed=seed, max_findings=max_findings,
                         on_case=on_case)
-        for finding in report.findings:
-            expected = probe.expected(finding.case)
+        findings = []
+        for found in report.findings:
+            files = dict(found.verdict.files)
+            expected = probe.expected(found.case)
             if expected is not None:
-                finding.verdict.files["expected.jsonl"] = expected
+                files["expected.jsonl"] = expected
+            findings.append(HuntFinding(found.kind, found.case.query_text(), found.case.stream_text(), STREAM,
+                                        found.found_after, asdict(found.case), files))
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    return report
+    return HuntResult(spec.name, chosen, report.probed, report.seconds, tuple(findings))
 
 
 class CheckProbe:
     """One case judged as ``rsplars check … --live-engine NAME --profile P`` judges it; the verdict's
     kind is the first line of its diagnosis (or the engine's error, :func:`finding_kind`)."""
 
-    def __init__(self, engine: Any, profile: str, work: Path) -> None:
+    def __init__(self, engine: LiveEngine, profile: str, work: Path) -> None:
         self.engine, self.profile, self.work = engine, profile, work
         self.count = 0
 
@@ -82,8 +180,7 @@ class CheckProbe:
             with rsplars.run_live(query, streams, engines=[self.engine], unit="ms", folder=live) as runs:
                 (run,) = runs
                 result = rsplars.check(parsed, run.answers.path, streams, profile=self.profile_of(parsed),
-                                       options=TranslationOptions(unit="ms"), answers_format=run.answers.format,
-                                       answers_time_unit=run.answers.time_unit, end=rsplars.judged_end(runs, "ms"),
+                                       options=TranslationOptions(unit="ms"), **run.check_options,
                                        on_note=lambda note: said.append(f"rsplars: {note}"))
                 said.append(render_summary(result.report))
         except RsplarsError as error:
@@ -152,3 +249,8 @@ def _normal(text: str) -> str:
     """A message up to its first colon, its terms and numbers left out."""
     text = re.sub(r"<[^>]*>|\"[^\"]*\"|-?\d+", "…", text)
     return re.sub(r"\s+", " ", re.split(r"[:;]", text, maxsplit=1)[0]).strip()
+
+
+def _slug(text: str) -> str:
+    """A folder name for a finding's kind."""
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:40] or "finding"

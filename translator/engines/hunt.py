@@ -17,10 +17,8 @@ a case and judge its output) and searches, with time bounds for the search and f
 
 from __future__ import annotations
 
-import json
 import time
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
 from typing import Callable, Iterator
 
 from hypothesis import HealthCheck, Phase, given, settings
@@ -284,22 +282,6 @@ def _without_dangling(case: Case) -> Case:
         projection = tuple(v for v in projection if v in bound) or None
     filter_ = case.filter if case.filter is None or case.filter.split()[0] in bound else None
     return replace(case, projection=projection, filter=filter_)
-
-
-def write_case(finding: Finding, folder: Path, reproduce: Callable[[Path], list[str]]) -> None:
-    """The finding as files in ``folder``: ``query.rq``, ``stream.nt``, the probe's files (the
-    engine's output, the expected outputs, the report), ``diagnosis.txt`` and ``README.md`` with
-    the commands ``reproduce(folder)`` that replay it."""
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "query.rq").write_text(finding.case.query_text(), encoding="utf-8")
-    (folder / "stream.nt").write_text(finding.case.stream_text(), encoding="utf-8")
-    for name, content in finding.verdict.files.items():
-        (folder / name).write_text(content, encoding="utf-8")
-    (folder / "diagnosis.txt").write_text(finding.kind + "\n", encoding="utf-8")
-    (folder / "case.json").write_text(json.dumps(asdict(finding.case), indent=1) + "\n", encoding="utf-8")
-    lines = ["# A disagreement found by `rsplars hunt`", "", f"Diagnosis: {finding.kind}", "",
-             "Reproduce:", "", "```sh", *reproduce(folder), "```", ""]
-    (folder / "README.md").write_text("\n".join(lines), encoding="utf-8")
 
 
 def iter_cases(count: int, seed_: int = 0) -> list[Case]:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 from pathlib import Path
 
@@ -45,10 +44,10 @@ def add_parser(subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     """The hunt of :func:`rsplars.hunt`, its findings printed and written to ``--out``."""
     import rsplars
-    from translator.engines.hunt import write_case
+    from rsplars.hunting import default_profile
     from translator.evaluate.profiles import PROFILES
 
-    profile = args.profile or ("rsp-js" if args.live_engine == "rsp-js" and "rsp-js" in PROFILES else "rsp-ql")
+    profile = args.profile or default_profile(args.live_engine)
     if profile not in PROFILES:
         raise RsplarsError(f"--profile {profile!r}: unknown profile (expected one of {', '.join(PROFILES)})")
     if args.seconds <= 0 or args.shrink_seconds <= 0:
@@ -62,36 +61,23 @@ def run(args: argparse.Namespace) -> int:
         if progress:
             print(f"\rrsplars hunt: {n} cases probed", end="", file=sys.stderr, flush=True)
 
-    report = rsplars.hunt(rsplars.LiveEngine(args.live_engine, args.engine_command), profile=profile,
+    result = rsplars.hunt(rsplars.LiveEngine(args.live_engine, args.engine_command), profile=profile,
                           seconds=args.seconds, shrink_seconds=args.shrink_seconds, seed=args.seed,
                           max_findings=args.max_findings, on_case=on_case)
     if progress:
         print(file=sys.stderr)
-    print(f"rsplars hunt: {report.probed} cases probed on {args.live_engine} (profile {profile}) in "
-          f"{report.seconds:.0f} s; {len(report.findings)} finding(s)")
-    for n, finding in enumerate(report.findings, start=1):
+    print(f"rsplars hunt: {result.probed} cases probed on {args.live_engine} (profile {profile}) in "
+          f"{result.seconds:.0f} s; {len(result.findings)} finding(s)")
+    folders = result.write(out) if out is not None else []
+    for n, finding in enumerate(result.findings, start=1):
         print(f"  {n}. {finding.kind}")
-        print("     " + finding.case.query_text().replace("\n", "\n     ").rstrip())
-        print("     stream: " + (finding.case.stream_text().replace("\n", "\n             ").rstrip() or "(empty)"))
-        if out is not None:
-            folder = out / f"{n:02d}-{_slug(finding.kind)}"
-            write_case(finding, folder, lambda f: replay_commands(f, args.live_engine, profile))
-            print(f"     written to {folder}")
+        print("     " + finding.query.replace("\n", "\n     ").rstrip())
+        print("     stream: " + (finding.stream.replace("\n", "\n             ").rstrip() or "(empty)"))
+        if folders:
+            print(f"     written to {folders[n - 1]}")
     if args.json:
         from translator.cli.commands.common import output
 
         with output(args.json) as fh:
-            fh.write(json.dumps({"engine": args.live_engine, "profile": profile, **report.as_dict()}, indent=1) + "\n")
-    return EXIT_FAILURE if report.findings else EXIT_OK
-
-
-def _slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:40] or "finding"
-
-
-def replay_commands(folder: Path, engine: str, profile: str) -> list[str]:
-    from translator.engines.hunt import STREAM
-
-    common = f"{folder}/query.rq --stream {STREAM}={folder}/stream.nt --unit ms"
-    return [f"rsplars check {common} --live-engine {engine} --profile {profile}",
-            f"rsplars run {common} --profile {profile}"]
+            fh.write(json.dumps(result.to_dict(), indent=1) + "\n")
+    return EXIT_FAILURE if result.findings else EXIT_OK
