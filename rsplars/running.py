@@ -17,6 +17,7 @@ from translator.translate.variants import check_stream_iris, compile_variants
 from rsplars.data import StaticDuring, StaticInput, StreamInput, read_data
 from translator.options import EventOptions, ProfileOptions, TranslationOptions
 from rsplars.queries import QueryInput, as_query, source_of
+from rsplars.run_requests import check_run_request
 from rsplars.spark import SparkOptions, run_on_spark, spark_settings
 
 if TYPE_CHECKING:
@@ -26,8 +27,24 @@ if TYPE_CHECKING:
 __all__ = ["FORMATS", "Evaluations", "RunResult", "evaluations", "run"]
 
 
+class _CompiledAnswers:
+    """What a run's results say of its compiled query (``compiled``: the program that answered)."""
+
+    compiled: Any
+
+    @property
+    def variables(self) -> tuple[str, ...]:
+        """The result variables, in the order of each row's terms."""
+        return tuple(self.compiled.variables)
+
+    @property
+    def form(self) -> str:
+        """``select``, ``ask`` or ``construct``."""
+        return str(self.compiled.form)
+
+
 @dataclass(frozen=True, repr=False)
-class RunResult:
+class RunResult(_CompiledAnswers):
     """The answers of a run: one evaluation per evaluation time, in time order.
 
     ``evaluations``: objects with ``t`` (the evaluation time, base units) and ``rows`` (the
@@ -47,16 +64,6 @@ class RunResult:
     #: ``True`` for a query without streams, plain SPARQL evaluated once (at time 0) over the static
     #: data: :meth:`write` gives SPARQL's own result formats, as ``rsplars run`` without ``--stream``
     plain: bool = False
-
-    @property
-    def variables(self) -> tuple[str, ...]:
-        """The result variables, in the order of each row's terms."""
-        return tuple(self.compiled.variables)
-
-    @property
-    def form(self) -> str:
-        """``select``, ``ask`` or ``construct``."""
-        return str(self.compiled.form)
 
     @property
     def times(self) -> list[int]:
@@ -200,7 +207,7 @@ class _Notes(list[str]):
             self.append(text)
 
 
-class Evaluations:
+class Evaluations(_CompiledAnswers):
     """The evaluations of a run, each computed as it is taken (one pass, in time order): what
     :func:`run` collects into a :class:`RunResult` and ``rsplars run`` writes as they come, so that
     memory follows the windows, not the length of the run. Its attributes are those of
@@ -226,16 +233,6 @@ class Evaluations:
         self.accounting = accounting
         self._produce: Callable[[], Iterator[Any]] | None = produce
         self._count = count
-
-    @property
-    def variables(self) -> tuple[str, ...]:
-        """The result variables, in the order of each row's terms."""
-        return tuple(self.compiled.variables)
-
-    @property
-    def form(self) -> str:
-        """``select``, ``ask`` or ``construct``."""
-        return str(self.compiled.form)
 
     def __iter__(self) -> Iterator[Any]:
         if self._produce is None:
@@ -415,13 +412,7 @@ def evaluations(query: QueryInput, streams: Mapping[str, StreamInput] | None = N
                        on_time, on_stream)
     if not streams:  # plain SPARQL over the static data, evaluated once (Dao-Tran, Beck, Eiter 2015, Prop. 2)
         return _run_plain(parsed, request, notes)
-    if options.as_variant == "cqels-all":
-        raise RsplarsError("as_variant cqels-all gives several queries; run them one by one (cqels-brave, "
-                           "cqels-cautious)")
-    if start is not None and end is not None and start > end:
-        raise RsplarsError(f"start {start} is after end {end}")
-    if end is not None and end < 0:
-        raise RsplarsError(f"end {end} lies before the start 0 of the timeline")
+    check_run_request(options, start, end)
     if parsed.dialect == "rsepql":
         return _run_rsepql(parsed, request, notes)
     if parsed.dialect == "epsparql":

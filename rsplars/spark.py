@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 from lars.errors import RsplarsError
 from rsplars.data import StaticDuring, StaticInput, StreamInput, read_data
 from rsplars.queries import QueryInput, as_query
+from rsplars.run_requests import check_run_request
 from spark_jobs.options import ENGINES, SparkOptions
 from translator.options import EventOptions, ProfileOptions, TranslationOptions
 
@@ -59,13 +60,7 @@ def run_on_spark(query: QueryInput, streams: Mapping[str, StreamInput] | None, s
     notes = [f"note: {n}" for n in parsed.notes]
     if not streams:
         raise RsplarsError("engine='spark' needs streams: a query without streams is evaluated once, sequentially")
-    if options.as_variant == "cqels-all":
-        raise RsplarsError("as_variant cqels-all gives several queries; run them one by one (cqels-brave, "
-                           "cqels-cautious)")
-    if start is not None and end is not None and start > end:
-        raise RsplarsError(f"start {start} is after end {end}")
-    if end is not None and end < 0:
-        raise RsplarsError(f"end {end} lies before the start 0 of the timeline")
+    check_run_request(options, start, end)
     if parsed.dialect == "rsepql":
         raise RsplarsError("RSEP-QL queries do not run on Spark: run them with engine='sequential'")
     if parsed.dialect == "epsparql":

@@ -308,18 +308,6 @@ def _pairs(specs: Sequence[str], option: str) -> dict[str, str]:
     return out
 
 
-def _static_during(spec: str) -> tuple[int | None, int | None, str]:
-    import re
-
-    m = re.fullmatch(r"(-?\d*)\.\.(-?\d*)=(.+)", spec)
-    if not m:
-        raise RsplarsError(f"--static-during {spec!r}: expected FROM..TO=FILE, e.g. 2..13=shops.ttl or 14..=later.ttl")
-    start, end = (int(x) if x else None for x in m.group(1, 2))
-    if start is not None and end is not None and start > end:
-        raise RsplarsError(f"--static-during {spec!r}: FROM {start} is after TO {end}")
-    return start, end, m.group(3)
-
-
 def _assign(specs: Sequence[str]) -> dict[int, str]:
     out: dict[int, str] = {}
     for spec in specs:
@@ -335,6 +323,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     printed (exit code 2), as by ``rsplars``."""
     from translator.exits import report_error
     from spark_jobs.runs import user_errors
+    from translator.rdf.streams import parse_static_during_spec
 
     args = build_parser().parse_args(list(sys.argv[1:] if argv is None else argv))
     if args.command == "spark-env":
@@ -343,7 +332,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         with user_errors():
             data = DataFiles(streams=_pairs(args.stream, "--stream"), elements=args.elements,
                              static=tuple(args.static), named=_pairs(args.named, "--named"),
-                             static_during=tuple(_static_during(s) for s in args.static_during),
+                             static_during=tuple(parse_static_during_spec(s) for s in args.static_during),
                              stream_time_unit=args.stream_time_unit, epoch=args.epoch)
             options = TranslationOptions(mode=getattr(args, "mode", None), period=args.period, strategy=args.strategy,
                                          window_bounds=args.window_bounds, unit=args.unit, as_variant=args.as_,

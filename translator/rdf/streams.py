@@ -1266,6 +1266,20 @@ def parse_stream_spec(spec: str) -> tuple[str, str]:
     return iri, path.strip()
 
 
+def parse_static_during_spec(spec: str) -> tuple[int | None, int | None, str]:
+    """``FROM..TO=FILE`` of ``--static-during`` as ``(FROM, TO, FILE)``: static data that holds from
+    FROM to TO (base units; either end may be left open)."""
+    import re
+
+    m = re.fullmatch(r"(-?\d*)\.\.(-?\d*)=(.+)", spec)
+    if not m:
+        raise RsplarsError(f"--static-during {spec!r}: expected FROM..TO=FILE, e.g. 2..13=shops.ttl or 14..=later.ttl")
+    start, end = (int(x) if x else None for x in m.group(1, 2))
+    if start is not None and end is not None and start > end:
+        raise RsplarsError(f"--static-during {spec!r}: FROM {start} is after TO {end}")
+    return start, end, m.group(3)
+
+
 # ------------------------------------------------------------------------------------------ writing
 
 

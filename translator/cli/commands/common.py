@@ -196,7 +196,9 @@ def named_files(args: argparse.Namespace) -> dict[str, str]:
 
 def static_during_pieces(args: argparse.Namespace) -> list[tuple[int | None, int | None, str]]:
     """``--static-during FROM..TO=FILE`` options as ``(FROM, TO, FILE)`` (:data:`rsplars.StaticDuring`)."""
-    return [static_during_spec(spec) for spec in getattr(args, "static_during", None) or ()]
+    from translator.rdf.streams import parse_static_during_spec
+
+    return [parse_static_during_spec(spec) for spec in getattr(args, "static_during", None) or ()]
 
 
 def data_arguments(args: argparse.Namespace) -> dict:
@@ -227,24 +229,12 @@ def read_data(args: argparse.Namespace, accounting=None):
     return elements, static_data(args)
 
 
-def static_during_spec(spec: str) -> tuple[int | None, int | None, str]:
-    """``--static-during FROM..TO=FILE`` as ``(FROM, TO, FILE)`` (:data:`rsplars.StaticDuring`)."""
-    import re
-
-    m = re.fullmatch(r"(-?\d*)\.\.(-?\d*)=(.+)", spec)
-    if not m:
-        raise RsplarsError(f"--static-during {spec!r}: expected FROM..TO=FILE, e.g. 2..13=shops.ttl or 14..=later.ttl")
-    start, end = (int(x) if x else None for x in m.group(1, 2))
-    if start is not None and end is not None and start > end:
-        raise RsplarsError(f"--static-during {spec!r}: FROM {start} is after TO {end}")
-    return start, end, m.group(3)
-
-
 def _static_during(spec: str):
     """``FROM..TO=FILE`` of ``--static-during``: the file's triples as rules true from FROM to TO."""
     from translator.rdf.static import hold_during, load_static_facts
+    from translator.rdf.streams import parse_static_during_spec
 
-    start, end, path = static_during_spec(spec)
+    start, end, path = parse_static_during_spec(spec)
     return hold_during(load_static_facts([path]), start, end)
 
 

@@ -51,11 +51,12 @@ from translator.cli.commands.common import (
     add_query_options,
     add_translation_options,
     given,
+    named_files,
     option_groups,
     output,
     parse_query,
     print_note,
-    static_during_spec,
+    static_during_pieces,
     stream_files,
     translation_options,
 )
@@ -170,22 +171,15 @@ def _evaluations(args: argparse.Namespace, query, profile, *, live: bool, guard=
             raise RsplarsError(f"--at {args.at}: expected time points separated by commas (e.g. --at 8,10)") from None
     events = EventOptions(selection=args.selection, consumption=args.consumption, policy_reading=args.policy_reading,
                           at=at)
-    static_during = tuple(static_during_spec(spec) for spec in args.static_during)
+    static_during = tuple(static_during_pieces(args))
     return evaluations(
-        query, stream_files(args), args.static or None, _named(args), options=translation_options(args),
+        query, stream_files(args), args.static or None, named_files(args), options=translation_options(args),
         profile=profile, default_profile=False, events=events, start=args.start, end=args.end, r2s=_r2s(args),
         lars_engine=args.lars_engine, stream_time_unit=args.stream_time_unit, epoch=args.epoch,
         static_during=static_during, resume_after=args.resume_from, live=live,
         accounting=new_accounting(args.skip_bad_elements), on_note=print_note,
         on_progress=Progress("rsplars run"), on_time=guard.note_time if guard is not None else None,
         on_stream=(lambda stream: setattr(guard, "stream", stream)) if guard is not None else None)
-
-
-def _named(args: argparse.Namespace) -> dict[str, str]:
-    """``--named IRI=FILE`` as IRI → FILE."""
-    from translator.rdf.streams import parse_stream_spec
-
-    return dict(parse_stream_spec(spec) for spec in args.named)
 
 
 def _check_event_options(args: argparse.Namespace, dialect: str) -> None:
