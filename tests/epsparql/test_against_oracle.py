@@ -21,21 +21,12 @@ from rdflib import Literal, URIRef
 from ep_oracle import Oracle, nt
 from translator.evaluate.epsparql_run import event_answers
 from translator.query.parse import parse
-from translator.rdf.streams import StreamElement
 from translator.translate.epsparql import compile_epsparql
 from translator.translate.normalize import TimeBase
 
+from event_data import NS, elements, iri
+
 QUERIES = Path(__file__).resolve().parents[1] / "data" / "queries" / "epsparql"
-NS = "http://rsplars.invalid/bare#"
-STREAM = URIRef("http://example.org/events")
-
-
-def iri(name: str) -> URIRef:
-    return URIRef(NS + name)
-
-
-def elements(events) -> list[StreamElement]:
-    return [StreamElement((s, p, o), t, STREAM) for s, p, o, t in sorted(events, key=lambda e: e[3])]
 
 
 def stock_events(seed: int, n: int = 14, companies: int = 2, predicates=("hasStockPrice",)) -> list[tuple]:

@@ -24,26 +24,17 @@ from collections import Counter
 
 import pytest
 from hypothesis import HealthCheck, event, given, settings, strategies as st
-from rdflib import Literal, URIRef
+from rdflib import Literal
 
 from ep_oracle import Oracle, nt
 from translator.cli import main
 from translator.evaluate.epsparql_run import event_answers, policy_answers
 from translator.query.parse import parse
-from translator.rdf.streams import StreamElement
 from translator.translate.epsparql import compile_epsparql, compile_policy_operands
 from translator.translate.normalize import TimeBase
 
-NS = "http://rsplars.invalid/bare#"
-STREAM = URIRef("http://example.org/events")
+from event_data import NS, elements, iri
 
-
-def iri(name: str) -> URIRef:
-    return URIRef(NS + name)
-
-
-def elements(events) -> list[StreamElement]:
-    return [StreamElement((s, p, o), t, STREAM) for s, p, o, t in sorted(events, key=lambda e: e[3])]
 
 
 def run_bags(text: str, events, engine: str = "auto") -> dict[int, Counter]:

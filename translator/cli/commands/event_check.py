@@ -33,9 +33,17 @@ START, END = "@start", "@end"
 SHOWN = 10
 
 
+def _write_report(report: dict, path: str | None) -> None:
+    """The JSON report to ``path`` if given, written atomically (no partial report is left behind)."""
+    if path:
+        from translator.evaluate.fileio import write_atomic
+
+        write_atomic(path, json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+
+
 def check_events(args: argparse.Namespace, query) -> int:
     """The verdict on ``args.answers`` for the event query ``query`` (module docstring)."""
-    from translator.cli.commands.common import read_data, write_reports
+    from translator.cli.commands.common import read_data
     from translator.evaluate.accounting import count_elements, new_accounting, print_summary
 
     if args.html:
@@ -55,7 +63,7 @@ def check_events(args: argparse.Namespace, query) -> int:
     times, mismatches = differences(recorded, expected, variables, view, lo, hi, ("recorded", "expected"))
     report = {"correct": not mismatches, "query": args.query_file, "answers": args.answers, "compare": view,
               "times_compared": len(times), "mismatches": len(mismatches), "first_mismatches": mismatches[:SHOWN]}
-    write_reports(report, args.json, None, None)
+    _write_report(report, args.json)
     print(_summary(report, "correct: the recorded complex events equal rsplars's", "not correct"))
     count_elements(accounting, elements, hi if hi is not None else max((x.t for x in elements), default=None))
     print_summary(accounting)
@@ -64,7 +72,6 @@ def check_events(args: argparse.Namespace, query) -> int:
 
 def compare_event_outputs(args: argparse.Namespace, query) -> int:
     """``agree --answers A --answers B`` for an event query (module docstring)."""
-    from translator.cli.commands.common import write_reports
 
     if args.html:
         raise RsplarsError("--html: two EP-SPARQL or RSEP-QL outputs are compared with --report only")
@@ -76,7 +83,7 @@ def compare_event_outputs(args: argparse.Namespace, query) -> int:
     times, mismatches = differences(first, second, compiled.variables, view, args.start, args.end, ("A", "B"))
     report = {"agree": not mismatches, "query": args.query_file, "answers": list(args.answers), "compare": view,
               "times_compared": len(times), "mismatches": len(mismatches), "first_mismatches": mismatches[:SHOWN]}
-    write_reports(report, args.report, None, None)
+    _write_report(report, args.report)
     print(f"A = {args.answers[0]}, B = {args.answers[1]}")
     print(_summary(report, "agree: A and B report the same complex events", "disagree", ("A", "B")))
     return EXIT_OK if not mismatches else EXIT_FAILURE
