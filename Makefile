@@ -30,8 +30,6 @@ lint: $(STAMP)
 	$(BIN)/lint-imports
 	$(BIN)/mypy
 	$(BIN)/mypy --strict --follow-imports=silent rsplars
-	$(BIN)/mypy --follow-imports=silent translator/cli/commands/translate.py translator/cli/commands/run.py \
-		translator/cli/commands/operational_options.py translator/cli/commands/rsepql_cmd.py
 
 # the API reference of `import rsplars` (docs/api.md) from its docstrings, in build/api (ignored);
 # any pdoc warning (a broken docstring or annotation) fails it

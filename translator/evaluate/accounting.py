@@ -10,11 +10,10 @@ and every skipped element on stderr.
 from __future__ import annotations
 
 import sys
-from typing import Iterable
+from typing import Iterable, Protocol, Sized
 
 from lars.accounting import MALFORMED, OUT_OF_ORDER, Accounting
 from lars.errors import SourceError
-from lars.model import Stream
 
 __all__ = ["Accounting", "MALFORMED", "OUT_OF_ORDER", "new_accounting", "count_elements", "count_stream",
            "count_live", "print_summary"]
@@ -54,8 +53,15 @@ def count_elements(accounting: Accounting, elements: Iterable, last_time: int | 
     accounting.after_last_time = after
 
 
-def count_stream(accounting: Accounting, stream: Stream, last_time: int | None) -> None:
-    """The same for a LARS stream (its reader counted the duplicates already)."""
+class TimedAtoms(Protocol):
+    """The atoms of a stream by time point (a :class:`lars.model.Stream`), or their numbers (sized ranges)."""
+
+    def items(self) -> Iterable[tuple[int, Sized]]: ...
+
+
+def count_stream(accounting: Accounting, stream: TimedAtoms, last_time: int | None) -> None:
+    """The same for a LARS stream, or the atom counts per time point of one read lazily (its reader
+    counted the duplicates already)."""
     used = after = 0
     for t, atoms in stream.items():
         if last_time is not None and t <= last_time:

@@ -14,13 +14,12 @@ incremental engine (pure Python) is stopped where the signal finds it.
 
 from __future__ import annotations
 
-import io
 import signal
 import sys
 import threading
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Callable, Iterable, Iterator, TextIO
+from typing import Callable, Iterable, Iterator, Protocol, TextIO
 
 from asp import interruption
 
@@ -176,6 +175,19 @@ def graceful_stop() -> Iterator[StopFlag]:
             signal.signal(s, h)
 
 
+class WriteBuffer(Protocol):
+    """Where :func:`drive`'s writer writes one evaluation (an ``io.StringIO``, or any buffer with
+    these methods) before it goes to the output in one piece."""
+
+    def write(self, text: str, /) -> int: ...
+
+    def getvalue(self) -> str: ...
+
+    def seek(self, offset: int, /) -> int: ...
+
+    def truncate(self) -> int: ...
+
+
 @dataclass
 class Outcome:
     """How a driven run ended: the last evaluation time written and how many were written."""
@@ -184,7 +196,7 @@ class Outcome:
     written: int = 0
 
 
-def drive(evaluations: Iterable, write: Callable[[object], None], buffer: io.StringIO, out: TextIO,
+def drive(evaluations: Iterable, write: Callable[[object], None], buffer: WriteBuffer, out: TextIO,
           flag: StopFlag, *, check: Callable[[int, Outcome], None] | None = None, flush: bool = True,
           lock: threading.Lock | None = None, outcome: Outcome | None = None) -> Outcome:
     """Write every evaluation: ``write(ev)`` writes it into ``buffer``, which goes to ``out`` in one

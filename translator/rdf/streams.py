@@ -39,7 +39,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import (
-    TYPE_CHECKING, Callable, Generator, Iterable, Iterator, Mapping, NamedTuple, Sequence, TextIO, TypedDict, cast,
+    TYPE_CHECKING, Any, Callable, Generator, Iterable, Iterator, Mapping, NamedTuple, Sequence, TextIO, TypedDict,
+    cast,
 )
 
 if TYPE_CHECKING:  # Lark is imported where the readable notation is parsed (notation_parser)
@@ -1249,7 +1250,7 @@ def read_streams(files: Mapping[str, str | Path], fmt: str = "auto",
     }
 
 
-def merge_streams(streams: Mapping[object, Sequence[StreamElement]]) -> list[StreamElement]:
+def merge_streams(streams: Mapping[Any, Sequence[StreamElement]]) -> list[StreamElement]:
     """All elements of several streams by time; stable: equal times keep the order of the
     mapping's streams, then each stream's arrival order."""
     return list(heapq.merge(*streams.values(), key=lambda e: e.t))

@@ -216,7 +216,7 @@ def _answer(answer, variables: tuple[str, ...], where: str) -> tuple:
     if unknown:
         raise RsplarsError(f"{where}: {', '.join(unknown)} is not a result variable of the query "
                            f"(expected {', '.join(variables) or 'none'})")
-    row = []
+    row: list[str | None] = []
     for v in variables:
         term = answer.get(v)
         if term is None:

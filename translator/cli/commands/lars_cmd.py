@@ -52,7 +52,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Iterator, TextIO
+from typing import Any, Iterable, Iterator, Sequence, TextIO
 
 from lars.errors import RsplarsError
 from translator.exits import EXIT_OK
@@ -216,7 +216,9 @@ def _run_live(args: argparse.Namespace, program, solver) -> int:
     from translator.evaluate.memory import MemoryGuard, resolve_limit
 
     accounting = new_accounting()
-    live = read_stream_live(args.stream, args.stream_format, accounting)
+    # a stream read as it arrives: the memory guard reads its time points as it reads a Stream's
+    live: Any = read_stream_live(args.stream, args.stream_format, accounting)
+    steps_at: Iterable[int]
     if args.times and not args.times.rstrip().endswith(".."):
         steps_at = parse_times(args.times, live.timeline)
         total = len(steps_at)
@@ -249,12 +251,13 @@ def _run_counted(args: argparse.Namespace, program, solver) -> int:
 
         rows = solver.reads_rows  # it reads rows of term texts, no atom objects (lars.solver.Solver)
         # read as evaluated, each line checked as it is read (--check-first: the whole file first)
-        drop = frozenset()
+        drop: frozenset[tuple[str, int]] = frozenset()
         if rows:  # atoms read only by □ windows that occur at neither neighbouring time point cannot hold
             from lars.streams import isolated_box_signatures
 
             drop = isolated_box_signatures(program)
         lazy = read_stream_counted(args.stream, accounting, rows, check=args.check_first, drop=drop)
+    stream: Any  # a LARS stream read whole, or one read while it is evaluated
     if lazy is not None:
         stream, (first, last), sizes = lazy
         times = parse_times(args.times, (first, last)) if args.times else range(first, last + 1)
@@ -275,13 +278,14 @@ def _run_counted(args: argparse.Namespace, program, solver) -> int:
         with atomic_output(args.output) as out:
             _write(out, iter(text.rstrip("\n").split("\n")))
         return EXIT_OK
+    evaluated: Sequence[int] = times
     if args.resume_from is not None:
-        times = [t for t in times if t > args.resume_from]
+        evaluated = [t for t in times if t > args.resume_from]
     guard = MemoryGuard(resolve_limit(args.max_memory), program, stream)
-    steps = lars_run(program, stream, times=announced(times, guard.note_time), engine=solver)
+    steps = lars_run(program, stream, times=announced(evaluated, guard.note_time), engine=solver)
     if lazy is not None:
         steps = _stop_at_bad_input(steps, stream, args.output)
-    return write_run(args.output, args.resume_from, "rsplars", f"lars-{args.format}", _writer(args), _Notes(len(times))(steps),
+    return write_run(args.output, args.resume_from, "rsplars", f"lars-{args.format}", _writer(args), _Notes(len(evaluated))(steps),
                      accounting, guard=guard,
                      count=lambda last: count_stream(accounting, stream if lazy is None else _Sizes(sizes), last),
                      pieces=True)
