@@ -140,8 +140,9 @@ def _imports_the_project(_) -> list:
     """On a worker: its interpreter and why it cannot import the project (``None``: it can)."""
     import sys
 
-    try:
-        import spark_jobs.solve_blocks  # noqa: F401
+    try:  # what the tasks run: the blocks' solver and, for check tasks, the public API's judge
+        for module in ("spark_jobs.solve_blocks", "rsplars.checking"):
+            __import__(module)
     except Exception as err:  # noqa: BLE001 - reported to the driver as text
         return [(sys.executable, f"{type(err).__name__}: {err}")]
     return [(sys.executable, None)]

@@ -40,7 +40,7 @@ from pathlib import Path
 #: the distributions the Python workers import (pyspark comes from Spark itself)
 WORKER_DEPENDENCIES = ("clingo", "lark", "rdflib", "pandas", "pyarrow")
 #: the packages of the project shipped as one zip
-PACKAGES = ("translator", "lars", "asp", "spark_jobs")
+PACKAGES = ("rsplars", "translator", "lars", "asp", "spark_jobs")
 MANIFEST = "shipped.json"
 #: the name the archive is unpacked under on every executor (``#environment``)
 ARCHIVE_ALIAS = "environment"
