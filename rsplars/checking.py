@@ -16,10 +16,10 @@ from translator.translate.variants import check_stream_iris, compile_variants
 from rsplars.data import StaticDuring, StaticInput, StreamInput, read_data
 from translator.options import ProfileOptions, TranslationOptions
 from rsplars.queries import QueryInput, as_query, read_file, source_of
+from rsplars.notes import Note, Notes
 
 __all__ = ["AnswersInput", "CheckResult", "InferenceResult", "Note", "check", "infer", "write_report"]
 
-Note = Callable[[str], None]
 """Called with each remark of a check as it arises (what ``rsplars check`` says on stderr: how the
 answers were read, streams without data, translation notes)."""
 
@@ -167,7 +167,7 @@ def check(query: QueryInput, answers: AnswersInput, streams: Mapping[str, Stream
     from translator.evaluate.operational import Evaluator
     from translator.translate.normalize import TimeBase
 
-    notes = _Notes(on_note)
+    notes = Notes(on_note)
     parsed, data, actual, described = _inputs(query, answers, streams, static, named, options, answers_format,
                                               answers_time_column, answers_time_unit, stream_time_unit, epoch,
                                               static_during, accounting, notes)
@@ -235,7 +235,7 @@ def infer(query: QueryInput, answers: AnswersInput, streams: Mapping[str, Stream
         window_bounds, unit = options.window_bounds, options.unit
     options = replace(options or TranslationOptions(), unit=unit, window_bounds=window_bounds or "closed", mode="none",
                       period=None)
-    notes = _Notes(on_note)
+    notes = Notes(on_note)
     parsed, data, actual, described = _inputs(query, answers, streams, static, named, options, answers_format,
                                               answers_time_column, answers_time_unit, stream_time_unit, epoch,
                                               static_during, accounting, notes)
@@ -267,7 +267,8 @@ def infer(query: QueryInput, answers: AnswersInput, streams: Mapping[str, Stream
 
 
 def write_report(report: Mapping[str, Any], json_path: str | os.PathLike[str] | None,
-                 html_path: str | os.PathLike[str] | None, render_html: Callable[[Any], str]) -> None:
+                 html_path: str | os.PathLike[str] | None = None,
+                 render_html: Callable[[Any], str] | None = None) -> None:
     """``report`` as JSON to ``json_path`` and ``render_html(report)`` to ``html_path``, where given,
     each written atomically (:func:`translator.evaluate.fileio.atomic_output`: an interrupted write
     leaves the old file or none, never a partial report)."""
@@ -279,25 +280,10 @@ def write_report(report: Mapping[str, Any], json_path: str | os.PathLike[str] | 
         with atomic_output(os.fspath(json_path)) as out:
             out.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
     if html_path:
+        if render_html is None:
+            raise RsplarsError("this report has no HTML form")
         with atomic_output(os.fspath(html_path)) as out:
             out.write(render_html(report))
-
-
-class _Notes(list[str]):
-    """The remarks of a check, each passed on to ``on_note`` as it is added."""
-
-    def __init__(self, on_note: Note | None) -> None:
-        super().__init__()
-        self.on_note = on_note
-
-    def append(self, note: str) -> None:
-        super().append(note)
-        if self.on_note is not None:
-            self.on_note(note)
-
-    def extend(self, notes: Iterable[str]) -> None:
-        for note in notes:
-            self.append(note)
 
 
 def _count(accounting: Any, elements: Sequence[Any], end: int | None) -> None:

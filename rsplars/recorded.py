@@ -13,7 +13,8 @@ from typing import Any, Mapping, Sequence, Union
 
 from lars.errors import RsplarsError
 
-from rsplars.checking import Note, _count, _Notes, read_answers_text, write_report
+from rsplars.checking import _count, read_answers_text, write_report
+from rsplars.notes import Note, Notes
 from rsplars.data import StaticDuring, StaticInput, StreamInput, read_data
 from rsplars.queries import QueryInput, as_query, source_of
 from translator.options import ProfileOptions
@@ -105,7 +106,7 @@ def agree_recorded(query: QueryInput, a: RecordedAnswers | str | os.PathLike[str
     if not streams:
         raise RsplarsError("recorded outputs are compared on the streams the engines read (IRI → data)")
     parsed = as_query(query)
-    notes = _Notes(on_note)
+    notes = Notes(on_note)
     check_stream_iris(parsed, [str(iri).strip("<>") for iri in streams], notes)
     sides = [x if isinstance(x, RecordedAnswers) else RecordedAnswers(x) for x in (a, b)]
     outputs = [_read(parsed, side, unit, stream_time_unit, notes) for side in sides]

@@ -17,6 +17,7 @@ from translator.translate.variants import check_stream_iris, compile_variants
 from rsplars.data import StaticDuring, StaticInput, StreamInput, read_data
 from translator.options import EventOptions, ProfileOptions, TranslationOptions
 from rsplars.queries import QueryInput, as_query, source_of
+from rsplars.notes import Notes
 from rsplars.run_requests import check_run_request
 from rsplars.spark import SparkOptions, run_on_spark, spark_settings
 
@@ -188,23 +189,6 @@ def check_run_format(fmt: str, form: str, *, events: bool = False) -> None:
         raise RsplarsError(f"unknown format {fmt!r} (expected one of {', '.join(FORMATS)})")
     else:
         check_format(fmt, form)
-
-
-class _Notes(list[str]):
-    """The notes of a run, each also told to ``on_note`` as it is added."""
-
-    def __init__(self, on_note: Callable[[str], None] | None) -> None:
-        super().__init__()
-        self.on_note = on_note
-
-    def append(self, text: str) -> None:
-        super().append(text)
-        if self.on_note is not None:
-            self.on_note(text)
-
-    def extend(self, texts: Any) -> None:
-        for text in texts:
-            self.append(text)
 
 
 class Evaluations(_CompiledAnswers):
@@ -404,7 +388,7 @@ def evaluations(query: QueryInput, streams: Mapping[str, StreamInput] | None = N
     [(1, 1)]
     """
     parsed = as_query(query)
-    notes = _Notes(None)
+    notes = Notes(None)
     notes.extend(f"note: {n}" for n in parsed.notes)  # (the parser's, which parse's caller has seen)
     notes.on_note = on_note
     request = _Request(streams or {}, static, named, options, profile, events, start, end, r2s, lars_engine,
@@ -465,7 +449,7 @@ def _reads_live(query: Any, request: _Request) -> bool:
     return request.live or any(os.fspath(path) == "-" for path in files)
 
 
-def _run_live(query: Any, request: _Request, r2s: str, notes: _Notes) -> Evaluations:
+def _run_live(query: Any, request: _Request, r2s: str, notes: Notes) -> Evaluations:
     """A run over stream files read as they arrive (:func:`translator.evaluate.live.live_answers`):
     each evaluation given as soon as its time point is complete, memory bounded by the windows."""
     from translator.evaluate.live import ElementCounts, live_answers
@@ -523,7 +507,7 @@ class _LazyStream:
         return getattr(self._stream, name)
 
 
-def _run_operational(query: Any, request: _Request, profile: ProfileOptions, notes: _Notes) -> Evaluations:
+def _run_operational(query: Any, request: _Request, profile: ProfileOptions, notes: Notes) -> Evaluations:
     """A run under an engine profile: the relations of
     :meth:`translator.evaluate.operational.Evaluator.relations` (``rsplars run --profile``)."""
     from translator.evaluate.operational import Evaluator
@@ -554,7 +538,7 @@ def _run_operational(query: Any, request: _Request, profile: ProfileOptions, not
                        accounting=request.accounting)
 
 
-def _run_events(query: Any, request: _Request, notes: _Notes) -> Evaluations:
+def _run_events(query: Any, request: _Request, notes: Notes) -> Evaluations:
     """An EP-SPARQL run (``rsplars run`` on event patterns, docs/epsparql.md): the streams are one
     event stream, the query is pushed, each complex event reported once with its interval
     (:func:`translator.evaluate.epsparql_run.event_answers`, or ``policy_answers`` under a
@@ -595,7 +579,7 @@ def _run_events(query: Any, request: _Request, notes: _Notes) -> Evaluations:
                        accounting=request.accounting)
 
 
-def _run_rsepql(query: Any, request: _Request, notes: _Notes) -> Evaluations:
+def _run_rsepql(query: Any, request: _Request, notes: Notes) -> Evaluations:
     """An RSEP-QL run (``rsplars run`` on ``MATCH``, docs/epsparql.md "RSEP-QL"): the LARS program of
     the basic event patterns on their windows, ``MATCH`` evaluated at every evaluation time
     (``events.at``, else every time point with a stream item), the full answer ``[[MATCH E]]^t``
@@ -648,7 +632,7 @@ class GraphNotGiven(RsplarsError):
         self.keyword = keyword
 
 
-def _run_plain(query: Query, request: _Request, notes: _Notes) -> Evaluations:
+def _run_plain(query: Query, request: _Request, notes: Notes) -> Evaluations:
     """A query without streams is plain SPARQL (Dao-Tran, Beck, Eiter 2015, Proposition 2): solved
     once over the static data (``rsplars run QUERY --static FILE`` without ``--stream``,
     :func:`translator.evaluate.plain_sparql.evaluate_once`), ``NOW()`` the query time (SPARQL 1.1

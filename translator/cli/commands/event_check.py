@@ -26,19 +26,12 @@ import json
 from collections import Counter
 
 from lars.errors import RsplarsError, SourceError
+from rsplars.checking import write_report
 from translator.exits import EXIT_FAILURE, EXIT_OK
 
 START, END = "@start", "@end"
 #: the mismatches a report lists (the count of all of them is given)
 SHOWN = 10
-
-
-def _write_report(report: dict, path: str | None) -> None:
-    """The JSON report to ``path`` if given, written atomically (no partial report is left behind)."""
-    if path:
-        from translator.evaluate.fileio import write_atomic
-
-        write_atomic(path, json.dumps(report, indent=2, ensure_ascii=False) + "\n")
 
 
 def check_events(args: argparse.Namespace, query) -> int:
@@ -63,7 +56,7 @@ def check_events(args: argparse.Namespace, query) -> int:
     times, mismatches = differences(recorded, expected, variables, view, lo, hi, ("recorded", "expected"))
     report = {"correct": not mismatches, "query": args.query_file, "answers": args.answers, "compare": view,
               "times_compared": len(times), "mismatches": len(mismatches), "first_mismatches": mismatches[:SHOWN]}
-    _write_report(report, args.json)
+    write_report(report, args.json)
     print(_summary(report, "correct: the recorded complex events equal rsplars's", "not correct"))
     count_elements(accounting, elements, hi if hi is not None else max((x.t for x in elements), default=None))
     print_summary(accounting)
@@ -83,7 +76,7 @@ def compare_event_outputs(args: argparse.Namespace, query) -> int:
     times, mismatches = differences(first, second, compiled.variables, view, args.start, args.end, ("A", "B"))
     report = {"agree": not mismatches, "query": args.query_file, "answers": list(args.answers), "compare": view,
               "times_compared": len(times), "mismatches": len(mismatches), "first_mismatches": mismatches[:SHOWN]}
-    _write_report(report, args.report)
+    write_report(report, args.report)
     print(f"A = {args.answers[0]}, B = {args.answers[1]}")
     print(_summary(report, "agree: A and B report the same complex events", "disagree", ("A", "B")))
     return EXIT_OK if not mismatches else EXIT_FAILURE
